@@ -1,0 +1,15 @@
+// The command table. Each command is imported only when it runs, so `numakit topo` does
+// not pay for koffi, YAML or prom-client.
+import type { Command } from '../context.js';
+
+export interface CommandEntry {
+  readonly summary: string;
+  /** The command parses every argument itself (no global options after its name). */
+  readonly rawArgs?: boolean;
+  readonly load: () => Promise<Command>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  topo: { summary: 'topology: nodes, CPUs, memory, devices, distances', load: async () => (await import('./topo.js')).default },
+  examples: { summary: 'list the example machines shipped with numakit (use with --example)', load: async () => (await import('./examples.js')).default },
+};

@@ -1,0 +1,23 @@
+// What every command gets: the root to read, output streams, and the global flags.
+import type { SysRoot } from '../sysfs/root.js';
+
+export interface Context {
+  /** The tree to read: "/" or a snapshot/example. Commands that write call requireRealRoot. */
+  readonly root: SysRoot;
+  /** True when --root or --example was given (a command may say what it reads). */
+  readonly rootGiven: boolean;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** Colour allowed: stdout is a TTY and NO_COLOR is unset. */
+  readonly color: boolean;
+  readonly isTTY: boolean;
+}
+
+export interface Command {
+  /** One line for `numakit help`. */
+  readonly summary: string;
+  /** Full usage text for `numakit CMD --help`. */
+  readonly usage: string;
+  /** Runs the command with its own arguments; resolves to the exit code. */
+  run(args: string[], ctx: Context): Promise<number>;
+}

@@ -1,0 +1,7 @@
+// Extra sections of the no-argument overview, added by later features (doctor's top
+// findings, stat's highlights). Each returns text or null; each loads what it needs lazily.
+import type { Context } from './context.js';
+
+export type OverviewSection = (ctx: Context) => Promise<string | null>;
+
+export const OVERVIEW_SECTIONS: OverviewSection[] = [];

@@ -1,0 +1,59 @@
+// CPU and node sets as the kernel prints them: lists ("0-3,8,10-11") and masks ("ff,00000001").
+import { SysfsParseError } from './errors.js';
+
+/** Parses a kernel list such as "0-3,8,10-11" (also "" and "\n" = empty; "0-7:2" strides). Sorted, unique. */
+export function parseCpuList(text: string): number[] {
+  const s = text.trim();
+  if (s === '') return [];
+  const out = new Set<number>();
+  for (const part of s.split(',')) {
+    const m = /^(\d+)(?:-(\d+)(?::(\d+))?)?$/.exec(part.trim());
+    if (!m) throw new SysfsParseError('not a CPU/node list', { text: s });
+    const lo = Number(m[1]);
+    const hi = m[2] === undefined ? lo : Number(m[2]);
+    const step = m[3] === undefined ? 1 : Number(m[3]);
+    if (hi < lo || step < 1) throw new SysfsParseError('bad range in CPU/node list', { text: part });
+    if (hi - lo > 1 << 20) throw new SysfsParseError('range too large in CPU/node list', { text: part });
+    for (let i = lo; i <= hi; i += step) out.add(i);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Formats ids as a compact list: [0,1,2,3,8] -> "0-3,8". */
+export function formatCpuList(ids: readonly number[]): string {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(j === i ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** Parses a kernel hex mask such as "00000000,0000000f" (32-bit words, most significant first). */
+export function parseCpuMask(text: string): number[] {
+  const s = text.trim().replace(/^0x/i, '');
+  if (s === '') return [];
+  const words = s.split(',');
+  const out: number[] = [];
+  let bit = 0;
+  for (let w = words.length - 1; w >= 0; w--) {
+    const word = words[w]!;
+    if (!/^[0-9a-fA-F]{1,8}$/.test(word)) throw new SysfsParseError('not a hex CPU mask', { text: s });
+    const v = parseInt(word, 16);
+    for (let b = 0; b < 32; b++) if ((v >>> b) & 1) out.push(bit + b);
+    bit += 32;
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Formats ids as a kernel hex mask with 32-bit words, at least `minWords` words. */
+export function formatCpuMask(ids: readonly number[], minWords = 1): string {
+  const max = ids.length === 0 ? 0 : Math.max(...ids);
+  const nwords = Math.max(minWords, Math.floor(max / 32) + 1);
+  const words = new Array<number>(nwords).fill(0);
+  for (const id of ids) words[Math.floor(id / 32)]! |= 1 << id % 32;
+  return words.reverse().map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(',');
+}

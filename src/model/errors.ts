@@ -1,0 +1,48 @@
+// Typed errors. Inside, parsers throw these; at the edge (src/cli/main.ts) every
+// NumakitError becomes one line on stderr and an exit code, never a stack trace.
+
+/** An error whose message is meant for the user as it is. */
+export class NumakitError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'NumakitError';
+    this.exitCode = exitCode;
+  }
+}
+
+/** Wrong options or arguments on the command line or in a config file. */
+export class UsageError extends NumakitError {
+  constructor(message: string) {
+    super(message, 2);
+    this.name = 'UsageError';
+  }
+}
+
+/** A kernel file exists but its content cannot be understood. Names the path, line and text. */
+export class SysfsParseError extends SyntaxError {
+  readonly path: string;
+  readonly line: number;
+  readonly text: string;
+  constructor(what: string, where: { path?: string; line?: number; text?: string } = {}) {
+    const path = where.path ?? '<text>';
+    const line = where.line ?? 1;
+    const text = where.text ?? '';
+    super(`${path}:${line}: ${what}${text === '' ? '' : `: '${truncate(text)}'`}`);
+    this.name = 'SysfsParseError';
+    this.path = path;
+    this.line = line;
+    this.text = text;
+  }
+
+  /** The same error attributed to a file (parsers run on text and don't know the path). */
+  at(path: string): SysfsParseError {
+    const what = this.message.replace(/^<text>:\d+: /, '').replace(/: '.*'$/s, '');
+    return new SysfsParseError(what, { path, line: this.line, text: this.text });
+  }
+}
+
+function truncate(s: string): string {
+  const one = s.replace(/\n/g, '\\n');
+  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+}

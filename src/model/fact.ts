@@ -1,0 +1,20 @@
+// A value read from one kernel file, or the reason it could not be read.
+// "Absent is not broken": a missing file is a normal fact on many kernels and containers.
+
+export type AbsentReason = 'missing' | 'no-permission';
+
+export type Fact<T> =
+  | { readonly path: string; readonly value: T }
+  | { readonly path: string; readonly value: null; readonly absent: AbsentReason };
+
+export function present<T>(path: string, value: T): Fact<T> {
+  return { path, value };
+}
+
+export function absent<T>(path: string, reason: AbsentReason): Fact<T> {
+  return { path, value: null, absent: reason };
+}
+
+export function isPresent<T>(f: Fact<T>): f is { path: string; value: T } {
+  return f.value !== null;
+}

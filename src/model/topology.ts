@@ -1,0 +1,124 @@
+// The machine as numakit sees it. Plain data, built by src/discover, read by policy and render.
+import type { Fact } from './fact.js';
+
+export type NodeId = number;
+export type CpuId = number;
+export type Pid = number;
+
+export interface HugePagePool {
+  readonly sizeKb: number;
+  readonly total: number;
+  readonly free: number;
+  readonly surplus: number;
+}
+
+/** HMAT performance of a memory node as seen from its best initiators (access0). */
+export interface NodeAccess {
+  readonly initiators: NodeId[];
+  readonly readLatencyNs: number | null;
+  readonly writeLatencyNs: number | null;
+  readonly readBandwidthMBps: number | null;
+  readonly writeBandwidthMBps: number | null;
+}
+
+export interface NumaNode {
+  readonly id: NodeId;
+  readonly cpus: CpuId[];
+  /** From nodeN/meminfo; null when the node has no meminfo (absent). */
+  readonly memTotalBytes: number | null;
+  readonly memFreeBytes: number | null;
+  readonly hasCpu: boolean;
+  readonly hasMemory: boolean;
+  readonly hasNormalMemory: boolean;
+  /** Distance to every node in `node/online` order, keyed by node id; empty when absent. */
+  readonly distances: Record<NodeId, number>;
+  readonly hugepages: HugePagePool[];
+  readonly access: NodeAccess | null;
+  readonly memoryTier: number | null;
+}
+
+export interface Cpu {
+  readonly id: CpuId;
+  readonly node: NodeId | null;
+  readonly online: boolean;
+  readonly package: number | null;
+  readonly die: number | null;
+  readonly cluster: number | null;
+  readonly core: number | null;
+  readonly siblings: CpuId[];
+  /** CPUs sharing this CPU's last-level (L3) cache; empty when unknown. */
+  readonly l3: CpuId[];
+}
+
+export type DeviceKind = 'net' | 'nvme' | 'block' | 'gpu' | 'ib' | 'other';
+
+export interface Device {
+  readonly kind: DeviceKind;
+  readonly name: string;
+  /** Node from device/numa_node; null when unknown (-1 or absent), never guessed as 0. */
+  readonly node: NodeId | null;
+  readonly pciAddress: string | null;
+  /** NVMe transport (pcie, tcp, rdma, fc, loop); null for others. */
+  readonly transport: string | null;
+  readonly driver: string | null;
+  /** Free-form details for views: speed, queues, model, pci class ... */
+  readonly details: Record<string, string | number>;
+  /** IRQ numbers of the device (from msi_irqs), sorted. */
+  readonly irqs: number[];
+  /** Network queues (rx/tx counts) for net devices. */
+  readonly queues?: { rx: number; tx: number };
+}
+
+export interface KernelFacts {
+  readonly cmdline: Fact<string>;
+  readonly numaBalancing: Fact<number>;
+  readonly numaBalancingScan: {
+    readonly delayMs: Fact<number>;
+    readonly periodMinMs: Fact<number>;
+    readonly periodMaxMs: Fact<number>;
+    readonly sizeMb: Fact<number>;
+  };
+  readonly zoneReclaimMode: Fact<number>;
+  readonly swappiness: Fact<number>;
+  readonly thpEnabled: Fact<string>;
+  readonly thpDefrag: Fact<string>;
+  /** cpuinfo "hypervisor" flag. */
+  readonly hypervisor: Fact<boolean>;
+  readonly productName: Fact<string>;
+  readonly kernelRelease: Fact<string>;
+  /** MemTotal of /proc/meminfo in bytes. */
+  readonly memTotalBytes: Fact<number>;
+}
+
+export interface Topology {
+  readonly nodes: NumaNode[];
+  readonly cpus: Cpu[];
+  readonly devices: Device[];
+  readonly possibleNodes: NodeId[];
+  readonly possibleCpus: CpuId[];
+  readonly kernel: KernelFacts;
+  /** Files that were expected but absent or unreadable, for "not checked" notes. */
+  readonly warnings: string[];
+}
+
+export function nodeById(topo: Topology, id: NodeId): NumaNode | undefined {
+  return topo.nodes.find((n) => n.id === id);
+}
+
+/** Distinct packages (sockets) that have online CPUs. */
+export function packageIds(topo: Topology): number[] {
+  const s = new Set<number>();
+  for (const c of topo.cpus) if (c.online && c.package !== null) s.add(c.package);
+  return [...s].sort((a, b) => a - b);
+}
+
+/** Physical cores: distinct (package, die, core) among online CPUs. */
+export function physicalCores(cpus: readonly Cpu[]): number {
+  const s = new Set<string>();
+  for (const c of cpus) if (c.online) s.add(`${c.package}/${c.die}/${c.core ?? `cpu${c.id}`}`);
+  return s.size;
+}
+
+export function cpusOfNode(topo: Topology, id: NodeId): Cpu[] {
+  return topo.cpus.filter((c) => c.node === id);
+}

@@ -1,0 +1,79 @@
+// The one place koffi is loaded, lazily on the first native call: commands that never
+// touch the kernel's policy interfaces (topo, snapshot ...) never pay for it.
+import { createRequire } from 'node:module';
+import type * as KoffiModule from 'koffi';
+import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './errors.js';
+
+type Fn = (...args: any[]) => any;
+
+/** Raw bindings. Integer results are C return values; failures leave errno set. */
+export interface Libc {
+  koffi: typeof KoffiModule;
+  sched_getaffinity: Fn;
+  sched_setaffinity: Fn;
+  getcpu: Fn;
+  set_mempolicy: Fn;
+  get_mempolicy: Fn;
+  mbind: Fn;
+  move_pages: Fn;
+  migrate_pages: Fn;
+  execvp: Fn;
+  signal: Fn;
+  fcntl: Fn;
+  getpagesize: Fn;
+}
+
+// Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
+// include/uapi/asm-generic/unistd.h (used by arm64).
+const SYSCALLS = {
+  x64: { mbind: 237, set_mempolicy: 238, get_mempolicy: 239, migrate_pages: 256, move_pages: 279, getcpu: 309 },
+  arm64: { mbind: 235, set_mempolicy: 237, get_mempolicy: 236, migrate_pages: 238, move_pages: 239, getcpu: 168 },
+} as const;
+
+export type SyscallName = keyof (typeof SYSCALLS)['x64'];
+
+/** The syscall number of `name` on `arch` (default: this process's). */
+export function syscallNumber(name: SyscallName, arch: string = process.arch): number {
+  const table = (SYSCALLS as Record<string, Record<SyscallName, number>>)[arch];
+  if (table === undefined) throw new NativeUnsupportedError(`numakit has no syscall table for architecture '${arch}'`);
+  return table[name];
+}
+
+let cached: Libc | undefined;
+
+/** Loads koffi and binds libc on first use. */
+export function libc(): Libc {
+  if (cached !== undefined) return cached;
+  if (process.platform !== 'linux') throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
+  const koffi = createRequire(import.meta.url)('koffi') as typeof KoffiModule;
+  const lib = koffi.load('libc.so.6');
+  // glibc's syscall() is variadic; on x86_64 and aarch64 Linux a variadic callee reads integer
+  // and pointer arguments from the same registers as a fixed one, so each syscall gets its
+  // own fixed prototype (cheaper than koffi's variadic calls, which need types per call).
+  const sys = (name: SyscallName, params: string): Fn => {
+    const nr = syscallNumber(name);
+    const f = lib.func(`long syscall(long nr, ${params})`);
+    return (...args: unknown[]) => f(nr, ...args);
+  };
+  cached = {
+    koffi,
+    sched_getaffinity: lib.func('int sched_getaffinity(int pid, size_t size, void *mask)'),
+    sched_setaffinity: lib.func('int sched_setaffinity(int pid, size_t size, void *mask)'),
+    getcpu: sys('getcpu', 'void *cpu, void *node, void *unused'),
+    set_mempolicy: sys('set_mempolicy', 'long mode, void *nmask, unsigned long maxnode'),
+    get_mempolicy: sys('get_mempolicy', 'void *mode, void *nmask, unsigned long maxnode, uintptr_t addr, unsigned long flags'),
+    mbind: sys('mbind', 'uintptr_t addr, unsigned long len, long mode, void *nmask, unsigned long maxnode, unsigned long flags'),
+    move_pages: sys('move_pages', 'long pid, unsigned long count, void *pages, void *nodes, void *status, long flags'),
+    migrate_pages: sys('migrate_pages', 'long pid, unsigned long maxnode, void *old_nodes, void *new_nodes'),
+    execvp: lib.func('int execvp(const char *file, const char **argv)'),
+    signal: lib.func('void *signal(int sig, void *handler)'),
+    fcntl: lib.func('int fcntl(int fd, int cmd, ...)'),
+    getpagesize: lib.func('int getpagesize()'),
+  };
+  return cached;
+}
+
+/** Throws a NativeError for `syscall` from the errno the last call left. */
+export function fail(syscall: string, options?: NativeErrorOptions): never {
+  throw new NativeError(syscall, libc().koffi.errno(), options);
+}

@@ -1,0 +1,59 @@
+// `numakit topo --json`, schemaVersion 1 (documented in docs/json-schema.md).
+// Additive changes keep the version; renames or removals bump it.
+import type { Topology } from '../model/topology.js';
+
+export const TOPO_SCHEMA_VERSION = 1;
+
+export function topoToJson(topo: Topology): object {
+  return {
+    schemaVersion: TOPO_SCHEMA_VERSION,
+    nodes: topo.nodes.map((n) => ({
+      id: n.id,
+      cpus: n.cpus,
+      memTotalBytes: n.memTotalBytes,
+      memFreeBytes: n.memFreeBytes,
+      hasCpu: n.hasCpu,
+      hasMemory: n.hasMemory,
+      hasNormalMemory: n.hasNormalMemory,
+      distances: Object.fromEntries(Object.entries(n.distances).map(([k, v]) => [String(k), v])),
+      hugepages: n.hugepages,
+      access: n.access,
+      memoryTier: n.memoryTier,
+    })),
+    cpus: topo.cpus.map((c) => ({
+      id: c.id,
+      node: c.node,
+      package: c.package,
+      die: c.die,
+      cluster: c.cluster,
+      core: c.core,
+      siblings: c.siblings,
+      l3: c.l3,
+      online: c.online,
+    })),
+    devices: topo.devices.map((d) => ({
+      kind: d.kind,
+      name: d.name,
+      node: d.node,
+      pciAddress: d.pciAddress,
+      transport: d.transport,
+      driver: d.driver,
+      irqs: d.irqs,
+      ...(d.queues ? { queues: d.queues } : {}),
+      details: d.details,
+    })),
+    possibleNodes: topo.possibleNodes,
+    possibleCpus: topo.possibleCpus,
+    kernel: {
+      release: topo.kernel.kernelRelease.value,
+      hypervisor: topo.kernel.hypervisor.value,
+      productName: topo.kernel.productName.value,
+      memTotalBytes: topo.kernel.memTotalBytes.value,
+    },
+    warnings: topo.warnings,
+  };
+}
+
+export function renderTopoJson(topo: Topology): string {
+  return JSON.stringify(topoToJson(topo), null, 2) + '\n';
+}

@@ -1,0 +1,78 @@
+// `numakit topo` human view: summary line, one block per node, distances, warnings.
+import { formatCpuList } from '../model/cpuset.js';
+import { cpusOfNode, packageIds, physicalCores, type Device, type NumaNode, type Topology } from '../model/topology.js';
+import { formatBytes } from './units.js';
+
+export function summaryLine(topo: Topology): string {
+  const online = topo.cpus.filter((c) => c.online);
+  const mem = topo.nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
+  const pk = packageIds(topo).length;
+  const nodes = topo.nodes.length;
+  return (
+    `${nodes} node${nodes === 1 ? '' : 's'}, ${pk} package${pk === 1 ? '' : 's'}, ` +
+    `${physicalCores(online)} cores, ${online.length} threads, ${formatBytes(mem)} memory`
+  );
+}
+
+export function describeDevice(d: Device): string {
+  const bits: string[] = [];
+  if (d.driver) bits.push(d.driver);
+  if (d.pciAddress && d.pciAddress !== d.name) bits.push(d.pciAddress);
+  if (d.transport) bits.push(d.transport);
+  if (typeof d.details.speedMbps === 'number') bits.push(`${d.details.speedMbps} Mb/s`);
+  if (d.queues && d.queues.rx > 0) bits.push(`${d.queues.rx} rx queues`);
+  if (d.irqs.length > 0) bits.push(`${d.irqs.length} IRQs`);
+  if (typeof d.details.model === 'string') bits.push(d.details.model);
+  return `${d.kind} ${d.name}${bits.length > 0 ? ` (${bits.join(', ')})` : ''}`;
+}
+
+function hugepageText(n: NumaNode): string | null {
+  const used = n.hugepages.filter((p) => p.total > 0);
+  if (used.length === 0) return null;
+  return used.map((p) => `${p.sizeKb >= 1024 ? `${p.sizeKb / 1024}M` : `${p.sizeKb}k`}: ${p.free}/${p.total} free`).join(', ');
+}
+
+function nodeBlock(topo: Topology, n: NumaNode): string[] {
+  const cpus = cpusOfNode(topo, n.id);
+  const offline = cpus.filter((c) => !c.online).map((c) => c.id);
+  const cpuText = n.cpus.length === 0 ? 'no CPUs (memory-only)' : `CPUs ${formatCpuList(n.cpus)} (${physicalCores(cpus)} cores)`;
+  const memText = n.memTotalBytes === null ? 'memory unknown (no meminfo)'
+    : n.memTotalBytes === 0 ? 'no memory'
+    : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
+  const lines = [`node ${n.id}  ${cpuText}; ${memText}`];
+  if (offline.length > 0) lines.push(`        offline CPUs: ${formatCpuList(offline)}`);
+  const hp = hugepageText(n);
+  if (hp) lines.push(`        huge pages ${hp}`);
+  if (n.access) {
+    const a = n.access;
+    lines.push(`        HMAT from node ${formatCpuList(a.initiators)}: read ${a.readLatencyNs ?? '?'} ns, ${a.readBandwidthMBps ?? '?'} MB/s`);
+  }
+  if (n.memoryTier !== null) lines.push(`        memory tier ${n.memoryTier}`);
+  for (const d of topo.devices.filter((x) => x.node === n.id)) lines.push(`        ${describeDevice(d)}`);
+  return lines;
+}
+
+export function renderDistances(topo: Topology): string[] {
+  const ids = topo.nodes.map((n) => n.id);
+  if (topo.nodes.every((n) => Object.keys(n.distances).length === 0)) return ['distances: not available'];
+  const w = Math.max(3, ...topo.nodes.flatMap((n) => Object.values(n.distances).map((v) => String(v).length + 1)));
+  const lines = ['distances:', `      ${ids.map((i) => String(i).padStart(w)).join('')}`];
+  for (const n of topo.nodes) {
+    lines.push(`  ${String(n.id).padStart(3)}:${ids.map((k) => String(n.distances[k] ?? '-').padStart(w)).join('')}`);
+  }
+  return lines;
+}
+
+export function renderTopoText(topo: Topology): string {
+  const out = [summaryLine(topo), ''];
+  for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
+  const unknown = topo.devices.filter((d) => d.node === null);
+  if (unknown.length > 0) {
+    out.push('', topo.nodes.length > 1 ? 'devices on an unknown node (firmware gives no numa_node):' : 'devices (node not given by firmware):');
+    for (const d of unknown) out.push(`  ${topo.nodes.length > 1 ? '! ' : ''}${describeDevice(d)}`);
+  }
+  out.push('', ...renderDistances(topo));
+  const warns = topo.warnings.filter((w) => !/node unknown/.test(w));
+  if (warns.length > 0) out.push('', 'warnings:', ...warns.map((w) => `  ! ${w}`));
+  return out.join('\n') + '\n';
+}

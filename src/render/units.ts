@@ -1,0 +1,38 @@
+// Number formatting shared by the renderers. Pure.
+
+const MiB = 1024 * 1024;
+
+/** "93.8 GiB", "512 MiB", "0 B"; null -> "?". */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null) return '?';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = bytes;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
+}
+
+/** Whole MiB, truncated like the kernel tools do (bytes >> 20). */
+export function toMiB(bytes: number): number {
+  return Math.floor(bytes / MiB);
+}
+
+export function pad(s: string, width: number, align: 'left' | 'right' = 'left'): string {
+  return align === 'left' ? s.padEnd(width) : s.padStart(width);
+}
+
+/** Renders rows as aligned columns; first row is the header. Numeric-looking cells align right. */
+export function renderTable(rows: string[][], opts: { indent?: string } = {}): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  const numeric = (s: string) => /^-?[\d.,]+( ?[%KMGTPi]*B?)?$/.test(s);
+  return rows
+    .map((r) =>
+      (opts.indent ?? '') +
+      r.map((c, i) => (i > 0 && numeric(c) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd(),
+    )
+    .join('\n');
+}

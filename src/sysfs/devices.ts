@@ -1,0 +1,156 @@
+// Devices and the node each sits on: /sys/class/{net,nvme,block,infiniband} and
+// /sys/bus/pci/devices. device/numa_node is -1 when firmware does not say (no _PXM):
+// that is "unknown", never node 0. Virtio devices keep numa_node on their PCI parent.
+import { posix } from 'node:path';
+import type { Device, DeviceKind } from '../model/topology.js';
+import { parseAt, parseInteger } from './parse_util.js';
+import { listDir, readLink, readText, resolvePath } from './read.js';
+import type { SysRoot } from './root.js';
+
+const PCI_ADDR = /^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
+
+function readInt(root: SysRoot, path: string): number | null {
+  const text = readText(root, path);
+  if (text === null) return null;
+  return parseAt(path, text, parseInteger);
+}
+
+/** The nearest directory at or above `dir` that is a PCI function (name is a PCI address). */
+function pciAncestor(dir: string): string | null {
+  for (let d = dir; d !== '.' && d !== '' && d !== '/'; d = posix.dirname(d)) {
+    if (PCI_ADDR.test(posix.basename(d))) return d;
+  }
+  return null;
+}
+
+interface Backing {
+  pciDir: string | null;
+  node: number | null;
+  driver: string | null;
+  irqs: number[];
+}
+
+/** What a class device's `device` link leads to: PCI function, node, driver, IRQs. */
+function readBacking(root: SysRoot, deviceDir: string | null): Backing {
+  if (deviceDir === null) return { pciDir: null, node: null, driver: null, irqs: [] };
+  const pciDir = pciAncestor(deviceDir);
+  const nodeDir = readText(root, `${deviceDir}/numa_node`) !== null ? deviceDir : pciDir;
+  const raw = nodeDir === null ? null : readInt(root, `${nodeDir}/numa_node`);
+  const driverLink = readLink(root, `${deviceDir}/driver`) ?? (pciDir ? readLink(root, `${pciDir}/driver`) : null);
+  const irqDir = pciDir ?? deviceDir;
+  const irqs = (listDir(root, `${irqDir}/msi_irqs`) ?? []).filter((n) => /^\d+$/.test(n)).map(Number);
+  if (irqs.length === 0) {
+    const legacy = readInt(root, `${irqDir}/irq`);
+    if (legacy !== null && legacy > 0) irqs.push(legacy);
+  }
+  return {
+    pciDir,
+    node: raw === null || raw < 0 ? null : raw,
+    driver: driverLink === null ? null : posix.basename(driverLink),
+    irqs: irqs.sort((a, b) => a - b),
+  };
+}
+
+function deviceLink(root: SysRoot, classDir: string): string | null {
+  return readLink(root, `${classDir}/device`) === null ? null : resolvePath(root, `${classDir}/device`);
+}
+
+function make(kind: DeviceKind, name: string, b: Backing, extra: Partial<Device> = {}): Device {
+  return {
+    kind,
+    name,
+    node: b.node,
+    pciAddress: b.pciDir === null ? null : posix.basename(b.pciDir),
+    transport: null,
+    driver: b.driver,
+    details: {},
+    irqs: b.irqs,
+    ...extra,
+  };
+}
+
+export function readNetDevices(root: SysRoot): Device[] {
+  const out: Device[] = [];
+  for (const name of listDir(root, 'sys/class/net') ?? []) {
+    const dir = resolvePath(root, `sys/class/net/${name}`);
+    const dev = deviceLink(root, dir);
+    if (dev === null) continue; // lo, bridges, veth: no hardware, no node
+    const queues = listDir(root, `${dir}/queues`) ?? [];
+    const details: Record<string, string | number> = {};
+    const speed = readText(root, `${dir}/speed`); // EINVAL (absent) while the link is down
+    if (speed !== null && /^\d+$/.test(speed.trim()) && Number(speed) > 0) details.speedMbps = Number(speed);
+    out.push(
+      make('net', name, readBacking(root, dev), {
+        details,
+        queues: {
+          rx: queues.filter((q) => q.startsWith('rx-')).length,
+          tx: queues.filter((q) => q.startsWith('tx-')).length,
+        },
+      }),
+    );
+  }
+  return out;
+}
+
+export function readNvmeDevices(root: SysRoot): Device[] {
+  const out: Device[] = [];
+  for (const name of listDir(root, 'sys/class/nvme') ?? []) {
+    const dir = resolvePath(root, `sys/class/nvme/${name}`);
+    const transport = readText(root, `${dir}/transport`)?.trim() ?? null;
+    const b = readBacking(root, deviceLink(root, dir));
+    // Fabrics controllers (tcp, rdma, fc) have no PCI device but may carry numa_node themselves.
+    const own = b.node === null ? readInt(root, `${dir}/numa_node`) : null;
+    const namespaces = (listDir(root, dir) ?? []).filter((n) => /^nvme\d+(c\d+)?n\d+$/.test(n));
+    const model = readText(root, `${dir}/model`)?.trim();
+    const details: Record<string, string | number> = {};
+    if (model) details.model = model;
+    if (namespaces.length > 0) details.namespaces = namespaces.join(',');
+    out.push(make('nvme', name, { ...b, node: b.node ?? (own !== null && own >= 0 ? own : null) }, { transport, details }));
+  }
+  return out;
+}
+
+const SKIP_BLOCK = /^(loop|ram|zram|dm-|md|nbd|sr|fd|nvme)/;
+
+export function readBlockDevices(root: SysRoot): Device[] {
+  const out: Device[] = [];
+  for (const name of listDir(root, 'sys/class/block') ?? []) {
+    if (SKIP_BLOCK.test(name)) continue;
+    const dir = resolvePath(root, `sys/class/block/${name}`);
+    if (readText(root, `${dir}/partition`) !== null) continue;
+    const dev = deviceLink(root, dir);
+    if (dev === null) continue;
+    out.push(make('block', name, readBacking(root, dev)));
+  }
+  return out;
+}
+
+export function readInfinibandDevices(root: SysRoot): Device[] {
+  return (listDir(root, 'sys/class/infiniband') ?? []).map((name) => {
+    const dir = resolvePath(root, `sys/class/infiniband/${name}`);
+    return make('ib', name, readBacking(root, deviceLink(root, dir)));
+  });
+}
+
+/** PCI display controllers (class 0x03) and processing accelerators (0x12). */
+export function readGpuDevices(root: SysRoot): Device[] {
+  const out: Device[] = [];
+  for (const addr of listDir(root, 'sys/bus/pci/devices') ?? []) {
+    const dir = resolvePath(root, `sys/bus/pci/devices/${addr}`);
+    const cls = readText(root, `${dir}/class`)?.trim() ?? '';
+    if (!/^0x(03|12)/.test(cls)) continue;
+    const b = readBacking(root, dir);
+    out.push(make('gpu', addr, b, { details: { pciClass: cls } }));
+  }
+  return out;
+}
+
+export function readDevices(root: SysRoot): Device[] {
+  return [
+    ...readNetDevices(root),
+    ...readNvmeDevices(root),
+    ...readBlockDevices(root),
+    ...readGpuDevices(root),
+    ...readInfinibandDevices(root),
+  ];
+}

@@ -1,0 +1,98 @@
+// The qemu-system-x86_64 command line for a resolved topology. Pure; see LAB.md for why each
+// choice (PVH boot of a plain vmlinux, q35, 9p root, -no-reboot) is made.
+import type { ResolvedNode, ResolvedTopology } from './topology.js';
+
+export type Accel = 'kvm' | 'tcg';
+
+export interface QemuInputs {
+  readonly kernel: string;
+  readonly initrd: string;
+  /** Host directory shared read-write into the guest (command script in, results out). */
+  readonly shareDir: string;
+  readonly consoleFile: string;
+  readonly accel: Accel;
+}
+
+/** panic=-1 + -no-reboot: a kernel panic ends qemu at once instead of hanging until the timeout. */
+export const KERNEL_CMDLINE = 'console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off tsc=reliable';
+
+function smpArgs(t: ResolvedTopology): string[] {
+  const cpuNodes = t.nodes.filter((n) => n.cpus.length > 0);
+  const first = cpuNodes[0]?.cpus.length ?? 1;
+  // One socket per CPU-bearing node when they are all the same size; else one socket per CPU,
+  // since -smp needs the same number of cores in every socket.
+  const uniform = cpuNodes.every((n) => n.cpus.length === first);
+  const cores = uniform ? first : 1;
+  const sockets = t.totalCpus / cores;
+  const args = ['-smp', `${t.totalCpus},sockets=${sockets},cores=${cores},threads=1,maxcpus=${t.totalCpus}`];
+  let socket = 0;
+  for (const n of cpuNodes) {
+    const count = uniform ? 1 : n.cpus.length;
+    for (let i = 0; i < count; i++) args.push('-numa', `cpu,node-id=${n.id},socket-id=${socket++}`);
+  }
+  return args;
+}
+
+/** The CPU-bearing node closest to `node` (lowest distance, then lowest id): its HMAT initiator. */
+export function nearestInitiator(t: ResolvedTopology, node: number): number {
+  const cpuNodes = t.nodes.filter((n) => n.cpus.length > 0).map((n) => n.id);
+  if (cpuNodes.includes(node)) return node;
+  const row = t.distances[node] ?? [];
+  return cpuNodes.reduce((best, id) => ((row[id] ?? 255) < (row[best] ?? 255) ? id : best), cpuNodes[0] ?? 0);
+}
+
+function nodeArgs(t: ResolvedTopology, n: ResolvedNode): string[] {
+  const initiator = t.hmat ? `,initiator=${nearestInitiator(t, n.id)}` : '';
+  if (n.memMiB === 0) return ['-numa', `node,nodeid=${n.id}${initiator}`];
+  return [
+    '-object', `memory-backend-ram,id=m${n.id},size=${n.memMiB}M`,
+    '-numa', `node,nodeid=${n.id},memdev=m${n.id}${initiator}`,
+  ];
+}
+
+function distanceArgs(t: ResolvedTopology): string[] {
+  if (!t.explicitDistances) return [];
+  const args: string[] = [];
+  t.distances.forEach((row, a) =>
+    row.forEach((d, b) => {
+      if (a !== b) args.push('-numa', `dist,src=${a},dst=${b},val=${d}`);
+    }),
+  );
+  return args;
+}
+
+/** HMAT latency/bandwidth from the SLIT distance: latency = distance ns, bandwidth = 200000/distance MB/s. */
+function hmatArgs(t: ResolvedTopology): string[] {
+  if (!t.hmat) return [];
+  const args: string[] = [];
+  for (const i of t.nodes.filter((n) => n.cpus.length > 0)) {
+    for (const m of t.nodes.filter((n) => n.memMiB > 0)) {
+      const d = t.distances[i.id]?.[m.id] ?? 20;
+      const pair = `initiator=${i.id},target=${m.id},hierarchy=memory`;
+      args.push('-numa', `hmat-lb,${pair},data-type=access-latency,latency=${d}`);
+      args.push('-numa', `hmat-lb,${pair},data-type=access-bandwidth,bandwidth=${Math.round(200000 / d)}M`);
+    }
+  }
+  return args;
+}
+
+export function buildQemuArgs(t: ResolvedTopology, q: QemuInputs): string[] {
+  const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
+  return [
+    '-machine', t.hmat ? 'q35,hmat=on' : 'q35',
+    ...accel,
+    '-m', `${t.totalMiB}M`,
+    ...smpArgs(t),
+    ...t.nodes.flatMap((n) => nodeArgs(t, n)),
+    ...distanceArgs(t),
+    ...hmatArgs(t),
+    '-kernel', q.kernel,
+    '-initrd', q.initrd,
+    '-append', KERNEL_CMDLINE,
+    '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
+    '-virtfs', `local,path=${q.shareDir},mount_tag=labshare,security_model=none,multidevs=remap`,
+    '-nodefaults', '-no-user-config', '-display', 'none', '-net', 'none',
+    '-serial', `file:${q.consoleFile}`,
+    '-no-reboot',
+  ];
+}
