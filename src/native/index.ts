@@ -1,6 +1,6 @@
 // The syscall layer. Importing it does not load koffi; the first call does.
 export { NativeError, NativeUnsupportedError, errnoName, errnoMessage } from './errors.js';
-export { BITS_PER_LONG, fromMask, longsFor, toMask } from './mask.js';
+export { BITS_PER_LONG, MAX_MASK_BITS, fromMask, longsFor, maskBitsFor, toMask } from './mask.js';
 export { possibleCpuCount, possibleNodeCount, parsePossibleCount } from './possible.js';
 export { syscallNumber } from './libc.js';
 export { getAffinity, setAffinity, getcpu, type CpuMaskOptions } from './affinity.js';

@@ -53,7 +53,7 @@ export function libc(): Libc {
   const sys = (name: SyscallName, params: string): Fn => {
     const nr = syscallNumber(name);
     const f = lib.func(`long syscall(long nr, ${params})`);
-    return (...args: unknown[]) => f(nr, ...args);
+    return f.bind(null, nr);
   };
   cached = {
     koffi,
