@@ -102,9 +102,9 @@ export function ensureInitramfs(cache: string, kernel: LabKernel): string {
   if (existsSync(out)) return out;
   const dir = join(cache, `initramfs-staging-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
+  if (order.some((m) => !m.endsWith('.ko'))) throw new LabSetupError('compressed kernel modules are not supported by the lab initramfs');
   try {
     stage(dir, kernel, busybox, order);
-    if (order.some((m) => !m.endsWith('.ko'))) throw new LabSetupError('compressed kernel modules are not supported by the lab initramfs');
     run('sh', ['-c', `find . -print0 | cpio --null -o -H newc --quiet > '${out}.tmp'`], { cwd: dir, what: 'cpio (apt-get install cpio)' });
     renameSync(`${out}.tmp`, out);
   } finally {

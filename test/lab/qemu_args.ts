@@ -16,7 +16,8 @@ export interface QemuInputs {
 /** panic=-1 + -no-reboot: a kernel panic ends qemu at once instead of hanging until the timeout. */
 export const KERNEL_CMDLINE = 'console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off tsc=reliable';
 
-function smpArgs(t: ResolvedTopology): string[] {
+/** -smp, and the -numa cpu lines (which must follow the -numa node lines). */
+function smpArgs(t: ResolvedTopology): { smp: string[]; cpuMap: string[] } {
   const cpuNodes = t.nodes.filter((n) => n.cpus.length > 0);
   const first = cpuNodes[0]?.cpus.length ?? 1;
   // One socket per CPU-bearing node when they are all the same size; else one socket per CPU,
@@ -24,13 +25,14 @@ function smpArgs(t: ResolvedTopology): string[] {
   const uniform = cpuNodes.every((n) => n.cpus.length === first);
   const cores = uniform ? first : 1;
   const sockets = t.totalCpus / cores;
-  const args = ['-smp', `${t.totalCpus},sockets=${sockets},cores=${cores},threads=1,maxcpus=${t.totalCpus}`];
+  const smp = ['-smp', `${t.totalCpus},sockets=${sockets},cores=${cores},threads=1,maxcpus=${t.totalCpus}`];
+  const cpuMap: string[] = [];
   let socket = 0;
   for (const n of cpuNodes) {
     const count = uniform ? 1 : n.cpus.length;
-    for (let i = 0; i < count; i++) args.push('-numa', `cpu,node-id=${n.id},socket-id=${socket++}`);
+    for (let i = 0; i < count; i++) cpuMap.push('-numa', `cpu,node-id=${n.id},socket-id=${socket++}`);
   }
-  return args;
+  return { smp, cpuMap };
 }
 
 /** The CPU-bearing node closest to `node` (lowest distance, then lowest id): its HMAT initiator. */
@@ -77,13 +79,15 @@ function hmatArgs(t: ResolvedTopology): string[] {
 }
 
 export function buildQemuArgs(t: ResolvedTopology, q: QemuInputs): string[] {
-  const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
+  const { smp, cpuMap } = smpArgs(t);
+  const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'Nehalem'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
   return [
     '-machine', t.hmat ? 'q35,hmat=on' : 'q35',
     ...accel,
     '-m', `${t.totalMiB}M`,
-    ...smpArgs(t),
+    ...smp,
     ...t.nodes.flatMap((n) => nodeArgs(t, n)),
+    ...cpuMap,
     ...distanceArgs(t),
     ...hmatArgs(t),
     '-kernel', q.kernel,

@@ -1,0 +1,125 @@
+// runInGuest: boot a QEMU guest with a NUMA topology, run one bash command in the current
+// directory (the host's / is the guest's root, read-only under a tmpfs overlay), return its
+// output and exit code. qemu always ends: at the timeout its process group is SIGKILLed, and
+// `timeout -s KILL` around it ends it even if this Node process dies first.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildQemuArgs } from './qemu_args.js';
+import { ensureLabAssets } from './setup.js';
+import { resolveTopology, type ResolvedTopology, type Topology } from './topology.js';
+
+export interface GuestOptions {
+  /** Kill the guest after this long (default 180 s; LAB_TIMEOUT_MS overrides the default). */
+  readonly timeoutMs?: number;
+  /** Directory the command starts in (default: process.cwd()); the same path inside the guest. */
+  readonly cwd?: string;
+  /** Extra environment for the command (the host's environment is not passed through). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Host directory that receives what the command wrote under $LAB_OUT in the guest. */
+  readonly outDir?: string;
+}
+
+export interface GuestResult {
+  /** The command's exit code; null when it never finished (timeout, boot failure, panic). */
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  /** The guest's serial console (kernel + init messages) and qemu's own stderr. */
+  readonly log: string;
+  readonly durationMs: number;
+  readonly topology: ResolvedTopology;
+}
+
+/** Inside the guest: the read-write share, and where a command leaves files for the host. */
+export const GUEST_SHARE = '/run/lab';
+export const GUEST_OUT = '/run/lab/out';
+const DEFAULT_TIMEOUT_MS = Number(process.env['LAB_TIMEOUT_MS'] ?? 180_000);
+
+const liveGroups = new Set<number>();
+process.on('exit', () => {
+  for (const pgid of liveGroups) killGroup(pgid);
+});
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function runScript(command: string, cwd: string, env: Readonly<Record<string, string>>): string {
+  const path = [dirname(process.execPath), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
+  const vars: Record<string, string> = {
+    PATH: path, HOME: '/root', LANG: 'C.UTF-8', TERM: 'dumb', LAB_GUEST: '1', LAB_OUT: GUEST_OUT,
+    ...(process.env['CI'] ? { CI: process.env['CI'] } : {}),
+    ...env,
+  };
+  const exports = Object.entries(vars).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
+  return [...exports, `mkdir -p ${GUEST_OUT}`, `cd ${shellQuote(cwd)} || exit 125`, command, ''].join('\n');
+}
+
+function readOr(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
+
+function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean; qemuErr: string; started: number }): GuestResult {
+  const rc = readOr(join(share, 'rc')).trim();
+  const code = !extra.timedOut && /^\d+$/.test(rc) ? Number(rc) : null;
+  const log = readOr(join(share, 'console.log')) + (extra.qemuErr ? `\nqemu: ${extra.qemuErr.trim()}` : '');
+  return {
+    code,
+    stdout: readOr(join(share, 'stdout')),
+    stderr: readOr(join(share, 'stderr')),
+    timedOut: extra.timedOut,
+    log,
+    durationMs: Date.now() - extra.started,
+    topology: t,
+  };
+}
+
+/** Boots a guest with `topology`, runs `command` with bash in `cwd`, and powers it off. */
+export function runInGuest(topology: Topology, command: string, opts: GuestOptions = {}): Promise<GuestResult> {
+  const t = resolveTopology(topology);
+  const assets = ensureLabAssets();
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
+  writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
+  const args = buildQemuArgs(t, { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel });
+  const backstop = String(Math.ceil(timeoutMs / 1000) + 10);
+  const started = Date.now();
+  const child = spawn('timeout', ['-s', 'KILL', backstop, assets.qemu, ...args], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const pgid = child.pid ?? 0;
+  liveGroups.add(pgid);
+  let qemuErr = '';
+  let timedOut = false;
+  child.stderr?.on('data', (b: Buffer) => (qemuErr += b.toString()));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(pgid);
+  }, timeoutMs);
+  return new Promise((resolveResult, reject) => {
+    child.on('error', (e) => reject(new Error(`cannot start qemu: ${e.message}`)));
+    child.on('close', () => {
+      clearTimeout(timer);
+      killGroup(pgid); // nothing of the group may outlive the run
+      liveGroups.delete(pgid);
+      try {
+        if (opts.outDir && existsSync(join(share, 'out'))) {
+          mkdirSync(opts.outDir, { recursive: true });
+          cpSync(join(share, 'out'), opts.outDir, { recursive: true });
+        }
+        resolveResult(collect(share, t, { timedOut, qemuErr, started }));
+      } finally {
+        rmSync(share, { recursive: true, force: true });
+      }
+    });
+  });
+}

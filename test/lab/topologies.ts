@@ -1,0 +1,53 @@
+// The lab's shared topology table: every lab test (topo, stat, run, apply, agent ...) boots one
+// of these, so a behaviour is checked on the same machines everywhere. Total guest memory stays
+// well under 4 GiB; more CPUs cost boot time under TCG on the 2-core hosts.
+import type { Topology } from './topology.js';
+
+/** Two sockets, two CPUs each, the kernel's default 10/20 distances (no SLIT given). */
+export const TWO_NODE: Topology = { name: '2node', nodes: 2, cpus: 2, memMiB: 512 };
+
+/** Four nodes in a line, one CPU each: distances 10/16/22/28 (not just 10/20). */
+export const FOUR_NODE_ASYM: Topology = {
+  name: '4node-asym',
+  nodes: 4,
+  cpus: 1,
+  memMiB: 384,
+  distances: [
+    [10, 16, 22, 28],
+    [16, 10, 16, 22],
+    [22, 16, 10, 16],
+    [28, 22, 16, 10],
+  ],
+};
+
+/** Two CPU nodes and a CXL-like memory-only node 2 (far from both), with HMAT. */
+export const THREE_NODE_CXL: Topology = {
+  name: '3node-cxl',
+  nodes: 3,
+  cpus: [2, 2, 0],
+  memMiB: [512, 512, 256],
+  memoryOnly: [2],
+  distances: [
+    [10, 21, 30],
+    [21, 10, 32],
+    [30, 32, 10],
+  ],
+  hmat: true,
+};
+
+/** Eight nodes, one CPU each: two "sockets" of four nodes (12 inside a socket, 32 across). */
+export const EIGHT_NODE: Topology = {
+  name: '8node',
+  nodes: 8,
+  cpus: 1,
+  memMiB: 256,
+  distances: Array.from({ length: 8 }, (_, a) =>
+    Array.from({ length: 8 }, (_, b) => (a === b ? 10 : Math.floor(a / 4) === Math.floor(b / 4) ? 12 : 32)),
+  ),
+};
+
+export const LAB_TOPOLOGIES: readonly Topology[] = [TWO_NODE, FOUR_NODE_ASYM, THREE_NODE_CXL, EIGHT_NODE];
+
+export function topologyByName(name: string): Topology | undefined {
+  return LAB_TOPOLOGIES.find((t) => t.name === name);
+}
