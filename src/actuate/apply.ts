@@ -1,0 +1,119 @@
+// Apply a plan: for each change, journal the old value (durably) before writing, write, read
+// back and compare. Any failure rolls back what this apply already changed and says so.
+// NUMAKIT_TEST_APPLY_DELAY_MS (tests only) sleeps after each write so a test can SIGKILL
+// an apply half way and prove that `rollback` undoes it.
+import { existsSync, readFileSync } from 'node:fs';
+import { changeLabel, type ChangeSet, type JournalEntry, type PlannedChange } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import { atomicWrite } from './atomic_write.js';
+import { acquireLock, newChangeSetId, saveChangeSet } from './journal.js';
+import { undoChangeSet } from './rollback.js';
+import { readTarget, sameValue, valueOf, writeTarget } from './targets.js';
+import type { System } from './system.js';
+
+export interface PersistFile {
+  /** Absolute path to write. */
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface ApplyOptions {
+  readonly stateDir: string;
+  /** "profile database", "file tune.yaml", "doctor". */
+  readonly source: string;
+  readonly now?: Date;
+  /** Sleep after each write (default: NUMAKIT_TEST_APPLY_DELAY_MS, else 0). */
+  readonly delayMs?: number;
+  /** Persistent files (--persist), written after the runtime changes and journaled with them. */
+  readonly persist?: readonly PersistFile[];
+  readonly log?: (line: string) => void;
+}
+
+/** Changes this process may not make (non-root): their labels. Empty for root. */
+export function changesNeedingRoot(sys: System, plan: readonly PlannedChange[]): string[] {
+  if (sys.isRoot) return [];
+  return plan
+    .filter((p) => p.action === 'change' && (p.path === null || !sys.canWrite(p.path)))
+    .map((p) => changeLabel(p.change, p.path));
+}
+
+function sleep(ms: number): void {
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function envDelay(): number {
+  const v = Number(process.env.NUMAKIT_TEST_APPLY_DELAY_MS ?? 0);
+  return Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** Journals one change, writes it and reads it back; throws NumakitError on any failure. */
+function applyOne(sys: System, p: PlannedChange, journal: (e: JournalEntry) => void): void {
+  const label = changeLabel(p.change, p.path);
+  const now = readTarget(sys, p.change);
+  if (now === null) throw new NumakitError(`${label}: vanished since it was read`);
+  const entry: JournalEntry = { change: p.change, path: now.path, old: now.raw, restore: valueOf(now.raw), state: 'writing' };
+  journal(entry);
+  writeTarget(sys, p.change, now.path, p.change.value);
+  const back = readTarget(sys, p.change);
+  if (back === null || !sameValue(p.change, now.path, back.raw, p.change.value)) {
+    throw new NumakitError(`${label}: wrote '${p.change.value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`);
+  }
+  journal({ ...entry, state: 'written' });
+}
+
+function writePersisted(f: PersistFile, journal: (path: string, old: string | null, state: 'writing' | 'written') => void): void {
+  const old = existsSync(f.path) ? readFileSync(f.path, 'utf8') : null;
+  journal(f.path, old, 'writing');
+  atomicWrite(f.path, f.text);
+  journal(f.path, old, 'written');
+}
+
+export function applyPlan(sys: System, plan: readonly PlannedChange[], opts: ApplyOptions): ChangeSet {
+  const todo = plan.filter((p) => p.action === 'change');
+  const needRoot = changesNeedingRoot(sys, plan);
+  if (needRoot.length > 0) {
+    throw new NumakitError(`apply --yes needs root: ${needRoot.length} change(s) not writable by uid ${process.getuid?.()}: ${needRoot.join(', ')}; nothing was changed`);
+  }
+  const release = acquireLock(opts.stateDir);
+  try {
+    return applyLocked(sys, todo, opts);
+  } finally {
+    release();
+  }
+}
+
+function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOptions): ChangeSet {
+  const now = opts.now ?? new Date();
+  const delay = opts.delayMs ?? envDelay();
+  const files = opts.persist ?? [];
+  let cs: ChangeSet = {
+    version: 1, id: newChangeSetId(opts.stateDir, now), time: now.toISOString(), source: opts.source,
+    status: 'applying', pid: process.pid, planned: todo.length + files.length, entries: [], files: [],
+  };
+  const save = (next: ChangeSet) => saveChangeSet(opts.stateDir, (cs = next));
+  save(cs);
+  try {
+    for (const p of todo) {
+      const at = cs.entries.length;
+      applyOne(sys, p, (e) => save({ ...cs, entries: [...cs.entries.slice(0, at), e] }));
+      opts.log?.(`set ${changeLabel(p.change, cs.entries[at]!.path)}: ${cs.entries[at]!.restore} -> ${p.change.value}`);
+      sleep(delay);
+    }
+    for (const f of files) {
+      const at = cs.files.length;
+      writePersisted(f, (path, old, state) => save({ ...cs, files: [...cs.files.slice(0, at), { path, old, state }] }));
+      opts.log?.(`wrote ${f.path}`);
+    }
+  } catch (e) {
+    const why = e instanceof NumakitError ? e.message : `${(e as Error).message}`;
+    save({ ...cs, error: why });
+    const undo = undoChangeSet(sys, cs, { stateDir: opts.stateDir, doneStatus: 'failed', log: opts.log });
+    const n = undo.restored.length;
+    const tail = undo.failures.length === 0
+      ? `rolled back the ${n} change(s) this apply had made`
+      : `rolled back ${n}, but could NOT restore ${undo.failures.length}: ${undo.failures.join('; ')}`;
+    throw new NumakitError(`apply failed: ${why}; ${tail} (change set ${cs.id})`);
+  }
+  save({ ...cs, status: 'applied' });
+  return cs;
+}

@@ -1,0 +1,133 @@
+// Undo: put back the old value of every journaled entry whose write may have happened
+// (newest first), and restore or remove the files --persist wrote. Each step is journaled,
+// so a rollback that is itself interrupted can be run again.
+import { existsSync } from 'node:fs';
+import { changeLabel, needsUndo, type ChangeSet, type ChangeSetStatus, type JournalEntry } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import { atomicRemove, atomicWrite } from './atomic_write.js';
+import { acquireLock, listChangeSets, saveChangeSet } from './journal.js';
+import { sameValue, writeTarget } from './targets.js';
+import type { System } from './system.js';
+
+export interface UndoResult {
+  readonly changeSet: ChangeSet;
+  /** Labels of the targets put back. */
+  readonly restored: string[];
+  /** One line per target that could not be put back. */
+  readonly failures: string[];
+  /** Targets that had been changed again by someone else since the apply (restored anyway). */
+  readonly drifted: string[];
+}
+
+export interface UndoOptions {
+  readonly stateDir: string;
+  /** Status when everything was put back ('rolled-back', or 'failed' for an apply undoing itself). */
+  readonly doneStatus?: ChangeSetStatus;
+  readonly log?: (line: string) => void;
+}
+
+function readNow(sys: System, e: JournalEntry): string | null {
+  return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
+}
+
+/** Puts one entry back; returns a failure line or null. */
+function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string | null {
+  const label = changeLabel(e.change, e.path);
+  try {
+    const before = readNow(sys, e);
+    // Already the old value: the write never happened (it failed, or SIGKILL came first). Nothing to do.
+    if (before !== null && sameValue(e.change, e.path, before, e.restore)) return null;
+    if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value)) drifted.push(label);
+    writeTarget(sys, e.change, e.path, e.restore);
+    const after = readNow(sys, e);
+    if (after === null || !sameValue(e.change, e.path, after, e.restore)) {
+      return `${label}: wrote '${e.restore}' back but it reads '${after?.trim() ?? 'nothing'}'`;
+    }
+    return null;
+  } catch (err) {
+    return err instanceof NumakitError ? err.message : `${label}: ${(err as Error).message}`;
+  }
+}
+
+function undoFile(path: string, old: string | null): string | null {
+  try {
+    if (old === null) {
+      if (existsSync(path)) atomicRemove(path);
+    } else atomicWrite(path, old);
+    return null;
+  } catch (err) {
+    return `${path}: ${(err as Error).message}`;
+  }
+}
+
+export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): UndoResult {
+  let cur: ChangeSet = cs;
+  const restored: string[] = [];
+  const failures: string[] = [];
+  const drifted: string[] = [];
+  const save = (next: ChangeSet) => {
+    cur = next;
+    saveChangeSet(opts.stateDir, cur);
+  };
+  for (let i = cur.entries.length - 1; i >= 0; i--) {
+    const e = cur.entries[i]!;
+    if (e.state !== 'writing' && e.state !== 'written') continue;
+    const failure = undoEntry(sys, e, drifted);
+    if (failure !== null) {
+      failures.push(failure);
+      continue;
+    }
+    restored.push(changeLabel(e.change, e.path));
+    opts.log?.(`restored ${changeLabel(e.change, e.path)}: ${e.restore}`);
+    save({ ...cur, entries: cur.entries.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
+  }
+  for (let i = cur.files.length - 1; i >= 0; i--) {
+    const f = cur.files[i]!;
+    if (f.state === 'restored') continue;
+    const failure = undoFile(f.path, f.old);
+    if (failure !== null) {
+      failures.push(failure);
+      continue;
+    }
+    restored.push(f.path);
+    opts.log?.(`${f.old === null ? 'removed' : 'restored'} ${f.path}`);
+    save({ ...cur, files: cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
+  }
+  const status: ChangeSetStatus = failures.length > 0 ? 'rollback-incomplete' : (opts.doneStatus ?? 'rolled-back');
+  const error = failures.length > 0 ? `${cur.error === undefined ? '' : `${cur.error}; `}could not restore: ${failures.join('; ')}` : cur.error;
+  save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
+  return { changeSet: cur, restored, failures, drifted };
+}
+
+export interface RollbackOptions {
+  readonly stateDir: string;
+  /** A change set id; default: the newest set with something to undo. */
+  readonly id?: string;
+  /** Every set with something to undo, newest first. */
+  readonly all?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+/** The sets a rollback undoes, newest first. Throws when there is nothing to do. */
+export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: string; all?: boolean }): ChangeSet[] {
+  const pending = sets.filter(needsUndo).reverse();
+  if (opts.id !== undefined) {
+    const cs = sets.find((s) => s.id === opts.id);
+    if (cs === undefined) throw new NumakitError(`no change set '${opts.id}' (see numakit journal)`);
+    if (!needsUndo(cs)) throw new NumakitError(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
+    return [cs];
+  }
+  if (pending.length === 0) throw new NumakitError('nothing to roll back: every change set in the journal is already undone');
+  return opts.all ? pending : [pending[0]!];
+}
+
+/** Rolls back the chosen change sets under the journal lock. */
+export function rollback(sys: System, opts: RollbackOptions): UndoResult[] {
+  const release = acquireLock(opts.stateDir);
+  try {
+    const chosen = selectForRollback(listChangeSets(opts.stateDir), opts);
+    return chosen.map((cs) => undoChangeSet(sys, cs, { stateDir: opts.stateDir, log: opts.log }));
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,84 @@
+// The one door to the running system for apply/rollback: read and write knob files under a
+// root, and start/stop systemd units. The CLI uses the real "/" and systemctl; tests pass a
+// temporary directory and a fake service manager, so the same engine runs on a fake tree.
+import { accessSync, closeSync, constants, openSync, writeSync } from 'node:fs';
+import type { ServiceState } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import { readText } from '../sysfs/read.js';
+import { rootPath, type SysRoot } from '../sysfs/root.js';
+
+export interface ServiceManager {
+  /** Runtime state of a unit, or null when the unit is not installed. */
+  state(unit: string): ServiceState | null;
+  /** Starts or stops a unit; throws NumakitError on failure. */
+  set(unit: string, state: ServiceState): void;
+}
+
+export interface System {
+  readonly root: SysRoot;
+  /** Null when there is no service manager (no systemd): service changes are then absent. */
+  readonly services: ServiceManager | null;
+  /** True when running as root (uid 0). */
+  readonly isRoot: boolean;
+  read(rel: string): string | null;
+  /** Writes `text` in one write() to an existing file; throws NumakitError naming the path. */
+  write(rel: string, text: string): void;
+  /** Whether this process may write the file (root always may, so non-root is what this tells). */
+  canWrite(rel: string): boolean;
+}
+
+function errnoText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const why: Record<string, string> = {
+    EINVAL: 'invalid value (EINVAL)',
+    EACCES: 'permission denied (EACCES)',
+    EPERM: 'not permitted (EPERM)',
+    EROFS: 'read-only file system (EROFS)',
+    EIO: 'refused by the kernel (EIO; a kernel-managed IRQ?)',
+    ENOENT: 'no such file (ENOENT)',
+    EBUSY: 'busy (EBUSY)',
+  };
+  return (err.code && why[err.code]) ?? err.message;
+}
+
+/**
+ * Writes a kernel knob. /proc/sys and sysfs take the value from a single write() on an
+ * existing file (no O_CREAT: a knob that vanished must fail, not become a regular file).
+ */
+export function writeKnob(path: string, text: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_TRUNC);
+    writeSync(fd, text);
+  } catch (e) {
+    throw new NumakitError(`${path}: cannot write '${text.trim()}': ${errnoText(e)}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+export interface OpenSystemOptions {
+  readonly services?: ServiceManager | null;
+  readonly isRoot?: boolean;
+}
+
+/** A System on any root: files are read and written under root.dir. */
+export function openSystem(root: SysRoot, opts: OpenSystemOptions = {}): System {
+  const isRoot = opts.isRoot ?? process.getuid?.() === 0;
+  return {
+    root,
+    services: opts.services ?? null,
+    isRoot,
+    read: (rel) => readText(root, rel),
+    write: (rel, text) => writeKnob(rootPath(root, rel), text),
+    canWrite: (rel) => {
+      if (isRoot) return true;
+      try {
+        accessSync(rootPath(root, rel), constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

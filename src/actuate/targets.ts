@@ -1,0 +1,72 @@
+// Where a change's value lives and how two values compare. Pure apart from the reads done
+// through System.
+import { changePath, type Change, type PlannedChange } from '../model/change.js';
+import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
+import type { System } from './system.js';
+
+/**
+ * Candidate files for a change, first existing wins. The numa_balancing_scan_* sysctls moved
+ * to debugfs (sys/kernel/debug/sched/numa_balancing/scan_*) in 5.13 (kernel commit 8a99b6833c88).
+ */
+export function candidatePaths(c: Change): string[] {
+  const path = changePath(c);
+  if (path === null) return [];
+  const m = c.kind === 'sysctl' ? /^kernel\.numa_balancing_scan_(\w+)$/.exec(c.target) : null;
+  return m ? [path, `sys/kernel/debug/sched/numa_balancing/scan_${m[1]}`] : [path];
+}
+
+/** The logical value of a knob's text: the [selected] word of a selector file, else the trimmed text. */
+export function valueOf(raw: string): string {
+  const m = /\[([^\]]+)\]/.exec(raw);
+  return m ? m[1]! : raw.trim().replace(/\s+/g, ' ');
+}
+
+const MASK_FILE = /(^|\/)(rps_cpus|xps_cpus|smp_affinity)$/;
+
+function sameList(a: string, b: string, parse: (t: string) => number[]): boolean {
+  try {
+    return parse(a).join(',') === parse(b).join(',');
+  } catch {
+    return a === b;
+  }
+}
+
+/** True when the knob's current value equals the wanted one (CPU lists and masks compared as sets). */
+export function sameValue(c: Change, path: string | null, current: string, wanted: string): boolean {
+  if (c.kind === 'irq-affinity') return sameList(current, wanted, parseCpuList);
+  if (path !== null && MASK_FILE.test(path)) return sameList(current, wanted, parseCpuMask);
+  return valueOf(current) === valueOf(wanted);
+}
+
+/** Reads the target: the resolved path and its raw text (or service state); null when absent. */
+export function readTarget(sys: System, c: Change): { path: string | null; raw: string } | null {
+  if (c.kind === 'service') {
+    const state = sys.services?.state(c.target) ?? null;
+    return state === null ? null : { path: null, raw: state };
+  }
+  for (const path of candidatePaths(c)) {
+    const raw = sys.read(path);
+    if (raw !== null) return { path, raw };
+  }
+  return null;
+}
+
+/** Compares each change with the system now. */
+export function planChanges(sys: System, changes: readonly Change[]): PlannedChange[] {
+  return changes.map((change) => {
+    const t = readTarget(sys, change);
+    if (t === null) return { change, path: candidatePaths(change)[0] ?? null, current: null, action: 'absent' };
+    const same = sameValue(change, t.path, t.raw, change.value);
+    return { change, path: t.path, current: valueOf(t.raw), action: same ? 'same' : 'change' };
+  });
+}
+
+/** Writes a change's value (or a restore value) to the resolved target. */
+export function writeTarget(sys: System, c: Change, path: string | null, value: string): void {
+  if (c.kind === 'service') {
+    if (sys.services === null) throw new Error('service change without a service manager');
+    sys.services.set(c.target, value === 'running' ? 'running' : 'stopped');
+    return;
+  }
+  sys.write(path!, value);
+}

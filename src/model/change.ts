@@ -1,0 +1,143 @@
+// A change to the running system, and the journaled set of changes an apply made.
+// Plain data: policies produce Change[], actuate writes them and journals the old values.
+
+/** A sysctl by its dotted name (kernel.numa_balancing); written under /proc/sys. */
+export interface SysctlChange {
+  readonly kind: 'sysctl';
+  readonly target: string;
+  readonly value: string;
+  readonly reason: string;
+}
+
+/** A sysfs knob by its root-relative path (sys/kernel/mm/transparent_hugepage/enabled). */
+export interface SysfsChange {
+  readonly kind: 'sysfs';
+  readonly target: string;
+  readonly value: string;
+  readonly reason: string;
+}
+
+/** /proc/irq/N/smp_affinity_list: value is a CPU list ("0-15,32-47"). */
+export interface IrqAffinityChange {
+  readonly kind: 'irq-affinity';
+  readonly target: number;
+  readonly value: string;
+  /** The device the IRQ belongs to, for messages (eth0, nvme0). */
+  readonly device?: string;
+  readonly reason: string;
+}
+
+export type ServiceState = 'running' | 'stopped';
+
+/** A systemd unit's runtime state (systemctl start/stop), not its enablement. */
+export interface ServiceChange {
+  readonly kind: 'service';
+  readonly target: string;
+  readonly value: ServiceState;
+  readonly reason: string;
+}
+
+export type Change = SysctlChange | SysfsChange | IrqAffinityChange | ServiceChange;
+export type ChangeKind = Change['kind'];
+
+/** Root-relative file a change writes; null for services. The scan knobs may move (see actuate/targets). */
+export function changePath(c: Change): string | null {
+  switch (c.kind) {
+    case 'sysctl':
+      return `proc/sys/${c.target.replace(/\./g, '/')}`;
+    case 'sysfs':
+      return c.target;
+    case 'irq-affinity':
+      return `proc/irq/${c.target}/smp_affinity_list`;
+    case 'service':
+      return null;
+  }
+}
+
+/** How a change is named to the user: "/proc/sys/vm/swappiness", "service irqbalance". */
+export function changeLabel(c: Change, path: string | null = changePath(c)): string {
+  return path === null ? `service ${c.target}` : `/${path}`;
+}
+
+/** Same change target (the later one in a list wins). */
+export function sameTarget(a: Change, b: Change): boolean {
+  return a.kind === b.kind && String(a.target) === String(b.target);
+}
+
+/** Drops earlier changes of a target changed again later, keeping the order of the survivors. */
+export function dedupeChanges(changes: readonly Change[]): Change[] {
+  return changes.filter((c, i) => !changes.slice(i + 1).some((d) => sameTarget(c, d)));
+}
+
+/**
+ * One journaled change: `old` is the file's exact content before the write (null when the
+ * target did not exist), `restore` the value that writes it back (the bracketed word of a
+ * selector file such as THP "always [madvise] never").
+ */
+export interface JournalEntry {
+  readonly change: Change;
+  /** Root-relative path actually written; null for services. */
+  readonly path: string | null;
+  readonly old: string;
+  readonly restore: string;
+  /** writing: old value journaled, the write may have happened; written: read back equal; restored: undone. */
+  readonly state: 'writing' | 'written' | 'restored';
+}
+
+export type ChangeSetStatus =
+  | 'applying' // in progress, or killed half way (see pid)
+  | 'applied'
+  | 'failed' // a write failed and this apply rolled itself back
+  | 'rolled-back'
+  | 'rollback-incomplete';
+
+/** A persistent file written by --persist: old content null when it did not exist. */
+export interface PersistedFile {
+  readonly path: string;
+  readonly old: string | null;
+  readonly state: 'writing' | 'written' | 'restored';
+}
+
+export interface ChangeSet {
+  readonly version: 1;
+  readonly id: string;
+  /** ISO time the apply started. */
+  readonly time: string;
+  /** What the changes came from: "profile database", "file tune.yaml", "doctor". */
+  readonly source: string;
+  readonly status: ChangeSetStatus;
+  readonly pid: number;
+  /** How many changes the apply meant to write (entries are added as each is journaled). */
+  readonly planned: number;
+  readonly entries: JournalEntry[];
+  readonly files: PersistedFile[];
+  /** Why the apply failed or the rollback was incomplete, in one line. */
+  readonly error?: string;
+  readonly rolledBackAt?: string;
+}
+
+/** Entries whose old value must be put back by a rollback (newest first). */
+export function entriesToUndo(cs: ChangeSet): JournalEntry[] {
+  return cs.entries.filter((e) => e.state === 'writing' || e.state === 'written').reverse();
+}
+
+/** Persisted files to remove or restore by a rollback (newest first). */
+export function filesToUndo(cs: ChangeSet): PersistedFile[] {
+  return cs.files.filter((f) => f.state !== 'restored').reverse();
+}
+
+/** True when a rollback of this set has something to do. */
+export function needsUndo(cs: ChangeSet): boolean {
+  return entriesToUndo(cs).length > 0 || filesToUndo(cs).length > 0;
+}
+
+/** A change compared with the running value: what a dry run shows and an apply writes. */
+export interface PlannedChange {
+  readonly change: Change;
+  /** Root-relative file that holds the value (resolved: the scan knobs live in debugfs on >= 5.13); null for services. */
+  readonly path: string | null;
+  /** The value now ("madvise" for "always [madvise] never"); null when the target is absent. */
+  readonly current: string | null;
+  /** change: will be written; same: already the desired value; absent: no such knob/IRQ/unit here, skipped. */
+  readonly action: 'change' | 'same' | 'absent';
+}
