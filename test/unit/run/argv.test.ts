@@ -1,0 +1,85 @@
+// `numakit run` argument handling, numactl-style (getopt_long with "+").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RunArgsError, parseRunArgs, type RunArgs } from '../../../src/policy/nodespec_argv.ts';
+
+const base: RunArgs = { all: false, show: false, hardware: false, help: false, command: [] };
+
+test('numactl(8) example command lines', () => {
+  const cases: Array<[string[], Partial<RunArgs>]> = [
+    [['--physcpubind=+0-4,8-12', 'myapplic', 'arguments'], { cpus: { kind: 'physcpubind', spec: '+0-4,8-12' }, command: ['myapplic', 'arguments'] }],
+    [['--interleave=all', 'bigdatabase', 'arguments'], { memory: { kind: 'interleave', spec: 'all' }, command: ['bigdatabase', 'arguments'] }],
+    [['--cpunodebind=0', '--membind=0,1', 'process'], { cpus: { kind: 'cpunodebind', spec: '0' }, memory: { kind: 'membind', spec: '0,1' }, command: ['process'] }],
+    [['--cpunodebind=0', '--membind=0,1', '--', 'process', '-l'], { cpus: { kind: 'cpunodebind', spec: '0' }, memory: { kind: 'membind', spec: '0,1' }, command: ['process', '-l'] }],
+    [['--preferred=1', 'numactl', '--show'], { memory: { kind: 'preferred', spec: '1' }, command: ['numactl', '--show'] }],
+    [['--cpunodebind=netdev:eth0', '--membind=netdev:eth0', 'network-server'], { cpus: { kind: 'cpunodebind', spec: 'netdev:eth0' }, memory: { kind: 'membind', spec: 'netdev:eth0' }, command: ['network-server'] }],
+    [['-i', 'all', '--', 'process'], { memory: { kind: 'interleave', spec: 'all' }, command: ['process'] }],
+  ];
+  for (const [argv, expected] of cases) assert.deepEqual(parseRunArgs(argv), { ...base, ...expected }, argv.join(' '));
+});
+
+test('every way to give a value', () => {
+  const want = { ...base, memory: { kind: 'interleave', spec: 'all' }, command: ['cmd'] } as RunArgs;
+  for (const argv of [['--interleave=all', 'cmd'], ['--interleave', 'all', 'cmd'], ['-i', 'all', 'cmd'], ['-iall', 'cmd'], ['--inter=all', 'cmd']]) {
+    assert.deepEqual(parseRunArgs(argv), want, argv.join(' '));
+  }
+});
+
+test('each option and its short letter', () => {
+  const cases: Array<[string[], Partial<RunArgs>]> = [
+    [['-w', '0', 'x'], { memory: { kind: 'weighted-interleave', spec: '0' } }],
+    [['--weighted-interleave=0', 'x'], { memory: { kind: 'weighted-interleave', spec: '0' } }],
+    [['-p', '0', 'x'], { memory: { kind: 'preferred', spec: '0' } }],
+    [['-P', '0,1', 'x'], { memory: { kind: 'preferred-many', spec: '0,1' } }],
+    [['--preferred-many=0,1', 'x'], { memory: { kind: 'preferred-many', spec: '0,1' } }],
+    [['-m', '1', 'x'], { memory: { kind: 'membind', spec: '1' } }],
+    [['-l', 'x'], { memory: { kind: 'localalloc' } }],
+    [['--localalloc', 'x'], { memory: { kind: 'localalloc' } }],
+    [['-N', '1', 'x'], { cpus: { kind: 'cpunodebind', spec: '1' } }],
+    [['--cpubind=1', 'x'], { cpus: { kind: 'cpunodebind', spec: '1' } }],
+    [['-C', '0-3', 'x'], { cpus: { kind: 'physcpubind', spec: '0-3' } }],
+    [['-lC0', 'x'], { memory: { kind: 'localalloc' }, cpus: { kind: 'physcpubind', spec: '0' } }],
+    [['-N', '0', '-C', '3', 'x'], { cpus: { kind: 'physcpubind', spec: '3' } }], // the last affinity wins
+    [['-a', '-m', '2', 'x'], { all: true, memory: { kind: 'membind', spec: '2' } }],
+    [['-H'], { hardware: true, command: [] }],
+  ];
+  for (const [argv, expected] of cases) {
+    const command = argv.at(-1) === 'x' ? ['x'] : [];
+    assert.deepEqual(parseRunArgs(argv), { ...base, command, ...expected }, argv.join(' '));
+  }
+});
+
+test('--show stops reading, like numactl; "same" repeats the last node spec', () => {
+  assert.deepEqual(parseRunArgs(['-m', '0', '--show', '-i', 'all']), { ...base, memory: { kind: 'membind', spec: '0' }, show: true });
+  assert.deepEqual(parseRunArgs(['-s']), { ...base, show: true });
+  assert.deepEqual(parseRunArgs(['-N', '1', '-m', 'same', 'x']), { ...base, cpus: { kind: 'cpunodebind', spec: '1' }, memory: { kind: 'membind', spec: '1' }, command: ['x'] });
+  assert.deepEqual(parseRunArgs(['--help']), { ...base, help: true });
+});
+
+test('options after the command belong to the command', () => {
+  assert.deepEqual(parseRunArgs(['ls', '-l', '--membind=1']), { ...base, command: ['ls', '-l', '--membind=1'] });
+  assert.deepEqual(parseRunArgs(['-m', '0', 'ls', '--help']), { ...base, memory: { kind: 'membind', spec: '0' }, command: ['ls', '--help'] });
+});
+
+test('bad command lines are one clear error with exit status 1', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--interleave'], /--interleave needs a value/],
+    [['-i'], /-i needs a value/],
+    [['--bogus', 'x'], /unknown option '--bogus'/],
+    [['-x'], /unknown option '-x'/],
+    [['--p=0', 'x'], /option '--p' is ambiguous \(--preferred, --preferred-many, --physcpubind\)/],
+    [['--show=1'], /--show takes no value/],
+    [['-m', '0', '-i', 'all', 'x'], /conflicting policies: -m and -i/],
+    [['--membind=0', '--localalloc', 'x'], /conflicting policies: --membind and --localalloc/],
+    [['-m', 'same', 'x'], /-m same: no earlier node specification/],
+    [['-m', '0', '-a', 'x'], /--all must come before every node and CPU specification/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(() => parseRunArgs(argv), (err: unknown) => {
+      assert.ok(err instanceof RunArgsError, argv.join(' '));
+      assert.equal(err.exitCode, 1);
+      assert.match(err.message, message, argv.join(' '));
+      return true;
+    });
+  }
+});
