@@ -1,0 +1,100 @@
+// Everything `numakit doctor`'s rules look at, gathered once by src/discover/doctor_input.ts
+// and passed to the pure rules in src/policy/doctor/. Plain data: a rule never reads a file.
+import type { Fact } from './fact.js';
+import type { CpuId, NodeId, Pid, Topology } from './topology.js';
+
+/** Data a rule needs, or why it could not be gathered (said in the rule's "not checked"). */
+export type Gathered<T> =
+  | { readonly ok: true; readonly value: T; readonly source: string }
+  | { readonly ok: false; readonly reason: string };
+
+export function gathered<T>(value: T, source: string): Gathered<T> {
+  return { ok: true, value, source };
+}
+
+export function missing<T>(reason: string): Gathered<T> {
+  return { ok: false, reason };
+}
+
+export interface IrqInfo {
+  readonly irq: number;
+  /** smp_affinity_list: the CPUs asked for. */
+  readonly affinity: CpuId[];
+  /** effective_affinity_list where the kernel has it. */
+  readonly effective: CpuId[] | null;
+  /** Interrupts served since boot, per CPU and in total (from /proc/interrupts). */
+  readonly counts: Record<CpuId, number>;
+  readonly total: number;
+  /** Chip and action names as /proc/interrupts prints them. */
+  readonly desc: string;
+}
+
+export interface KsmState {
+  readonly run: Fact<number>;
+  readonly pagesSharing: Fact<number>;
+  readonly mergeAcrossNodes: Fact<number>;
+}
+
+export interface SwapUsage {
+  readonly totalBytes: number;
+  readonly usedBytes: number;
+}
+
+export interface RxQueue {
+  readonly queue: string;
+  readonly rpsCpus: CpuId[];
+  readonly flowCnt: number | null;
+}
+
+export interface IrqbalanceConfig {
+  readonly path: string;
+  readonly bannedIrqs: number[];
+  readonly bannedCpus: CpuId[];
+}
+
+/** nodeN/numastat counters (pages), as numastat prints them. */
+export interface NumastatCounters {
+  readonly numa_hit: number;
+  readonly numa_miss: number;
+  readonly numa_foreign: number;
+  readonly interleave_hit: number;
+  readonly local_node: number;
+  readonly other_node: number;
+}
+
+/** A process with resident memory: where its memory is and where it may run. */
+export interface ProcessPlacement {
+  readonly pid: Pid;
+  readonly comm: string;
+  readonly totalBytes: number;
+  readonly bytesByNode: Record<NodeId, number>;
+  /** Cpus_allowed_list (affinity and cgroup cpuset together). */
+  readonly allowedCpus: CpuId[];
+  /** The cgroup whose cpuset restricts it, when one does ("/system.slice/mysqld.service"). */
+  readonly cpusetCgroup: string | null;
+  /** Nodes its threads ran on (from stat); [] when unknown. */
+  readonly runNodes: NodeId[];
+  /** Share of its memory on the nodes where it runs, 0..1; null when unknown. */
+  readonly locality: number | null;
+}
+
+export interface DoctorInput {
+  readonly topology: Topology;
+  /** Device IRQs with affinity and counts, keyed by IRQ number. */
+  readonly irqs: Gathered<Record<number, IrqInfo>>;
+  /** comm -> pids for every process (names of running daemons: irqbalance, ksmtuned, tuned ...). */
+  readonly comms: Gathered<Record<string, Pid[]>>;
+  readonly irqbalanceConfig: IrqbalanceConfig | null;
+  readonly ksm: KsmState;
+  readonly swap: Fact<SwapUsage>;
+  readonly numastat: Gathered<Record<NodeId, NumastatCounters>>;
+  /** Governor per CPU; not gathered when cpufreq is absent (VMs, containers). */
+  readonly governors: Gathered<Record<CpuId, string>>;
+  readonly tunedProfile: Fact<string[]>;
+  /** rq_affinity of each NVMe namespace (block device). */
+  readonly rqAffinity: { readonly disk: string; readonly controller: string; readonly value: Fact<number> }[];
+  /** Receive queues of each NIC. */
+  readonly rxQueues: Record<string, RxQueue[]>;
+  readonly rpsSockFlowEntries: Fact<number>;
+  readonly processes: Gathered<ProcessPlacement[]>;
+}

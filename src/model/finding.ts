@@ -1,0 +1,95 @@
+// What `numakit doctor` reports: one Finding per thing a rule looked at. Pure data.
+//
+// A Finding is a union on `severity`:
+//   - 'critical' | 'warning' | 'info': a Problem, with the evidence read, why it matters, and
+//     the fix: `fix.runtime` (exact shell commands, effective now, lost at reboot) and
+//     `fix.persistent` (sysctl.d lines, tmpfiles.d/udev lines, GRUB arguments, systemd
+//     drop-ins, BIOS settings: what makes the fix survive a reboot).
+//   - 'pass': the rule looked and found nothing wrong; evidence says what it read.
+//   - 'not-checked': the rule lacked the data it needs; `reason` says why (container,
+//     old kernel, non-root, file absent). Never a silent OK.
+//
+// Machine-readable fixes (for `numakit apply --from-doctor`): a Problem's `changes` lists the
+// runtime fix as data. Each Change is one write the apply engine can journal and undo:
+//   - {kind:'sysctl', key, value}      key in dotted form ("vm.zone_reclaim_mode"); written to
+//                                       /proc/sys/<key with dots as slashes>; persistent form is a
+//                                       line "key = value" in /etc/sysctl.d/.
+//   - {kind:'sysfs', path, value}      path relative to the root ("sys/kernel/mm/transparent_hugepage/enabled");
+//                                       persistent form is a tmpfiles.d "w" line or a udev rule.
+//   - {kind:'irq', irq, cpus}          cpus is a CPU list ("0-15,32-47") for /proc/irq/<irq>/smp_affinity_list.
+//   - {kind:'service', unit, action}   systemctl <action> <unit> ('stop' | 'disable-now' | 'enable-now').
+// A Problem whose fix needs a person (BIOS, the hypervisor host, a reboot with a GRUB argument,
+// choosing a process placement) has `changes: []`: the text fix says what to do.
+
+export type Severity = 'critical' | 'warning' | 'info' | 'pass' | 'not-checked';
+export type ProblemSeverity = 'critical' | 'warning' | 'info';
+
+/** Severities from most to least serious; 'pass' and 'not-checked' rank below every problem. */
+export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'warning', 'info', 'not-checked', 'pass'];
+
+export interface Evidence {
+  /** The file read, root-relative ("proc/sys/vm/zone_reclaim_mode"), or a derived source ("node list"). */
+  readonly path: string;
+  /** The value read, as text. */
+  readonly value: string;
+}
+
+export interface Fix {
+  readonly runtime: string[];
+  readonly persistent: string[];
+}
+
+export type Change =
+  | { readonly kind: 'sysctl'; readonly key: string; readonly value: string }
+  | { readonly kind: 'sysfs'; readonly path: string; readonly value: string }
+  | { readonly kind: 'irq'; readonly irq: number; readonly cpus: string }
+  | { readonly kind: 'service'; readonly unit: string; readonly action: 'stop' | 'disable-now' | 'enable-now' };
+
+interface FindingBase {
+  /** Stable id of this kind of finding: "<rule>" or "<rule>/<aspect>" ("thp/defrag"). */
+  readonly id: string;
+  /** The rule that produced it (see src/policy/doctor/rules.ts). */
+  readonly rule: string;
+  readonly title: string;
+  readonly evidence: Evidence[];
+  /** Why it matters, one line. */
+  readonly why: string;
+}
+
+export interface Problem extends FindingBase {
+  readonly severity: ProblemSeverity;
+  readonly fix: Fix;
+  readonly changes: Change[];
+}
+
+export interface Passed extends FindingBase {
+  readonly severity: 'pass';
+}
+
+export interface NotChecked extends FindingBase {
+  readonly severity: 'not-checked';
+  /** Why the rule could not look: which data was missing and the likely cause. */
+  readonly reason: string;
+}
+
+export type Finding = Problem | Passed | NotChecked;
+
+export function isProblem(f: Finding): f is Problem {
+  return f.severity === 'critical' || f.severity === 'warning' || f.severity === 'info';
+}
+
+export function severityRank(s: Severity): number {
+  return SEVERITY_ORDER.indexOf(s);
+}
+
+/** True when the finding is at or above `level` (critical >= warning >= info). */
+export function atLeast(f: Finding, level: ProblemSeverity): boolean {
+  return isProblem(f) && severityRank(f.severity) <= severityRank(level);
+}
+
+/** Findings sorted by severity, then rule, then id; stable otherwise. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) => severityRank(a.severity) - severityRank(b.severity) || a.rule.localeCompare(b.rule) || a.id.localeCompare(b.id),
+  );
+}
