@@ -1,0 +1,70 @@
+// Topology -> MachineShare: what each NUMA node offers a plan (CPUs, physical cores, memory, the
+// NVMe and NICs the firmware places there), and the notes every plan must carry: memory-only
+// nodes get no work, devices on an unknown node are not assigned.
+import { formatCpuList } from '../../model/cpuset.js';
+import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
+import type { MachineShare, NodeShare } from './types.js';
+
+const GiB = 1024 ** 3;
+
+/** 96.0 -> "96", 81.6 -> "81.6", 12.8 -> "12.8" (one decimal, as PLAN.md shows arithmetic). */
+export function num(v: number): string {
+  return `${Math.round(v * 100) / 100}`;
+}
+
+function share(topo: Topology, id: number): NodeShare {
+  const node = topo.nodes.find((n) => n.id === id)!;
+  const cpus = cpusOfNode(topo, id).filter((c) => c.online);
+  const cores = physicalCores(cpus);
+  const memBytes = node.memTotalBytes ?? 0;
+  return {
+    node: id,
+    cpus: cpus.map((c) => c.id),
+    cpuList: formatCpuList(cpus.map((c) => c.id)),
+    physicalCores: cores,
+    threadsPerCore: cores === 0 ? 1 : Math.max(1, Math.round(cpus.length / cores)),
+    memBytes,
+    memGiB: Math.round((memBytes / GiB) * 100) / 100,
+    nvme: topo.devices.filter((d) => d.kind === 'nvme' && d.node === id),
+    nics: topo.devices.filter((d) => d.kind === 'net' && d.node === id),
+  };
+}
+
+function deviceNotes(topo: Topology, usable: Set<number>): string[] {
+  const notes: string[] = [];
+  for (const d of topo.devices) {
+    if (d.kind !== 'nvme' && d.kind !== 'net') continue;
+    if (d.node === null) {
+      notes.push(`${d.kind} ${d.name}: the firmware gives no NUMA node (numa_node -1 or absent), so it is not assigned to any node; find its slot with lspci -vv and decide by hand.`);
+    } else if (!usable.has(d.node)) {
+      notes.push(`${d.kind} ${d.name} sits on node ${d.node}, which has no CPUs or no memory; nothing is bound next to it.`);
+    }
+  }
+  return notes;
+}
+
+export function machineShare(topo: Topology, label: string): MachineShare {
+  const notes: string[] = [];
+  const usable: NodeShare[] = [];
+  for (const n of topo.nodes) {
+    const s = share(topo, n.id);
+    if (s.cpus.length > 0 && s.memBytes > 0) usable.push(s);
+    else if (s.cpus.length === 0 && s.memBytes > 0) notes.push(`node ${n.id} is memory-only (no CPUs, ${num(s.memGiB)} GiB): it gets no executor or instance; it can only serve interleaved or spilled memory.`);
+    else if (s.cpus.length > 0) notes.push(`node ${n.id} has CPUs but no memory: work bound there would allocate remotely, so it gets none.`);
+  }
+  notes.push(...deviceNotes(topo, new Set(usable.map((u) => u.node))));
+  const memoryNodes = topo.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0).map((n) => n.id);
+  const totalMemGiB = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0) / GiB;
+  const cores = physicalCores(topo.cpus);
+  const summary = `${topo.nodes.length} NUMA node${topo.nodes.length === 1 ? '' : 's'}, ${cores} physical cores, ${topo.cpus.filter((c) => c.online).length} CPUs, ${num(Math.round(totalMemGiB * 10) / 10)} GiB`;
+  const k = topo.kernel;
+  return {
+    label,
+    summary,
+    usable,
+    memoryNodes,
+    totalMemGiB,
+    notes,
+    kernel: { thp: k.thpEnabled.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value },
+  };
+}

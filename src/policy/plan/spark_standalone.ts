@@ -1,0 +1,82 @@
+// spark-standalone: one worker per NUMA node, each a systemd unit with its own work dir, local
+// dirs on that node's NVMe and ports that do not collide, executors bound to the node through a
+// numactl `java` wrapper. Pure: Topology facts + options -> decision.
+import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
+import type { DecisionBase, Derivation, MachineShare } from './types.js';
+
+export interface SparkStandaloneOptions extends SparkSizingOptions {
+  readonly sparkHome: string;
+  readonly javaHome: string;
+  readonly master: string;
+  readonly user: string;
+  readonly dataDir: string;
+  readonly wrapperHome: string;
+}
+
+export interface SparkWorker {
+  readonly node: number;
+  readonly cpuList: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly workerDir: string;
+  readonly localDir: string;
+  /** NVMe namespace to mount at dataDir/nodeN, or null when the node has none. */
+  readonly localDisk: string | null;
+  readonly logDir: string;
+  readonly port: number;
+  readonly webuiPort: number;
+  readonly nics: { name: string; irqs: number }[];
+}
+
+export interface SparkStandaloneDecision extends DecisionBase {
+  readonly kind: 'spark-standalone';
+  readonly options: SparkStandaloneOptions;
+  readonly sizing: SparkSizing;
+  readonly workers: SparkWorker[];
+  readonly coresMax: number;
+  readonly parallelism: number;
+}
+
+/** The first namespace of the node's first NVMe ("nvme0n1"), or the controller name. */
+export function nvmeDisk(devs: { name: string; details: Record<string, string | number> }[]): string | null {
+  const d = devs[0];
+  if (d === undefined) return null;
+  const ns = String(d.details.namespaces ?? '').split(',').filter((s) => s !== '');
+  return ns[0] ?? `${d.name}n1`;
+}
+
+export const WORKER_PORT_BASE = 7078;
+export const WORKER_WEBUI_BASE = 8081;
+
+export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOptions): SparkStandaloneDecision {
+  const sizing = sizeSparkExecutors(machine, o);
+  const notes = [...machine.notes, ...sizing.notes];
+  const workers: SparkWorker[] = sizing.executors.map((e, i) => {
+    const n = e.share.node;
+    const disk = nvmeDisk(e.share.nvme);
+    if (disk === null) notes.push(`node ${n} has no NVMe of its own: ${o.dataDir}/node${n} will be on whatever disk holds it, and shuffle I/O may cross nodes.`);
+    return {
+      node: n,
+      cpuList: e.share.cpuList,
+      cores: sizing.cores,
+      memoryGiB: sizing.memoryGiB + sizing.overheadGiB,
+      workerDir: `/var/lib/spark/node${n}`,
+      localDir: `${o.dataDir}/node${n}/spark_local`,
+      localDisk: disk,
+      logDir: `/var/log/spark/node${n}`,
+      port: WORKER_PORT_BASE + i,
+      webuiPort: WORKER_WEBUI_BASE + i,
+      nics: e.share.nics.map((d) => ({ name: d.name, irqs: d.irqs.length })),
+    };
+  });
+  const coresMax = sizing.hostCores * o.hosts;
+  const parallelism = 2 * coresMax;
+  const derivations: Derivation[] = [
+    ...sizing.derivations,
+    { what: 'node N worker memory (SPARK_WORKER_MEMORY)', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${sizing.memoryGiB + sizing.overheadGiB}g`, value: `${sizing.memoryGiB + sizing.overheadGiB}g` },
+    { what: 'spark.cores.max', formula: `${sizing.hostCores} worker cores x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${coresMax}`, value: `${coresMax}` },
+    { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
+  ];
+  workers.forEach((w) => derivations.push({ what: `node ${w.node} worker ports`, formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`, value: `${w.port}, ${w.webuiPort}` }));
+  return { kind: 'spark-standalone', machine, options: o, sizing, workers, coresMax, parallelism, derivations, notes };
+}

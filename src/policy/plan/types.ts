@@ -1,0 +1,54 @@
+// The vocabulary of `numakit plan`: what a planner decides (one Decision per workload, a union
+// on `kind`) and what the renderers turn it into (files plus PLAN.md). Pure data.
+import type { CpuId, Device, NodeId } from '../../model/topology.js';
+
+/** One number of the plan and how it came from this machine's facts. */
+export interface Derivation {
+  readonly what: string;
+  readonly formula: string;
+  readonly value: string;
+}
+
+/** A file to install: `path` is where it goes on the server (absolute), or relative for PLAN.md. */
+export interface PlanFile {
+  readonly path: string;
+  readonly content: string;
+  readonly mode: number;
+  /** One line for PLAN.md's file list. */
+  readonly about: string;
+}
+
+/** What one NUMA node offers a plan. */
+export interface NodeShare {
+  readonly node: NodeId;
+  readonly cpus: CpuId[];
+  readonly cpuList: string;
+  readonly physicalCores: number;
+  readonly threadsPerCore: number;
+  readonly memBytes: number;
+  readonly memGiB: number;
+  /** NVMe controllers and NICs whose firmware-given node is this one. */
+  readonly nvme: Device[];
+  readonly nics: Device[];
+}
+
+/** The machine as a plan sees it, with the notes every plan repeats. */
+export interface MachineShare {
+  readonly label: string;
+  readonly summary: string;
+  /** Nodes with both CPUs and memory: the ones that get work. */
+  readonly usable: NodeShare[];
+  /** Nodes with memory (usable or memory-only), for interleave masks. */
+  readonly memoryNodes: NodeId[];
+  readonly totalMemGiB: number;
+  readonly notes: string[];
+  /** Current kernel settings that matter to every plan ("numa_balancing 1"). */
+  readonly kernel: { thp: string | null; numaBalancing: number | null; zoneReclaim: number | null };
+}
+
+/** Fields every decision carries. */
+export interface DecisionBase {
+  readonly machine: MachineShare;
+  readonly derivations: Derivation[];
+  readonly notes: string[];
+}

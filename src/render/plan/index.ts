@@ -1,0 +1,24 @@
+// Decision -> files (PLAN.md last). One exhaustive switch over the planners' union.
+import type { PlanDecision } from '../../policy/plan/index.js';
+import type { PlanFile } from '../../policy/plan/types.js';
+import { renderPlanMd, type PlanDoc } from './plan_md.js';
+import { renderSparkStandalone } from './spark_standalone.js';
+import { sparkStandaloneDoc } from './spark_standalone_doc.js';
+
+function filesAndDoc(d: PlanDecision): { files: PlanFile[]; doc: PlanDoc } {
+  switch (d.kind) {
+    case 'spark-standalone':
+      return { files: renderSparkStandalone(d), doc: sparkStandaloneDoc(d) };
+  }
+}
+
+/** Every file of the plan, PLAN.md last (its path is relative: it is not installed). */
+export function renderPlan(d: PlanDecision): PlanFile[] {
+  const { files, doc } = filesAndDoc(d);
+  return [...files, { path: 'PLAN.md', content: renderPlanMd(d, doc, files), mode: 0o644, about: 'this plan' }];
+}
+
+/** The plan as one text: each file under a header line, for printing without --out. */
+export function renderPlanText(files: readonly PlanFile[]): string {
+  return files.map((f) => `==> ${f.path} (mode ${f.mode.toString(8).padStart(4, '0')}) <==\n${f.content}`).join('\n');
+}
