@@ -57,11 +57,10 @@ export async function main(argv: string[]): Promise<number> {
   const entry = name === 'overview' ? { load: async () => (await import('./commands/overview.js')).default } : COMMANDS[name];
   if (!entry) throw new UsageError(`unknown command '${name}'; see 'numakit --help'`);
   const cmd = await entry.load();
-  if (args.includes('--help') || args.includes('-h')) {
-    if (!(name === 'run' && args.indexOf('--') >= 0 && args.indexOf('--') < args.indexOf('--help'))) {
-      process.stdout.write(cmd.usage);
-      return 0;
-    }
+  // run reads its own --help: after its options, "--help" belongs to the command it runs.
+  if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
+    process.stdout.write(cmd.usage);
+    return 0;
   }
   const root = await resolveRoot(globals);
   const isTTY = process.stdout.isTTY === true;

@@ -1,0 +1,88 @@
+// `numakit run` end to end on this machine (node 0, any number of CPUs): policy and affinity
+// reach the command, which replaces numakit (pid, stdio, exit status, signals).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
+
+function numakit(args: string[], input?: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], { encoding: 'utf8', input });
+}
+
+test('--physcpubind reaches the command\'s Cpus_allowed_list', () => {
+  const r = numakit(['run', '--physcpubind=0', '--', 'grep', 'Cpus_allowed_list', '/proc/self/status']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Cpus_allowed_list:\s+0$/m);
+});
+
+test('--cpunodebind=0 binds to node 0\'s CPUs', () => {
+  const r = numakit(['run', '-N', '0', 'grep', 'Cpus_allowed_list', '/proc/self/status']);
+  assert.equal(r.status, 0, r.stderr);
+  const cpulist = spawnSync('cat', ['/sys/devices/system/node/node0/cpulist'], { encoding: 'utf8' }).stdout.trim();
+  assert.match(r.stdout, new RegExp(`^Cpus_allowed_list:\\s+${cpulist}$`, 'm'));
+});
+
+test('--membind and --interleave show up in the command\'s numa_maps', () => {
+  const bind = numakit(['run', '--membind=0', '--', 'cat', '/proc/self/numa_maps']);
+  assert.equal(bind.status, 0, bind.stderr);
+  assert.match(bind.stdout, / bind:0 /);
+  const inter = numakit(['run', '-iall', 'cat', '/proc/self/numa_maps']);
+  assert.match(inter.stdout, / interleave:0 /);
+  const local = numakit(['run', '-l', 'cat', '/proc/self/numa_maps']);
+  assert.match(local.stdout, / local /);
+});
+
+test('the command keeps numakit\'s pid, stdin, exit status and signals', () => {
+  const r = numakit(['run', '-m', '0', '--', 'sh', '-c', 'echo $$; cat; exit 42'], 'from stdin\n');
+  assert.equal(r.status, 42, r.stderr);
+  const [pid, line] = r.stdout.trim().split('\n');
+  assert.equal(Number(pid), r.pid);
+  assert.equal(line, 'from stdin');
+  assert.equal(numakit(['run', '-l', 'sh', '-c', 'kill -TERM $$']).signal, 'SIGTERM');
+});
+
+test('options after the command are the command\'s', () => {
+  const r = numakit(['run', '-l', 'sh', '-c', 'echo "$@"', 'sh', '--help', '-m', '5']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '--help -m 5\n');
+});
+
+test('--show reports what the earlier options set', () => {
+  const r = numakit(['run', '--membind=0', '--physcpubind=0', '--show']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^policy: bind\npreferred node: 0\nphyscpubind: 0 \ncpubind: 0 \nnodebind: 0 \nmembind: 0 \npreferred: 0 \n$/);
+});
+
+test('errors are one line: 127 for a command that cannot run, 1 for a bad node', () => {
+  const missing = numakit(['run', '--', 'numakit-no-such-command']);
+  assert.equal(missing.status, 127);
+  assert.equal(missing.stderr, "numakit run: execution of 'numakit-no-such-command': No such file or directory\n");
+  const cases: Array<[string[], string]> = [
+    [['run', '--membind=5', 'true'], "numakit run: invalid node specification '5': node 5 does not exist (nodes: 0)\n"],
+    [['run', '-m', '0', '-i', 'all', 'true'], 'numakit run: conflicting policies: -m and -i\n'],
+    [['run', '-m', '0'], 'numakit run: no command given; usage: numakit run [options] -- COMMAND [ARGS...]\n'],
+    [['run', '-m', 'netdev:lo', 'true'], 'numakit run: netdev:lo is not attached to any NUMA node (a virtual device?)\n'],
+    [['run', '-m', 'netdev:nosuch0', 'true'], 'numakit run: netdev:nosuch0: no such device in /sys/class/net\n'],
+    [['run', '-m', 'ip:10.0.0.1', 'true'], 'numakit run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n'],
+  ];
+  for (const [args, stderr] of cases) {
+    const r = numakit(args);
+    assert.equal(r.status, 1, args.join(' '));
+    assert.equal(r.stderr, stderr, args.join(' '));
+  }
+});
+
+test('a snapshot root is refused', () => {
+  const r = numakit(['--root', fileURLToPath(new URL('.', import.meta.url)), 'run', '-m', '0', 'true']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^numakit run: refusing to bind to .*: it is a snapshot, not this running system\n$/);
+});
+
+test('--help and --hardware print and exit 0', () => {
+  assert.match(numakit(['run', '--help']).stdout, /^usage: numakit run/);
+  const hw = numakit(['run', '-H']);
+  assert.equal(hw.status, 0, hw.stderr);
+  assert.match(hw.stdout, /^available: \d+ nodes/);
+});
