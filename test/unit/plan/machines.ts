@@ -1,0 +1,26 @@
+// The example machines every planner is tested on: each examples/NAME as `numakit --example NAME`
+// reads it, and the cases (workload + options) run on each.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverTopology } from '../../../src/discover/topology.js';
+import { machineShare } from '../../../src/policy/plan/machine.js';
+import type { RawOptions } from '../../../src/policy/plan/options.js';
+import type { MachineShare } from '../../../src/policy/plan/types.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+
+export const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
+
+export function exampleNames(): string[] {
+  return readdirSync(EXAMPLES).filter((n) => existsSync(join(EXAMPLES, n, 'manifest.json'))).sort();
+}
+
+export function exampleMachine(name: string): MachineShare {
+  const root = openRoot(join(EXAMPLES, name), `example ${name}`);
+  return machineShare(discoverTopology(root), root.label);
+}
+
+/** One golden file per (machine, case). Options a user must give are given here. */
+export const CASES: { name: string; workload: string; raw: RawOptions }[] = [
+  { name: 'spark-standalone', workload: 'spark-standalone', raw: {} },
+];

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { planWorkload } from '../../../src/policy/plan/index.js';
+import type { SparkStandaloneDecision } from '../../../src/policy/plan/spark_standalone.js';
+import { renderPlan } from '../../../src/render/plan/index.js';
+import { exampleMachine } from './machines.js';
+
+const plan = (machine: string, raw = {}) => planWorkload('spark-standalone', exampleMachine(machine), raw) as SparkStandaloneDecision;
+const file = (d: SparkStandaloneDecision, suffix: string) => renderPlan(d).find((f) => f.path.endsWith(suffix))!.content;
+
+test('spark-2s matches field report 000: 13 cores, 82g, 12g overhead per executor, 26 worker cores', () => {
+  const d = plan('spark-2s');
+  assert.equal(d.workers.length, 2);
+  assert.deepEqual([d.sizing.cores, d.sizing.memoryGiB, d.sizing.overheadGiB, d.sizing.hostCores], [13, 82, 12, 26]);
+  const why = d.derivations.map((x) => x.formula);
+  assert.ok(why.includes('16 physical cores x 0.8 = 12.8 -> 13'));
+  assert.ok(why.includes('96 GiB x 0.85 = 81.6 -> 82g'));
+  assert.ok(why.includes('13 + 13 = 26'));
+  const defaults = file(d, 'spark-defaults.conf');
+  assert.match(defaults, /^spark\.executor\.cores\s+13$/m);
+  assert.match(defaults, /^spark\.executor\.memory\s+82g$/m);
+  assert.match(defaults, /^spark\.executor\.memoryOverhead\s+12g$/m);
+});
+
+test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports', () => {
+  const d = plan('spark-2s');
+  assert.deepEqual(d.workers.map((w) => [w.node, w.cpuList, w.localDisk, w.port, w.webuiPort]), [
+    [0, '0-15,32-47', 'nvme0n1', 7078, 8081],
+    [1, '16-31,48-63', 'nvme1n1', 7079, 8082],
+  ]);
+  const unit1 = file(d, 'spark-worker-node1.service');
+  assert.match(unit1, /^Environment=SPARK_NUMA_NODE=1$/m);
+  assert.match(unit1, /^Environment=SPARK_LOCAL_DIRS=\/data\/node1\/spark_local$/m);
+  assert.match(unit1, /--cores 13 --memory 94g .*--port 7079 --webui-port 8082 spark:\/\/master:7077$/m);
+  assert.match(file(d, 'numakit-irq-affinity.sh'), /^pin_nic_irqs ens2f0 16-31,48-63/m);
+});
+
+test('memory-only nodes get no worker and devices on an unknown node are not assigned', () => {
+  const d = plan('cxl-3node');
+  assert.deepEqual(d.workers.map((w) => w.node), [0, 1]);
+  assert.ok(d.workers.every((w) => w.localDisk === null));
+  assert.ok(d.notes.some((n) => /node 2 is memory-only/.test(n)));
+  assert.ok(d.notes.some((n) => /nvme0: the firmware gives no NUMA node/.test(n)));
+  assert.match(file(d, 'PLAN.md'), /node 2 is memory-only/);
+});
+
+test('options change the arithmetic and are shown in the derivation', () => {
+  const d = plan('spark-2s', { 'cores-fraction': '0.5', overhead: '10', hosts: '10' });
+  assert.equal(d.sizing.cores, 8);
+  assert.equal(d.sizing.overheadGiB, 8);
+  assert.equal(d.coresMax, 160);
+  assert.ok(d.derivations.some((x) => x.formula === '16 physical cores x 0.5 = 8 -> 8'));
+});
+
+test('bad options are refused with one clear line', () => {
+  assert.throws(() => plan('spark-2s', { user: 'spark;rm' }), /--user: 'spark;rm' refused/);
+  assert.throws(() => plan('spark-2s', { 'spark-home': '/opt/my spark' }), /--spark-home: .* refused/);
+  assert.throws(() => plan('spark-2s', { master: 'spark://m:7077;reboot' }), /--master: .* refused/);
+  assert.throws(() => plan('spark-2s', { overhead: '40' }), /--overhead: 40 is out of range 10..20/);
+  assert.throws(() => plan('spark-2s', { 'memory-fraction': '0.95', overhead: '20' }), /does not fit node 0/);
+  assert.throws(() => plan('spark-2s', { heap: '4g' }), /--heap does not apply/);
+});

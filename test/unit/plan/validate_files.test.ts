@@ -1,0 +1,67 @@
+// Every file of every case on every example machine, checked by the tools users would use.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { NumakitError } from '../../../src/model/errors.js';
+import { planWorkload } from '../../../src/policy/plan/index.js';
+import type { PlanFile } from '../../../src/policy/plan/types.js';
+import { renderPlan } from '../../../src/render/plan/index.js';
+import { CASES, exampleMachine, exampleNames } from './machines.js';
+import { needTool } from './tools.js';
+import { checkShell, checkUnits, isShell, isUnit, sparkKeyPatterns, sparkKeysIn } from './validators.js';
+
+function allPlans(): { label: string; files: PlanFile[] }[] {
+  const out: { label: string; files: PlanFile[] }[] = [];
+  for (const machine of exampleNames()) {
+    for (const c of CASES) {
+      try {
+        out.push({ label: `${c.name} on ${machine}`, files: renderPlan(planWorkload(c.workload, exampleMachine(machine), c.raw)) });
+      } catch (e) {
+        if (!(e instanceof NumakitError)) throw e;
+      }
+    }
+  }
+  return out;
+}
+
+const PLANS = allPlans();
+
+test('there are plans to validate', () => {
+  assert.ok(PLANS.length >= exampleNames().length, `only ${PLANS.length} plans`);
+});
+
+test('scripts pass bash -n and shellcheck', (t) => {
+  if (!needTool(t, 'bash', 'bash') || !needTool(t, 'shellcheck', 'shellcheck')) return;
+  let n = 0;
+  for (const p of PLANS) for (const f of p.files.filter(isShell)) {
+    assert.equal(checkShell(f), '', `${p.label}`);
+    n++;
+  }
+  assert.ok(n > 0);
+});
+
+test('units and drop-ins pass systemd-analyze verify', (t) => {
+  if (!needTool(t, 'systemd-analyze', 'systemd')) return;
+  let n = 0;
+  for (const p of PLANS) {
+    const units = p.files.filter(isUnit);
+    assert.equal(checkUnits(units), '', p.label);
+    n += units.length;
+  }
+  assert.ok(n > 0);
+});
+
+test('Spark keys are documented Spark configuration keys', () => {
+  const patterns = sparkKeyPatterns();
+  let n = 0;
+  for (const p of PLANS) for (const f of p.files) for (const k of sparkKeysIn(f)) {
+    assert.ok(patterns.some((re) => re.test(k)), `${p.label}: ${f.path}: '${k}' is not in test/fixtures/plan/spark-config-keys.txt`);
+    n++;
+  }
+  assert.ok(n > 0);
+});
+
+test('generated files carry no values with shell metacharacters outside the scripts\' own syntax', () => {
+  for (const p of PLANS) for (const f of p.files.filter(isUnit)) {
+    for (const l of f.content.split('\n')) if (!l.startsWith('#')) assert.doesNotMatch(l, /[;&|`$<>"'\\]/, `${p.label}: ${f.path}: ${l}`);
+  }
+});

@@ -1,0 +1,87 @@
+// Validates generated plan files with the tools a user would use: bash -n and shellcheck on
+// scripts, systemd-analyze verify on units and drop-ins, an XML parser on yarn-site.xml, a YAML
+// parser plus Kubernetes object schemas on manifests, and Spark keys against Spark's docs.
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { PlanFile } from '../../../src/policy/plan/types.js';
+import { run } from './tools.js';
+
+export const isShell = (f: PlanFile) => f.content.startsWith('#!/usr/bin/env bash') || f.content.startsWith('# shellcheck shell=bash');
+export const isUnit = (f: PlanFile) => /\.service$/.test(f.path) || /\.service\.d\/[^/]+\.conf$/.test(f.path);
+
+/** Problems bash -n and shellcheck report for one script ('' when clean). */
+export function checkShell(f: PlanFile): string {
+  const n = run('bash', ['-n'], { input: f.content });
+  if (n.code !== 0) return `bash -n ${f.path}: ${n.out}`;
+  const s = run('shellcheck', ['--shell=bash', '--severity=style', '-'], { input: f.content });
+  return s.code === 0 ? '' : `shellcheck ${f.path}:\n${s.out}`;
+}
+
+/** Unit names to verify: plain units as they are, a template through one instance per drop-in (or @0). */
+function unitNames(units: PlanFile[]): string[] {
+  const names = new Set<string>();
+  for (const f of units) {
+    const m = /\/([^/]+\.service)(\.d\/[^/]+\.conf)?$/.exec(f.path)!;
+    if (m[2] !== undefined) names.add(m[1]!);
+    else if (!m[1]!.includes('@.')) names.add(m[1]!);
+  }
+  for (const f of units) {
+    const m = /\/([^/]+)@\.service$/.exec(f.path);
+    if (m && ![...names].some((n) => n.startsWith(`${m[1]}@`))) names.add(`${m[1]}@0.service`);
+  }
+  return [...names];
+}
+
+/** The absolute programs of ExecStart= lines (stubbed in the verify root so verify can check them). */
+function programs(units: PlanFile[]): string[] {
+  return units.flatMap((f) => [...f.content.matchAll(/^ExecStart(?:Pre)?=[-@+!]*(\/\S+)/gm)].map((m) => m[1]!));
+}
+
+/** systemd-analyze verify on all units of a plan, in a scratch root with the host's system units. */
+export function checkUnits(units: PlanFile[]): string {
+  if (units.length === 0) return '';
+  const root = mkdtempSync(join(tmpdir(), 'numakit-verify-'));
+  try {
+    cpSync('/usr/lib/systemd/system', join(root, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    for (const f of units) {
+      const p = join(root, f.path);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, f.content);
+    }
+    for (const name of unitNames(units)) {
+      const template = name.replace(/@[^.]+\.service$/, '@.service');
+      if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
+    }
+    for (const prog of programs(units)) {
+      mkdirSync(dirname(join(root, prog)), { recursive: true });
+      writeFileSync(join(root, prog), '#!/bin/sh\n');
+      chmodSync(join(root, prog), 0o755);
+    }
+    const r = run('systemd-analyze', ['verify', `--root=${root}`, ...unitNames(units)]);
+    return r.code === 0 && r.out.trim() === '' ? '' : `systemd-analyze verify ${unitNames(units).join(' ')}:\n${r.out}`;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const KEY_FILE = new URL('../../fixtures/plan/spark-config-keys.txt', import.meta.url);
+
+/** Documented Spark keys as regexes ([Placeholder] = one segment; [OptionName] = the rest). */
+export function sparkKeyPatterns(): RegExp[] {
+  return readFileSync(KEY_FILE, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((k) => new RegExp(`^${k.split(/(\[[A-Za-z]+\])/).map((p) => (p === '[OptionName]' ? '.+' : p.startsWith('[') ? '[^.]+' : p.replace(/\./g, '\\.'))).join('')}$`));
+}
+
+/** Keys of spark-defaults.conf lines and of --conf key=value arguments. */
+export function sparkKeysIn(f: PlanFile): string[] {
+  const keys: string[] = [];
+  if (f.path.endsWith('spark-defaults.conf')) {
+    for (const l of f.content.split('\n')) if (/^spark\./.test(l)) keys.push(l.split(/\s+/)[0]!);
+  }
+  for (const m of f.content.matchAll(/--conf "?(spark\.[^=\s]+)=/g)) keys.push(m[1]!);
+  return keys;
+}
