@@ -1,0 +1,26 @@
+// nodeN/vmstat: per-node VM counters ("nr_free_pages 123"). Since Linux 4.14 the numa_*
+// counters also appear here; `stat --watch` reads nr_free_pages for free memory per node.
+import { SysfsParseError } from '../model/errors.js';
+import { NODE_DIR } from './node_list.js';
+import { parseAt } from './parse_util.js';
+import { readText } from './read.js';
+import type { SysRoot } from './root.js';
+
+export type NodeVmstat = Record<string, number>;
+
+export function parseNodeVmstat(text: string): NodeVmstat {
+  const out: NodeVmstat = {};
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const m = /^\s*([A-Za-z0-9_]+)\s+(-?\d+)\s*$/.exec(line);
+    if (!m) throw new SysfsParseError('not a "name value" vmstat line', { line: i + 1, text: line });
+    out[m[1]!] = Number(m[2]);
+  });
+  return out;
+}
+
+export function readNodeVmstat(root: SysRoot, node: number): NodeVmstat | null {
+  const path = `${NODE_DIR}/node${node}/vmstat`;
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parseNodeVmstat);
+}

@@ -1,0 +1,51 @@
+// /proc/PID/status: name, state, threads, resident memory, and where the process may run
+// (Cpus_allowed_list) and allocate (Mems_allowed_list). See proc(5).
+import { parseCpuList } from '../model/cpuset.js';
+import { SysfsParseError } from '../model/errors.js';
+import { parseAt } from './parse_util.js';
+import { readText } from './read.js';
+import type { SysRoot } from './root.js';
+
+export interface ProcStatus {
+  readonly name: string;
+  /** One letter: R S D Z T I ... */
+  readonly state: string;
+  readonly threads: number;
+  /** VmRSS in bytes; 0 for kernel threads and zombies (the line is absent there). */
+  readonly rssBytes: number;
+  readonly cpusAllowed: number[] | null;
+  readonly memsAllowed: number[] | null;
+}
+
+function fields(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) out.set(line.slice(0, i), line.slice(i + 1).replace(/^[ \t]+/, ''));
+  }
+  return out;
+}
+
+export function parseProcStatus(text: string): ProcStatus {
+  const f = fields(text);
+  const name = f.get('Name');
+  const state = f.get('State');
+  if (name === undefined || state === undefined) throw new SysfsParseError('no Name or State line in status', { text: text.slice(0, 60) });
+  const rss = /^(\d+)\s*kB/.exec(f.get('VmRSS') ?? '');
+  const list = (k: string) => (f.has(k) ? parseCpuList(f.get(k)!) : null);
+  return {
+    name,
+    state: state.trim().charAt(0),
+    threads: Number(f.get('Threads') ?? '1'),
+    rssBytes: rss ? Number(rss[1]) * 1024 : 0,
+    cpusAllowed: list('Cpus_allowed_list'),
+    memsAllowed: list('Mems_allowed_list'),
+  };
+}
+
+/** Status of a process, or null when it is gone. */
+export function readProcStatus(root: SysRoot, pid: number): ProcStatus | null {
+  const path = `proc/${pid}/status`;
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parseProcStatus);
+}
