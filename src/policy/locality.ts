@@ -1,0 +1,68 @@
+// Locality of a process: the share of its memory that sits on the nodes where it spends its
+// CPU time, weighted by that time. With CPU time t_n on node n (T = sum of t_n), memory m_n on
+// node n (M = sum of m_n):
+//     locality = sum over n of (t_n / T) * (m_n / M)          in [0, 1]
+// 1 = all its memory is where it runs; 0 = none is. A process that used no CPU in the window
+// is weighted by the nodes its threads last ran on, equally. null when it has no memory
+// or no known CPU node. Pure: plain data in, numbers out; the agent reuses it.
+//
+// API:
+//   runNodes(p)        -> node ids it ran on (CPU time > 0, else where its threads last ran)
+//   locality(p)        -> number | null
+//   remoteBytes(p)     -> bytes on nodes it did not run on
+//   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first
+import type { ProcessSample } from '../model/stat.js';
+
+export type LocalityInput = Pick<ProcessSample, 'memory' | 'cpuNodes' | 'lastNodes'>;
+
+function weights(p: LocalityInput): Map<number, number> {
+  const w = new Map<number, number>();
+  let total = 0;
+  for (const [node, s] of Object.entries(p.cpuNodes)) {
+    if (s > 0) {
+      w.set(Number(node), s);
+      total += s;
+    }
+  }
+  if (total === 0) {
+    for (const n of p.lastNodes) w.set(n, 1);
+    total = p.lastNodes.length;
+  }
+  for (const [n, s] of w) w.set(n, s / total);
+  return w;
+}
+
+export function runNodes(p: LocalityInput): number[] {
+  return [...weights(p).keys()].sort((a, b) => a - b);
+}
+
+export function locality(p: LocalityInput): number | null {
+  if (p.memory.kind !== 'ok' || p.memory.totalBytes === 0) return null;
+  const w = weights(p);
+  if (w.size === 0) return null;
+  let sum = 0;
+  for (const [n, wn] of w) sum += wn * ((p.memory.nodes[String(n)]?.totalBytes ?? 0) / p.memory.totalBytes);
+  return sum;
+}
+
+export function remoteBytes(p: LocalityInput): number {
+  if (p.memory.kind !== 'ok') return 0;
+  const local = new Set(runNodes(p));
+  if (local.size === 0) return 0;
+  let remote = 0;
+  for (const [n, m] of Object.entries(p.memory.nodes)) if (!local.has(Number(n))) remote += m.totalBytes;
+  return remote;
+}
+
+export interface RankedProcess<P extends LocalityInput> {
+  readonly sample: P;
+  readonly locality: number | null;
+  readonly remoteBytes: number;
+}
+
+/** Samples with their locality, most memory on nodes they do not run on first (then by PID-stable order). */
+export function rankByRemote<P extends LocalityInput>(samples: readonly P[]): RankedProcess<P>[] {
+  return samples
+    .map((sample) => ({ sample, locality: locality(sample), remoteBytes: remoteBytes(sample) }))
+    .sort((a, b) => b.remoteBytes - a.remoteBytes);
+}
