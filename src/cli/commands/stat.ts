@@ -1,0 +1,120 @@
+// numakit stat: numastat's tables (byte-compatible with --numastat), per-process memory per
+// node, processes ranked by remote memory with their locality (--procs), and live rates (--watch).
+import { readDefaultHugePageSize, readNodeStat, readPageSize } from '../../discover/node_stat.js';
+import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
+import { NumakitError } from '../../model/errors.js';
+import type { ProcessMemoryInfo } from '../../model/stat.js';
+import { rankByRemote } from '../../policy/locality.js';
+import { renderNumastatCompat, renderNumastatCounters, renderNumastatMeminfo } from '../../render/numastat.js';
+import { renderNumastatProcesses } from '../../render/numastat_procs.js';
+import { meminfoJson, numastatJson, processJson, rankedJson, renderStatJson } from '../../render/stat_json.js';
+import { renderStatProcs } from '../../render/stat_procs.js';
+import type { Command, Context } from '../context.js';
+import { parseStatArgs, type StatOptions } from './stat_options.js';
+import { runWatch } from './stat_watch.js';
+
+const usage = `usage: numakit stat [-c] [-m] [-n] [-p PID|PATTERN]... [-s[NODE]] [-v] [-z] [PID|PATTERN...]
+                    [--numastat | --json]
+       numakit stat --procs [--top N] [--window SEC] [--json]
+       numakit stat --watch SEC [--count N] [--json]
+
+NUMA statistics, as numastat shows them, plus where processes run versus where their memory is.
+
+  (no option)     per-node allocation counters in pages: numa_hit numa_miss numa_foreign
+                  interleave_hit local_node other_node (numastat's default table)
+  -n              the same counters in MB, with a Total column
+  -m              per-node meminfo in MB (huge page rows count the pools of every page size)
+  -p PID|PATTERN  memory per node of a process (Huge, Heap, Stack, Private, Total) from
+                  /proc/PID/numa_maps, with each mapping's page size; a PATTERN selects every
+                  process whose name or command line contains it; several processes: one row each
+  -c              narrow columns, no decimals      -z  hide rows and columns that are all zero
+  -s[NODE]        sort rows by the Total column or by NODE      -v  one table per process
+  --numastat      exactly numastat 2.0.x's output for the same options (its widths, headings,
+                  order, warnings and its huge page arithmetic)
+  --json          machine-readable (every mode)
+  --procs         every process with resident memory, most memory on nodes it does not run on
+                  first, with its LOCALITY: the share of its memory on the nodes where it spent
+                  CPU time during the window, weighted by that time (1 = all local, 0 = all remote)
+  --top N         how many processes --procs shows (default 20)
+  --window SEC    how long --procs samples CPU time (default 1)
+  --watch SEC     counters per second and free memory per node, one line every SEC seconds,
+                  until Ctrl-C (--count N: stop after N lines); NDJSON with --json
+
+Numbers are MB (2^20 bytes) like numastat's. Other users' processes need root: their memory shows
+as "no permission", never as zero. A PID that has exited is skipped; a PATTERN that matches
+nothing is an error (exit 1). NUMASTAT_WIDTH sets the line width tables fold at, as for numastat.
+See also: numakit top (live view).
+`;
+
+/** numastat's width: NUMASTAT_WIDTH, else 80 on a terminal (numastat's `resize` probe never
+ * succeeds: it reads 7 bytes), else no folding. numakit's own output folds at the terminal width. */
+export function screenWidth(strict: boolean, isTTY: boolean, env: NodeJS.ProcessEnv = process.env): number {
+  let w = 80;
+  const e = env['NUMASTAT_WIDTH'];
+  if (e !== undefined) {
+    const n = parseInt(e, 10);
+    w = n >= 1 && n <= 10000000 ? n : 80;
+  } else if (isTTY) w = strict ? 80 : process.stdout.columns ?? 80;
+  else w = 10000000;
+  return Math.max(w, 32);
+}
+
+function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | undefined): ProcessMemoryInfo[] {
+  const { pids, unmatched } = findPids(ctx.root, o.specs);
+  if (unmatched.length > 0) throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
+  const procs: ProcessMemoryInfo[] = [];
+  for (const pid of pids) {
+    const p = readProcessMemory(ctx.root, pid, { units });
+    if (p === null) ctx.err(`numakit: stat: PID ${pid}: no such process (skipped)\n`);
+    else procs.push(p);
+  }
+  if (procs.length === 0) throw new NumakitError(`stat: none of the processes exists (${pids.join(', ')})`);
+  if (procs.some((p) => p.memory.kind !== 'ok')) ctx.err('numakit: stat: some numa_maps are readable only by root or their owner: run numakit as root\n');
+  return procs;
+}
+
+function runTables(o: StatOptions, ctx: Context): number {
+  const strict = o.numastat;
+  const procs = o.specs.length > 0 ? readProcesses(ctx, o, strict ? { pageSize: readPageSize(ctx.root), hugePageSize: readDefaultHugePageSize(ctx.root) } : undefined) : [];
+  const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json });
+  const showCounters = o.counters || (procs.length === 0 && !o.meminfo);
+  if (o.json) {
+    const parts: Record<string, unknown> = {};
+    if (procs.length > 0) parts['processes'] = procs.map(processJson);
+    if (o.meminfo) parts['meminfo'] = meminfoJson(s);
+    if (showCounters) parts['numastat'] = numastatJson(s);
+    ctx.out(renderStatJson(parts));
+    return 0;
+  }
+  const t = { screenWidth: screenWidth(strict, ctx.isTTY), showZero: o.showZero, compress: o.compress, sort: o.sort, strict };
+  if (o.compat) {
+    ctx.out(renderNumastatCompat(s, t));
+    return 0;
+  }
+  let out = '';
+  if (procs.length > 0) out += renderNumastatProcesses(procs, s.nodes, { ...t, verbose: o.verbose });
+  if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: readDefaultHugePageSize(ctx.root) });
+  if (showCounters) out += renderNumastatCounters(s, t);
+  ctx.out(out);
+  return 0;
+}
+
+async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
+  const samples = await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 });
+  const ranked = rankByRemote(samples).slice(0, o.top);
+  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson) }));
+  else ctx.out(renderStatProcs(ranked, { windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, total: samples.length }));
+  return 0;
+}
+
+const stat: Command = {
+  summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality',
+  usage,
+  async run(args, ctx) {
+    const o = parseStatArgs(args);
+    if (o.procs) return runProcs(o, ctx);
+    if (o.watch !== null) return runWatch(ctx, { intervalSeconds: o.watch, count: o.count, json: o.json });
+    return runTables(o, ctx);
+  },
+};
+export default stat;

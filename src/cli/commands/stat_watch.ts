@@ -1,0 +1,45 @@
+// numakit stat --watch: sample the counters every interval until Ctrl-C (or --count lines).
+import { readNodeStat } from '../../discover/node_stat.js';
+import { renderWatchHeader, renderWatchJson, renderWatchLine, watchRates, type WatchPoint } from '../../render/stat_watch.js';
+import { readNodeMeminfo } from '../../sysfs/node_meminfo.js';
+import type { Context } from '../context.js';
+
+function point(ctx: Context): WatchPoint {
+  const s = readNodeStat(ctx.root, { meminfo: false });
+  const nodes = new Map(s.nodes.map((n, i) => [n, { counters: s.numastat[i]!, freeBytes: readNodeMeminfo(ctx.root, n)?.['MemFree'] ?? null }]));
+  return { nodes, atMs: performance.now() };
+}
+
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
+export async function runWatch(ctx: Context, o: { intervalSeconds: number; count: number | null; json: boolean }): Promise<number> {
+  let prev = point(ctx);
+  if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()]));
+  let stop = false;
+  let wake: (() => void) | null = null;
+  const onSignal = () => {
+    stop = true;
+    wake?.();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (let lines = 0; !stop && (o.count === null || lines < o.count); lines++) {
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, o.intervalSeconds * 1000);
+      });
+      if (stop) break;
+      const cur = point(ctx);
+      const rates = watchRates(prev, cur);
+      ctx.out(o.json ? renderWatchJson(rates, clock()) : renderWatchLine(rates, clock()));
+      prev = cur;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return 0;
+}

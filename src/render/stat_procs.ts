@@ -1,0 +1,47 @@
+// `numakit stat --procs`: processes ranked by memory on nodes they do not run on, with their
+// locality, where they ran, memory per node, allowed CPUs/nodes and memory policies. Pure.
+import { formatCpuList } from '../model/cpuset.js';
+import type { ProcessSample } from '../model/stat.js';
+import type { RankedProcess } from '../policy/locality.js';
+import { formatBytes, renderTable } from './units.js';
+
+function perNode(p: ProcessSample): string {
+  if (p.memory.kind !== 'ok') return 'no permission';
+  return Object.entries(p.memory.nodes)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([n, m]) => `${n}:${formatBytes(m.totalBytes).replace(' ', '')}`)
+    .join(' ');
+}
+
+function ranOn(p: ProcessSample): string {
+  const e = Object.entries(p.cpuNodes).filter(([, s]) => s > 0).sort(([a], [b]) => Number(a) - Number(b));
+  if (e.length === 0) return p.lastNodes.length === 0 ? '-' : `(${p.lastNodes.join(',')})`;
+  return e.map(([n, s]) => `${n}:${s.toFixed(2)}s`).join(' ');
+}
+
+function policies(p: ProcessSample): string {
+  if (p.memory.kind !== 'ok') return '-';
+  return Object.entries(p.memory.policies).sort(([, a], [, b]) => b - a).map(([k]) => k).join(',') || '-';
+}
+
+export function formatLocality(l: number | null): string {
+  return l === null ? '-' : l.toFixed(2);
+}
+
+export function renderStatProcs(ranked: readonly RankedProcess<ProcessSample>[], o: { windowSeconds: number; total: number }): string {
+  const rows = [['PID', 'COMM', 'MEMORY', 'REMOTE', 'LOCALITY', 'RAN ON (CPU s)', 'MEMORY PER NODE', 'POLICY', 'CPUS', 'MEMS']];
+  for (const { sample: p, locality, remoteBytes } of ranked) {
+    const noPerm = p.memory.kind !== 'ok';
+    rows.push([
+      String(p.pid), p.comm,
+      noPerm ? 'no permission' : formatBytes(p.memory.totalBytes), noPerm ? '-' : formatBytes(remoteBytes),
+      formatLocality(locality), ranOn(p), perNode(p), policies(p),
+      p.cpusAllowed ? formatCpuList(p.cpusAllowed) : '?', p.memsAllowed ? formatCpuList(p.memsAllowed) : '?',
+    ]);
+  }
+  const head = `Processes by memory on nodes they did not run on (${ranked.length} of ${o.total}, CPU sampled over ${o.windowSeconds}s)\n`;
+  const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
+    ? '\n"no permission": numa_maps of other users\' processes is readable only by root (run numakit as root).\n'
+    : '';
+  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local).\n`;
+}
