@@ -1,6 +1,7 @@
 // Everything `numakit doctor`'s rules look at, gathered once by src/discover/doctor_input.ts
 // and passed to the pure rules in src/policy/doctor/. Plain data: a rule never reads a file.
 import type { Fact } from './fact.js';
+import type { ProcessSample } from './stat.js';
 import type { CpuId, NodeId, Pid, Topology } from './topology.js';
 
 /** Data a rule needs, or why it could not be gathered (said in the rule's "not checked"). */
@@ -62,20 +63,10 @@ export interface NumastatCounters {
   readonly other_node: number;
 }
 
-/** A process with resident memory: where its memory is and where it may run. */
-export interface ProcessPlacement {
-  readonly pid: Pid;
-  readonly comm: string;
-  readonly totalBytes: number;
-  readonly bytesByNode: Record<NodeId, number>;
-  /** Cpus_allowed_list (affinity and cgroup cpuset together). */
-  readonly allowedCpus: CpuId[];
-  /** The cgroup whose cpuset restricts it, when one does ("/system.slice/mysqld.service"). */
+/** A large process as stat samples it (memory per node, CPU time per node, allowed CPUs),
+ * plus the cgroup whose cpuset restricts it, when one does ("/system.slice/mysqld.service"). */
+export interface ProcessPlacement extends ProcessSample {
   readonly cpusetCgroup: string | null;
-  /** Nodes its threads ran on (from stat); [] when unknown. */
-  readonly runNodes: NodeId[];
-  /** Share of its memory on the nodes where it runs, 0..1; null when unknown. */
-  readonly locality: number | null;
 }
 
 export interface DoctorInput {

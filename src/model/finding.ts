@@ -9,17 +9,14 @@
 //   - 'not-checked': the rule lacked the data it needs; `reason` says why (container,
 //     old kernel, non-root, file absent). Never a silent OK.
 //
-// Machine-readable fixes (for `numakit apply --from-doctor`): a Problem's `changes` lists the
-// runtime fix as data. Each Change is one write the apply engine can journal and undo:
-//   - {kind:'sysctl', key, value}      key in dotted form ("vm.zone_reclaim_mode"); written to
-//                                       /proc/sys/<key with dots as slashes>; persistent form is a
-//                                       line "key = value" in /etc/sysctl.d/.
-//   - {kind:'sysfs', path, value}      path relative to the root ("sys/kernel/mm/transparent_hugepage/enabled");
-//                                       persistent form is a tmpfiles.d "w" line or a udev rule.
-//   - {kind:'irq', irq, cpus}          cpus is a CPU list ("0-15,32-47") for /proc/irq/<irq>/smp_affinity_list.
-//   - {kind:'service', unit, action}   systemctl <action> <unit> ('stop' | 'disable-now' | 'enable-now').
+// Machine-readable fixes (for `numakit apply --from-doctor`): a Problem's `changes` is its
+// runtime fix as data, in the apply engine's own vocabulary (src/model/change.ts): sysctl
+// (dotted key), sysfs (root-relative path), irq-affinity (IRQ number, CPU list) and service
+// (unit, 'running' | 'stopped'), each with a reason. apply journals and can undo each one; the
+// persistent form (sysctl.d line, tmpfiles.d/udev line, disabling a unit) follows from the kind.
 // A Problem whose fix needs a person (BIOS, the hypervisor host, a reboot with a GRUB argument,
-// choosing a process placement) has `changes: []`: the text fix says what to do.
+// choosing a process placement) has `changes: []`: its text fix says what to do.
+import type { Change } from './change.js';
 
 export type Severity = 'critical' | 'warning' | 'info' | 'pass' | 'not-checked';
 export type ProblemSeverity = 'critical' | 'warning' | 'info';
@@ -38,12 +35,6 @@ export interface Fix {
   readonly runtime: string[];
   readonly persistent: string[];
 }
-
-export type Change =
-  | { readonly kind: 'sysctl'; readonly key: string; readonly value: string }
-  | { readonly kind: 'sysfs'; readonly path: string; readonly value: string }
-  | { readonly kind: 'irq'; readonly irq: number; readonly cpus: string }
-  | { readonly kind: 'service'; readonly unit: string; readonly action: 'stop' | 'disable-now' | 'enable-now' };
 
 interface FindingBase {
   /** Stable id of this kind of finding: "<rule>" or "<rule>/<aspect>" ("thp/defrag"). */

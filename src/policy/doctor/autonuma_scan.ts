@@ -4,8 +4,9 @@
 // (/sys/kernel/debug/sched/numa_balancing/scan_*, root only) since; the fix follows the path read.
 import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Fact } from '../../model/fact.js';
-import type { Change, Finding } from '../../model/finding.js';
-import { absentReason, evFact, isMultiNode, notChecked, pass, problem, singleNode } from './make.js';
+import type { Change } from '../../model/change.js';
+import type { Finding } from '../../model/finding.js';
+import { absentReason, change, evFact, isMultiNode, notChecked, pass, problem, singleNode } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -16,12 +17,13 @@ interface Knob { readonly name: string; readonly fact: Fact<number>; readonly wa
 function setKnob(k: Knob): { runtime: string; persistent: string; change: Change } {
   if (k.fact.path.startsWith('proc/sys/')) {
     const key = k.fact.path.slice('proc/sys/'.length).replace(/\//g, '.');
-    return { runtime: `sysctl -w ${key}=${k.want}`, persistent: `echo '${key} = ${k.want}' >> /etc/sysctl.d/90-numakit.conf`, change: { kind: 'sysctl', key, value: String(k.want) } };
+    return { runtime: `sysctl -w ${key}=${k.want}`, persistent: `echo '${key} = ${k.want}' >> /etc/sysctl.d/90-numakit.conf`, change: change.sysctl(key, k.want, `AutoNUMA ${k.name}`) };
   }
+  // apply resolves the sysctl name to the debugfs file on 5.13+ kernels (actuate/targets.ts).
   return {
     runtime: `echo ${k.want} > /${k.fact.path}`,
     persistent: `echo 'w /${k.fact.path} - - - - ${k.want}' >> /etc/tmpfiles.d/numakit.conf   # debugfs knob: no sysctl on this kernel`,
-    change: { kind: 'sysfs', path: k.fact.path, value: String(k.want) },
+    change: change.sysctl(`kernel.numa_balancing_${k.name}`, k.want, `AutoNUMA ${k.name}`),
   };
 }
 

@@ -4,8 +4,8 @@
 // section, fighting profiles that want THP never/madvise (report 000 had to override it).
 import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
-import type { Change, Finding } from '../../model/finding.js';
-import { absentReason, ev, evFact, notChecked, pass, problem } from './make.js';
+import type { Finding } from '../../model/finding.js';
+import { absentReason, change, ev, evFact, notChecked, pass, problem } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -26,13 +26,13 @@ function governor(input: DoctorInput, profile: Profile): Finding {
     why: 'clocks ramp up only after load arrives: short bursts and latency-sensitive requests run at low frequency',
     runtime: ['cpupower frequency-set -g performance'],
     persistent: [`tuned-adm profile ${profile.tunedWanted[0] ?? 'throughput-performance'} (sets the governor), or enable cpupower.service with GOVERNOR=performance`],
-    changes: cpus.map((c): Change => ({ kind: 'sysfs', path: `sys/devices/system/cpu/cpu${c}/cpufreq/scaling_governor`, value: 'performance' })),
+    changes: cpus.map((c) => change.sysfs(`sys/devices/system/cpu/cpu${c}/cpufreq/scaling_governor`, 'performance', 'performance governor')),
   });
 }
 
 function tunedFights(input: DoctorInput, profile: Profile, names: string[]): Finding | null {
   const saving = names.find((n) => POWER_SAVING.test(n));
-  const thpClash = names.find((n) => TUNED_THP[n] !== undefined && !profile.thpAllowed.includes(TUNED_THP[n]!));
+  const thpClash = names.find((n) => clashes(n, profile));
   if (saving === undefined && thpClash === undefined) return null;
   const want = profile.tunedWanted[0] ?? 'throughput-performance';
   return problem(ID, {
@@ -46,6 +46,22 @@ function tunedFights(input: DoctorInput, profile: Profile, names: string[]): Fin
   });
 }
 
+/** A tuned profile that would itself set THP against the workload profile gets a child profile. */
+function clashes(name: string, profile: Profile): boolean {
+  return TUNED_THP[name] !== undefined && !profile.thpAllowed.includes(TUNED_THP[name]!);
+}
+
+function suggested(profile: Profile): string {
+  const want = profile.tunedWanted[0]!;
+  return clashes(want, profile) ? `${want}-numakit` : want;
+}
+
+function childProfile(profile: Profile): string[] {
+  const want = profile.tunedWanted[0]!;
+  if (!clashes(want, profile)) return [];
+  return [`first create /etc/tuned/${want}-numakit/tuned.conf: [main] include=${want} and [vm] transparent_hugepages=${profile.thpAllowed[0]} (${want} alone sets THP ${TUNED_THP[want]})`];
+}
+
 function tuned(input: DoctorInput, profile: Profile): Finding {
   const f = input.tunedProfile;
   const running = input.comms.ok && input.comms.value['tuned'] !== undefined;
@@ -54,11 +70,11 @@ function tuned(input: DoctorInput, profile: Profile): Finding {
     if (!input.comms.ok && f.value === null) return notChecked(ID, `${ID}/tuned`, 'tuned profile', `${absentReason(f, 'tuned not installed')}; ${input.comms.reason}`);
     return problem(ID, {
       id: `${ID}/tuned`, severity: 'info', evidence: [evFact(f, (v) => v.join(' ') || '(none)'), ev('proc/*/comm', running ? 'tuned running' : 'no tuned')],
-      title: `no tuned profile active; the ${profile.name} profile suggests "${profile.tunedWanted[0]}"`,
+      title: `no tuned profile active; the ${profile.name} profile suggests "${suggested(profile)}"`,
       why: 'tuned sets the governor, energy-performance bias and scheduler knobs in one place and keeps them across reboots',
-      runtime: [`systemctl enable --now tuned && tuned-adm profile ${profile.tunedWanted[0]}`],
-      persistent: ['the same (tuned-adm persists the profile)'],
-      changes: [{ kind: 'service', unit: 'tuned', action: 'enable-now' }],
+      runtime: [`systemctl enable --now tuned && tuned-adm profile ${suggested(profile)}`],
+      persistent: [...childProfile(profile), 'tuned-adm persists the profile across reboots'],
+      changes: [change.service('tuned', 'running', 'tuned keeps the performance settings')],
     });
   }
   return tunedFights(input, profile, f.value) ?? pass(ID, `${ID}/tuned`, `tuned profile ${f.value.join(' ')} suits the ${profile.name} profile`, [evFact(f, (v) => v.join(' '))]);

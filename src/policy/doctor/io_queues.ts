@@ -4,9 +4,10 @@
 // rps_sock_flow_entries 32768, rps_flow_cnt = entries / queues).
 import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuMask } from '../../model/cpuset.js';
-import type { Change, Finding } from '../../model/finding.js';
+import type { Change } from '../../model/change.js';
+import type { Finding } from '../../model/finding.js';
 import type { Device } from '../../model/topology.js';
-import { absentReason, ev, evFact, notChecked, pass, problem } from './make.js';
+import { absentReason, change, ev, evFact, notChecked, pass, problem } from './make.js';
 import { deviceIrqs, deviceNodeCpus } from './irq_common.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
@@ -27,7 +28,7 @@ function rqAffinity(input: DoctorInput, profile: Profile): Finding[] {
       why: 'with 0 or 1 a completion may run on another CPU (or node) than the one that submitted it, so the caller\'s data is cold there',
       runtime: [`echo 2 > /${value.path}`],
       persistent: [`echo 'ACTION=="add|change", KERNEL=="nvme*n*", ATTR{queue/rq_affinity}="2"' > /etc/udev/rules.d/60-numakit-rq-affinity.rules`],
-      changes: [{ kind: 'sysfs', path: value.path, value: '2' }],
+      changes: [change.sysfs(value.path, 2, `${disk} completions on the submitting CPU`)],
     });
   });
 }
@@ -47,8 +48,8 @@ function rps(input: DoctorInput, d: Device): Finding | null {
   const perQueue = Math.floor(FLOW_ENTRIES / queues.length);
   const base = `sys/class/net/${d.name}/queues`;
   const changes: Change[] = [
-    ...queues.flatMap((q): Change[] => [{ kind: 'sysfs', path: `${base}/${q.queue}/rps_cpus`, value: mask }, { kind: 'sysfs', path: `${base}/${q.queue}/rps_flow_cnt`, value: String(perQueue) }]),
-    { kind: 'sysctl', key: 'net.core.rps_sock_flow_entries', value: String(FLOW_ENTRIES) },
+    ...queues.flatMap((q) => [change.sysfs(`${base}/${q.queue}/rps_cpus`, mask, `RPS for ${d.name} on node ${d.node}`), change.sysfs(`${base}/${q.queue}/rps_flow_cnt`, perQueue, `RFS for ${d.name}`)]),
+    change.sysctl('net.core.rps_sock_flow_entries', FLOW_ENTRIES, 'RFS flow table'),
   ];
   return problem(ID, {
     id: `${ID}/rps/${d.name}`, severity: 'warning', changes,

@@ -7,7 +7,7 @@ import type { DoctorInput, IrqInfo } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Finding } from '../../model/finding.js';
 import type { Device } from '../../model/topology.js';
-import { ev, isMultiNode, nodeOfCpu, notChecked, pass, pct, problem, singleNode } from './make.js';
+import { change, ev, isMultiNode, nodeOfCpu, notChecked, pass, pct, problem, singleNode } from './make.js';
 import { deviceIrqs, deviceNodeCpus, irqDevices, servingCpus } from './irq_common.js';
 import type { Rule } from './rule.js';
 
@@ -25,7 +25,7 @@ function nicFinding(input: DoctorInput, d: Device, irqs: IrqInfo[]): Finding | n
     why: 'each interrupt and its softirq work run on a remote node: packets and descriptors cross the interconnect, and the local CPUs miss them in cache',
     runtime: remote.map((i) => `echo ${cpus} > /proc/irq/${i.irq}/smp_affinity_list`),
     persistent: ['stop irqbalance or ban these IRQs (see irqbalance), and write the affinities from a boot-time unit (numakit apply --persist)'],
-    changes: remote.map((i) => ({ kind: 'irq' as const, irq: i.irq, cpus })),
+    changes: remote.map((i) => change.irq(i.irq, cpus, d.name, `${d.name} IRQs on its node ${d.node}`)),
   });
 }
 

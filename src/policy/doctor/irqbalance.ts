@@ -3,9 +3,10 @@
 // (report 000). Not running and nothing set: every device IRQ keeps the default affinity and is
 // delivered to the first CPU of the set, usually on node 0, whatever node the device is on.
 import type { DoctorInput, IrqInfo } from '../../model/doctor_input.js';
-import type { Change, Finding } from '../../model/finding.js';
+import type { Change } from '../../model/change.js';
+import type { Finding } from '../../model/finding.js';
 import { formatCpuList } from '../../model/cpuset.js';
-import { ev, isMultiNode, notChecked, onlineCpus, pass, problem, singleNode } from './make.js';
+import { change, ev, isMultiNode, notChecked, onlineCpus, pass, problem, singleNode } from './make.js';
 import { deviceIrqs, deviceNodeCpus, irqDevices, looksHandSet } from './irq_common.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
@@ -33,7 +34,7 @@ function whileRunning(input: DoctorInput, irqs: IrqInfo[], profile: Profile): Fi
     why: 'irqbalance rewrites smp_affinity every 10 s for IRQs it was not told to leave alone: a per-node IRQ binding silently disappears',
     runtime: ['systemctl stop irqbalance'],
     persistent: ['systemctl disable irqbalance', `or keep it and exclude the device IRQs: IRQBALANCE_ARGS="${free.slice(0, 4).map((i) => `--banirq=${i.irq}`).join(' ')} ..." in /${cfg.split(' ')[0]}`],
-    changes: [{ kind: 'service', unit: 'irqbalance', action: 'stop' }],
+    changes: [change.service('irqbalance', 'stopped', 'irqbalance undoes per-node IRQ affinity')],
   });
 }
 
@@ -43,7 +44,7 @@ function nothingSet(input: DoctorInput, irqs: IrqInfo[]): Finding | null {
   if (untouched.length < irqs.length || irqs.length === 0) return null;
   const changes: Change[] = irqDevices(input).flatMap((d) => {
     const cpus = deviceNodeCpus(input, d);
-    return cpus.length === 0 ? [] : deviceIrqs(input, d).map((i): Change => ({ kind: 'irq', irq: i.irq, cpus: formatCpuList(cpus) }));
+    return cpus.length === 0 ? [] : deviceIrqs(input, d).map((i) => change.irq(i.irq, formatCpuList(cpus), d.name, `${d.name} IRQs on its node ${d.node}`));
   });
   return problem(ID, {
     id: `${ID}/nothing-set`, severity: 'warning', changes,

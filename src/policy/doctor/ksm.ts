@@ -2,8 +2,9 @@
 // different nodes become one, so some of their users read remote memory, and ksmd's scanning
 // costs CPU. Documentation/admin-guide/mm/ksm.rst.
 import type { DoctorInput } from '../../model/doctor_input.js';
-import type { Change, Finding } from '../../model/finding.js';
-import { absentReason, evFact, isMultiNode, notChecked, pass, problem } from './make.js';
+import type { Change } from '../../model/change.js';
+import type { Finding } from '../../model/finding.js';
+import { absentReason, change, evFact, isMultiNode, notChecked, pass, problem } from './make.js';
 import type { Rule } from './rule.js';
 
 const ID = 'ksm';
@@ -27,7 +28,7 @@ export const ksm: Rule = {
     if (k.run.value !== 1) return [pass(ID, ID, `KSM not running (run=${k.run.value})`, evidence)];
     const across = k.mergeAcrossNodes.value !== 0 && isMultiNode(input.topology);
     const ds = daemons(input);
-    const changes: Change[] = [{ kind: 'sysfs', path: RUN, value: '2' }, ...ds.map((unit): Change => ({ kind: 'service', unit, action: 'disable-now' }))];
+    const changes: Change[] = [...ds.map((unit) => change.service(unit, 'stopped', 'ksmtuned restarts KSM')), change.sysfs(RUN, 2, 'KSM off, pages unmerged')];
     return [problem(ID, {
       id: ID, severity: across ? 'warning' : 'info', evidence, changes,
       title: `KSM is merging pages${across ? ' across nodes (merge_across_nodes=1)' : ''}${ds.length > 0 ? `, driven by ${ds.join(', ')}` : ''}`,

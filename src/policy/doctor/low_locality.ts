@@ -1,9 +1,9 @@
 // Rule 15: processes with much memory and low locality (share of their memory on the nodes
 // where they run), named, with a placement to try.
-import type { ProcessPlacement } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
 import type { NodeId } from '../../model/topology.js';
 import { ev, gib, isMultiNode, notChecked, pass, pct, problem, singleNode } from './make.js';
+import { processViews, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'low-locality';
@@ -12,13 +12,13 @@ const LOW = 0.5;
 const SHOW = 5;
 
 /** The node holding most of the process's memory. */
-export function homeNode(p: ProcessPlacement): NodeId | null {
+export function homeNode(p: ProcessView): NodeId | null {
   let best: NodeId | null = null;
   for (const [n, b] of Object.entries(p.bytesByNode)) if (best === null || b > (p.bytesByNode[best] ?? 0)) best = Number(n);
   return best;
 }
 
-function describe(p: ProcessPlacement): string {
+function describe(p: ProcessView): string {
   const nodes = Object.entries(p.bytesByNode).map(([n, b]) => `node${n} ${gib(b)}`).join(', ');
   return `${p.comm}(${p.pid}): ${gib(p.totalBytes)} (${nodes}), runs on node ${p.runNodes.join(',') || '?'}, locality ${pct(p.locality ?? 0)}`;
 }
@@ -28,7 +28,7 @@ export const lowLocality: Rule = {
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'process locality')];
     if (!input.processes.ok) return [notChecked(ID, ID, 'process locality', input.processes.reason)];
-    const low = input.processes.value
+    const low = processViews(input.processes.value)
       .filter((p) => p.totalBytes >= MIN_BYTES && p.locality !== null && p.locality < LOW)
       .sort((a, b) => b.totalBytes * (1 - b.locality!) - a.totalBytes * (1 - a.locality!));
     if (low.length === 0) return [pass(ID, ID, `no process over ${gib(MIN_BYTES)} has locality under ${pct(LOW)}`)];

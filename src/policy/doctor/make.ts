@@ -1,5 +1,6 @@
 // Helpers the rules share to build findings and read the common facts. Pure.
-import type { Change, Evidence, Finding, NotChecked, Passed, Problem, ProblemSeverity } from '../../model/finding.js';
+import type { Change } from '../../model/change.js';
+import type { Evidence, Finding, NotChecked, Passed, Problem, ProblemSeverity } from '../../model/finding.js';
 import type { Fact } from '../../model/fact.js';
 import type { CpuId, NodeId, Topology } from '../../model/topology.js';
 
@@ -100,6 +101,14 @@ export function sysctlFix(key: string, value: string | number): { runtime: strin
   return {
     runtime: [`sysctl -w ${key}=${value}`],
     persistent: [`echo '${key} = ${value}' >> /etc/sysctl.d/90-numakit.conf && sysctl --system`],
-    changes: [{ kind: 'sysctl', key, value: String(value) }],
+    changes: [change.sysctl(key, value, `${key} = ${value}`)],
   };
 }
+
+/** Changes in the apply engine's vocabulary (src/model/change.ts). */
+export const change = {
+  sysctl: (key: string, value: string | number, reason: string): Change => ({ kind: 'sysctl', target: key, value: String(value), reason }),
+  sysfs: (path: string, value: string | number, reason: string): Change => ({ kind: 'sysfs', target: path, value: String(value), reason }),
+  irq: (irq: number, cpus: string, device: string, reason: string): Change => ({ kind: 'irq-affinity', target: irq, value: cpus, device, reason }),
+  service: (unit: string, state: 'running' | 'stopped', reason: string): Change => ({ kind: 'service', target: unit, value: state, reason }),
+};

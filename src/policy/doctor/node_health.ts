@@ -3,7 +3,7 @@
 import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Finding } from '../../model/finding.js';
-import { ev, pass, problem } from './make.js';
+import { change, ev, pass, problem } from './make.js';
 import type { Rule } from './rule.js';
 
 const ID = 'node-health';
@@ -19,7 +19,7 @@ function offline(input: DoctorInput): Finding {
     why: 'their node has fewer CPUs than placements and per-node sizing assume; nodes may look smaller or CPU-less',
     runtime: off.map((c) => `echo 1 > /sys/devices/system/cpu/cpu${c}/online`),
     persistent: ['remove maxcpus=/nr_cpus= from the kernel command line, or the unit that offlines them'],
-    changes: off.map((c) => ({ kind: 'sysfs' as const, path: `sys/devices/system/cpu/cpu${c}/online`, value: '1' })),
+    changes: off.map((c) => change.sysfs(`sys/devices/system/cpu/cpu${c}/online`, 1, `CPU ${c} online`)),
   });
 }
 
@@ -52,7 +52,7 @@ function hugepages(input: DoctorInput): Finding[] {
       why: 'a process bound to a node with few huge pages falls back to small pages or to remote huge pages',
       runtime: totals.map((x) => `echo ${even} > /${file(x.id)}`),
       persistent: totals.map((x) => `echo 'w /${file(x.id)} - - - - ${even}' >> /etc/tmpfiles.d/numakit.conf`),
-      changes: totals.map((x) => ({ kind: 'sysfs' as const, path: file(x.id), value: String(even) })),
+      changes: totals.map((x) => change.sysfs(file(x.id), even, `even ${size} kB huge pages per node`)),
     }));
   }
   return out.length > 0 ? out : [pass(ID, `${ID}/hugepages`, 'huge page reservations even (or none)')];

@@ -2,9 +2,10 @@
 // want it off: it only adds scanning and page migration. Unpinned databases want it on.
 // Both on and pinned processes at once: AutoNUMA works against the pinning.
 // Values: bit 0 = NUMA_BALANCING_NORMAL, bit 1 = NUMA_BALANCING_MEMORY_TIERING (5.18+).
-import type { DoctorInput, ProcessPlacement } from '../../model/doctor_input.js';
+import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
 import { absentReason, confinedNode, ev, evFact, gib, isMultiNode, notChecked, pass, problem, singleNode, sysctlFix } from './make.js';
+import { processViews, type ProcessView } from './process_view.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -12,9 +13,9 @@ const ID = 'numa-balancing';
 const KEY = 'kernel.numa_balancing';
 const PINNED_MIN = 2 ** 30;
 
-function pinned(input: DoctorInput): ProcessPlacement[] {
+function pinned(input: DoctorInput): ProcessView[] {
   if (!input.processes.ok) return [];
-  return input.processes.value.filter((p) => p.totalBytes >= PINNED_MIN && confinedNode(input.topology, p.allowedCpus) !== null);
+  return processViews(input.processes.value).filter((p) => p.totalBytes >= PINNED_MIN && confinedNode(input.topology, p.allowedCpus) !== null);
 }
 
 function againstProfile(on: boolean, input: DoctorInput, profile: Profile): Finding {

@@ -3,7 +3,7 @@
 import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
 import { packageIds } from '../../model/topology.js';
-import { absentReason, ev, evFact, notChecked, pass, problem } from './make.js';
+import { absentReason, change, ev, evFact, notChecked, pass, problem } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -49,7 +49,7 @@ function cmdlineFindings(input: DoctorInput, profile: Profile): Finding[] {
       why: profile.numaBalancing === 'on' ? `the ${profile.name} profile relies on AutoNUMA to move memory to its threads` : 'unpinned processes keep memory where it was first touched',
       runtime: ['sysctl -w kernel.numa_balancing=1'],
       persistent: [`replace numa_balancing=disable with numa_balancing=enable in /etc/default/grub, ${GRUB}`],
-      changes: [{ kind: 'sysctl', key: 'kernel.numa_balancing', value: '1' }],
+      changes: [change.sysctl('kernel.numa_balancing', 1, 'doctor: AutoNUMA disabled on the command line')],
     }));
   }
   if (out.length === 0) out.push(pass(ID, `${ID}/cmdline`, 'kernel command line does not hide NUMA', [evFact(cmd)]));

@@ -1,20 +1,21 @@
 // Rule 16: processes pinned to one node (affinity or cgroup cpuset) whose memory is mostly on
 // other nodes. AutoNUMA cannot move the threads to the memory (the cpuset forbids it; report 002
 // pitfall 2), and with AutoNUMA off nothing moves the memory either.
-import type { DoctorInput, ProcessPlacement } from '../../model/doctor_input.js';
+import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Finding } from '../../model/finding.js';
 import { confinedNode, ev, gib, isMultiNode, notChecked, pass, pct, problem, singleNode } from './make.js';
+import { processViews, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'pinned-remote';
 const MIN_BYTES = 256 * 2 ** 20;
 
-function remoteShare(p: ProcessPlacement, node: number): number {
+function remoteShare(p: ProcessView, node: number): number {
   return p.totalBytes === 0 ? 0 : 1 - (p.bytesByNode[node] ?? 0) / p.totalBytes;
 }
 
-function finding(input: DoctorInput, p: ProcessPlacement, node: number): Finding {
+function finding(input: DoctorInput, p: ProcessView, node: number): Finding {
   const others = Object.keys(p.bytesByNode).map(Number).filter((n) => n !== node && (p.bytesByNode[n] ?? 0) > 0);
   const by = p.cpusetCgroup !== null ? `cgroup cpuset ${p.cpusetCgroup}` : 'its CPU affinity';
   return problem(ID, {
@@ -35,7 +36,7 @@ export const pinnedRemote: Rule = {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'pinned processes')];
     if (!input.processes.ok) return [notChecked(ID, ID, 'pinned processes with remote memory', input.processes.reason)];
     const out: Finding[] = [];
-    for (const p of input.processes.value) {
+    for (const p of processViews(input.processes.value)) {
       const node = confinedNode(input.topology, p.allowedCpus);
       if (node !== null && p.totalBytes >= MIN_BYTES && remoteShare(p, node) > 0.5) out.push(finding(input, p, node));
     }

@@ -1,19 +1,20 @@
 // Rule 5: transparent huge pages. THP "always" makes khugepaged collapse and the fault path
 // compact memory for JVM heaps and databases (GC stalls, periodic latency spikes: reports 000,
 // 002); defrag "always" stalls allocations on direct compaction for every workload.
+import type { Change } from '../../model/change.js';
 import type { Finding } from '../../model/finding.js';
-import { absentReason, evFact, notChecked, pass, problem } from './make.js';
+import { absentReason, change, evFact, notChecked, pass, problem } from './make.js';
 import type { Rule } from './rule.js';
 
 const ID = 'thp';
 const DIR = 'sys/kernel/mm/transparent_hugepage';
 
-function setThp(file: 'enabled' | 'defrag', value: string): { runtime: string[]; persistent: string[]; changes: { kind: 'sysfs'; path: string; value: string }[] } {
+function setThp(file: 'enabled' | 'defrag', value: string): { runtime: string[]; persistent: string[]; changes: Change[] } {
   const boot = file === 'enabled' ? [`add transparent_hugepage=${value} to GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub / grub2-mkconfig and reboot`] : [];
   return {
     runtime: [`echo ${value} > /${DIR}/${file}`],
     persistent: [`echo 'w /${DIR}/${file} - - - - ${value}' >> /etc/tmpfiles.d/numakit.conf`, ...boot, ...(file === 'enabled' ? [`or, with tuned: [vm] transparent_hugepages=${value} in the active profile`] : [])],
-    changes: [{ kind: 'sysfs', path: `${DIR}/${file}`, value }],
+    changes: [change.sysfs(`${DIR}/${file}`, value, `THP ${file} ${value}`)],
   };
 }
 

@@ -1,0 +1,109 @@
+// SysRoot -> DoctorInput: everything doctor's rules look at, read once. Absent data becomes a
+// Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
+import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
+import { gathered, missing } from '../model/doctor_input.js';
+import type { Topology } from '../model/topology.js';
+import { readRqAffinity } from '../sysfs/block_queue.js';
+import { readGovernors } from '../sysfs/cpufreq.js';
+import { readDefaultIrqAffinity, readInterrupts, readIrqAffinity } from '../sysfs/irq.js';
+import { readIrqbalanceConfig } from '../sysfs/irqbalance_config.js';
+import { readKsm } from '../sysfs/ksm.js';
+import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
+import { readNodeNumastat } from '../sysfs/node_numastat.js';
+import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import { listPids, readComm } from '../sysfs/proc_list.js';
+import { readProcStatus } from '../sysfs/proc_status.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { readSwapUsage } from '../sysfs/swap.js';
+import { readTunedProfile } from '../sysfs/tuned.js';
+import { discoverTopology } from './topology.js';
+import { sampleProcesses } from './processes.js';
+
+/** Processes smaller than this are not sampled (numa_maps of every process would be slow). */
+const MIN_PROCESS_BYTES = 256 * 2 ** 20;
+
+function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
+  const ints = readInterrupts(root);
+  if (ints === null) return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
+  const wanted = new Set(t.devices.flatMap((d) => d.irqs));
+  const out: Record<number, IrqInfo> = {};
+  for (const line of ints.lines) {
+    if (!wanted.has(line.irq)) continue;
+    const aff = readIrqAffinity(root, line.irq);
+    if (aff === null) continue;
+    out[line.irq] = { irq: line.irq, affinity: aff.affinity, effective: aff.effective, counts: line.counts, total: line.total, desc: line.desc };
+  }
+  if (wanted.size > 0 && Object.keys(out).length === 0 && readDefaultIrqAffinity(root) === null) {
+    return missing('proc/irq is absent or unreadable: run as root on the machine itself');
+  }
+  return gathered(out, 'proc/interrupts, proc/irq/*/smp_affinity_list');
+}
+
+function readComms(root: SysRoot): Gathered<Record<string, number[]>> {
+  const pids = listPids(root);
+  if (pids.length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
+  const out: Record<string, number[]> = {};
+  for (const pid of pids) {
+    const comm = readComm(root, pid);
+    if (comm !== null) (out[comm] ??= []).push(pid);
+  }
+  return gathered(out, 'proc/*/comm');
+}
+
+function readNumastat(root: SysRoot, t: Topology): Gathered<Record<number, NumastatCounters>> {
+  const out: Record<number, NumastatCounters> = {};
+  for (const n of t.nodes) {
+    const c = readNodeNumastat(root, n.id);
+    if (c === null) return missing(`sys/devices/system/node/node${n.id}/numastat is absent (kernel without NUMA, or a container)`);
+    const v = (k: string) => c[k] ?? 0;
+    out[n.id] = { numa_hit: v('numa_hit'), numa_miss: v('numa_miss'), numa_foreign: v('numa_foreign'), interleave_hit: v('interleave_hit'), local_node: v('local_node'), other_node: v('other_node') };
+  }
+  return gathered(out, 'sys/devices/system/node/node*/numastat');
+}
+
+function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, string>> {
+  const g = readGovernors(root, t.cpus.filter((c) => c.online).map((c) => c.id));
+  if (g.size === 0) return missing('no cpufreq/scaling_governor: no cpufreq driver (usual in VMs and containers)');
+  return gathered(Object.fromEntries(g), 'sys/devices/system/cpu/cpu*/cpufreq/scaling_governor');
+}
+
+async function readPlacements(root: SysRoot): Promise<Gathered<ProcessPlacement[]>> {
+  const pids = listPids(root).filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= MIN_PROCESS_BYTES);
+  if (listPids(root).length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+  const samples = await sampleProcesses(root, { windowMs: 0, pids });
+  const out: ProcessPlacement[] = [];
+  let denied = 0;
+  for (const s of samples) {
+    if (s.memory.kind !== 'ok') denied++;
+    const cg = readCgroupCpuset(root, s.pid);
+    // The cgroup restricts the process when its cpuset is what Cpus_allowed_list shows.
+    const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
+    out.push({ ...s, cpusetCgroup: restricts ? cg.cgroup : null });
+  }
+  if (denied > 0 && denied === out.length) return missing(`numa_maps of ${denied} large process(es) not readable: run as root`);
+  return gathered(out, 'proc/*/numa_maps, proc/*/status');
+}
+
+function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
+  return t.devices.filter((d) => d.kind === 'nvme').flatMap((d) => String(d.details.namespaces ?? '').split(',').filter((n) => n !== '').map((disk) => ({ disk, controller: d.name })));
+}
+
+export async function gatherDoctorInput(root: SysRoot): Promise<DoctorInput> {
+  const topology = discoverTopology(root);
+  const nets = topology.devices.filter((d) => d.kind === 'net');
+  return {
+    topology,
+    irqs: readIrqs(root, topology),
+    comms: readComms(root),
+    irqbalanceConfig: readIrqbalanceConfig(root),
+    ksm: readKsm(root),
+    swap: readSwapUsage(root),
+    numastat: readNumastat(root, topology),
+    governors: readGovernorMap(root, topology),
+    tunedProfile: readTunedProfile(root),
+    rqAffinity: nvmeDisks(topology).map((x) => ({ ...x, value: readRqAffinity(root, x.disk) })),
+    rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
+    rpsSockFlowEntries: readRpsSockFlowEntries(root),
+    processes: await readPlacements(root),
+  };
+}

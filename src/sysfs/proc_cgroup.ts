@@ -1,0 +1,44 @@
+// /proc/PID/cgroup and the cpuset that restricts a process: cgroup v2 ("0::/path", cpuset.cpus
+// set somewhere on the path) or v1 ("N:cpuset:/path" under sys/fs/cgroup/cpuset). An empty
+// cpuset.cpus in v2 means "inherit": the nearest ancestor with a value restricts.
+// Documentation/admin-guide/cgroup-v2.rst (Cpuset).
+import { parseCpuList } from '../model/cpuset.js';
+import { SysfsParseError } from '../model/errors.js';
+import { parseAt } from './parse_util.js';
+import { readText } from './read.js';
+import type { SysRoot } from './root.js';
+
+export interface CgroupPaths {
+  readonly v2: string | null;
+  readonly cpusetV1: string | null;
+}
+
+export function parseProcCgroup(text: string): CgroupPaths {
+  let v2: string | null = null;
+  let cpusetV1: string | null = null;
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const m = /^(\d+):([^:]*):(.*)$/.exec(line);
+    if (!m) throw new SysfsParseError('not a "id:controllers:path" cgroup line', { line: i + 1, text: line });
+    if (m[1] === '0' && m[2] === '') v2 = m[3]!;
+    else if (m[2]!.split(',').includes('cpuset')) cpusetV1 = m[3]!;
+  });
+  return { v2, cpusetV1 };
+}
+
+/** The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown). */
+export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; cpus: number[] } | null {
+  const path = `proc/${pid}/cgroup`;
+  const text = readText(root, path);
+  if (text === null) return null;
+  const p = parseAt(path, text, parseProcCgroup);
+  const base = p.cpusetV1 !== null ? 'sys/fs/cgroup/cpuset' : 'sys/fs/cgroup';
+  const cg = p.cpusetV1 ?? p.v2;
+  if (cg === null) return null;
+  for (let dir = cg; dir !== '/' && dir !== ''; dir = dir.slice(0, dir.lastIndexOf('/')) || '/') {
+    const file = `${base}${dir}/cpuset.cpus`;
+    const cpus = readText(root, file);
+    if (cpus !== null && cpus.trim() !== '') return { cgroup: dir, cpus: parseAt(file, cpus, parseCpuList) };
+  }
+  return null;
+}
