@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { waitGroupGone } from './procs.js';
 import { buildQemuArgs } from './qemu_args.js';
 import { ensureLabAssets } from './setup.js';
 import { resolveTopology, type ResolvedTopology, type Topology } from './topology.js';
@@ -31,6 +32,8 @@ export interface GuestResult {
   readonly log: string;
   readonly durationMs: number;
   readonly topology: ResolvedTopology;
+  /** qemu's process group (already ended when the promise resolves). */
+  readonly pgid: number;
 }
 
 /** Inside the guest: the read-write share, and where a command leaves files for the host. */
@@ -70,7 +73,7 @@ function readOr(path: string): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
-function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean; qemuErr: string; started: number }): GuestResult {
+function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean; qemuErr: string; started: number; pgid: number }): GuestResult {
   const rc = readOr(join(share, 'rc')).trim();
   const code = !extra.timedOut && /^\d+$/.test(rc) ? Number(rc) : null;
   const log = readOr(join(share, 'console.log')) + (extra.qemuErr ? `\nqemu: ${extra.qemuErr.trim()}` : '');
@@ -82,6 +85,7 @@ function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean;
     log,
     durationMs: Date.now() - extra.started,
     topology: t,
+    pgid: extra.pgid,
   };
 }
 
@@ -110,16 +114,21 @@ export function runInGuest(topology: Topology, command: string, opts: GuestOptio
     child.on('close', () => {
       clearTimeout(timer);
       killGroup(pgid); // nothing of the group may outlive the run
-      liveGroups.delete(pgid);
-      try {
-        if (opts.outDir && existsSync(join(share, 'out'))) {
-          mkdirSync(opts.outDir, { recursive: true });
-          cpSync(join(share, 'out'), opts.outDir, { recursive: true });
+      void waitGroupGone(pgid, 10_000).then((gone) => {
+        liveGroups.delete(pgid);
+        try {
+          if (!gone) throw new Error(`qemu (process group ${pgid}) did not end after SIGKILL`);
+          if (opts.outDir && existsSync(join(share, 'out'))) {
+            mkdirSync(opts.outDir, { recursive: true });
+            cpSync(join(share, 'out'), opts.outDir, { recursive: true });
+          }
+          resolveResult(collect(share, t, { timedOut, qemuErr, started, pgid }));
+        } catch (e) {
+          reject(e);
+        } finally {
+          rmSync(share, { recursive: true, force: true });
         }
-        resolveResult(collect(share, t, { timedOut, qemuErr, started }));
-      } finally {
-        rmSync(share, { recursive: true, force: true });
-      }
+      });
     });
   });
 }

@@ -80,7 +80,7 @@ function hmatArgs(t: ResolvedTopology): string[] {
 
 export function buildQemuArgs(t: ResolvedTopology, q: QemuInputs): string[] {
   const { smp, cpuMap } = smpArgs(t);
-  const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'Nehalem'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
+  const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
   return [
     '-machine', t.hmat ? 'q35,hmat=on' : 'q35',
     ...accel,
