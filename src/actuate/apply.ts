@@ -88,7 +88,7 @@ function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOpt
   const files = opts.persist ?? [];
   let cs: ChangeSet = {
     version: 1, id: newChangeSetId(opts.stateDir, now), time: now.toISOString(), source: opts.source,
-    status: 'applying', pid: process.pid, planned: todo.length + files.length, entries: [], files: [],
+    status: 'applying', pid: process.pid, planned: todo.length, entries: [], files: [],
   };
   const save = (next: ChangeSet) => saveChangeSet(opts.stateDir, (cs = next));
   save(cs);

@@ -11,7 +11,7 @@ import type { System } from './system.js';
 
 export interface UndoResult {
   readonly changeSet: ChangeSet;
-  /** Labels of the targets put back. */
+  /** Labels of the targets put back (not those that still had their old value). */
   readonly restored: string[];
   /** One line per target that could not be put back. */
   readonly failures: string[];
@@ -30,20 +30,20 @@ function readNow(sys: System, e: JournalEntry): string | null {
   return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
 }
 
-/** Puts one entry back; returns a failure line or null. */
-function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string | null {
+/** Puts one entry back: 'restored', 'unchanged' (it already had its old value), or a failure line. */
+function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string {
   const label = changeLabel(e.change, e.path);
   try {
     const before = readNow(sys, e);
     // Already the old value: the write never happened (it failed, or SIGKILL came first). Nothing to do.
-    if (before !== null && sameValue(e.change, e.path, before, e.restore)) return null;
+    if (before !== null && sameValue(e.change, e.path, before, e.restore)) return 'unchanged';
     if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value)) drifted.push(label);
     writeTarget(sys, e.change, e.path, e.restore);
     const after = readNow(sys, e);
     if (after === null || !sameValue(e.change, e.path, after, e.restore)) {
       return `${label}: wrote '${e.restore}' back but it reads '${after?.trim() ?? 'nothing'}'`;
     }
-    return null;
+    return 'restored';
   } catch (err) {
     return err instanceof NumakitError ? err.message : `${label}: ${(err as Error).message}`;
   }
@@ -72,13 +72,15 @@ export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): Un
   for (let i = cur.entries.length - 1; i >= 0; i--) {
     const e = cur.entries[i]!;
     if (e.state !== 'writing' && e.state !== 'written') continue;
-    const failure = undoEntry(sys, e, drifted);
-    if (failure !== null) {
-      failures.push(failure);
+    const outcome = undoEntry(sys, e, drifted);
+    if (outcome !== 'restored' && outcome !== 'unchanged') {
+      failures.push(outcome);
       continue;
     }
-    restored.push(changeLabel(e.change, e.path));
-    opts.log?.(`restored ${changeLabel(e.change, e.path)}: ${e.restore}`);
+    if (outcome === 'restored') {
+      restored.push(changeLabel(e.change, e.path));
+      opts.log?.(`restored ${changeLabel(e.change, e.path)}: ${e.restore}`);
+    }
     save({ ...cur, entries: cur.entries.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
   }
   for (let i = cur.files.length - 1; i >= 0; i--) {

@@ -1,0 +1,34 @@
+// Where --persist DIR writes. Nothing goes to /etc (or below it) without --yes; a scratch
+// directory is written at once so the files can be reviewed before anyone installs them.
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { PersistFileText } from '../render/changes_persist.js';
+import type { PersistFile } from './apply.js';
+import { atomicWrite } from './atomic_write.js';
+
+/** The real path of DIR (or of its nearest existing ancestor, plus the rest). */
+function realish(dir: string): string {
+  let cur = resolve(dir);
+  const rest: string[] = [];
+  while (!existsSync(cur) && dirname(cur) !== cur) {
+    rest.unshift(cur.slice(dirname(cur).length + 1));
+    cur = dirname(cur);
+  }
+  return join(realpathSync(cur), ...rest);
+}
+
+/** True when DIR is /etc or inside it (after following links). */
+export function isSystemConfigDir(dir: string): boolean {
+  const p = realish(dir);
+  return p === '/etc' || p.startsWith('/etc/');
+}
+
+export function persistFiles(dir: string, files: readonly PersistFileText[]): PersistFile[] {
+  const base = realish(dir);
+  return files.map((f) => ({ path: join(base, f.path), text: f.text }));
+}
+
+/** Writes files now, without journaling (a review directory outside /etc). */
+export function writePersistFiles(files: readonly PersistFile[]): void {
+  for (const f of files) atomicWrite(f.path, f.text);
+}

@@ -1,0 +1,127 @@
+// numakit apply (--profile NAME | --from-doctor | FILE) [--yes] [--persist DIR] [--state-dir DIR]
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { applyPlan } from '../../actuate/apply.js';
+import { DEFAULT_STATE_DIR } from '../../actuate/journal.js';
+import { isSystemConfigDir, persistFiles, writePersistFiles } from '../../actuate/persist.js';
+import { openSystem, type System } from '../../actuate/system.js';
+import { openSystemctl } from '../../actuate/systemctl.js';
+import { planChanges } from '../../actuate/targets.js';
+import { discoverTopology } from '../../discover/topology.js';
+import { dedupeChanges, type Change, type ServiceState } from '../../model/change.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
+import { parseChangeFile } from '../../policy/tuning/change_file.js';
+import { TUNING_UNITS } from '../../policy/tuning/input.js';
+import { PROFILES, profileByName } from '../../policy/tuning/profiles.js';
+import { renderApplied, renderPlan } from '../../render/changes.js';
+import { renderPersistFiles } from '../../render/changes_persist.js';
+import { requireRealRoot } from '../../sysfs/root.js';
+import type { Command, Context } from '../context.js';
+
+const usage = `usage: numakit apply (--profile NAME | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]
+
+Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
+each change as 'path: old -> new', what is already set, and what this machine lacks.
+
+sources (exactly one):
+  --profile NAME   a named profile:
+${PROFILES.map((p) => `                     ${p.name}: ${p.summary}`).join('\n')}
+  --from-doctor    the fixes of the problems numakit doctor finds now
+                   (--doctor-profile NAME: doctor's profile, default general)
+  FILE.yaml        a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]
+
+options:
+  --yes            write. Before each write the old value is journaled (atomic, fsynced);
+                   each write is read back; any failure rolls back what this apply changed.
+  --persist DIR    also write the persistent form into DIR (laid out as /etc: sysctl.d/,
+                   tuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).
+                   DIR outside /etc is written at once for review; /etc only with --yes.
+  --state-dir DIR  journal directory (default ${DEFAULT_STATE_DIR})
+
+Undo with 'numakit rollback'; list change sets with 'numakit journal'. See docs/apply.md.
+`;
+
+interface Source {
+  readonly name: string;
+  readonly label: string;
+  readonly tunedBase?: string;
+  readonly changes: Change[];
+}
+
+function readServices(sys: System): Record<string, ServiceState> {
+  const out: Record<string, ServiceState> = {};
+  for (const unit of TUNING_UNITS) {
+    const s = sys.services?.state(unit) ?? null;
+    if (s !== null) out[unit] = s;
+  }
+  return out;
+}
+
+async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string }, file: string | undefined, sys: System): Promise<Source> {
+  const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new UsageError(`apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: ${PROFILES.map((p) => p.name).join(', ')})`);
+  if (values.profile !== undefined) {
+    const p = profileByName(values.profile);
+    const changes = p.build({ topology: discoverTopology(sys.root), services: readServices(sys) });
+    return { name: p.name, label: `profile ${p.name}`, tunedBase: p.tunedBase, changes };
+  }
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new NumakitError(`${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    return { name: basename(file).replace(/\.[^.]*$/, ''), label: `file ${file}`, changes: parseChangeFile(text, file) };
+  }
+  return doctorSource(sys, values['doctor-profile'] ?? 'general');
+}
+
+/** The machine-readable fixes of the problems doctor finds now (loaded only for --from-doctor). */
+async function doctorSource(sys: System, profileName: string): Promise<Source> {
+  const { gatherDoctorInput } = await import('../../discover/doctor_input.js');
+  const { runDoctor } = await import('../../policy/doctor/rules.js');
+  const { profileByName: doctorProfile } = await import('../../policy/doctor/profiles.js');
+  const { isProblem } = await import('../../model/finding.js');
+  const findings = runDoctor(await gatherDoctorInput(sys.root), doctorProfile(profileName));
+  const changes = findings.filter(isProblem).flatMap((f) => f.changes);
+  return { name: `doctor-${profileName}`, label: `doctor findings (profile ${profileName})`, changes };
+}
+
+async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      profile: { type: 'string' }, 'from-doctor': { type: 'boolean' }, 'doctor-profile': { type: 'string' }, yes: { type: 'boolean' },
+      persist: { type: 'string' }, 'state-dir': { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`apply: one change file at most (got ${positionals.join(' ')})`);
+  const yes = values.yes === true;
+  if (yes) requireRealRoot(ctx.root, 'apply --yes');
+  const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
+  const source = await loadSource(values, positionals[0], sys);
+  const plan = planChanges(sys, dedupeChanges(source.changes));
+  ctx.out(renderPlan(plan, { source: source.label, dryRun: !yes }));
+  const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
+  if (!yes && files.length > 0) {
+    if (isSystemConfigDir(values.persist!)) {
+      ctx.out(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
+    } else {
+      writePersistFiles(files);
+      ctx.out(`wrote the persistent form for review:\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
+    }
+  }
+  if (!yes) return 0;
+  if (!plan.some((p) => p.action === 'change') && files.length === 0) return 0;
+  const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
+  const cs = applyPlan(sys, plan, { stateDir, source: source.label, persist: files, log: (l) => ctx.out(`  ${l}\n`) });
+  ctx.out(renderApplied(cs));
+  return 0;
+}
+
+const apply: Command = { summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default', usage, run };
+export default apply;

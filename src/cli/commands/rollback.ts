@@ -1,0 +1,54 @@
+// numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
+import { parseArgs } from 'node:util';
+import { DEFAULT_STATE_DIR, isRunning, listChangeSets } from '../../actuate/journal.js';
+import { rollback, selectForRollback } from '../../actuate/rollback.js';
+import { openSystem } from '../../actuate/system.js';
+import { openSystemctl } from '../../actuate/systemctl.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
+import { renderChangeSet } from '../../render/changes.js';
+import { requireRealRoot } from '../../sysfs/root.js';
+import type { Command, Context } from '../context.js';
+
+const usage = `usage: numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
+
+Puts back the old values that 'numakit apply --yes' journaled, newest change first, and
+restores or removes the files its --persist wrote. Works after an apply that was killed
+half way (even with SIGKILL): every value whose write may have happened is journaled first.
+
+  ID           that change set (see numakit journal)
+  --last       the newest change set with something to undo (the default)
+  --all        every change set with something to undo, newest first
+  --dry-run    show what would be restored, change nothing
+  --state-dir DIR  journal directory (default ${DEFAULT_STATE_DIR})
+
+Exit status 1 when something could not be restored (the journal keeps it for another try).
+`;
+
+async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { last: { type: 'boolean' }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'state-dir': { type: 'string' } },
+  });
+  if ([positionals.length > 0, values.last === true, values.all === true].filter(Boolean).length > 1 || positionals.length > 1) {
+    throw new UsageError('rollback: give one of ID, --last or --all');
+  }
+  const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
+  const which = { id: positionals[0], all: values.all === true };
+  if (values['dry-run']) {
+    for (const cs of selectForRollback(listChangeSets(stateDir), which)) ctx.out(renderChangeSet(cs, isRunning(cs)));
+    return 0;
+  }
+  requireRealRoot(ctx.root, 'rollback');
+  const sys = openSystem(ctx.root, { services: openSystemctl() });
+  const results = rollback(sys, { stateDir, ...which, log: (l) => ctx.out(`  ${l}\n`) });
+  for (const r of results) {
+    if (r.drifted.length > 0) ctx.err(`numakit: note: changed by someone else since the apply, restored anyway: ${r.drifted.join(', ')}\n`);
+    ctx.out(`change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`);
+  }
+  const failed = results.flatMap((r) => r.failures);
+  if (failed.length > 0) throw new NumakitError(`rollback incomplete: ${failed.join('; ')}`);
+  return 0;
+}
+
+const cmd: Command = { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', usage, run };
+export default cmd;

@@ -1,0 +1,90 @@
+// The dry-run view of a plan (`path: old -> new`), grouped into what would change, what is
+// already set and what this machine does not have; and the apply/rollback summaries.
+import { changeLabel, type ChangeSet, type PlannedChange } from '../model/change.js';
+import { formatCpuList } from '../model/cpuset.js';
+import { renderTable } from './units.js';
+
+function line(p: PlannedChange): string {
+  const label = changeLabel(p.change, p.path);
+  const dev = p.change.kind === 'irq-affinity' && p.change.device !== undefined ? ` [${p.change.device}]` : '';
+  if (p.action === 'change') return `  ${label}: ${p.current} -> ${p.change.value}${dev}  # ${p.change.reason}`;
+  if (p.action === 'same') return `  ${label}: ${p.current}${dev}`;
+  return `  ${label}${dev}`;
+}
+
+/** Absent targets, the IRQs of one device on one line (a snapshot without /proc/irq has dozens). */
+function absentLines(items: readonly PlannedChange[]): string[] {
+  const out: string[] = [];
+  const irqs = new Map<string, number[]>();
+  for (const p of items) {
+    if (p.change.kind !== 'irq-affinity') {
+      out.push(line(p));
+      continue;
+    }
+    const dev = p.change.device ?? '?';
+    if (!irqs.has(dev)) irqs.set(dev, []);
+    irqs.get(dev)!.push(p.change.target);
+  }
+  for (const [dev, ns] of irqs) out.push(`  /proc/irq/N/smp_affinity_list for IRQ ${formatCpuList(ns)} [${dev}]`);
+  return out;
+}
+
+export interface PlanViewOptions {
+  readonly source: string;
+  /** Writing (--yes) or only showing. */
+  readonly dryRun: boolean;
+}
+
+export function renderPlan(plan: readonly PlannedChange[], opts: PlanViewOptions): string {
+  const groups: Array<[PlannedChange['action'], string]> = [
+    ['change', opts.dryRun ? 'would change' : 'changing'],
+    ['same', 'already set'],
+    ['absent', 'not on this machine, skipped'],
+  ];
+  const out = [`${opts.source}: ${plan.length} setting(s)`];
+  for (const [action, title] of groups) {
+    const items = plan.filter((p) => p.action === action);
+    if (items.length > 0) out.push(`${title} (${items.length}):`, ...(action === 'absent' ? absentLines(items) : items.map(line)));
+  }
+  const n = plan.filter((p) => p.action === 'change').length;
+  if (opts.dryRun) out.push(n === 0 ? 'nothing to change.' : `dry run: nothing written. Run again with --yes to apply (every old value is journaled; numakit rollback undoes it).`);
+  return `${out.join('\n')}\n`;
+}
+
+export function renderApplied(cs: ChangeSet): string {
+  const files = cs.files.length > 0 ? ` and wrote ${cs.files.length} persistent file(s)` : '';
+  return `applied ${cs.entries.length} change(s)${files}: change set ${cs.id}. Undo with: numakit rollback ${cs.id}\n`;
+}
+
+/** Status as shown by `journal`: an "applying" set whose process is gone was interrupted. */
+export function statusText(cs: ChangeSet, running: boolean): string {
+  if (cs.status === 'applying') return running ? `applying (pid ${cs.pid})` : 'interrupted';
+  return cs.status;
+}
+
+export function renderJournal(sets: readonly ChangeSet[], running: (cs: ChangeSet) => boolean): string {
+  if (sets.length === 0) return 'no change sets in the journal.\n';
+  const rows = [['ID', 'TIME', 'SOURCE', 'STATUS', 'CHANGES', 'UNDONE']];
+  for (const cs of sets) {
+    const done = cs.entries.filter((e) => e.state !== 'restored').length;
+    rows.push([
+      cs.id,
+      cs.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      cs.source,
+      statusText(cs, running(cs)),
+      `${cs.entries.length}/${cs.planned}`,
+      `${cs.entries.length - done}`,
+    ]);
+  }
+  const notes = sets.filter((cs) => cs.error !== undefined).map((cs) => `  ${cs.id}: ${cs.error}`);
+  return `${renderTable(rows)}${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`;
+}
+
+/** The changes of one set, with their old values, for `journal ID`. */
+export function renderChangeSet(cs: ChangeSet, running: boolean): string {
+  const out = [`change set ${cs.id}: ${cs.source}, ${cs.time}, ${statusText(cs, running)}`];
+  for (const e of cs.entries) out.push(`  ${changeLabel(e.change, e.path)}: ${e.restore} -> ${e.change.value}  [${e.state}]`);
+  for (const f of cs.files) out.push(`  file ${f.path}${f.old === null ? ' (new)' : ' (replaced)'}  [${f.state}]`);
+  if (cs.error !== undefined) out.push(`  error: ${cs.error}`);
+  return `${out.join('\n')}\n`;
+}
