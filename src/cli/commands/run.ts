@@ -273,6 +273,6 @@ export function renderShow(s: ShowState): string {
   out += mask('cpubind', s.runNodes);
   out += mask('nodebind', s.runNodes);
   out += mask('membind', s.mode === 2 ? s.policyNodes : s.memsAllowed);
-  out += mask('preferred', s.mode === 1 || s.mode === 2 || s.mode === 5 ? s.policyNodes : []);
+  out += mask('preferred', s.policyNodes); // libnuma's numa_preferred_many(): the policy's nodes, whatever the mode
   return out;
 }

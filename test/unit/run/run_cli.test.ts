@@ -86,3 +86,13 @@ test('--help and --hardware print and exit 0', () => {
   assert.equal(hw.status, 0, hw.stderr);
   assert.match(hw.stdout, /^available: \d+ nodes/);
 });
+
+const hasNumactl = spawnSync('numactl', ['--show'], { encoding: 'utf8' }).status === 0;
+
+test('--show prints what numactl --show prints for the same options', { skip: hasNumactl ? false : 'numactl is not installed' }, () => {
+  for (const opts of [[], ['-m', '0', '-C', '0'], ['-i', 'all'], ['-p', '0'], ['-N', '0']]) {
+    const want = spawnSync('numactl', [...opts, '--show'], { encoding: 'utf8' }).stdout;
+    const got = numakit(['run', ...opts, '--show']);
+    assert.equal(got.stdout, want, opts.join(' '));
+  }
+});
