@@ -4,4 +4,6 @@ import type { Context } from './context.js';
 
 export type OverviewSection = (ctx: Context) => Promise<string | null>;
 
-export const OVERVIEW_SECTIONS: OverviewSection[] = [];
+export const OVERVIEW_SECTIONS: OverviewSection[] = [
+  async (ctx) => (await import('./doctor_overview.js')).doctorOverview(ctx),
+];

@@ -42,7 +42,8 @@ function busy(input: DoctorInput, d: Device): boolean {
 function rps(input: DoctorInput, d: Device): Finding | null {
   const queues = input.rxQueues[d.name] ?? [];
   const cpus = deviceNodeCpus(input, d);
-  if (queues.length === 0 || cpus.length === 0 || queues.length >= cpus.length || !busy(input, d)) return null;
+  // A queue per core or so needs no RPS; fewer than half the node's CPUs leaves receive work on a few.
+  if (queues.length === 0 || cpus.length === 0 || queues.length * 2 > cpus.length || !busy(input, d)) return null;
   if (queues.some((q) => q.rpsCpus.length > 0)) return null;
   const mask = formatCpuMask(cpus);
   const perQueue = Math.floor(FLOW_ENTRIES / queues.length);
@@ -54,9 +55,9 @@ function rps(input: DoctorInput, d: Device): Finding | null {
   return problem(ID, {
     id: `${ID}/rps/${d.name}`, severity: 'warning', changes,
     evidence: [ev(`${base}/rx-*/rps_cpus`, `0 on all ${queues.length} queues`), ev(`sys/class/net/${d.name}/speed`, d.details.speedMbps ?? 'unknown'), evFact(input.rpsSockFlowEntries)],
-    title: `${d.name} (node ${d.node}): ${queues.length} receive queue(s) for ${cpus.length} node CPUs and RPS/RFS off`,
+    title: `${d.name} (node ${d.node}): ${queues.length} receive queue(s) for ${cpus.length} CPUs on its node, and RPS/RFS off`,
     why: 'receive processing of a busy NIC stays on the few CPUs its queue IRQs hit; RPS spreads it over the node, RFS steers each flow to its consumer\'s CPU',
-    runtime: [...queues.map((q) => `echo ${mask} > /${base}/${q.queue}/rps_cpus; echo ${perQueue} > /${base}/${q.queue}/rps_flow_cnt`), `sysctl -w net.core.rps_sock_flow_entries=${FLOW_ENTRIES}`],
+    runtime: [`for q in /${base}/rx-*; do echo ${mask} > $q/rps_cpus; echo ${perQueue} > $q/rps_flow_cnt; done`, `sysctl -w net.core.rps_sock_flow_entries=${FLOW_ENTRIES}`],
     persistent: [`echo 'net.core.rps_sock_flow_entries = ${FLOW_ENTRIES}' >> /etc/sysctl.d/90-numakit.conf`, `a udev rule or boot-time unit writing rps_cpus=${mask} and rps_flow_cnt=${perQueue} for each rx queue of ${d.name}`],
   });
 }

@@ -32,7 +32,7 @@ function freeShare(n: { memTotalBytes: number | null; memFreeBytes: number | nul
 function nodePressure(input: DoctorInput): Finding {
   const s = input.swap;
   const t = input.topology;
-  if (s.value === null) return notChecked(ID, `${ID}/node-pressure`, 'swap use against node memory', absentReason(s, 'no /proc/meminfo in the tree'));
+  if (s.value === null) return notChecked(ID, `${ID}/node-pressure`, 'swap use against node memory', absentReason(s, 'no /proc/meminfo, or no SwapTotal/SwapFree in it'));
   const nodes = t.nodes.filter((n) => freeShare(n) !== null);
   const full = nodes.filter((n) => freeShare(n)! < FULL_FREE);
   const roomy = nodes.filter((n) => freeShare(n)! >= ROOMY_FREE);
