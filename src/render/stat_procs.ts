@@ -39,7 +39,8 @@ export function renderStatProcs(ranked: readonly RankedProcess<ProcessSample>[],
       p.cpusAllowed ? formatCpuList(p.cpusAllowed) : '?', p.memsAllowed ? formatCpuList(p.memsAllowed) : '?',
     ]);
   }
-  const head = `Processes by memory on nodes they did not run on (${ranked.length} of ${o.total}, CPU sampled over ${o.windowSeconds}s)\n`;
+  const when = o.windowSeconds > 0 ? `CPU time sampled over ${o.windowSeconds}s` : 'CPU time since each process started (a snapshot cannot be sampled)';
+  const head = `Processes by memory on nodes they did not run on (${ranked.length} of ${o.total}; ${when})\n`;
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? '\n"no permission": numa_maps of other users\' processes is readable only by root (run numakit as root).\n'
     : '';

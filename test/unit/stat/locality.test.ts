@@ -1,0 +1,53 @@
+// policy/locality.ts: the locality formula, remote bytes and ranking, as a case table.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { NodeMemory, ProcessMemory } from '../../../src/model/stat.js';
+import { locality, rankByRemote, remoteBytes, runNodes, type LocalityInput } from '../../../src/policy/locality.js';
+
+function mem(perNode: Record<string, number>): ProcessMemory {
+  const nodes: Record<string, NodeMemory> = {};
+  let total = 0;
+  for (const [n, b] of Object.entries(perNode)) {
+    nodes[n] = { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: b, totalBytes: b };
+    total += b;
+  }
+  return { kind: 'ok', nodes, totalBytes: total, policies: {} };
+}
+
+const p = (m: Record<string, number>, cpu: Record<string, number>, last: number[] = []): LocalityInput => ({ memory: mem(m), cpuNodes: cpu, lastNodes: last });
+
+const CASES: [string, LocalityInput, number | null, number][] = [
+  ['all memory where it runs', p({ '0': 100 }, { '0': 2 }), 1, 0],
+  ['cpunodebind=0 membind=1: all memory remote', p({ '1': 100 }, { '0': 2 }), 0, 100],
+  ['half the time on each node, memory on one', p({ '0': 100 }, { '0': 1, '1': 1 }), 0.5, 0],
+  ['time 3:1, memory 1:3', p({ '0': 25, '1': 75 }, { '0': 3, '1': 1 }), 0.75 * 0.25 + 0.25 * 0.75, 0],
+  ['idle in the window: weighted by where its threads last ran', p({ '0': 30, '1': 70 }, {}, [1]), 0.7, 30],
+  ['no memory: no locality', p({}, { '0': 1 }), null, 0],
+  ['no CPU node known: no locality', p({ '0': 10 }, {}, []), null, 0],
+];
+
+for (const [name, input, want, remote] of CASES) {
+  test(`locality: ${name}`, () => {
+    const l = locality(input);
+    if (want === null) assert.equal(l, null);
+    else assert.ok(l !== null && Math.abs(l - want) < 1e-12, `${l} != ${want}`);
+    assert.equal(remoteBytes(input), remote);
+  });
+}
+
+test('no-permission memory has no locality and no remote bytes', () => {
+  const x: LocalityInput = { memory: { kind: 'no-permission' }, cpuNodes: { '0': 1 }, lastNodes: [0] };
+  assert.equal(locality(x), null);
+  assert.equal(remoteBytes(x), 0);
+});
+
+test('runNodes ignores nodes with zero CPU time', () => {
+  assert.deepEqual(runNodes(p({ '0': 1 }, { '0': 0, '2': 1 })), [2]);
+});
+
+test('rankByRemote puts the most remote memory first', () => {
+  const a = p({ '0': 10, '1': 5 }, { '0': 1 });
+  const b = p({ '1': 50 }, { '0': 1 });
+  const c = p({ '0': 99 }, { '0': 1 });
+  assert.deepEqual(rankByRemote([a, b, c]).map((r) => r.sample), [b, a, c]);
+});
