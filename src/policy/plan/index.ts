@@ -1,11 +1,15 @@
 // The planners: workload name -> (machine, raw options) -> decision, a union on `kind`.
 import { UsageError } from '../../model/errors.js';
 import { checkAllowed, masterUrl, sparkCommon, sparkSizingOptions, str, SPARK_COMMON_KEYS, type RawOptions } from './options.js';
-import { safePath } from './validate.js';
+import { intIn, parseSize, safeCommand, safeName, safePath } from './validate.js';
 import { planSparkStandalone, type SparkStandaloneDecision } from './spark_standalone.js';
+import { planDb, type DbDecision } from './db.js';
+import { planJvm, type JvmDecision } from './jvm.js';
+import { planRedis, type RedisDecision } from './redis.js';
+import { planService, type ServiceDecision } from './service.js';
 import type { MachineShare } from './types.js';
 
-export type PlanDecision = SparkStandaloneDecision;
+export type PlanDecision = SparkStandaloneDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
 
 interface Planner {
   readonly summary: string;
@@ -24,6 +28,85 @@ export const PLANNERS: Record<string, Planner> = {
         master: masterUrl(raw, 'spark://master:7077'),
         wrapperHome: safePath(str(raw, 'wrapper-home', '/opt/numa-java'), '--wrapper-home'),
       }),
+  },
+};
+
+function dbPlanner(engine: 'mysql' | 'postgres'): Planner {
+  return {
+    summary: `${engine} drop-in: bind, preferred or interleave from the ${engine === 'mysql' ? 'buffer pool' : 'shared_buffers'} size; server settings; huge pages`,
+    keys: ['buffer-pool', 'node', 'systemd-version', 'exec', 'name', 'huge-pages'],
+    plan: (m, raw) => {
+      const pool = raw['buffer-pool'];
+      if (typeof pool !== 'string') throw new UsageError(`plan ${engine}: --buffer-pool SIZE is required (innodb_buffer_pool_size or shared_buffers, e.g. 48g)`);
+      const systemdVersion = intIn(str(raw, 'systemd-version', '252'), '--systemd-version', 200, 999);
+      const dflt = engine === 'mysql' ? '/usr/sbin/mysqld' : '';
+      const execText = str(raw, 'exec', dflt);
+      if (systemdVersion < 243 && execText === '') throw new UsageError(`plan ${engine}: systemd < 243 needs --exec 'FULL SERVER COMMAND' to put numactl in front of it`);
+      return planDb(m, {
+        engine,
+        poolBytes: parseSize(pool, '--buffer-pool'),
+        node: typeof raw['node'] === 'string' ? intIn(raw['node'], '--node', 0, 4095) : undefined,
+        systemdVersion,
+        unit: safeName(str(raw, 'name', engine === 'mysql' ? 'mysql' : 'postgresql'), '--name'),
+        exec: execText === '' ? null : safeCommand(execText, '--exec'),
+        hugePages: raw['huge-pages'] === true,
+      });
+    },
+  };
+}
+
+PLANNERS['mysql'] = dbPlanner('mysql');
+PLANNERS['postgres'] = dbPlanner('postgres');
+
+const optInt = (raw: RawOptions, key: string, lo: number, hi: number) => (typeof raw[key] === 'string' ? intIn(raw[key] as string, `--${key}`, lo, hi) : undefined);
+
+PLANNERS['redis'] = {
+  summary: 'one Redis per node (or --per-core) pinned with taskset + numactl --membind, own ports and units',
+  keys: ['per-core', 'instances', 'base-port', 'user'],
+  plan: (m, raw) => {
+    if (raw['per-core'] === true && raw['instances'] !== undefined) throw new UsageError('plan redis: --per-core and --instances cannot be used together');
+    return planRedis(m, { perCore: raw['per-core'] === true, instances: optInt(raw, 'instances', 1, 4096), basePort: intIn(str(raw, 'base-port', '6379'), '--base-port', 1024, 65535), user: safeName(str(raw, 'user', 'redis'), '--user') });
+  },
+};
+
+function jvmPlanner(flavour: 'jvm' | 'elasticsearch'): Planner {
+  return {
+    summary: flavour === 'jvm' ? 'a JVM (--heap, --jar): one instance per node when the heap fits, else interleaved; UseNUMA, AlwaysPreTouch' : 'Elasticsearch (--heap): one node-bound instance per NUMA node, or one interleaved',
+    keys: flavour === 'jvm' ? ['heap', 'instances', 'name', 'java-home', 'jar', 'user'] : ['heap', 'instances', 'user', 'data-dir'],
+    plan: (m, raw) => {
+      if (typeof raw['heap'] !== 'string') throw new UsageError(`plan ${flavour}: --heap SIZE is required (e.g. 31g)`);
+      if (flavour === 'jvm' && typeof raw['jar'] !== 'string') throw new UsageError('plan jvm: --jar PATH is required');
+      return planJvm(m, {
+        flavour,
+        heapBytes: parseSize(raw['heap'], '--heap'),
+        instances: optInt(raw, 'instances', 1, 4096),
+        name: safeName(str(raw, 'name', flavour === 'jvm' ? 'app' : 'elasticsearch'), '--name'),
+        java: `${safePath(str(raw, 'java-home', '/usr/lib/jvm/default-java'), '--java-home')}/bin/java`,
+        jar: flavour === 'jvm' ? safePath(raw['jar'] as string, '--jar') : null,
+        user: safeName(str(raw, 'user', flavour === 'jvm' ? 'app' : 'elasticsearch'), '--user'),
+        dataDir: safePath(str(raw, 'data-dir', '/data'), '--data-dir'),
+      });
+    },
+  };
+}
+
+PLANNERS['jvm'] = jvmPlanner('jvm');
+PLANNERS['elasticsearch'] = jvmPlanner('elasticsearch');
+
+PLANNERS['service'] = {
+  summary: 'any program (--name N --exec CMD) as a template unit bound per node (--per-node) or to one node',
+  keys: ['name', 'exec', 'per-node', 'node', 'systemd-version', 'user'],
+  plan: (m, raw) => {
+    if (typeof raw['name'] !== 'string' || typeof raw['exec'] !== 'string') throw new UsageError("plan service: --name NAME and --exec 'PROGRAM ARGS' are required");
+    if (raw['per-node'] === true && raw['node'] !== undefined) throw new UsageError('plan service: --per-node and --node cannot be used together');
+    return planService(m, {
+      name: safeName(raw['name'], '--name'),
+      exec: safeCommand(raw['exec'], '--exec'),
+      perNode: raw['per-node'] === true,
+      node: optInt(raw, 'node', 0, 4095),
+      systemdVersion: intIn(str(raw, 'systemd-version', '252'), '--systemd-version', 200, 999),
+      user: typeof raw['user'] === 'string' ? safeName(raw['user'], '--user') : null,
+    });
   },
 };
 

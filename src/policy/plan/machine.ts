@@ -12,6 +12,19 @@ export function num(v: number): string {
   return `${Math.round(v * 100) / 100}`;
 }
 
+function coreGroups(cpus: readonly { id: number; siblings: number[] }[]): number[][] {
+  const ids = new Set(cpus.map((c) => c.id));
+  const seen = new Set<number>();
+  const out: number[][] = [];
+  for (const c of cpus) {
+    if (seen.has(c.id)) continue;
+    const group = [c.id, ...c.siblings.filter((x) => x !== c.id && ids.has(x))].sort((a, b) => a - b);
+    group.forEach((x) => seen.add(x));
+    out.push(group);
+  }
+  return out;
+}
+
 function share(topo: Topology, id: number): NodeShare {
   const node = topo.nodes.find((n) => n.id === id)!;
   const cpus = cpusOfNode(topo, id).filter((c) => c.online);
@@ -22,6 +35,7 @@ function share(topo: Topology, id: number): NodeShare {
     cpus: cpus.map((c) => c.id),
     cpuList: formatCpuList(cpus.map((c) => c.id)),
     physicalCores: cores,
+    coreGroups: coreGroups(cpus),
     threadsPerCore: cores === 0 ? 1 : Math.max(1, Math.round(cpus.length / cores)),
     memBytes,
     memGiB: Math.round((memBytes / GiB) * 100) / 100,

@@ -25,6 +25,8 @@ export interface NodeShare {
   readonly cpuList: string;
   readonly physicalCores: number;
   readonly threadsPerCore: number;
+  /** CPUs of each physical core (SMT siblings together), in CPU order. */
+  readonly coreGroups: CpuId[][];
   readonly memBytes: number;
   readonly memGiB: number;
   /** NVMe controllers and NICs whose firmware-given node is this one. */

@@ -4,11 +4,23 @@ import type { PlanFile } from '../../policy/plan/types.js';
 import { renderPlanMd, type PlanDoc } from './plan_md.js';
 import { renderSparkStandalone } from './spark_standalone.js';
 import { sparkStandaloneDoc } from './spark_standalone_doc.js';
+import { dbDoc, renderDb } from './db.js';
+import { jvmDoc, renderJvm } from './jvm.js';
+import { redisDoc, renderRedis } from './redis.js';
+import { renderService, serviceDoc } from './service.js';
 
 function filesAndDoc(d: PlanDecision): { files: PlanFile[]; doc: PlanDoc } {
   switch (d.kind) {
     case 'spark-standalone':
       return { files: renderSparkStandalone(d), doc: sparkStandaloneDoc(d) };
+    case 'db':
+      return { files: renderDb(d), doc: dbDoc(d) };
+    case 'redis':
+      return { files: renderRedis(d), doc: redisDoc(d) };
+    case 'jvm':
+      return { files: renderJvm(d), doc: jvmDoc(d) };
+    case 'service':
+      return { files: renderService(d), doc: serviceDoc(d) };
   }
 }
 

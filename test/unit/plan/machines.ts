@@ -23,4 +23,11 @@ export function exampleMachine(name: string): MachineShare {
 /** One golden file per (machine, case). Options a user must give are given here. */
 export const CASES: { name: string; workload: string; raw: RawOptions }[] = [
   { name: 'spark-standalone', workload: 'spark-standalone', raw: {} },
+  { name: 'mysql', workload: 'mysql', raw: { 'buffer-pool': '48g' } },
+  { name: 'mysql-hugepages-systemd239', workload: 'mysql', raw: { 'buffer-pool': '48g', 'huge-pages': true, 'systemd-version': '239' } },
+  { name: 'postgres', workload: 'postgres', raw: { 'buffer-pool': '24g' } },
+  { name: 'redis', workload: 'redis', raw: {} },
+  { name: 'jvm', workload: 'jvm', raw: { heap: '24g', jar: '/opt/app/app.jar' } },
+  { name: 'elasticsearch', workload: 'elasticsearch', raw: { heap: '31g' } },
+  { name: 'service-per-node', workload: 'service', raw: { name: 'ingest', exec: '/usr/local/bin/ingest --threads 8', 'per-node': true } },
 ];

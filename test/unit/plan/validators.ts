@@ -1,7 +1,7 @@
 // Validates generated plan files with the tools a user would use: bash -n and shellcheck on
 // scripts, systemd-analyze verify on units and drop-ins, an XML parser on yarn-site.xml, a YAML
 // parser plus Kubernetes object schemas on manifests, and Spark keys against Spark's docs.
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PlanFile } from '../../../src/policy/plan/types.js';
@@ -50,10 +50,13 @@ export function checkUnits(units: PlanFile[]): string {
       writeFileSync(p, f.content);
     }
     for (const name of unitNames(units)) {
+      const base = join(root, 'etc/systemd/system', name.replace(/@[^.]+\.service$/, '@.service'));
+      // A drop-in for a packaged unit (mysql.service ...): stand in a minimal base unit.
+      if (!existsSync(base)) writeFileSync(base, '[Service]\nExecStart=/usr/sbin/packaged-server\n');
       const template = name.replace(/@[^.]+\.service$/, '@.service');
       if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
     }
-    for (const prog of programs(units)) {
+    for (const prog of [...programs(units), '/usr/sbin/packaged-server']) {
       mkdirSync(dirname(join(root, prog)), { recursive: true });
       writeFileSync(join(root, prog), '#!/bin/sh\n');
       chmodSync(join(root, prog), 0o755);

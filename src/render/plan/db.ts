@@ -1,0 +1,72 @@
+// Files of a mysql/postgres plan: the systemd drop-in, the server settings, and huge pages.
+import type { DbDecision } from '../../policy/plan/db.js';
+import type { PlanFile } from '../../policy/plan/types.js';
+import { generatedBy, shellHeader } from './header.js';
+import type { PlanDoc } from './plan_md.js';
+import { numaEntries, numactlPrefix, renderUnit, type UnitEntry } from './systemd.js';
+
+function dropIn(d: DbDecision): PlanFile {
+  const o = d.options;
+  const entries: UnitEntry[] =
+    o.systemdVersion >= 243
+      ? numaEntries(d.policy, d.mask, d.cpuList)
+      : [['ExecStart', ''], ['ExecStart', `${numactlPrefix(d.policy, d.mask, d.cpuList)} ${o.exec!.join(' ')}`]];
+  const content = renderUnit([...generatedBy(o.engine, d.machine.label), `Memory policy ${d.policy} on node(s) ${d.mask}.`], [{ name: 'Service', entries }]);
+  return { path: `/etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `${d.policy} ${d.mask}${d.cpuList === null ? '' : `, CPUs ${d.cpuList}`} for ${o.unit}.service` };
+}
+
+function serverConf(d: DbDecision): PlanFile {
+  const o = d.options;
+  const gib = Math.round(d.poolGiB);
+  const head = generatedBy(o.engine, d.machine.label).map((l) => `# ${l}`);
+  if (o.engine === 'mysql') {
+    const lines = [...head, '[mysqld]', `innodb_buffer_pool_size = ${gib}G`, `innodb_numa_interleave = ${d.policy === 'interleave' ? 'ON' : 'OFF'}`, ...(o.hugePages ? ['large_pages = ON'] : [])];
+    return { path: '/etc/mysql/conf.d/numakit-numa.cnf', content: `${lines.join('\n')}\n`, mode: 0o644, about: 'buffer pool size, innodb_numa_interleave, large pages' };
+  }
+  const lines = [...head, `shared_buffers = ${gib}GB`, `huge_pages = ${o.hugePages ? 'on' : 'try'}`];
+  return { path: '/etc/postgresql/numakit-numa.conf', content: `${lines.join('\n')}\n`, mode: 0o644, about: 'shared_buffers and huge_pages (include it from postgresql.conf)' };
+}
+
+function hugePageFiles(d: DbDecision): PlanFile[] {
+  if (d.hugePages.length === 0) return [];
+  const label = d.machine.label;
+  const script = `${shellHeader(d.options.engine, label, ['Reserves 2 MiB huge pages on the nodes the server uses, before it starts.'])}
+${d.hugePages.map((h) => `echo ${h.pages} > /sys/devices/system/node/node${h.node}/hugepages/hugepages-2048kB/nr_hugepages`).join('\n')}
+grep -H . /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages
+`;
+  const unit = renderUnit(generatedBy(d.options.engine, label), [
+    { name: 'Unit', entries: [['Description', 'Reserve per-node huge pages for the database'], ['Before', `${d.options.unit}.service`]] },
+    { name: 'Service', entries: [['Type', 'oneshot'], ['RemainAfterExit', 'yes'], ['ExecStart', '/usr/local/sbin/numakit-hugepages.sh']] },
+    { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
+  ]);
+  return [
+    { path: '/usr/local/sbin/numakit-hugepages.sh', content: script, mode: 0o755, about: `huge pages: ${d.hugePages.map((h) => `node ${h.node} ${h.pages}`).join(', ')}` },
+    { path: '/etc/systemd/system/numakit-hugepages.service', content: unit, mode: 0o644, about: 'runs the huge page script at boot, before the server' },
+  ];
+}
+
+export function renderDb(d: DbDecision): PlanFile[] {
+  return [dropIn(d), serverConf(d), ...hugePageFiles(d)];
+}
+
+export function dbDoc(d: DbDecision): PlanDoc {
+  const o = d.options;
+  const why = { bind: 'the pool fits the node with room to spare, so CPUs and memory are bound there', preferred: 'the pool fills most of the node, so memory comes from it first and spills to the other nodes instead of swapping or OOM', interleave: 'the pool is larger than a node can hold comfortably, so pages are spread evenly over the nodes' }[d.policy];
+  return {
+    workload: o.engine,
+    intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
+    layout: [['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'], [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`]],
+    want: { thp: 'madvise', numaBalancing: d.policy === 'bind' ? 0 : 1 },
+    prepare: [
+      ...(o.engine === 'postgres' ? ['Add `include \'/etc/postgresql/numakit-numa.conf\'` at the end of postgresql.conf.'] : []),
+      'Warm the buffer pool after a restart from the node it is bound to (Linux allocates on first touch): a restart is when placement is decided.',
+    ],
+    enable: [`\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`],
+    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and the server settings file, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.', 'Restore the THP and numa_balancing settings from "Before you start".'],
+    checks: [
+      `\`numastat -p $(pidof ${o.engine === 'mysql' ? 'mysqld' : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
+      '`numakit stat`: numa_miss/numa_foreign per node; p95/p99 query latency and TPS against the A/B host.',
+      '`numakit doctor`: no THP or zone_reclaim findings.',
+    ],
+  };
+}

@@ -1,0 +1,42 @@
+// Files of a service plan: NAME@.service (the instance name is the NUMA node) and one drop-in
+// per instance with NUMAPolicy=bind, NUMAMask= and CPUAffinity= (systemd >= 243), or numactl
+// in the template for older systemd.
+import type { PlanFile } from '../../policy/plan/types.js';
+import type { ServiceDecision } from '../../policy/plan/service.js';
+import { generatedBy } from './header.js';
+import type { PlanDoc } from './plan_md.js';
+import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
+
+export function renderService(d: ServiceDecision): PlanFile[] {
+  const o = d.options;
+  const modern = o.systemdVersion >= 243;
+  const exec = modern ? o.exec.join(' ') : `/usr/bin/numactl --cpunodebind=%i --membind=%i ${o.exec.join(' ')}`;
+  const service: UnitEntry[] = [...(o.user === null ? [] : [['User', o.user] as const]), ['ExecStart', exec], ['Restart', 'on-failure']];
+  const template = renderUnit(generatedBy('service', d.machine.label), [
+    { name: 'Unit', entries: [['Description', `${o.name} on NUMA node %i`]] },
+    { name: 'Service', entries: service },
+    { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
+  ]);
+  const files: PlanFile[] = [{ path: `/etc/systemd/system/${o.name}@.service`, content: template, mode: 0o644, about: `template: ${o.name}@NODE.service` }];
+  if (modern) {
+    for (const i of d.instances) {
+      const content = renderUnit(generatedBy('service', d.machine.label), [{ name: 'Service', entries: numaEntries('bind', `${i.node}`, i.cpuList) }]);
+      files.push({ path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `node ${i.node}: CPUs ${i.cpuList}, memory bound` });
+    }
+  }
+  return files;
+}
+
+export function serviceDoc(d: ServiceDecision): PlanDoc {
+  const units = d.instances.map((i) => `${d.options.name}@${i.node}`);
+  return {
+    workload: 'service',
+    intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
+    layout: [['unit', 'node', 'CPUs'], ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList])],
+    want: { thp: null, numaBalancing: null },
+    prepare: [],
+    enable: [`\`systemctl enable --now ${units.join(' ')}\``],
+    rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`],
+    checks: ['`numastat -p PID` of each instance: memory on its node.', '`grep Cpus_allowed_list /proc/PID/status`: its node\'s CPUs.', '`numakit stat` and `numakit doctor`.'],
+  };
+}
