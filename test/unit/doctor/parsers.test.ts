@@ -1,0 +1,118 @@
+// Table tests of the parse half of doctor's read/parse pairs, including their error cases,
+// and the readers that compose files (cgroup cpuset walk, rx queues) on small trees.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SysfsParseError } from '../../../src/model/errors.js';
+import { parseGovernor } from '../../../src/sysfs/cpufreq.js';
+import { parseInterrupts } from '../../../src/sysfs/irq.js';
+import { parseIrqbalanceConfig } from '../../../src/sysfs/irqbalance_config.js';
+import { readKsm } from '../../../src/sysfs/ksm.js';
+import { readRxQueues } from '../../../src/sysfs/net_rps.js';
+import { parseProcCgroup, readCgroupCpuset } from '../../../src/sysfs/proc_cgroup.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+import { parseSwapUsage, readSwapUsage } from '../../../src/sysfs/swap.js';
+import { parseTunedProfile } from '../../../src/sysfs/tuned.js';
+import { writeIn } from './cli_helpers.js';
+
+const INTERRUPTS = `           CPU0       CPU1       CPU2       CPU3
+  0:         42          0          0          0  IR-IO-APIC    2-edge      timer
+ 40:     123456          0         10          0  IR-PCI-MSI 1572864-edge      ens1f0-TxRx-0
+ 41:          0          0          0     999999  IR-PCI-MSI 1572865-edge      ens1f0-TxRx-1
+NMI:          1          2          3          4   Non-maskable interrupts
+ERR:          0
+`;
+
+describe('parseInterrupts', () => {
+  it('reads the CPU header, numbered rows with counts and names, and skips named rows', () => {
+    const p = parseInterrupts(INTERRUPTS);
+    assert.deepEqual(p.cpus, [0, 1, 2, 3]);
+    assert.deepEqual(p.lines.map((l) => l.irq), [0, 40, 41]);
+    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 1: 0, 2: 10, 3: 0 });
+    assert.equal(p.lines[1]!.total, 123466);
+    assert.equal(p.lines[2]!.desc, 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1');
+  });
+  it('keeps CPU ids of a sparse header (offline CPUs have no column)', () => {
+    assert.deepEqual(parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 2: 2 });
+  });
+  const bad: [string, RegExp][] = [
+    ['   CPU0 GPU1\n', /header is not a CPU list/],
+    ['   CPU0 CPU1\n 9: 1 x chip\n', /:2: interrupt count is not a number/],
+  ];
+  for (const [text, msg] of bad) it(`rejects ${JSON.stringify(text.slice(0, 20))}`, () => assert.throws(() => parseInterrupts(text), (e: unknown) => e instanceof SysfsParseError && msg.test(e.message)));
+});
+
+describe('parseIrqbalanceConfig', () => {
+  const cases: [string, number[], number[]][] = [
+    ['IRQBALANCE_ARGS="--banirq=40 --banirq=41"\n', [40, 41], []],
+    ["#IRQBALANCE_ARGS=--banirq=1\nIRQBALANCE_ARGS='-i 7 --banirq 9'\n", [7, 9], []],
+    ['IRQBALANCE_BANNED_CPULIST=0-3,8\n', [], [0, 1, 2, 3, 8]],
+    ['IRQBALANCE_BANNED_CPUS=0000000f\n', [], [0, 1, 2, 3]],
+    ['IRQBALANCE_ONESHOT=0\n', [], []],
+  ];
+  for (const [text, irqs, cpus] of cases) it(JSON.stringify(text), () => assert.deepEqual(parseIrqbalanceConfig(text), { bannedIrqs: irqs, bannedCpus: cpus }));
+  it('rejects a bad CPU list', () => assert.throws(() => parseIrqbalanceConfig('IRQBALANCE_BANNED_CPULIST=a-b\n'), SysfsParseError));
+});
+
+describe('parseTunedProfile, parseGovernor', () => {
+  it('tuned: one or several names; empty file = none', () => {
+    assert.deepEqual(parseTunedProfile('throughput-performance\n'), ['throughput-performance']);
+    assert.deepEqual(parseTunedProfile('virtual-guest my_over.ride\n'), ['virtual-guest', 'my_over.ride']);
+    assert.deepEqual(parseTunedProfile('\n'), []);
+    assert.throws(() => parseTunedProfile('a;rm\n'), SysfsParseError);
+  });
+  it('governor: a name; garbage is an error', () => {
+    assert.equal(parseGovernor('performance\n'), 'performance');
+    assert.throws(() => parseGovernor('Perf ormance'), SysfsParseError);
+  });
+});
+
+describe('parseSwapUsage / readSwapUsage', () => {
+  it('used = total - free, in bytes', () => assert.deepEqual(parseSwapUsage('MemTotal: 100 kB\nSwapTotal: 1024 kB\nSwapFree: 256 kB\n'), { totalBytes: 1048576, usedBytes: 786432 }));
+  it('no swap lines in the text is a parse error; in a tree it reads as absent', () => {
+    assert.throws(() => parseSwapUsage('MemTotal: 100 kB\n'), SysfsParseError);
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-swap-'));
+    writeIn(dir, 'proc/meminfo', 'MemTotal: 100 kB\n');
+    assert.equal(readSwapUsage(openRoot(dir)).value, null);
+  });
+});
+
+describe('cgroups', () => {
+  it('parseProcCgroup: v2 path and v1 cpuset path', () => {
+    assert.deepEqual(parseProcCgroup('0::/system.slice/mysqld.service\n'), { v2: '/system.slice/mysqld.service', cpusetV1: null });
+    assert.deepEqual(parseProcCgroup('5:cpuset:/yarn/c1\n4:cpu,cpuacct:/yarn/c1\n'), { v2: null, cpusetV1: '/yarn/c1' });
+    assert.throws(() => parseProcCgroup('garbage\n'), SysfsParseError);
+  });
+  it('readCgroupCpuset: the nearest cgroup with cpuset.cpus set restricts (v2 empty = inherit)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-cg-'));
+    writeIn(dir, 'proc/77/cgroup', '0::/db.slice/mysqld.service\n');
+    writeIn(dir, 'sys/fs/cgroup/db.slice/mysqld.service/cpuset.cpus', '\n');
+    writeIn(dir, 'sys/fs/cgroup/db.slice/cpuset.cpus', '0-3\n');
+    writeIn(dir, 'proc/78/cgroup', '0::/user.slice\n');
+    const root = openRoot(dir);
+    assert.deepEqual(readCgroupCpuset(root, 77), { cgroup: '/db.slice', cpus: [0, 1, 2, 3] });
+    assert.equal(readCgroupCpuset(root, 78), null);
+    assert.equal(readCgroupCpuset(root, 79), null);
+  });
+});
+
+describe('readers on small trees', () => {
+  it('readRxQueues: rx queues in numeric order with RPS masks and flow counts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-rps-'));
+    for (const [q, mask] of [['rx-10', '0'], ['rx-2', 'f0']] as const) {
+      writeIn(dir, `sys/class/net/eth0/queues/${q}/rps_cpus`, `${mask}\n`);
+      writeIn(dir, `sys/class/net/eth0/queues/${q}/rps_flow_cnt`, '0\n');
+    }
+    writeIn(dir, 'sys/class/net/eth0/queues/tx-0/xps_cpus', '1\n');
+    assert.deepEqual(readRxQueues(openRoot(dir), 'eth0'), [
+      { queue: 'rx-2', rpsCpus: [4, 5, 6, 7], flowCnt: 0 },
+      { queue: 'rx-10', rpsCpus: [], flowCnt: 0 },
+    ]);
+  });
+  it('readKsm: absent directory is absent, not zero', () => {
+    const ksm = readKsm(openRoot(mkdtempSync(join(tmpdir(), 'numakit-ksm-'))));
+    assert.equal(ksm.run.value, null);
+  });
+});
