@@ -10,7 +10,7 @@
 //   runNodes(p)        -> node ids it ran on (CPU time > 0, else where its threads last ran)
 //   locality(p)        -> number | null
 //   remoteBytes(p)     -> bytes on nodes it did not run on
-//   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first
+//   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first, then most memory
 import type { ProcessSample } from '../model/stat.js';
 
 export type LocalityInput = Pick<ProcessSample, 'memory' | 'cpuNodes' | 'lastNodes'>;
@@ -54,15 +54,17 @@ export function remoteBytes(p: LocalityInput): number {
   return remote;
 }
 
+const total = (p: LocalityInput) => (p.memory.kind === 'ok' ? p.memory.totalBytes : 0);
+
 export interface RankedProcess<P extends LocalityInput> {
   readonly sample: P;
   readonly locality: number | null;
   readonly remoteBytes: number;
 }
 
-/** Samples with their locality, most memory on nodes they do not run on first (then by PID-stable order). */
+/** Samples with their locality: most memory on nodes they do not run on first, then most memory. */
 export function rankByRemote<P extends LocalityInput>(samples: readonly P[]): RankedProcess<P>[] {
   return samples
     .map((sample) => ({ sample, locality: locality(sample), remoteBytes: remoteBytes(sample) }))
-    .sort((a, b) => b.remoteBytes - a.remoteBytes);
+    .sort((a, b) => b.remoteBytes - a.remoteBytes || total(b.sample) - total(a.sample));
 }

@@ -51,3 +51,9 @@ test('rankByRemote puts the most remote memory first', () => {
   const c = p({ '0': 99 }, { '0': 1 });
   assert.deepEqual(rankByRemote([a, b, c]).map((r) => r.sample), [b, a, c]);
 });
+
+test('rankByRemote breaks ties by total memory', () => {
+  const small = p({ '0': 10 }, { '0': 1 });
+  const big = p({ '0': 500 }, { '0': 1 });
+  assert.deepEqual(rankByRemote([small, big]).map((r) => r.sample), [big, small]);
+});
