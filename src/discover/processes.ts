@@ -8,7 +8,8 @@
 //   readProcessMemory(root, pid, {units?})      -> ProcessMemoryInfo | null (null: the process is gone)
 //   memoryFromMappings(mappings, units?)        -> ProcessMemory (pure)
 //   readThreadTicks(root, pid)                  -> Map<tid, {ticks, processor}> | null
-//   sampleProcesses(root, {windowMs, pids?, sleep?}) -> Promise<ProcessSample[]>
+//   sampleProcesses(root, {windowMs, pids?, sleep?}) -> Promise<ProcessSample[]>   one window
+//   createSampler(root, {pids?}).sample(nowMs) -> ProcessSample[]   CPU time since the last call
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
 import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample } from '../model/stat.js';
@@ -137,33 +138,65 @@ export interface SampleOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-/** Samples processes: thread CPU ticks before and after the window, then memory per node. */
+export interface Sampler {
+  /** Samples every process (with resident memory, or the given PIDs): CPU time since the
+   * previous call (the whole lifetime on the first), memory per node now. */
+  sample(nowMs: number): ProcessSample[];
+}
+
+/** A sampler that remembers thread CPU ticks between calls (used by top and the agent). */
+export function createSampler(root: SysRoot, opts: { pids?: readonly number[] } = {}): Sampler {
+  const cpuNode = readCpuNodes(root);
+  let prev = new Map<number, Map<number, ThreadTicks>>();
+  let prevAt: number | null = null;
+  return {
+    sample(nowMs) {
+      const next = new Map<number, Map<number, ThreadTicks>>();
+      const out: ProcessSample[] = [];
+      const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
+      for (const pid of opts.pids ?? listPids(root)) {
+        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, opts.pids === undefined);
+        if (s === null) continue;
+        next.set(pid, s.ticks);
+        out.push(s.sample);
+      }
+      prev = next;
+      prevAt = nowMs;
+      return out;
+    },
+  };
+}
+
+/** Samples processes once over a window: thread CPU ticks before and after, then memory per node. */
 export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promise<ProcessSample[]> {
+  if (opts.windowMs <= 0) return createSampler(root, opts).sample(0);
   const cpuNode = readCpuNodes(root);
   const before = new Map<number, Map<number, ThreadTicks>>();
   for (const pid of opts.pids ?? listPids(root)) {
     const st = readProcStatus(root, pid);
     if (st === null || (opts.pids === undefined && st.rssBytes === 0)) continue;
-    const t = opts.windowMs > 0 ? readThreadTicks(root, pid) : new Map<number, ThreadTicks>();
+    const t = readThreadTicks(root, pid);
     if (t !== null) before.set(pid, t);
   }
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  if (opts.windowMs > 0) await sleep(opts.windowMs);
+  await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
   const out: ProcessSample[] = [];
   for (const [pid, t0] of before) {
-    const s = sampleOne(root, pid, t0, cpuNode, opts.windowMs / 1000);
-    if (s !== null) out.push(s);
+    const s = sampleOne(root, pid, t0, cpuNode, opts.windowMs / 1000, false);
+    if (s !== null) out.push(s.sample);
   }
   return out;
 }
 
-function sampleOne(root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number): ProcessSample | null {
-  const t1 = readThreadTicks(root, pid);
+function sampleOne(
+  root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number, residentOnly: boolean,
+): { sample: ProcessSample; ticks: Map<number, ThreadTicks> } | null {
   const status = readProcStatus(root, pid);
+  if (status === null || (residentOnly && status.rssBytes === 0)) return null;
+  const t1 = readThreadTicks(root, pid);
   const mem = readProcessMemory(root, pid);
-  if (t1 === null || status === null || mem === null) return null;
+  if (t1 === null || mem === null) return null;
   const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
-  return {
+  const sample: ProcessSample = {
     ...mem,
     cmdline: readCmdline(root, pid) ?? '',
     threads: status.threads,
@@ -173,4 +206,5 @@ function sampleOne(root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTic
     lastNodes,
     windowSeconds,
   };
+  return { sample, ticks: t1 };
 }
