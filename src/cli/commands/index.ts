@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   examples: { summary: 'list the example machines shipped with numakit (use with --example)', load: async () => (await import('./examples.js')).default },
   doctor: { summary: 'audit every NUMA pitfall, with evidence and the exact fix', load: async () => (await import('./doctor.js')).default },
   stat: { summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality', load: async () => (await import('./stat.js')).default },
+  top: { summary: 'live full-screen view: node memory and hit/miss rates, processes by remote memory', load: async () => (await import('./top.js')).default },
   run: { summary: 'run a command with a NUMA policy and CPU binding (numactl-compatible)', rawArgs: true, load: async () => (await import('./run.js')).default },
   apply: { summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default', load: async () => (await import('./apply.js')).default },
   rollback: { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', load: async () => (await import('./rollback.js')).default },

@@ -1,0 +1,121 @@
+// numakit top: a full-screen live view (alternate screen, refreshed every interval) of nodes
+// and of processes by remote memory with their locality. Quits on q or Ctrl-C and always
+// gives the terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
+// Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
+import { parseArgs } from 'node:util';
+import { readNodeStat } from '../../discover/node_stat.js';
+import { createSampler, type Sampler } from '../../discover/processes.js';
+import { UsageError } from '../../model/errors.js';
+import { rankByRemote } from '../../policy/locality.js';
+import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
+import type { Command, Context } from '../context.js';
+
+const usage = `usage: numakit top [--interval SEC] [--iterations N]
+
+A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
+use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
+processes by memory on nodes they did not run on, with their locality (see numakit stat --procs).
+
+  --interval SEC   seconds between refreshes (default 1)
+  --iterations N   stop after N screens (default: until q; 1 when output is not a terminal)
+
+Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
+`;
+
+const ENTER = '\x1b[?1049h\x1b[?25l';
+const LEAVE = '\x1b[?25h\x1b[?1049l';
+
+interface Prev { counters: Map<number, Readonly<Record<string, number>>>; atMs: number }
+
+function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNode[]; next: Prev } {
+  const s = readNodeStat(ctx.root);
+  const secs = prev ? (now - prev.atMs) / 1000 : 0;
+  const counters = new Map(s.nodes.map((n, i) => [n, s.numastat[i]!]));
+  const nodes = s.nodes.map((id, i) => {
+    const c = s.numastat[i]!;
+    const p = prev?.counters.get(id);
+    const r = (k: string) => (p && secs > 0 && p[k] !== undefined && c[k] !== undefined ? Math.max(0, c[k]! - p[k]!) / secs : null);
+    const m = s.meminfo[i];
+    return { id, totalBytes: m?.['MemTotal'] ?? null, freeBytes: m?.['MemFree'] ?? null, hitRate: r('numa_hit'), missRate: r('numa_miss'), foreignRate: r('numa_foreign'), otherRate: r('other_node') };
+  });
+  return { nodes, next: { counters, atMs: now } };
+}
+
+function frame(ctx: Context, sampler: Sampler, state: { prev: Prev | null }, o: { interval: number; width: number; height: number }): string[] {
+  const now = performance.now();
+  const { nodes, next } = nodesNow(ctx, state.prev, now);
+  state.prev = next;
+  const samples = sampler.sample(now);
+  return renderTopFrame({
+    time: new Date().toTimeString().slice(0, 8), intervalSeconds: o.interval, nodes,
+    procs: rankByRemote(samples), processCount: samples.length, width: o.width, height: o.height,
+  });
+}
+
+function positive(v: string | undefined, flag: string, integer: boolean): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new UsageError(`top: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
+  return n;
+}
+
+async function live(ctx: Context, interval: number, iterations: number | null): Promise<number> {
+  const out = process.stdout;
+  const stdin = process.stdin;
+  const sampler = createSampler(ctx.root);
+  const state = { prev: null as Prev | null };
+  let quit = false;
+  let wake: () => void = () => {};
+  const stop = () => { quit = true; wake(); };
+  const restore = () => {
+    if (stdin.isTTY) stdin.setRawMode(false);
+    out.write(LEAVE);
+  };
+  const onKey = (b: Buffer) => { if (b.includes(0x71) || b.includes(0x51) || b.includes(0x03)) stop(); };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  out.write(ENTER);
+  process.on('exit', restore);
+  for (const s of signals) process.on(s, stop);
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdin.on('data', onKey);
+  stdin.resume();
+  out.on('resize', wake);
+  try {
+    for (let i = 0; !quit && (iterations === null || i < iterations); i++) {
+      const lines = frame(ctx, sampler, state, { interval, width: out.columns ?? 80, height: out.rows ?? 24 });
+      out.write(`\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
+      await new Promise<void>((r) => { wake = r; setTimeout(r, interval * 1000); });
+    }
+  } finally {
+    stdin.off('data', onKey);
+    stdin.pause();
+    out.off('resize', wake);
+    for (const s of signals) process.off(s, stop);
+    process.off('exit', restore);
+    restore();
+  }
+  return 0;
+}
+
+async function batch(ctx: Context, interval: number, iterations: number): Promise<number> {
+  const sampler = createSampler(ctx.root);
+  const state = { prev: null as Prev | null };
+  for (let i = 0; i < iterations; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, interval * 1000));
+    ctx.out(`${i > 0 ? '\n' : ''}${frame(ctx, sampler, state, { interval, width: 200, height: 60 }).join('\n')}\n`);
+  }
+  return 0;
+}
+
+const top: Command = {
+  summary: 'live full-screen view: node memory and hit/miss rates, processes by remote memory',
+  usage,
+  async run(args, ctx) {
+    const { values } = parseArgs({ args, strict: true, options: { interval: { type: 'string' }, iterations: { type: 'string' } } });
+    const interval = positive(values.interval, '--interval', false) ?? 1;
+    const iterations = positive(values.iterations, '--iterations', true);
+    if (ctx.isTTY && process.stdin.isTTY) return live(ctx, interval, iterations);
+    return batch(ctx, interval, iterations ?? 1);
+  },
+};
+export default top;
