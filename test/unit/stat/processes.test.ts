@@ -2,7 +2,7 @@
 // sizes, interleaved mappings, kernel threads, zombies, vanished processes, pattern matching.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cpuSecondsByNode, findPids, memoryFromMappings, readProcessMemory, sampleProcesses } from '../../../src/discover/processes.js';
+import { cpuSecondsByNode, createSampler, findPids, memoryFromMappings, readProcessMemory, sampleProcesses } from '../../../src/discover/processes.js';
 import { parseNumaMaps } from '../../../src/sysfs/proc_numa_maps.js';
 import { fixtureRoot } from './helpers.js';
 
@@ -86,4 +86,14 @@ test('sampleProcesses waits the window with the injected sleep', async () => {
   assert.deepEqual(waited, [250]);
   assert.deepEqual(s[0]!.cpuNodes, {}); // a static fixture: no CPU time in the window
   assert.deepEqual(s[0]!.lastNodes, [0]);
+});
+
+test('createSampler: CPU time since the previous call, over the elapsed window', () => {
+  const s = createSampler(root);
+  const first = s.sample(1000);
+  assert.deepEqual(first.find((p) => p.pid === 1201)!.cpuNodes, { '0': 5, '1': 3 });
+  const second = s.sample(2500);
+  const pg = second.find((p) => p.pid === 1201)!;
+  assert.equal(pg.windowSeconds, 1.5);
+  assert.deepEqual(pg.cpuNodes, {}); // nothing ran between the two reads of a static tree
 });
