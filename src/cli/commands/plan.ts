@@ -14,7 +14,7 @@ import type { Command } from '../context.js';
 const STRINGS = [
   'out', 'cores-fraction', 'memory-fraction', 'overhead', 'hosts', 'spark-home', 'java-home', 'user', 'data-dir', 'master', 'wrapper-home',
   'buffer-pool', 'node', 'systemd-version', 'exec', 'heap', 'instances', 'name', 'jar', 'base-port', 'maxmemory-fraction',
-  'k8s-node', 'image', 'namespace', 'hadoop-conf', 'group',
+  'k8s-node', 'image', 'namespace', 'hadoop-conf', 'group', 'local-size',
 ] as const;
 const BOOLEANS = ['force', 'per-core', 'per-node', 'huge-pages'] as const;
 

@@ -1,15 +1,17 @@
 // The planners: workload name -> (machine, raw options) -> decision, a union on `kind`.
 import { UsageError } from '../../model/errors.js';
-import { checkAllowed, masterUrl, sparkCommon, sparkSizingOptions, str, SPARK_COMMON_KEYS, type RawOptions } from './options.js';
+import { checkAllowed, masterUrl, sparkCommon, sparkSizingOptions, str, SPARK_COMMON_KEYS, SPARK_SIZING_KEYS, type RawOptions } from './options.js';
 import { intIn, parseSize, safeCommand, safeName, safePath } from './validate.js';
 import { planSparkStandalone, type SparkStandaloneDecision } from './spark_standalone.js';
 import { planDb, type DbDecision } from './db.js';
 import { planJvm, type JvmDecision } from './jvm.js';
 import { planRedis, type RedisDecision } from './redis.js';
 import { planService, type ServiceDecision } from './service.js';
+import { planSparkK8s, type SparkK8sDecision } from './spark_k8s.js';
+import { planSparkYarn, type SparkYarnDecision } from './spark_yarn.js';
 import type { MachineShare } from './types.js';
 
-export type PlanDecision = SparkStandaloneDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
+export type PlanDecision = SparkStandaloneDecision | SparkYarnDecision | SparkK8sDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
 
 interface Planner {
   readonly summary: string;
@@ -30,6 +32,40 @@ export const PLANNERS: Record<string, Planner> = {
       }),
   },
 };
+
+PLANNERS['spark-yarn'] = {
+  summary: 'yarn-site.xml NodeManager NUMA awareness + LinuxContainerExecutor, container-executor.cfg, Spark confs',
+  keys: [...SPARK_SIZING_KEYS, 'spark-home', 'hadoop-conf', 'group'],
+  plan: (m, raw) =>
+    planSparkYarn(m, {
+      ...sparkSizingOptions(raw),
+      sparkHome: safePath(str(raw, 'spark-home', '/opt/spark'), '--spark-home'),
+      hadoopConf: safePath(str(raw, 'hadoop-conf', '/etc/hadoop/conf'), '--hadoop-conf'),
+      group: safeName(str(raw, 'group', 'hadoop'), '--group'),
+    }),
+};
+
+PLANNERS['spark-k8s'] = {
+  summary: 'kubelet (CPU Manager static, Topology Manager single-numa-node, Memory Manager Static), pod template, local PVs, Spark confs',
+  keys: [...SPARK_SIZING_KEYS, 'spark-home', 'data-dir', 'k8s-node', 'image', 'namespace', 'local-size'],
+  plan: (m, raw) => {
+    if (typeof raw['k8s-node'] !== 'string') throw new UsageError('plan spark-k8s: --k8s-node NAME is required (the Kubernetes node name of this machine, for its local PVs)');
+    return planSparkK8s(m, {
+      ...sparkSizingOptions(raw),
+      sparkHome: safePath(str(raw, 'spark-home', '/opt/spark'), '--spark-home'),
+      dataDir: safePath(str(raw, 'data-dir', '/data'), '--data-dir'),
+      k8sNode: safeName(raw['k8s-node'], '--k8s-node'),
+      image: safeImage(str(raw, 'image', 'apache/spark:3.5.1')),
+      namespace: safeName(str(raw, 'namespace', 'spark'), '--namespace'),
+      localSizeGiB: Math.floor(parseSize(str(raw, 'local-size', '500g'), '--local-size') / 1024 ** 3),
+    });
+  },
+};
+
+function safeImage(v: string): string {
+  if (!/^[a-z0-9][a-z0-9._/:@-]*$/.test(v)) throw new UsageError(`--image: '${v}' refused: a container image reference (registry/name:tag) without spaces or shell metacharacters`);
+  return v;
+}
 
 function dbPlanner(engine: 'mysql' | 'postgres'): Planner {
   return {

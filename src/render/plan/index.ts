@@ -8,11 +8,17 @@ import { dbDoc, renderDb } from './db.js';
 import { jvmDoc, renderJvm } from './jvm.js';
 import { redisDoc, renderRedis } from './redis.js';
 import { renderService, serviceDoc } from './service.js';
+import { renderSparkK8s, sparkK8sDoc } from './spark_k8s.js';
+import { renderSparkYarn, sparkYarnDoc } from './spark_yarn.js';
 
 function filesAndDoc(d: PlanDecision): { files: PlanFile[]; doc: PlanDoc } {
   switch (d.kind) {
     case 'spark-standalone':
       return { files: renderSparkStandalone(d), doc: sparkStandaloneDoc(d) };
+    case 'spark-yarn':
+      return { files: renderSparkYarn(d), doc: sparkYarnDoc(d) };
+    case 'spark-k8s':
+      return { files: renderSparkK8s(d), doc: sparkK8sDoc(d) };
     case 'db':
       return { files: renderDb(d), doc: dbDoc(d) };
     case 'redis':

@@ -23,6 +23,8 @@ export function exampleMachine(name: string): MachineShare {
 /** One golden file per (machine, case). Options a user must give are given here. */
 export const CASES: { name: string; workload: string; raw: RawOptions }[] = [
   { name: 'spark-standalone', workload: 'spark-standalone', raw: {} },
+  { name: 'spark-yarn', workload: 'spark-yarn', raw: {} },
+  { name: 'spark-k8s', workload: 'spark-k8s', raw: { 'k8s-node': 'worker-1' } },
   { name: 'mysql', workload: 'mysql', raw: { 'buffer-pool': '48g' } },
   { name: 'mysql-hugepages-systemd239', workload: 'mysql', raw: { 'buffer-pool': '48g', 'huge-pages': true, 'systemd-version': '239' } },
   { name: 'postgres', workload: 'postgres', raw: { 'buffer-pool': '24g' } },

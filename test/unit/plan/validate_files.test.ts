@@ -7,7 +7,8 @@ import type { PlanFile } from '../../../src/policy/plan/types.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { CASES, exampleMachine, exampleNames } from './machines.js';
 import { needTool } from './tools.js';
-import { checkShell, checkUnits, isShell, isUnit, sparkKeyPatterns, sparkKeysIn } from './validators.js';
+import { checkManifests } from './k8s_schemas.js';
+import { checkShell, checkUnits, isManifest, isShell, isUnit, isXml, sparkKeyPatterns, sparkKeysIn } from './validators.js';
 
 function allPlans(): { label: string; files: PlanFile[] }[] {
   const out: { label: string; files: PlanFile[] }[] = [];
@@ -64,4 +65,27 @@ test('generated files carry no values with shell metacharacters outside the scri
   for (const p of PLANS) for (const f of p.files.filter(isUnit)) {
     for (const l of f.content.split('\n')) if (!l.startsWith('#')) assert.doesNotMatch(l, /[;&|`$<>"'\\]/, `${p.label}: ${f.path}: ${l}`);
   }
+});
+
+test('yarn-site.xml parses as XML and is a Hadoop configuration', async () => {
+  const { XMLParser, XMLValidator } = await import('fast-xml-parser');
+  let n = 0;
+  for (const p of PLANS) for (const f of p.files.filter(isXml)) {
+    assert.equal(XMLValidator.validate(f.content), true, `${p.label}: ${f.path}`);
+    const doc = new XMLParser().parse(f.content) as { configuration: { property: { name: string; value: unknown }[] } };
+    const props = doc.configuration.property;
+    assert.ok(Array.isArray(props) && props.every((x) => typeof x.name === 'string' && x.value !== undefined), `${p.label}: ${f.path}: every property has a name and a value`);
+    assert.equal(new Set(props.map((x) => x.name)).size, props.length, `${p.label}: ${f.path}: duplicate property`);
+    n++;
+  }
+  assert.ok(n > 0);
+});
+
+test('Kubernetes manifests parse as YAML and pass the object schemas', () => {
+  let n = 0;
+  for (const p of PLANS) for (const f of p.files.filter(isManifest)) {
+    assert.equal(checkManifests(f.content), '', `${p.label}: ${f.path}`);
+    n++;
+  }
+  assert.ok(n > 0);
 });

@@ -28,3 +28,14 @@ test('Spark key patterns accept documented keys only', () => {
   assert.ok(!ok('spark.executorEnv.A.B'));
   assert.deepEqual(sparkKeysIn({ path: '/s', mode: 0o755, about: '', content: '  --conf spark.a=1 \\\n  --conf "spark.b=x y" \\\n' }), ['spark.a', 'spark.b']);
 });
+
+test('checkManifests flags schema errors in pods and kubelet configuration', async () => {
+  const { checkManifests } = await import('./k8s_schemas.js');
+  const pod = (cpu: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n    - name: c\n      resources:\n        limits:\n          cpu: "${cpu}"\n`;
+  assert.equal(checkManifests(pod('4')), '');
+  assert.match(checkManifests(pod('four')), /Pod: .*cpu/);
+  const kubelet = (policy: string, node0: string) => `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncpuManagerPolicy: static\ntopologyManagerPolicy: ${policy}\ntopologyManagerScope: pod\nmemoryManagerPolicy: Static\nreservedSystemCPUs: "0"\nsystemReserved:\n  memory: 1024Mi\nevictionHard:\n  memory.available: 100Mi\nreservedMemory:\n  - numaNode: 0\n    limits:\n      memory: ${node0}\n`;
+  assert.equal(checkManifests(kubelet('single-numa-node', '1124Mi')), '');
+  assert.match(checkManifests(kubelet('numa', '1124Mi')), /topologyManagerPolicy/);
+  assert.match(checkManifests(kubelet('single-numa-node', '1024Mi')), /reservedMemory adds up to 1024Mi/);
+});

@@ -88,3 +88,6 @@ export function sparkKeysIn(f: PlanFile): string[] {
   for (const m of f.content.matchAll(/--conf "?(spark\.[^=\s]+)=/g)) keys.push(m[1]!);
   return keys;
 }
+
+export const isManifest = (f: PlanFile) => /^apiVersion: /m.test(f.content) && /^kind: /m.test(f.content);
+export const isXml = (f: PlanFile) => f.content.startsWith('<?xml');

@@ -1,0 +1,74 @@
+// Files of a spark-yarn plan: yarn-site.xml properties, container-executor.cfg,
+// spark-defaults.conf and the submit script.
+import type { SparkYarnDecision } from '../../policy/plan/spark_yarn.js';
+import type { PlanFile } from '../../policy/plan/types.js';
+import { generatedBy, shellHeader } from './header.js';
+import type { PlanDoc } from './plan_md.js';
+import { EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type SparkConf } from './spark_conf.js';
+
+const W = 'spark-yarn';
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function renderYarnSite(comment: string[], props: readonly (readonly [string, string])[]): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<!-- ${comment.map(xml).join(' ')} -->`,
+    '<configuration>',
+    ...props.map(([k, v]) => `  <property>\n    <name>${xml(k)}</name>\n    <value>${xml(v)}</value>\n  </property>`),
+    '</configuration>',
+    '',
+  ].join('\n');
+}
+
+function yarnProps(d: SparkYarnDecision): [string, string][] {
+  return [
+    ['yarn.nodemanager.resource.memory-mb', `${d.totalMb}`],
+    ['yarn.nodemanager.resource.cpu-vcores', `${d.totalVcores}`],
+    ['yarn.nodemanager.container-executor.class', 'org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor'],
+    ['yarn.nodemanager.linux-container-executor.group', d.options.group],
+    ['yarn.nodemanager.numa-awareness.enabled', 'true'],
+    ['yarn.nodemanager.numa-awareness.read-topology', 'false'],
+    ['yarn.nodemanager.numa-awareness.numactl.cmd', '/usr/bin/numactl'],
+    ['yarn.nodemanager.numa-awareness.node-ids', d.nodes.map((n) => n.node).join(',')],
+    ...d.nodes.flatMap((n): [string, string][] => [[`yarn.nodemanager.numa-awareness.${n.node}.memory`, `${n.memoryMb}`], [`yarn.nodemanager.numa-awareness.${n.node}.cpus`, `${n.vcores}`]]),
+  ];
+}
+
+export function sparkYarnConf(d: SparkYarnDecision): SparkConf {
+  const s = d.sizing;
+  return [
+    ['spark.executor.instances', `${d.instances}`],
+    ['spark.executor.cores', `${s.cores}`],
+    ['spark.executor.memory', `${s.memoryGiB}g`],
+    ['spark.executor.memoryOverhead', `${s.overheadGiB}g`],
+    ['spark.default.parallelism', `${d.parallelism}`],
+    ['spark.executor.extraJavaOptions', EXECUTOR_JAVA_OPTS],
+    ['spark.dynamicAllocation.enabled', 'false'],
+  ];
+}
+
+export function renderSparkYarn(d: SparkYarnDecision): PlanFile[] {
+  const o = d.options;
+  const label = d.machine.label;
+  const cfg = [...generatedBy(W, label).map((l) => `# ${l}`), `yarn.nodemanager.linux-container-executor.group=${o.group}`, 'banned.users=hdfs,yarn,mapred,bin', 'min.user.id=1000', 'allowed.system.users=', ''].join('\n');
+  const conf = sparkYarnConf(d);
+  return [
+    { path: `${o.hadoopConf}/yarn-site.numakit.xml`, content: renderYarnSite(generatedBy(W, label), yarnProps(d)), mode: 0o644, about: 'NodeManager NUMA awareness and LinuxContainerExecutor properties: merge into yarn-site.xml' },
+    { path: `${o.hadoopConf}/container-executor.cfg`, content: cfg, mode: 0o400, about: 'container-executor settings (root-owned, read-only)' },
+    { path: `${o.sparkHome}/conf/spark-defaults.conf`, content: renderSparkDefaults(generatedBy(W, label), conf), mode: 0o644, about: 'executor size and NUMA JVM options' },
+    { path: '/usr/local/bin/spark-submit-numa', content: renderSubmitScript(shellHeader(W, label, ['Submits an application to YARN with this plan\'s executor size.', 'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]']), o.sparkHome, 'yarn', conf), mode: 0o755, about: 'spark-submit --master yarn with the plan\'s confs' },
+  ];
+}
+
+export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
+  return {
+    workload: W,
+    intro: `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node. NUMA awareness works only with the LinuxContainerExecutor.`,
+    layout: [['node', 'memory for containers (MB)', 'vcores', 'executors'], ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1'])],
+    want: { thp: 'never', numaBalancing: 0 },
+    prepare: [`Merge the properties of ${d.options.hadoopConf}/yarn-site.numakit.xml into yarn-site.xml on this NodeManager.`, 'container-executor must be root-owned, group ' + d.options.group + ', mode 6050, and container-executor.cfg root-owned and not writable by others, or the NodeManager refuses to start.', `Raise yarn.scheduler.maximum-allocation-mb on the ResourceManager to at least ${d.containerMb}.`],
+    enable: ['Restart the NodeManager on the one host; its log must say "NUMA resources allocation is enabled".'],
+    rollback: ['Set yarn.nodemanager.numa-awareness.enabled to false (and the previous container executor class if it was different) and restart the NodeManager.', 'Restore the previous spark-defaults.conf.'],
+    checks: ['NodeManager log: `grep "NUMA node" ... | grep CONTAINER_ID` shows the node each container got.', '`numastat -p PID` of an executor: memory on its node.', '`numakit stat` and `numakit doctor`.'],
+  };
+}
