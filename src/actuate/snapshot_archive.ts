@@ -14,3 +14,10 @@ export async function extractSnapshot(file: string): Promise<string> {
   }
   return dir;
 }
+
+/** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */
+export async function createSnapshotArchive(dir: string, file: string): Promise<void> {
+  const tar = await import('tar');
+  const { readdirSync } = await import('node:fs');
+  await tar.c({ file, cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort());
+}

@@ -11,6 +11,7 @@ export interface CommandEntry {
 
 export const COMMANDS: Record<string, CommandEntry> = {
   topo: { summary: 'topology: nodes, CPUs, memory, devices, distances', load: async () => (await import('./topo.js')).default },
+  snapshot: { summary: 'capture the /sys and /proc files numakit reads, for --root', load: async () => (await import('./snapshot.js')).default },
   examples: { summary: 'list the example machines shipped with numakit (use with --example)', load: async () => (await import('./examples.js')).default },
   doctor: { summary: 'audit every NUMA pitfall, with evidence and the exact fix', load: async () => (await import('./doctor.js')).default },
   stat: { summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality', load: async () => (await import('./stat.js')).default },

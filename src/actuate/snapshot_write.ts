@@ -1,0 +1,110 @@
+// Writes a snapshot: copies the recorded paths from a root into a directory, recreating the
+// symlinks met on the way (sysfs links are relative, so they stay valid inside the copy).
+// Writes only under the output directory; never touches the system.
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+
+export type Access = { kind: 'file' | 'dir' | 'link'; rel: string };
+
+export interface WriteOptions {
+  /** Turns a file's content before it is written (redaction); null drops the file. */
+  readonly transform?: (rel: string, content: Buffer) => Buffer | null;
+  /** Paths not to copy at all. */
+  readonly skip?: (rel: string) => boolean;
+}
+
+function tryReadlink(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function makeLink(dst: string, rel: string, target: string): void {
+  const p = join(dst, rel);
+  if (tryReadlink(p) !== null) return;
+  mkdirSync(dirname(p), { recursive: true });
+  symlinkSync(target, p);
+}
+
+/** Recreates the links along `rel` in dst and returns the resolved (link-free) path. */
+function mirrorPath(src: string, dst: string, rel: string): string {
+  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  let cur = '';
+  for (let i = 0, hops = 0; i < parts.length; i++) {
+    if (parts[i] === '..') {
+      cur = posix.dirname(cur) === '.' ? '' : posix.dirname(cur);
+      continue;
+    }
+    const next = cur === '' ? parts[i]! : `${cur}/${parts[i]}`;
+    const target = tryReadlink(join(src, next));
+    if (target === null || ++hops > 40) {
+      cur = next;
+      continue;
+    }
+    makeLink(dst, next, target);
+    const joined = target.startsWith('/') ? target.slice(1) : posix.join(cur, target);
+    parts.splice(0, i + 1, ...joined.split('/').filter((p) => p !== ''));
+    cur = '';
+    i = -1;
+  }
+  return cur;
+}
+
+function copyListing(src: string, dst: string, real: string): void {
+  mkdirSync(join(dst, real), { recursive: true });
+  let names: string[];
+  try {
+    names = readdirSync(join(src, real));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const rel = `${real}/${name}`;
+    const st = lstatSync(join(src, rel), { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink()) makeLink(dst, rel, readlinkSync(join(src, rel)));
+    else if (st.isDirectory()) mkdirSync(join(dst, rel), { recursive: true });
+    // msi_irqs/<N> entries are the IRQ numbers themselves: readers list them, so keep them.
+    // (read + write, never copyFileSync: copy_file_range on a sysfs file never reaches EOF)
+    else if (posix.basename(real) === 'msi_irqs') writeFileSync(join(dst, rel), readFileSync(join(src, rel)));
+  }
+}
+
+function copyFile(src: string, dst: string, real: string, opts: WriteOptions): void {
+  let content: Buffer;
+  try {
+    content = readFileSync(join(src, real));
+  } catch {
+    return; // vanished or unreadable since it was read: leave it absent
+  }
+  const out = opts.transform ? opts.transform(real, content) : content;
+  if (out === null) return;
+  mkdirSync(dirname(join(dst, real)), { recursive: true });
+  writeFileSync(join(dst, real), out);
+}
+
+/** Copies every recorded access from src into dst. */
+export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<Access>, opts: WriteOptions = {}): number {
+  let n = 0;
+  for (const a of accesses) {
+    if (opts.skip?.(a.rel)) continue;
+    if (a.kind === 'link') {
+      const parent = mirrorPath(src, dst, posix.dirname(a.rel));
+      const base = posix.basename(a.rel);
+      const target = tryReadlink(join(src, parent, base));
+      if (target !== null) makeLink(dst, parent === '.' || parent === '' ? base : `${parent}/${base}`, target);
+      continue;
+    }
+    const real = mirrorPath(src, dst, a.rel);
+    const st = lstatSync(join(src, real), { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isDirectory()) copyListing(src, dst, real);
+    else if (st.isFile()) {
+      copyFile(src, dst, real, opts);
+      n++;
+    }
+  }
+  return n;
+}

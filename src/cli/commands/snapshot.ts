@@ -1,0 +1,89 @@
+// numakit snapshot OUT [--processes] [--no-redact]
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Access } from '../../actuate/snapshot_write.js';
+import { SNAPSHOT_COLLECTORS } from '../../discover/snapshot_collectors.js';
+import { NumakitError, SysfsParseError, UsageError } from '../../model/errors.js';
+import type { SysRoot } from '../../sysfs/root.js';
+import type { Command } from '../context.js';
+
+const usage = `usage: numakit snapshot OUT [--processes] [--no-redact]
+
+Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
+file ending in .tar.gz), following the symlinks it needs, so that every numakit
+command works on it later with --root OUT (like hwloc-gather-topology).
+
+  --processes   include per-process data (/proc/PID/{status,numa_maps,stat,...});
+                off by default
+  --no-redact   keep full command lines (by default only the program name is kept)
+`;
+
+const PROC_PID = /^proc\/(self|thread-self|\d+)(\/|$)/;
+
+/** Keeps argv[0] and replaces every argument by "REDACTED" (cmdline is NUL-separated). */
+export function redactCmdline(content: Buffer): Buffer {
+  const args = content.toString('utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+  if (args.length <= 1) return content;
+  return Buffer.from([args[0], ...args.slice(1).map(() => 'REDACTED')].join('\0') + '\0');
+}
+
+async function record(root: SysRoot, processes: boolean, warn: (s: string) => void): Promise<Access[]> {
+  const seen = new Map<string, Access>();
+  const recording: SysRoot = { ...root, onAccess: (kind, rel) => void seen.set(`${kind}:${rel}`, { kind, rel }) };
+  for (const c of SNAPSHOT_COLLECTORS) {
+    try {
+      await c.collect(recording, { processes });
+    } catch (e) {
+      if (!(e instanceof SysfsParseError || e instanceof NumakitError)) throw e;
+      warn(`snapshot: ${c.name}: ${e.message} (copied as it is)`);
+    }
+  }
+  return [...seen.values()];
+}
+
+const snapshot: Command = {
+  summary: 'capture the /sys and /proc files numakit reads, for --root',
+  usage,
+  async run(args, ctx) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { processes: { type: 'boolean' }, 'no-redact': { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new UsageError('snapshot: give exactly one output directory or .tar.gz file');
+    const out = positionals[0]!;
+    const archive = /\.(tar\.gz|tgz)$/.test(out);
+    if (!archive && existsSync(out) && readdirSync(out).length > 0) throw new NumakitError(`snapshot: ${out}: directory is not empty`);
+    const processes = values.processes === true;
+    const accesses = await record(ctx.root, processes, (s) => ctx.err(`${s}\n`));
+    const { writeSnapshotTree } = await import('../../actuate/snapshot_write.js');
+    const dir = archive ? mkdtempSync(join(tmpdir(), 'numakit-snap-')) : out;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
+        skip: (rel) => !processes && PROC_PID.test(rel),
+        transform: (rel, c) => (values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
+      });
+      const manifest = {
+        name: 'snapshot',
+        description: `snapshot of ${ctx.root.isReal ? hostname() : ctx.root.label} taken by numakit snapshot`,
+        synthetic: false,
+        source: 'numakit snapshot',
+        date: new Date().toISOString(),
+        processes,
+        redacted: !values['no-redact'],
+        files,
+      };
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+      if (archive) await (await import('../../actuate/snapshot_archive.js')).createSnapshotArchive(dir, out);
+      ctx.out(`numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`);
+    } finally {
+      if (archive) rmSync(dir, { recursive: true, force: true });
+    }
+    return 0;
+  },
+};
+export default snapshot;

@@ -1,0 +1,37 @@
+// What `numakit snapshot` reads. A snapshot records every path the collectors read through
+// src/sysfs/read.ts and copies exactly those, so a command that reads a new kernel file only
+// has to register (or extend) a collector here for its file to travel with snapshots.
+import type { SysRoot } from '../sysfs/root.js';
+import { discoverTopology } from './topology.js';
+
+export interface CollectOptions {
+  /** Include per-process data (/proc/PID/...). Off by default: it names what runs on the host. */
+  readonly processes: boolean;
+}
+
+export interface Collector {
+  readonly name: string;
+  readonly collect: (root: SysRoot, opts: CollectOptions) => void | Promise<void>;
+}
+
+export const SNAPSHOT_COLLECTORS: Collector[] = [
+  { name: 'topology', collect: (root) => void discoverTopology(root) },
+  {
+    name: 'node statistics (stat)',
+    collect: async (root) => void (await import('./node_stat.js')).readNodeStat(root, { meminfo: true }),
+  },
+  {
+    // Without --processes the /proc/PID paths it reads are dropped by the writer, and the
+    // process-based doctor rules say "not checked" on the snapshot.
+    name: 'doctor inputs',
+    collect: async (root) => void (await (await import('./doctor_input.js')).gatherDoctorInput(root)),
+  },
+  {
+    name: 'processes (stat -p, --procs)',
+    collect: async (root, opts) => {
+      if (!opts.processes) return;
+      const { createSampler } = await import('./processes.js');
+      createSampler(root).sample(0);
+    },
+  },
+];
