@@ -1,0 +1,104 @@
+// `numakit apply --profile P` (dry run) on every example machine, and the --persist files on
+// spark-2s, against test/golden/apply/. UPDATE_GOLDEN=1 rewrites them; review the diff like code.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import type { Command, Context } from '../../../src/cli/context.js';
+import { describeError } from '../../../src/cli/main.js';
+import { PROFILES } from '../../../src/policy/tuning/profiles.js';
+import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const GOLDEN = join(REPO, 'test/golden/apply');
+const EXAMPLES = readdirSync(join(REPO, 'examples')).filter((n) => existsSync(join(REPO, 'examples', n, 'manifest.json'))).sort();
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  apply: async () => (await import('../../../src/cli/commands/apply.js')).default,
+  rollback: async () => (await import('../../../src/cli/commands/rollback.js')).default,
+  journal: async () => (await import('../../../src/cli/commands/journal.js')).default,
+};
+
+/** Runs a command in-process as main.ts would: `[--example NAME] CMD ARGS`, errors as one stderr line. */
+async function cli(argv: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const example = argv[0] === '--example' ? argv[1]! : undefined;
+  const [name, ...args] = example === undefined ? argv : argv.slice(2);
+  const root = example === undefined ? REAL_ROOT : openRoot(join(REPO, 'examples', example), `example ${example}`);
+  const ctx: Context = { root, rootGiven: example !== undefined, out: (t) => void (out += t), err: (t) => void (out += `[stderr] ${t}`), color: false, isTTY: false };
+  try {
+    return { code: await (await COMMANDS[name!]!()).run(args, ctx), out };
+  } catch (e) {
+    const d = describeError(e);
+    return { code: d.code, out: `${out}[stderr] numakit: ${d.message}\n` };
+  }
+}
+
+function golden(name: string, got: string): void {
+  const path = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, got);
+    return;
+  }
+  assert.ok(existsSync(path), `${path} is missing: run UPDATE_GOLDEN=1 and review the files`);
+  assert.equal(got, readFileSync(path, 'utf8'));
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)])).sort();
+}
+
+for (const example of EXAMPLES) {
+  test(`golden: apply dry run of every profile on example ${example}`, async () => {
+    const parts: string[] = [];
+    for (const p of PROFILES) {
+      const r = await cli(['--example', example, 'apply', '--profile', p.name]);
+      assert.equal(r.code, 0, r.out);
+      parts.push(`$ numakit --example ${example} apply --profile ${p.name}\n${r.out}`);
+    }
+    golden(`${example}.txt`, parts.join('\n'));
+  });
+}
+
+test('golden: --persist DIR files of every profile on spark-2s (DIR outside /etc is written without --yes)', async () => {
+  const parts: string[] = [];
+  for (const p of PROFILES) {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-persist-'));
+    const r = await cli(['--example', 'spark-2s', 'apply', '--profile', p.name, '--persist', dir]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /wrote the persistent form for review/);
+    parts.push(filesUnder(dir).map((f) => `=== ${p.name}: ${relative(dir, f)}\n${readFileSync(f, 'utf8')}`).join(''));
+  }
+  golden('persist-spark-2s.txt', parts.join(''));
+});
+
+test('--persist /etc without --yes lists the files and writes nothing', async () => {
+  const r = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--persist', '/etc']);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /would write \(add --yes to write into \/etc\):\n  \/etc\/sysctl\.d\/90-numakit\.conf/);
+  assert.equal(existsSync('/etc/sysctl.d/90-numakit.conf'), false);
+});
+
+test('apply --yes refuses a snapshot root; bad sources are usage errors (exit 2) in one line', async () => {
+  const snap = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--yes']);
+  assert.equal(snap.code, 1);
+  assert.match(snap.out, /^\[stderr\] numakit: apply --yes: refusing to act on example spark-2s: it is a snapshot/m);
+  for (const args of [['apply'], ['apply', '--profile', 'x'], ['apply', '--profile', 'database', 'f.yaml'], ['rollback', 'a', '--all']]) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.out}`);
+    assert.equal(r.out.trim().split('\n').length, 1, r.out);
+  }
+  const missing = await cli(['--example', 'spark-2s', 'apply', '/nonexistent/tune.yaml']);
+  assert.match(missing.out, /numakit: \/nonexistent\/tune\.yaml: cannot read the change file \(ENOENT\)/);
+});
+
+test('journal and rollback --dry-run read the state directory; an empty journal says so', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'numakit-state-'));
+  assert.equal((await cli(['journal', '--state-dir', state])).out, 'no change sets in the journal.\n');
+  const r = await cli(['rollback', '--dry-run', '--state-dir', state]);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /nothing to roll back/);
+});
