@@ -28,29 +28,42 @@ export interface NumaMapping {
 }
 
 const POLICY = /^(default|prefer \(many\)|weighted interleave|prefer|bind|interleave|local)(?:=[a-z]+)?(?::(\S+))?/;
-const CATEGORIES: readonly MappingCategory[] = ['huge', 'heap', 'stack'];
 
-function categoryOf(tokens: string[]): MappingCategory {
-  for (const t of tokens) for (const c of CATEGORIES) if (t.startsWith(c)) return c;
-  return 'private';
+/** The first word starting with huge/heap/stack decides (numastat compares prefixes). */
+function categoryOf(t: string): MappingCategory | null {
+  const c = t.charCodeAt(0);
+  if (c === 104 /* h */) return t.startsWith('huge') ? 'huge' : t.startsWith('heap') ? 'heap' : null;
+  if (c === 115 /* s */) return t.startsWith('stack') ? 'stack' : null;
+  return null;
+}
+
+/** "N12=345" -> [12, 345], else null. Hand-rolled: this runs for every mapping of every process. */
+function nodePages(t: string): [number, number] | null {
+  if (t.charCodeAt(0) !== 78 /* N */) return null;
+  const eq = t.indexOf('=');
+  if (eq < 2 || eq === t.length - 1) return null;
+  const node = Number(t.slice(1, eq));
+  const pages = Number(t.slice(eq + 1));
+  return Number.isInteger(node) && Number.isInteger(pages) && node >= 0 && pages >= 0 ? [node, pages] : null;
 }
 
 export function parseNumaMapsLine(line: string): NumaMapping {
-  const sp = line.indexOf(' ');
-  const address = sp < 0 ? line : line.slice(0, sp);
+  const tokens = line.split(' ').filter((t) => t !== '');
+  const address = tokens[0] ?? '';
   if (!/^[0-9a-f]+$/.test(address)) throw new SysfsParseError('numa_maps line does not start with an address', { text: line });
-  const rest = sp < 0 ? '' : line.slice(sp + 1);
-  const pol = POLICY.exec(rest);
-  const tokens = rest.split(/\s+/).filter((t) => t !== '');
+  const pol = POLICY.exec(line.slice(address.length + 1));
   const pages = new Map<number, number>();
   let pageKb: number | null = null;
-  for (const t of tokens) {
-    const n = /^N(\d+)=(\d+)$/.exec(t);
-    if (n) pages.set(Number(n[1]), (pages.get(Number(n[1])) ?? 0) + Number(n[2]));
+  let category: MappingCategory | null = null;
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const np = nodePages(t);
+    if (np) pages.set(np[0], (pages.get(np[0]) ?? 0) + np[1]);
     else if (t.startsWith('kernelpagesize_kB=')) pageKb = Number(t.slice(18));
+    else if (category === null) category = categoryOf(t);
   }
   if (pageKb !== null && !(pageKb > 0)) throw new SysfsParseError('bad kernelpagesize_kB', { text: line });
-  return { address, policy: pol ? pol[1]! : 'unknown', policyNodes: pol?.[2] ?? '', category: categoryOf(tokens), pageKb, pages };
+  return { address, policy: pol ? pol[1]! : 'unknown', policyNodes: pol?.[2] ?? '', category: category ?? 'private', pageKb, pages };
 }
 
 export function parseNumaMaps(text: string): NumaMapping[] {
