@@ -41,6 +41,33 @@ spark-standalone, spark-yarn, spark-k8s:
   --user NAME            (default spark)        --data-dir DIR  NVMe mounts DIR/nodeN (default /data)
   --master URL           spark-standalone: spark://master:7077
   --wrapper-home DIR     where the numactl java wrapper goes (default /opt/numa-java)
+  --hadoop-conf DIR      spark-yarn: (default /etc/hadoop/conf)  --group NAME (default hadoop)
+  --k8s-node NAME        spark-k8s: this machine's Kubernetes node name (required)
+  --image REF --namespace NAME --local-size SIZE   spark-k8s (apache/spark:3.5.1, spark, 500g)
+
+mysql, postgres:
+  --buffer-pool SIZE     innodb_buffer_pool_size / shared_buffers (required): <= 60% of the node
+                         -> bind, <= 85% -> preferred, larger -> interleave
+  --node N               the node to use (default: the one with the NVMe/NICs, then most memory)
+  --systemd-version N    below 243 the drop-in runs the server through numactl (default 252)
+  --exec 'CMD ARGS'      the server command line (needed with systemd < 243 for postgres)
+  --name UNIT            the packaged unit (mysql, postgresql)   --huge-pages  reserve 2 MiB pages
+
+redis:
+  --per-core             one instance per physical core instead of one per node
+  --instances N          only the first N nodes (at most the number of nodes)
+  --base-port P          first port (default 6379)   --user NAME (default redis)
+
+jvm, elasticsearch:
+  --heap SIZE            heap (required); fits a node (<= 85%) -> one instance per node, else one
+                         interleaved instance
+  --jar PATH             jvm: the application jar (required)   --name NAME  --java-home DIR
+  --instances N          at most the number of nodes            --user NAME  --data-dir DIR
+
+service:
+  --name NAME --exec 'PROGRAM ARGS'   (required) a template unit NAME@.service, instance = node
+  --per-node             one instance per node (default: one, on --node or the best node)
+  --systemd-version N    below 243 the template runs the program through numactl
 
 Values that end up in units or scripts (names, paths, commands) are refused when they hold spaces,
 quotes or shell metacharacters; they are never quoted into place. Heaps or buffer pools larger than
@@ -48,6 +75,8 @@ the machine and more instances than NUMA nodes are refused.
 
 examples:
   numakit --example spark-2s plan spark-standalone
+  numakit --example spark-2s plan mysql --buffer-pool 48g --huge-pages
+  numakit --example epyc-nps4 plan service --name ingest --exec '/usr/local/bin/ingest -v' --per-node
   numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out plan-m1
 `;
 

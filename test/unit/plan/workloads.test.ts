@@ -1,0 +1,100 @@
+// Decisions of the non-standalone planners, table-style, on the example machines.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { DbDecision } from '../../../src/policy/plan/db.js';
+import { planWorkload } from '../../../src/policy/plan/index.js';
+import type { JvmDecision } from '../../../src/policy/plan/jvm.js';
+import type { RedisDecision } from '../../../src/policy/plan/redis.js';
+import type { ServiceDecision } from '../../../src/policy/plan/service.js';
+import type { SparkK8sDecision } from '../../../src/policy/plan/spark_k8s.js';
+import type { SparkYarnDecision } from '../../../src/policy/plan/spark_yarn.js';
+import { renderPlan } from '../../../src/render/plan/index.js';
+import { exampleMachine } from './machines.js';
+
+const plan = <T>(machine: string, workload: string, raw: Record<string, string | boolean>) => planWorkload(workload, exampleMachine(machine), raw) as T;
+const content = (d: Parameters<typeof renderPlan>[0], suffix: string) => renderPlan(d).find((f) => f.path.endsWith(suffix))?.content ?? '';
+
+test('mysql: policy from buffer pool against node memory', () => {
+  const cases: [string, string, string, string][] = [
+    ['spark-2s', '48g', 'bind', '0'], // 48/96 = 0.5
+    ['spark-2s', '72g', 'preferred', '0'], // 0.75
+    ['spark-2s', '90g', 'interleave', '0,1'], // 0.94
+    ['cxl-3node', '100g', 'interleave', '0,1'], // memory-only node 2 left out
+  ];
+  for (const [m, pool, policy, mask] of cases) {
+    const d = plan<DbDecision>(m, 'mysql', { 'buffer-pool': pool });
+    assert.deepEqual([d.policy, d.mask], [policy, mask], `${m} ${pool}`);
+  }
+  const bound = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '48g' });
+  assert.match(content(bound, '50-numakit-numa.conf'), /^NUMAPolicy=bind\nNUMAMask=0\nCPUAffinity=0-15,32-47$/m);
+  assert.match(content(plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '90g' }), 'numakit-numa.cnf'), /^innodb_numa_interleave = ON$/m);
+});
+
+test('mysql on systemd < 243 puts numactl in ExecStart; postgres then needs --exec', () => {
+  const d = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '72g', 'systemd-version': '239' });
+  assert.match(content(d, '50-numakit-numa.conf'), /^ExecStart=\nExecStart=\/usr\/bin\/numactl --preferred=0 \/usr\/sbin\/mysqld$/m);
+  assert.throws(() => plan('spark-2s', 'postgres', { 'buffer-pool': '8g', 'systemd-version': '239' }), /needs --exec/);
+});
+
+test('databases refuse a pool larger than the machine and a missing size', () => {
+  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '500g' }), /larger than 90% of this machine/);
+  assert.throws(() => plan('spark-2s', 'postgres', {}), /--buffer-pool SIZE is required/);
+  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', node: '2' }), /--node 2: not a node/);
+  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', exec: '/usr/sbin/mysqld; reboot' }), /argument 'reboot'|refused/);
+});
+
+test('redis: one per node by default, per core with --per-core, never more instances than nodes', () => {
+  const d = plan<RedisDecision>('spark-2s', 'redis', {});
+  assert.deepEqual(d.instances.map((i) => [i.port, i.node, i.cpuList]), [[6379, 0, '0-15,32-47'], [6380, 1, '16-31,48-63']]);
+  assert.equal(d.instances[0]!.maxmemoryMb, Math.floor(96 * 1024 * 0.45));
+  const pc = plan<RedisDecision>('spark-2s', 'redis', { 'per-core': true });
+  assert.equal(pc.instances.length, 32);
+  assert.equal(pc.instances[0]!.cpuList, '0,32');
+  assert.match(content(pc, 'redis-numa@6379.service.d/50-numakit-numa.conf'), /taskset -c 0,32 \/usr\/bin\/numactl --membind=0 /);
+  assert.throws(() => plan('spark-2s', 'redis', { instances: '3' }), /more instances than NUMA nodes/);
+});
+
+test('jvm: per node when the heap fits, interleaved when it does not, refusals', () => {
+  const fit = plan<JvmDecision>('spark-2s', 'jvm', { heap: '48g', jar: '/opt/a.jar' });
+  assert.deepEqual([fit.mode, fit.instances.length], ['per-node', 2]);
+  const big = plan<JvmDecision>('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar' });
+  assert.deepEqual([big.mode, big.instances.length, big.mask], ['interleave', 1, '0,1']);
+  assert.match(content(big, 'app.service'), /^NUMAPolicy=interleave\nNUMAMask=0,1$/m);
+  assert.match(content(big, 'app.service'), /-Xms90g -Xmx90g -XX:\+UseNUMA -XX:\+AlwaysPreTouch -jar \/opt\/a.jar/);
+  assert.throws(() => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }), /larger than 90% of this machine/);
+  assert.throws(() => plan('spark-2s', 'jvm', { heap: '8g', jar: '/opt/a.jar', instances: '3' }), /more instances than NUMA nodes/);
+  assert.throws(() => plan('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar', instances: '2' }), /one interleaved instance/);
+  const es = plan<JvmDecision>('epyc-nps4', 'elasticsearch', { heap: '31g' });
+  assert.equal(es.mode, 'interleave');
+  assert.ok(content(es, 'jvm.options.d/numakit.options').includes('-Xmx31g'));
+});
+
+test('service: template plus one drop-in per node; bad names and commands refused', () => {
+  const d = plan<ServiceDecision>('epyc-nps4', 'service', { name: 'ingest', exec: '/usr/bin/ingest -v', 'per-node': true });
+  assert.equal(d.instances.length, 4);
+  assert.match(content(d, 'ingest@3.service.d/50-numakit-numa.conf'), /NUMAMask=3\nCPUAffinity=24-31,56-63/);
+  const old = plan<ServiceDecision>('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x', 'systemd-version': '240' });
+  assert.match(content(old, 'x@.service'), /^ExecStart=\/usr\/bin\/numactl --cpunodebind=%i --membind=%i \/usr\/bin\/x$/m);
+  assert.throws(() => plan('spark-2s', 'service', { name: 'a b', exec: '/usr/bin/x' }), /--name: 'a b' refused/);
+  assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: 'x --y' }), /--exec \(program\)/);
+  assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x $(id)' }), /refused/);
+  assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x %n' }), /refused/);
+});
+
+test('spark-yarn: one executor container per node from the seed 000 sizing', () => {
+  const d = plan<SparkYarnDecision>('spark-2s', 'spark-yarn', {});
+  assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [94 * 1024, 2 * 94 * 1024, 26, 2]);
+  const xml = content(d, 'yarn-site.numakit.xml');
+  assert.match(xml, /<name>yarn.nodemanager.numa-awareness.1.memory<\/name>\n\s*<value>96256<\/value>/);
+  assert.match(xml, /<name>yarn.nodemanager.numa-awareness.node-ids<\/name>\n\s*<value>0,1<\/value>/);
+});
+
+test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', () => {
+  const d = plan<SparkK8sDecision>('spark-2s', 'spark-k8s', { 'k8s-node': 'w1' });
+  assert.deepEqual([d.podCpus, d.podMemoryGi, d.reservedCpus], [26, 94, '0,16,32,48']);
+  assert.deepEqual(d.reservedMemory, [{ node: 0, mi: 1124 }, { node: 1, mi: 1024 }]);
+  assert.equal(d.volumes.length, 2);
+  assert.equal(plan<SparkK8sDecision>('cxl-3node', 'spark-k8s', { 'k8s-node': 'w1' }).volumes.length, 0);
+  assert.throws(() => plan('spark-2s', 'spark-k8s', {}), /--k8s-node NAME is required/);
+  assert.throws(() => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }), /do not fit the 30 CPUs/);
+});
