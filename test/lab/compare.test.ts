@@ -32,6 +32,12 @@ describe('facts', () => {
     assert.deepEqual(factsFromTopoJson(json)[1], { id: 1, cpus: [1], memTotalBytes: 200, distances: [16, 10] });
   });
 
+  it('a memory-only node at the expected locality has no CPUs of its own', () => {
+    const hw = { nodes: [{ id: 0, cpus: [0, 1], memTotalBytes: 1 }, { id: 1, cpus: [0, 1], memTotalBytes: 1 }] };
+    assert.deepEqual(factsFromHwloc(hw, new Map([[1, [0, 1]]])).map((n) => n.cpus), [[0, 1], []]);
+    assert.deepEqual(factsFromHwloc(hw, new Map([[1, [0]]])).map((n) => n.cpus), [[0, 1], [0, 1]]);
+  });
+
   it('withoutFreeMemory drops memFreeBytes at any depth', () => {
     assert.deepEqual(withoutFreeMemory({ a: { memFreeBytes: 1, b: 2 }, memFreeBytes: 3 }), { a: { b: 2 } });
   });

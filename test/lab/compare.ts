@@ -53,11 +53,18 @@ export function factsFromTopoJson(j: TopoJson): NumaFacts[] {
   }));
 }
 
-export function factsFromHwloc(h: HwlocNuma): NumaFacts[] {
+/**
+ * hwloc's NUMA facts. hwloc gives a CPU-less (memory-only) node the cpuset of its locality (its
+ * HMAT initiator's CPUs, else the whole machine) where the kernel lists no CPUs: such a node,
+ * named in `cpuLess` with the locality expected, becomes `cpus: []` when hwloc shows exactly that
+ * locality, and keeps hwloc's cpuset otherwise (so the mismatch shows in the diff).
+ */
+export function factsFromHwloc(h: HwlocNuma, cpuLess: ReadonlyMap<number, readonly number[]> = new Map()): NumaFacts[] {
   const ids = h.nodes.map((n) => n.id);
+  const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   return h.nodes.map((n) => ({
     id: n.id,
-    cpus: [...n.cpus],
+    cpus: cpuLess.has(n.id) && same(n.cpus, cpuLess.get(n.id) ?? []) ? [] : [...n.cpus],
     memTotalBytes: n.memTotalBytes,
     distances: ids.map((b) => h.distances?.[n.id]?.[b] ?? NaN),
   }));

@@ -35,7 +35,8 @@ function parseDistances(xml: string): HwlocNuma['distances'] {
   const m = /<distances2 ([^>]*type="NUMANode"[^>]*)>([\s\S]*?)<\/distances2>/.exec(xml);
   if (!m) return undefined;
   const indexes = (/<indexes[^>]*>([^<]*)</.exec(m[2] ?? '')?.[1] ?? '').trim().split(/\s+/).map(Number);
-  const values = (/<u64values[^>]*>([^<]*)</.exec(m[2] ?? '')?.[1] ?? '').trim().split(/\s+/).map(Number);
+  // hwloc writes the matrix in chunks of at most 10 values, one <u64values> element each.
+  const values = [...(m[2] ?? '').matchAll(/<u64values[^>]*>([^<]*)</g)].flatMap((v) => (v[1] ?? '').trim().split(/\s+/)).filter(Boolean).map(Number);
   if (values.length !== indexes.length * indexes.length) throw new SyntaxError(`hwloc distances: ${values.length} values for ${indexes.length} nodes`);
   const out: Record<number, Record<number, number>> = {};
   indexes.forEach((a, i) => {

@@ -1,0 +1,74 @@
+// numakit topo against the tools everyone trusts, on every shared topology, one boot each:
+// --numactl equals `numactl --hardware`, --json equals hwloc's XML, and a snapshot taken in the
+// guest and read on the host equals the live guest (free memory aside).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sectionOk } from './assert.js';
+import { alignFreeLines, factsFromHwloc, factsFromTopoJson, parseNumactlHardware, withoutFreeMemory, type TopoJson } from './compare.js';
+import { parseHwlocXml } from './hwloc_xml.js';
+import { shellQuote } from './guest.js';
+import { guestHelper, NUMAKIT, NUMAKIT_BIN, numakitOnHost } from './numakit.js';
+import { runSections, type SectionsRun } from './sections.js';
+import { LAB_TOPOLOGIES } from './topologies.js';
+import { nearestInitiator } from './qemu_args.js';
+import { resolveTopology, type Topology } from './topology.js';
+
+/** numactl runs as numakit exits (see guest-helpers/numactl_at_exit.mjs), so free memory barely moves. */
+const FREE_TOLERANCE_MB = 4;
+
+const SECTIONS = {
+  numactl: 'numactl --hardware',
+  topoNumactl: `LAB_NUMACTL_OUT="$LAB_OUT/numactl-at-exit.txt" node --import ${guestHelper('numactl_at_exit.mjs')} ${shellQuote(NUMAKIT_BIN)} topo --numactl`,
+  numactlAtExit: 'cat "$LAB_OUT/numactl-at-exit.txt"',
+  topoJson: `${NUMAKIT} topo --json`,
+  lstopo: 'lstopo-no-graphics --of xml',
+  snapshot: `${NUMAKIT} snapshot "$LAB_OUT/snap" && ${NUMAKIT} topo --json >"$LAB_OUT/live.json"`,
+};
+
+/** Where hwloc should place each CPU-less node: its HMAT initiator's CPUs, else the whole machine. */
+function expectedLocality(topology: Topology): Map<number, number[]> {
+  const t = resolveTopology(topology);
+  const all = t.nodes.flatMap((n) => n.cpus);
+  const cpuLess = t.nodes.filter((n) => n.cpus.length === 0);
+  return new Map(cpuLess.map((n) => [n.id, t.hmat ? [...(t.nodes[nearestInitiator(t, n.id)]?.cpus ?? [])] : all]));
+}
+
+for (const topology of LAB_TOPOLOGIES) {
+  describe(`topo in a ${topology.name} guest`, () => {
+    let run: SectionsRun;
+    before(async () => {
+      run = await runSections(topology, SECTIONS, { timeoutMs: 300_000 });
+    });
+    after(() => run?.cleanup());
+
+    it('the guest kernel has the topology asked for', () => {
+      const facts = parseNumactlHardware(sectionOk(run, 'numactl').stdout);
+      const want = resolveTopology(topology);
+      assert.deepEqual(facts.cpus, Object.fromEntries(want.nodes.map((n) => [n.id, n.cpus])));
+      assert.deepEqual(facts.distances, want.distances);
+    });
+
+    it('topo --numactl equals numactl --hardware line for line (free within a few MB)', () => {
+      const ours = sectionOk(run, 'topoNumactl').stdout;
+      const theirs = sectionOk(run, 'numactlAtExit').stdout;
+      assert.equal(alignFreeLines(theirs, ours, FREE_TOLERANCE_MB), theirs);
+    });
+
+    it('topo --json: node ids, CPU sets, MemTotal and distances equal hwloc (lstopo --of xml)', () => {
+      const json = JSON.parse(sectionOk(run, 'topoJson').stdout) as TopoJson;
+      assert.equal(json.schemaVersion, 1);
+      const hwloc = factsFromHwloc(parseHwlocXml(sectionOk(run, 'lstopo').stdout), expectedLocality(topology));
+      assert.deepEqual(factsFromTopoJson(json), hwloc);
+    });
+
+    it('a snapshot taken in the guest reads on the host like the live guest (free memory aside)', () => {
+      sectionOk(run, 'snapshot');
+      const host = numakitOnHost(['topo', '--json', '--root', join(run.outDir, 'snap')]);
+      assert.equal(host.code, 0, `numakit topo --root on the host failed:\n${host.stderr}`);
+      const live = JSON.parse(readFileSync(join(run.outDir, 'live.json'), 'utf8')) as unknown;
+      assert.deepEqual(withoutFreeMemory(JSON.parse(host.stdout)), withoutFreeMemory(live));
+    });
+  });
+}
