@@ -116,7 +116,10 @@ async function run(args: string[], ctx: Context): Promise<number> {
     }
   }
   if (!yes) return 0;
-  if (!plan.some((p) => p.action === 'change') && files.length === 0) return 0;
+  if (!plan.some((p) => p.action === 'change') && files.length === 0) {
+    ctx.out('nothing to change; no change set recorded.\n');
+    return 0;
+  }
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const cs = applyPlan(sys, plan, { stateDir, source: source.label, persist: files, log: (l) => ctx.out(`  ${l}\n`) });
   ctx.out(renderApplied(cs));
