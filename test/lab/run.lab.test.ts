@@ -22,6 +22,10 @@ const cpus = /Cpus_allowed_list:\\s*(\\S+)/.exec(fs.readFileSync('/proc/self/sta
 console.log(JSON.stringify({ cpus, anon, touched: b.length }));
 `)}`;
 
+// Eleven Node start-ups under TCG take about 130 s on an idle 2-core host; twice the default
+// 180 s leaves room for a busy one.
+const SLOW_GUEST_MS = 360_000;
+
 const NEED_NUMACTL = 'command -v numactl >/dev/null || { echo "the lab guest needs numactl (apt-get install numactl)" >&2; exit 99; }';
 
 interface Placement {
@@ -54,7 +58,7 @@ describe('numakit run on 2 nodes', () => {
       pid: `sh -c 'echo "$$"; exec ${NUMAKIT} run -l -- sh -c "echo \\$\\$"'`,
       exec_fail: `${NUMAKIT} run -- numakit-no-such-command; echo "rc=$?"`,
       missing_node: `${NUMAKIT} run --membind=7 -- true; echo "rc=$?"`,
-    });
+    }, { timeoutMs: SLOW_GUEST_MS });
   });
   after(() => run?.cleanup());
 
@@ -104,7 +108,7 @@ describe('numakit run with a memory-only node', () => {
     run = await runSections(THREE_NODE_CXL, {
       membind_cxl: `${NUMAKIT} run --membind=2 -- ${WORKLOAD}`,
       cpunodebind_cxl: `${NUMAKIT} run --cpunodebind=2 -- true; echo "rc=$?"`,
-    });
+    }, { timeoutMs: SLOW_GUEST_MS });
   });
   after(() => run?.cleanup());
 
