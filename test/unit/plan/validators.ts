@@ -38,34 +38,43 @@ function programs(units: PlanFile[]): string[] {
   return units.flatMap((f) => [...f.content.matchAll(/^ExecStart(?:Pre)?=[-@+!]*(\/\S+)/gm)].map((m) => m[1]!));
 }
 
+let scratch: string | null = null;
+
+/** A scratch root holding a copy of the host's system units, made once per test process. */
+function verifyRoot(): string {
+  if (scratch === null) {
+    scratch = mkdtempSync(join(tmpdir(), 'numakit-verify-'));
+    cpSync('/usr/lib/systemd/system', join(scratch, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    process.on('exit', () => rmSync(scratch!, { recursive: true, force: true }));
+  }
+  return scratch;
+}
+
 /** systemd-analyze verify on all units of a plan, in a scratch root with the host's system units. */
 export function checkUnits(units: PlanFile[]): string {
   if (units.length === 0) return '';
-  const root = mkdtempSync(join(tmpdir(), 'numakit-verify-'));
-  try {
-    cpSync('/usr/lib/systemd/system', join(root, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
-    for (const f of units) {
-      const p = join(root, f.path);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, f.content);
-    }
-    for (const name of unitNames(units)) {
-      const base = join(root, 'etc/systemd/system', name.replace(/@[^.]+\.service$/, '@.service'));
-      // A drop-in for a packaged unit (mysql.service ...): stand in a minimal base unit.
-      if (!existsSync(base)) writeFileSync(base, '[Service]\nExecStart=/usr/sbin/packaged-server\n');
-      const template = name.replace(/@[^.]+\.service$/, '@.service');
-      if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
-    }
-    for (const prog of [...programs(units), '/usr/sbin/packaged-server']) {
-      mkdirSync(dirname(join(root, prog)), { recursive: true });
-      writeFileSync(join(root, prog), '#!/bin/sh\n');
-      chmodSync(join(root, prog), 0o755);
-    }
-    const r = run('systemd-analyze', ['verify', `--root=${root}`, ...unitNames(units)]);
-    return r.code === 0 && r.out.trim() === '' ? '' : `systemd-analyze verify ${unitNames(units).join(' ')}:\n${r.out}`;
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+  const root = verifyRoot();
+  // Each plan gets a fresh /etc; stub programs left by earlier plans are harmless (each plan stubs its own).
+  rmSync(join(root, 'etc'), { recursive: true, force: true });
+  for (const f of units) {
+    const p = join(root, f.path);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, f.content);
   }
+  for (const name of unitNames(units)) {
+    const base = join(root, 'etc/systemd/system', name.replace(/@[^.]+\.service$/, '@.service'));
+    // A drop-in for a packaged unit (mysql.service ...): stand in a minimal base unit.
+    if (!existsSync(base)) writeFileSync(base, '[Service]\nExecStart=/usr/sbin/packaged-server\n');
+    const template = name.replace(/@[^.]+\.service$/, '@.service');
+    if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
+  }
+  for (const prog of [...programs(units), '/usr/sbin/packaged-server']) {
+    mkdirSync(dirname(join(root, prog)), { recursive: true });
+    writeFileSync(join(root, prog), '#!/bin/sh\n');
+    chmodSync(join(root, prog), 0o755);
+  }
+  const r = run('systemd-analyze', ['verify', `--root=${root}`, ...unitNames(units)]);
+  return r.code === 0 && r.out.trim() === '' ? '' : `systemd-analyze verify ${unitNames(units).join(' ')}:\n${r.out}`;
 }
 
 const KEY_FILE = new URL('../../fixtures/plan/spark-config-keys.txt', import.meta.url);
