@@ -1,0 +1,88 @@
+// npm run capture -- [topology options] --name NAME [--out DIR] [--force]
+// Boots a lab guest, runs `numakit snapshot` in it, and writes the snapshot to examples/NAME/
+// (or DIR) with a manifest recording the QEMU topology, kernel and date: fixtures and examples
+// that come from a real multi-node kernel, not from a generator.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseLabArgs, TOPOLOGY_HELP } from './args.js';
+import { describeGuestFailure } from './assert.js';
+import { runInGuest } from './guest.js';
+import { NUMAKIT } from './numakit.js';
+import { buildQemuArgs } from './qemu_args.js';
+import { ensureLabAssets, REPO_ROOT } from './setup.js';
+import { describeTopology, resolveTopology, type Topology } from './topology.js';
+
+const USAGE = `usage: npm run capture -- [topology options] --name NAME [--out DIR] [--force]
+Writes a snapshot taken by numakit in a lab guest to examples/NAME/ (or DIR), with manifest.json.
+Example: npm run capture -- --topology 4node-asym --name lab-4node-asym
+
+${TOPOLOGY_HELP}`;
+
+const GUEST_COMMAND = `${NUMAKIT} snapshot "$LAB_OUT/snap" && uname -r >"$LAB_OUT/kernel.txt"`;
+
+/** The topology part of the qemu command line (what makes the machine), for the manifest. */
+function qemuTopologyArgs(topology: Topology): string[] {
+  const all = buildQemuArgs(resolveTopology(topology), { kernel: '', initrd: '', shareDir: '', consoleFile: '', accel: 'tcg' });
+  const end = all.indexOf('-kernel');
+  return all.slice(0, end).filter((a, i, xs) => a !== '-accel' && a !== '-cpu' && xs[i - 1] !== '-accel' && xs[i - 1] !== '-cpu');
+}
+
+function qemuVersion(): string {
+  return spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'unknown';
+}
+
+function manifest(name: string, topology: Topology, snapDir: string, kernel: string): Record<string, unknown> {
+  const snap = existsSync(join(snapDir, 'manifest.json')) ? (JSON.parse(readFileSync(join(snapDir, 'manifest.json'), 'utf8')) as Record<string, unknown>) : {};
+  return {
+    ...snap,
+    name,
+    description: `QEMU lab guest: ${describeTopology(resolveTopology(topology))}`,
+    synthetic: false,
+    source: 'captured in the numakit lab (QEMU)',
+    date: new Date().toISOString(),
+    kernel,
+    qemu: { version: qemuVersion(), accel: ensureLabAssets().accel, args: qemuTopologyArgs(topology) },
+    topology,
+    capturedWith: `npm run capture -- --name ${name} (test/lab/capture.ts)`,
+  };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const force = argv.includes('--force');
+  const args = parseLabArgs(argv.filter((a) => a !== '--force'), ['--name', '--out']);
+  const name = args.extra.get('--name');
+  if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error('--name NAME is required (lowercase letters, digits, dashes)');
+  const dest = args.extra.get('--out') ?? join(REPO_ROOT, 'examples', name);
+  if (existsSync(dest) && !force) throw new Error(`${relative(process.cwd(), dest)} exists (add --force to replace it)`);
+  const out = mkdtempSync(join(tmpdir(), 'numakit-capture-'));
+  try {
+    console.error(`capture: ${describeTopology(resolveTopology(args.topology))}`);
+    const r = await runInGuest(args.topology, GUEST_COMMAND, { outDir: out, timeoutMs: args.timeoutMs ?? 300_000 });
+    if (r.code !== 0) {
+      console.error(describeGuestFailure('numakit snapshot in the guest', r, r.log));
+      return 1;
+    }
+    const kernel = readFileSync(join(out, 'kernel.txt'), 'utf8').trim();
+    rmSync(dest, { recursive: true, force: true });
+    cpSync(join(out, 'snap'), dest, { recursive: true });
+    writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest(name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n');
+    console.error(`capture: wrote ${relative(process.cwd(), dest)} (kernel ${kernel}, ${(r.durationMs / 1000).toFixed(1)} s)`);
+    return 0;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`capture: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  },
+);
