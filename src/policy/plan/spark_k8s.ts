@@ -33,6 +33,19 @@ export interface SparkK8sDecision extends DecisionBase {
 export const SYSTEM_RESERVED_MI_PER_NODE = 1024;
 export const EVICTION_HARD_MI = 100;
 
+/** Shrinks executor memory (overhead kept at its percent) until a pod fits every node after its reserved memory. */
+function fitMemory(sizing: SparkSizing, reserved: { node: number; mi: number }[], pct: number, d: Derivation[]): { memoryGiB: number; overheadGiB: number } {
+  const leftGi = Math.min(...sizing.executors.map((e) => Math.floor((e.share.memGiB * 1024 - reserved.find((r) => r.node === e.share.node)!.mi) / 1024)));
+  let mem = sizing.memoryGiB;
+  const over = (x: number) => Math.max(1, Math.round((x * pct) / 100));
+  while (mem > 1 && mem + over(mem) > leftGi) mem--;
+  if (mem + over(mem) > leftGi) throw new UsageError(`spark-k8s: no executor pod fits a node after its reserved memory (${leftGi}Gi left)`);
+  if (mem !== sizing.memoryGiB) {
+    d.push({ what: 'executor memory, fitted to the node after reservedMemory', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g > ${leftGi}Gi left on a node -> ${mem}g + ${over(mem)}g`, value: `${mem}g` });
+  }
+  return { memoryGiB: mem, overheadGiB: over(mem) };
+}
+
 export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecision {
   const sizing = sizeSparkExecutors(m, o);
   const d: Derivation[] = [...sizing.derivations];
@@ -46,12 +59,9 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   const reservedMemory = sizing.executors.map((e, i) => ({ node: e.share.node, mi: SYSTEM_RESERVED_MI_PER_NODE + (i === 0 ? EVICTION_HARD_MI : 0) }));
   const systemReservedMi = SYSTEM_RESERVED_MI_PER_NODE * reservedMemory.length;
   d.push({ what: 'reservedMemory (Memory Manager)', formula: `systemReserved ${systemReservedMi}Mi (${SYSTEM_RESERVED_MI_PER_NODE}Mi per node) + evictionHard ${EVICTION_HARD_MI}Mi on node ${reservedMemory[0]!.node} = ${systemReservedMi + EVICTION_HARD_MI}Mi`, value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', ') });
-  const podMemoryGi = sizing.memoryGiB + sizing.overheadGiB;
-  for (const e of sizing.executors) {
-    const left = e.share.memGiB * 1024 - reservedMemory.find((r) => r.node === e.share.node)!.mi;
-    if (podMemoryGi * 1024 > left) throw new UsageError(`spark-k8s: executor pods of ${podMemoryGi}Gi do not fit node ${e.share.node} after its reserved memory (${Math.floor(left)}Mi); lower --memory-fraction`);
-  }
-  d.push({ what: 'executor pod memory (request = limit)', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi`, value: `${podMemoryGi}Gi` });
+  const fitted = fitMemory(sizing, reservedMemory, o.overheadPct, d);
+  const podMemoryGi = fitted.memoryGiB + fitted.overheadGiB;
+  d.push({ what: 'executor pod memory (request = limit)', formula: `${fitted.memoryGiB}g + ${fitted.overheadGiB}g overhead = ${podMemoryGi}Gi`, value: `${podMemoryGi}Gi` });
   const instances = sizing.executors.length * o.hosts;
   d.push({ what: 'spark.executor.instances', formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`, value: `${instances}` });
   const volumes = sizing.executors.flatMap((e) => {
@@ -60,5 +70,5 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   });
   const notes = [...m.notes, ...sizing.notes, 'The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0\'s NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.'];
   if (volumes.length === 0) notes.push('No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node\'s root disk.');
-  return { kind: 'spark-k8s', machine: m, options: o, sizing, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
+  return { kind: 'spark-k8s', machine: m, options: o, sizing: { ...sizing, ...fitted }, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
 }

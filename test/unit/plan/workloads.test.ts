@@ -96,5 +96,9 @@ test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up'
   assert.equal(d.volumes.length, 2);
   assert.equal(plan<SparkK8sDecision>('cxl-3node', 'spark-k8s', { 'k8s-node': 'w1' }).volumes.length, 0);
   assert.throws(() => plan('spark-2s', 'spark-k8s', {}), /--k8s-node NAME is required/);
+  // 32 GiB nodes: 27g + 4g does not fit the 30Gi left after reservedMemory, so memory is fitted down.
+  const small = plan<SparkK8sDecision>('epyc-nps4', 'spark-k8s', { 'k8s-node': 'w1' });
+  assert.deepEqual([small.sizing.memoryGiB, small.sizing.overheadGiB, small.podMemoryGi], [26, 4, 30]);
+  assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+26g$/m);
   assert.throws(() => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }), /do not fit the 30 CPUs/);
 });
