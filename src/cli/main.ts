@@ -41,16 +41,28 @@ async function resolveRoot(g: Globals): Promise<SysRoot> {
   return openRoot(g.root);
 }
 
-export async function main(argv: string[]): Promise<number> {
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly isTTY: boolean;
+}
+
+const PROCESS_IO: Io = {
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+  isTTY: process.stdout.isTTY === true,
+};
+
+export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number> {
   const { globals, command, args } = splitGlobals(argv, (c) => COMMANDS[c]?.rawArgs === true);
   if (globals.version) {
-    process.stdout.write(`numakit ${VERSION}\n`);
+    io.out(`numakit ${VERSION}\n`);
     return 0;
   }
   if (globals.help || command === 'help') {
     const target = command === 'help' ? args[0] : undefined;
-    if (target !== undefined && COMMANDS[target]) process.stdout.write((await COMMANDS[target].load()).usage);
-    else process.stdout.write(usage());
+    if (target !== undefined && COMMANDS[target]) io.out((await COMMANDS[target].load()).usage);
+    else io.out(usage());
     return 0;
   }
   const name = command ?? 'overview';
@@ -59,18 +71,17 @@ export async function main(argv: string[]): Promise<number> {
   const cmd = await entry.load();
   // run reads its own --help: after its options, "--help" belongs to the command it runs.
   if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
-    process.stdout.write(cmd.usage);
+    io.out(cmd.usage);
     return 0;
   }
   const root = await resolveRoot(globals);
-  const isTTY = process.stdout.isTTY === true;
   const ctx: Context = {
     root,
     rootGiven: globals.root !== undefined || globals.example !== undefined,
-    out: (t) => void process.stdout.write(t),
-    err: (t) => void process.stderr.write(t),
-    isTTY,
-    color: isTTY && !globals.noColor && !process.env.NO_COLOR,
+    out: io.out,
+    err: io.err,
+    isTTY: io.isTTY,
+    color: io.isTTY && !globals.noColor && !process.env.NO_COLOR,
   };
   return cmd.run(args, ctx);
 }

@@ -112,7 +112,7 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
   }
   const machineTotal = kernel.memTotalBytes.value;
   const nodeTotal = nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
-  if (machineTotal !== null && nodeTotal > 0 && Math.abs(machineTotal - nodeTotal) > machineTotal * 0.05) {
+  if (machineTotal !== null && nodeTotal > 0 && nodes.every((n) => n.memTotalBytes !== null) && Math.abs(machineTotal - nodeTotal) > machineTotal * 0.05) {
     // Seen on VMs: memory hot-added or ballooned outside the node zones is missing from nodeN/meminfo.
     const gib = (b: number) => (b / 2 ** 30).toFixed(1);
     warnings.push(`node MemTotal adds up to ${gib(nodeTotal)} GiB but proc/meminfo says ${gib(machineTotal)} GiB: per-node figures cover only part of memory`);

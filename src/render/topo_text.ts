@@ -3,15 +3,18 @@ import { formatCpuList } from '../model/cpuset.js';
 import { cpusOfNode, packageIds, physicalCores, type Device, type NumaNode, type Topology } from '../model/topology.js';
 import { formatBytes } from './units.js';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function summaryLine(topo: Topology): string {
   const online = topo.cpus.filter((c) => c.online);
   const mem = topo.nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
-  const pk = packageIds(topo).length;
-  const nodes = topo.nodes.length;
-  return (
-    `${nodes} node${nodes === 1 ? '' : 's'}, ${pk} package${pk === 1 ? '' : 's'}, ` +
-    `${physicalCores(online)} cores, ${online.length} threads, ${formatBytes(mem)} memory`
-  );
+  return [
+    plural(topo.nodes.length, 'node'),
+    plural(packageIds(topo).length, 'package'),
+    plural(physicalCores(online), 'core'),
+    plural(online.length, 'thread'),
+    `${formatBytes(mem)} memory`,
+  ].join(', ');
 }
 
 export function describeDevice(d: Device): string {
@@ -35,7 +38,7 @@ function hugepageText(n: NumaNode): string | null {
 function nodeBlock(topo: Topology, n: NumaNode): string[] {
   const cpus = cpusOfNode(topo, n.id);
   const offline = cpus.filter((c) => !c.online).map((c) => c.id);
-  const cpuText = n.cpus.length === 0 ? 'no CPUs (memory-only)' : `CPUs ${formatCpuList(n.cpus)} (${physicalCores(cpus)} cores)`;
+  const cpuText = n.cpus.length === 0 ? 'no CPUs (memory-only)' : `CPUs ${formatCpuList(n.cpus)} (${plural(physicalCores(cpus), 'core')})`;
   const memText = n.memTotalBytes === null ? 'memory unknown (no meminfo)'
     : n.memTotalBytes === 0 ? 'no memory'
     : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
