@@ -1,0 +1,64 @@
+// Which processes the agent manages. Two steps, so that numa_maps (costly on large processes)
+// is read only for processes that pass the first:
+//   screen(brief, ctx, opts)   /proc/PID/status, stat and cmdline only -> null (candidate) or why not
+//   memoryPin(view)            after numa_maps: a memory policy someone set (bind, interleave, prefer)
+// Never: kernel threads, PID 1, the agent itself. Unless --override-pins: processes whose CPU
+// affinity differs from what they could have (their cgroup cpuset, else every CPU) and from
+// what the agent itself set, and processes with a non-default memory policy.
+import type { PolicyOptions, ProcessBrief, ProcessView, SkipReason } from './types.js';
+
+export interface ScreenContext {
+  readonly selfPid: number;
+  readonly nowMs: number;
+  /** pid -> time until which the agent leaves it alone. */
+  readonly cooldownUntil: ReadonlyMap<number, number>;
+}
+
+export function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+function matchesAny(res: readonly RegExp[], p: ProcessBrief): boolean {
+  return res.some((re) => re.test(p.comm) || re.test(p.cmdline));
+}
+
+/** True when the CPU affinity was set by someone other than the agent. */
+export function cpusPinned(p: ProcessBrief): boolean {
+  if (p.cpusAllowed === null) return false;
+  if (p.agentCpus !== null && sameSet(p.cpusAllowed, p.agentCpus)) return false;
+  return !sameSet(p.cpusAllowed, p.cpusPermitted);
+}
+
+/** The cheap screen; null when the process is a candidate (its numa_maps is worth reading). */
+export function screen(p: ProcessBrief, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
+  if (p.pid === ctx.selfPid) return 'self';
+  if (p.pid === 1) return 'init';
+  // Kernel threads have no mm: no VmRSS line and an empty cmdline (proc(5)).
+  if (p.rssBytes === 0 && p.cmdline === '') return 'kernel-thread';
+  if (p.rssBytes < opts.minRssBytes) return 'small';
+  if (p.cpu < opts.minCpu) return 'idle';
+  if (matchesAny(opts.exclude, p)) return 'excluded';
+  if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
+  if (!opts.overridePins && cpusPinned(p)) return 'pinned-cpus';
+  if ((ctx.cooldownUntil.get(p.pid) ?? -Infinity) > ctx.nowMs) return 'cooldown';
+  return null;
+}
+
+/** Policies in numa_maps that mean "placed on purpose"; default and local follow the CPU. */
+function isSetPolicy(name: string): boolean {
+  return !/^(default|local)\b/.test(name);
+}
+
+/**
+ * After numa_maps: a memory policy someone set covers at least 1% of the memory (a library
+ * mbind()ing a small buffer does not make the whole process pinned). null when none.
+ */
+export function memoryPin(p: ProcessView, opts: PolicyOptions): SkipReason | null {
+  if (p.memory.kind !== 'ok') return 'no-permission';
+  if (opts.overridePins || p.memory.totalBytes === 0) return null;
+  let set = 0;
+  for (const [name, bytes] of Object.entries(p.memory.policies)) if (isSetPolicy(name)) set += bytes;
+  return set >= p.memory.totalBytes * 0.01 ? 'pinned-memory' : null;
+}

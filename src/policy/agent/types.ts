@@ -1,0 +1,105 @@
+// Plain data of the agent's placement policy: what it sees of the machine and of each process,
+// its options, and the decisions it returns. Pure types; src/agent/ fills them from /proc and
+// /sys and acts on the decisions.
+import type { ProcessMemory } from '../../model/stat.js';
+
+export type Strategy = 'balance' | 'consolidate';
+export type Tune = 'threads' | 'pages' | 'both';
+
+export interface PolicyOptions {
+  /** Resident memory a process needs to be managed (bytes). */
+  readonly minRssBytes: number;
+  /** CPU a process needs to be managed, in CPUs (1 = one CPU busy over the window). */
+  readonly minCpu: number;
+  /** Regular expressions on comm or command line; empty = every process. */
+  readonly include: readonly RegExp[];
+  readonly exclude: readonly RegExp[];
+  /** Manage processes whose affinity or memory policy someone else set. */
+  readonly overridePins: boolean;
+  /** Act only when the expected locality gain is at least this (0..1). */
+  readonly minGain: number;
+  /** After acting on a process (or failing to), leave it alone this long. */
+  readonly cooldownMs: number;
+  /** Global migration budget in MB/s (10^6 bytes); 0 = unlimited. */
+  readonly maxMigrateMbps: number;
+  readonly strategy: Strategy;
+  readonly tune: Tune;
+}
+
+/** A node as the policy sees it over the last window. */
+export interface NodeView {
+  readonly id: number;
+  /** Online CPUs; empty for a memory-only node. */
+  readonly cpus: readonly number[];
+  readonly freeBytes: number;
+  /** CPUs not busy over the window (0..cpus.length), from /proc/stat. */
+  readonly idleCpus: number;
+  /** SLIT row: node id (as a string) -> distance. */
+  readonly distances: Readonly<Record<string, number>>;
+}
+
+export interface MachineView {
+  readonly nodes: readonly NodeView[];
+}
+
+/** What the cheap screen sees: /proc/PID/status, stat and cmdline, no numa_maps. */
+export interface ProcessBrief {
+  readonly pid: number;
+  readonly comm: string;
+  readonly cmdline: string;
+  readonly rssBytes: number;
+  /** CPUs used over the window (CPU seconds / window seconds). */
+  readonly cpu: number;
+  /** Main thread's Cpus_allowed_list; null when unknown. */
+  readonly cpusAllowed: readonly number[] | null;
+  /** CPUs the process could be given: its cgroup cpuset, or every online CPU. */
+  readonly cpusPermitted: readonly number[];
+  /** CPUs the agent itself set on this process (from its journal); null when it never did. */
+  readonly agentCpus: readonly number[] | null;
+}
+
+/** A candidate with its memory per node (numa_maps) and where it ran. */
+export interface ProcessView extends ProcessBrief {
+  readonly threads: number;
+  readonly memory: ProcessMemory;
+  /** Node id -> CPU seconds over the window. */
+  readonly cpuNodes: Readonly<Record<string, number>>;
+  readonly lastNodes: readonly number[];
+  readonly memsAllowed: readonly number[] | null;
+  readonly windowSeconds: number;
+}
+
+/** Why a process is left alone. */
+export type SkipReason =
+  | 'kernel-thread' | 'init' | 'self' | 'small' | 'idle' | 'excluded' | 'not-included'
+  | 'pinned-cpus' | 'pinned-memory' | 'cooldown' | 'no-permission' | 'local' | 'low-gain'
+  | 'no-room' | 'budget';
+
+/** Where a process should go: nodes, the CPUs for its threads, the memory to move. */
+export interface Placement {
+  readonly nodes: readonly number[];
+  /** CPUs for every thread; null when threads are not moved (--tune pages). */
+  readonly cpus: readonly number[] | null;
+  /** Memory to migrate: from these nodes to `nodes`; empty when none (--tune threads). */
+  readonly moveFrom: readonly number[];
+  readonly moveBytes: number;
+  readonly localityNow: number;
+  readonly localityAfter: number;
+}
+
+export type Decision =
+  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string }
+  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number };
+
+export const DEFAULT_POLICY: PolicyOptions = {
+  minRssBytes: 32 * 1024 * 1024,
+  minCpu: 0.2,
+  include: [],
+  exclude: [],
+  overridePins: false,
+  minGain: 0.1,
+  cooldownMs: 30_000,
+  maxMigrateMbps: 1000,
+  strategy: 'balance',
+  tune: 'both',
+};
