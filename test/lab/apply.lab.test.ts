@@ -30,7 +30,9 @@ ${NUMAKIT} apply --profile latency --yes --state-dir /tmp/s1
 snap > /tmp/applied; if cmp -s /tmp/before /tmp/applied; then echo 'apply changed nothing' >&2; exit 1; fi
 ${NUMAKIT} rollback --state-dir /tmp/s1
 snap > /tmp/after; diff /tmp/before /tmp/after && echo IDENTICAL`,
-  sigkill: `set -e; ${START}; ${SNAP}; ${CHANGES}; snap > /tmp/before
+  sigkill: `set -e; ${START}; ${SNAP}
+${CHANGES}
+snap > /tmp/before
 NUMAKIT_TEST_APPLY_DELAY_MS=3000 ${NUMAKIT} apply /tmp/nk.yaml --yes --state-dir /tmp/s2 >/dev/null & pid=$!
 for i in $(seq 1 300); do [ "$(${WRITTEN('/tmp/s2')})" -ge 2 ] && break; sleep 0.2; done
 kill -9 $pid; wait $pid || echo "killed: $?"
@@ -39,7 +41,9 @@ ${NUMAKIT} journal --state-dir /tmp/s2
 snap > /tmp/killed; if cmp -s /tmp/before /tmp/killed; then echo 'the killed apply changed nothing' >&2; exit 1; fi
 ${NUMAKIT} rollback --state-dir /tmp/s2
 snap > /tmp/after; diff /tmp/before /tmp/after && echo IDENTICAL`,
-  readonly: `set -e; ${START}; ${SNAP}; ${CHANGES}; snap > /tmp/before
+  readonly: `set -e; ${START}; ${SNAP}
+${CHANGES}
+snap > /tmp/before
 mount --bind /proc/sys/vm/swappiness /proc/sys/vm/swappiness && mount -o remount,ro,bind /proc/sys/vm/swappiness
 if ${NUMAKIT} apply /tmp/nk.yaml --yes --state-dir /tmp/s3; then echo "apply should have failed" >&2; exit 1; fi
 umount /proc/sys/vm/swappiness

@@ -70,7 +70,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     const kernel = readFileSync(join(out, 'kernel.txt'), 'utf8').trim();
     rmSync(dest, { recursive: true, force: true });
-    cpSync(join(out, 'snap'), dest, { recursive: true });
+    cpSync(join(out, 'snap'), dest, { recursive: true, verbatimSymlinks: true });
     writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest(name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n');
     console.error(`capture: wrote ${relative(process.cwd(), dest)} (kernel ${kernel}, ${(r.durationMs / 1000).toFixed(1)} s)`);
     return 0;

@@ -120,7 +120,9 @@ export function runInGuest(topology: Topology, command: string, opts: GuestOptio
           if (!gone) throw new Error(`qemu (process group ${pgid}) did not end after SIGKILL`);
           if (opts.outDir && existsSync(join(share, 'out'))) {
             mkdirSync(opts.outDir, { recursive: true });
-            cpSync(join(share, 'out'), opts.outDir, { recursive: true });
+            // verbatimSymlinks: snapshots hold relative sysfs links (class/dmi/id -> ../../devices/...);
+            // by default cpSync rewrites them to absolute paths into the share, deleted below.
+            cpSync(join(share, 'out'), opts.outDir, { recursive: true, verbatimSymlinks: true });
           }
           resolveResult(collect(share, t, { timedOut, qemuErr, started, pgid }));
         } catch (e) {
