@@ -52,7 +52,7 @@ function mirrorPath(src: string, dst: string, rel: string): string {
   return cur;
 }
 
-function copyListing(src: string, dst: string, real: string): void {
+function copyListing(src: string, dst: string, real: string, opts: WriteOptions): void {
   mkdirSync(join(dst, real), { recursive: true });
   let names: string[];
   try {
@@ -62,6 +62,7 @@ function copyListing(src: string, dst: string, real: string): void {
   }
   for (const name of names) {
     const rel = `${real}/${name}`;
+    if (opts.skip?.(rel)) continue;
     const st = lstatSync(join(src, rel), { throwIfNoEntry: false });
     if (!st) continue;
     if (st.isSymbolicLink()) makeLink(dst, rel, readlinkSync(join(src, rel)));
@@ -100,7 +101,7 @@ export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<A
     const real = mirrorPath(src, dst, a.rel);
     const st = lstatSync(join(src, real), { throwIfNoEntry: false });
     if (!st) continue;
-    if (st.isDirectory()) copyListing(src, dst, real);
+    if (st.isDirectory()) copyListing(src, dst, real, opts);
     else if (st.isFile()) {
       copyFile(src, dst, real, opts);
       n++;

@@ -31,7 +31,10 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root, opts) => {
       if (!opts.processes) return;
       const { createSampler } = await import('./processes.js');
+      const { listPids, readCmdline } = await import('../sysfs/proc_list.js');
       createSampler(root).sample(0);
+      // stat -p PATTERN matches command lines (redacted in the copy unless --no-redact)
+      for (const pid of listPids(root)) readCmdline(root, pid);
     },
   },
 ];

@@ -1,0 +1,72 @@
+// numakit snapshot: what it copies is enough for every reader, links survive, archives work,
+// per-process data only on request and command lines redacted by default.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { redactCmdline } from '../../../src/cli/commands/snapshot.js';
+import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
+import { runMain } from '../../helpers/cli.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'numakit-snap-test-'));
+
+describe('numakit snapshot', () => {
+  for (const name of ['spark-2s', 'cxl-3node']) {
+    it(`a snapshot of ${name} reads back as the same topology (dir and .tar.gz)`, async () => {
+      const src = join(EXAMPLES_DIR, name);
+      const want = await runMain(['--root', src, 'topo', '--json']);
+      const dir = join(tmp(), 'snap');
+      assert.equal((await runMain(['--root', src, 'snapshot', dir])).code, 0);
+      assert.equal((await runMain(['--root', dir, 'topo', '--json'])).out, want.out);
+      const tgz = join(tmp(), 'snap.tar.gz');
+      assert.equal((await runMain(['--root', src, 'snapshot', tgz])).code, 0);
+      assert.equal((await runMain(['--root', tgz, 'topo', '--json'])).out, want.out);
+    });
+  }
+
+  it('keeps sysfs links relative and copies only what was read', async () => {
+    const dir = join(tmp(), 'snap');
+    await runMain(['--example', 'spark-2s', 'snapshot', dir]);
+    assert.equal(readlinkSync(join(dir, 'sys/class/net/ens1f0')), '../../devices/pci0000:00/0000:3b:00.0/net/ens1f0');
+    assert.ok(existsSync(join(dir, 'sys/devices/pci0000:00/0000:3b:00.0/numa_node')));
+    // rx queue knobs are not read by any collector: they are not copied
+    assert.equal(existsSync(join(dir, 'sys/devices/pci0000:00/0000:3b:00.0/net/ens1f0/queues/tx-0/xps_cpus')), false);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    assert.equal(manifest.synthetic, false);
+    assert.equal(manifest.processes, false);
+  });
+
+  it('leaves /proc/PID out unless --processes, and redacts command lines', async () => {
+    const src = tmp();
+    await runMain(['--example', 'spark-2s', 'snapshot', join(src, 'base')]);
+    const root = join(src, 'base');
+    mkdirSync(join(root, 'proc/4242'), { recursive: true });
+    writeFileSync(join(root, 'proc/4242/cmdline'), 'java\0-Dpassword=hunter2\0-jar\0app.jar\0');
+    writeFileSync(join(root, 'proc/4242/comm'), 'java\n');
+    writeFileSync(join(root, 'proc/4242/status'), 'Name:\tjava\nState:\tS (sleeping)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-63\nMems_allowed_list:\t0-1\n');
+    const plain = join(tmp(), 'plain');
+    assert.equal((await runMain(['--root', root, 'snapshot', plain])).code, 0);
+    assert.equal(existsSync(join(plain, 'proc/4242')), false);
+    const withProcs = join(tmp(), 'procs');
+    assert.equal((await runMain(['--root', root, 'snapshot', withProcs, '--processes'])).code, 0);
+    assert.equal(readFileSync(join(withProcs, 'proc/4242/cmdline'), 'utf8'), 'java\0REDACTED\0REDACTED\0REDACTED\0');
+    const full = join(tmp(), 'full');
+    await runMain(['--root', root, 'snapshot', full, '--processes', '--no-redact']);
+    assert.match(readFileSync(join(full, 'proc/4242/cmdline'), 'utf8'), /hunter2/);
+  });
+
+  it('refuses a non-empty output directory and a missing argument', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'x'), '');
+    const r = await runMain(['--example', 'spark-2s', 'snapshot', dir]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /directory is not empty/);
+    assert.equal((await runMain(['snapshot'])).code, 2);
+  });
+
+  it('redactCmdline keeps argv[0] only', () => {
+    assert.equal(redactCmdline(Buffer.from('a\0b\0')).toString(), 'a\0REDACTED\0');
+    assert.equal(redactCmdline(Buffer.from('kworker\0')).toString(), 'kworker\0');
+  });
+});
