@@ -3,12 +3,18 @@
 // in the same run, alternating, median of N rounds, of each whole command (Node's start-up
 // included): wall time, and CPU time (user + system, 10 ms resolution), which a loaded machine
 // distorts less. Goal: numakit at most 2x numastat. Needs numastat (numactl package) and a
-// build (npm run build).   node bench/stat-vs-numastat.mjs [--rounds N]
-import { execFileSync, spawnSync } from 'node:child_process';
+// build (npm run build).   node bench/stat-vs-numastat.mjs [--rounds N] [--spawn N]
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 7;
+const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
+const rounds = arg('--rounds', 7);
+// --spawn N: start N extra processes (sleep) first, to see the ratio on a machine with many
+// processes: Node's start-up is a fixed cost that a machine with ~100 processes cannot hide.
+const extra = Array.from({ length: arg('--spawn', 0) }, () => spawn('sleep', ['600'], { stdio: 'ignore' }));
+extra.forEach((c) => c.unref());
+process.on('exit', () => extra.forEach((c) => c.kill()));
 const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 try {
   execFileSync('numastat', ['-V'], { stdio: 'ignore' });

@@ -5,19 +5,23 @@
 //
 // API:
 //   findPids(root, specs)                       -> { pids, unmatched }   numastat's -p matching
-//   readProcessMemory(root, pid, {units?})      -> ProcessMemoryInfo | null (null: the process is gone)
-//   memoryFromMappings(mappings, units?)        -> ProcessMemory (pure)
+//   readProcessMemory(root, pid, {units?, policies?}) -> ProcessMemoryInfo | null (null: the process is gone)
+//   memoryFromNumaMaps(text, {units?, policies?}) -> ProcessMemory (pure)
 //   readThreadTicks(root, pid)                  -> Map<tid, {ticks, processor}> | null
 //   sampleProcesses(root, {windowMs, pids?, sleep?}) -> Promise<ProcessSample[]>   one window
-//   createSampler(root, {pids?}).sample(nowMs) -> ProcessSample[]   CPU time since the last call
+//   createSampler(root, {pids?, select?}).sample(nowMs) -> ProcessSample[]   CPU time since the last call;
+//                                               select() sees status, cmdline and CPU time first, so
+//                                               numa_maps (costly) is read only for what it keeps
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
 import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample } from '../model/stat.js';
+import { parseAt } from '../sysfs/parse_util.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
-import { readNumaMaps, type NumaMapping } from '../sysfs/proc_numa_maps.js';
+import { numaMapsPath, policyText, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
-import { readProcStatus } from '../sysfs/proc_status.js';
+import { readProcName, readProcStatus } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
+import type { ProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 
 /** numastat's units: every non-huge page is `pageSize`, every huge one `hugePageSize`,
@@ -27,42 +31,51 @@ export interface NumastatUnits {
   readonly hugePageSize: number;
 }
 
-const KEY = { huge: 'hugeBytes', heap: 'heapBytes', stack: 'stackBytes', private: 'privateBytes' } as const;
+const INDEX = { huge: 0, heap: 1, stack: 2, private: 3 } as const;
 
-function policyName(m: NumaMapping): string {
-  return m.policyNodes === '' ? m.policy : `${m.policy}:${m.policyNodes}`;
-}
-
-export function memoryFromMappings(mappings: readonly NumaMapping[], units?: NumastatUnits): ProcessMemory {
-  const nodes: Record<string, { hugeBytes: number; heapBytes: number; stackBytes: number; privateBytes: number; totalBytes: number }> = {};
+/**
+ * Memory per node of numa_maps text, split as numastat splits it. `policies` (bytes per memory
+ * policy seen) costs a string per mapping and is skipped unless asked for.
+ */
+export function memoryFromNumaMaps(text: string, opts: { units?: NumastatUnits; policies?: boolean } = {}): ProcessMemory {
+  const perNode: number[][] = []; // node -> [huge, heap, stack, private] bytes
   const policies: Record<string, number> = {};
   let total = 0;
-  for (const m of mappings) {
+  const { units } = opts;
+  scanNumaMaps(text, (m) => {
     const unit = units ? (m.category === 'huge' ? units.hugePageSize : units.pageSize) : (m.pageKb ?? 4) * 1024;
-    for (const [node, pages] of m.pages) {
-      const bytes = pages * unit;
-      const n = (nodes[String(node)] ??= { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: 0, totalBytes: 0 });
-      n[KEY[m.category]] += bytes;
-      n.totalBytes += bytes;
-      total += bytes;
-      policies[policyName(m)] = (policies[policyName(m)] ?? 0) + bytes;
+    const cat = INDEX[m.category];
+    let bytes = 0;
+    for (let i = 0; i < m.pairs.length; i += 2) {
+      const b = m.pairs[i + 1]! * unit;
+      (perNode[m.pairs[i]!] ??= [0, 0, 0, 0])[cat]! += b;
+      bytes += b;
     }
-  }
-  return { kind: 'ok', nodes: nodes as Record<string, NodeMemory>, totalBytes: total, policies };
+    total += bytes;
+    if (opts.policies && bytes > 0) {
+      const p = policyText(m);
+      policies[p] = (policies[p] ?? 0) + bytes;
+    }
+  });
+  const nodes: Record<string, NodeMemory> = {};
+  perNode.forEach((v, n) => {
+    if (v) nodes[String(n)] = { hugeBytes: v[0]!, heapBytes: v[1]!, stackBytes: v[2]!, privateBytes: v[3]!, totalBytes: v[0]! + v[1]! + v[2]! + v[3]! };
+  });
+  return { kind: 'ok', nodes, totalBytes: total, policies };
 }
 
 /** Name and memory of a process; null when it is gone (or exits while being read). */
-export function readProcessMemory(root: SysRoot, pid: number, opts: { units?: NumastatUnits } = {}): ProcessMemoryInfo | null {
-  const status = readProcStatus(root, pid);
-  if (status === null) return null;
-  const maps = readNumaMaps(root, pid);
-  if (!maps.ok) return maps.reason === 'missing' ? null : { pid, comm: status.name, memory: { kind: 'no-permission' } };
-  return { pid, comm: status.name, memory: memoryFromMappings(maps.mappings, opts.units) };
+export function readProcessMemory(root: SysRoot, pid: number, opts: { units?: NumastatUnits; policies?: boolean } = {}): ProcessMemoryInfo | null {
+  const comm = readProcName(root, pid);
+  if (comm === null) return null;
+  const r = readNumaMapsText(root, pid);
+  if (!r.ok) return r.reason === 'missing' ? null : { pid, comm, memory: { kind: 'no-permission' } };
+  return { pid, comm, memory: parseAt(numaMapsPath(pid), r.text, (t) => memoryFromNumaMaps(t, opts)) };
 }
 
 /** numastat matches a pattern against "NAME CMDLINE" (NULs as spaces, at most 2047 bytes). */
 function matchText(root: SysRoot, pid: number): string {
-  const name = readProcStatus(root, pid)?.name ?? '';
+  const name = readProcName(root, pid) ?? '';
   const cmd = readCmdline(root, pid);
   return (cmd === null ? name : `${name} ${cmd}`).slice(0, 2047);
 }
@@ -144,8 +157,24 @@ export interface Sampler {
   sample(nowMs: number): ProcessSample[];
 }
 
+/** What a sampler's select() sees of a process before reading its numa_maps. */
+export interface SampleBrief {
+  readonly pid: number;
+  readonly status: ProcStatus;
+  readonly cmdline: string;
+  /** CPU seconds of all its threads since the previous sample (the whole lifetime on the first). */
+  readonly cpuSeconds: number;
+  readonly windowSeconds: number;
+}
+
+export interface SamplerOptions {
+  readonly pids?: readonly number[];
+  /** Keep only processes it returns true for; the others' numa_maps is never read. */
+  readonly select?: (p: SampleBrief) => boolean;
+}
+
 /** A sampler that remembers thread CPU ticks between calls (used by top and the agent). */
-export function createSampler(root: SysRoot, opts: { pids?: readonly number[] } = {}): Sampler {
+export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler {
   const cpuNode = readCpuNodes(root);
   let prev = new Map<number, Map<number, ThreadTicks>>();
   let prevAt: number | null = null;
@@ -155,10 +184,10 @@ export function createSampler(root: SysRoot, opts: { pids?: readonly number[] } 
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
       for (const pid of opts.pids ?? listPids(root)) {
-        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, opts.pids === undefined);
+        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select });
         if (s === null) continue;
         next.set(pid, s.ticks);
-        out.push(s.sample);
+        if (s.sample !== null) out.push(s.sample);
       }
       prev = next;
       prevAt = nowMs;
@@ -181,20 +210,31 @@ export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promi
   await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
   const out: ProcessSample[] = [];
   for (const [pid, t0] of before) {
-    const s = sampleOne(root, pid, t0, cpuNode, opts.windowMs / 1000, false);
-    if (s !== null) out.push(s.sample);
+    const s = sampleOne(root, pid, t0, cpuNode, opts.windowMs / 1000, { residentOnly: false });
+    if (s?.sample) out.push(s.sample);
   }
   return out;
 }
 
+function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>): number {
+  let ticks = 0;
+  for (const [tid, a] of t1) ticks += Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0));
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
 function sampleOne(
-  root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number, residentOnly: boolean,
-): { sample: ProcessSample; ticks: Map<number, ThreadTicks> } | null {
+  root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number,
+  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined },
+): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> } | null {
   const status = readProcStatus(root, pid);
-  if (status === null || (residentOnly && status.rssBytes === 0)) return null;
+  if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
   const t1 = readThreadTicks(root, pid);
-  const mem = readProcessMemory(root, pid);
-  if (t1 === null || mem === null) return null;
+  if (t1 === null) return null;
+  if (how.select && !how.select({ pid, status, cmdline: readCmdline(root, pid) ?? '', cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
+    return { sample: null, ticks: t1 };
+  }
+  const mem = readProcessMemory(root, pid, { policies: true });
+  if (mem === null) return null;
   const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
   const sample: ProcessSample = {
     ...mem,

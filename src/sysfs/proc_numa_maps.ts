@@ -7,7 +7,7 @@
 // "prefer (many)") and file names are escaped by the kernel (no raw spaces).
 import { SysfsParseError } from '../model/errors.js';
 import { parseAt } from './parse_util.js';
-import { readFile } from './read.js';
+import { readFile, type ReadResult } from './read.js';
 import type { SysRoot } from './root.js';
 import type { AbsentReason } from '../model/fact.js';
 
@@ -27,8 +27,6 @@ export interface NumaMapping {
   readonly pages: ReadonlyMap<number, number>;
 }
 
-const POLICY = /^(default|prefer \(many\)|weighted interleave|prefer|bind|interleave|local)(?:=[a-z]+)?(?::(\S+))?/;
-
 /** The first word starting with huge/heap/stack decides (numastat compares prefixes). */
 function categoryOf(t: string): MappingCategory | null {
   const c = t.charCodeAt(0);
@@ -37,47 +35,109 @@ function categoryOf(t: string): MappingCategory | null {
   return null;
 }
 
-/** "N12=345" -> [12, 345], else null. Hand-rolled: this runs for every mapping of every process. */
-function nodePages(t: string): [number, number] | null {
-  if (t.charCodeAt(0) !== 78 /* N */) return null;
-  const eq = t.indexOf('=');
-  if (eq < 2 || eq === t.length - 1) return null;
-  const node = Number(t.slice(1, eq));
-  const pages = Number(t.slice(eq + 1));
-  return Number.isInteger(node) && Number.isInteger(pages) && node >= 0 && pages >= 0 ? [node, pages] : null;
+function isHex(t: string): boolean {
+  if (t.length === 0) return false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
-export function parseNumaMapsLine(line: string): NumaMapping {
-  const tokens = line.split(' ').filter((t) => t !== '');
-  const address = tokens[0] ?? '';
-  if (!/^[0-9a-f]+$/.test(address)) throw new SysfsParseError('numa_maps line does not start with an address', { text: line });
-  const pol = POLICY.exec(line.slice(address.length + 1));
-  const pages = new Map<number, number>();
-  let pageKb: number | null = null;
-  let category: MappingCategory | null = null;
-  for (let i = 1; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const np = nodePages(t);
-    if (np) pages.set(np[0], (pages.get(np[0]) ?? 0) + np[1]);
-    else if (t.startsWith('kernelpagesize_kB=')) pageKb = Number(t.slice(18));
-    else if (category === null) category = categoryOf(t);
+/** Non-negative decimal integer of t[from, to), or -1. */
+function digits(t: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
   }
-  if (pageKb !== null && !(pageKb > 0)) throw new SysfsParseError('bad kernelpagesize_kB', { text: line });
-  return { address, policy: pol ? pol[1]! : 'unknown', policyNodes: pol?.[2] ?? '', category: category ?? 'private', pageKb, pages };
+  return v;
+}
+
+/** Policy words -> [mode, nodes]: "interleave:0-3", "bind=static:1", "prefer (many):0,2", "weighted interleave:0-1". */
+function policyOf(words: string[]): [string, string] {
+  let text = words[1] ?? '';
+  if ((text === 'weighted' || (text === 'prefer' && words[2]?.startsWith('(many)'))) && words[2] !== undefined) text = `${text} ${words[2]}`;
+  const colon = text.indexOf(':');
+  const mode = (colon < 0 ? text : text.slice(0, colon)).replace(/=[a-z]+$/, '');
+  return [mode === '' ? 'unknown' : mode, colon < 0 ? '' : text.slice(colon + 1)];
+}
+
+/** One mapping as the scanner sees it; `pairs` is [node, pages, node, pages, ...] and is reused. */
+export interface ScannedMapping {
+  readonly words: string[];
+  readonly category: MappingCategory;
+  readonly pageKb: number | null;
+  readonly pairs: number[];
+}
+
+/**
+ * Scans numa_maps text once, calling `visit` for each mapping with its words, category, page
+ * size and node/page pairs (no object per word or per node: -p over every process is dominated
+ * by this loop). Throws SysfsParseError naming the line for a line without an address or with
+ * a bad page size.
+ */
+export function scanNumaMaps(text: string, visit: (m: ScannedMapping) => void): void {
+  const pairs: number[] = [];
+  let lineNo = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    const words = line.split(' ');
+    if (!isHex(words[0]!)) throw new SysfsParseError('not a numa_maps line (no address)', { line: lineNo, text: line });
+    pairs.length = 0;
+    let pageKb: number | null = null;
+    let category: MappingCategory | null = null;
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!;
+      const c = w.charCodeAt(0);
+      if (c === 78 /* N */) {
+        const eq = w.indexOf('=');
+        const node = digits(w, 1, eq);
+        const pages = digits(w, eq + 1, w.length);
+        if (eq > 1 && node >= 0 && pages >= 0) {
+          pairs.push(node, pages);
+          continue;
+        }
+      } else if (c === 107 /* k */ && w.startsWith('kernelpagesize_kB=')) {
+        pageKb = digits(w, 18, w.length);
+        if (!(pageKb > 0)) throw new SysfsParseError('bad kernelpagesize_kB in numa_maps', { line: lineNo, text: line });
+        continue;
+      }
+      if (category === null) category = categoryOf(w);
+    }
+    visit({ words, category: category ?? 'private', pageKb, pairs });
+  }
 }
 
 export function parseNumaMaps(text: string): NumaMapping[] {
   const out: NumaMapping[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      out.push(parseNumaMapsLine(line));
-    } catch (e) {
-      if (e instanceof SysfsParseError) throw new SysfsParseError('not a numa_maps line', { line: i + 1, text: line });
-      throw e;
-    }
+  scanNumaMaps(text, (m) => {
+    const pages = new Map<number, number>();
+    for (let i = 0; i < m.pairs.length; i += 2) pages.set(m.pairs[i]!, (pages.get(m.pairs[i]!) ?? 0) + m.pairs[i + 1]!);
+    const [policy, policyNodes] = policyOf(m.words);
+    out.push({ address: m.words[0]!, policy, policyNodes, category: m.category, pageKb: m.pageKb, pages });
   });
   return out;
+}
+
+/** One line (see parseNumaMaps). */
+export function parseNumaMapsLine(line: string): NumaMapping {
+  const [m] = parseNumaMaps(line);
+  if (m === undefined) throw new SysfsParseError('empty numa_maps line', { text: line });
+  return m;
+}
+
+/** Policy of a scanned mapping as "mode" or "mode:nodes". */
+export function policyText(m: ScannedMapping): string {
+  const [mode, nodes] = policyOf(m.words);
+  return nodes === '' ? mode : `${mode}:${nodes}`;
 }
 
 export type NumaMapsResult = { ok: true; mappings: NumaMapping[] } | { ok: false; reason: AbsentReason };
@@ -92,4 +152,14 @@ export function readNumaMaps(root: SysRoot, pid: number | 'self'): NumaMapsResul
   const r = readFile(root, path);
   if (!r.ok) return r;
   return { ok: true, mappings: parseAt(path, r.text, parseNumaMaps) };
+}
+
+/** The text, for scanNumaMaps (same absent reasons as readNumaMaps). Errors of a later scan
+ * should be attributed with parseAt(numaMapsPath(pid), ...). */
+export function readNumaMapsText(root: SysRoot, pid: number): ReadResult {
+  return readFile(root, numaMapsPath(pid));
+}
+
+export function numaMapsPath(pid: number | 'self'): string {
+  return `proc/${pid}/numa_maps`;
 }

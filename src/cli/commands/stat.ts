@@ -64,7 +64,7 @@ function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | unde
   if (unmatched.length > 0) throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
   const procs: ProcessMemoryInfo[] = [];
   for (const pid of pids) {
-    const p = readProcessMemory(ctx.root, pid, { units });
+    const p = readProcessMemory(ctx.root, pid, { units, policies: o.json });
     if (p === null) ctx.err(`numakit: stat: PID ${pid}: no such process (skipped)\n`);
     else procs.push(p);
   }

@@ -2,8 +2,7 @@
 // sizes, interleaved mappings, kernel threads, zombies, vanished processes, pattern matching.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cpuSecondsByNode, createSampler, findPids, memoryFromMappings, readProcessMemory, sampleProcesses } from '../../../src/discover/processes.js';
-import { parseNumaMaps } from '../../../src/sysfs/proc_numa_maps.js';
+import { cpuSecondsByNode, createSampler, findPids, memoryFromNumaMaps, readProcessMemory, sampleProcesses } from '../../../src/discover/processes.js';
 import { fixtureRoot } from './helpers.js';
 
 const root = fixtureRoot('four-node');
@@ -24,7 +23,7 @@ test("numastat's units (everything huge at the default size) reproduce its misco
 });
 
 test('an interleaved mapping lands evenly on its nodes, with the policy recorded', () => {
-  const p = readProcessMemory(root, 1302);
+  const p = readProcessMemory(root, 1302, { policies: true });
   assert.ok(p && p.memory.kind === 'ok');
   for (const n of ['0', '1', '2']) assert.ok(p.memory.nodes[n]!.privateBytes >= 50000 * 4096, n);
   assert.equal(p.memory.policies['interleave:0-3'], 200000 * 4096);
@@ -45,8 +44,8 @@ test('a process that vanished (directory listed, files gone) or never existed re
   assert.equal(readProcessMemory(root, 99999), null);
 });
 
-test('memoryFromMappings splits Huge/Heap/Stack/Private per node and sums a Total', () => {
-  const m = memoryFromMappings(parseNumaMaps('1000 default heap anon=2 N0=2 kernelpagesize_kB=4\n2000 default stack anon=1 N1=1 kernelpagesize_kB=64\n'));
+test('memoryFromNumaMaps splits Huge/Heap/Stack/Private per node and sums a Total', () => {
+  const m = memoryFromNumaMaps('1000 default heap anon=2 N0=2 kernelpagesize_kB=4\n2000 default stack anon=1 N1=1 kernelpagesize_kB=64\n', { policies: true });
   assert.deepEqual(m, {
     kind: 'ok', totalBytes: 8192 + 65536, policies: { default: 8192 + 65536 },
     nodes: { '0': { hugeBytes: 0, heapBytes: 8192, stackBytes: 0, privateBytes: 0, totalBytes: 8192 }, '1': { hugeBytes: 0, heapBytes: 0, stackBytes: 65536, privateBytes: 0, totalBytes: 65536 } },
@@ -96,4 +95,14 @@ test('createSampler: CPU time since the previous call, over the elapsed window',
   const pg = second.find((p) => p.pid === 1201)!;
   assert.equal(pg.windowSeconds, 1.5);
   assert.deepEqual(pg.cpuNodes, {}); // nothing ran between the two reads of a static tree
+});
+
+test('policies are collected only when asked for (a string per mapping)', () => {
+  const p = readProcessMemory(root, 1302);
+  assert.ok(p && p.memory.kind === 'ok');
+  assert.deepEqual(p.memory.policies, {});
+});
+
+test('a numa_maps that cannot be parsed names the file and line', () => {
+  assert.throws(() => memoryFromNumaMaps('1000 default N0=1\nzz default N0=1\n'), /:2: not a numa_maps line/);
 });
