@@ -47,5 +47,6 @@ export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean } = {}): N
       return { totalBytes: sum((p) => p.total), freeBytes: sum((p) => p.free), surplusBytes: sum((p) => p.surplus) };
     }),
     pageSize: readPageSize(root),
+    defaultHugePageSize: readDefaultHugePageSize(root),
   };
 }

@@ -13,6 +13,8 @@ export interface NodeStat {
   readonly huge: readonly ({ totalBytes: number; freeBytes: number; surplusBytes: number } | null)[];
   /** Base page size in bytes (unit of the numastat counters). */
   readonly pageSize: number;
+  /** /proc/meminfo Hugepagesize in bytes (numastat's unit for every huge page). */
+  readonly defaultHugePageSize: number;
 }
 
 /** Memory of one process on one node, split as numastat splits it. */

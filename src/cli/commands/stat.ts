@@ -1,6 +1,6 @@
 // numakit stat: numastat's tables (byte-compatible with --numastat), per-process memory per
 // node, processes ranked by remote memory with their locality (--procs), and live rates (--watch).
-import { readDefaultHugePageSize, readNodeStat, readPageSize } from '../../discover/node_stat.js';
+import { readNodeStat } from '../../discover/node_stat.js';
 import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
 import { NumakitError } from '../../model/errors.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
@@ -75,8 +75,8 @@ function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | unde
 
 function runTables(o: StatOptions, ctx: Context): number {
   const strict = o.numastat;
-  const procs = o.specs.length > 0 ? readProcesses(ctx, o, strict ? { pageSize: readPageSize(ctx.root), hugePageSize: readDefaultHugePageSize(ctx.root) } : undefined) : [];
   const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json });
+  const procs = o.specs.length > 0 ? readProcesses(ctx, o, strict ? { pageSize: s.pageSize, hugePageSize: s.defaultHugePageSize } : undefined) : [];
   const showCounters = o.counters || (procs.length === 0 && !o.meminfo);
   if (o.json) {
     const parts: Record<string, unknown> = {};
@@ -93,7 +93,7 @@ function runTables(o: StatOptions, ctx: Context): number {
   }
   let out = '';
   if (procs.length > 0) out += renderNumastatProcesses(procs, s.nodes, { ...t, verbose: o.verbose });
-  if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: readDefaultHugePageSize(ctx.root) });
+  if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: s.defaultHugePageSize });
   if (showCounters) out += renderNumastatCounters(s, t);
   ctx.out(out);
   return 0;
