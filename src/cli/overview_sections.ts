@@ -6,4 +6,5 @@ export type OverviewSection = (ctx: Context) => Promise<string | null>;
 
 export const OVERVIEW_SECTIONS: OverviewSection[] = [
   async (ctx) => (await import('./doctor_overview.js')).doctorOverview(ctx),
+  async (ctx) => (await import('./stat_overview.js')).statOverview(ctx),
 ];

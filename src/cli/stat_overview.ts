@@ -1,0 +1,22 @@
+// The overview's stat section: how often allocations missed their node since boot, and the
+// processes with the most memory away from where they run (CPU time since each started: the
+// overview does not wait for a sampling window).
+import type { Context } from './context.js';
+
+const SHOW = 3;
+const MIN_REMOTE = 64 * 1024 * 1024;
+
+export async function statOverview(ctx: Context): Promise<string | null> {
+  const { readNodeStat } = await import('../discover/node_stat.js');
+  const { createSampler } = await import('../discover/processes.js');
+  const { rankByRemote } = await import('../policy/locality.js');
+  const { renderStatOverview } = await import('../render/stat_overview.js');
+  let s;
+  try {
+    s = readNodeStat(ctx.root, { meminfo: false });
+  } catch {
+    return null; // no NUMA statistics here: the overview's other sections say why
+  }
+  const ranked = rankByRemote(createSampler(ctx.root).sample(0)).filter((r) => r.remoteBytes >= MIN_REMOTE).slice(0, SHOW);
+  return renderStatOverview(s, ranked);
+}
