@@ -1,0 +1,83 @@
+// numakit stat in a 4-node guest: --numastat equals the real numastat's output line for line
+// (numbers may differ only by what changed between the two reads), and locality: a process
+// bound with numactl --cpunodebind=0 --membind=1 has its memory on node 1 and locality near 0;
+// after `migratepages PID 1 0`, near 1.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { compareNumastat } from '../unit/stat/numastat_compare.js';
+import { sectionOk } from './assert.js';
+import { NUMAKIT } from './numakit.js';
+import { runSections, type SectionsRun } from './sections.js';
+import { FOUR_NODE_ASYM } from './topologies.js';
+
+const NEED = 'for c in numastat numactl migratepages; do command -v $c >/dev/null || { echo "the lab guest needs $c (apt-get install numactl)" >&2; exit 99; }; done';
+const MODES: Record<string, string> = { default: '', n: '-n', m: '-m', p: '-p $$', pc: '-c -p $$', mz: '-m -z' };
+
+// Each pair runs back to back; "@@ NAME ours|theirs" lines split the output.
+const PARITY = [NEED, ...Object.entries(MODES).flatMap(([name, args]) => [
+  `echo "@@ ${name} theirs"; numastat ${args}`,
+  `echo "@@ ${name} ours"; ${NUMAKIT} stat --numastat ${args}`,
+])].join('\n');
+
+// dd keeps a 128 MiB buffer (anonymous memory) and fills it from /dev/zero again and again:
+// all CPU on node 0, nearly all memory on node 1. Its few file pages (dd, libc) may lie anywhere.
+const LOCALITY = [
+  NEED,
+  'numactl --cpunodebind=0 --membind=1 dd if=/dev/zero of=/dev/null bs=128M 2>/dev/null & W=$!',
+  'sleep 3',
+  `echo "@@ before"; ${NUMAKIT} stat --procs --json --window 2 --top 100`,
+  `echo "@@ p"; ${NUMAKIT} stat --json -p $W`,
+  'migratepages $W 1 0',
+  'sleep 1',
+  `echo "@@ after"; ${NUMAKIT} stat --procs --json --window 2 --top 100`,
+  'echo "@@ pid"; echo $W',
+  'kill $W',
+].join('\n');
+
+function split(stdout: string): Map<string, string> {
+  const parts = new Map<string, string>();
+  let key: string | null = null;
+  for (const line of stdout.split('\n')) {
+    const m = /^@@ (.+)$/.exec(line);
+    if (m) {
+      key = m[1]!;
+      parts.set(key, '');
+    } else if (key !== null) parts.set(key, `${parts.get(key)}${line}\n`);
+  }
+  return parts;
+}
+
+interface Proc { pid: number; locality: number | null; nodes: Record<string, { totalBytes: number }>; totalBytes: number; cpuNodes: Record<string, number> }
+
+describe('numakit stat in a 4-node guest', () => {
+  let run: SectionsRun;
+  before(async () => {
+    run = await runSections(FOUR_NODE_ASYM, { parity: PARITY, locality: LOCALITY }, { timeoutMs: 420_000 });
+  });
+  after(() => run?.cleanup());
+
+  for (const [name, args] of Object.entries(MODES)) {
+    it(`stat --numastat ${args || '(no option)'} equals numastat ${args}`, () => {
+      const parts = split(sectionOk(run, 'parity').stdout);
+      const theirs = parts.get(`${name} theirs`)!;
+      const ours = parts.get(`${name} ours`)!;
+      assert.ok(theirs.split('\n').length > 3, `numastat printed:\n${theirs}`);
+      assert.deepEqual(compareNumastat(ours, theirs), [], `numakit:\n${ours}\nnumastat:\n${theirs}`);
+    });
+  }
+
+  it('a process bound with --cpunodebind=0 --membind=1 has its memory on node 1 and locality near 0; after migratepages 1 0, near 1', () => {
+    const parts = split(sectionOk(run, 'locality').stdout);
+    const pid = Number(parts.get('pid')!.trim());
+    const find = (key: string) => (JSON.parse(parts.get(key)!).processes as Proc[]).find((p) => p.pid === pid);
+    const before = find('before');
+    const afterMigrate = find('after');
+    assert.ok(before && afterMigrate, `dd (PID ${pid}) not among the processes:\n${parts.get('before')}`);
+    assert.ok((before.nodes['1']?.totalBytes ?? 0) > 0.9 * before.totalBytes, `node 1 holds ${JSON.stringify(before.nodes)}`);
+    assert.ok((before.cpuNodes['0'] ?? 0) > 0, `CPU time ${JSON.stringify(before.cpuNodes)}`);
+    assert.ok(before.locality !== null && before.locality < 0.1, `locality before: ${before.locality}`);
+    assert.ok(afterMigrate.locality !== null && afterMigrate.locality > 0.9, `locality after migratepages: ${afterMigrate.locality} ${JSON.stringify(afterMigrate.nodes)}`);
+    const p = JSON.parse(parts.get('p')!).processes[0];
+    assert.ok(p.nodes['1'].totalBytes >= 128 * 1024 * 1024, `stat -p: ${JSON.stringify(p.nodes)}`);
+  });
+});
