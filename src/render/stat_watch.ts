@@ -40,7 +40,7 @@ const cell = (s: string) => s.padStart(W);
 export function renderWatchHeader(nodes: readonly number[]): string {
   const group = (n: number) => `node${n}`.padEnd(W * (COLS.length + 1));
   const names = [...COLS.map(([, h]) => cell(h)), cell('freeMB')].join('');
-  return `${'time'.padEnd(9)}${nodes.map((n) => ` ${group(n)}`).join('')}\n${' '.repeat(9)}${nodes.map(() => ` ${names}`).join('')}\n`;
+  return `${`${'time'.padEnd(9)}${nodes.map((n) => ` ${group(n)}`).join('')}`.trimEnd()}\n${' '.repeat(9)}${nodes.map(() => ` ${names}`).join('')}\n`;
 }
 
 /** One line; `time` as HH:MM:SS. */
