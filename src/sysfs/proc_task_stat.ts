@@ -2,7 +2,7 @@
 // Field 2 (comm) is in parentheses and may itself contain spaces and ')', so the fields after
 // it are counted from the LAST ')'. utime/stime (14, 15) are in clock ticks (USER_HZ, 100 on
 // every Linux architecture: the kernel converts to USER_HZ for /proc); processor (39) is the
-// CPU the task last ran on.
+// CPU the task last ran on; starttime (22) tells a task from a later one that reuses its id.
 import { SysfsParseError } from '../model/errors.js';
 import { parseAt } from './parse_util.js';
 import { readText } from './read.js';
@@ -18,6 +18,8 @@ export interface TaskStat {
   readonly cpuTicks: number;
   /** CPU the task last ran on. */
   readonly processor: number;
+  /** starttime (field 22): clock ticks after boot the task started; with the id, it names one task. */
+  readonly startTicks: number;
 }
 
 export function parseTaskStat(text: string): TaskStat {
@@ -31,7 +33,7 @@ export function parseTaskStat(text: string): TaskStat {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new SysfsParseError(`stat field ${field} is not a number`, { text: text.trim() });
     return Number(v);
   };
-  return { comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks: num(14) + num(15), processor: num(39) };
+  return { comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks: num(14) + num(15), processor: num(39), startTicks: num(22) };
 }
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */
