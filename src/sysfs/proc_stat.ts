@@ -1,0 +1,36 @@
+// /proc/stat: time every CPU spent in each state since boot, in clock ticks (USER_HZ). The
+// agent takes two readings an interval apart to know how busy each node's CPUs were.
+// Columns after "cpuN": user nice system idle iowait irq softirq steal guest guest_nice, see
+// proc(5); guest time is already counted in user, so it is not added again. Older kernels print
+// fewer columns (iowait since 2.5.41, steal since 2.6.11): missing ones count as 0.
+import { SysfsParseError } from '../model/errors.js';
+import { parseAt } from './parse_util.js';
+import { readText } from './read.js';
+import type { SysRoot } from './root.js';
+
+export interface CpuTimes {
+  /** Ticks not idle (idle and iowait excluded). */
+  readonly busy: number;
+  /** All ticks (guest columns excluded). */
+  readonly total: number;
+}
+
+/** CPU id -> its times; the aggregate "cpu" line is skipped. */
+export function parseProcStat(text: string): Map<number, CpuTimes> {
+  const out = new Map<number, CpuTimes>();
+  text.split('\n').forEach((line, i) => {
+    const m = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!m) return;
+    const v = m[2]!.trim().split(/\s+/).map(Number);
+    if (v.length < 4 || v.some((x) => !Number.isFinite(x))) throw new SysfsParseError('cpuN line without 4 numbers', { line: i + 1, text: line });
+    const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+    out.set(Number(m[1]), { busy: total - v[3]! - (v[4] ?? 0), total });
+  });
+  return out;
+}
+
+/** Per-CPU times, or null when /proc/stat is absent. */
+export function readProcStat(root: SysRoot): Map<number, CpuTimes> | null {
+  const text = readText(root, 'proc/stat');
+  return text === null ? null : parseAt('proc/stat', text, parseProcStat);
+}
