@@ -112,10 +112,12 @@ export interface RollbackOptions {
 
 /** The sets a rollback undoes, newest first. Throws when there is nothing to do. */
 export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: string; all?: boolean }): ChangeSet[] {
-  const pending = sets.filter(needsUndo).reverse();
+  // Sets of `numakit agent` hold thread affinities that only `numakit agent restore` puts back.
+  const pending = sets.filter((s) => needsUndo(s) && s.threads === undefined).reverse();
   if (opts.id !== undefined) {
     const cs = sets.find((s) => s.id === opts.id);
     if (cs === undefined) throw new NumakitError(`no change set '${opts.id}' (see numakit journal)`);
+    if (cs.threads !== undefined) throw new NumakitError(`change set ${cs.id} was made by numakit agent: run 'numakit agent restore'`);
     if (!needsUndo(cs)) throw new NumakitError(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
     return [cs];
   }

@@ -98,6 +98,22 @@ export interface PersistedFile {
   readonly state: 'writing' | 'written' | 'restored';
 }
 
+/**
+ * A thread's CPU affinity as `numakit agent` changed it: `old` is the affinity before the
+ * agent's first change (a CPU list), `value` the agent's latest. `start` is the thread's
+ * starttime (clock ticks since boot, /proc/PID/task/TID/stat field 22): a TID reused by
+ * another thread after an exit has another start, and is never touched by a restore.
+ */
+export interface ThreadAffinityEntry {
+  readonly pid: number;
+  readonly tid: number;
+  readonly start: number;
+  readonly comm: string;
+  readonly old: string;
+  readonly value: string;
+  readonly state: 'writing' | 'written' | 'restored';
+}
+
 export interface ChangeSet {
   readonly version: 1;
   readonly id: string;
@@ -111,6 +127,8 @@ export interface ChangeSet {
   readonly planned: number;
   readonly entries: JournalEntry[];
   readonly files: PersistedFile[];
+  /** Thread affinities changed by `numakit agent` (absent in change sets of apply). */
+  readonly threads?: ThreadAffinityEntry[];
   /** Why the apply failed or the rollback was incomplete, in one line. */
   readonly error?: string;
   readonly rolledBackAt?: string;
@@ -126,9 +144,14 @@ export function filesToUndo(cs: ChangeSet): PersistedFile[] {
   return cs.files.filter((f) => f.state !== 'restored').reverse();
 }
 
+/** Thread affinities the agent changed and has not put back. */
+export function threadsToUndo(cs: ChangeSet): ThreadAffinityEntry[] {
+  return (cs.threads ?? []).filter((t) => t.state !== 'restored');
+}
+
 /** True when a rollback of this set has something to do. */
 export function needsUndo(cs: ChangeSet): boolean {
-  return entriesToUndo(cs).length > 0 || filesToUndo(cs).length > 0;
+  return entriesToUndo(cs).length > 0 || filesToUndo(cs).length > 0 || threadsToUndo(cs).length > 0;
 }
 
 /** A change compared with the running value: what a dry run shows and an apply writes. */
