@@ -1,0 +1,26 @@
+// The agent's settings: every flag, the same keys in a YAML config file. Plain data and the
+// defaults; src/agent/config_file.ts validates files and src/cli/commands/agent.ts flags.
+import { DEFAULT_POLICY, type PolicyOptions } from '../policy/agent/types.js';
+import type { LogFormat } from './log_line.js';
+
+export interface AgentConfig extends PolicyOptions {
+  readonly intervalMs: number;
+  readonly numaBalancing: 'off' | 'keep';
+  readonly advise: boolean;
+  readonly once: boolean;
+  readonly logFormat: LogFormat;
+  readonly stateDir: string;
+  /** "HOST:PORT" or "PORT" to serve Prometheus metrics on; null = none. */
+  readonly metrics: string | null;
+}
+
+export const DEFAULT_AGENT: AgentConfig = {
+  ...DEFAULT_POLICY,
+  intervalMs: 5000,
+  numaBalancing: 'off',
+  advise: false,
+  once: false,
+  logFormat: 'text',
+  stateDir: '/var/lib/numakit',
+  metrics: null,
+};

@@ -1,0 +1,100 @@
+// The agent's journal: a change set (src/actuate/journal.ts, source "agent") that holds, before
+// each change is made, every thread's previous affinity (ChangeSet.threads) and
+// kernel.numa_balancing's previous value (an ordinary sysctl entry). Saved atomically with fsync
+// at each step, so after a SIGKILL `numakit agent restore` finds everything the agent changed.
+// Entries of threads that have exited are dropped as the agent goes, so the file stays small.
+import { formatCpuList } from '../model/cpuset.js';
+import type { ChangeSet, JournalEntry, SysctlChange, ThreadAffinityEntry } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import { newChangeSetId, saveChangeSet } from '../actuate/journal.js';
+import { readTarget, sameValue, valueOf, writeTarget } from '../actuate/targets.js';
+import type { System } from '../actuate/system.js';
+import { parseCpuList } from '../model/cpuset.js';
+
+export const AGENT_SOURCE = 'agent';
+
+export interface ThreadChange {
+  readonly pid: number;
+  readonly tid: number;
+  readonly start: number;
+  readonly comm: string;
+  /** Affinity now (before the change). */
+  readonly old: readonly number[];
+}
+
+const same = (a: ThreadAffinityEntry, b: { tid: number; start: number }) => a.tid === b.tid && a.start === b.start;
+
+export class AgentJournal {
+  private cs: ChangeSet;
+
+  constructor(private readonly stateDir: string, now: Date) {
+    this.cs = {
+      version: 1, id: newChangeSetId(stateDir, now), time: now.toISOString(), source: AGENT_SOURCE,
+      status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [],
+    };
+    this.save(this.cs);
+  }
+
+  get changeSet(): ChangeSet {
+    return this.cs;
+  }
+
+  private save(next: ChangeSet): void {
+    saveChangeSet(this.stateDir, next);
+    this.cs = next;
+  }
+
+  /** CPUs the agent last set on any thread of pid; null when it never changed that process. */
+  agentCpus(pid: number): number[] | null {
+    const t = (this.cs.threads ?? []).find((e) => e.pid === pid && e.state !== 'restored');
+    return t === undefined ? null : parseCpuList(t.value);
+  }
+
+  /** Journals the threads' affinities before they become `cpus` (a thread already changed keeps its first old value). */
+  beforeAffinity(changes: readonly ThreadChange[], cpus: readonly number[]): void {
+    const value = formatCpuList(cpus);
+    const threads = [...(this.cs.threads ?? [])];
+    for (const c of changes) {
+      const i = threads.findIndex((e) => same(e, c));
+      if (i >= 0) threads[i] = { ...threads[i]!, value, state: 'writing' };
+      else threads.push({ pid: c.pid, tid: c.tid, start: c.start, comm: c.comm, old: formatCpuList(c.old), value, state: 'writing' });
+    }
+    this.save({ ...this.cs, threads });
+  }
+
+  /** Marks the threads whose affinity was set. */
+  afterAffinity(done: readonly { tid: number; start: number }[]): void {
+    const threads = (this.cs.threads ?? []).map((e) => (e.state === 'writing' && done.some((d) => same(e, d)) ? { ...e, state: 'written' as const } : e));
+    this.save({ ...this.cs, threads });
+  }
+
+  /** Drops entries of threads that no longer exist (their affinity died with them). */
+  prune(alive: (e: ThreadAffinityEntry) => boolean): void {
+    const threads = this.cs.threads ?? [];
+    const kept = threads.filter((e) => e.state === 'restored' || alive(e));
+    if (kept.length !== threads.length) this.save({ ...this.cs, threads: kept });
+  }
+
+  /**
+   * Sets kernel.numa_balancing, journaling its old value first. Returns the old value, or null
+   * when the kernel has no such knob (no NUMA balancing built in) or it already had the value.
+   */
+  setSysctl(sys: System, target: string, value: string, reason: string): string | null {
+    const change: SysctlChange = { kind: 'sysctl', target, value, reason };
+    const now = readTarget(sys, change);
+    if (now === null || sameValue(change, now.path, now.raw, value)) return null;
+    const entry: JournalEntry = { change, path: now.path, old: now.raw, restore: valueOf(now.raw), state: 'writing' };
+    const at = this.cs.entries.length;
+    this.save({ ...this.cs, entries: [...this.cs.entries, entry] });
+    writeTarget(sys, change, now.path, value);
+    const back = readTarget(sys, change);
+    if (back === null || !sameValue(change, now.path, back.raw, value)) throw new NumakitError(`/${now.path}: wrote '${value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`);
+    this.save({ ...this.cs, entries: this.cs.entries.map((e, j) => (j === at ? { ...e, state: 'written' } : e)) });
+    return entry.restore;
+  }
+
+  /** Replaces the in-memory set after a restore saved it. */
+  adopt(cs: ChangeSet): void {
+    this.cs = cs;
+  }
+}

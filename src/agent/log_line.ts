@@ -1,0 +1,48 @@
+// One log line per decision: text ("2025-01-05T14:23:01.000Z moved pid 4242 (java): locality
+// 0% -> 100%: threads to node 1 (tune both); 2 threads") or a JSON object with --log-format json.
+// Pure.
+import type { Decision } from '../policy/agent/types.js';
+import type { ActOutcome } from './act.js';
+
+export type LogFormat = 'text' | 'json';
+
+/** advised: --advise, nothing done. */
+export type Outcome = ActOutcome | { readonly kind: 'advised' } | null;
+
+/** The word for what happened: moved, partial, gone, failed, advised, or the skip reason. */
+export function outcomeName(d: Decision, o: Outcome): string {
+  if (d.kind === 'skip') return d.skip;
+  return o === null ? 'move' : o.kind;
+}
+
+function detail(o: Outcome): string {
+  if (o === null || o.kind === 'advised') return '';
+  const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
+  switch (o.kind) {
+    case 'moved':
+      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved`;
+    case 'partial':
+      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved, ${o.notMoved} page(s) could not be moved`;
+    case 'gone':
+      return `; the process exited while ${o.step}`;
+    case 'failed':
+      return `; failed: ${o.message}`;
+  }
+}
+
+export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogFormat): string {
+  const name = outcomeName(d, o);
+  if (format === 'text') {
+    const verb = d.kind === 'move' && o?.kind === 'advised' ? 'would move' : name;
+    return `${at.toISOString()} ${verb} pid ${d.pid} (${d.comm}): ${d.reason}${detail(o)}`;
+  }
+  const base: Record<string, unknown> = { time: at.toISOString(), pid: d.pid, comm: d.comm, outcome: name, reason: d.reason };
+  if (d.kind === 'move') {
+    const p = d.placement;
+    Object.assign(base, { nodes: p.nodes, cpus: p.cpus, moveFrom: p.moveFrom, moveBytes: p.moveBytes, localityNow: round(p.localityNow), localityAfter: round(p.localityAfter) });
+  } else if (d.localityNow !== undefined) base['localityNow'] = round(d.localityNow);
+  if (o !== null && o.kind !== 'advised') Object.assign(base, Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'kind')));
+  return JSON.stringify(base);
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,11 @@
+// What the agent's loop reports to metrics (src/agent/metrics.ts implements it with
+// prom-client, loaded only with --metrics).
+import type { ProcessView } from '../policy/agent/types.js';
+import type { MachineReading } from './machine.js';
+
+export interface AgentMetricsSink {
+  decision(outcome: string): void;
+  moved(bytes: number, pages: number, threads: number): void;
+  locality(processes: readonly ProcessView[]): void;
+  machine(m: MachineReading): void;
+}

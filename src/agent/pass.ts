@@ -1,0 +1,143 @@
+// One pass of the agent: read the machine, sample processes (numa_maps only for those that pass
+// the cheap screen and are not cooling down), decide with the pure policy, act, log, count.
+// The first pass only takes the baseline (CPU time needs a window).
+import type { ProcessSample } from '../model/stat.js';
+import { createSampler, type SampleBrief, type Sampler } from '../discover/processes.js';
+import { screen } from '../policy/agent/candidates.js';
+import { decide } from '../policy/agent/decide.js';
+import { newBudget, refill, type Budget } from '../policy/agent/budget.js';
+import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/agent/types.js';
+import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { actOn } from './act.js';
+import type { AgentConfig } from './config.js';
+import type { AgentJournal } from './journal.js';
+import { outcomeName, renderLogLine, type Outcome } from './log_line.js';
+import { readMachine, type MachineReading } from './machine.js';
+import type { AgentMetricsSink } from './metrics_sink.js';
+import type { ThreadOps } from './ops.js';
+
+/** Skips worth one log line when a process first gets them (others are silent: every small or idle process). */
+const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'no-permission', 'local', 'low-gain', 'no-room', 'budget']);
+/** Skips after which the process is not looked at again (numa_maps not re-read) for a cooldown. */
+const COOL_AFTER: ReadonlySet<SkipReason> = new Set(['local', 'pinned-memory', 'no-permission']);
+
+export interface PassDeps {
+  readonly root: SysRoot;
+  readonly ops: ThreadOps;
+  /** null with --advise: nothing is ever changed. */
+  readonly journal: AgentJournal | null;
+  readonly log: (line: string) => void;
+  readonly selfPid: number;
+  readonly pageSize: number;
+  readonly metrics?: AgentMetricsSink | null;
+}
+
+export class AgentPass {
+  private readonly sampler: Sampler;
+  private machine: MachineReading | null = null;
+  private readonly cooldown = new Map<number, number>();
+  private readonly lastLogged = new Map<number, string>();
+  private budget: Budget | null = null;
+  private briefs = new Map<number, ProcessBrief>();
+  /** Every pid the sampler showed select() this pass. */
+  private seen = new Set<number>();
+  private nowMs = 0;
+  private allCpus: number[] = [];
+
+  constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
+    this.sampler = createSampler(deps.root, { select: (b) => this.select(b) });
+  }
+
+  private permitted(pid: number): number[] {
+    const cg = readCgroupCpuset(this.deps.root, pid);
+    return cg === null ? this.allCpus : cg.cpus.filter((c) => this.allCpus.includes(c));
+  }
+
+  private note(pid: number, comm: string, skip: SkipReason, reason: string): void {
+    if (NOTABLE.has(skip)) this.logDecision({ kind: 'skip', pid, comm, skip, reason }, null);
+  }
+
+  /** The cheap screen, run by the sampler before it reads numa_maps. */
+  private select(b: SampleBrief): boolean {
+    this.seen.add(b.pid);
+    if (b.windowSeconds <= 0) return false;
+    const brief: ProcessBrief = {
+      pid: b.pid, comm: b.status.name, cmdline: b.cmdline, rssBytes: b.status.rssBytes, cpu: b.cpuSeconds / b.windowSeconds,
+      cpusAllowed: b.status.cpusAllowed, cpusPermitted: b.status.cpusAllowed ?? [], agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
+    };
+    const ctx = { selfPid: this.deps.selfPid, nowMs: this.nowMs, cooldownUntil: this.cooldown };
+    let why = screen(brief, ctx, this.cfg);
+    if (why === null) {
+      const full = { ...brief, cpusPermitted: this.permitted(b.pid) };
+      why = screen(full, ctx, this.cfg);
+      this.briefs.set(b.pid, full);
+    }
+    if (why !== null) this.note(b.pid, brief.comm, why, SCREEN_REASON[why] ?? why);
+    return why === null;
+  }
+
+  private logDecision(d: Decision, o: Outcome): void {
+    const key = d.kind === 'skip' ? d.skip : 'move';
+    if (d.kind === 'skip' && this.lastLogged.get(d.pid) === key) return;
+    this.lastLogged.set(d.pid, key);
+    this.deps.log(renderLogLine(d, o, new Date(this.nowMs), this.cfg.logFormat));
+    this.deps.metrics?.decision(outcomeName(d, o));
+  }
+
+  /** Runs one pass at `nowMs`; returns the decisions (none on the first, baseline pass). */
+  run(nowMs: number): Decision[] {
+    this.nowMs = nowMs;
+    this.machine = readMachine(this.deps.root, this.machine);
+    this.allCpus = this.machine.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
+    this.briefs = new Map();
+    this.seen = new Set();
+    const samples = this.sampler.sample(nowMs);
+    this.deps.metrics?.machine(this.machine);
+    const bo = { mbps: this.cfg.maxMigrateMbps, burstSeconds: this.cfg.intervalMs / 1000 };
+    this.budget = this.budget === null ? newBudget(nowMs, bo) : refill(this.budget, nowMs, bo);
+    const views = samples.map((s) => this.view(s)).filter((v): v is ProcessView => v !== null);
+    this.forgetExited();
+    if (views.length === 0) return [];
+    const r = decide({ nodes: this.machine.nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
+    this.budget = r.budget;
+    for (const d of r.decisions) this.carryOut(d);
+    this.deps.metrics?.locality(views);
+    return r.decisions;
+  }
+
+  private view(s: ProcessSample): ProcessView | null {
+    const b = this.briefs.get(s.pid);
+    if (b === undefined) return null;
+    return { ...b, threads: s.threads, memory: s.memory, cpuNodes: s.cpuNodes, lastNodes: s.lastNodes, memsAllowed: s.memsAllowed, windowSeconds: s.windowSeconds };
+  }
+
+  private carryOut(d: Decision): void {
+    if (d.kind === 'skip') {
+      if (COOL_AFTER.has(d.skip)) this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
+      this.logDecision(d, null);
+      return;
+    }
+    if (this.deps.journal === null) {
+      this.logDecision(d, { kind: 'advised' });
+      return;
+    }
+    const o = actOn(d.pid, d.placement, { ops: this.deps.ops, journal: this.deps.journal, pageSize: this.deps.pageSize });
+    this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
+    this.logDecision(d, o);
+    if (o.kind === 'moved' || o.kind === 'partial') this.deps.metrics?.moved(o.bytes, o.pages, o.threads);
+  }
+
+  /** Drops state of processes that are gone, and journal entries of threads that exited. */
+  private forgetExited(): void {
+    for (const [pid, until] of this.cooldown) if (until <= this.nowMs && !this.seen.has(pid)) this.cooldown.delete(pid);
+    for (const pid of this.lastLogged.keys()) if (!this.seen.has(pid)) this.lastLogged.delete(pid);
+    this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
+  }
+}
+
+const SCREEN_REASON: Partial<Record<SkipReason, string>> = {
+  excluded: 'matches --exclude',
+  'not-included': 'matches no --include',
+  'pinned-cpus': 'CPU affinity set by the user (use --override-pins to manage it)',
+};

@@ -1,0 +1,89 @@
+// Putting back what the agent changed: each journaled thread's affinity (when that very thread,
+// same id and start time, still exists) and kernel.numa_balancing (through apply's undo, the
+// same code `numakit rollback` runs). Used on SIGINT/SIGTERM, at start-up for a set left by an
+// agent that was SIGKILLed, and by `numakit agent restore` (the systemd unit's ExecStopPost).
+import { parseCpuList } from '../model/cpuset.js';
+import { threadsToUndo, type ChangeSet, type ThreadAffinityEntry } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import { acquireLock, isRunning, listChangeSets, saveChangeSet } from '../actuate/journal.js';
+import { undoChangeSet } from '../actuate/rollback.js';
+import type { System } from '../actuate/system.js';
+import { AGENT_SOURCE } from './journal.js';
+import type { ThreadOps } from './ops.js';
+
+export interface RestoreResult {
+  readonly changeSet: ChangeSet;
+  /** Threads whose affinity was put back. */
+  readonly threads: number;
+  /** Journaled threads that had exited (nothing to put back). */
+  readonly gone: number;
+  /** sysctl labels put back. */
+  readonly sysctls: string[];
+  readonly failures: string[];
+}
+
+export interface RestoreOptions {
+  readonly stateDir: string;
+  readonly ops: Pick<ThreadOps, 'threadStart' | 'getAffinity' | 'setAffinity'>;
+  readonly log?: (line: string) => void;
+}
+
+type Outcome = 'restored' | 'gone' | string;
+
+function restoreThread(e: ThreadAffinityEntry, ops: RestoreOptions['ops']): Outcome {
+  if (ops.threadStart(e.pid, e.tid) !== e.start) return 'gone';
+  const old = parseCpuList(e.old);
+  try {
+    ops.setAffinity(e.tid, old);
+    const now = ops.getAffinity(e.tid);
+    if (now.join(',') !== old.join(',')) return `thread ${e.tid} of pid ${e.pid} (${e.comm}): set CPUs ${e.old} but it has ${now.join(',')}`;
+    return 'restored';
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ESRCH') return 'gone';
+    return `thread ${e.tid} of pid ${e.pid} (${e.comm}): ${(err as Error).message}`;
+  }
+}
+
+/** Restores one agent change set; every step is saved, so an interrupted restore can run again. */
+export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions): RestoreResult {
+  let threads = [...(cs.threads ?? [])];
+  const failures: string[] = [];
+  let restored = 0;
+  let gone = 0;
+  for (const e of threadsToUndo(cs).reverse()) {
+    const outcome = restoreThread(e, opts.ops);
+    if (outcome !== 'restored' && outcome !== 'gone') {
+      failures.push(outcome);
+      continue;
+    }
+    if (outcome === 'restored') restored++;
+    else gone++;
+    threads = threads.map((t) => (t === e ? { ...t, state: 'restored' as const } : t));
+  }
+  if (restored > 0) opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
+  const undo = undoChangeSet(sys, { ...cs, threads }, { stateDir: opts.stateDir, log: opts.log });
+  let final = undo.changeSet;
+  if (failures.length > 0) {
+    final = { ...final, status: 'rollback-incomplete', error: `could not restore: ${[...failures, ...undo.failures].join('; ')}` };
+    saveChangeSet(opts.stateDir, final);
+  }
+  return { changeSet: final, threads: restored, gone, sysctls: undo.restored, failures: [...failures, ...undo.failures] };
+}
+
+/** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
+export function pendingAgentSets(stateDir: string): ChangeSet[] {
+  const sets = listChangeSets(stateDir).filter((cs) => cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored')));
+  const live = sets.find(isRunning);
+  if (live !== undefined) throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
+  return sets;
+}
+
+/** Restores every agent set left behind (SIGKILL, crash), under the journal lock. */
+export function restoreLeftovers(sys: System, opts: RestoreOptions): RestoreResult[] {
+  const release = acquireLock(opts.stateDir);
+  try {
+    return pendingAgentSets(opts.stateDir).map((cs) => restoreAgentSet(sys, cs, opts));
+  } finally {
+    release();
+  }
+}

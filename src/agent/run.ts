@@ -1,0 +1,109 @@
+// The agent's life: restore what a killed predecessor left, journal and switch off AutoNUMA
+// (--numa-balancing off), take a baseline, then a pass every --interval until SIGINT or SIGTERM,
+// then put back everything it changed. --advise changes nothing; --once makes one pass over one
+// interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
+import { acquireLock, saveChangeSet } from '../actuate/journal.js';
+import type { System } from '../actuate/system.js';
+import type { SysRoot } from '../sysfs/root.js';
+import type { AgentConfig } from './config.js';
+import { AgentJournal } from './journal.js';
+import type { AgentMetricsSink } from './metrics_sink.js';
+import type { ThreadOps } from './ops.js';
+import { AgentPass } from './pass.js';
+import { pendingAgentSets, restoreAgentSet } from './restore.js';
+
+/** The part of `process` the agent listens to (an EventEmitter in tests). */
+export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+}
+
+export interface RunDeps {
+  readonly root: SysRoot;
+  readonly sys: System;
+  readonly ops: ThreadOps;
+  readonly log: (line: string) => void;
+  readonly signals: SignalSource;
+  readonly pageSize: number;
+  readonly now?: () => number;
+  readonly selfPid?: number;
+  readonly metrics?: AgentMetricsSink | null;
+  /** Called once the baseline is taken (tests and the CLI's readiness line). */
+  readonly onReady?: () => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJournal {
+  const release = acquireLock(cfg.stateDir);
+  try {
+    for (const cs of pendingAgentSets(cfg.stateDir)) {
+      const r = restoreAgentSet(deps.sys, cs, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
+      deps.log(`restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`);
+    }
+    return new AgentJournal(cfg.stateDir, new Date(now));
+  } finally {
+    release();
+  }
+}
+
+/** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */
+export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
+  const now = deps.now ?? Date.now;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  deps.signals.on('SIGINT', onSignal);
+  deps.signals.on('SIGTERM', onSignal);
+  let journal: AgentJournal | null = null;
+  let failed = false;
+  try {
+    journal = cfg.advise ? null : startJournal(cfg, deps, now());
+    if (journal !== null && cfg.numaBalancing === 'off' && !cfg.once) {
+      const old = journal.setSysctl(deps.sys, 'kernel.numa_balancing', '0', 'numakit agent --numa-balancing off');
+      if (old !== null) deps.log(`kernel.numa_balancing ${old} -> 0 while the agent runs`);
+    }
+    const pass = new AgentPass(cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid });
+    pass.run(now());
+    deps.onReady?.();
+    while (!stop.signal.aborted) {
+      await sleep(cfg.intervalMs, stop.signal);
+      if (stop.signal.aborted) break;
+      try {
+        pass.run(now());
+      } catch (e) {
+        if (cfg.once) throw e;
+        deps.log(`error in a pass (the agent goes on): ${(e as Error).message}`);
+      }
+      if (cfg.once) break;
+    }
+  } catch (e) {
+    failed = true;
+    throw e;
+  } finally {
+    deps.signals.off('SIGINT', onSignal);
+    deps.signals.off('SIGTERM', onSignal);
+    if (journal !== null) finish(cfg, deps, journal, failed);
+  }
+  return 0;
+}
+
+/** On exit: --once keeps its changes (status applied); otherwise everything is put back. */
+function finish(cfg: AgentConfig, deps: RunDeps, journal: AgentJournal, failed: boolean): void {
+  if (cfg.once && !failed) {
+    saveChangeSet(cfg.stateDir, { ...journal.changeSet, status: 'applied' });
+    return;
+  }
+  const r = restoreAgentSet(deps.sys, journal.changeSet, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
+  deps.log(`exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`);
+}

@@ -1,0 +1,193 @@
+// The agent's pass and life on a fake machine (tree.ts): what it does, logs and journals, and
+// that it puts everything back (signals, a predecessor killed with SIGKILL).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { listChangeSets } from '../../../src/actuate/journal.js';
+import { openSystem } from '../../../src/actuate/system.js';
+import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
+import { AgentJournal } from '../../../src/agent/journal.js';
+import { AgentPass } from '../../../src/agent/pass.js';
+import { restoreLeftovers } from '../../../src/agent/restore.js';
+import { runAgent } from '../../../src/agent/run.js';
+import { locality } from '../../../src/policy/locality.js';
+import { createSampler } from '../../../src/discover/processes.js';
+import { busy, FakeMachine } from './tree.js';
+
+let m: FakeMachine;
+let stateDir: string;
+let lines: string[];
+beforeEach(() => {
+  m = new FakeMachine();
+  stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
+  lines = [];
+});
+afterEach(() => {
+  m.cleanup();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });
+
+function agentPass(o: Partial<AgentConfig> = {}, journal: AgentJournal | null = new AgentJournal(stateDir, new Date(0))) {
+  const pass = new AgentPass(cfg(o), { root: m.root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+  return { pass, journal };
+}
+
+/** Baseline at t=0, then `seconds` of running, then a pass. */
+function twoPasses(pass: AgentPass, seconds = 5, busyCpus: number[] = []) {
+  pass.run(0);
+  m.tick(seconds, busyCpus);
+  return pass.run(seconds * 1000);
+}
+
+function localityOf(pid: number): number | null {
+  const s = createSampler(m.root, { pids: [pid] });
+  s.sample(0);
+  m.tick(1);
+  return locality(s.sample(1000)[0]!);
+}
+
+describe('agent pass', () => {
+  it('misplaced, its memory\'s node busy: memory moves to the threads, threads are bound there; locality 100%', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    const { pass, journal } = agentPass();
+    const d = twoPasses(pass, 5, [1]);
+    assert.equal(d.length, 1);
+    assert.deepEqual(m.calls, ['setAffinity 200 0', 'migratePages 200 1 -> 0']);
+    assert.match(lines.join('\n'), /moved pid 200 \(spin\): locality 0% -> 100%: threads to node 0, 400 MiB from node 1 to 0/);
+    assert.equal(localityOf(200), 1);
+    assert.deepEqual(journal!.changeSet.threads!.map((t) => [t.tid, t.old, t.value, t.state]), [[200, '0-3', '0', 'written']]);
+  });
+
+  it('misplaced, its memory\'s node idle: threads go to the memory, nothing migrates', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    twoPasses(agentPass().pass);
+    assert.deepEqual(m.calls, ['setAffinity 200 1']);
+    assert.equal(localityOf(200), 1);
+  });
+
+  it('--advise changes nothing and says what it would do', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    twoPasses(agentPass({ advise: true }, null).pass);
+    assert.deepEqual(m.calls, []);
+    assert.match(lines.join('\n'), /would move pid 200 \(spin\)/);
+  });
+
+  it('left alone: small, user-pinned (unless --override-pins), excluded; notable skips logged once', () => {
+    m.add(busy(201, 'tiny', 8, 1, 0));
+    m.add(busy(202, 'pinned', 400, 1, 0, { threads: [{ tid: 202, ticks: 0, cpu: 0, start: 5, cpus: [0] }] }));
+    m.add(busy(203, 'batchjob', 400, 1, 2));
+    m.add(busy(204, 'bound', 400, 1, 3, { policy: 'bind:1' }));
+    const { pass } = agentPass({ exclude: [/^batch/] });
+    twoPasses(pass);
+    m.tick(5);
+    pass.run(10_000);
+    assert.deepEqual(m.calls, []);
+    const text = lines.join('\n');
+    assert.doesNotMatch(text, /tiny/);
+    assert.equal(text.match(/pinned-cpus pid 202/g)?.length, 1, text);
+    assert.equal(text.match(/excluded pid 203/g)?.length, 1, text);
+    assert.match(text, /pinned-memory pid 204 \(bound\): memory policy set by the user \(bind:1\)/);
+  });
+
+  it('--override-pins manages a user-pinned process', () => {
+    m.add(busy(202, 'pinned', 400, 1, 0, { threads: [{ tid: 202, ticks: 0, cpu: 0, start: 5, cpus: [0] }] }));
+    twoPasses(agentPass({ overridePins: true }).pass);
+    assert.deepEqual(m.calls, ['setAffinity 202 1']);
+  });
+
+  it('a process that exits in the middle of its migration costs one log line', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    m.failNext.migratePages = 'ESRCH';
+    const { pass } = agentPass();
+    twoPasses(pass, 5, [1]);
+    assert.match(lines.join('\n'), /gone pid 200 \(spin\).*the process exited while migrating its pages/);
+    m.exit(200);
+    m.tick(5);
+    assert.deepEqual(pass.run(10_000), []);
+  });
+
+  it('EPERM on affinity: logged as failed, cooled down (not retried next pass), no exception', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    m.failNext.setAffinity = 'EPERM';
+    const { pass } = agentPass();
+    twoPasses(pass);
+    assert.match(lines.join('\n'), /failed pid 200 \(spin\).*fake EPERM/);
+    m.tick(5);
+    pass.run(10_000);
+    assert.equal(m.calls.length, 1);
+  });
+
+  it('competing: two processes sized for one node each end on different nodes', () => {
+    m.add(busy(300, 'a', 1000, 1, 0));
+    m.add(busy(301, 'b', 900, 1, 0));
+    twoPasses(agentPass().pass);
+    const cpus = [300, 301].map((pid) => m.procs.get(pid)!.threads[0]!.cpus.join(','));
+    assert.notEqual(cpus[0], cpus[1], m.calls.join('\n'));
+  });
+
+  it('--log-format json: one object per decision', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    twoPasses(agentPass({ logFormat: 'json' }).pass);
+    const o = JSON.parse(lines[0]!) as Record<string, unknown>;
+    assert.deepEqual([o['pid'], o['outcome'], o['nodes'], o['localityNow'], o['localityAfter'], o['threads']], [200, 'moved', [1], 0, 1, 1]);
+  });
+});
+
+describe('agent life: restore', () => {
+  const knob = () => readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8').trim();
+
+  it('SIGTERM: numa_balancing and every thread affinity come back exactly', async () => {
+    m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }, { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: [0, 1, 2, 3] }] }));
+    const signals = new EventEmitter();
+    let t = 0;
+    const done = runAgent(cfg({ intervalMs: 20 }), {
+      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
+      now: () => t, selfPid: 99999,
+      onReady: () => {
+        assert.equal(knob(), '0');
+        t = 5000;
+        m.tick(5);
+      },
+    });
+    while (m.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+    // Two busy threads need two CPUs: the nearest two nodes holding (or next to) its memory.
+    const set = m.procs.get(200)!.threads.map((x) => x.cpus.join(','));
+    assert.equal(set[0], set[1]);
+    assert.ok(set[0] !== '0,1,2,3' && set[0]!.split(',').length === 2, set[0]);
+    signals.emit('SIGTERM');
+    assert.equal(await done, 0);
+    assert.equal(knob(), '1');
+    assert.deepEqual(m.procs.get(200)!.threads.map((x) => x.cpus), [[0, 1, 2, 3], [0, 1, 2, 3]]);
+    assert.equal(listChangeSets(stateDir)[0]!.status, 'rolled-back');
+    assert.match(lines.at(-1)!, /exit: restored 2 thread affinities and \/proc\/sys\/kernel\/numa_balancing/);
+  });
+
+  it('after a SIGKILL: restore puts back affinities and numa_balancing, and skips a thread id reused by another thread', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    m.add(busy(300, 'other', 400, 2, 3));
+    const journal = new AgentJournal(stateDir, new Date(0));
+    const sys = openSystem(m.root, { isRoot: true });
+    journal.setSysctl(sys, 'kernel.numa_balancing', '0', 'test');
+    const { pass } = agentPass({}, journal);
+    twoPasses(pass);
+    assert.equal(knob(), '0');
+    // The agent "dies": its pid is one that has exited. Then pid 300's thread 300 exits and its id is reused.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const cs = listChangeSets(stateDir)[0]!;
+    writeFileSync(join(stateDir, 'journal', `${cs.id}.json`), JSON.stringify({ ...cs, pid: dead }));
+    m.procs.get(300)!.threads[0]!.start = 424242;
+    const r = restoreLeftovers(sys, { stateDir, ops: m.ops, log: (l) => void lines.push(l) });
+    assert.equal(r.length, 1);
+    assert.deepEqual([r[0]!.threads, r[0]!.gone, r[0]!.failures], [1, 1, []]);
+    assert.equal(knob(), '1');
+    assert.deepEqual(m.procs.get(200)!.threads[0]!.cpus, [0, 1, 2, 3]);
+    assert.deepEqual(m.procs.get(300)!.threads[0]!.cpus, [2], 'the reused id is not touched');
+    assert.deepEqual(restoreLeftovers(sys, { stateDir, ops: m.ops }), [], 'a second restore has nothing to do');
+  });
+});
