@@ -4,7 +4,7 @@
 // (src/model/stat.ts); locality is computed from it by src/policy/locality.ts.
 //
 // API:
-//   findPids(root, specs)                       -> { pids, unmatched }   numastat's -p matching
+//   findPids(root, specs, {self?})              -> { pids, unmatched }   numastat's -p matching
 //   readProcessMemory(root, pid, {units?, policies?}) -> ProcessMemoryInfo | null (null: the process is gone)
 //   memoryFromNumaMaps(text, {units?, policies?}) -> ProcessMemory (pure)
 //   readThreadTicks(root, pid)                  -> Map<tid, {ticks, processor}> | null
@@ -85,7 +85,8 @@ function matchText(root: SysRoot, pid: number): string {
  * caller reports it), anything else = a substring of "name cmdline" of any process other
  * than this one. PIDs come back sorted and unique; `unmatched` lists patterns that matched nothing.
  */
-export function findPids(root: SysRoot, specs: readonly string[], self: number = root.isReal ? process.pid : -1): { pids: number[]; unmatched: string[] } {
+export function findPids(root: SysRoot, specs: readonly string[], opts: { self?: number } = {}): { pids: number[]; unmatched: string[] } {
+  const self = opts.self ?? (root.isReal ? process.pid : -1);
   const pids = new Set<number>();
   const unmatched: string[] = [];
   let all: number[] | null = null;
@@ -131,7 +132,8 @@ export function readCpuNodes(root: SysRoot): Map<number, number> {
  * CPU it last ran on (a thread that ran on several nodes within the window is attributed to
  * its last one; short windows keep that error small). Threads born in the window count fully.
  */
-export function cpuSecondsByNode(before: ReadonlyMap<number, ThreadTicks>, after: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>): Record<string, number> {
+export function cpuSecondsByNode(before: ReadonlyMap<number, ThreadTicks>, after: ReadonlyMap<number, ThreadTicks>, o: { cpuNode: ReadonlyMap<number, number> }): Record<string, number> {
+  const { cpuNode } = o;
   const out: Record<string, number> = {};
   for (const [tid, a] of after) {
     const delta = a.ticks - (before.get(tid)?.ticks ?? 0);
@@ -242,7 +244,7 @@ function sampleOne(
     threads: status.threads,
     cpusAllowed: status.cpusAllowed,
     memsAllowed: status.memsAllowed,
-    cpuNodes: cpuSecondsByNode(t0, t1, cpuNode),
+    cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: cpuNode }),
     lastNodes,
     windowSeconds,
   };

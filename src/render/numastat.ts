@@ -38,7 +38,8 @@ export interface SystemTableOptions {
 
 /** The data column -s sorts by. numastat indexes its node list with NODE and adds the id it
  * finds there to the first data column: right for nodes 0..N-1, shifted with sparse ids. */
-export function sortColumn(nodes: readonly number[], sort: number, strict: boolean): number {
+export function sortColumn(nodes: readonly number[], o: { sort: number; strict: boolean }): number {
+  const { sort, strict } = o;
   const total = 1 + nodes.length;
   if (strict) return sort < 0 || sort >= nodes.length ? total : 1 + nodes[sort]!;
   const i = nodes.indexOf(sort);
@@ -59,9 +60,9 @@ function layout(t: NumastatTable, nodes: readonly number[], o: SystemTableOption
   headers.forEach((h, i) => {
     const col = 1 + i;
     if (compat && i === nodes.length) return; // numastat leaves the Total column of the compat table unset (width 0)
-    setCell(t, 0, col, { t: 'str', s: h });
+    setCell(t, { row: 0, col, cell: { t: 'str', s: h } });
     if (!compat) {
-      setCell(t, 1, col, { t: 'rep', c: '-' });
+      setCell(t, { row: 1, col, cell: { t: 'rep', c: '-' } });
       t.places[col] = o.compress ? 0 : 2;
     }
     t.width[col] = 16;
@@ -71,17 +72,17 @@ function layout(t: NumastatTable, nodes: readonly number[], o: SystemTableOption
 
 function fill(t: NumastatTable, labels: string[], keys: string[], v: Values, o: SystemTableOptions, nodes: readonly number[]): string {
   const h = t.headerRows;
-  labels.forEach((l, i) => setCell(t, h + i, 0, { t: 'str', s: l }));
+  labels.forEach((l, i) => setCell(t, { row: h + i, col: 0, cell: { t: 'str', s: l } }));
   keys.forEach((k, i) => {
     const per = v.rows.get(k);
     per?.forEach((val, n) => {
       if (val === undefined) return;
-      setCell(t, h + i, 1 + n, { t: 'num', v: val });
-      addTo(t, h + i, 1 + nodes.length, val);
+      setCell(t, { row: h + i, col: 1 + n, cell: { t: 'num', v: val } });
+      addTo(t, { row: h + i, col: 1 + nodes.length, v: val });
     });
   });
-  if (o.compress) for (let c = 0; c < t.nCols; c++) autoWidth(t, c, 4, 16);
-  if (o.sort !== null) sortRowsDescending(t, h, h + keys.length - 1, sortColumn(nodes, o.sort, o.strict));
+  if (o.compress) for (let c = 0; c < t.nCols; c++) autoWidth(t, { col: c, min: 4, max: 16 });
+  if (o.sort !== null) sortRowsDescending(t, { first: h, last: h + keys.length - 1, col: sortColumn(nodes, { sort: o.sort, strict: o.strict }) });
   return v.warnings.join('') + displayTable(t, { screenWidth: o.screenWidth, showZero: o.showZero });
 }
 

@@ -23,12 +23,12 @@ export interface ProcessTableOptions {
 
 function setup(nodes: readonly number[], rows: number, o: ProcessTableOptions): NumastatTable {
   const t = newTable(2, 1, rows + 2, nodes.length + 1);
-  setCell(t, 2 + rows + 1, 0, { t: 'str', s: 'Total' });
+  setCell(t, { row: 2 + rows + 1, col: 0, cell: { t: 'str', s: 'Total' } });
   t.width[0] = 16;
   t.align[0] = 'left';
   [...nodes.map((n) => `Node ${n}`), 'Total'].forEach((h, i) => {
-    setCell(t, 0, 1 + i, { t: 'str', s: h });
-    setCell(t, 1, 1 + i, { t: 'rep', c: '-' });
+    setCell(t, { row: 0, col: 1 + i, cell: { t: 'str', s: h } });
+    setCell(t, { row: 1, col: 1 + i, cell: { t: 'rep', c: '-' } });
     t.width[1 + i] = 16;
     t.places[1 + i] = o.compress ? 0 : 2;
     t.align[1 + i] = 'right';
@@ -47,22 +47,22 @@ function addProcess(t: NumastatTable, p: ProcessMemoryInfo, nodes: readonly numb
     CATEGORIES.forEach(([key], cat) => {
       const v = mem[key] / MiB;
       if (v === 0) return;
-      for (const [r, c] of [[rowOf(cat), col], [rowOf(cat), totalCol], [totalRow, col], [totalRow, totalCol]] as const) addTo(t, r, c, v);
+      for (const [r, c] of [[rowOf(cat), col], [rowOf(cat), totalCol], [totalRow, col], [totalRow, totalCol]] as const) addTo(t, { row: r, col: c, v: v });
     });
   }
 }
 
 function markNoPermission(t: NumastatTable, row: number): void {
-  for (let c = 1; c < t.nCols; c++) setCell(t, row, c, { t: 'str', s: NO_PERMISSION });
+  for (let c = 1; c < t.nCols; c++) setCell(t, { row, col: c, cell: { t: 'str', s: NO_PERMISSION } });
 }
 
 function show(t: NumastatTable, nodes: readonly number[], dataRows: number, o: ProcessTableOptions): string {
-  if (o.compress) for (let c = 0; c < t.nCols; c++) autoWidth(t, c, 4, 16);
-  else autoWidth(t, 0, 16, 24);
+  if (o.compress) for (let c = 0; c < t.nCols; c++) autoWidth(t, { col: c, min: 4, max: 16 });
+  else autoWidth(t, { col: 0, min: 16, max: 24 });
   const rule = t.nRows - 2;
   markRowAlwaysShown(t, rule);
-  for (let c = 0; c < t.nCols; c++) setCell(t, rule, c, { t: 'rep', c: '-' });
-  if (o.sort !== null) sortRowsDescending(t, 2, 2 + dataRows - 1, sortColumn(nodes, o.sort, o.strict));
+  for (let c = 0; c < t.nCols; c++) setCell(t, { row: rule, col: c, cell: { t: 'rep', c: '-' } });
+  if (o.sort !== null) sortRowsDescending(t, { first: 2, last: 2 + dataRows - 1, col: sortColumn(nodes, { sort: o.sort, strict: o.strict }) });
   return displayTable(t, { screenWidth: o.screenWidth, showZero: o.showZero });
 }
 
@@ -72,10 +72,10 @@ export function renderNumastatProcesses(procs: readonly ProcessMemoryInfo[], nod
   const dataRows = perProcess ? CATEGORIES.length : procs.length;
   const t = setup(nodes, dataRows, o);
   let out = '';
-  if (perProcess) CATEGORIES.forEach(([, label], i) => setCell(t, 2 + i, 0, { t: 'str', s: label }));
+  if (perProcess) CATEGORIES.forEach(([, label], i) => setCell(t, { row: 2 + i, col: 0, cell: { t: 'str', s: label } }));
   else {
-    setCell(t, 0, 0, { t: 'str', s: 'PID' });
-    setCell(t, 1, 0, { t: 'rep', c: '-' });
+    setCell(t, { row: 0, col: 0, cell: { t: 'str', s: 'PID' } });
+    setCell(t, { row: 1, col: 0, cell: { t: 'rep', c: '-' } });
     out += '\nPer-node process memory usage (in MBs)\n';
   }
   procs.forEach((p, i) => {
@@ -91,7 +91,7 @@ export function renderNumastatProcesses(procs: readonly ProcessMemoryInfo[], nod
       return;
     }
     // numastat formats "PID (name)" into a 64-byte buffer.
-    setCell(t, 2 + i, 0, { t: 'str', s: `${p.pid} (${p.comm})`.slice(0, 63) });
+    setCell(t, { row: 2 + i, col: 0, cell: { t: 'str', s: `${p.pid} (${p.comm})`.slice(0, 63) } });
     if (p.memory.kind !== 'ok') markNoPermission(t, 2 + i);
     else addProcess(t, p, nodes, () => 2 + i);
     if (i === procs.length - 1) out += show(t, nodes, dataRows, o);

@@ -45,14 +45,14 @@ export function newTable(headerRows: number, headerCols: number, dataRows: numbe
   };
 }
 
-export function setCell(t: NumastatTable, row: number, col: number, cell: Cell): void {
-  t.cells[row]![col] = cell;
+export function setCell(t: NumastatTable, at: { row: number; col: number; cell: Cell }): void {
+  t.cells[at.row]![at.col] = at.cell;
 }
 
 /** Adds to a numeric cell (a null cell counts as 0). */
-export function addTo(t: NumastatTable, row: number, col: number, v: number): void {
-  const c = t.cells[row]![col]!;
-  t.cells[row]![col] = { t: 'num', v: (c.t === 'num' ? c.v : 0) + v };
+export function addTo(t: NumastatTable, at: { row: number; col: number; v: number }): void {
+  const c = t.cells[at.row]![at.col]!;
+  t.cells[at.row]![at.col] = { t: 'num', v: (c.t === 'num' ? c.v : 0) + at.v };
 }
 
 /** Every data cell becomes the number 0 (numastat's zero_table_data). */
@@ -89,7 +89,8 @@ function fmt(cell: Cell, width: number, places: number): string {
 }
 
 /** numastat's auto_set_col_width: widest formatted cell (repeats excluded) + 1, within bounds. */
-export function autoWidth(t: NumastatTable, col: number, min: number, max: number): void {
+export function autoWidth(t: NumastatTable, o: { col: number; min: number; max: number }): void {
+  const { col, min, max } = o;
   let w = min;
   for (let r = 0; r < t.nRows; r++) {
     const c = t.cells[r]![col]!;
@@ -109,7 +110,8 @@ function justified(t: NumastatTable, row: number, col: number): string {
 }
 
 /** Descending selection sort of rows [first, last] by a column, as numastat does (unstable). */
-export function sortRowsDescending(t: NumastatTable, first: number, last: number, col: number): void {
+export function sortRowsDescending(t: NumastatTable, o: { first: number; last: number; col: number }): void {
+  const { first, last, col } = o;
   const val = (r: number) => {
     const c = t.cells[r]![col]!;
     return c.t === 'num' ? c.v : 0;

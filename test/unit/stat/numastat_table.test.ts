@@ -16,11 +16,11 @@ function small(): ReturnType<typeof newTable> {
   t.width.fill(8);
   t.align.fill('right');
   t.align[0] = 'left';
-  ['', 'A', 'B', 'C'].forEach((h, c) => h && setCell(t, 0, c, { t: 'str', s: h }));
-  setCell(t, 1, 0, { t: 'str', s: 'one' });
-  setCell(t, 2, 0, { t: 'str', s: 'two' });
-  [1, 0, 3].forEach((v, i) => setCell(t, 1, 1 + i, { t: 'num', v }));
-  [0, 0, 0].forEach((v, i) => setCell(t, 2, 1 + i, { t: 'num', v }));
+  ['', 'A', 'B', 'C'].forEach((h, c) => h && setCell(t, { row: 0, col: c, cell: { t: 'str', s: h } }));
+  setCell(t, { row: 1, col: 0, cell: { t: 'str', s: 'one' } });
+  setCell(t, { row: 2, col: 0, cell: { t: 'str', s: 'two' } });
+  [1, 0, 3].forEach((v, i) => setCell(t, { row: 1, col: 1 + i, cell: { t: 'num', v } }));
+  [0, 0, 0].forEach((v, i) => setCell(t, { row: 2, col: 1 + i, cell: { t: 'num', v } }));
   return t;
 }
 
@@ -36,15 +36,15 @@ test('displayTable -z hides all-zero rows and columns', () => {
 test('displayTable reports tables without data as numastat does', () => {
   assert.equal(displayTable(newTable(1, 1, 1, 1), { screenWidth: 80, showZero: true }), 'Table has no data.\n');
   const t = newTable(1, 1, 1, 1);
-  setCell(t, 1, 1, { t: 'num', v: 0 });
+  setCell(t, { row: 1, col: 1, cell: { t: 'num', v: 0 } });
   assert.equal(displayTable(t, { screenWidth: 80, showZero: false }), 'Table has no non-zero data.\n');
 });
 
 test('autoWidth is the widest formatted cell plus a gutter, within bounds (labels are cut at the max)', () => {
   const t = small();
-  setCell(t, 1, 0, { t: 'str', s: 'a-very-long-label-longer-than-24' });
-  autoWidth(t, 0, 16, 24);
+  setCell(t, { row: 1, col: 0, cell: { t: 'str', s: 'a-very-long-label-longer-than-24' } });
+  autoWidth(t, { col: 0, min: 16, max: 24 });
   assert.equal(t.width[0], 24);
-  autoWidth(t, 1, 4, 16);
+  autoWidth(t, { col: 1, min: 4, max: 16 });
   assert.equal(t.width[1], 5);
 });

@@ -60,14 +60,14 @@ test('findPids: digits are PIDs, patterns match "name cmdline", results sorted a
 });
 
 test('findPids never matches the calling process itself', () => {
-  assert.deepEqual(findPids(root, ['postgres'], 1201).pids, []);
+  assert.deepEqual(findPids(root, ['postgres'], { self: 1201 }).pids, []);
 });
 
 test('cpuSecondsByNode puts each thread\'s tick delta on the node of its last CPU', () => {
   const cpuNode = new Map([[0, 0], [1, 0], [2, 1], [3, 1]]);
   const before = new Map([[10, { ticks: 100, processor: 0 }], [11, { ticks: 50, processor: 2 }]]);
   const after = new Map([[10, { ticks: 150, processor: 1 }], [11, { ticks: 50, processor: 3 }], [12, { ticks: 30, processor: 3 }]]);
-  assert.deepEqual(cpuSecondsByNode(before, after, cpuNode), { '0': 0.5, '1': 0.3 });
+  assert.deepEqual(cpuSecondsByNode(before, after, { cpuNode: cpuNode }), { '0': 0.5, '1': 0.3 });
 });
 
 test('sampleProcesses (no window) takes every process with resident memory and its CPU nodes', async () => {
