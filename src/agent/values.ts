@@ -1,0 +1,49 @@
+// Values of the agent's flags and config keys: durations ("5s", "500ms", "2m", a number = seconds),
+// sizes ("64M", "1G", "512k", a number = bytes, binary units), fractions ("10%" or 0.1), CPUs.
+// Pure; each throws UsageError naming the flag or key.
+import { UsageError } from '../model/errors.js';
+
+const DURATION: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const SIZE: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+export function parseDuration(v: string | number, what: string): number {
+  const m = typeof v === 'number' ? ['', String(v), 's'] : /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(v);
+  if (!m) throw new UsageError(`${what} '${v}': expected a duration such as 5s, 500ms or 2m`);
+  const ms = Number(m[1]) * DURATION[m[2] ?? 's']!;
+  if (!(ms > 0)) throw new UsageError(`${what} '${v}': must be more than 0`);
+  return ms;
+}
+
+export function parseSize(v: string | number, what: string): number {
+  const m = typeof v === 'number' ? ['', String(v), ''] : /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
+  if (!m || !(Number(m[1]) >= 0)) throw new UsageError(`${what} '${v}': expected a size such as 64M, 1G or a byte count`);
+  return Math.round(Number(m[1]) * SIZE[(m[2] ?? '').toLowerCase()]!);
+}
+
+export function parseFraction(v: string | number, what: string): number {
+  const pct = typeof v === 'string' && v.trim().endsWith('%');
+  const n = Number(typeof v === 'string' ? v.trim().replace(/%$/, '') : v);
+  const x = pct ? n / 100 : n;
+  if (typeof v === 'string' && v.trim() === '') throw new UsageError(`${what}: empty`);
+  if (!Number.isFinite(x) || x < 0 || x > 1) throw new UsageError(`${what} '${v}': expected a fraction 0..1 or a percentage such as 10%`);
+  return x;
+}
+
+export function parseNonNegative(v: string | number, what: string): number {
+  const n = typeof v === 'number' ? v : Number(v.trim() === '' ? NaN : v);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${what} '${v}': expected a number >= 0`);
+  return n;
+}
+
+export function parseRegex(v: string, what: string): RegExp {
+  try {
+    return new RegExp(v);
+  } catch (e) {
+    throw new UsageError(`${what} '${v}': not a regular expression (${(e as Error).message})`);
+  }
+}
+
+export function parseChoice<T extends string>(v: string, choices: readonly T[], what: string): T {
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`${what} '${v}': expected ${choices.join(' or ')}`);
+  return v as T;
+}

@@ -1,0 +1,85 @@
+// Flags and the YAML config file: same keys, validated, one-line errors; metrics over HTTP.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { agentConfig } from '../../../src/cli/commands/agent.js';
+import { parseConfigFile } from '../../../src/agent/settings.js';
+import { parseMetricsAddr, startMetrics } from '../../../src/agent/metrics.js';
+import { DEFAULT_AGENT } from '../../../src/agent/config.js';
+import { proc } from './build.js';
+
+describe('agent settings', () => {
+  it('flags: durations, sizes, fractions, choices, repeatable regexes', async () => {
+    const c = await agentConfig(['--interval', '500ms', '--min-rss', '1G', '--min-gain', '5%', '--tune', 'pages', '--exclude', '^sshd$', '--exclude', 'backup', '--override-pins', '--max-migrate-mbps', '0', '--cooldown', '2m']);
+    assert.deepEqual([c.intervalMs, c.minRssBytes, c.minGain, c.tune, c.exclude.map(String), c.overridePins, c.maxMigrateMbps, c.cooldownMs], [500, 1024 ** 3, 0.05, 'pages', ['/^sshd$/', '/backup/'], true, 0, 120_000]);
+  });
+
+  it('the YAML file has the same keys; flags win over it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-agent-cfg-'));
+    try {
+      const file = join(dir, 'agent.yaml');
+      writeFileSync(file, 'interval: 2s\nmin-rss: 64M\nmin-cpu: 0.5\ninclude: [java, postgres]\nstrategy: consolidate\nnuma-balancing: keep\nmetrics: 9464\n');
+      const c = await agentConfig(['--config', file, '--interval', '10s']);
+      assert.deepEqual([c.intervalMs, c.minRssBytes, c.minCpu, c.include.map(String), c.strategy, c.numaBalancing, c.metrics], [10_000, 64 * 1024 ** 2, 0.5, ['/java/', '/postgres/'], 'consolidate', 'keep', '9464']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const BAD: [string, RegExp][] = [
+    ['intervall: 5s\n', /^a\.yaml: 'intervall': unknown setting \(known: interval, /],
+    ['tune: sideways\n', /^a\.yaml: 'tune' 'sideways': expected threads or pages or both$/],
+    ['min-rss: lots\n', /^a\.yaml: 'min-rss' 'lots': expected a size/],
+    ['override-pins: 1\n', /^a\.yaml: 'override-pins': expected boolean/],
+    ['include: [1, 2]\n', /^a\.yaml: 'include(\.0)?': /],
+    ['- a\n- b\n', /^a\.yaml: expected a mapping of settings/],
+    ['interval: [\n', /^a\.yaml: not valid YAML/],
+    ['exclude: "("\n', /^a\.yaml: 'exclude' '\(': not a regular expression/],
+  ];
+  for (const [text, want] of BAD) {
+    it(`config error is one line: ${JSON.stringify(text)}`, async () => {
+      await assert.rejects(parseConfigFile(text, 'a.yaml'), (e: Error) => want.test(e.message) && !e.message.includes('\n'));
+    });
+  }
+
+  it('flag errors are usage errors naming the flag', async () => {
+    await assert.rejects(agentConfig(['--strategy', 'pack']), /agent: --strategy 'pack': expected balance or consolidate/);
+    await assert.rejects(agentConfig(['--interval', '0']), /--interval '0': must be more than 0/);
+    await assert.rejects(agentConfig(['stray']), /unexpected argument 'stray'/);
+  });
+
+  it('defaults', async () => assert.deepEqual(await agentConfig([]), DEFAULT_AGENT));
+});
+
+describe('agent metrics', () => {
+  it('ADDR: port alone is 127.0.0.1; host:port; bad ones are usage errors', () => {
+    assert.deepEqual(parseMetricsAddr('9464'), { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(parseMetricsAddr(':9464'), { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(parseMetricsAddr('0.0.0.0:80'), { host: '0.0.0.0', port: 80 });
+    assert.deepEqual(parseMetricsAddr('[::1]:9464'), { host: '::1', port: 9464 });
+    assert.throws(() => parseMetricsAddr('99999'), /--metrics 99999/);
+  });
+
+  it('serves locality, moves, decisions, node memory and counters, its own CPU at /metrics', async () => {
+    const m = await startMetrics('127.0.0.1:0');
+    try {
+      m.decision('moved');
+      m.decision('moved');
+      m.moved(400 * 1048576, 102400, 2);
+      m.locality([proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] })]);
+      m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]), cpuTimes: new Map() });
+      const text = await (await fetch(`http://${m.address}/metrics`)).text();
+      for (const line of [
+        'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
+        'numakit_agent_moved_bytes_total 419430400', 'numakit_agent_migrations_total 1', 'numakit_agent_moved_pages_total 102400',
+        'numakit_agent_thread_affinity_changes_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages{node="1",counter="numa_miss"} 2',
+      ]) assert.ok(text.includes(line), `no '${line}' in\n${text}`);
+      assert.match(text, /^numakit_agent_cpu_seconds \d+(\.\d+)?$/m);
+      assert.equal((await fetch(`http://${m.address}/other`)).status, 404);
+    } finally {
+      await m.close();
+    }
+  });
+});
