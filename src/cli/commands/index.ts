@@ -21,4 +21,5 @@ export const COMMANDS: Record<string, CommandEntry> = {
   rollback: { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', load: async () => (await import('./rollback.js')).default },
   journal: { summary: 'list the change sets apply made: time, source, status', load: async () => (await import('./journal.js')).default },
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
+  agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
 };
