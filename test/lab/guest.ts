@@ -89,17 +89,19 @@ function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean;
   };
 }
 
-/** Boots a guest with `topology`, runs `command` with bash in `cwd`, and powers it off. */
-export function runInGuest(topology: Topology, command: string, opts: GuestOptions = {}): Promise<GuestResult> {
-  const t = resolveTopology(topology);
-  const assets = ensureLabAssets();
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
-  writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
-  const args = buildQemuArgs(t, { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel });
+interface QemuExit {
+  readonly timedOut: boolean;
+  readonly qemuErr: string;
+  readonly pgid: number;
+}
+
+/**
+ * Runs qemu in its own process group under `timeout -s KILL` (which ends it even if this Node
+ * process dies), SIGKILLs the group at `timeoutMs`, and resolves once no process of it is left.
+ */
+function runQemu(qemu: string, args: readonly string[], timeoutMs: number): Promise<QemuExit> {
   const backstop = String(Math.ceil(timeoutMs / 1000) + 10);
-  const started = Date.now();
-  const child = spawn('timeout', ['-s', 'KILL', backstop, assets.qemu, ...args], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('timeout', ['-s', 'KILL', backstop, qemu, ...args], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   const pgid = child.pid ?? 0;
   liveGroups.add(pgid);
   let qemuErr = '';
@@ -109,28 +111,38 @@ export function runInGuest(topology: Topology, command: string, opts: GuestOptio
     timedOut = true;
     killGroup(pgid);
   }, timeoutMs);
-  return new Promise((resolveResult, reject) => {
+  return new Promise((resolveExit, reject) => {
     child.on('error', (e) => reject(new Error(`cannot start qemu: ${e.message}`)));
     child.on('close', () => {
       clearTimeout(timer);
       killGroup(pgid); // nothing of the group may outlive the run
       void waitGroupGone(pgid, 10_000).then((gone) => {
         liveGroups.delete(pgid);
-        try {
-          if (!gone) throw new Error(`qemu (process group ${pgid}) did not end after SIGKILL`);
-          if (opts.outDir && existsSync(join(share, 'out'))) {
-            mkdirSync(opts.outDir, { recursive: true });
-            // verbatimSymlinks: snapshots hold relative sysfs links (class/dmi/id -> ../../devices/...);
-            // by default cpSync rewrites them to absolute paths into the share, deleted below.
-            cpSync(join(share, 'out'), opts.outDir, { recursive: true, verbatimSymlinks: true });
-          }
-          resolveResult(collect(share, t, { timedOut, qemuErr, started, pgid }));
-        } catch (e) {
-          reject(e);
-        } finally {
-          rmSync(share, { recursive: true, force: true });
-        }
+        if (gone) resolveExit({ timedOut, qemuErr, pgid });
+        else reject(new Error(`qemu (process group ${pgid}) did not end after SIGKILL`));
       });
     });
   });
+}
+
+/** Boots a guest with `topology`, runs `command` with bash in `cwd`, and powers it off. */
+export async function runInGuest(topology: Topology, command: string, opts: GuestOptions = {}): Promise<GuestResult> {
+  const t = resolveTopology(topology);
+  const assets = ensureLabAssets();
+  const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
+  try {
+    writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
+    const inputs = { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel };
+    const started = Date.now();
+    const exit = await runQemu(assets.qemu, buildQemuArgs(t, inputs), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    if (opts.outDir && existsSync(join(share, 'out'))) {
+      mkdirSync(opts.outDir, { recursive: true });
+      // verbatimSymlinks: snapshots hold relative sysfs links (class/dmi/id -> ../../devices/...);
+      // by default cpSync rewrites them to absolute paths into the share, deleted below.
+      cpSync(join(share, 'out'), opts.outDir, { recursive: true, verbatimSymlinks: true });
+    }
+    return collect(share, t, { ...exit, started });
+  } finally {
+    rmSync(share, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,81 @@
+// Helpers for the agent's guest scripts (imported by agent_scenario.mjs): locality of a process
+// as the kernel shows it (pages per node from numa_maps; nodes of the CPUs its threads ran on in a
+// short window), every thread's affinity, and /proc/vmstat counters.
+import { readFileSync, readdirSync } from 'node:fs';
+
+export function nodeOfCpu() {
+  const map = new Map();
+  for (const d of readdirSync('/sys/devices/system/node').filter((n) => /^node\d+$/.test(n))) {
+    const list = readFileSync(`/sys/devices/system/node/${d}/cpulist`, 'utf8').trim();
+    for (const r of list.split(',').filter(Boolean)) {
+      const [a, b = a] = r.split('-').map(Number);
+      for (let c = a; c <= b; c++) map.set(c, Number(d.slice(4)));
+    }
+  }
+  return map;
+}
+
+export function pagesPerNode(pid) {
+  const out = {};
+  for (const m of readFileSync(`/proc/${pid}/numa_maps`, 'utf8').matchAll(/\bN(\d+)=(\d+)/g)) out[m[1]] = (out[m[1]] ?? 0) + Number(m[2]);
+  return out;
+}
+
+/** tid -> [cpu ticks, last CPU] */
+export function threadTicks(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), [Number(f[11]) + Number(f[12]), Number(f[36])]);
+    } catch {}
+  }
+  return out;
+}
+
+/** Locality: share of its pages on the nodes where its threads used CPU between two ticks readings. */
+export function localityBetween(pid, before, after, cpuNode) {
+  const w = new Map();
+  let total = 0;
+  for (const [tid, [t, cpu]] of after) {
+    const d = t - (before.get(tid)?.[0] ?? 0);
+    if (d <= 0) continue;
+    const n = cpuNode.get(cpu);
+    w.set(n, (w.get(n) ?? 0) + d);
+    total += d;
+  }
+  if (total === 0) for (const [, [, cpu]] of after) { w.set(cpuNode.get(cpu), 1); total = w.size; }
+  const pages = pagesPerNode(pid);
+  const all = Object.values(pages).reduce((a, b) => a + b, 0);
+  let sum = 0;
+  for (const [n, x] of w) sum += (x / total) * ((pages[n] ?? 0) / all);
+  return { locality: sum, pages, runNodes: [...w.keys()].sort() };
+}
+
+/** tid -> Cpus_allowed_list of every thread. */
+export function affinities(pid) {
+  const out = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out[tid] = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'))[1];
+    } catch {}
+  }
+  return out;
+}
+
+export function vmstat(key) {
+  const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(readFileSync('/proc/vmstat', 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+/** utime + stime of a process and its reaped children, in seconds. */
+export function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const r = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(r[11]) + Number(r[12]) + Number(r[13]) + Number(r[14])) / 100;
+  } catch {
+    return null;
+  }
+}

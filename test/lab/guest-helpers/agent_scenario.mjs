@@ -1,0 +1,181 @@
+// One agent scenario in a lab guest, under one tuner, measured the same way for every tuner;
+// prints one JSON object. Used by test/lab/agent.lab.test.ts and bench/agent-vs-numad.mjs.
+//   node agent_scenario.mjs TUNER SCENARIO [--mib N] [--timeout SEC] [--agent 'ARGS']
+// TUNER: numakit (numakit agent), numad (as docs/LAB: unshare --time so it evaluates at once),
+// autonuma (kernel.numa_balancing=1, no daemon), none.
+// SCENARIO: misplaced (memory on node 1, threads on node 0, node 1's CPU kept busy),
+// misplaced-idle (same, node 1's CPU idle), competing (two processes on node 0's CPU, memory on
+// nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced).
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { affinities, cpuSeconds, localityBetween, nodeOfCpu, threadTicks, vmstat } from './agent_probe.mjs';
+
+const [tuner, scenario] = process.argv.slice(2);
+const opt = (k, d) => {
+  const i = process.argv.indexOf(k);
+  return i > 0 ? process.argv[i + 1] : d;
+};
+const MIB = Number(opt('--mib', 200));
+const TIMEOUT = Number(opt('--timeout', 20)) * 1000;
+const WORKLOAD = fileURLToPath(new URL('agent_workload.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
+const cpuNode = nodeOfCpu();
+const cpusOf = (n) => [...cpuNode].filter(([, x]) => x === n).map(([c]) => c);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const started = [];
+
+async function workload(name, mib, memNode, cpuNodeId, extra = []) {
+  // --name puts the name on its command line (for --exclude)
+  const child = spawn('numactl', [`--cpunodebind=${cpuNodeId}`, `--membind=${memNode}`, process.execPath, WORKLOAD, String(mib), '--name', name, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  started.push(child);
+  const [chunk] = await once(child.stdout, 'data');
+  if (!String(chunk).startsWith('ready')) throw new Error(`workload ${name}: ${chunk}`);
+  return { name, pid: child.pid, child, affinityBefore: affinities(child.pid) };
+}
+
+function spinner(cpu) {
+  const child = spawn('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });
+  started.push(child);
+}
+
+const SCENARIOS = {
+  misplaced: async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0)]),
+  'misplaced-idle': async () => [await workload('busy', MIB, 1, 0)],
+  competing: async () => [await workload('first', MIB, 1, 0), await workload('second', MIB, 2, 0)],
+  leftalone: async () => [await workload('tiny', 8, 1, 0), await workload('pinned', MIB, 1, 0, ['--pin']), await workload('batchjob', MIB, 1, 0)],
+};
+
+function startTuner() {
+  if (tuner === 'autonuma' || tuner === 'none') {
+    writeFileSync('/proc/sys/kernel/numa_balancing', tuner === 'autonuma' ? '1' : '0');
+    return null;
+  }
+  if (tuner === 'numad') {
+    writeFileSync('/proc/sys/kernel/numa_balancing', '0');
+    spawnSync('unshare', ['--time', '--fork', '--monotonic', '100000', 'numad', '-i', '5', '-l', '7']);
+    const pid = Number(spawnSync('pidof', ['numad'], { encoding: 'utf8' }).stdout.trim().split(' ')[0]);
+    return { pid, stop: async () => process.kill(pid, 'SIGTERM'), log: () => { try { return readFileSync('/var/log/numad.log', 'utf8'); } catch { return ''; } } };
+  }
+  const args = (opt('--agent', '') || '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [CLI, 'agent', '--interval', opt('--interval', '5s'), '--log-format', 'json', '--state-dir', '/run/numakit-agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const t = {};
+  child.stdout.on('data', (d) => {
+    log += d;
+    if (t.readyAt === undefined && log.includes('"event":"ready"')) t.readyAt = Date.now();
+  });
+  child.stderr.on('data', (d) => (log += d));
+  return Object.assign(t, {
+    pid: child.pid,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      return code;
+    },
+    log: () => log,
+  });
+}
+
+async function measure(procs, t0) {
+  const t95 = Object.fromEntries(procs.map((p) => [p.name, null]));
+  let last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
+  let reachedAt = null;
+  const trace = [];
+  while (Date.now() - t0 < TIMEOUT) {
+    await sleep(250);
+    const now = Date.now();
+    for (const p of procs) {
+      const ticks = threadTicks(p.pid);
+      const l = localityBetween(p.pid, last.get(p.pid), ticks, cpuNode);
+      last.set(p.pid, ticks);
+      trace.push([p.name, now - t0, Math.round(l.locality * 1000) / 1000]);
+      if (l.locality >= 0.95 && t95[p.name] === null) t95[p.name] = (now - t0) / 1000;
+      if (l.locality < 0.95) t95[p.name] = null; // must hold
+    }
+    if (Object.values(t95).every((x) => x !== null)) reachedAt ??= now;
+    else reachedAt = null;
+    if (reachedAt !== null && now - reachedAt > 2000) break;
+  }
+  return { t95, trace };
+}
+
+async function finalLocality(p) {
+  const a = threadTicks(p.pid);
+  await sleep(1000);
+  return localityBetween(p.pid, a, threadTicks(p.pid), cpuNode);
+}
+
+const knob = () => readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim();
+
+async function waitFor(test, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (test()) return true;
+    await sleep(20);
+  }
+  return false;
+}
+
+/** SIGKILL the agent after it moved a process, then `numakit agent restore`. */
+async function sigkillFlow() {
+  writeFileSync('/proc/sys/kernel/numa_balancing', '1');
+  const [p] = await SCENARIOS.misplaced();
+  const before = { affinity: affinities(p.pid), numaBalancing: knob() };
+  const t = startTuner();
+  const movedSeen = await waitFor(() => /"outcome":"moved"|moved pid/.test(t.log()), TIMEOUT);
+  const during = { affinity: affinities(p.pid), numaBalancing: knob() };
+  process.kill(t.pid, 'SIGKILL');
+  await sleep(300);
+  const r = spawnSync(process.execPath, [CLI, 'agent', 'restore', '--state-dir', '/run/numakit-agent'], { encoding: 'utf8' });
+  const after = { affinity: affinities(p.pid), numaBalancing: knob() };
+  return { movedSeen, before, during, after, restore: { code: r.status, stdout: r.stdout, stderr: r.stderr }, log: t.log() };
+}
+
+/** The process exits (SIGKILL) while the agent migrates its pages. */
+async function exitMidFlow() {
+  const [p] = await SCENARIOS.misplaced();
+  const m0 = vmstat('pgmigrate_success');
+  const t = startTuner();
+  const caught = await waitFor(() => vmstat('pgmigrate_success') > m0, TIMEOUT);
+  p.child.kill('SIGKILL');
+  const killedAfterPages = vmstat('pgmigrate_success') - m0;
+  await sleep(3000);
+  let alive = true;
+  try { process.kill(t.pid, 0); } catch { alive = false; }
+  const code = alive ? await t.stop() : null;
+  return { caught, killedAfterPages, aliveAfter: alive, exitCode: code, pid: p.pid, log: t.log() };
+}
+
+if (scenario === 'sigkill' || scenario === 'exit-mid') {
+  const r = scenario === 'sigkill' ? await sigkillFlow() : await exitMidFlow();
+  for (const c of started) c.kill('SIGKILL');
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+  process.exit(0);
+}
+
+// AutoNUMA only for its own run: the others are measured alone.
+writeFileSync('/proc/sys/kernel/numa_balancing', '0');
+const balancingBefore = readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim();
+const procs = await SCENARIOS[scenario]();
+const moved0 = vmstat('pgmigrate_success');
+const t0 = Date.now();
+const t = startTuner();
+const balancingDuring = [];
+const { t95, trace } = await measure(procs, t0);
+balancingDuring.push(readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim());
+const final = {};
+for (const p of procs) final[p.name] = { ...(await finalLocality(p)), affinity: affinities(p.pid), affinityBefore: p.affinityBefore };
+const tunerCpu = t === null ? null : cpuSeconds(t.pid);
+const exitCode = t === null ? null : await t.stop();
+await sleep(300);
+const out = {
+  tuner, scenario, mib: MIB, t95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, tunerCpuSeconds: tunerCpu, pagesMoved: vmstat('pgmigrate_success') - moved0,
+  numaBalancing: { before: balancingBefore, during: balancingDuring[0], after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim() },
+  affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
+  exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0),
+};
+for (const c of started) c.kill('SIGKILL');
+process.stdout.write(`${JSON.stringify(out)}\n`);
+process.exit(0);
