@@ -32,6 +32,9 @@ export interface RunDeps {
   readonly onReady?: () => void;
 }
 
+/** The first pass measures CPU over a short window, so a misplaced process waits at most this, not a whole interval. */
+export const FIRST_WINDOW_MS = 500;
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -76,8 +79,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     const pass = new AgentPass(cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid });
     pass.run(now());
     deps.onReady?.();
-    while (!stop.signal.aborted) {
-      await sleep(cfg.intervalMs, stop.signal);
+    for (let first = true; !stop.signal.aborted; first = false) {
+      await sleep(first && !cfg.once ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
       if (stop.signal.aborted) break;
       try {
         pass.run(now());

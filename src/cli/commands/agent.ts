@@ -101,11 +101,13 @@ async function run(args: string[], ctx: Context): Promise<number> {
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
   const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics);
   const log = (l: string) => ctx.out(`${l}\n`);
-  if (cfg.logFormat === 'text') {
-    log(`numakit agent: pid ${process.pid}, every ${cfg.intervalMs / 1000}s, tune ${cfg.tune}, strategy ${cfg.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics` : ''}`);
-  }
+  const what = { pid: process.pid, intervalSeconds: cfg.intervalMs / 1000, tune: cfg.tune, strategy: cfg.strategy, advise: cfg.advise, metrics: metrics?.address ?? null };
+  // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
+  const onReady = () => log(cfg.logFormat === 'json'
+    ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
+    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics` : ''}`);
   try {
-    return await runAgent(cfg, { root: ctx.root, sys: openSystem(ctx.root), ops: await nativeOps(ctx.root), log, signals: process, pageSize: readPageSize(ctx.root), metrics });
+    return await runAgent(cfg, { root: ctx.root, sys: openSystem(ctx.root), ops: await nativeOps(ctx.root), log, signals: process, pageSize: readPageSize(ctx.root), metrics, onReady });
   } finally {
     await metrics?.close();
   }

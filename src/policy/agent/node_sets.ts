@@ -1,7 +1,14 @@
 // The node sets a process may be placed on: for the smallest size k whose CPUs can hold its
-// CPU need, each CPU node with its k-1 nearest CPU nodes (SLIT distance, then id), plus the
+// CPU need (less NEED_SLACK), each CPU node with its k-1 nearest CPU nodes (SLIT distance, then id), plus the
 // nodes it runs on now. Memory-only nodes (no CPUs) are never a target: threads cannot run there.
 import type { NodeView } from './types.js';
+
+/**
+ * CPUs a process may need beyond a set's CPUs and still be placed there: CPU use measured over a
+ * short window is noisy (a JIT or GC burst), and splitting a process over two nodes costs more
+ * locality than sharing a CPU briefly. Memory then lands on one node, where its threads run.
+ */
+export const NEED_SLACK = 0.5;
 
 export function distance(from: NodeView, to: number): number {
   return from.distances[String(to)] ?? (from.id === to ? 10 : 20);
@@ -26,7 +33,7 @@ export function candidateSets(usable: readonly NodeView[], need: number, runNode
   if (usable.length === 0) return [];
   const byCpus = [...usable].sort((a, b) => b.cpus.length - a.cpus.length);
   let k = 1;
-  while (k < usable.length && byCpus.slice(0, k).reduce((s, n) => s + n.cpus.length, 0) < need) k++;
+  while (k < usable.length && byCpus.slice(0, k).reduce((s, n) => s + n.cpus.length, 0) < need - NEED_SLACK) k++;
   const sets = new Map<string, NodeView[]>();
   for (const n of usable) {
     const set = nearest(n, usable, k).sort((a, b) => a.id - b.id);

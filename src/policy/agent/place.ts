@@ -10,7 +10,7 @@
 // then the strategy: balance = most spare CPU, consolidate = least spare CPU that still fits,
 // then the nodes it runs on now.
 import { locality } from '../locality.js';
-import { candidateSets, setDistance } from './node_sets.js';
+import { candidateSets, NEED_SLACK, setDistance } from './node_sets.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from './types.js';
 
 /** Free memory a target node keeps after a migration (bytes), so it is not pushed into reclaim. */
@@ -44,8 +44,7 @@ function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: readonly
   const own = (n: NodeView) => (p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0);
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
-  // A little slack: CPU measured over a short window is noisy.
-  if (spare < -0.25) return null;
+  if (spare < -NEED_SLACK) return null;
   let local = 0;
   let reach = 0;
   for (const n of memoryNodes(p)) {

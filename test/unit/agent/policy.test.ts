@@ -118,6 +118,10 @@ describe('agent policy: distances, gain, several processes', () => {
     const p = proc({ mem: { 2: 400, 3: 400 }, cpu: { 0: 1.5, 1: 1.5 }, cpusPermitted: [0, 1, 2, 3, 4, 5, 6, 7] });
     assert.deepEqual(moved(decideOne(p, ns, opts())).nodes, [2, 3]);
   });
+  it('a CPU need a little over one node (a JIT burst) stays on one node: no split of its memory', () => {
+    const p = proc({ mem: { 1: 200 }, cpu: { 0: 1.3 }, cpusPermitted: ALL4 });
+    assert.deepEqual(moved(decideOne(p, four(), opts())).nodes, [1]);
+  });
   it('--min-gain: a 10% gain acts at 0.05, not at 0.2', () => {
     const p = proc({ mem: { 0: 360, 1: 40 }, cpu: { 0: 1 }, cpusPermitted: ALL4 });
     assert.equal(decideOne(p, four({ idle: [1, 0, 1, 1] }), opts({ minGain: 0.05 })).kind, 'move');
