@@ -46,7 +46,9 @@ const LOCALITY = [
 function split(stdout: string): Map<string, string> {
   const parts = new Map<string, string>();
   let key: string | null = null;
-  for (const line of stdout.split('\n')) {
+  const lines = stdout.split('\n');
+  if (lines.at(-1) === '') lines.pop(); // the final newline ends the last line, it starts no new one
+  for (const line of lines) {
     const m = /^@@ (.+)$/.exec(line);
     if (m) {
       key = m[1]!;
@@ -74,7 +76,7 @@ describe('numakit stat in a 4-node guest', () => {
     });
   }
 
-  it('a process bound with --cpunodebind=0 --membind=1 has its memory on node 1 and locality near 0; after migratepages 1 0, near 1', () => {
+  it('a process bound with --cpunodebind=0 --membind=1 has its memory on node 1 and locality near 0; after migratepages 1 0, near 1', (t) => {
     const parts = split(sectionOk(run, 'locality').stdout);
     const pid = Number(parts.get('pid')!.trim());
     const find = (key: string) => (JSON.parse(parts.get(key)!).processes as Proc[]).find((p) => p.pid === pid);
@@ -83,6 +85,7 @@ describe('numakit stat in a 4-node guest', () => {
     assert.ok(before && afterMigrate, `dd (PID ${pid}) not among the processes:\n${parts.get('before')}`);
     assert.ok((before.nodes['1']?.totalBytes ?? 0) > 0.9 * before.totalBytes, `node 1 holds ${JSON.stringify(before.nodes)}`);
     assert.ok((before.cpuNodes['0'] ?? 0) > 0, `CPU time ${JSON.stringify(before.cpuNodes)}`);
+    t.diagnostic(`locality before ${before.locality?.toFixed(3)} after ${afterMigrate.locality?.toFixed(3)}; node 1 share before ${((before.nodes['1']?.totalBytes ?? 0) / before.totalBytes).toFixed(3)}`);
     assert.ok(before.locality !== null && before.locality < 0.1, `locality before: ${before.locality}`);
     assert.ok(afterMigrate.locality !== null && afterMigrate.locality > 0.9, `locality after migratepages: ${afterMigrate.locality} ${JSON.stringify(afterMigrate.nodes)}`);
     const p = JSON.parse(parts.get('p')!).processes[0];

@@ -1,34 +1,46 @@
-// Compares two numastat-format outputs taken one after the other on a live system: the same
-// lines with the same layout (every line equal once numbers are blanked, and equally long),
-// numbers differing only by what can change between two reads. Returns the differences found.
+// Compares numakit's numastat-format output with numastat's on a live system. numakit runs
+// between two numastat runs ("before" and "after"): every line must have the same layout as
+// numastat's (the same text once numbers are blanked, each number ending in the same column:
+// right-justified in the same widths), and every number must lie between numastat's two values,
+// give or take `slack` (what numakit's own run changes: a Node process maps and allocates tens
+// of MB, which moves meminfo, not the monotonic counters). Returns the differences found.
 
 const NUM = /-?\d+(?:\.\d+)?/g;
 
-export interface CompareOptions {
-  /** Allowed |a - b| as a share of the larger value (default 0.25). */
-  readonly relative?: number;
-  /** Allowed |a - b| whatever the values (default 64: pages or MB). */
-  readonly absolute?: number;
+function shape(line: string): { text: string; ends: number[]; values: number[] } {
+  const ends: number[] = [];
+  const values: number[] = [];
+  const text = line.replace(NUM, (m, offset: number) => {
+    ends.push(offset + m.length);
+    values.push(Number(m));
+    return ' '.repeat(m.length);
+  });
+  return { text, ends, values };
 }
 
-export function compareNumastat(ours: string, theirs: string, o: CompareOptions = {}): string[] {
-  const rel = o.relative ?? 0.25;
-  const abs = o.absolute ?? 64;
-  const a = ours.split('\n');
-  const b = theirs.split('\n');
+export interface CompareOptions {
+  /** numastat's output after numakit ran (default: the same as before). */
+  readonly after?: string;
+  /** Allowed distance outside [before, after] (default 0). */
+  readonly slack?: number;
+}
+
+export function compareNumastat(ours: string, before: string, o: CompareOptions = {}): string[] {
+  const slack = o.slack ?? 0;
+  const [a, b, c] = [ours, before, o.after ?? before].map((t) => t.split('\n'));
   const problems: string[] = [];
-  if (a.length !== b.length) problems.push(`${a.length} lines, numastat printed ${b.length}`);
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const [x, y] = [a[i]!, b[i]!];
-    if (x.replace(NUM, '#') !== y.replace(NUM, '#') || x.length !== y.length) {
-      problems.push(`line ${i + 1} differs in layout:\n  numakit:  '${x}'\n  numastat: '${y}'`);
+  if (a!.length !== b!.length || b!.length !== c!.length) problems.push(`${a!.length} lines, numastat printed ${b!.length} then ${c!.length}`);
+  const n = Math.min(a!.length, b!.length, c!.length);
+  for (let i = 0; i < n; i++) {
+    const [x, y, z] = [shape(a![i]!), shape(b![i]!), shape(c![i]!)];
+    if (x.text !== y.text || x.ends.join() !== y.ends.join()) {
+      problems.push(`line ${i + 1} differs in layout:\n  numakit:  '${a![i]}'\n  numastat: '${b![i]}'`);
       continue;
     }
-    const nx = x.match(NUM) ?? [];
-    const ny = y.match(NUM) ?? [];
-    nx.forEach((v, j) => {
-      const [p, q] = [Number(v), Number(ny[j])];
-      if (Math.abs(p - q) > Math.max(abs, rel * Math.max(Math.abs(p), Math.abs(q)))) problems.push(`line ${i + 1}, number ${j + 1}: ${p} vs numastat ${q}:\n  '${x}'\n  '${y}'`);
+    x.values.forEach((v, j) => {
+      const lo = Math.min(y.values[j]!, z.values[j] ?? y.values[j]!) - slack;
+      const hi = Math.max(y.values[j]!, z.values[j] ?? y.values[j]!) + slack;
+      if (v < lo - 1e-9 || v > hi + 1e-9) problems.push(`line ${i + 1}, number ${j + 1}: ${v} outside numastat's [${lo + slack}, ${hi - slack}] (slack ${slack}):\n  '${a![i]}'`);
     });
   }
   return problems;
