@@ -26,7 +26,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'nvme', name: 'nvme0', pci: '0000:5e:00.0', node: 0, driver: 'nvme', irqs: range(140, 148) },
         { kind: 'nvme', name: 'nvme1', pci: '0000:d8:00.0', node: 1, driver: 'nvme', irqs: range(220, 228) },
       ],
-      kernel: { productName: 'PowerEdge R740', thpEnabled: 'always', numaBalancing: 1 },
+      kernel: { productName: 'PowerEdge R740', thpEnabled: 'always', numaBalancing: 1, governor: 'powersave' },
     },
   },
   'cxl-3node': {
@@ -43,7 +43,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'net', name: 'eth0', pci: '0000:17:00.0', node: 0, driver: 'ice', irqs: range(90, 97), queues: 8, speedMbps: 100000 },
         { kind: 'nvme', name: 'nvme0', pci: '0000:65:00.0', node: -1, driver: 'nvme', irqs: range(100, 104) },
       ],
-      kernel: { productName: 'SYNTH CXL Server', thpEnabled: 'madvise', numaBalancing: 1 },
+      kernel: { productName: 'SYNTH CXL Server', thpEnabled: 'madvise', numaBalancing: 1, governor: 'performance' },
     },
   },
   'epyc-nps4': {
@@ -63,7 +63,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'net', name: 'enp65s0f0', pci: '0000:41:00.0', node: 1, driver: 'bnxt_en', irqs: range(60, 67), queues: 8, speedMbps: 50000 },
         { kind: 'nvme', name: 'nvme0', pci: '0000:81:00.0', node: 2, driver: 'nvme', irqs: range(70, 78) },
       ],
-      kernel: { productName: 'SYNTH EPYC 1S', thpEnabled: 'madvise', numaBalancing: 1 },
+      kernel: { productName: 'SYNTH EPYC 1S', thpEnabled: 'madvise', numaBalancing: 1, governor: 'schedutil' },
     },
   },
   'vm-flat-32': {

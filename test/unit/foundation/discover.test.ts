@@ -69,8 +69,9 @@ describe('discoverTopology', () => {
     assert.deepEqual(t.devices.filter((d) => d.kind === 'nvme').map((d) => [d.name, d.node, d.transport]), [['nvme0', 0, 'pcie'], ['nvme1', 1, 'pcie']]);
     assert.equal(t.kernel.thpEnabled.value, 'always');
   });
-  it('reports absent kernel knobs as absent with their path', () => {
-    const t = discoverTopology(fixture('sparse-nodes'));
+  it('reads the AutoNUMA scan knobs from debugfs (5.13+), and reports them absent with their path', () => {
+    assert.deepEqual(discoverTopology(fixture('sparse-nodes')).kernel.numaBalancingScan.sizeMb, { path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb', value: 256 });
+    const t = discoverTopology(fixture('numa-off'));
     assert.deepEqual(t.kernel.numaBalancingScan.sizeMb, { path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb', value: null, absent: 'missing' });
   });
 });
