@@ -18,11 +18,20 @@ export interface Ran {
   err: string;
 }
 
+export interface RunOptions {
+  /** Environment variables set while the command runs. */
+  readonly env?: Record<string, string>;
+  /** Run as on a colour terminal (isTTY and color). */
+  readonly color?: boolean;
+}
+
 /** Runs a command; a thrown error becomes the exit code and one stderr line, as bin.ts does. */
-export async function runCommand(cmd: Command, root: SysRoot, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+export async function runCommand(cmd: Command, root: SysRoot, args: string[], opts: RunOptions = {}): Promise<Ran> {
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: Context = { root, rootGiven: true, out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: false, color: false };
+  const color = opts.color === true;
+  const env = opts.env ?? {};
+  const ctx: Context = { root, rootGiven: true, out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: color, color };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {

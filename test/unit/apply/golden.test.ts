@@ -10,9 +10,9 @@ import type { Command, Context } from '../../../src/cli/context.js';
 import { describeError } from '../../../src/cli/main.js';
 import { PROFILES } from '../../../src/policy/tuning/profiles.js';
 import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
+import { assertGolden } from '../../helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const GOLDEN = join(REPO, 'test/golden/apply');
 const EXAMPLES = readdirSync(join(REPO, 'examples')).filter((n) => existsSync(join(REPO, 'examples', n, 'manifest.json'))).sort();
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -36,16 +36,7 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
-function golden(name: string, got: string): void {
-  const path = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, got);
-    return;
-  }
-  assert.ok(existsSync(path), `${path} is missing: run UPDATE_GOLDEN=1 and review the files`);
-  assert.equal(got, readFileSync(path, 'utf8'));
-}
+const golden = (name: string, got: string): void => assertGolden(`apply/${name}`, got);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)])).sort();
