@@ -33,7 +33,7 @@ function qemuVersion(): string {
   return spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'unknown';
 }
 
-function manifest(name: string, topology: Topology, snapDir: string, kernel: string): Record<string, unknown> {
+function manifest(argv: readonly string[], name: string, topology: Topology, snapDir: string, kernel: string): Record<string, unknown> {
   const snap = existsSync(join(snapDir, 'manifest.json')) ? (JSON.parse(readFileSync(join(snapDir, 'manifest.json'), 'utf8')) as Record<string, unknown>) : {};
   return {
     ...snap,
@@ -43,9 +43,9 @@ function manifest(name: string, topology: Topology, snapDir: string, kernel: str
     source: 'captured in the numakit lab (QEMU)',
     date: new Date().toISOString(),
     kernel,
-    qemu: { version: qemuVersion(), accel: ensureLabAssets().accel, args: qemuTopologyArgs(topology) },
+    qemu: { version: qemuVersion(), accel: ensureLabAssets().accel, args: qemuTopologyArgs(topology).join(' ') },
     topology,
-    capturedWith: `npm run capture -- --name ${name} (test/lab/capture.ts)`,
+    capturedWith: `npm run capture -- ${argv.join(' ')}`,
   };
 }
 
@@ -71,7 +71,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const kernel = readFileSync(join(out, 'kernel.txt'), 'utf8').trim();
     rmSync(dest, { recursive: true, force: true });
     cpSync(join(out, 'snap'), dest, { recursive: true, verbatimSymlinks: true });
-    writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest(name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n');
+    writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest(argv, name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n');
     console.error(`capture: wrote ${relative(process.cwd(), dest)} (kernel ${kernel}, ${(r.durationMs / 1000).toFixed(1)} s)`);
     return 0;
   } finally {
