@@ -45,6 +45,11 @@ const liveGroups = new Set<number>();
 process.on('exit', () => {
   for (const pgid of liveGroups) killGroup(pgid);
 });
+// qemu runs in its own process group, so Ctrl-C or a test runner's SIGTERM does not reach it:
+// exit as the signal would have, through the 'exit' handler above that kills every live guest.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => process.exit(code));
+}
 
 function killGroup(pgid: number): void {
   try {
