@@ -60,8 +60,12 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   const pl = r.placement;
   const gain = pl.localityAfter - pl.localityNow;
   const pinnedThere = pl.cpus === null || (p.cpusAllowed !== null && pl.cpus.length === p.cpusAllowed.length && pl.cpus.every((c) => p.cpusAllowed!.includes(c)));
-  if (pl.localityNow >= LOCAL_ENOUGH && (pinnedThere || pl.moveBytes === 0) && gain < opts.minGain) {
-    return { kind: 'skip', ...base, skip: 'local', reason: `locality ${pct(pl.localityNow)} on node ${pl.nodes.join(',')}`, localityNow: pl.localityNow };
+  if (pl.localityNow >= LOCAL_ENOUGH && gain < opts.minGain) {
+    if (pinnedThere) return { kind: 'skip', ...base, skip: 'local', reason: `locality ${pct(pl.localityNow)} on node ${pl.nodes.join(',')}`, localityNow: pl.localityNow };
+    // Local but free to wander: bind its threads where its memory is (no memory moves), so the
+    // scheduler cannot drift it away, and so later decisions count its CPU on that node.
+    const bind = { ...pl, moveFrom: [], moveBytes: 0, localityAfter: Math.max(pl.localityNow, pl.localityAfter) };
+    return { kind: 'move', ...base, placement: bind, reason: `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is (tune ${opts.tune})` };
   }
   if (gain < opts.minGain) {
     return { kind: 'skip', ...base, skip: 'low-gain', reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`, localityNow: pl.localityNow };

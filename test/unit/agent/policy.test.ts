@@ -28,7 +28,7 @@ const moved = (d: Decision) => {
 };
 
 const SHARED: Case[] = [
-  { name: 'a process already local is left alone', nodes: four(), proc: proc({ mem: { 0: 400 }, cpu: { 0: 1 }, cpusPermitted: ALL4 }), check: skip('local') },
+  { name: 'a process already local and bound there is left alone', nodes: four(), proc: proc({ mem: { 0: 400 }, cpu: { 0: 1 }, cpusPermitted: ALL4, cpusAllowed: [0], agentCpus: [0] }), check: skip('local') },
   {
     name: 'a memory policy set by the user (bind:1) is a pin', nodes: four(),
     proc: proc({ mem: { 1: 400 }, cpu: { 0: 1 }, cpusPermitted: ALL4, policies: { 'bind:1': 400 * MiB } }), check: skip('pinned-memory'),
@@ -94,6 +94,19 @@ describe('agent policy: --tune', () => {
     const full = four().map((n) => (n.id === 0 ? { ...n, freeBytes: 100 * MiB } : n));
     skip('no-room')(decideOne(misplaced, full, opts({ tune: 'pages' })));
   });
+});
+
+describe('agent policy: local processes', () => {
+  const local = proc({ mem: { 2: 400 }, cpu: { 2: 1 }, cpusPermitted: ALL4 });
+  for (const tune of ['threads', 'both'] as const) {
+    it(`${tune}: local but free to wander -> its threads are bound there, nothing migrates`, () => {
+      const d = decideOne(local, four(), opts({ tune }));
+      assert.equal(d.kind, 'move');
+      if (d.kind === 'move') assert.deepEqual([d.placement.nodes, d.placement.cpus, d.placement.moveBytes], [[2], [2], 0]);
+      assert.match(d.reason, /bind its threads to node 2/);
+    });
+  }
+  it('pages: a local process is left alone (threads are never bound)', () => skip('local')(decideOne(local, four(), opts({ tune: 'pages' }))));
 });
 
 describe('agent policy: --strategy', () => {
