@@ -20,7 +20,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 
 const runs = sizes.flatMap((mib) => tuners.map((t) => ({ t, mib })));
 const script = runs
-  .map(({ t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} misplaced --mib ${mib} --timeout ${timeout} --agent '--include agent_workload'; sleep 1`)
+  .map(({ t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} misplaced --mib ${mib} --timeout ${timeout} --agent '--include agent_workload[.]mjs'; sleep 1`)
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
 const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--timeout', String(runs.length * (timeout + 90)), '--', script], {

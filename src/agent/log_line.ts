@@ -20,9 +20,9 @@ function detail(o: Outcome): string {
   const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
   switch (o.kind) {
     case 'moved':
-      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved`;
+      return `; ${o.threads} thread(s)${o.bytes > 0 ? `, ${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s` : ''}`;
     case 'partial':
-      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved, ${o.notMoved} page(s) could not be moved`;
+      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s, ${o.notMoved} page(s) could not be moved`;
     case 'gone':
       return `; the process exited while ${o.step}`;
     case 'failed':

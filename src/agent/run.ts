@@ -33,7 +33,7 @@ export interface RunDeps {
 }
 
 /** The first pass measures CPU over a short window, so a misplaced process waits at most this, not a whole interval. */
-export const FIRST_WINDOW_MS = 500;
+export const FIRST_WINDOW_MS = 1000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
