@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { affinities, cpuSeconds, localityBetween, nodeOfCpu, threadTicks, vmstat } from './agent_probe.mjs';
+import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, threadTicks, vmstat } from './agent_probe.mjs';
 
 const [tuner, scenario] = process.argv.slice(2);
 const opt = (k, d) => {
@@ -61,7 +61,7 @@ function startTuner() {
   const args = (opt('--agent', '') || '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [CLI, 'agent', '--interval', opt('--interval', '5s'), '--log-format', 'json', '--state-dir', '/run/numakit-agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  const t = {};
+  const t = { exited: once(child, 'exit') };
   child.stdout.on('data', (d) => {
     log += d;
     if (t.readyAt === undefined && log.includes('"event":"ready"')) t.readyAt = Date.now();
@@ -127,7 +127,9 @@ async function sigkillFlow() {
   const movedSeen = await waitFor(() => /"outcome":"moved"|moved pid/.test(t.log()), TIMEOUT);
   const during = { affinity: affinities(p.pid), numaBalancing: knob() };
   process.kill(t.pid, 'SIGKILL');
-  await sleep(300);
+  // SIGKILL lands once the agent is out of the kernel (a migrate_pages in progress finishes
+  // first); a systemd ExecStopPost likewise runs only after the main process is gone.
+  await t.exited;
   const r = spawnSync(process.execPath, [CLI, 'agent', 'restore', '--state-dir', '/run/numakit-agent'], { encoding: 'utf8' });
   const after = { affinity: affinities(p.pid), numaBalancing: knob() };
   return { movedSeen, before, during, after, restore: { code: r.status, stdout: r.stdout, stderr: r.stderr }, log: t.log() };
@@ -136,6 +138,7 @@ async function sigkillFlow() {
 /** The process exits (SIGKILL) while the agent migrates its pages. */
 async function exitMidFlow() {
   const [p] = await SCENARIOS.misplaced();
+  const pagesAtStart = pagesPerNode(p.pid);
   const m0 = vmstat('pgmigrate_success');
   const t = startTuner();
   const caught = await waitFor(() => vmstat('pgmigrate_success') > m0, TIMEOUT);
@@ -145,7 +148,7 @@ async function exitMidFlow() {
   let alive = true;
   try { process.kill(t.pid, 0); } catch { alive = false; }
   const code = alive ? await t.stop() : null;
-  return { caught, killedAfterPages, aliveAfter: alive, exitCode: code, pid: p.pid, log: t.log() };
+  return { caught, killedAfterPages, pagesAtStart, aliveAfter: alive, exitCode: code, pid: p.pid, log: t.log() };
 }
 
 if (scenario === 'sigkill' || scenario === 'exit-mid') {
