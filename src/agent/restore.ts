@@ -10,6 +10,9 @@ import { undoChangeSet } from '../actuate/rollback.js';
 import type { System } from '../actuate/system.js';
 import { AGENT_SOURCE } from './journal.js';
 import type { ThreadOps } from './ops.js';
+import { readCmdline } from '../sysfs/proc_list.js';
+import { readProcStat } from '../sysfs/proc_task_stat.js';
+import { REAL_ROOT, type SysRoot } from '../sysfs/root.js';
 
 export interface RestoreResult {
   readonly changeSet: ChangeSet;
@@ -70,10 +73,21 @@ export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions
   return { changeSet: final, threads: restored, gone, sysctls: undo.restored, failures: [...failures, ...undo.failures] };
 }
 
+/**
+ * True when the agent that wrote the set still runs: its pid is alive, not a zombie (killed but
+ * not yet reaped by its parent), and still a numakit agent (not a reused pid).
+ */
+export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean {
+  if (!isRunning(cs)) return false;
+  const stat = readProcStat(root, cs.pid);
+  if (stat === null) return false;
+  return stat.state !== 'Z' && (readCmdline(root, cs.pid) ?? '').includes('agent');
+}
+
 /** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
 export function pendingAgentSets(stateDir: string): ChangeSet[] {
   const sets = listChangeSets(stateDir).filter((cs) => cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored')));
-  const live = sets.find(isRunning);
+  const live = sets.find((cs) => agentRunning(cs));
   if (live !== undefined) throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
   return sets;
 }
