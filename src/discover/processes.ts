@@ -37,12 +37,25 @@ const INDEX = { huge: 0, heap: 1, stack: 2, private: 3 } as const;
  * Memory per node of numa_maps text, split as numastat splits it. `policies` (bytes per memory
  * policy seen) costs a string per mapping and is skipped unless asked for.
  */
-export function memoryFromNumaMaps(text: string, opts: { units?: NumastatUnits; policies?: boolean } = {}): ProcessMemory {
+export interface MemoryOptions {
+  readonly units?: NumastatUnits;
+  readonly policies?: boolean;
+  /**
+   * Leave out file-backed mappings (program text, libraries, mapped files; anonymous huge pages,
+   * which show as file=/anon_hugepage, stay in): the agent places what belongs to the process.
+   * A file page is shared with every process that maps it and was read in wherever its first
+   * reader ran.
+   */
+  readonly anonOnly?: boolean;
+}
+
+export function memoryFromNumaMaps(text: string, opts: MemoryOptions = {}): ProcessMemory {
   const perNode: number[][] = []; // node -> [huge, heap, stack, private] bytes
   const policies: Record<string, number> = {};
   let total = 0;
   const { units } = opts;
   scanNumaMaps(text, (m) => {
+    if (opts.anonOnly && m.category !== 'huge' && m.words.some((w) => w.startsWith('file='))) return;
     const unit = units ? (m.category === 'huge' ? units.hugePageSize : units.pageSize) : (m.pageKb ?? 4) * 1024;
     const cat = INDEX[m.category];
     let bytes = 0;
@@ -65,7 +78,7 @@ export function memoryFromNumaMaps(text: string, opts: { units?: NumastatUnits; 
 }
 
 /** Name and memory of a process; null when it is gone (or exits while being read). */
-export function readProcessMemory(root: SysRoot, pid: number, opts: { units?: NumastatUnits; policies?: boolean } = {}): ProcessMemoryInfo | null {
+export function readProcessMemory(root: SysRoot, pid: number, opts: MemoryOptions = {}): ProcessMemoryInfo | null {
   const comm = readProcName(root, pid);
   if (comm === null) return null;
   const r = readNumaMapsText(root, pid);
@@ -173,6 +186,8 @@ export interface SamplerOptions {
   readonly pids?: readonly number[];
   /** Keep only processes it returns true for; the others' numa_maps is never read. */
   readonly select?: (p: SampleBrief) => boolean;
+  /** Count only anonymous memory (see MemoryOptions.anonOnly). */
+  readonly anonOnly?: boolean;
 }
 
 /** A sampler that remembers thread CPU ticks between calls (used by top and the agent). */
@@ -186,7 +201,7 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
       for (const pid of opts.pids ?? listPids(root)) {
-        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select });
+        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select, anonOnly: opts.anonOnly === true });
         if (s === null) continue;
         next.set(pid, s.ticks);
         if (s.sample !== null) out.push(s.sample);
@@ -226,7 +241,7 @@ function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<n
 
 function sampleOne(
   root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number,
-  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined },
+  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; anonOnly?: boolean },
 ): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> } | null {
   const status = readProcStatus(root, pid);
   if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
@@ -235,7 +250,7 @@ function sampleOne(
   if (how.select && !how.select({ pid, status, cmdline: readCmdline(root, pid) ?? '', cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
     return { sample: null, ticks: t1 };
   }
-  const mem = readProcessMemory(root, pid, { policies: true });
+  const mem = readProcessMemory(root, pid, { policies: true, anonOnly: how.anonOnly === true });
   if (mem === null) return null;
   const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
   const sample: ProcessSample = {
