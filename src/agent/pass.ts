@@ -46,7 +46,9 @@ export class AgentPass {
   private allCpus: number[] = [];
 
   constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
-    this.sampler = createSampler(deps.root, { select: (b) => this.select(b) });
+    // Anonymous memory only: file pages (program text, libraries) are shared with other
+    // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
+    this.sampler = createSampler(deps.root, { select: (b) => this.select(b), anonOnly: true });
   }
 
   private permitted(pid: number): number[] {

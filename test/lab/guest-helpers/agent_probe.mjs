@@ -1,5 +1,5 @@
 // Helpers for the agent's guest scripts (imported by agent_scenario.mjs): locality of a process
-// as the kernel shows it (pages per node from numa_maps; nodes of the CPUs its threads ran on in a
+// as the kernel shows it (anonymous pages per node from numa_maps, as the agent counts them; nodes of the CPUs its threads ran on in a
 // short window), every thread's affinity, and /proc/vmstat counters.
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -15,9 +15,13 @@ export function nodeOfCpu() {
   return map;
 }
 
+/** Pages per node of the process's own (anonymous) memory: file mappings are shared page cache. */
 export function pagesPerNode(pid) {
   const out = {};
-  for (const m of readFileSync(`/proc/${pid}/numa_maps`, 'utf8').matchAll(/\bN(\d+)=(\d+)/g)) out[m[1]] = (out[m[1]] ?? 0) + Number(m[2]);
+  for (const line of readFileSync(`/proc/${pid}/numa_maps`, 'utf8').split('\n')) {
+    if (/ file=/.test(line) && !/ huge /.test(line)) continue;
+    for (const m of line.matchAll(/\bN(\d+)=(\d+)/g)) out[m[1]] = (out[m[1]] ?? 0) + Number(m[2]);
+  }
   return out;
 }
 

@@ -55,3 +55,19 @@ describe('agent migration budget', () => {
   });
   it('0 MB/s is unlimited', () => assert.equal(spend(newBudget(0, { mbps: 0, burstSeconds: 5 }), 1e12, { mbps: 0, burstSeconds: 5 })?.tokens, 0));
 });
+
+describe('the agent\'s memory: anonymous only', () => {
+  it('memoryFromNumaMaps({anonOnly}) leaves out file mappings but keeps anonymous huge pages', async () => {
+    const { memoryFromNumaMaps } = await import('../../../src/discover/processes.js');
+    const text = [
+      '55aa00000000 default file=/usr/bin/node mapped=900 mapmax=3 N0=900 kernelpagesize_kB=4',
+      '7f0000000000 default anon=256 dirty=256 N1=256 kernelpagesize_kB=4',
+      '7f4000000000 default file=/anon_hugepage\\040(deleted) huge dirty=1 N2=1 kernelpagesize_kB=2048',
+    ].join('\n');
+    const all = memoryFromNumaMaps(text);
+    const anon = memoryFromNumaMaps(text, { anonOnly: true });
+    assert.equal(all.kind === 'ok' && Object.keys(all.nodes).join(), '0,1,2');
+    assert.equal(anon.kind === 'ok' && Object.keys(anon.nodes).join(), '1,2');
+    assert.equal(anon.kind === 'ok' && anon.totalBytes, 256 * 4096 + 2 * 1048576);
+  });
+});

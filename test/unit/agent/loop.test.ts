@@ -71,6 +71,13 @@ describe('agent pass', () => {
     assert.equal(localityOf(200), 1);
   });
 
+  it('program text on other nodes is not its memory: a process local in anonymous memory is only bound', () => {
+    m.add(busy(200, 'spin', 100, 1, 1, { filePages: { 0: 50_000 } }));
+    twoPasses(agentPass().pass);
+    assert.deepEqual(m.calls, ['setAffinity 200 1']);
+    assert.match(lines.join('\n'), /bind its threads to node 1/);
+  });
+
   it('--advise changes nothing and says what it would do', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     twoPasses(agentPass({ advise: true }, null).pass);

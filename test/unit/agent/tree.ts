@@ -16,6 +16,8 @@ export interface FakeProc {
   cmdline: string;
   /** Node -> pages (4 kB) of anonymous memory. */
   pages: Record<number, number>;
+  /** Node -> pages of a shared file mapping (program text). */
+  filePages?: Record<number, number>;
   /** Set policy of the mapping ("bind:1"); default when absent. */
   policy?: string;
   threads: { tid: number; ticks: number; cpu: number; start: number; cpus: number[] }[];
@@ -89,7 +91,9 @@ export class FakeMachine {
       put(this.dir, `${base}/status`, `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`);
       put(this.dir, `${base}/cmdline`, `${p.cmdline.replace(/ /g, '\0')}\0`);
       const nodes = Object.entries(p.pages).filter(([, n]) => n > 0).map(([n, c]) => `N${n}=${c}`).join(' ');
-      put(this.dir, `${base}/numa_maps`, `7f0000000000 ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`);
+      const files = Object.entries(p.filePages ?? {}).map(([n, c]) => `N${n}=${c}`).join(' ');
+      const fileLine = files === '' ? '' : `55aa00000000 default file=/usr/bin/node mapped=1 mapmax=3 ${files} kernelpagesize_kB=4\n`;
+      put(this.dir, `${base}/numa_maps`, `${fileLine}7f0000000000 ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });
       for (const t of p.threads) put(this.dir, `${base}/task/${t.tid}/stat`, statLine(t.tid, p.comm, t));
     }
