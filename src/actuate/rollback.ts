@@ -121,6 +121,8 @@ export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: strin
     if (!needsUndo(cs)) throw new NumakitError(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
     return [cs];
   }
+  const agent = sets.filter((s) => needsUndo(s) && s.threads !== undefined);
+  if (pending.length === 0 && agent.length > 0) throw new NumakitError(`nothing for rollback: change set ${agent.at(-1)!.id} holds numakit agent's changes: run 'numakit agent restore'`);
   if (pending.length === 0) throw new NumakitError('nothing to roll back: every change set in the journal is already undone');
   return opts.all ? pending : [pending[0]!];
 }

@@ -25,3 +25,10 @@ it('a zombie, a reused pid and a finished set are not a running agent; a live ag
     agent.kill();
   }
 });
+
+it('numakit rollback leaves agent change sets to `numakit agent restore` and says so', async () => {
+  const { selectForRollback } = await import('../../../src/actuate/rollback.js');
+  const agentSet: ChangeSet = { ...set(1), status: 'applying', threads: [{ pid: 9, tid: 9, start: 1, comm: 'x', old: '0-3', value: '1', state: 'written' }] };
+  assert.throws(() => selectForRollback([agentSet], {}), /change set x holds numakit agent's changes: run 'numakit agent restore'/);
+  assert.throws(() => selectForRollback([agentSet], { id: 'x' }), /was made by numakit agent: run 'numakit agent restore'/);
+});
