@@ -42,8 +42,8 @@ describe('numakit agent in a 4node-asym guest', () => {
   let run: SectionsRun;
   before(async () => {
     run = await runSections(FOUR_NODE_ASYM, {
-      misplaced: scenario('misplaced-idle', `--mib 96 --timeout 60 ${ONLY}'`),
-      busy: scenario('misplaced', `--mib 64 --timeout 90 ${ONLY}'`),
+      // Node 1's CPU is kept busy: with it idle, the scheduler alone moves the process there.
+      misplaced: scenario('misplaced', `--mib 64 --timeout 90 ${ONLY}'`),
       competing: scenario('competing', `--mib 120 --timeout 60 ${ONLY}'`),
       leftalone: scenario('leftalone', `--mib 120 --timeout 25 ${ONLY} --min-rss 100M --exclude batchjob'`),
       sigkill: scenario('sigkill', `--mib 96 --timeout 60 ${ONLY}'`),
@@ -52,7 +52,7 @@ describe('numakit agent in a 4node-asym guest', () => {
   });
   after(() => run?.cleanup());
 
-  it('misplaced (memory on node 1, threads on node 0): >= 95% locality within 2 intervals of the agent being ready; SIGTERM restores every thread', () => {
+  it('misplaced (memory on node 1, threads on node 0, node 1 busy): >= 95% locality within 2 intervals of the agent being ready, plus the kernel\'s copy time; SIGTERM restores every thread', () => {
     const r = json<Measured>(run, 'misplaced');
     const t = r.t95['busy'] ?? null;
     assert.ok(t !== null && r.readyAfter !== null, `never reached 95%: ${JSON.stringify(r.final)}\n${r.log}`);
@@ -61,14 +61,9 @@ describe('numakit agent in a 4node-asym guest', () => {
     const copy = decisions(r.log).reduce((s, x) => s + ((x as { migrateMs?: number }).migrateMs ?? 0), 0) / 1000;
     assert.ok(t - r.readyAfter <= 2 * INTERVAL_S + copy + 0.5, `95% ${t - r.readyAfter} s after ready (interval ${INTERVAL_S} s, copying ${copy} s)\n${r.log}`);
     assert.ok(r.final['busy']!.locality >= 0.95);
+    assert.ok(r.pagesMoved >= 64 * 256 * 0.9, `only ${r.pagesMoved} pages moved: its memory had to move`);
     assert.equal(r.exitCode, 0);
     assert.deepEqual(r.affinityAfterExit['busy'], r.final['busy']!.affinityBefore, 'every thread\'s affinity back after SIGTERM');
-  });
-
-  it('misplaced with its memory\'s node CPU busy: the memory moves to the threads and it converges', () => {
-    const r = json<Measured>(run, 'busy');
-    assert.ok(r.final['busy']!.locality >= 0.95, `final ${JSON.stringify(r.final['busy'])}\n${r.log}`);
-    assert.ok(r.pagesMoved >= (64 * 256) * 0.9, `only ${r.pagesMoved} pages moved`);
   });
 
   it('competing: two processes sized for one node each end on different nodes', () => {
