@@ -137,10 +137,12 @@ async function sigkillFlow() {
 
 /** The process exits (SIGKILL) while the agent migrates its pages. */
 async function exitMidFlow() {
+  writeFileSync('/proc/sys/kernel/numa_balancing', '0'); // only the agent migrates
   const [p] = await SCENARIOS.misplaced();
   const pagesAtStart = pagesPerNode(p.pid);
-  const m0 = vmstat('pgmigrate_success');
   const t = startTuner();
+  await waitFor(() => t.readyAt !== undefined, TIMEOUT);
+  const m0 = vmstat('pgmigrate_success');
   const caught = await waitFor(() => vmstat('pgmigrate_success') > m0, TIMEOUT);
   p.child.kill('SIGKILL');
   const killedAfterPages = vmstat('pgmigrate_success') - m0;
