@@ -44,7 +44,7 @@ describe('numakit agent in a 4node-asym guest', () => {
     run = await runSections(FOUR_NODE_ASYM, {
       // Node 1's CPU is kept busy: with it idle, the scheduler alone moves the process there.
       misplaced: scenario('misplaced', `--mib 64 --timeout 90 ${ONLY}'`),
-      competing: scenario('competing', `--mib 120 --timeout 60 ${ONLY}'`),
+      competing: scenario('competing', `--mib 120 --timeout 150 ${ONLY}'`),
       leftalone: scenario('leftalone', `--mib 120 --timeout 25 ${ONLY} --min-rss 100M --exclude batchjob'`),
       sigkill: scenario('sigkill', `--mib 96 --timeout 60 ${ONLY}'`),
       exitmid: scenario('exit-mid', `--mib 150 --timeout 60 ${ONLY} --tune pages'`),

@@ -106,8 +106,11 @@ async function run(args: string[], ctx: Context): Promise<number> {
   const onReady = () => log(cfg.logFormat === 'json'
     ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
     : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics` : ''}`);
+  const ops = await nativeOps(ctx.root);
+  // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
+  if (!cfg.advise) ops.getAffinity(process.pid);
   try {
-    return await runAgent(cfg, { root: ctx.root, sys: openSystem(ctx.root), ops: await nativeOps(ctx.root), log, signals: process, pageSize: readPageSize(ctx.root), metrics, onReady });
+    return await runAgent(cfg, { root: ctx.root, sys: openSystem(ctx.root), ops, log, signals: process, pageSize: readPageSize(ctx.root), metrics, onReady });
   } finally {
     await metrics?.close();
   }
