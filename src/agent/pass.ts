@@ -18,7 +18,7 @@ import type { AgentMetricsSink } from './metrics_sink.js';
 import type { ThreadOps } from './ops.js';
 
 /** Skips worth one log line when a process first gets them (others are silent: every small or idle process). */
-const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'no-permission', 'local', 'low-gain', 'no-room', 'budget']);
+const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'no-permission', 'local', 'low-gain', 'no-room', 'budget', 'no-memory']);
 /** Skips after which the process is not looked at again (numa_maps not re-read) for a cooldown. */
 const COOL_AFTER: ReadonlySet<SkipReason> = new Set(['local', 'pinned-memory', 'no-permission']);
 

@@ -45,9 +45,10 @@ describe('numakit agent in a 4node-asym guest', () => {
       // Node 1's CPU is kept busy: with it idle, the scheduler alone moves the process there.
       misplaced: scenario('misplaced', `--mib 64 --timeout 90 ${ONLY}'`),
       competing: scenario('competing', `--mib 120 --timeout 150 ${ONLY}'`),
-      leftalone: scenario('leftalone', `--mib 120 --timeout 25 ${ONLY} --min-rss 100M --exclude batchjob'`),
-      sigkill: scenario('sigkill', `--mib 96 --timeout 60 ${ONLY}'`),
-      exitmid: scenario('exit-mid', `--mib 150 --timeout 60 ${ONLY} --tune pages'`),
+      leftalone: scenario('leftalone', `--mib 120 --timeout 90 ${ONLY} --min-rss 100M --exclude batchjob'`),
+      // numactl-pinned workloads (deterministic placement), managed with --override-pins:
+      sigkill: scenario('sigkill', `--mib 96 --timeout 90 ${ONLY} --override-pins'`),
+      exitmid: scenario('exit-mid', `--mib 150 --timeout 90 ${ONLY} --tune pages --override-pins'`),
     }, { timeoutMs: 1_500_000 });
   });
   after(() => run?.cleanup());

@@ -82,7 +82,7 @@ function usableNodes(p: ProcessView, nodes: readonly NodeView[]): NodeView[] {
 
 export function place(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOptions): PlaceResult {
   const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
-  if (total === 0) return { ok: false, skip: 'small', reason: 'no memory in numa_maps' };
+  if (total === 0) return { ok: false, skip: 'no-memory', reason: 'no anonymous memory in numa_maps' };
   const run = Object.entries(p.cpuNodes).filter(([, s]) => s > 0).map(([n]) => Number(n));
   const runNodes = run.length > 0 ? run : [...p.lastNodes];
   const usable = usableNodes(p, nodes);

@@ -73,7 +73,7 @@ export interface ProcessView extends ProcessBrief {
 export type SkipReason =
   | 'kernel-thread' | 'init' | 'self' | 'small' | 'idle' | 'excluded' | 'not-included'
   | 'pinned-cpus' | 'pinned-memory' | 'cooldown' | 'no-permission' | 'local' | 'low-gain'
-  | 'no-room' | 'budget';
+  | 'no-room' | 'budget' | 'no-memory';
 
 /** Where a process should go: nodes, the CPUs for its threads, the memory to move. */
 export interface Placement {

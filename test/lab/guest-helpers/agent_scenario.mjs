@@ -41,6 +41,8 @@ function spinner(cpu) {
 }
 
 const SCENARIOS = {
+  // Pinned by numactl (main thread too): it stays misplaced until the agent acts (--override-pins).
+  'misplaced-pinned': async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0, ['--pin'])]),
   misplaced: async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0)]),
   'misplaced-idle': async () => [await workload('busy', MIB, 1, 0)],
   competing: async () => [await workload('first', MIB, 1, 0), await workload('second', MIB, 2, 0)],
@@ -121,7 +123,7 @@ async function waitFor(test, ms) {
 /** SIGKILL the agent after it moved a process, then `numakit agent restore`. */
 async function sigkillFlow() {
   writeFileSync('/proc/sys/kernel/numa_balancing', '1');
-  const [p] = await SCENARIOS.misplaced();
+  const [p] = await SCENARIOS['misplaced-pinned']();
   const before = { affinity: affinities(p.pid), numaBalancing: knob() };
   const t = startTuner();
   const movedSeen = await waitFor(() => /"outcome":"moved"|moved pid/.test(t.log()), TIMEOUT);
@@ -138,7 +140,7 @@ async function sigkillFlow() {
 /** The process exits (SIGKILL) while the agent migrates its pages. */
 async function exitMidFlow() {
   writeFileSync('/proc/sys/kernel/numa_balancing', '0'); // only the agent migrates
-  const [p] = await SCENARIOS.misplaced();
+  const [p] = await SCENARIOS['misplaced-pinned']();
   const pagesAtStart = pagesPerNode(p.pid);
   const t = startTuner();
   await waitFor(() => t.readyAt !== undefined, TIMEOUT);
