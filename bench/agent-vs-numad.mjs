@@ -23,7 +23,7 @@ const script = runs
   .map(({ t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} misplaced --mib ${mib} --timeout ${timeout} --agent '--include agent_workload[.]mjs'; sleep 1`)
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
-const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--timeout', String(runs.length * (timeout + 90)), '--', script], {
+const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--timeout', String(runs.length * (timeout + 240)), '--', script], {
   cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20,
 });
 const results = r.stdout.split('\n').filter((l) => l.startsWith('{"tuner"')).map((l) => JSON.parse(l));
