@@ -42,8 +42,10 @@ export const GUEST_OUT = '/run/lab/out';
 const DEFAULT_TIMEOUT_MS = Number(process.env['LAB_TIMEOUT_MS'] ?? 180_000);
 
 const liveGroups = new Set<number>();
+const liveShares = new Set<string>();
 process.on('exit', () => {
   for (const pgid of liveGroups) killGroup(pgid);
+  for (const dir of liveShares) rmSync(dir, { recursive: true, force: true });
 });
 // qemu runs in its own process group, so Ctrl-C or a test runner's SIGTERM does not reach it:
 // exit as the signal would have, through the 'exit' handler above that kills every live guest.
@@ -135,6 +137,7 @@ export async function runInGuest(topology: Topology, command: string, opts: Gues
   const t = resolveTopology(topology);
   const assets = ensureLabAssets();
   const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
+  liveShares.add(share);
   try {
     writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
     const inputs = { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel };
@@ -149,5 +152,6 @@ export async function runInGuest(topology: Topology, command: string, opts: Gues
     return collect(share, t, { ...exit, started });
   } finally {
     rmSync(share, { recursive: true, force: true });
+    liveShares.delete(share);
   }
 }
