@@ -2,7 +2,7 @@
 // error into one line on stderr. The only top-level catch in the program.
 import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
 import { openRoot, REAL_ROOT, type SysRoot } from '../sysfs/root.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
 
@@ -66,11 +66,14 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
     return 0;
   }
   const name = command ?? 'overview';
-  const entry = name === 'overview' ? { load: async () => (await import('./commands/overview.js')).default } : COMMANDS[name];
+  const entry: CommandEntry | undefined = name === 'overview'
+    ? { summary: 'overview', load: async () => (await import('./commands/overview.js')).default }
+    : COMMANDS[name];
   if (!entry) throw new UsageError(`unknown command '${name}'; see 'numakit --help'`);
   const cmd = await entry.load();
-  // run reads its own --help: after its options, "--help" belongs to the command it runs.
-  if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
+  // A raw-argument command (run) reads its own --help: after its options, "--help" belongs to
+  // the command it launches.
+  if (entry.rawArgs !== true && (args.includes('--help') || args.includes('-h'))) {
     io.out(cmd.usage);
     return 0;
   }

@@ -9,6 +9,7 @@ export type ReadResult = { ok: true; text: string } | { ok: false; reason: Absen
 
 function reasonOf(e: unknown): AbsentReason | null {
   const code = (e as NodeJS.ErrnoException).code;
+  // ENODEV/ENXIO/EINVAL: attributes with no value now (a NIC's speed while its link is down).
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENODEV' || code === 'ENXIO' || code === 'EINVAL') return 'missing';
   if (code === 'EACCES' || code === 'EPERM') return 'no-permission';
   // ESRCH: a /proc/PID file of a process that just exited reads as missing.
