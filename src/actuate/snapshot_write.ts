@@ -3,6 +3,8 @@
 // Writes only under the output directory; never touches the system.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import { resolvePath } from '../sysfs/read.js';
+import type { SysRoot } from '../sysfs/root.js';
 
 export type Access = { kind: 'file' | 'dir' | 'link'; rel: string };
 
@@ -28,28 +30,19 @@ function makeLink(dst: string, rel: string, target: string): void {
   symlinkSync(target, p);
 }
 
-/** Recreates the links along `rel` in dst and returns the resolved (link-free) path. */
+/**
+ * Recreates the links along `rel` in dst and returns the resolved (link-free) path. The walk is
+ * src/sysfs/read.ts's resolvePath; the links it reads are recorded and copied as they are.
+ */
 function mirrorPath(src: string, dst: string, rel: string): string {
-  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
-  let cur = '';
-  for (let i = 0, hops = 0; i < parts.length; i++) {
-    if (parts[i] === '..') {
-      cur = posix.dirname(cur) === '.' ? '' : posix.dirname(cur);
-      continue;
-    }
-    const next = cur === '' ? parts[i]! : `${cur}/${parts[i]}`;
-    const target = tryReadlink(join(src, next));
-    if (target === null || ++hops > 40) {
-      cur = next;
-      continue;
-    }
-    makeLink(dst, next, target);
-    const joined = target.startsWith('/') ? target.slice(1) : posix.join(cur, target);
-    parts.splice(0, i + 1, ...joined.split('/').filter((p) => p !== ''));
-    cur = '';
-    i = -1;
+  const links: string[] = [];
+  const root: SysRoot = { dir: src, isReal: false, label: src, onAccess: (kind, p) => void (kind === 'link' && links.push(p)) };
+  const real = resolvePath(root, rel);
+  for (const l of links) {
+    const target = tryReadlink(join(src, l));
+    if (target !== null) makeLink(dst, l, target);
   }
-  return cur;
+  return real;
 }
 
 function copyListing(src: string, dst: string, real: string, opts: WriteOptions): void {
