@@ -19,7 +19,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   run: { summary: 'run a command with a NUMA policy and CPU binding (numactl-compatible)', rawArgs: true, load: async () => (await import('./run.js')).default },
   apply: { summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default', load: async () => (await import('./apply.js')).default },
   rollback: { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', load: async () => (await import('./rollback.js')).default },
-  journal: { summary: 'list the change sets apply made: time, source, status', load: async () => (await import('./journal.js')).default },
+  journal: { summary: 'list the change sets apply and the agent made: time, source, status', load: async () => (await import('./journal.js')).default },
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
   agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
 };

@@ -6,9 +6,10 @@ import type { Command, Context } from '../context.js';
 
 const usage = `usage: numakit journal [ID] [--json] [--state-dir DIR]
 
-The change sets 'numakit apply --yes' made: id, time, source, status (applied, failed,
-rolled-back, interrupted: killed half way, roll it back), changes written of planned,
-and how many are undone. With ID: each change with its old and new value.
+The change sets 'numakit apply --yes' and 'numakit agent' made: id, time, source, status
+(applied, failed, rolled-back, interrupted: killed half way, roll it back), changes written
+of planned (the agent's: its settings plus the threads whose CPU affinity it set), and how
+many are undone. With ID: each change with its old and new value.
 
   --json           the journal records as JSON
   --state-dir DIR  journal directory (default ${DEFAULT_STATE_DIR})
@@ -30,5 +31,5 @@ async function run(args: string[], ctx: Context): Promise<number> {
   return 0;
 }
 
-const cmd: Command = { summary: 'list the change sets apply made: time, source, status', usage, run };
+const cmd: Command = { summary: 'list the change sets apply and the agent made: time, source, status', usage, run };
 export default cmd;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChangeSet, PlannedChange } from '../../../src/model/change.js';
-import { renderJournal, renderPlan } from '../../../src/render/changes.js';
+import { renderChangeSet, renderJournal, renderPlan } from '../../../src/render/changes.js';
 import { grubArguments, renderPersistFiles } from '../../../src/render/changes_persist.js';
 
 const irq = (n: number): PlannedChange => ({
@@ -52,4 +52,17 @@ test('journal: an applying set whose process is gone shows as interrupted', () =
   const cs: ChangeSet = { version: 1, id: 'X', time: '2025-01-01T00:00:00.000Z', source: 'profile latency', status: 'applying', pid: 42, planned: 5, entries: [], files: [] };
   assert.match(renderJournal([cs], () => false), /^X +2025-01-01 00:00:00Z +profile latency +interrupted +0\/5 +0$/m);
   assert.match(renderJournal([cs], () => true), /applying \(pid 42\)/);
+});
+
+test('journal: an agent change set counts its settings and threads, and lists each thread\'s old affinity', () => {
+  const thread = (tid: number, state: 'written' | 'restored') => ({ pid: 7, tid, start: 100 + tid, comm: 'java', old: '0-3', value: '2', state });
+  const cs: ChangeSet = {
+    version: 1, id: 'A', time: '2025-01-01T00:00:00.000Z', source: 'agent', status: 'applying', pid: 42, planned: 0, files: [],
+    entries: [{ change: { kind: 'sysctl', target: 'kernel.numa_balancing', value: '0', reason: 'r' }, path: 'proc/sys/kernel/numa_balancing', old: '1', restore: '1', state: 'written' }],
+    threads: [thread(7, 'written'), thread(8, 'restored')],
+  };
+  assert.match(renderJournal([cs], () => true), /^A +2025-01-01 00:00:00Z +agent +applying \(pid 42\) +1 \+ 2 thread\(s\) +1$/m);
+  const one = renderChangeSet(cs, true);
+  assert.match(one, /^  thread 7 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[written\]$/m);
+  assert.match(one, /^  thread 8 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[restored\]$/m);
 });
