@@ -14,11 +14,6 @@ export function distance(from: NodeView, to: number): number {
   return from.distances[String(to)] ?? (from.id === to ? 10 : 20);
 }
 
-/** Nearest distance from any node of a set to node `to`. */
-export function setDistance(set: readonly NodeView[], to: number): number {
-  return Math.min(...set.map((n) => distance(n, to)));
-}
-
 function nearest(from: NodeView, pool: readonly NodeView[], k: number): NodeView[] {
   return [...pool].sort((a, b) => distance(from, a.id) - distance(from, b.id) || (a.id === from.id ? -1 : b.id === from.id ? 1 : a.id - b.id)).slice(0, k);
 }

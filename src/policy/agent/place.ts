@@ -6,11 +6,13 @@
 //   --tune both     any set; memory from other CPU nodes is moved there
 // Memory on memory-only nodes is never moved (it was put there on purpose: tiering, demotion);
 // it counts as remote, weighted by its distance to the set, so a set near it wins a tie.
+// Locality and reach of a set are what its threads see on average (spread over the set's CPUs,
+// memory where migrate_pages will put it), so one node that fits beats two that share the memory.
 // Order of preference: best distance-weighted reach, then least memory to move (in 5% steps),
 // then the strategy: balance = most spare CPU, consolidate = least spare CPU that still fits,
 // then the nodes it runs on now.
 import { locality } from '../locality.js';
-import { candidateSets, NEED_SLACK, setDistance } from './node_sets.js';
+import { candidateSets, distance, NEED_SLACK } from './node_sets.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from './types.js';
 
 /** Free memory a target node keeps after a migration (bytes), so it is not pushed into reclaim. */
@@ -33,6 +35,26 @@ function memoryNodes(p: ProcessView): number[] {
   return p.memory.kind === 'ok' ? Object.keys(p.memory.nodes).map(Number).filter((n) => memOn(p, n) > 0) : [];
 }
 
+/**
+ * Where migrate_pages(2) puts the pages of source node `s`: the kernel keeps the relative
+ * position (node_remap): the k-th node of `from` (ascending) goes to the (k mod |to|)-th of `to`.
+ */
+export function remapNode(s: number, from: readonly number[], to: readonly number[]): number {
+  const f = [...from].sort((a, b) => a - b);
+  const t = [...to].sort((a, b) => a - b);
+  return t[f.indexOf(s) % t.length]!;
+}
+
+/** Memory per node after moving the nodes `moves` to the set `to`, as the kernel will place it. */
+function memoryAfter(p: ProcessView, moves: readonly number[], to: readonly number[]): Map<number, number> {
+  const after = new Map<number, number>();
+  for (const n of memoryNodes(p)) {
+    const dest = moves.includes(n) ? remapNode(n, moves, to) : n;
+    after.set(dest, (after.get(dest) ?? 0) + memOn(p, n));
+  }
+  return after;
+}
+
 function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: readonly NodeView[]; runNodes: readonly number[] }, opts: PolicyOptions): Scored | null {
   const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
   const ids = new Set(set.map((n) => n.id));
@@ -45,15 +67,21 @@ function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: readonly
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
   if (spare < -NEED_SLACK) return null;
+  const cpus = opts.tune === 'pages' ? null : set.flatMap((n) => n.cpus).filter((c) => p.cpusPermitted.includes(c)).sort((a, b) => a - b);
+  // Its threads spread over the set's nodes in proportion to the CPUs they may use there; each
+  // thread reaches all of its memory. So locality and reach are what the threads see, on
+  // average, once the memory sits where the kernel will put it: a set of two nodes with the
+  // memory on one is half local, not "all local to the set".
+  const usable = set.map((n) => ({ n, cpus: n.cpus.filter((c) => p.cpusPermitted.includes(c)).length }));
+  const cpuTotal = usable.reduce((s, u) => s + u.cpus, 0);
+  const mem = memoryAfter(p, moves, [...ids]);
   let local = 0;
   let reach = 0;
-  for (const n of memoryNodes(p)) {
-    const bytes = memOn(p, n);
-    const after = ids.has(n) || moves.includes(n);
-    if (after) local += bytes;
-    reach += (bytes * 10) / (after ? 10 : setDistance(set, n));
+  for (const { n, cpus: c } of usable) {
+    const share = cpuTotal > 0 ? c / cpuTotal : 1 / set.length;
+    local += share * (mem.get(n.id) ?? 0);
+    for (const [m, bytes] of mem) reach += (share * bytes * 10) / distance(n, m);
   }
-  const cpus = opts.tune === 'pages' ? null : set.flatMap((n) => n.cpus).filter((c) => p.cpusPermitted.includes(c)).sort((a, b) => a - b);
   const placement: Placement = {
     nodes: [...ids].sort((a, b) => a - b), cpus, moveFrom: moves.sort((a, b) => a - b), moveBytes,
     localityNow: locality(p) ?? 0, localityAfter: total > 0 ? local / total : 0,

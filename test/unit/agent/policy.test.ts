@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newBudget } from '../../../src/policy/agent/budget.js';
 import { decide, decideOne } from '../../../src/policy/agent/decide.js';
+import { remapNode } from '../../../src/policy/agent/place.js';
 import type { Decision, NodeView, PolicyOptions, ProcessView, Strategy, Tune } from '../../../src/policy/agent/types.js';
 import { GiB, MiB, nodes, opts, proc } from './build.js';
 
@@ -134,6 +135,25 @@ describe('agent policy: distances, gain, several processes', () => {
   it('a CPU need a little over one node (a JIT burst) stays on one node: no split of its memory', () => {
     const p = proc({ mem: { 1: 200 }, cpu: { 0: 1.3 }, cpusPermitted: ALL4 });
     assert.deepEqual(moved(decideOne(p, four(), opts())).nodes, [1]);
+  });
+  it('running on two far nodes (0 and 3) with a need a little over one node: one node, not the two it runs on', () => {
+    // Seen in the lab: its main thread ran on node 3, its helpers on node 0; the pair {0,3} has the
+    // most spare CPU, but migrate_pages puts all of node 1's memory on node 0: half local at best.
+    const p = proc({ mem: { 1: 400 }, cpu: { 0: 0.3, 3: 0.82 }, cpusPermitted: ALL4 });
+    const pl = moved(decideOne(p, four({ idle: [0.7, 0, 1, 0.2] }), opts()));
+    assert.equal(pl.nodes.length, 1, `nodes ${pl.nodes}`);
+    assert.equal(pl.localityAfter, 1);
+  });
+  it('two nodes: locality after is what the threads see (half), and memory lands where migrate_pages puts it', () => {
+    const ns = nodes(4, { cpusPer: 2, distances: [[10, 12, 20, 20], [12, 10, 20, 20], [20, 20, 10, 12], [20, 20, 12, 10]] });
+    const p = proc({ mem: { 0: 400 }, cpu: { 2: 1.5, 3: 1.5 }, cpusPermitted: [0, 1, 2, 3, 4, 5, 6, 7] });
+    const pl = moved(decideOne(p, ns, opts({ tune: 'pages' })));
+    assert.deepEqual([pl.nodes, pl.moveFrom], [[2, 3], [0]]);
+    assert.ok(Math.abs(pl.localityAfter - 0.5) < 1e-9, `${pl.localityAfter}`);
+  });
+  it('remapNode mirrors the kernel\'s node_remap: the k-th source node goes to the (k mod n)-th target', () => {
+    assert.equal(remapNode(1, [1], [0, 3]), 0);
+    assert.deepEqual([0, 1, 2].map((s) => remapNode(s, [2, 0, 1], [5, 4])), [4, 5, 4]);
   });
   it('--min-gain: a 10% gain acts at 0.05, not at 0.2', () => {
     const p = proc({ mem: { 0: 360, 1: 40 }, cpu: { 0: 1 }, cpusPermitted: ALL4 });
