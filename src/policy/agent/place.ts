@@ -8,7 +8,8 @@
 // it counts as remote, weighted by its distance to the set, so a set near it wins a tie.
 // Locality and reach of a set are what its threads see on average (spread over the set's CPUs,
 // memory where migrate_pages will put it), so one node that fits beats two that share the memory.
-// Order of preference: best distance-weighted reach, then least memory to move (in 5% steps),
+// Order of preference: best distance-weighted reach, then a set whose idle CPUs hold the process
+// (within FIT_SLACK) over one it would overload, then least memory to move (in 5% steps),
 // then the strategy: balance = most spare CPU, consolidate = least spare CPU that still fits,
 // then the nodes it runs on now.
 import { locality } from '../locality.js';
@@ -17,6 +18,9 @@ import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from
 
 /** Free memory a target node keeps after a migration (bytes), so it is not pushed into reclaim. */
 export const FREE_RESERVE_BYTES = 64 * 1024 * 1024;
+
+/** CPUs a set may lack and still "fit" a process, when sets of equal locality are compared. */
+export const FIT_SLACK = 0.25;
 
 export type PlaceResult = { readonly ok: true; readonly placement: Placement; readonly spare: number } | { readonly ok: false; readonly skip: SkipReason; readonly reason: string };
 
@@ -95,6 +99,10 @@ const bucket = (x: number, step: number) => Math.round(x / step);
 function better(a: Scored, b: Scored, total: number, opts: PolicyOptions): number {
   const reach = bucket(b.reach, 0.02) - bucket(a.reach, 0.02);
   if (reach !== 0) return reach;
+  // Equally local: a set whose idle CPUs hold its need beats one it would overload (the slack
+  // admits a noisy measurement, not a CPU shared with someone else's busy thread).
+  const fits = Number(b.spare >= -FIT_SLACK) - Number(a.spare >= -FIT_SLACK);
+  if (fits !== 0) return fits;
   const move = bucket(a.placement.moveBytes / total, 0.05) - bucket(b.placement.moveBytes / total, 0.05);
   if (move !== 0) return move;
   const spare = opts.strategy === 'balance' ? b.spare - a.spare : a.spare - b.spare;

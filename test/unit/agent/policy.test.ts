@@ -151,6 +151,14 @@ describe('agent policy: distances, gain, several processes', () => {
     assert.deepEqual([pl.nodes, pl.moveFrom], [[2, 3], [0]]);
     assert.ok(Math.abs(pl.localityAfter - 0.5) < 1e-9, `${pl.localityAfter}`);
   });
+  it('memory on a node whose CPU someone else keeps busy: the memory moves to an idle node, the threads do not crowd in', () => {
+    // Seen in the lab: half its CPU time on node 1 (shared with a spinner), half on node 0; moving
+    // only its threads to node 1 moves 1 MiB instead of 96, but gives it half a CPU.
+    const p = proc({ mem: { 1: 96 }, cpu: { 0: 0.45, 1: 0.45 }, cpusPermitted: ALL4 });
+    const pl = moved(decideOne(p, four({ idle: [0.5, 0, 1, 1] }), opts()));
+    assert.notDeepEqual(pl.nodes, [1]);
+    assert.equal(pl.moveBytes, 96 * MiB);
+  });
   it('remapNode mirrors the kernel\'s node_remap: the k-th source node goes to the (k mod n)-th target', () => {
     assert.equal(remapNode(1, [1], [0, 3]), 0);
     assert.deepEqual([0, 1, 2].map((s) => remapNode(s, [2, 0, 1], [5, 4])), [4, 5, 4]);
