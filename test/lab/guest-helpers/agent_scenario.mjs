@@ -61,6 +61,7 @@ function startTuner() {
   }
   if (tuner === 'numad') {
     writeFileSync('/proc/sys/kernel/numa_balancing', '0');
+    writeFileSync('/var/log/numad.log', ''); // its log appends: this run's lines only
     spawnSync('unshare', ['--time', '--fork', '--monotonic', '100000', 'numad', '-i', '5', '-l', '7']);
     const pid = Number(spawnSync('pidof', ['numad'], { encoding: 'utf8' }).stdout.trim().split(' ')[0]);
     return { pid, stop: async () => process.kill(pid, 'SIGTERM'), log: () => { try { return readFileSync('/var/log/numad.log', 'utf8'); } catch { return ''; } } };
