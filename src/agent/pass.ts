@@ -1,5 +1,5 @@
-// One pass of the agent: read the machine, sample processes (numa_maps only for those that pass
-// the cheap screen and are not cooling down), decide with the pure policy, act, log, count.
+// One pass of the agent: read the machine, sample processes (threads only for those with
+// --min-rss resident, numa_maps only for those that pass the cheap screen and are not cooling down), decide with the pure policy, act, log, count.
 // The first pass only takes the baseline (CPU time needs a window).
 import type { ProcessSample } from '../model/stat.js';
 import { createSampler, type SampleBrief, type Sampler } from '../discover/processes.js';
@@ -48,7 +48,9 @@ export class AgentPass {
   constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
-    this.sampler = createSampler(deps.root, { select: (b) => this.select(b), anonOnly: true });
+    // Processes under --min-rss are dropped on one read of /proc/PID/statm, before their threads.
+    const minRss = cfg.minRssBytes > 0 ? { minRss: { bytes: cfg.minRssBytes, pageSize: deps.pageSize } } : {};
+    this.sampler = createSampler(deps.root, { select: (b) => this.select(b), anonOnly: true, ...minRss });
   }
 
   private permitted(pid: number): number[] {

@@ -19,6 +19,7 @@ import { parseAt } from '../sysfs/parse_util.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, policyText, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
+import { readStatmResident } from '../sysfs/proc_statm.js';
 import { readProcName, readProcStatus } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
 import type { ProcStatus } from '../sysfs/proc_status.js';
@@ -188,25 +189,46 @@ export interface SamplerOptions {
   readonly select?: (p: SampleBrief) => boolean;
   /** Count only anonymous memory (see MemoryOptions.anonOnly). */
   readonly anonOnly?: boolean;
+  /**
+   * Skip processes with less resident memory (from /proc/PID/statm, one short line) before any
+   * other read: on a server with thousands of processes, reading every thread's stat each pass
+   * is the sampler's main cost, and most processes are small. Needs `pageSize`.
+   */
+  readonly minRss?: { readonly bytes: number; readonly pageSize: number };
 }
 
 /** A sampler that remembers thread CPU ticks between calls (used by top and the agent). */
 export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler {
   const cpuNode = readCpuNodes(root);
   let prev = new Map<number, Map<number, ThreadTicks>>();
+  /** Processes under opts.minRss at the last sample. */
+  let small = new Set<number>();
   let prevAt: number | null = null;
   return {
     sample(nowMs) {
       const next = new Map<number, Map<number, ThreadTicks>>();
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
+      const nextSmall = new Set<number>();
       for (const pid of opts.pids ?? listPids(root)) {
-        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select, anonOnly: opts.anonOnly === true });
+        if (opts.minRss !== undefined) {
+          const pages = readStatmResident(root, pid);
+          if (pages === null) continue;
+          if (pages * opts.minRss.pageSize < opts.minRss.bytes) {
+            nextSmall.add(pid);
+            continue;
+          }
+        }
+        // A process that was under the bar has no earlier ticks: its lifetime CPU is not this
+        // window's, so this pass only takes its baseline.
+        const baselineOnly = small.has(pid) && !prev.has(pid);
+        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select, anonOnly: opts.anonOnly === true });
         if (s === null) continue;
         next.set(pid, s.ticks);
         if (s.sample !== null) out.push(s.sample);
       }
       prev = next;
+      small = nextSmall;
       prevAt = nowMs;
       return out;
     },

@@ -201,3 +201,32 @@ describe('agent life: restore', () => {
     assert.deepEqual(restoreLeftovers(sys, { stateDir, ops: m.ops }), [], 'a second restore has nothing to do');
   });
 });
+
+describe('agent pass: what it reads', () => {
+  it('a process under --min-rss costs one read of statm a pass: its status, threads and numa_maps are never read', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    m.add(busy(300, 'tiny', 8, 1, 0));
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    twoPasses(pass);
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/300/')), ['proc/300/statm', 'proc/300/statm']);
+    assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
+  });
+
+  it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', () => {
+    const p = busy(200, 'spin', 8, 1, 0);
+    m.add(p);
+    m.tick(60); // an hour-old small process in spirit: 60 s of CPU before the agent starts
+    const { pass } = agentPass();
+    assert.deepEqual(pass.run(0), []);
+    m.tick(5);
+    p.pages = { 1: 400 * 256 };
+    m.write();
+    assert.deepEqual(pass.run(5000), [], 'no window yet: 65 s of CPU in a 5 s window would read as 13 CPUs');
+    m.tick(5);
+    const d = pass.run(10000);
+    assert.equal(d.length, 1);
+    assert.equal(d[0]!.kind, 'move', JSON.stringify(d[0]));
+  });
+});

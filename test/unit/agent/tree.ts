@@ -89,6 +89,7 @@ export class FakeMachine {
       const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
       const main = p.threads[0]!;
       put(this.dir, `${base}/status`, `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`);
+      put(this.dir, `${base}/statm`, `${total + 100} ${total} 50 10 0 ${total} 0\n`);
       put(this.dir, `${base}/cmdline`, `${p.cmdline.replace(/ /g, '\0')}\0`);
       const nodes = Object.entries(p.pages).filter(([, n]) => n > 0).map(([n, c]) => `N${n}=${c}`).join(' ');
       const files = Object.entries(p.filePages ?? {}).map(([n, c]) => `N${n}=${c}`).join(' ');

@@ -6,6 +6,7 @@ import { parseNodeNumastat } from '../../../src/sysfs/node_numastat.js';
 import { parseNodeVmstat } from '../../../src/sysfs/node_vmstat.js';
 import { parseCmdline } from '../../../src/sysfs/proc_list.js';
 import { parseNumaMaps, parseNumaMapsLine } from '../../../src/sysfs/proc_numa_maps.js';
+import { parseStatmResident } from '../../../src/sysfs/proc_statm.js';
 import { parseProcStatus } from '../../../src/sysfs/proc_status.js';
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 
@@ -93,4 +94,10 @@ test('parseNumaMaps: empty (kernel thread, zombie) and bad lines named by number
   assert.deepEqual(parseNumaMaps(''), []);
   assert.throws(() => parseNumaMaps('7f00 default N0=1\nnot-an-address default\n'), (e: unknown) => e instanceof SysfsParseError && e.line === 2);
   assert.throws(() => parseNumaMaps('7f00 default N0=1 kernelpagesize_kB=0\n'), SysfsParseError);
+});
+
+test('parseStatmResident reads the resident page count (field 2); a line without one is a parse error', () => {
+  assert.equal(parseStatmResident('230421 25601 3021 1 0 201343 0\n'), 25601);
+  assert.throws(() => parseStatmResident('230421\n'), SysfsParseError);
+  assert.throws(() => parseStatmResident('230421 x 3\n'), SysfsParseError);
 });
