@@ -1,6 +1,10 @@
 // The machine as the agent's policy sees it each interval: per node its CPUs, free memory,
 // idle CPUs over the interval (two /proc/stat readings) and distances; plus the numastat
 // counters and free memory the metrics export.
+// What a pass reads every time is small: the node directories, the online CPUs and /proc/stat.
+// The layout (each node's CPUs and distances) is read again only when those change (hotplug);
+// free memory and numastat only when a pass has candidates to place or metrics to serve.
+import { readCpuList } from '../sysfs/cpu_topology.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeMeminfo } from '../sysfs/node_meminfo.js';
@@ -9,39 +13,60 @@ import { readProcStat, type CpuTimes } from '../sysfs/proc_stat.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { NodeView } from '../policy/agent/types.js';
 
+/** Node ids, their CPUs and SLIT rows: what changes only with hotplug. */
+export interface NodeLayout {
+  /** Node directories and online CPUs when read: the layout is read again when these change. */
+  readonly key: string;
+  readonly nodes: ReadonlyArray<{ readonly id: number; readonly cpus: number[]; readonly distances: Record<string, number> }>;
+}
+
 export interface MachineReading {
   readonly nodes: NodeView[];
   /** Node id -> nodeN/numastat counters (pages). */
   readonly numastat: ReadonlyMap<number, NodeNumastat>;
-  /** Per-CPU times, for the next reading's idle CPUs. */
-  readonly cpuTimes: ReadonlyMap<number, CpuTimes>;
+}
+
+/** Per-CPU times at one pass, for the next pass's idle CPUs. */
+export type CpuReading = ReadonlyMap<number, CpuTimes>;
+
+export function readCpuTimes(root: SysRoot): CpuReading {
+  return readProcStat(root) ?? new Map<number, CpuTimes>();
+}
+
+/** The layout; `previous` is returned as is when the node directories and online CPUs are unchanged. */
+export function readLayout(root: SysRoot, previous: NodeLayout | null): NodeLayout {
+  const ids = listNodeDirs(root);
+  const key = `${ids.join(',')};${(readCpuList(root, 'online') ?? []).join(',')}`;
+  if (previous !== null && previous.key === key) return previous;
+  return {
+    key,
+    nodes: ids.map((id) => {
+      const row = readNodeDistance(root, id) ?? [];
+      // The SLIT row is in the order of the node directories (node ids ascending).
+      return { id, cpus: readNodeCpulist(root, id) ?? [], distances: Object.fromEntries(row.map((d, i) => [String(ids[i] ?? i), d])) };
+    }),
+  };
 }
 
 /** Idle share of one CPU between two readings; 1 (idle) when unknown or no time passed. */
-function idleShare(cpu: number, before: ReadonlyMap<number, CpuTimes> | null, after: ReadonlyMap<number, CpuTimes>): number {
+function idleShare(cpu: number, before: CpuReading | null, after: CpuReading): number {
   const a = after.get(cpu);
   const b = before?.get(cpu);
   if (a === undefined || b === undefined || a.total <= b.total) return 1;
   return 1 - Math.min(1, Math.max(0, (a.busy - b.busy) / (a.total - b.total)));
 }
 
-/** Reads every node; `previous` is the last reading (null on the first: CPUs count as idle). */
-export function readMachine(root: SysRoot, previous: MachineReading | null): MachineReading {
-  const ids = listNodeDirs(root);
-  const cpuTimes = readProcStat(root) ?? new Map<number, CpuTimes>();
+/** Every node now: free memory and numastat read here; idle CPUs between `before` (null: all idle) and `after`. */
+export function readMachine(root: SysRoot, layout: NodeLayout, before: CpuReading | null, after: CpuReading): MachineReading {
   const numastat = new Map<number, NodeNumastat>();
-  const nodes = ids.map((id): NodeView => {
-    const cpus = readNodeCpulist(root, id) ?? [];
-    const row = readNodeDistance(root, id) ?? [];
-    const counters = readNodeNumastat(root, id);
-    if (counters !== null) numastat.set(id, counters);
+  const nodes = layout.nodes.map((n): NodeView => {
+    const counters = readNodeNumastat(root, n.id);
+    if (counters !== null) numastat.set(n.id, counters);
     return {
-      id, cpus,
-      freeBytes: readNodeMeminfo(root, id)?.['MemFree'] ?? 0,
-      idleCpus: cpus.reduce((s, c) => s + idleShare(c, previous?.cpuTimes ?? null, cpuTimes), 0),
-      // The SLIT row is in the order of the node directories (node ids ascending).
-      distances: Object.fromEntries(row.map((d, i) => [String(ids[i] ?? i), d])),
+      id: n.id, cpus: n.cpus, distances: n.distances,
+      freeBytes: readNodeMeminfo(root, n.id)?.['MemFree'] ?? 0,
+      idleCpus: n.cpus.reduce((s, c) => s + idleShare(c, before, after), 0),
     };
   });
-  return { nodes, numastat, cpuTimes };
+  return { nodes, numastat };
 }

@@ -1,9 +1,10 @@
 // One pass of the agent: read the machine, sample processes (threads only for those with
-// --min-rss resident, numa_maps only for those that pass the cheap screen and are not cooling down), decide with the pure policy, act, log, count.
+// --min-rss resident that pass the screen without CPU use: names, pins, cooldown; numa_maps only
+// for those busy enough), decide with the pure policy, act, log, count.
 // The first pass only takes the baseline (CPU time needs a window).
 import type { ProcessSample } from '../model/stat.js';
-import { createSampler, type SampleBrief, type Sampler } from '../discover/processes.js';
-import { screen } from '../policy/agent/candidates.js';
+import { createSampler, type PrescreenBrief, type SampleBrief, type Sampler } from '../discover/processes.js';
+import { prescreen, screen } from '../policy/agent/candidates.js';
 import { decide } from '../policy/agent/decide.js';
 import { newBudget, refill, type Budget } from '../policy/agent/budget.js';
 import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/agent/types.js';
@@ -13,7 +14,7 @@ import { actOn } from './act.js';
 import type { AgentConfig } from './config.js';
 import type { AgentJournal } from './journal.js';
 import { outcomeName, renderLogLine, type Outcome } from './log_line.js';
-import { readMachine, type MachineReading } from './machine.js';
+import { readCpuTimes, readLayout, readMachine, type CpuReading, type NodeLayout } from './machine.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { ThreadOps } from './ops.js';
 
@@ -35,13 +36,17 @@ export interface PassDeps {
 
 export class AgentPass {
   private readonly sampler: Sampler;
-  private machine: MachineReading | null = null;
+  private layout: NodeLayout | null = null;
+  /** /proc/stat at the last pass (null before the first: every CPU counts as idle). */
+  private cpuTimes: CpuReading | null = null;
   private readonly cooldown = new Map<number, number>();
   private readonly lastLogged = new Map<number, string>();
   private budget: Budget | null = null;
   private briefs = new Map<number, ProcessBrief>();
-  /** Every pid the sampler showed select() this pass. */
+  /** Every pid the sampler showed prescreen() this pass. */
   private seen = new Set<number>();
+  /** CPUs each process may use (its cgroup cpuset), read this pass for those past the first screen. */
+  private permittedOf = new Map<number, number[]>();
   private nowMs = 0;
   private allCpus: number[] = [];
 
@@ -50,7 +55,7 @@ export class AgentPass {
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
     // Processes under --min-rss are dropped on one read of /proc/PID/statm, before their threads.
     const minRss = cfg.minRssBytes > 0 ? { minRss: { bytes: cfg.minRssBytes, pageSize: deps.pageSize } } : {};
-    this.sampler = createSampler(deps.root, { select: (b) => this.select(b), anonOnly: true, ...minRss });
+    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, ...minRss });
   }
 
   private permitted(pid: number): number[] {
@@ -62,22 +67,36 @@ export class AgentPass {
     if (NOTABLE.has(skip)) this.logDecision({ kind: 'skip', pid, comm, skip, reason }, null);
   }
 
-  /** The cheap screen, run by the sampler before it reads numa_maps. */
-  private select(b: SampleBrief): boolean {
-    this.seen.add(b.pid);
-    if (b.windowSeconds <= 0) return false;
-    const brief: ProcessBrief = {
-      pid: b.pid, comm: b.status.name, cmdline: b.cmdline, rssBytes: b.status.rssBytes, cpu: b.cpuSeconds / b.windowSeconds,
-      cpusAllowed: b.status.cpusAllowed, cpusPermitted: b.status.cpusAllowed ?? [], agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
+  private ctx() {
+    return { selfPid: this.deps.selfPid, nowMs: this.nowMs, cooldownUntil: this.cooldown };
+  }
+
+  private brief(b: PrescreenBrief, cpu: number): ProcessBrief {
+    return {
+      pid: b.pid, comm: b.status.name, cmdline: b.cmdline, rssBytes: b.status.rssBytes, cpu,
+      cpusAllowed: b.status.cpusAllowed, cpusPermitted: this.permittedOf.get(b.pid) ?? b.status.cpusAllowed ?? [], agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
     };
-    const ctx = { selfPid: this.deps.selfPid, nowMs: this.nowMs, cooldownUntil: this.cooldown };
-    let why = screen(brief, ctx, this.cfg);
+  }
+
+  /** Before its threads are read: everything but CPU use (the cgroup cpuset read only for those that pass the rest). */
+  private prescreen(b: PrescreenBrief): boolean {
+    this.seen.add(b.pid);
+    let why = prescreen(this.brief(b, 0), this.ctx(), this.cfg);
     if (why === null) {
-      const full = { ...brief, cpusPermitted: this.permitted(b.pid) };
-      why = screen(full, ctx, this.cfg);
-      this.briefs.set(b.pid, full);
+      this.permittedOf.set(b.pid, this.permitted(b.pid));
+      why = prescreen(this.brief(b, 0), this.ctx(), this.cfg);
     }
-    if (why !== null) this.note(b.pid, brief.comm, why, SCREEN_REASON[why] ?? why);
+    if (why !== null) this.note(b.pid, b.status.name, why, SCREEN_REASON[why] ?? why);
+    return why === null;
+  }
+
+  /** With its CPU use over the window, before numa_maps is read. */
+  private select(b: SampleBrief): boolean {
+    if (b.windowSeconds <= 0) return false;
+    const brief = this.brief(b, b.cpuSeconds / b.windowSeconds);
+    const why = screen(brief, this.ctx(), this.cfg);
+    if (why === null) this.briefs.set(b.pid, brief);
+    else this.note(b.pid, brief.comm, why, SCREEN_REASON[why] ?? why);
     return why === null;
   }
 
@@ -92,18 +111,25 @@ export class AgentPass {
   /** Runs one pass at `nowMs`; returns the decisions (none on the first, baseline pass). */
   run(nowMs: number): Decision[] {
     this.nowMs = nowMs;
-    this.machine = readMachine(this.deps.root, this.machine);
-    this.allCpus = this.machine.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
+    this.layout = readLayout(this.deps.root, this.layout);
+    const before = this.cpuTimes;
+    const cpuTimes = readCpuTimes(this.deps.root);
+    this.cpuTimes = cpuTimes;
+    this.allCpus = this.layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     this.briefs = new Map();
     this.seen = new Set();
+    this.permittedOf = new Map();
     const samples = this.sampler.sample(nowMs);
-    this.deps.metrics?.machine(this.machine);
+    // Free memory and numastat: read only when something needs them.
+    const machine = () => readMachine(this.deps.root, this.layout!, before, cpuTimes);
+    const m = this.deps.metrics ? machine() : null;
+    if (m !== null) this.deps.metrics?.machine(m);
     const bo = { mbps: this.cfg.maxMigrateMbps, burstSeconds: this.cfg.intervalMs / 1000 };
     this.budget = this.budget === null ? newBudget(nowMs, bo) : refill(this.budget, nowMs, bo);
     const views = samples.map((s) => this.view(s)).filter((v): v is ProcessView => v !== null);
     this.forgetExited();
     if (views.length === 0) return [];
-    const r = decide({ nodes: this.machine.nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
+    const r = decide({ nodes: (m ?? machine()).nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
     this.budget = r.budget;
     for (const d of r.decisions) this.carryOut(d);
     this.deps.metrics?.locality(views);

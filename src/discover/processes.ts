@@ -183,10 +183,15 @@ export interface SampleBrief {
   readonly windowSeconds: number;
 }
 
+/** What prescreen() sees: no CPU time yet. */
+export type PrescreenBrief = Omit<SampleBrief, 'cpuSeconds' | 'windowSeconds'>;
+
 export interface SamplerOptions {
   readonly pids?: readonly number[];
   /** Keep only processes it returns true for; the others' numa_maps is never read. */
   readonly select?: (p: SampleBrief) => boolean;
+  /** Before a process's threads are read: false drops it (its threads' stat is never read). */
+  readonly prescreen?: (p: PrescreenBrief) => boolean;
   /** Count only anonymous memory (see MemoryOptions.anonOnly). */
   readonly anonOnly?: boolean;
   /**
@@ -201,34 +206,38 @@ export interface SamplerOptions {
 export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler {
   const cpuNode = readCpuNodes(root);
   let prev = new Map<number, Map<number, ThreadTicks>>();
-  /** Processes under opts.minRss at the last sample. */
-  let small = new Set<number>();
+  /** Processes whose threads were not read at the last sample (under opts.minRss, or prescreened out). */
+  let unread = new Set<number>();
   let prevAt: number | null = null;
   return {
     sample(nowMs) {
       const next = new Map<number, Map<number, ThreadTicks>>();
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
-      const nextSmall = new Set<number>();
+      const nextUnread = new Set<number>();
       for (const pid of opts.pids ?? listPids(root)) {
         if (opts.minRss !== undefined) {
           const pages = readStatmResident(root, pid);
           if (pages === null) continue;
           if (pages * opts.minRss.pageSize < opts.minRss.bytes) {
-            nextSmall.add(pid);
+            nextUnread.add(pid);
             continue;
           }
         }
-        // A process that was under the bar has no earlier ticks: its lifetime CPU is not this
-        // window's, so this pass only takes its baseline.
-        const baselineOnly = small.has(pid) && !prev.has(pid);
-        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, { residentOnly: opts.pids === undefined, select: opts.select, anonOnly: opts.anonOnly === true });
+        // A process whose threads were not read last time (under the bar, or prescreened out)
+        // has no earlier ticks: its lifetime CPU is not this window's, so this pass only takes
+        // its baseline.
+        const baselineOnly = unread.has(pid) && !prev.has(pid);
+        const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, {
+          residentOnly: opts.pids === undefined, select: opts.select, prescreen: opts.prescreen, anonOnly: opts.anonOnly === true,
+        });
         if (s === null) continue;
-        next.set(pid, s.ticks);
+        if (s.ticks === null) nextUnread.add(pid);
+        else next.set(pid, s.ticks);
         if (s.sample !== null) out.push(s.sample);
       }
       prev = next;
-      small = nextSmall;
+      unread = nextUnread;
       prevAt = nowMs;
       return out;
     },
@@ -263,13 +272,15 @@ function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<n
 
 function sampleOne(
   root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number,
-  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; anonOnly?: boolean },
-): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> } | null {
+  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; prescreen?: ((p: PrescreenBrief) => boolean) | undefined; anonOnly?: boolean },
+): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> | null } | null {
   const status = readProcStatus(root, pid);
   if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
+  const cmdline = how.select || how.prescreen ? (readCmdline(root, pid) ?? '') : '';
+  if (how.prescreen && !how.prescreen({ pid, status, cmdline })) return { sample: null, ticks: null };
   const t1 = readThreadTicks(root, pid);
   if (t1 === null) return null;
-  if (how.select && !how.select({ pid, status, cmdline: readCmdline(root, pid) ?? '', cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
+  if (how.select && !how.select({ pid, status, cmdline, cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
     return { sample: null, ticks: t1 };
   }
   const mem = readProcessMemory(root, pid, { policies: true, anonOnly: how.anonOnly === true });
@@ -277,7 +288,7 @@ function sampleOne(
   const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
   const sample: ProcessSample = {
     ...mem,
-    cmdline: readCmdline(root, pid) ?? '',
+    cmdline: how.select || how.prescreen ? cmdline : (readCmdline(root, pid) ?? ''),
     threads: status.threads,
     cpusAllowed: status.cpusAllowed,
     memsAllowed: status.memsAllowed,

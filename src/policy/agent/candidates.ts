@@ -1,6 +1,7 @@
-// Which processes the agent manages. Two steps, so that numa_maps (costly on large processes)
-// is read only for processes that pass the first:
-//   screen(brief, ctx, opts)   /proc/PID/status, stat and cmdline only -> null (candidate) or why not
+// Which processes the agent manages. Steps, so that each costly read is made only for the
+// processes that passed the cheaper ones:
+//   prescreen(brief, ctx, opts) /proc/PID/status and cmdline -> null or why not (before its threads)
+//   screen(brief, ctx, opts)   the same plus its CPU use (from its threads' stat) -> null (candidate) or why not
 //   memoryPin(view)            after numa_maps: a memory policy someone set (bind, interleave, prefer)
 // Never: kernel threads, PID 1, the agent itself. Unless --override-pins: processes whose CPU
 // affinity differs from what they could have (their cgroup cpuset, else every CPU) and from
@@ -20,30 +21,37 @@ export function sameSet(a: readonly number[], b: readonly number[]): boolean {
   return b.every((x) => s.has(x));
 }
 
-function matchesAny(res: readonly RegExp[], p: ProcessBrief): boolean {
+function matchesAny(res: readonly RegExp[], p: Pick<ProcessBrief, 'comm' | 'cmdline'>): boolean {
   return res.some((re) => re.test(p.comm) || re.test(p.cmdline));
 }
 
 /** True when the CPU affinity was set by someone other than the agent. */
-export function cpusPinned(p: ProcessBrief): boolean {
+export function cpusPinned(p: Pick<ProcessBrief, 'cpusAllowed' | 'agentCpus' | 'cpusPermitted'>): boolean {
   if (p.cpusAllowed === null) return false;
   if (p.agentCpus !== null && sameSet(p.cpusAllowed, p.agentCpus)) return false;
   return !sameSet(p.cpusAllowed, p.cpusPermitted);
 }
 
-/** The cheap screen; null when the process is a candidate (its numa_maps is worth reading). */
-export function screen(p: ProcessBrief, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
+/**
+ * The screen before its threads are read (status and cmdline only): everything but its CPU use.
+ * A process it rejects costs no read of its threads' stat (hundreds on a JVM).
+ */
+export function prescreen(p: Omit<ProcessBrief, 'cpu'>, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
   if (p.pid === ctx.selfPid) return 'self';
   if (p.pid === 1) return 'init';
   // Kernel threads have no mm: no VmRSS line and an empty cmdline (proc(5)).
   if (p.rssBytes === 0 && p.cmdline === '') return 'kernel-thread';
   if (p.rssBytes < opts.minRssBytes) return 'small';
-  if (p.cpu < opts.minCpu) return 'idle';
   if (matchesAny(opts.exclude, p)) return 'excluded';
   if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
   if (!opts.overridePins && cpusPinned(p)) return 'pinned-cpus';
   if ((ctx.cooldownUntil.get(p.pid) ?? -Infinity) > ctx.nowMs) return 'cooldown';
   return null;
+}
+
+/** The cheap screen; null when the process is a candidate (its numa_maps is worth reading). */
+export function screen(p: ProcessBrief, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
+  return prescreen(p, ctx, opts) ?? (p.cpu < opts.minCpu ? 'idle' : null);
 }
 
 /** Policies in numa_maps that mean "placed on purpose"; default and local follow the CPU. */

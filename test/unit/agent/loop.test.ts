@@ -214,6 +214,20 @@ describe('agent pass: what it reads', () => {
     assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
   });
 
+  it('an excluded process costs its status and cmdline: its threads are never read, and it is logged once', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    m.add(busy(400, 'backup', 400, 1, 0));
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(cfg({ exclude: [/^backup$/] }), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    twoPasses(pass);
+    m.tick(5);
+    pass.run(10_000);
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/400/task') || r === 'proc/400/numa_maps'), []);
+    assert.equal(lines.filter((l) => / excluded pid 400 /.test(l)).length, 1, lines.join('\n'));
+    assert.ok(read.includes('proc/200/task/200/stat'));
+  });
+
   it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', () => {
     const p = busy(200, 'spin', 8, 1, 0);
     m.add(p);
@@ -228,5 +242,19 @@ describe('agent pass: what it reads', () => {
     const d = pass.run(10000);
     assert.equal(d.length, 1);
     assert.equal(d[0]!.kind, 'move', JSON.stringify(d[0]));
+  });
+});
+
+describe('agent pass: machine reads', () => {
+  it('with nothing to place and no metrics, a pass reads no node meminfo, numastat, cpulist or distance after the first', () => {
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    pass.run(0);
+    read.length = 0;
+    m.tick(5);
+    pass.run(5000);
+    assert.deepEqual(read.filter((r) => /node\d+\/(meminfo|numastat|cpulist|distance)$/.test(r)), []);
+    assert.ok(read.includes('proc/stat'));
   });
 });

@@ -69,7 +69,7 @@ describe('agent metrics', () => {
       m.decision('moved');
       m.moved(400 * 1048576, 102400, 2);
       m.locality([proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] })]);
-      m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]), cpuTimes: new Map() });
+      m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]) });
       const text = await (await fetch(`http://${m.address}/metrics`)).text();
       for (const line of [
         'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
