@@ -9,12 +9,17 @@
 //   present  the process runs first, then the tuner starts (how docs/LAB.md measured numad).
 //            Time to 95% counts from the tuner's start, its start-up included (numakit: Node's
 //            start-up, seconds under TCG; shown apart). AutoNUMA has no daemon: appears only.
+//   idle     no workload: what the tuner costs by itself over --timeout seconds (its CPU from
+//            ready on: its passes over every process, nothing to move).
 // Prints per run: time to 95% locality (held 2 s), final locality, CPU seconds the tuner used
-// while managing the process and in all (AutoNUMA's work runs inside the tasks: not measurable
-// apart), pages moved (pgmigrate_success).
+// while managing the process and in all, and of all the kernel's share (system time: mostly the
+// page copying of migrations; AutoNUMA's work runs inside the tasks: not measurable apart), pages
+// moved (pgmigrate_success).
 // numad runs as docs/LAB.md says (unshare --time so it evaluates at once), numakit with its
 // defaults (--interval 5s). Not a timed test: run it on its own, after npm run build.
-//   node bench/agent-vs-numad.mjs [--timeout SEC] [--sizes 400,96] [--tuners numakit,numad,autonuma]
+// numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
+// thread as 1.17 CPUs and so never fits it on a 1-CPU node.
+//   node bench/agent-vs-numad.mjs [--timeout SEC] [--sizes 400,96] [--tuners numakit,numad,numad-u100,autonuma]
 //                                 [--protocols appears,present] [--json FILE]
 // --json FILE keeps every run's whole record (the tuner's log, the locality trace) as JSON lines.
 import { spawnSync } from 'node:child_process';
@@ -24,13 +29,13 @@ import { fileURLToPath } from 'node:url';
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
 const timeout = Number(arg('--timeout', 60));
 const sizes = arg('--sizes', '400,96').split(',').map(Number);
-const tuners = arg('--tuners', 'numakit,numad,autonuma').split(',');
+const tuners = arg('--tuners', 'numakit,numad,numad-u100,autonuma').split(',');
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
-const protocols = arg('--protocols', 'appears,present').split(',');
-const runs = protocols.flatMap((protocol) => sizes.flatMap((mib) => tuners.filter((t) => protocol === 'appears' || t !== 'autonuma').map((t) => ({ protocol, t, mib }))));
+const protocols = arg('--protocols', 'appears,present,idle').split(',');
+const runs = protocols.flatMap((protocol) => (protocol === 'idle' ? [0] : sizes).flatMap((mib) => tuners.filter((t) => protocol === 'appears' || t !== 'autonuma').map((t) => ({ protocol, t, mib }))));
 const script = runs
-  .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} misplaced --mib ${mib} --timeout ${timeout}${protocol === 'appears' ? ' --tuner-first' : ''} --agent '--include agent_workload[.]mjs'; sleep 1`)
+  .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} ${protocol === 'idle' ? 'idle' : 'misplaced'} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`)
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
 const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--mem', '1000', '--timeout', String(runs.length * (timeout + 240)), '--', script], {
@@ -45,13 +50,13 @@ if (results.length !== runs.length) {
 }
 
 const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
-const protocolOf = (x) => (x.tunerFirst ? 'appears' : 'present');
-const rows = [['protocol', 'tuner', 'process', 'time to 95%', 'tuner start-up', 'final locality', 'tuner CPU s (managing / all)', 'pages moved']];
+const protocolOf = (x) => (x.scenario === 'idle' ? 'idle' : x.tunerFirst ? 'appears' : 'present');
+const rows = [['protocol', 'tuner', 'process', 'time to 95%', 'tuner start-up', 'final locality', 'tuner CPU s (managing / all / kernel)', 'pages moved']];
 for (const x of results) {
   rows.push([
-    protocolOf(x), x.tuner, `${x.mib} MB`, x.t95.busy === null ? `never (${timeout} s)` : `${fmt(x.t95.busy)} s`,
+    protocolOf(x), x.tuner, x.scenario === 'idle' ? 'none' : `${x.mib} MB`, x.scenario === 'idle' ? '-' : x.t95.busy === null ? `never (${timeout} s)` : `${fmt(x.t95.busy)} s`,
     x.tunerFirst || x.readyAfter === null ? '-' : `${fmt(x.readyAfter)} s`,
-    `${Math.round(x.final.busy.locality * 100)}%`, x.tuner === 'autonuma' ? 'in-task' : `${fmt(x.tunerCpuManaging, 2)} / ${fmt(x.tunerCpuSeconds, 2)}`, String(x.pagesMoved),
+    x.scenario === 'idle' ? '-' : `${Math.round(x.final.busy.locality * 100)}%`, x.tuner === 'autonuma' ? 'in-task' : `${fmt(x.tunerCpuManaging, 2)} / ${fmt(x.tunerCpuSeconds, 2)} / ${fmt(x.tunerSystemCpuSeconds, 2)}`, String(x.pagesMoved),
   ]);
 }
 const w = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -60,11 +65,13 @@ for (const protocol of protocols) {
   for (const mib of sizes) {
     const by = Object.fromEntries(results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]));
     const n = by.numakit;
-    const d = by.numad;
-    if (!n || !d) continue;
-    const nt = n.t95.busy;
-    const dt = d.t95.busy;
-    const ratio = nt !== null && dt !== null ? `${(nt / dt).toFixed(2)}x numad's time` : nt !== null ? 'converged, numad never did' : dt !== null ? 'never converged, numad did' : 'neither converged';
-    console.log(`${protocol}, ${mib} MB: numakit ${ratio}; CPU while managing ${fmt(n.tunerCpuManaging, 2)} s vs numad ${fmt(d.tunerCpuManaging, 2)} s`);
+    for (const name of ['numad', 'numad-u100']) {
+      const d = by[name];
+      if (!n || !d) continue;
+      const nt = n.t95.busy;
+      const dt = d.t95.busy;
+      const ratio = nt !== null && dt !== null ? `${(nt / dt).toFixed(2)}x ${name}'s time` : nt !== null ? `converged, ${name} never did` : dt !== null ? `never converged, ${name} did` : 'neither converged';
+      console.log(`${protocol}, ${mib} MB: numakit ${ratio}; CPU while managing ${fmt(n.tunerCpuManaging, 2)} s vs ${name} ${fmt(d.tunerCpuManaging, 2)} s`);
+    }
   }
 }

@@ -2,10 +2,11 @@
 // prints one JSON object. Used by test/lab/agent.lab.test.ts and bench/agent-vs-numad.mjs.
 //   node agent_scenario.mjs TUNER SCENARIO [--mib N] [--timeout SEC] [--agent 'ARGS']
 // TUNER: numakit (numakit agent), numad (as docs/LAB: unshare --time so it evaluates at once),
-// autonuma (kernel.numa_balancing=1, no daemon), none.
+// numad-u100 (the same with -u 100), autonuma (kernel.numa_balancing=1, no daemon), none.
 // SCENARIO: misplaced (memory on node 1, threads on node 0, node 1's CPU kept busy),
 // misplaced-idle (same, node 1's CPU idle), competing (two processes on node 0's CPU, memory on
-// nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced).
+// nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced),
+// idle (no workload: the tuner's own cost over --timeout).
 // --tuner-first: start the tuner, wait until it is ready, then start the workloads and measure
 // from the moment they are ready (a daemon already running when a misplaced process appears: what
 // the bench compares, so that Node's start-up under TCG is not counted as placement time).
@@ -13,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, threadTicks, vmstat } from './agent_probe.mjs';
+import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadTicks, vmstat } from './agent_probe.mjs';
 
 const [tuner, scenario] = process.argv.slice(2);
 const opt = (k, d) => {
@@ -51,6 +52,8 @@ const SCENARIOS = {
   misplaced: async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0)]),
   'misplaced-idle': async () => [await workload('busy', MIB, 1, 0)],
   competing: async () => [await workload('first', MIB, 1, 0), await workload('second', MIB, 2, 0)],
+  // Nothing to manage: what the tuner costs by itself.
+  idle: async () => [],
   leftalone: async () => [await workload('tiny', 8, 1, 0), await workload('pinned', MIB, 1, 0, ['--pin']), await workload('batchjob', MIB, 1, 0)],
 };
 
@@ -59,10 +62,13 @@ function startTuner() {
     writeFileSync('/proc/sys/kernel/numa_balancing', tuner === 'autonuma' ? '1' : '0');
     return null;
   }
-  if (tuner === 'numad') {
+  if (tuner === 'numad' || tuner === 'numad-u100') {
     writeFileSync('/proc/sys/kernel/numa_balancing', '0');
     writeFileSync('/var/log/numad.log', ''); // its log appends: this run's lines only
-    spawnSync('unshare', ['--time', '--fork', '--monotonic', '100000', 'numad', '-i', '5', '-l', '7']);
+    // numad-u100: target utilization 100% instead of 85%, so that one busy thread (which numad
+    // counts as 1.17 CPUs at 85%) fits a 1-CPU node: numad at its best on this topology.
+    const u = tuner === 'numad-u100' ? ['-u', '100'] : [];
+    spawnSync('unshare', ['--time', '--fork', '--monotonic', '100000', 'numad', '-i', '5', '-l', '7', ...u]);
     const pid = Number(spawnSync('pidof', ['numad'], { encoding: 'utf8' }).stdout.trim().split(' ')[0]);
     return { pid, stop: async () => process.kill(pid, 'SIGTERM'), log: () => { try { return readFileSync('/var/log/numad.log', 'utf8'); } catch { return ''; } } };
   }
@@ -90,6 +96,10 @@ function startTuner() {
 }
 
 async function measure(procs, t0) {
+  if (procs.length === 0) {
+    await sleep(TIMEOUT);
+    return { t95: {}, trace: [] };
+  }
   const t95 = Object.fromEntries(procs.map((p) => [p.name, null]));
   let last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
   let reachedAt = null;
@@ -193,12 +203,13 @@ balancingDuring.push(readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').tri
 const final = {};
 for (const p of procs) final[p.name] = { ...(await finalLocality(p)), affinity: affinities(p.pid), affinityBefore: p.affinityBefore };
 const tunerCpu = t === null ? null : cpuSeconds(t.pid);
+const tunerSystemCpu = t === null ? null : systemCpuSeconds(t.pid);
 const exitCode = t === null ? null : await t.stop();
 await sleep(300);
 const out = {
   tuner, scenario, mib: MIB, tunerFirst, t95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
   // CPU seconds: in all, and from the workloads' start (--tuner-first) or the tuner's ready line on.
-  tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0),
+  tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0), tunerSystemCpuSeconds: tunerSystemCpu,
   numaBalancing: { before: balancingBefore, during: balancingDuring[0], after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim() },
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
   exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0),
