@@ -108,6 +108,15 @@ export class AgentPass {
     this.deps.metrics?.decision(outcomeName(d, o));
   }
 
+  /**
+   * True when the last pass took a fresh baseline of a process it may act on (it was small,
+   * excluded, pinned or cooling down the pass before): the next pass should come after a short
+   * window, not a whole interval, as after start-up.
+   */
+  get wantsShortWindow(): boolean {
+    return this.sampler.baselines > 0;
+  }
+
   /** Runs one pass at `nowMs`; returns the decisions (none on the first, baseline pass). */
   run(nowMs: number): Decision[] {
     this.nowMs = nowMs;

@@ -32,7 +32,10 @@ export interface RunDeps {
   readonly onReady?: () => void;
 }
 
-/** The first pass measures CPU over a short window, so a misplaced process waits at most this, not a whole interval. */
+/**
+ * The first pass measures CPU over a short window, so a misplaced process waits at most this, not
+ * a whole interval; so does a pass after one that took a fresh baseline of a process.
+ */
 export const FIRST_WINDOW_MS = 1000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -80,7 +83,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     pass.run(now());
     deps.onReady?.();
     for (let first = true; !stop.signal.aborted; first = false) {
-      await sleep(first && !cfg.once ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
+      const short = (first || pass.wantsShortWindow) && !cfg.once;
+      await sleep(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
       if (stop.signal.aborted) break;
       try {
         pass.run(now());

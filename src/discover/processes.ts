@@ -171,6 +171,8 @@ export interface Sampler {
   /** Samples every process (with resident memory, or the given PIDs): CPU time since the
    * previous call (the whole lifetime on the first), memory per node now. */
   sample(nowMs: number): ProcessSample[];
+  /** Processes the last sample() only took a baseline of (their threads not read the time before). */
+  readonly baselines: number;
 }
 
 /** What a sampler's select() sees of a process before reading its numa_maps. */
@@ -208,13 +210,18 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
   let prev = new Map<number, Map<number, ThreadTicks>>();
   /** Processes whose threads were not read at the last sample (under opts.minRss, or prescreened out). */
   let unread = new Set<number>();
+  let baselines = 0;
   let prevAt: number | null = null;
   return {
+    get baselines() {
+      return baselines;
+    },
     sample(nowMs) {
       const next = new Map<number, Map<number, ThreadTicks>>();
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
       const nextUnread = new Set<number>();
+      baselines = 0;
       for (const pid of opts.pids ?? listPids(root)) {
         if (opts.minRss !== undefined) {
           const pages = readStatmResident(root, pid);
@@ -233,7 +240,10 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
         });
         if (s === null) continue;
         if (s.ticks === null) nextUnread.add(pid);
-        else next.set(pid, s.ticks);
+        else {
+          next.set(pid, s.ticks);
+          if (baselineOnly) baselines++;
+        }
         if (s.sample !== null) out.push(s.sample);
       }
       prev = next;

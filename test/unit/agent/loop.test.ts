@@ -228,6 +228,24 @@ describe('agent pass: what it reads', () => {
     assert.ok(read.includes('proc/200/task/200/stat'));
   });
 
+  it('a process unpinned since the last pass is baselined, and the pass asks for a short window before the next', () => {
+    const p = busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0] }] });
+    m.add(p);
+    const { pass } = agentPass();
+    pass.run(0);
+    m.tick(5);
+    assert.deepEqual(pass.run(5000), [], 'pinned by the user');
+    assert.equal(pass.wantsShortWindow, false);
+    p.threads[0]!.cpus = [0, 1, 2, 3];
+    m.write();
+    m.tick(5);
+    assert.deepEqual(pass.run(10_000), []);
+    assert.equal(pass.wantsShortWindow, true);
+    m.tick(1);
+    assert.equal(pass.run(11_000)[0]?.kind, 'move');
+    assert.equal(pass.wantsShortWindow, false);
+  });
+
   it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', () => {
     const p = busy(200, 'spin', 8, 1, 0);
     m.add(p);
