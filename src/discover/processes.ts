@@ -9,9 +9,11 @@
 //   memoryFromNumaMaps(text, {units?, policies?}) -> ProcessMemory (pure)
 //   readThreadTicks(root, pid)                  -> Map<tid, {ticks, processor}> | null
 //   sampleProcesses(root, {windowMs, pids?, sleep?}) -> Promise<ProcessSample[]>   one window
-//   createSampler(root, {pids?, select?}).sample(nowMs) -> ProcessSample[]   CPU time since the last call;
-//                                               select() sees status, cmdline and CPU time first, so
-//                                               numa_maps (costly) is read only for what it keeps
+//   createSampler(root, {pids?, minRss?, prescreen?, select?}).sample(nowMs) -> ProcessSample[]
+//                                               CPU time since the last call; each step reads more
+//                                               and sees only what the one before kept: minRss
+//                                               (statm), prescreen (status, cmdline), select (and
+//                                               CPU time from its threads), then numa_maps (costly)
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
 import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample } from '../model/stat.js';
@@ -199,7 +201,7 @@ export interface SamplerOptions {
   /**
    * Skip processes with less resident memory (from /proc/PID/statm, one short line) before any
    * other read: on a server with thousands of processes, reading every thread's stat each pass
-   * is the sampler's main cost, and most processes are small. Needs `pageSize`.
+   * is the sampler's main cost, and most processes are small (statm counts pages of pageSize).
    */
   readonly minRss?: { readonly bytes: number; readonly pageSize: number };
 }
@@ -286,11 +288,12 @@ function sampleOne(
 ): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> | null } | null {
   const status = readProcStatus(root, pid);
   if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
-  const cmdline = how.select || how.prescreen ? (readCmdline(root, pid) ?? '') : '';
-  if (how.prescreen && !how.prescreen({ pid, status, cmdline })) return { sample: null, ticks: null };
+  let cmdline: string | undefined;
+  const cmd = () => (cmdline ??= readCmdline(root, pid) ?? '');
+  if (how.prescreen && !how.prescreen({ pid, status, cmdline: cmd() })) return { sample: null, ticks: null };
   const t1 = readThreadTicks(root, pid);
   if (t1 === null) return null;
-  if (how.select && !how.select({ pid, status, cmdline, cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
+  if (how.select && !how.select({ pid, status, cmdline: cmd(), cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds })) {
     return { sample: null, ticks: t1 };
   }
   const mem = readProcessMemory(root, pid, { policies: true, anonOnly: how.anonOnly === true });
@@ -298,7 +301,7 @@ function sampleOne(
   const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
   const sample: ProcessSample = {
     ...mem,
-    cmdline: how.select || how.prescreen ? cmdline : (readCmdline(root, pid) ?? ''),
+    cmdline: cmd(),
     threads: status.threads,
     cpusAllowed: status.cpusAllowed,
     memsAllowed: status.memsAllowed,
