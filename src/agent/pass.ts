@@ -120,17 +120,17 @@ export class AgentPass {
   /** Runs one pass at `nowMs`; returns the decisions (none on the first, baseline pass). */
   run(nowMs: number): Decision[] {
     this.nowMs = nowMs;
-    this.layout = readLayout(this.deps.root, this.layout);
+    const layout = (this.layout = readLayout(this.deps.root, this.layout));
     const before = this.cpuTimes;
     const cpuTimes = readCpuTimes(this.deps.root);
     this.cpuTimes = cpuTimes;
-    this.allCpus = this.layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
+    this.allCpus = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     this.briefs = new Map();
     this.seen = new Set();
     this.permittedOf = new Map();
     const samples = this.sampler.sample(nowMs);
     // Free memory and numastat: read only when something needs them.
-    const machine = () => readMachine(this.deps.root, this.layout!, before, cpuTimes);
+    const machine = () => readMachine(this.deps.root, layout, before, cpuTimes);
     const m = this.deps.metrics ? machine() : null;
     if (m !== null) this.deps.metrics?.machine(m);
     const bo = { mbps: this.cfg.maxMigrateMbps, burstSeconds: this.cfg.intervalMs / 1000 };
