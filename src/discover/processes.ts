@@ -234,9 +234,9 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
           }
         }
         // A process whose threads were not read last time (under the bar, or prescreened out)
-        // has no earlier ticks: its lifetime CPU is not this window's, so this pass only takes
-        // its baseline.
-        const baselineOnly = unread.has(pid) && !prev.has(pid);
+        // has no earlier ticks (unread and prev never share a pid): its lifetime CPU is not this
+        // window's, so this pass only takes its baseline.
+        const baselineOnly = unread.has(pid);
         const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, {
           residentOnly: opts.pids === undefined, select: opts.select, prescreen: opts.prescreen, anonOnly: opts.anonOnly === true,
         });
