@@ -1,6 +1,8 @@
 // What every command gets: the root to read, output streams, and the global flags.
 import type { SysRoot } from '../sysfs/root.js';
 
+export type { Command } from './options.js';
+
 export interface Context {
   /** The tree to read: "/" or a snapshot/example. Commands that write call requireRealRoot. */
   readonly root: SysRoot;
@@ -11,13 +13,4 @@ export interface Context {
   /** Colour allowed: stdout is a TTY and NO_COLOR is unset. */
   readonly color: boolean;
   readonly isTTY: boolean;
-}
-
-export interface Command {
-  /** One line for `numakit help`. */
-  readonly summary: string;
-  /** Full usage text for `numakit CMD --help`. */
-  readonly usage: string;
-  /** Runs the command with its own arguments; resolves to the exit code. */
-  run(args: string[], ctx: Context): Promise<number>;
 }

@@ -19,6 +19,14 @@ export class UsageError extends NumakitError {
   }
 }
 
+/** An option the command does not have (exit 2). The help/parser test tells it from a bad value. */
+export class UnknownOptionError extends UsageError {
+  constructor(who: string, option: string) {
+    super(`${who === '' ? '' : `${who}: `}unknown option '${option}'; see 'numakit ${who === '' ? '' : `${who} `}--help'`);
+    this.name = 'UnknownOptionError';
+  }
+}
+
 /** A kernel file exists but its content cannot be understood. Names the path, line and text. */
 export class SysfsParseError extends SyntaxError {
   readonly path: string;

@@ -2,7 +2,7 @@
 // until "--" or the first word that is not an option, which starts the command. Long
 // options take "=VALUE" or the next word and may be shortened to a unique prefix; short
 // ones take the rest of the word ("-iall") or the next word ("-i all"). Pure.
-import { NumakitError } from '../model/errors.js';
+import { UnknownOptionError, UsageError } from '../model/errors.js';
 
 export type PolicyKind = 'interleave' | 'weighted-interleave' | 'membind' | 'preferred' | 'preferred-many';
 
@@ -18,21 +18,23 @@ export interface RunArgs {
   readonly memory?: MemoryOption;
   /** The last of --cpunodebind/--physcpubind (each replaces the affinity in numactl). */
   readonly cpus?: CpuOption;
+  /** --balancing: MPOL_F_NUMA_BALANCING with --membind (the kernel may still move pages within the set). */
+  readonly balancing: boolean;
   readonly show: boolean;
   readonly hardware: boolean;
   readonly help: boolean;
   readonly command: readonly string[];
 }
 
-/** Bad command line: exit status 1, like numactl's usage(). */
-export class RunArgsError extends NumakitError {
+/** Bad command line: exit status 2, as for every numakit command (numactl's usage() exits 1). */
+export class RunArgsError extends UsageError {
   constructor(message: string) {
-    super(message, 1);
+    super(message);
     this.name = 'RunArgsError';
   }
 }
 
-type Name = PolicyKind | 'localalloc' | 'cpunodebind' | 'physcpubind' | 'show' | 'hardware' | 'all' | 'help';
+type Name = PolicyKind | 'localalloc' | 'cpunodebind' | 'physcpubind' | 'show' | 'hardware' | 'all' | 'help' | 'balancing' | 'shm';
 
 interface Opt {
   readonly long: string;
@@ -54,28 +56,36 @@ const OPTIONS: readonly Opt[] = [
   { long: 'show', short: 's', name: 'show', arg: false },
   { long: 'hardware', short: 'H', name: 'hardware', arg: false },
   { long: 'all', short: 'a', name: 'all', arg: false },
+  { long: 'balancing', short: 'b', name: 'balancing', arg: false },
   { long: 'help', short: 'h', name: 'help', arg: false },
+  // numactl's shared memory and tmpfs file policies: recognised, to be refused by name.
+  ...([['shm', 'S', true], ['file', 'f', true], ['shmid', 'I', true], ['length', 'L', true], ['offset', 'o', true], ['shmmode', 'M', true],
+    ['strict', 't', false], ['huge', 'u', false], ['touch', 'T', false], ['dump', 'd', false], ['dump-nodes', 'D', false]] as const)
+    .map(([long, short, arg]) => ({ long, short, name: 'shm' as const, arg })),
 ];
+
+/** The numactl options numakit run does not implement, as its --help lists them. */
+export const REFUSED_SHM_OPTIONS = OPTIONS.filter((o) => o.name === 'shm').map((o) => ({ long: o.long, short: o.short!, arg: o.arg }));
 
 function findLong(name: string): Opt {
   const exact = OPTIONS.find((o) => o.long === name);
   if (exact) return exact;
   const prefixed = OPTIONS.filter((o) => o.long.startsWith(name));
   const distinct = new Set(prefixed.map((o) => o.name));
-  if (prefixed.length === 0 || name === '') throw new RunArgsError(`unknown option '--${name}'`);
+  if (prefixed.length === 0 || name === '') throw new UnknownOptionError('run', `--${name}`);
   if (distinct.size > 1) throw new RunArgsError(`option '--${name}' is ambiguous (${prefixed.map((o) => `--${o.long}`).join(', ')})`);
   return prefixed[0]!;
 }
 
 function findShort(letter: string): Opt {
   const opt = OPTIONS.find((o) => o.short === letter);
-  if (!opt) throw new RunArgsError(`unknown option '-${letter}'`);
+  if (!opt) throw new UnknownOptionError('run', `-${letter}`);
   return opt;
 }
 
 /** Splits `numakit run` arguments into options and the command. */
 export function parseRunArgs(args: readonly string[]): RunArgs {
-  const out: { -readonly [K in keyof RunArgs]: RunArgs[K] } = { all: false, show: false, hardware: false, help: false, command: [] };
+  const out: { -readonly [K in keyof RunArgs]: RunArgs[K] } = { all: false, balancing: false, show: false, hardware: false, help: false, command: [] };
   let memoryFlag: string | undefined;
   let lastNodeSpec: string | undefined;
   let sawSpec = false;
@@ -101,6 +111,11 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       case 'help':
         out.help = true;
         return false;
+      case 'balancing':
+        out.balancing = true;
+        return true;
+      case 'shm':
+        throw new RunArgsError(`${flag}: numactl's shared memory and file policies (--shm, --file, --shmid, --length, --offset, --shmmode, --strict, --huge, --touch, --dump, --dump-nodes) are not implemented in numakit run; use numactl for them`);
       case 'all':
         if (sawSpec) throw new RunArgsError('--all must come before every node and CPU specification');
         out.all = true;
@@ -155,5 +170,6 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     break; // the first word that is not an option starts the command
   }
   out.command = args.slice(i);
+  if (out.balancing && out.memory?.kind !== 'membind') throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
   return out;
 }

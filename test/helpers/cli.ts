@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMMANDS, OVERVIEW } from '../../src/cli/commands/index.js';
 import type { Command, Context } from '../../src/cli/context.js';
 import { describeError, main } from '../../src/cli/main.js';
+import { parseCommandArgs } from '../../src/cli/parse_options.js';
 import type { SysRoot } from '../../src/sysfs/root.js';
 
 export const TEST_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,7 +27,17 @@ export interface RunOptions {
   readonly color?: boolean;
 }
 
-/** Runs a command; a thrown error becomes the exit code and one stderr line, as bin.ts does. */
+/** The command's name in the table ('' for the overview), for its messages. */
+async function nameOf(cmd: Command): Promise<string> {
+  for (const [name, entry] of Object.entries(COMMANDS)) if ((await entry.load()) === cmd) return name;
+  if ((await OVERVIEW.load()) === cmd) return '';
+  throw new Error('runCommand: a command that is not in the command table');
+}
+
+/**
+ * Runs a command as main() does: its arguments parsed by its declaration, then run; a thrown
+ * error becomes the exit code and one stderr line, as bin.ts does.
+ */
 export async function runCommand(cmd: Command, root: SysRoot, args: string[], opts: RunOptions = {}): Promise<Ran> {
   const out: string[] = [];
   const err: string[] = [];
@@ -35,7 +47,7 @@ export async function runCommand(cmd: Command, root: SysRoot, args: string[], op
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
-    const code = await cmd.run(args, ctx);
+    const code = await cmd.run(parseCommandArgs(cmd, args, await nameOf(cmd)), ctx);
     return { code, out: out.join(''), err: err.join('') };
   } catch (e) {
     const d = describeError(e);

@@ -68,7 +68,7 @@ describe('numakit run on 2 nodes', () => {
     assert.equal(ours.cpus, theirs.cpus);
     assert.equal(ours.cpus, '0-1');
     const [o, t] = [shares(ours, 2), shares(theirs, 2)];
-    assert.ok(o[1]! > 95, `numakit run: ${o[1]!.toFixed(1)}% of anon pages on node 1`);
+    assert.ok(o[1]! > 95, `numakit: run: ${o[1]!.toFixed(1)}% of anon pages on node 1`);
     assert.ok(Math.abs(o[1]! - t[1]!) < 5, `node 1 share: numakit ${o[1]!.toFixed(1)}%, numactl ${t[1]!.toFixed(1)}%`);
   });
 
@@ -76,7 +76,7 @@ describe('numakit run on 2 nodes', () => {
     const o = shares(placement(run, 'run_interleave'), 2);
     const t = shares(placement(run, 'numactl_interleave'), 2);
     for (const n of [0, 1]) {
-      assert.ok(o[n]! > 35, `numakit run: node ${n} holds only ${o[n]!.toFixed(1)}%`);
+      assert.ok(o[n]! > 35, `numakit: run: node ${n} holds only ${o[n]!.toFixed(1)}%`);
       assert.ok(Math.abs(o[n]! - t[n]!) < 10, `node ${n}: numakit ${o[n]!.toFixed(1)}%, numactl ${t[n]!.toFixed(1)}%`);
     }
   });
@@ -95,10 +95,10 @@ describe('numakit run on 2 nodes', () => {
   it('errors: 127 for a command that cannot run, 1 naming a missing node', () => {
     const fail = sectionOk(run, 'exec_fail');
     assert.match(fail.stdout, /^rc=127$/m);
-    assert.equal(fail.stderr, "numakit run: execution of 'numakit-no-such-command': No such file or directory\n");
+    assert.equal(fail.stderr, "numakit: run: execution of 'numakit-no-such-command': No such file or directory\n");
     const missing = sectionOk(run, 'missing_node');
     assert.match(missing.stdout, /^rc=1$/m);
-    assert.match(missing.stderr, /^numakit run: invalid node specification '7': node 7 does not exist \(nodes: 0-1\)\n$/);
+    assert.match(missing.stderr, /^numakit: run: invalid node specification '7': node 7 does not exist \(nodes: 0-1\)\n$/);
   });
 });
 

@@ -1,70 +1,60 @@
 // numakit agent [OPTIONS] | numakit agent restore: the placement daemon and its undo.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { openSystem } from '../../actuate/system.js';
 import { readPageSize } from '../../discover/node_stat.js';
-import { NumakitError, UsageError } from '../../model/errors.js';
+import { NumakitError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, type AgentConfig } from '../../agent/config.js';
-import { applySettings, KEYS, parseConfigFile, type Raw } from '../../agent/settings.js';
-import type { Command, Context } from '../context.js';
+import { applySettings, parseConfigFile, type Raw } from '../../agent/settings.js';
+import type { Context } from '../context.js';
+import type { Command, ParsedOptions, Values } from '../options.js';
+import { parseOptions } from '../parse_options.js';
 
-const usage = `usage: numakit agent [OPTIONS]
-       numakit agent restore [--state-dir DIR]
-
-A placement daemon: every interval it samples processes, and for each busy, large one it picks
-the node set that maximises the share of its memory local to its threads (given its CPU need,
-each node's idle CPUs and free memory, and distances), then binds its threads there and/or
-migrates its pages. Everything it changes (each thread's previous affinity, numa_balancing) is
-journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or crash,
-'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
-
-Which processes:
-  --min-rss SIZE        resident memory to be managed (default 32M; k/M/G binary units)
-  --min-cpu CPUS        CPU use to be managed, in CPUs (default 0.2 = 20% of one CPU)
-  --include RE          only processes whose comm or command line matches (repeatable)
-  --exclude RE          never processes whose comm or command line matches (repeatable)
-  --override-pins       also manage processes whose CPU affinity or memory policy was set by
-                        someone else (left alone by default). Never: kernel threads, PID 1, itself.
-How:
-  --tune MODE           threads (move threads to the memory), pages (move memory to the threads)
-                        or both (default: the cheaper of the two that fits)
-  --strategy S          balance (spread load, default) or consolidate (pack onto fewer nodes)
-  --min-gain F          act only when locality would rise by at least this (default 10%)
-  --cooldown DUR        leave a process alone this long after acting on it (default 30s)
-  --max-migrate-mbps N  global migration budget in MB/s (default 1000; 0 = unlimited)
-  --numa-balancing M    off (default: the kernel's AutoNUMA is disabled while the agent runs,
-                        restored on exit) or keep
-Running:
-  --interval DUR        time between passes (default 5s)
-  --advise              change nothing: log what it would do and why
-  --once                one pass (over one interval) and exit; its changes stay, journaled
-                        (numa_balancing is not touched); 'numakit agent restore' undoes them
-  --log-format F        text (default) or json: one line per decision with its reason
-  --metrics ADDR        serve Prometheus metrics at http://ADDR/metrics (PORT or HOST:PORT;
-                        host 127.0.0.1 unless given)
-  --config FILE         YAML file with the same keys as these options (flags win)
-  --state-dir DIR       journal directory (default ${DEFAULT_AGENT.stateDir})
-
-Durations: 5s, 500ms, 2m. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.
-`;
-
+const WHICH = 'which processes';
+const HOW = 'how';
+const RUNNING = 'running';
 const OPTIONS = {
-  ...Object.fromEntries(Object.keys(KEYS).map((k) => [k, { type: 'string' as const }])),
-  include: { type: 'string', multiple: true },
-  exclude: { type: 'string', multiple: true },
-  'override-pins': { type: 'boolean' },
-  advise: { type: 'boolean' },
-  once: { type: 'boolean' },
-  config: { type: 'string' },
+  'min-rss': { type: 'string', value: 'SIZE', group: WHICH, help: 'resident memory to be managed (default 32M; k/M/G binary units)' },
+  'min-cpu': { type: 'string', value: 'CPUS', group: WHICH, help: 'CPU use to be managed, in CPUs (default 0.2 = 20% of one CPU)' },
+  include: { type: 'string', multiple: true, value: 'RE', group: WHICH, help: 'only processes whose comm or command line matches (repeatable)' },
+  exclude: { type: 'string', multiple: true, value: 'RE', group: WHICH, help: 'never processes whose comm or command line matches (repeatable)' },
+  'override-pins': {
+    type: 'boolean', group: WHICH,
+    help: 'also manage processes whose CPU affinity or memory policy was set by\nsomeone else (left alone by default). Never: kernel threads, PID 1, itself.',
+  },
+  tune: { type: 'string', value: 'MODE', group: HOW, help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)' },
+  strategy: { type: 'string', value: 'S', group: HOW, help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)' },
+  'min-gain': { type: 'string', value: 'F', group: HOW, help: 'act only when locality would rise by at least this (default 10%)' },
+  cooldown: { type: 'string', value: 'DUR', group: HOW, help: 'leave a process alone this long after acting on it (default 30s)' },
+  'max-migrate-mbps': { type: 'string', value: 'N', group: HOW, help: 'global migration budget in MB/s (default 1000; 0 = unlimited)' },
+  'numa-balancing': {
+    type: 'string', value: 'M', group: HOW,
+    help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit) or keep",
+  },
+  interval: { type: 'string', value: 'DUR', group: RUNNING, help: 'time between passes (default 5s)' },
+  advise: { type: 'boolean', group: RUNNING, help: 'change nothing: log what it would do and why' },
+  once: {
+    type: 'boolean', group: RUNNING,
+    help: "one pass (over one interval) and exit; its changes stay, journaled\n(numa_balancing is not touched); 'numakit agent restore' undoes them",
+  },
+  'log-format': { type: 'string', value: 'F', group: RUNNING, help: 'text (default) or json: one line per decision with its reason' },
+  metrics: { type: 'string', value: 'ADDR', group: RUNNING, help: 'serve Prometheus metrics at http://ADDR/metrics (PORT or HOST:PORT;\nhost 127.0.0.1 unless given)' },
+  config: { type: 'string', value: 'FILE', complete: 'file', group: RUNNING, help: 'YAML file with the same keys as these options (flags win)' },
+  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', group: RUNNING, help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
+} as const;
+
+const RESTORE_OPTIONS = {
+  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
 } as const;
 
 /** Settings from the config file (if any) then the flags. */
 export async function agentConfig(args: string[]): Promise<AgentConfig> {
-  const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
-  if (positionals.length > 0) throw new UsageError(`agent: unexpected argument '${positionals[0]}' (did you mean 'numakit agent restore'?)`);
+  return configOf(parseOptions({ options: OPTIONS, subcommands: { restore }, positionals: undefined }, args, 'agent').values as Values<typeof OPTIONS>);
+}
+
+async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
   let cfg = DEFAULT_AGENT;
-  const file = values.config as string | undefined;
+  const file = values.config;
   if (file !== undefined) {
     let text: string;
     try {
@@ -78,8 +68,7 @@ export async function agentConfig(args: string[]): Promise<AgentConfig> {
   return applySettings(cfg, flags, (k) => `agent: --${k}`);
 }
 
-async function restore(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { 'state-dir': { type: 'string' } } });
+async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx: Context): Promise<number> {
   requireRealRoot(ctx.root, 'agent restore');
   const { restoreLeftovers } = await import('../../agent/restore.js');
   const { nativeOps } = await import('../../agent/ops.js');
@@ -91,9 +80,19 @@ async function restore(args: string[], ctx: Context): Promise<number> {
   return 0;
 }
 
-async function run(args: string[], ctx: Context): Promise<number> {
-  if (args[0] === 'restore') return restore(args.slice(1), ctx);
-  const cfg = await agentConfig(args);
+const restore: Command<ParsedOptions<typeof RESTORE_OPTIONS>> = {
+  summary: 'put back what an agent that was killed or crashed changed',
+  synopsis: ['[--state-dir DIR]'],
+  description: `Puts back each thread's CPU affinity and the sysctls (numa_balancing) that a numakit agent
+journaled and did not restore itself (it was killed with SIGKILL, or crashed). The shipped
+systemd unit runs it as ExecStopPost.`,
+  options: RESTORE_OPTIONS,
+  exit: { 1: 'something could not be restored (the journal keeps it for another try)' },
+  run: runRestore,
+};
+
+async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
+  const cfg = await configOf(values);
   if (!cfg.advise) {
     requireRealRoot(ctx.root, 'agent');
     if (process.getuid?.() !== 0) throw new NumakitError('agent: needs root to change other processes and kernel.numa_balancing (or use --advise)');
@@ -116,5 +115,20 @@ async function run(args: string[], ctx: Context): Promise<number> {
   }
 }
 
-const cmd: Command = { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', usage, run };
+const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
+  summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed',
+  synopsis: ['[OPTIONS]', 'restore [--state-dir DIR]'],
+  description: `A placement daemon: every interval it samples processes, and for each busy, large one it picks
+the node set that maximises the share of its memory local to its threads (given its CPU need,
+each node's idle CPUs and free memory, and distances), then binds its threads there and/or
+migrates its pages. Everything it changes (each thread's previous affinity, numa_balancing) is
+journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or crash,
+'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
+
+Durations: 5s, 500ms, 2m. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
+  options: OPTIONS,
+  subcommands: { restore },
+  exit: { 1: 'not root (without --advise), or a change could not be made or restored' },
+  run,
+};
 export default cmd;

@@ -1,7 +1,6 @@
 // numakit apply (--profile NAME | --from-doctor | FILE) [--yes] [--persist DIR] [--state-dir DIR]
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { applyPlan } from '../../actuate/apply.js';
 import { DEFAULT_STATE_DIR } from '../../actuate/journal.js';
 import { isSystemConfigDir, persistFiles, writePersistFiles } from '../../actuate/persist.js';
@@ -17,30 +16,21 @@ import { PROFILES, profileByName } from '../../policy/tuning/profiles.js';
 import { renderApplied, renderPlan } from '../../render/changes.js';
 import { renderPersistFiles } from '../../render/changes_persist.js';
 import { requireRealRoot } from '../../sysfs/root.js';
-import type { Command, Context } from '../context.js';
+import type { Context } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 
-const usage = `usage: numakit apply (--profile NAME | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]
-
-Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
-each change as 'path: old -> new', what is already set, and what this machine lacks.
-
-sources (exactly one):
-  --profile NAME   a named profile:
-${PROFILES.map((p) => `                     ${p.name}: ${p.summary}`).join('\n')}
-  --from-doctor    the fixes of the problems numakit doctor finds now
-                   (--doctor-profile NAME: doctor's profile, default general)
-  FILE.yaml        a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]
-
-options:
-  --yes            write. Before each write the old value is journaled (atomic, fsynced);
-                   each write is read back; any failure rolls back what this apply changed.
-  --persist DIR    also write the persistent form into DIR (laid out as /etc: sysctl.d/,
-                   tuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).
-                   DIR outside /etc is written at once for review; /etc only with --yes.
-  --state-dir DIR  journal directory (default ${DEFAULT_STATE_DIR})
-
-Undo with 'numakit rollback'; list change sets with 'numakit journal'. See docs/apply.md.
-`;
+const SOURCES = 'sources (exactly one)';
+const OPTIONS = {
+  profile: { type: 'string', value: 'NAME', group: SOURCES, help: `a named profile:\n${PROFILES.map((p) => `  ${p.name}: ${p.summary}`).join('\n')}` },
+  'from-doctor': { type: 'boolean', group: SOURCES, help: 'the fixes of the problems numakit doctor finds now' },
+  'doctor-profile': { type: 'string', value: 'NAME', group: SOURCES, help: "with --from-doctor: doctor's profile (default general)" },
+  yes: { type: 'boolean', help: 'write. Before each write the old value is journaled (atomic, fsynced);\neach write is read back; any failure rolls back what this apply changed.' },
+  persist: {
+    type: 'string', value: 'DIR', complete: 'dir',
+    help: 'also write the persistent form into DIR (laid out as /etc: sysctl.d/,\ntuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes.',
+  },
+  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
+} as const;
 
 interface Source {
   readonly name: string;
@@ -60,6 +50,7 @@ function readServices(sys: System): Record<string, ServiceState> {
 
 async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string }, file: string | undefined, sys: System): Promise<Source> {
   const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(Boolean).length;
+  if (values['doctor-profile'] !== undefined && values['from-doctor'] !== true) throw new UsageError('apply: --doctor-profile goes with --from-doctor');
   if (given !== 1) throw new UsageError(`apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: ${PROFILES.map((p) => p.name).join(', ')})`);
   if (values.profile !== undefined) {
     const p = profileByName(values.profile);
@@ -89,17 +80,7 @@ async function doctorSource(sys: System, profileName: string): Promise<Source> {
   return { name: `doctor-${profileName}`, label: `doctor findings (profile ${profileName})`, changes };
 }
 
-async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      profile: { type: 'string' }, 'from-doctor': { type: 'boolean' }, 'doctor-profile': { type: 'string' }, yes: { type: 'boolean' },
-      persist: { type: 'string' }, 'state-dir': { type: 'string' },
-    },
-  });
-  if (positionals.length > 1) throw new UsageError(`apply: one change file at most (got ${positionals.join(' ')})`);
+async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const yes = values.yes === true;
   if (yes) requireRealRoot(ctx.root, 'apply --yes');
   const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
@@ -126,5 +107,15 @@ async function run(args: string[], ctx: Context): Promise<number> {
   return 0;
 }
 
-const apply: Command = { summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default', usage, run };
+const apply: Command<ParsedOptions<typeof OPTIONS>> = {
+  summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default',
+  synopsis: ['(--profile NAME | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]'],
+  description: `Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
+each change as 'path: old -> new', what is already set, and what this machine lacks.
+Undo with 'numakit rollback'; list change sets with 'numakit journal'. See docs/apply.md.`,
+  options: OPTIONS,
+  positionals: { name: 'FILE.yaml', complete: 'file', help: 'a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]' },
+  exit: { 1: 'a change could not be made (what this apply changed is rolled back)' },
+  run,
+};
 export default apply;

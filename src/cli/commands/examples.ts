@@ -1,15 +1,16 @@
 // numakit examples: the shipped example machines.
-import type { Command } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 import { listExamples } from '../examples_dir.js';
 
-const examples: Command = {
-  summary: 'list the example machines shipped with numakit (use with --example)',
-  usage: `usage: numakit examples
+const OPTIONS = {} as const;
 
-Lists the example machine snapshots shipped with numakit. Every command reads
-one with --example NAME, e.g. 'numakit --example spark-2s topo'.
-`,
-  async run(_args, ctx) {
+const examples: Command<ParsedOptions<typeof OPTIONS>> = {
+  summary: 'list the example machines shipped with numakit (use with --example)',
+  synopsis: [''],
+  description: `Lists the example machine snapshots shipped with numakit. Every command reads
+one with --example NAME, e.g. 'numakit --example spark-2s topo'.`,
+  options: OPTIONS,
+  async run(_parsed, ctx) {
     const list = listExamples();
     if (list.length === 0) {
       ctx.out('no examples installed\n');

@@ -1,8 +1,11 @@
-// The command table. Each command is imported only when it runs, so `numakit topo` does
-// not pay for koffi, YAML or prom-client.
-import type { Command } from '../context.js';
+// The command table. Each command is imported only when it runs, so `numakit topo` does not
+// pay for koffi, YAML or prom-client. A new command: one line here and a module exporting a
+// default Command (src/cli/options.ts; docs/CONTRIBUTING.md says how). Its --help, the man page,
+// shell completion and the help/parser test (test/unit/cli/options_help.test.ts) follow from it.
+import type { Command } from '../options.js';
 
 export interface CommandEntry {
+  /** One line for `numakit --help`; equal to the command's own summary (a test checks). */
   readonly summary: string;
   /** The command parses every argument itself (no global options after its name). */
   readonly rawArgs?: boolean;
@@ -22,4 +25,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   journal: { summary: 'list the change sets apply and the agent made: time, source, status', load: async () => (await import('./journal.js')).default },
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
   agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
+  help: { summary: 'help on a command, or the whole manual page (--man)', load: async () => (await import('./help.js')).default },
+};
+
+/** `numakit` with no command. */
+export const OVERVIEW: CommandEntry = {
+  summary: 'an overview of this machine and what to try next',
+  load: async () => (await import('./overview.js')).default,
 };

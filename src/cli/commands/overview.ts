@@ -3,7 +3,8 @@ import { discoverTopology } from '../../discover/topology.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import { renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
 import { formatBytes } from '../../render/units.js';
-import type { Command, Context } from '../context.js';
+import type { Context } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 import { OVERVIEW_SECTIONS } from '../overview_sections.js';
 
 function nodeLines(ctx: Context): { lines: string[]; nodes: number } {
@@ -22,10 +23,16 @@ function nodeLines(ctx: Context): { lines: string[]; nodes: number } {
   return { lines, nodes: t.nodes.length };
 }
 
-const overview: Command = {
+const OPTIONS = {} as const;
+
+const overview: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'an overview of this machine and what to try next',
-  usage: 'usage: numakit [--root DIR|--example NAME]\n\nAn overview of the machine and the next commands to try.\n',
-  async run(_args, ctx) {
+  synopsis: [''],
+  description: `NUMA toolkit for Linux servers. With no command: an overview of this machine (nodes, CPUs,
+memory and devices per node, distances, the most serious doctor findings, the processes with
+the most remote memory) and what to try next.`,
+  options: OPTIONS,
+  async run(_parsed, ctx) {
     const { lines, nodes } = nodeLines(ctx);
     ctx.out(lines.join('\n') + '\n');
     if (nodes === 1) {

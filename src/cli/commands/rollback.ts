@@ -1,5 +1,4 @@
 // numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
-import { parseArgs } from 'node:util';
 import { DEFAULT_STATE_DIR, isRunning, listChangeSets } from '../../actuate/journal.js';
 import { rollback, selectForRollback } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
@@ -7,31 +6,18 @@ import { openSystemctl } from '../../actuate/systemctl.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { renderChangeSet } from '../../render/changes.js';
 import { requireRealRoot } from '../../sysfs/root.js';
-import type { Command, Context } from '../context.js';
+import type { Context } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 
-const usage = `usage: numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
+const OPTIONS = {
+  last: { type: 'boolean', help: 'the newest change set with something to undo (the default)' },
+  all: { type: 'boolean', help: 'every change set with something to undo, newest first' },
+  'dry-run': { type: 'boolean', help: 'show what would be restored, change nothing' },
+  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
+} as const;
 
-Puts back the old values that 'numakit apply --yes' journaled, newest change first, and
-restores or removes the files its --persist wrote. Works after an apply that was killed
-half way (even with SIGKILL): every value whose write may have happened is journaled first.
-
-  ID           that change set (see numakit journal)
-  --last       the newest change set with something to undo (the default)
-  --all        every change set with something to undo, newest first
-  --dry-run    show what would be restored, change nothing
-  --state-dir DIR  journal directory (default ${DEFAULT_STATE_DIR})
-
-Exit status 1 when something could not be restored (the journal keeps it for another try).
-`;
-
-async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
-    options: { last: { type: 'boolean' }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'state-dir': { type: 'string' } },
-  });
-  if ([positionals.length > 0, values.last === true, values.all === true].filter(Boolean).length > 1 || positionals.length > 1) {
-    throw new UsageError('rollback: give one of ID, --last or --all');
-  }
+async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
+  if (positionals.length > 0 && (values.last === true || values.all === true)) throw new UsageError('rollback: give one of ID, --last or --all');
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const which = { id: positionals[0], all: values.all === true };
   if (values['dry-run']) {
@@ -50,5 +36,16 @@ async function run(args: string[], ctx: Context): Promise<number> {
   return 0;
 }
 
-const cmd: Command = { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', usage, run };
+const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
+  summary: 'undo what apply changed (by change set, the last, or all), even after a crash',
+  synopsis: ['[ID | --last | --all] [--dry-run] [--state-dir DIR]'],
+  description: `Puts back the old values that 'numakit apply --yes' journaled, newest change first, and
+restores or removes the files its --persist wrote. Works after an apply that was killed
+half way (even with SIGKILL): every value whose write may have happened is journaled first.`,
+  options: OPTIONS,
+  positionals: { name: 'ID', help: 'that change set (see numakit journal)' },
+  conflicts: [['last', 'all']],
+  exit: { 1: 'something could not be restored (the journal keeps it for another try)' },
+  run,
+};
 export default cmd;

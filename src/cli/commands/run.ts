@@ -4,64 +4,76 @@
 import { statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { formatCpuList, parseCpuList } from '../../model/cpuset.js';
-import { NumakitError } from '../../model/errors.js';
-import { parseRunArgs, type MemoryOption, type RunArgs } from '../../policy/nodespec_argv.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
+import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError, type MemoryOption, type RunArgs } from '../../policy/nodespec_argv.js';
 import { SpecError, parseCpuSpec, parseNodeSpec, pciNumaNodePath, type DeviceKind, type SpecContext } from '../../policy/nodespec.js';
 import { listDir, readText, resolvePath } from '../../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist, readNodeState } from '../../sysfs/node_list.js';
 import { readProcStatus } from '../../sysfs/proc_status.js';
 import type { SysRoot } from '../../sysfs/root.js';
-import type { Command, Context } from '../context.js';
+import type { Context } from '../context.js';
+import type { Command } from '../options.js';
 
 type Native = typeof import('../../native/index.js');
 
-const usage = `usage: numakit run [options] [--] COMMAND [ARGS...]
-       numakit run --show | --hardware
+const POLICY = 'memory policy (one of)';
+const CPU = 'CPU binding';
+const OTHER = 'options';
+const REFUSED = "numactl options numakit run refuses (shared memory and file policies are not implemented)";
+const OPTIONS = {
+  interleave: { type: 'string', short: 'i', value: 'NODES', group: POLICY, help: 'interleave pages over NODES' },
+  'weighted-interleave': { type: 'string', short: 'w', value: 'NODES', group: POLICY, help: 'interleave by the weights in\n/sys/kernel/mm/mempolicy/weighted_interleave (Linux 6.9+)' },
+  preferred: { type: 'string', short: 'p', value: 'NODE', group: POLICY, help: 'prefer NODE, fall back to others' },
+  'preferred-many': { type: 'string', short: 'P', value: 'NODES', group: POLICY, help: 'prefer NODES (Linux 5.15+)' },
+  membind: { type: 'string', short: 'm', value: 'NODES', group: POLICY, help: 'allocate only on NODES' },
+  localalloc: { type: 'boolean', short: 'l', group: POLICY, help: 'allocate on the node the thread runs on' },
+  balancing: { type: 'boolean', short: 'b', group: POLICY, help: 'with --membind: let the kernel\'s NUMA balancing move pages within NODES\n(MPOL_F_NUMA_BALANCING, Linux 5.12+; without it the bind is plain, with a note)' },
+  cpunodebind: { type: 'string', short: 'N', value: 'NODES', group: CPU, help: 'run on the CPUs of NODES' },
+  cpubind: { type: 'string', short: 'c', value: 'NODES', group: CPU, help: "numactl's old spelling of --cpunodebind" },
+  physcpubind: { type: 'string', short: 'C', value: 'CPUS', group: CPU, help: 'run on CPUS' },
+  all: { type: 'boolean', short: 'a', group: OTHER, help: "NODES/CPUS may name any node or CPU, not only this cpuset's" },
+  show: { type: 'boolean', short: 's', group: OTHER, help: 'print the current policy and binding (numactl --show)' },
+  hardware: { type: 'boolean', short: 'H', group: OTHER, help: 'print the nodes (numactl --hardware)' },
+  ...Object.fromEntries(REFUSED_SHM_OPTIONS.map((o) => [o.long, { type: o.arg ? 'string' : 'boolean', short: o.short, group: REFUSED, help: 'refused: exit 2 naming the gap; use numactl', ...(o.arg ? { value: 'ARG' } : {}) } as const])),
+} as const;
 
-Runs COMMAND with a NUMA memory policy and CPU binding, like numactl: the policy
-and affinity are set on numakit itself, which then becomes COMMAND (same pid,
-signals, stdin/stdout and exit status).
-
-memory policy (one of):
-  -i, --interleave=NODES           interleave pages over NODES
-  -w, --weighted-interleave=NODES  interleave by the weights in
-                                   /sys/kernel/mm/mempolicy/weighted_interleave (Linux 6.9+)
-  -p, --preferred=NODE             prefer NODE, fall back to others
-  -P, --preferred-many=NODES       prefer NODES (Linux 5.15+)
-  -m, --membind=NODES              allocate only on NODES
-  -l, --localalloc                 allocate on the node the thread runs on
-CPU binding:
-  -N, --cpunodebind=NODES          run on the CPUs of NODES
-  -C, --physcpubind=CPUS           run on CPUS
-other:
-  -a, --all                        NODES/CPUS may name any node or CPU, not only this cpuset's
-  -s, --show                       print the current policy and binding (numactl --show)
-  -H, --hardware                   print the nodes (numactl --hardware)
-
-NODES and CPUS: all | N | N-M | lists of those (0,2-3) | !SPEC (all but) |
-  +SPEC (numbers count within this cpuset) | same (the previous NODES).
-  For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH
-  (the node the device, or the disk holding PATH, is attached to).
-
-exit status: COMMAND's own; 1 for a bad option or node; 127 when COMMAND cannot be run.
-Refuses --root/--example: a snapshot cannot be bound to.
-`;
-
-const run: Command = {
+const run: Command<RunArgs> = {
   summary: 'run a command with a NUMA policy and CPU binding (numactl-compatible)',
-  usage,
-  async run(args, ctx) {
+  synopsis: ['[options] [--] COMMAND [ARGS...]', '--show | --hardware'],
+  description: `Runs COMMAND with a NUMA memory policy and CPU binding, like numactl: the policy
+and affinity are set on numakit itself, which then becomes COMMAND (same pid,
+signals, stdin/stdout and exit status). Options are read like numactl's: until
+"--" or the first word that is not an option; long ones may be shortened to a
+unique prefix (--inter=all). Refuses --root/--example: a snapshot cannot be bound to.`,
+  options: OPTIONS,
+  positionals: { name: 'COMMAND [ARGS...]', max: Infinity, complete: 'command' },
+  sections: [{
+    title: 'NODES and CPUS',
+    body: `all | N | N-M | lists of those (0,2-3) | !SPEC (all but) |
++SPEC (numbers count within this cpuset) | same (the previous NODES).
+For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH
+(the node the device, or the disk holding PATH, is attached to).`,
+  }],
+  exit: {
+    0: "COMMAND's own exit status once it runs (with --show or --hardware: 0)",
+    1: 'a node or CPU that does not exist or cannot be used, or a failed system call',
+    126: 'COMMAND was found but could not be executed (permission, format)',
+    127: 'COMMAND was not found',
+  },
+  parse: (args) => {
     try {
-      return await runCommand(parseRunArgs(args), ctx);
+      return parseRunArgs(args);
     } catch (e) {
-      if (e instanceof NumakitError) {
-        ctx.err(`numakit run: ${e.message}\n`);
-        return e.exitCode;
-      }
-      if (e instanceof Error && e.name === 'NativeError') {
-        ctx.err(`numakit run: ${e.message}\n`);
-        return 1;
-      }
+      if (e instanceof RunArgsError) throw new RunArgsError(`run: ${e.message}`);
+      throw e;
+    }
+  },
+  async run(opts, ctx) {
+    try {
+      return await runCommand(opts, ctx);
+    } catch (e) {
+      if (e instanceof NumakitError && !e.message.startsWith('run: ')) throw new NumakitError(`run: ${e.message}`, e.exitCode);
+      if (e instanceof Error && e.name === 'NativeError') throw new NumakitError(`run: ${e.message}`);
       throw e;
     }
   },
@@ -69,22 +81,18 @@ const run: Command = {
 export default run;
 
 async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
-  if (opts.help) {
-    ctx.out(usage);
-    return 0;
-  }
   if (opts.hardware && opts.memory === undefined && opts.cpus === undefined && !opts.show) {
     const { discoverTopology } = await import('../../discover/topology.js');
     const { renderNumactlHardware } = await import('../../render/numactl_hardware.js');
     ctx.out(renderNumactlHardware(discoverTopology(ctx.root, { devices: false })));
     return 0;
   }
-  if (!ctx.root.isReal) throw new NumakitError(`refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
-  if (!opts.show && opts.command.length === 0) throw new NumakitError('no command given; usage: numakit run [options] -- COMMAND [ARGS...]');
+  if (!ctx.root.isReal) throw new NumakitError(`run: refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
+  if (!opts.show && opts.command.length === 0) throw new UsageError('run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]');
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
-  if (opts.memory !== undefined) applyMemory(native, opts.memory, sys, opts.all, ctx.root);
+  if (opts.memory !== undefined) applyMemory(native, opts.memory, { sys, all: opts.all, root: ctx.root, balancing: opts.balancing, note: ctx.err });
   if (opts.cpus !== undefined) {
     const cpus = opts.cpus.kind === 'physcpubind' ? parseCpuSpec(opts.cpus.spec, cpuContext(sys, opts.all)) : cpusOfNodes(opts.cpus.spec, sys, opts.all, ctx.root);
     native.setAffinity(0, cpus);
@@ -99,9 +107,10 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
     native.execvp(file!, opts.command); // returns only by throwing
   } catch (e) {
     if (!(e instanceof native.NativeError)) throw e;
-    ctx.err(`numakit run: execution of '${file}': ${native.errnoMessage(e.errno)}\n`);
+    // 127 not found, 126 found but not executable: the shell's and env(1)'s convention.
+    throw new NumakitError(`run: execution of '${file}': ${native.errnoMessage(e.errno)}`, e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 127 : 126);
   }
-  return 127;
+  return 127; // not reached: execvp returns only by throwing
 }
 
 /** What run needs to know about this machine and this process, read once. */
@@ -141,7 +150,10 @@ function cpuContext(sys: SystemSets, all: boolean): SpecContext {
 const MODES = { interleave: 3, 'weighted-interleave': 6, membind: 2, preferred: 1, 'preferred-many': 5 } as const;
 const SINCE: Partial<Record<MemoryOption['kind'], string>> = { 'weighted-interleave': '6.9', 'preferred-many': '5.15' };
 
-function applyMemory(native: Native, memory: MemoryOption, sys: SystemSets, all: boolean, root: SysRoot): void {
+interface MemoryContext { sys: SystemSets; all: boolean; root: SysRoot; balancing: boolean; note: (line: string) => void }
+
+function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+  const { sys, all, root } = o;
   if (memory.kind === 'localalloc') {
     native.setMempolicy({ mode: native.MPOL_LOCAL, nodes: [] });
     return;
@@ -153,6 +165,16 @@ function applyMemory(native: Native, memory: MemoryOption, sys: SystemSets, all:
   }
   if (memory.kind === 'preferred' && nodes.length !== 1) {
     throw new SpecError(`--preferred takes one node, not ${formatCpuList(nodes)}; use --preferred-many for several`);
+  }
+  if (o.balancing) {
+    try {
+      native.setMempolicy({ mode: MODES[memory.kind], nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
+      return;
+    } catch (e) {
+      if (!(e instanceof native.NativeError && e.code === 'EINVAL')) throw e;
+      // libnuma's numa_set_membind_balancing() falls back the same way, silently.
+      o.note('numakit: run: --balancing: this kernel rejects MPOL_F_NUMA_BALANCING (Linux 5.12+); binding without it\n');
+    }
   }
   try {
     native.setMempolicy({ mode: MODES[memory.kind], nodes });

@@ -2,23 +2,16 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Access } from '../../actuate/snapshot_write.js';
 import { SNAPSHOT_COLLECTORS } from '../../discover/snapshot_collectors.js';
-import { NumakitError, SysfsParseError, UsageError } from '../../model/errors.js';
+import { NumakitError, SysfsParseError } from '../../model/errors.js';
 import type { SysRoot } from '../../sysfs/root.js';
-import type { Command } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 
-const usage = `usage: numakit snapshot OUT [--processes] [--no-redact]
-
-Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
-file ending in .tar.gz), following the symlinks it needs, so that every numakit
-command works on it later with --root OUT (like hwloc-gather-topology).
-
-  --processes   include per-process data (/proc/PID/{status,numa_maps,stat,...});
-                off by default
-  --no-redact   keep full command lines (by default only the program name is kept)
-`;
+const OPTIONS = {
+  processes: { type: 'boolean', help: 'include per-process data (/proc/PID/{status,numa_maps,stat,...});\noff by default' },
+  'no-redact': { type: 'boolean', help: 'keep full command lines (by default only the program name is kept)' },
+} as const;
 
 const PROC_PID = /^proc\/(self|thread-self|\d+)(\/|$)/;
 
@@ -43,17 +36,15 @@ async function record(root: SysRoot, processes: boolean, warn: (s: string) => vo
   return [...seen.values()];
 }
 
-const snapshot: Command = {
+const snapshot: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'capture the /sys and /proc files numakit reads, for --root',
-  usage,
-  async run(args, ctx) {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { processes: { type: 'boolean' }, 'no-redact': { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    if (positionals.length !== 1) throw new UsageError('snapshot: give exactly one output directory or .tar.gz file');
+  synopsis: ['OUT [--processes] [--no-redact]'],
+  description: `Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
+file ending in .tar.gz), following the symlinks it needs, so that every numakit
+command works on it later with --root OUT (like hwloc-gather-topology).`,
+  options: OPTIONS,
+  positionals: { name: 'OUT', min: 1, complete: 'file', help: 'an empty or new directory, or a file ending in .tar.gz' },
+  async run({ values, positionals }, ctx) {
     const out = positionals[0]!;
     const archive = /\.(tar\.gz|tgz)$/.test(out);
     if (!archive && existsSync(out) && readdirSync(out).length > 0) throw new NumakitError(`snapshot: ${out}: directory is not empty`);

@@ -9,42 +9,11 @@ import { renderNumastatCompat, renderNumastatCounters, renderNumastatMeminfo } f
 import { renderNumastatProcesses } from '../../render/numastat_procs.js';
 import { meminfoJson, numastatJson, processJson, rankedJson, renderStatJson } from '../../render/stat_json.js';
 import { renderStatProcs } from '../../render/stat_procs.js';
-import type { Command, Context } from '../context.js';
-import { parseStatArgs, type StatOptions } from './stat_options.js';
+import type { Context } from '../context.js';
+import type { Command } from '../options.js';
+import { VERSION } from '../version.js';
+import { parseStatArgs, STAT_DECLARATION, type StatOptions } from './stat_options.js';
 import { runWatch } from './stat_watch.js';
-
-const usage = `usage: numakit stat [-c] [-m] [-n] [-p PID|PATTERN]... [-s[NODE]] [-v] [-z] [PID|PATTERN...]
-                    [--numastat | --json]
-       numakit stat --procs [--top N] [--window SEC] [--json]
-       numakit stat --watch SEC [--count N] [--json]
-
-NUMA statistics, as numastat shows them, plus where processes run versus where their memory is.
-
-  (no option)     per-node allocation counters in pages: numa_hit numa_miss numa_foreign
-                  interleave_hit local_node other_node (numastat's default table)
-  -n              the same counters in MB, with a Total column
-  -m              per-node meminfo in MB (huge page rows count the pools of every page size)
-  -p PID|PATTERN  memory per node of a process (Huge, Heap, Stack, Private, Total) from
-                  /proc/PID/numa_maps, with each mapping's page size; a PATTERN selects every
-                  process whose name or command line contains it; several processes: one row each
-  -c              narrow columns, no decimals      -z  hide rows and columns that are all zero
-  -s[NODE]        sort rows by the Total column or by NODE      -v  one table per process
-  --numastat      exactly numastat 2.0.x's output for the same options (its widths, headings,
-                  order, warnings and its huge page arithmetic)
-  --json          machine-readable (every mode)
-  --procs         every process with resident memory, most memory on nodes it does not run on
-                  first, with its LOCALITY: the share of its memory on the nodes where it spent
-                  CPU time during the window, weighted by that time (1 = all local, 0 = all remote)
-  --top N         how many processes --procs shows (default 20)
-  --window SEC    how long --procs samples CPU time (default 1)
-  --watch SEC     counters per second and free memory per node, one line every SEC seconds,
-                  until Ctrl-C (--count N: stop after N lines); NDJSON with --json
-
-Numbers are MB (2^20 bytes) like numastat's. Other users' processes need root: their memory shows
-as "no permission", never as zero. A PID that has exited is skipped; a PATTERN that matches
-nothing is an error (exit 1). NUMASTAT_WIDTH sets the line width tables fold at, as for numastat.
-See also: numakit top (live view).
-`;
 
 /** numastat's width: NUMASTAT_WIDTH, else 80 on a terminal (numastat's `resize` probe never
  * succeeds: it reads 7 bytes), else no folding. numakit's own output folds at the terminal width. */
@@ -107,11 +76,30 @@ async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   return 0;
 }
 
-const stat: Command = {
+const stat: Command<StatOptions> = {
   summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality',
-  usage,
-  async run(args, ctx) {
-    const o = parseStatArgs(args);
+  synopsis: [
+    '[-c] [-m] [-n] [-p PID|PATTERN]... [-s[NODE]] [-v] [-z] [PID|PATTERN...] [--numastat | --json]',
+    '-V',
+    '--procs [--top N] [--window SEC] [--json]',
+    '--watch SEC [--count N] [--json]',
+  ],
+  description: `NUMA statistics, as numastat shows them, plus where processes run versus where their memory is.
+With no option: the per-node allocation counters in pages (numa_hit numa_miss numa_foreign
+interleave_hit local_node other_node), numastat's default table.
+
+Numbers are MB (2^20 bytes) like numastat's. Other users' processes need root: their memory shows
+as "no permission", never as zero. A PID that has exited is skipped; a PATTERN that matches
+nothing is an error (exit 1). NUMASTAT_WIDTH sets the line width tables fold at, as for numastat.
+See also: numakit top (live view).`,
+  ...STAT_DECLARATION,
+  parse: parseStatArgs,
+  exit: { 1: 'no process matches a PID or PATTERN, or a file cannot be read' },
+  async run(o, ctx) {
+    if (o.version) {
+      ctx.out(`numakit stat ${VERSION} (numastat 2.0.x compatible)\n`);
+      return 0;
+    }
     if (o.procs) return runProcs(o, ctx);
     if (o.watch !== null) return runWatch(ctx, { intervalSeconds: o.watch, count: o.count, json: o.json });
     return runTables(o, ctx);

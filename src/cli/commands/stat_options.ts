@@ -1,7 +1,41 @@
-// Argument parsing of `numakit stat`: numastat's options (-c -m -n -p -s[NODE] -v -z and
-// bare PIDs/patterns) plus numakit's (--numastat --json --procs --top --window --watch --count).
-import { parseArgs } from 'node:util';
+// The options of `numakit stat`: numastat's (-c -m -n -p -s[NODE] -v -V -z and bare PIDs or
+// patterns, short only as in numastat) plus numakit's (--numastat --json --procs --top
+// --window --watch --count), and which of them go together.
 import { UsageError } from '../../model/errors.js';
+import type { ParsedOptions } from '../options.js';
+import { parseOptions } from '../parse_options.js';
+
+const NUMASTAT = 'numastat options';
+export const STAT_OPTIONS = {
+  c: { type: 'boolean', short: 'c', shortOnly: true, group: NUMASTAT, help: 'narrow columns, no decimals' },
+  m: { type: 'boolean', short: 'm', shortOnly: true, group: NUMASTAT, help: 'per-node meminfo in MB (huge page rows count the pools of every page size)' },
+  n: { type: 'boolean', short: 'n', shortOnly: true, group: NUMASTAT, help: 'the allocation counters in MB, with a Total column' },
+  p: {
+    type: 'string', short: 'p', shortOnly: true, multiple: true, value: 'PID|PATTERN', complete: 'pid', group: NUMASTAT,
+    help: 'memory per node of a process (Huge, Heap, Stack, Private, Total) from\n/proc/PID/numa_maps, with each mapping\'s page size; a PATTERN selects every\nprocess whose name or command line contains it; several processes: one row each',
+  },
+  s: { type: 'string', short: 's', shortOnly: true, value: '[NODE]', group: NUMASTAT, help: 'sort rows by the Total column, or by NODE (-s2: attached, as in numastat)' },
+  v: { type: 'boolean', short: 'v', shortOnly: true, group: NUMASTAT, help: 'one table per process' },
+  V: { type: 'boolean', short: 'V', shortOnly: true, group: NUMASTAT, help: 'print the version, as numastat -V does, and exit' },
+  z: { type: 'boolean', short: 'z', shortOnly: true, group: NUMASTAT, help: 'hide rows and columns that are all zero' },
+  numastat: { type: 'boolean', help: "exactly numastat 2.0.x's output for the same options (its widths, headings,\norder, warnings and its huge page arithmetic)" },
+  json: { type: 'boolean', help: 'machine-readable (every mode; schemaVersion 1, docs/stat.md)' },
+  procs: {
+    type: 'boolean',
+    help: 'every process with resident memory, most memory on nodes it does not run on\nfirst, with its LOCALITY: the share of its memory on the nodes where it spent\nCPU time during the window, weighted by that time (1 = all local, 0 = all remote)',
+  },
+  top: { type: 'string', value: 'N', help: 'how many processes --procs shows (default 20)' },
+  window: { type: 'string', value: 'SEC', help: 'how long --procs samples CPU time (default 1)' },
+  watch: { type: 'string', value: 'SEC', help: 'counters per second and free memory per node, one line every SEC seconds,\nuntil Ctrl-C; NDJSON with --json' },
+  count: { type: 'string', value: 'N', help: 'with --watch: stop after N lines' },
+} as const;
+
+/** The declaration stat's parser and its help share. */
+export const STAT_DECLARATION = {
+  options: STAT_OPTIONS,
+  positionals: { name: 'PID|PATTERN', max: Infinity, complete: 'pid', help: 'the same as -p PID|PATTERN, as numastat takes them' },
+  conflicts: [['numastat', 'json']],
+} as const;
 
 export interface StatOptions {
   compress: boolean;
@@ -11,6 +45,7 @@ export interface StatOptions {
   /** null: no -s; -1: by Total; else the node argument. */
   sort: number | null;
   verbose: boolean;
+  version: boolean;
   showZero: boolean;
   numastat: boolean;
   json: boolean;
@@ -21,6 +56,7 @@ export interface StatOptions {
   count: number | null;
   /** No numastat option nor process: numastat's compatible default table. */
   compat: boolean;
+  help: boolean;
 }
 
 function positiveNumber(v: string | undefined, flag: string, integer: boolean): number | null {
@@ -32,39 +68,43 @@ function positiveNumber(v: string | undefined, flag: string, integer: boolean): 
   return n;
 }
 
-/** -s takes an optional attached node ("-s", "-s2"): getopt's "s::". */
+/** -s takes an optional attached node ("-s", "-s2"): getopt's "s::". A bare -s sorts by Total. */
 function rewriteSort(args: string[]): string[] {
-  return args.map((a) => {
-    const m = /^-s(\d*)$/.exec(a);
-    return m ? (m[1] === '' ? '--sort=-1' : `--sort=${m[1]}`) : a;
-  });
+  const end = args.indexOf('--');
+  return args.map((a, i) => ((end < 0 || i < end) && a === '-s' ? '-s-1' : a));
+}
+
+function sortNode(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  if (v === '-1') return -1;
+  if (!/^\d+$/.test(v)) throw new UsageError(`stat: -s${v}: expected a node number attached to -s (-s2)`);
+  return Number(v);
+}
+
+/** Options of one mode used in another: each a usage error naming both. */
+function checkModes(o: StatOptions, v: ParsedOptions<typeof STAT_OPTIONS>['values']): void {
+  const numastatOpts = [v.c && '-c', v.m && '-m', v.n && '-n', v.p && '-p', v.s !== undefined && '-s', v.v && '-v', v.z && '-z'].filter(Boolean);
+  const firstNumastat = numastatOpts[0] ?? (o.specs.length > 0 ? `process '${o.specs[0]}'` : undefined);
+  if (o.procs && (o.watch !== null || o.numastat)) throw new UsageError(`stat: --procs and ${o.numastat ? '--numastat' : '--watch'} cannot be used together`);
+  if (o.procs && firstNumastat !== undefined) throw new UsageError(`stat: --procs and ${firstNumastat} cannot be used together (--procs ranks every process by remote memory)`);
+  if (o.watch !== null && (firstNumastat !== undefined || o.numastat)) {
+    throw new UsageError(`stat: --watch and ${firstNumastat ?? '--numastat'} cannot be used together (--watch shows the counters per second)`);
+  }
+  if ((v.top !== undefined || v.window !== undefined) && !o.procs) throw new UsageError(`stat: ${v.top !== undefined ? '--top' : '--window'} goes with --procs`);
+  if (v.count !== undefined && o.watch === null) throw new UsageError('stat: --count goes with --watch');
 }
 
 export function parseStatArgs(args: string[]): StatOptions {
-  const { values: v, positionals } = parseArgs({
-    args: rewriteSort(args),
-    allowPositionals: true,
-    strict: true,
-    options: {
-      c: { type: 'boolean', short: 'c' }, m: { type: 'boolean', short: 'm' }, n: { type: 'boolean', short: 'n' },
-      p: { type: 'string', short: 'p', multiple: true }, sort: { type: 'string' }, v: { type: 'boolean', short: 'v' },
-      z: { type: 'boolean', short: 'z' }, numastat: { type: 'boolean' }, json: { type: 'boolean' }, procs: { type: 'boolean' },
-      top: { type: 'string' }, window: { type: 'string' }, watch: { type: 'string' }, count: { type: 'string' },
-    },
-  });
+  const { values: v, positionals, help } = parseOptions(STAT_DECLARATION, rewriteSort(args), 'stat') as ParsedOptions<typeof STAT_OPTIONS>;
   const specs = [...(v.p ?? []), ...positionals];
   const o: StatOptions = {
     compress: v.c === true, meminfo: v.m === true, counters: v.n === true, specs,
-    sort: v.sort === undefined ? null : Number(v.sort), verbose: v.v === true, showZero: v.z !== true,
+    sort: sortNode(v.s), verbose: v.v === true, version: v.V === true, showZero: v.z !== true,
     numastat: v.numastat === true, json: v.json === true, procs: v.procs === true,
     top: positiveNumber(v.top, '--top', true) ?? 20, windowSeconds: positiveNumber(v.window, '--window', false) ?? 1,
-    watch: positiveNumber(v.watch, '--watch', false), count: positiveNumber(v.count, '--count', true), compat: false,
+    watch: positiveNumber(v.watch, '--watch', false), count: positiveNumber(v.count, '--count', true), compat: false, help,
   };
   o.compat = !o.compress && !o.meminfo && !o.counters && specs.length === 0 && o.sort === null && !o.verbose && o.showZero;
-  if (o.numastat && o.json) throw new UsageError('stat: --numastat and --json cannot be used together');
-  if (o.procs && (o.watch !== null || o.numastat)) throw new UsageError('stat: --procs cannot be combined with --watch or --numastat');
-  if (o.watch !== null && (!o.compat || o.numastat)) throw new UsageError('stat: --watch takes no numastat options (it shows the counters per second)');
-  if ((v.top !== undefined || v.window !== undefined) && !o.procs) throw new UsageError('stat: --top and --window go with --procs');
-  if (v.count !== undefined && o.watch === null) throw new UsageError('stat: --count goes with --watch');
+  if (!help) checkModes(o, v);
   return o;
 }

@@ -2,25 +2,18 @@
 // and of processes by remote memory with their locality. Quits on q or Ctrl-C and always
 // gives the terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
 // Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
-import { parseArgs } from 'node:util';
 import { readNodeStat } from '../../discover/node_stat.js';
 import { createSampler, type Sampler } from '../../discover/processes.js';
 import { UsageError } from '../../model/errors.js';
 import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
-import type { Command, Context } from '../context.js';
+import type { Context } from '../context.js';
+import type { Command, ParsedOptions } from '../options.js';
 
-const usage = `usage: numakit top [--interval SEC] [--iterations N]
-
-A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
-use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
-processes by memory on nodes they did not run on, with their locality (see numakit stat --procs).
-
-  --interval SEC   seconds between refreshes (default 1)
-  --iterations N   stop after N screens (default: until q; 1 when output is not a terminal)
-
-Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
-`;
+const OPTIONS = {
+  interval: { type: 'string', value: 'SEC', help: 'seconds between refreshes (default 1)' },
+  iterations: { type: 'string', value: 'N', help: 'stop after N screens (default: until q; 1 when output is not a terminal)' },
+} as const;
 
 const ENTER = '\x1b[?1049h\x1b[?25l';
 const LEAVE = '\x1b[?25h\x1b[?1049l';
@@ -107,11 +100,16 @@ async function batch(ctx: Context, interval: number, iterations: number): Promis
   return 0;
 }
 
-const top: Command = {
+const top: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'live full-screen view: node memory and hit/miss rates, processes by remote memory',
-  usage,
-  async run(args, ctx) {
-    const { values } = parseArgs({ args, strict: true, options: { interval: { type: 'string' }, iterations: { type: 'string' } } });
+  synopsis: ['[--interval SEC] [--iterations N]'],
+  description: `A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
+use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
+processes by memory on nodes they did not run on, with their locality (see numakit stat --procs).
+
+Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.`,
+  options: OPTIONS,
+  async run({ values }, ctx) {
     const interval = positive(values.interval, '--interval', false) ?? 1;
     const iterations = positive(values.iterations, '--iterations', true);
     if (ctx.isTTY && process.stdin.isTTY) return live(ctx, interval, iterations);

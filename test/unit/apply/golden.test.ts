@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Command, Context } from '../../../src/cli/context.js';
 import { describeError } from '../../../src/cli/main.js';
+import { parseCommandArgs } from '../../../src/cli/parse_options.js';
 import { PROFILES } from '../../../src/policy/tuning/profiles.js';
 import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 import { assertGolden } from '../../helpers/cli.js';
@@ -29,7 +30,8 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   const root = example === undefined ? REAL_ROOT : openRoot(join(REPO, 'examples', example), `example ${example}`);
   const ctx: Context = { root, rootGiven: example !== undefined, out: (t) => void (out += t), err: (t) => void (out += `[stderr] ${t}`), color: false, isTTY: false };
   try {
-    return { code: await (await COMMANDS[name!]!()).run(args, ctx), out };
+    const cmd = await COMMANDS[name!]!();
+    return { code: await cmd.run(parseCommandArgs(cmd, args, name!), ctx), out };
   } catch (e) {
     const d = describeError(e);
     return { code: d.code, out: `${out}[stderr] numakit: ${d.message}\n` };

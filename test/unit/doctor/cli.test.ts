@@ -52,7 +52,7 @@ describe('doctor on the fixture machines', () => {
 
   const bad: [string[], RegExp, number][] = [
     [['--profile', 'oltp'], /^numakit: --profile oltp: unknown profile; one of general, spark/, 2],
-    [['--fail-on', 'info'], /^numakit: doctor: --fail-on info: expected warning or critical$/m, 2],
+    [['--fail-on', 'info'], /^numakit: doctor: --fail-on info: expected one of warning, critical$/m, 2],
     [['--json', '--markdown'], /cannot be used together/, 2],
     [['--frobnicate'], /frobnicate/, 2],
   ];

@@ -4,10 +4,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import plan from '../../../src/cli/commands/plan.js';
+import planCommand from '../../../src/cli/commands/plan.js';
 import type { Context } from '../../../src/cli/context.js';
+import { renderHelp } from '../../../src/cli/help.js';
+import { parseCommandArgs } from '../../../src/cli/parse_options.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { EXAMPLES } from './machines.js';
+
+/** plan as main() runs it: arguments parsed by its declaration first. */
+const plan = {
+  run: async (args: string[], c: Context) => planCommand.run(parseCommandArgs(planCommand, args, 'plan'), c),
+  usage: renderHelp('plan', planCommand),
+};
 
 function ctx(): Context & { text: () => string } {
   let buf = '';

@@ -1,9 +1,10 @@
 // `numakit run` argument handling, numactl-style (getopt_long with "+").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RunArgsError, parseRunArgs, type RunArgs } from '../../../src/policy/nodespec_argv.ts';
+import { UsageError } from '../../../src/model/errors.ts';
+import { parseRunArgs, type RunArgs } from '../../../src/policy/nodespec_argv.ts';
 
-const base: RunArgs = { all: false, show: false, hardware: false, help: false, command: [] };
+const base: RunArgs = { all: false, balancing: false, show: false, hardware: false, help: false, command: [] };
 
 test('numactl(8) example command lines', () => {
   const cases: Array<[string[], Partial<RunArgs>]> = [
@@ -42,6 +43,8 @@ test('each option and its short letter', () => {
     [['-N', '0', '-C', '3', 'x'], { cpus: { kind: 'physcpubind', spec: '3' } }], // the last affinity wins
     [['-a', '-m', '2', 'x'], { all: true, memory: { kind: 'membind', spec: '2' } }],
     [['-H'], { hardware: true, command: [] }],
+    [['-b', '-m', '0', 'x'], { balancing: true, memory: { kind: 'membind', spec: '0' } }],
+    [['--membind=1', '--balancing', 'x'], { balancing: true, memory: { kind: 'membind', spec: '1' } }],
   ];
   for (const [argv, expected] of cases) {
     const command = argv.at(-1) === 'x' ? ['x'] : [];
@@ -61,7 +64,7 @@ test('options after the command belong to the command', () => {
   assert.deepEqual(parseRunArgs(['-m', '0', 'ls', '--help']), { ...base, memory: { kind: 'membind', spec: '0' }, command: ['ls', '--help'] });
 });
 
-test('bad command lines are one clear error with exit status 1', () => {
+test('bad command lines are one clear error with exit status 2 (usage), as for every command', () => {
   const cases: Array<[string[], RegExp]> = [
     [['--interleave'], /--interleave needs a value/],
     [['-i'], /-i needs a value/],
@@ -73,11 +76,15 @@ test('bad command lines are one clear error with exit status 1', () => {
     [['--membind=0', '--localalloc', 'x'], /conflicting policies: --membind and --localalloc/],
     [['-m', 'same', 'x'], /-m same: no earlier node specification/],
     [['-m', '0', '-a', 'x'], /--all must come before every node and CPU specification/],
+    [['-b', '-i', 'all', 'x'], /--balancing goes with --membind/],
+    [['--shm', 'key', '-m', '0'], /^--shm: numactl's shared memory and file policies .* are not implemented in numakit run; use numactl for them$/],
+    [['-f', '/dev/shm/x', '-m', '0'], /^-f: numactl's shared memory and file policies/],
+    [['--touch'], /^--touch: numactl's shared memory/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => parseRunArgs(argv), (err: unknown) => {
-      assert.ok(err instanceof RunArgsError, argv.join(' '));
-      assert.equal(err.exitCode, 1);
+      assert.ok(err instanceof UsageError, argv.join(' '));
+      assert.equal(err.exitCode, 2);
       assert.match(err.message, message, argv.join(' '));
       return true;
     });

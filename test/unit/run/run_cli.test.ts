@@ -3,6 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
@@ -55,29 +58,48 @@ test('--show reports what the earlier options set', () => {
   assert.match(r.stdout, /^policy: bind\npreferred node: 0\nphyscpubind: 0 \ncpubind: 0 \nnodebind: 0 \nmembind: 0 \npreferred: 0 \n$/);
 });
 
-test('errors are one line: 127 for a command that cannot run, 1 for a bad node', () => {
+test('errors are one line: 127 for a command that is not found, 1 for a bad node, 2 for a bad option', () => {
   const missing = numakit(['run', '--', 'numakit-no-such-command']);
   assert.equal(missing.status, 127);
-  assert.equal(missing.stderr, "numakit run: execution of 'numakit-no-such-command': No such file or directory\n");
+  assert.equal(missing.stderr, "numakit: run: execution of 'numakit-no-such-command': No such file or directory\n");
   const cases: Array<[string[], string]> = [
-    [['run', '--membind=5', 'true'], "numakit run: invalid node specification '5': node 5 does not exist (nodes: 0)\n"],
-    [['run', '-m', '0', '-i', 'all', 'true'], 'numakit run: conflicting policies: -m and -i\n'],
-    [['run', '-m', '0'], 'numakit run: no command given; usage: numakit run [options] -- COMMAND [ARGS...]\n'],
-    [['run', '-m', 'netdev:lo', 'true'], 'numakit run: netdev:lo is not attached to any NUMA node (a virtual device?)\n'],
-    [['run', '-m', 'netdev:nosuch0', 'true'], 'numakit run: netdev:nosuch0: no such device in /sys/class/net\n'],
-    [['run', '-m', 'ip:10.0.0.1', 'true'], 'numakit run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n'],
+    [['run', '--membind=5', 'true'], "numakit: run: invalid node specification '5': node 5 does not exist (nodes: 0)\n"],
+    [['run', '-m', 'netdev:lo', 'true'], 'numakit: run: netdev:lo is not attached to any NUMA node (a virtual device?)\n'],
+    [['run', '-m', 'netdev:nosuch0', 'true'], 'numakit: run: netdev:nosuch0: no such device in /sys/class/net\n'],
+    [['run', '-m', 'ip:10.0.0.1', 'true'], 'numakit: run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n'],
   ];
   for (const [args, stderr] of cases) {
     const r = numakit(args);
     assert.equal(r.status, 1, args.join(' '));
     assert.equal(r.stderr, stderr, args.join(' '));
   }
+  const usage: Array<[string[], string]> = [
+    [['run', '-m', '0', '-i', 'all', 'true'], 'numakit: run: conflicting policies: -m and -i\n'],
+    [['run', '-m', '0'], 'numakit: run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]\n'],
+    [['run', '--bogus', 'true'], "numakit: run: unknown option '--bogus'; see 'numakit run --help'\n"],
+  ];
+  for (const [args, stderr] of usage) {
+    const r = numakit(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.equal(r.stderr, stderr, args.join(' '));
+  }
+});
+
+test('126 for a command that exists but cannot be executed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'numakit-run-'));
+  try {
+    const r = numakit(['run', '-l', '--', dir]);
+    assert.equal(r.status, 126, r.stderr);
+    assert.equal(r.stderr, `numakit: run: execution of '${dir}': Permission denied\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a snapshot root is refused', () => {
   const r = numakit(['--root', fileURLToPath(new URL('.', import.meta.url)), 'run', '-m', '0', 'true']);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /^numakit run: refusing to bind to .*: it is a snapshot, not this running system\n$/);
+  assert.match(r.stderr, /^numakit: run: refusing to bind to .*: it is a snapshot, not this running system\n$/);
 });
 
 test('--help and --hardware print and exit 0', () => {

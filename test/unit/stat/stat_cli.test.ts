@@ -81,8 +81,13 @@ test('bad options are usage errors (exit 2) naming the option', async () => {
     [['--top', '0', '--procs'], /--top needs a positive integer, got '0'/],
     [['--watch', 'x'], /--watch needs a positive number/],
     [['--numastat', '--json'], /cannot be used together/],
-    [['--watch', '1', '-m'], /--watch takes no numastat options/],
-    [['--top', '3'], /--top and --window go with --procs/],
+    [['--watch', '1', '-m'], /--watch and -m cannot be used together/],
+    [['--top', '3'], /--top goes with --procs/],
+    [['--procs', '-n'], /--procs and -n cannot be used together/],
+    [['-m', '--procs'], /--procs and -m cannot be used together/],
+    [['--procs', '42'], /--procs and process '42' cannot be used together/],
+    [['--m'], /unknown option '--m'/],
+    [['-sx'], /-sx: expected a node number attached to -s/],
     [['--bogus'], /--bogus/],
   ];
   for (const [args, re] of cases) {
