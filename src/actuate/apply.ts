@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { changeLabel, type ChangeSet, type JournalEntry, type PlannedChange } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { atomicWrite } from './atomic_write.js';
-import { acquireLock, newChangeSetId, saveChangeSet } from './journal.js';
-import { undoChangeSet } from './rollback.js';
+import { acquireLock, createChangeSet, JournalWriteError, saveChangeSet, sweepJournal } from './journal.js';
+import { undoChangeSet, type UndoResult } from './rollback.js';
 import { readTarget, sameValue, valueOf, writeTarget } from './targets.js';
 import type { System } from './system.js';
 
@@ -27,6 +27,10 @@ export interface ApplyOptions {
   /** Persistent files (--persist), written after the runtime changes and journaled with them. */
   readonly persist?: readonly PersistFile[];
   readonly log?: (line: string) => void;
+  /** Corrupt journal files set aside, one line each. */
+  readonly warn?: (line: string) => void;
+  /** Called once the change set is journaled, before the first write (the CLI prints the list then). */
+  readonly onStart?: (cs: ChangeSet) => void;
 }
 
 /** Changes this process may not make (non-root): their labels. Empty for root. */
@@ -76,22 +80,28 @@ export function applyPlan(sys: System, plan: readonly PlannedChange[], opts: App
   }
   const release = acquireLock(opts.stateDir);
   try {
+    sweepJournal(opts.stateDir, opts.warn);
     return applyLocked(sys, todo, opts);
   } finally {
     release();
   }
 }
 
+function startChangeSet(todo: readonly PlannedChange[], opts: ApplyOptions): ChangeSet {
+  try {
+    return createChangeSet(opts.stateDir, { source: opts.source, status: 'applying', pid: process.pid, planned: todo.length, entries: [], files: [] }, opts.now ?? new Date());
+  } catch (e) {
+    if (e instanceof JournalWriteError) throw new NumakitError(`apply refused: ${e.message}; nothing was changed`);
+    throw e;
+  }
+}
+
 function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOptions): ChangeSet {
-  const now = opts.now ?? new Date();
   const delay = opts.delayMs ?? envDelay();
-  const files = opts.persist ?? [];
-  let cs: ChangeSet = {
-    version: 1, id: newChangeSetId(opts.stateDir, now), time: now.toISOString(), source: opts.source,
-    status: 'applying', pid: process.pid, planned: todo.length, entries: [], files: [],
-  };
+  let cs = startChangeSet(todo, opts);
+  opts.onStart?.(cs);
+  // The in-memory set is updated before the write: if the write fails, the undo still sees the entry.
   const save = (next: ChangeSet) => saveChangeSet(opts.stateDir, (cs = next));
-  save(cs);
   try {
     for (const p of todo) {
       const at = cs.entries.length;
@@ -99,21 +109,34 @@ function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOpt
       opts.log?.(`set ${changeLabel(p.change, cs.entries[at]!.path)}: ${cs.entries[at]!.restore} -> ${p.change.value}`);
       sleep(delay);
     }
-    for (const f of files) {
+    for (const f of opts.persist ?? []) {
       const at = cs.files.length;
       writePersisted(f, (path, old, state) => save({ ...cs, files: [...cs.files.slice(0, at), { path, old, state }] }));
       opts.log?.(`wrote ${f.path}`);
     }
+    save({ ...cs, status: 'applied' });
   } catch (e) {
-    const why = e instanceof NumakitError ? e.message : `${(e as Error).message}`;
-    save({ ...cs, error: why });
-    const undo = undoChangeSet(sys, cs, { stateDir: opts.stateDir, doneStatus: 'failed', log: opts.log });
-    const n = undo.restored.length;
-    const tail = undo.failures.length === 0
-      ? `rolled back the ${n} change(s) this apply had made`
-      : `rolled back ${n}, but could NOT restore ${undo.failures.length}: ${undo.failures.join('; ')}`;
-    throw new NumakitError(`apply failed: ${why}; ${tail} (change set ${cs.id})`);
+    throw undoFailedApply(sys, cs, e, opts);
   }
-  save({ ...cs, status: 'applied' });
   return cs;
+}
+
+/** Puts back what a failed apply changed; the error says what failed, what had changed and what is back. */
+function undoFailedApply(sys: System, cs: ChangeSet, e: unknown, opts: ApplyOptions): NumakitError {
+  const why = e instanceof NumakitError ? e.message : `${(e as Error).message}`;
+  const undo = undoChangeSet(sys, { ...cs, error: why }, { stateDir: opts.stateDir, doneStatus: 'failed', log: opts.log });
+  return new NumakitError(`apply failed: ${why}; ${describeUndo(undo, e instanceof JournalWriteError)} (change set ${cs.id})`);
+}
+
+/** "it had changed 2 (a, b): both rolled back", or what is still changed, and whether the journal knows. */
+export function describeUndo(undo: UndoResult, journalBroken: boolean): string {
+  const changed = undo.restored.length + undo.failures.length;
+  const list = (xs: readonly string[]) => (xs.length <= 8 ? xs.join(', ') : `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more`);
+  let text = changed === 0 ? 'nothing had been changed'
+    : undo.failures.length === 0 ? `it had changed ${changed} value(s) (${list(undo.restored)}): all rolled back`
+    : `it had changed ${changed} value(s): rolled back ${undo.restored.length}${undo.restored.length > 0 ? ` (${list(undo.restored)})` : ''}, STILL CHANGED (${undo.failures.length}): ${undo.failures.join('; ')}`;
+  if (changed > 0 && (journalBroken || undo.journalError !== undefined)) {
+    text += `; the journal file could not record the rollback${journalBroken ? '' : ` (${undo.journalError})`}: 'numakit journal' may list the set as interrupted, and 'numakit rollback' finds its values already back`;
+  }
+  return text;
 }

@@ -1,38 +1,109 @@
-// Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it
-// over the target, fsync the directory. After a crash (or SIGKILL) the file is either the old
-// or the new content, never half of each (rename(2) is atomic within a file system).
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+// Crash-safe file replacement: write a temporary file beside the target (every byte: a short
+// write on a full disk is continued, and a write that makes no progress is an error), fsync it,
+// rename it over the target, fsync the directory. After a crash (or SIGKILL) the file is either
+// the old or the new content, never half of each (rename(2) is atomic within a file system);
+// when any step fails the target is untouched and the error says which step and why.
+import { basename, dirname, join } from 'node:path';
+import { NumakitError } from '../model/errors.js';
+import { fileOps, type FileOps } from './file_ops.js';
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+/** A failed step of a durable write: the file, the step and the errno code. */
+export class DurableWriteError extends NumakitError {
+  constructor(readonly path: string, readonly step: string, readonly code: string, detail: string) {
+    super(`${path}: ${step} failed: ${detail}`);
+    this.name = 'DurableWriteError';
   }
 }
 
-export function atomicWrite(path: string, text: string, mode = 0o644): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}`);
-  const fd = openSync(tmp, 'w', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw e;
+const WHY: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on device (ENOSPC)',
+  EDQUOT: 'disk quota exceeded (EDQUOT)',
+  EPERM: 'not permitted (EPERM)',
+  EACCES: 'permission denied (EACCES)',
+  EIO: 'input/output error (EIO)',
+  EROFS: 'read-only file system (EROFS)',
+  ENOENT: 'no such file or directory (ENOENT)',
+};
+
+function wrapped(e: unknown, path: string, step: string): DurableWriteError {
+  if (e instanceof DurableWriteError) return e;
+  const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+  return new DurableWriteError(path, step, code, WHY[code] ?? (e as Error).message);
+}
+
+function writeAll(fs: FileOps, fd: number, data: Uint8Array, path: string): void {
+  for (let off = 0; off < data.length;) {
+    const n = fs.writeSync(fd, data, off, data.length - off);
+    // A regular file that takes 0 bytes of a non-empty write is full: the next call would spin.
+    if (!(n > 0)) throw new DurableWriteError(path, 'write', 'ENOSPC', `wrote ${off} of ${data.length} bytes, then the file system took no more`);
+    off += n;
   }
-  closeSync(fd);
-  renameSync(tmp, path);
-  fsyncDir(dir);
+}
+
+function fsyncDir(fs: FileOps, dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Creates `dir` (and parents) and makes each new entry durable: fsync of every parent it was added to. */
+function ensureDir(fs: FileOps, dir: string, mode: number): void {
+  const first = fs.mkdirSync(dir, mode);
+  if (first === undefined) return;
+  for (let d = dir; ; d = dirname(d)) {
+    fsyncDir(fs, dirname(d));
+    if (d === first || dirname(d) === d) break;
+  }
+}
+
+function attempt<T>(path: string, step: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw wrapped(e, path, step);
+  }
+}
+
+/** Replaces `path` with `text`, durably; throws DurableWriteError, leaving `path` as it was. */
+export function atomicWrite(path: string, text: string, mode = 0o644): void {
+  const fs = fileOps();
+  const dir = dirname(path);
+  attempt(dir, 'mkdir', () => ensureDir(fs, dir, mode === 0o600 ? 0o700 : 0o755));
+  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}`);
+  const fd = attempt(tmp, 'open', () => fs.openSync(tmp, 'w', mode));
+  let step = 'write';
+  let open = true;
+  try {
+    writeAll(fs, fd, Buffer.from(text, 'utf8'), tmp);
+    step = 'fsync';
+    fs.fsyncSync(fd);
+    step = 'close';
+    open = false; // Linux frees the descriptor even when close(2) fails: never close it twice
+    fs.closeSync(fd);
+    step = 'rename';
+    fs.renameSync(tmp, path);
+  } catch (e) {
+    if (open) ignore(() => fs.closeSync(fd));
+    ignore(() => fs.unlinkSync(tmp));
+    throw wrapped(e, step === 'rename' ? path : tmp, step);
+  }
+  attempt(dir, 'fsync of the directory', () => fsyncDir(fs, dir));
+}
+
+function ignore(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // Best effort: the first failure is the one reported.
+  }
 }
 
 /** Removes a file durably (the directory entry is fsynced). */
 export function atomicRemove(path: string): void {
-  unlinkSync(path);
-  fsyncDir(dirname(path));
+  const fs = fileOps();
+  attempt(path, 'unlink', () => fs.unlinkSync(path));
+  attempt(dirname(path), 'fsync of the directory', () => fsyncDir(fs, dirname(path)));
 }

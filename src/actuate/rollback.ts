@@ -5,18 +5,20 @@ import { existsSync } from 'node:fs';
 import { changeLabel, needsUndo, type ChangeSet, type ChangeSetStatus, type JournalEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { atomicRemove, atomicWrite } from './atomic_write.js';
-import { acquireLock, listChangeSets, saveChangeSet } from './journal.js';
-import { sameValue, writeTarget } from './targets.js';
+import { acquireLock, saveChangeSet, sweepJournal } from './journal.js';
+import { sameValue, valueOf, writeTarget } from './targets.js';
 import type { System } from './system.js';
 
 export interface UndoResult {
   readonly changeSet: ChangeSet;
   /** Labels of the targets put back (not those that still had their old value). */
   readonly restored: string[];
-  /** One line per target that could not be put back. */
+  /** One line per target that is still changed: its label, its value now, its old value, why. */
   readonly failures: string[];
   /** Targets that had been changed again by someone else since the apply (restored anyway). */
   readonly drifted: string[];
+  /** The first journal write that failed during the undo (the values were put back all the same). */
+  readonly journalError?: string;
 }
 
 export interface UndoOptions {
@@ -30,23 +32,45 @@ function readNow(sys: System, e: JournalEntry): string | null {
   return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
 }
 
-/** Puts one entry back: 'restored', 'unchanged' (it already had its old value), or a failure line. */
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The line for a target still changed: "/proc/sys/vm/swappiness is still '10' (was '60'): why". */
+function stillChanged(label: string, now: string | null, e: JournalEntry, why: string): string {
+  const reason = why.startsWith(`${label}: `) ? why.slice(label.length + 2) : why;
+  const value = now === null ? 'may still be changed' : `is still '${valueOf(now)}'`;
+  return `${label} ${value} (was '${e.restore}'): ${reason}`;
+}
+
+function tryRead(sys: System, e: JournalEntry): string | null {
+  try {
+    return readNow(sys, e);
+  } catch {
+    return null;
+  }
+}
+
+/** Puts one entry back: 'restored', 'unchanged' (it already had its old value), or a still-changed line. */
 function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string {
   const label = changeLabel(e.change, e.path);
+  let before: string | null;
   try {
-    const before = readNow(sys, e);
-    // Already the old value: the write never happened (it failed, or SIGKILL came first). Nothing to do.
-    if (before !== null && sameValue(e.change, e.path, before, e.restore)) return 'unchanged';
-    if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value)) drifted.push(label);
-    writeTarget(sys, e.change, e.path, e.restore);
-    const after = readNow(sys, e);
-    if (after === null || !sameValue(e.change, e.path, after, e.restore)) {
-      return `${label}: wrote '${e.restore}' back but it reads '${after?.trim() ?? 'nothing'}'`;
-    }
-    return 'restored';
+    before = readNow(sys, e);
   } catch (err) {
-    return err instanceof NumakitError ? err.message : `${label}: ${(err as Error).message}`;
+    return stillChanged(label, null, e, `cannot read it: ${messageOf(err)}`);
   }
+  // Already the old value: the write never happened (it failed, or SIGKILL came first). Nothing to do.
+  if (before !== null && sameValue(e.change, e.path, before, e.restore)) return 'unchanged';
+  if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value)) drifted.push(label);
+  try {
+    writeTarget(sys, e.change, e.path, e.restore);
+  } catch (err) {
+    return stillChanged(label, tryRead(sys, e) ?? before, e, messageOf(err));
+  }
+  const after = tryRead(sys, e);
+  if (after === null || !sameValue(e.change, e.path, after, e.restore)) {
+    return stillChanged(label, after, e, `wrote '${e.restore}' back but it reads '${after === null ? 'nothing' : valueOf(after)}'`);
+  }
+  return 'restored';
 }
 
 function undoFile(path: string, old: string | null): string | null {
@@ -56,18 +80,30 @@ function undoFile(path: string, old: string | null): string | null {
     } else atomicWrite(path, old);
     return null;
   } catch (err) {
-    return `${path}: ${(err as Error).message}`;
+    const now = old === null ? 'is still there (numakit wrote it; it did not exist before)' : 'still holds what numakit wrote (the old content is in the journal)';
+    return `${path} ${now}: ${messageOf(err)}`;
   }
 }
 
+/**
+ * Undoes a change set, newest entry first, journaling each step. A journal write that fails does
+ * not stop the undo (putting values back matters more than recording it): the first such error
+ * is returned, and the file then still lists entries that are back (a later rollback finds them
+ * already at their old value and only records it).
+ */
 export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): UndoResult {
   let cur: ChangeSet = cs;
   const restored: string[] = [];
   const failures: string[] = [];
   const drifted: string[] = [];
+  let journalError: string | undefined;
   const save = (next: ChangeSet) => {
     cur = next;
-    saveChangeSet(opts.stateDir, cur);
+    try {
+      saveChangeSet(opts.stateDir, cur);
+    } catch (e) {
+      journalError ??= messageOf(e);
+    }
   };
   for (let i = cur.entries.length - 1; i >= 0; i--) {
     const e = cur.entries[i]!;
@@ -96,9 +132,9 @@ export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): Un
     save({ ...cur, files: cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
   }
   const status: ChangeSetStatus = failures.length > 0 ? 'rollback-incomplete' : (opts.doneStatus ?? 'rolled-back');
-  const error = failures.length > 0 ? `${cur.error === undefined ? '' : `${cur.error}; `}could not restore: ${failures.join('; ')}` : cur.error;
+  const error = failures.length > 0 ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}` : cur.error;
   save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
-  return { changeSet: cur, restored, failures, drifted };
+  return { changeSet: cur, restored, failures, drifted, ...(journalError === undefined ? {} : { journalError }) };
 }
 
 export interface RollbackOptions {
@@ -108,6 +144,8 @@ export interface RollbackOptions {
   /** Every set with something to undo, newest first. */
   readonly all?: boolean;
   readonly log?: (line: string) => void;
+  /** Corrupt journal files set aside, one line each. */
+  readonly warn?: (line: string) => void;
 }
 
 /** The sets a rollback undoes, newest first. Throws when there is nothing to do. */
@@ -123,6 +161,7 @@ export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: strin
   }
   const agent = sets.filter((s) => needsUndo(s) && s.threads !== undefined);
   if (pending.length === 0 && agent.length > 0) throw new NumakitError(`nothing for rollback: change set ${agent.at(-1)!.id} holds numakit agent's changes: run 'numakit agent restore'`);
+  if (sets.length === 0) throw new NumakitError('nothing to roll back: the journal has no change sets');
   if (pending.length === 0) throw new NumakitError('nothing to roll back: every change set in the journal is already undone');
   return opts.all ? pending : [pending[0]!];
 }
@@ -131,7 +170,7 @@ export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: strin
 export function rollback(sys: System, opts: RollbackOptions): UndoResult[] {
   const release = acquireLock(opts.stateDir);
   try {
-    const chosen = selectForRollback(listChangeSets(opts.stateDir), opts);
+    const chosen = selectForRollback(sweepJournal(opts.stateDir, opts.warn), opts);
     return chosen.map((cs) => undoChangeSet(sys, cs, { stateDir: opts.stateDir, log: opts.log }));
   } finally {
     release();

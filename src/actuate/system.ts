@@ -1,11 +1,12 @@
 // The one door to the running system for apply/rollback: read and write knob files under a
 // root, and start/stop systemd units. The CLI uses the real "/" and systemctl; tests pass a
 // temporary directory and a fake service manager, so the same engine runs on a fake tree.
-import { accessSync, closeSync, constants, openSync, writeSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import type { ServiceState } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { readText } from '../sysfs/read.js';
 import { rootPath, type SysRoot } from '../sysfs/root.js';
+import { fileOps, type FileOps } from './file_ops.js';
 
 export interface ServiceManager {
   /** Runtime state of a unit, or null when the unit is not installed. */
@@ -37,6 +38,11 @@ function errnoText(e: unknown): string {
     EIO: 'refused by the kernel (EIO; a kernel-managed IRQ?)',
     ENOENT: 'no such file (ENOENT)',
     EBUSY: 'busy (EBUSY)',
+    ENOMEM: 'out of memory (ENOMEM)',
+    ENOSPC: 'no space left (ENOSPC; no free interrupt vectors?)',
+    EFAULT: 'bad address (EFAULT)',
+    ESRCH: 'no such process (ESRCH)',
+    EOVERFLOW: 'value too large (EOVERFLOW)',
   };
   return (err.code && why[err.code]) ?? err.message;
 }
@@ -46,14 +52,27 @@ function errnoText(e: unknown): string {
  * existing file (no O_CREAT: a knob that vanished must fail, not become a regular file).
  */
 export function writeKnob(path: string, text: string): void {
+  const fs = fileOps();
+  const data = Buffer.from(text, 'utf8');
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_TRUNC);
-    writeSync(fd, text);
+    fd = fs.openSync(path, constants.O_WRONLY | constants.O_TRUNC);
+    const n = fs.writeSync(fd, data, 0, data.length);
+    // A knob takes its value from one write(); a part of it would be another value.
+    if (n !== data.length) throw new NumakitError(`${path}: cannot write '${text.trim()}': the kernel took ${n} of ${data.length} bytes`);
   } catch (e) {
+    if (e instanceof NumakitError) throw e;
     throw new NumakitError(`${path}: cannot write '${text.trim()}': ${errnoText(e)}`);
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined) closeQuietly(fs, fd);
+  }
+}
+
+function closeQuietly(fs: FileOps, fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // The value was taken by write(); close(2) of a sysfs or procfs file reports nothing more.
   }
 }
 

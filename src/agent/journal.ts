@@ -6,7 +6,7 @@
 import { formatCpuList } from '../model/cpuset.js';
 import type { ChangeSet, JournalEntry, SysctlChange, ThreadAffinityEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
-import { newChangeSetId, saveChangeSet } from '../actuate/journal.js';
+import { createChangeSet, saveChangeSet } from '../actuate/journal.js';
 import { readTarget, sameValue, valueOf, writeTarget } from '../actuate/targets.js';
 import type { System } from '../actuate/system.js';
 import { parseCpuList } from '../model/cpuset.js';
@@ -28,11 +28,7 @@ export class AgentJournal {
   private cs: ChangeSet;
 
   constructor(private readonly stateDir: string, now: Date) {
-    this.cs = {
-      version: 1, id: newChangeSetId(stateDir, now), time: now.toISOString(), source: AGENT_SOURCE,
-      status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [],
-    };
-    this.save(this.cs);
+    this.cs = createChangeSet(stateDir, { source: AGENT_SOURCE, status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [] }, now);
   }
 
   get changeSet(): ChangeSet {

@@ -5,7 +5,7 @@
 import { parseCpuList } from '../model/cpuset.js';
 import { threadsToUndo, type ChangeSet, type ThreadAffinityEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
-import { acquireLock, isRunning, listChangeSets, saveChangeSet } from '../actuate/journal.js';
+import { acquireLock, isRunning, saveChangeSet, sweepJournal } from '../actuate/journal.js';
 import { undoChangeSet } from '../actuate/rollback.js';
 import type { System } from '../actuate/system.js';
 import { AGENT_SOURCE } from './journal.js';
@@ -23,12 +23,16 @@ export interface RestoreResult {
   /** sysctl labels put back. */
   readonly sysctls: string[];
   readonly failures: string[];
+  /** The first journal write that failed (what was restored is back all the same). */
+  readonly journalError?: string;
 }
 
 export interface RestoreOptions {
   readonly stateDir: string;
   readonly ops: Pick<ThreadOps, 'threadStart' | 'getAffinity' | 'setAffinity'>;
   readonly log?: (line: string) => void;
+  /** Corrupt journal files set aside, one line each. */
+  readonly warn?: (line: string) => void;
 }
 
 type Outcome = 'restored' | 'gone' | string;
@@ -66,11 +70,16 @@ export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions
   if (restored > 0) opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
   const undo = undoChangeSet(sys, { ...cs, threads }, { stateDir: opts.stateDir, log: opts.log });
   let final = undo.changeSet;
+  let journalError = undo.journalError;
   if (failures.length > 0) {
-    final = { ...final, status: 'rollback-incomplete', error: `could not restore: ${[...failures, ...undo.failures].join('; ')}` };
-    saveChangeSet(opts.stateDir, final);
+    final = { ...final, status: 'rollback-incomplete', error: `still changed: ${[...failures, ...undo.failures].join('; ')}` };
+    try {
+      saveChangeSet(opts.stateDir, final);
+    } catch (e) {
+      journalError ??= (e as Error).message;
+    }
   }
-  return { changeSet: final, threads: restored, gone, sysctls: undo.restored, failures: [...failures, ...undo.failures] };
+  return { changeSet: final, threads: restored, gone, sysctls: undo.restored, failures: [...failures, ...undo.failures], ...(journalError === undefined ? {} : { journalError }) };
 }
 
 /**
@@ -85,8 +94,8 @@ export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean 
 }
 
 /** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
-export function pendingAgentSets(stateDir: string): ChangeSet[] {
-  const sets = listChangeSets(stateDir).filter((cs) => cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored')));
+export function pendingAgentSets(stateDir: string, warn?: (line: string) => void): ChangeSet[] {
+  const sets = sweepJournal(stateDir, warn).filter((cs) => cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored')));
   const live = sets.find((cs) => agentRunning(cs));
   if (live !== undefined) throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
   return sets;
@@ -96,7 +105,7 @@ export function pendingAgentSets(stateDir: string): ChangeSet[] {
 export function restoreLeftovers(sys: System, opts: RestoreOptions): RestoreResult[] {
   const release = acquireLock(opts.stateDir);
   try {
-    return pendingAgentSets(opts.stateDir).map((cs) => restoreAgentSet(sys, cs, opts));
+    return pendingAgentSets(opts.stateDir, opts.warn).map((cs) => restoreAgentSet(sys, cs, opts));
   } finally {
     release();
   }

@@ -2,7 +2,8 @@
 // (--numa-balancing off), take a baseline, then a pass every --interval until SIGINT or SIGTERM,
 // then put back everything it changed. --advise changes nothing; --once makes one pass over one
 // interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
-import { acquireLock, saveChangeSet } from '../actuate/journal.js';
+import { acquireLock, JournalWriteError, saveChangeSet } from '../actuate/journal.js';
+import { NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
@@ -54,7 +55,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJournal {
   const release = acquireLock(cfg.stateDir);
   try {
-    for (const cs of pendingAgentSets(cfg.stateDir)) {
+    for (const cs of pendingAgentSets(cfg.stateDir, deps.log)) {
       const r = restoreAgentSet(deps.sys, cs, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
       deps.log(`restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`);
     }
@@ -89,6 +90,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       try {
         pass.run(now());
       } catch (e) {
+        // Without a journal the agent may not act: it stops and puts back what it changed.
+        if (e instanceof JournalWriteError) throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);
         if (cfg.once) throw e;
         deps.log(`error in a pass (the agent goes on): ${(e as Error).message}`);
       }

@@ -9,6 +9,7 @@ import { applySettings, parseConfigFile, type Raw } from '../../agent/settings.j
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions, Values } from '../options.js';
 import { parseOptions } from '../parse_options.js';
+import { requireRoot } from '../privileges.js';
 
 const WHICH = 'which processes';
 const HOW = 'how';
@@ -70,13 +71,19 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
 
 async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx: Context): Promise<number> {
   requireRealRoot(ctx.root, 'agent restore');
+  const stateDir = values['state-dir'] ?? DEFAULT_AGENT.stateDir;
+  requireRoot('agent restore', `CAP_SYS_NICE to set other processes' CPU affinity back, /proc/sys writes and the journal in ${stateDir}`);
   const { restoreLeftovers } = await import('../../agent/restore.js');
   const { nativeOps } = await import('../../agent/ops.js');
-  const results = restoreLeftovers(openSystem(ctx.root), { stateDir: values['state-dir'] ?? DEFAULT_AGENT.stateDir, ops: await nativeOps(ctx.root), log: (l) => ctx.out(`  ${l}\n`) });
+  const results = restoreLeftovers(openSystem(ctx.root), {
+    stateDir, ops: await nativeOps(ctx.root), log: (l) => ctx.out(`  ${l}\n`), warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
+  });
   if (results.length === 0) ctx.out('nothing to restore: no agent change set with changes left\n');
   for (const r of results) ctx.out(`change set ${r.changeSet.id}: ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'} restored (${r.gone} thread(s) had exited), ${r.sysctls.length} sysctl(s); ${r.changeSet.status}\n`);
   const failed = results.flatMap((r) => r.failures);
-  if (failed.length > 0) throw new NumakitError(`restore incomplete: ${failed.join('; ')}`);
+  if (failed.length > 0) throw new NumakitError(`restore incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
+  const unrecorded = results.find((r) => r.journalError !== undefined);
+  if (unrecorded !== undefined) throw new NumakitError(`restored, but the journal could not record it (${unrecorded.journalError})`);
   return 0;
 }
 
@@ -95,7 +102,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   const cfg = await configOf(values);
   if (!cfg.advise) {
     requireRealRoot(ctx.root, 'agent');
-    if (process.getuid?.() !== 0) throw new NumakitError('agent: needs root to change other processes and kernel.numa_balancing (or use --advise)');
+    requireRoot('agent', 'CAP_SYS_NICE to set other processes\' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither');
   }
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
   const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics);

@@ -18,13 +18,14 @@ import { renderPersistFiles } from '../../render/changes_persist.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { requireRoot } from '../privileges.js';
 
 const SOURCES = 'sources (exactly one)';
 const OPTIONS = {
   profile: { type: 'string', value: 'NAME', group: SOURCES, help: `a named profile:\n${PROFILES.map((p) => `  ${p.name}: ${p.summary}`).join('\n')}` },
   'from-doctor': { type: 'boolean', group: SOURCES, help: 'the fixes of the problems numakit doctor finds now' },
   'doctor-profile': { type: 'string', value: 'NAME', group: SOURCES, help: "with --from-doctor: doctor's profile (default general)" },
-  yes: { type: 'boolean', help: 'write. Before each write the old value is journaled (atomic, fsynced);\neach write is read back; any failure rolls back what this apply changed.' },
+  yes: { type: 'boolean', help: 'write (needs root). Before each write the old value is journaled\n(complete, fsynced); each write is read back; any failure (a write, a\nread-back, the journal itself) rolls back what this apply changed.' },
   persist: {
     type: 'string', value: 'DIR', complete: 'dir',
     help: 'also write the persistent form into DIR (laid out as /etc: sysctl.d/,\ntuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes.',
@@ -82,12 +83,17 @@ async function doctorSource(sys: System, profileName: string): Promise<Source> {
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const yes = values.yes === true;
-  if (yes) requireRealRoot(ctx.root, 'apply --yes');
+  if (yes) {
+    requireRealRoot(ctx.root, 'apply --yes');
+    requireRoot('apply --yes', 'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run');
+  }
   const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
   const source = await loadSource(values, positionals[0], sys);
   const plan = planChanges(sys, dedupeChanges(source.changes));
-  ctx.out(renderPlan(plan, { source: source.label, dryRun: !yes }));
   const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
+  const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
+  // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
+  if (!yes || nothing) ctx.out(renderPlan(plan, { source: source.label, dryRun: !yes }));
   if (!yes && files.length > 0) {
     if (isSystemConfigDir(values.persist!)) {
       ctx.out(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
@@ -97,12 +103,17 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     }
   }
   if (!yes) return 0;
-  if (!plan.some((p) => p.action === 'change') && files.length === 0) {
+  if (nothing) {
     ctx.out('nothing to change; no change set recorded.\n');
     return 0;
   }
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
-  const cs = applyPlan(sys, plan, { stateDir, source: source.label, persist: files, log: (l) => ctx.out(`  ${l}\n`) });
+  const cs = applyPlan(sys, plan, {
+    stateDir, source: source.label, persist: files,
+    onStart: () => ctx.out(renderPlan(plan, { source: source.label, dryRun: false })),
+    log: (l) => ctx.out(`  ${l}\n`),
+    warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
+  });
   ctx.out(renderApplied(cs));
   return 0;
 }

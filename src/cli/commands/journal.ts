@@ -1,8 +1,9 @@
 // numakit journal [ID] [--json] [--state-dir DIR]
-import { DEFAULT_STATE_DIR, isRunning, listChangeSets, loadChangeSet } from '../../actuate/journal.js';
+import { DEFAULT_STATE_DIR, isRunning, loadChangeSet, readJournal } from '../../actuate/journal.js';
 import { renderChangeSet, renderJournal } from '../../render/changes.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { corruptJournalLines } from '../privileges.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'the journal records as JSON' },
@@ -16,8 +17,9 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     ctx.out(values.json ? `${JSON.stringify(cs, null, 2)}\n` : renderChangeSet(cs, isRunning(cs)));
     return 0;
   }
-  const sets = listChangeSets(stateDir);
-  ctx.out(values.json ? `${JSON.stringify(sets, null, 2)}\n` : renderJournal(sets, isRunning));
+  const j = readJournal(stateDir);
+  for (const line of corruptJournalLines(j, stateDir)) ctx.err(`numakit: warning: ${line}\n`);
+  ctx.out(values.json ? `${JSON.stringify(j.sets, null, 2)}\n` : renderJournal(j.sets, isRunning));
   return 0;
 }
 
@@ -27,7 +29,9 @@ const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
   description: `The change sets 'numakit apply --yes' and 'numakit agent' made: id, time, source, status
 (applied, failed, rolled-back, interrupted: killed half way, roll it back), changes written
 of planned (the agent's: its settings plus the threads whose CPU affinity it set), and how
-many are undone. With ID: each change with its old and new value.`,
+many are undone. With ID: each change with its old and new value. A journal file that is
+not a change set (cut short, edited) is named on stderr and skipped; apply, rollback and the
+agent move it to journal/corrupt/.`,
   options: OPTIONS,
   positionals: { name: 'ID', help: 'show that change set, change by change' },
   run,

@@ -1,5 +1,5 @@
 // numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
-import { DEFAULT_STATE_DIR, isRunning, listChangeSets } from '../../actuate/journal.js';
+import { DEFAULT_STATE_DIR, isRunning, readJournal } from '../../actuate/journal.js';
 import { rollback, selectForRollback } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
@@ -8,6 +8,7 @@ import { renderChangeSet } from '../../render/changes.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { corruptJournalLines, requireRoot } from '../privileges.js';
 
 const OPTIONS = {
   last: { type: 'boolean', help: 'the newest change set with something to undo (the default)' },
@@ -20,19 +21,27 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   if (positionals.length > 0 && (values.last === true || values.all === true)) throw new UsageError('rollback: give one of ID, --last or --all');
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const which = { id: positionals[0], all: values.all === true };
+  const warn = (line: string) => ctx.err(`numakit: warning: ${line}\n`);
   if (values['dry-run']) {
-    for (const cs of selectForRollback(listChangeSets(stateDir), which)) ctx.out(renderChangeSet(cs, isRunning(cs)));
+    const j = readJournal(stateDir);
+    corruptJournalLines(j, stateDir).forEach(warn);
+    for (const cs of selectForRollback(j.sets, which)) ctx.out(renderChangeSet(cs, isRunning(cs)));
     return 0;
   }
   requireRealRoot(ctx.root, 'rollback');
+  requireRoot('rollback', `it writes kernel knobs (/proc/sys, /sys, /proc/irq), starts units and updates the journal in ${stateDir}`);
   const sys = openSystem(ctx.root, { services: openSystemctl() });
-  const results = rollback(sys, { stateDir, ...which, log: (l) => ctx.out(`  ${l}\n`) });
+  const results = rollback(sys, { stateDir, ...which, log: (l) => ctx.out(`  ${l}\n`), warn });
   for (const r of results) {
     if (r.drifted.length > 0) ctx.err(`numakit: note: changed by someone else since the apply, restored anyway: ${r.drifted.join(', ')}\n`);
     ctx.out(`change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`);
   }
   const failed = results.flatMap((r) => r.failures);
-  if (failed.length > 0) throw new NumakitError(`rollback incomplete: ${failed.join('; ')}`);
+  if (failed.length > 0) throw new NumakitError(`rollback incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
+  const unrecorded = results.find((r) => r.journalError !== undefined);
+  if (unrecorded !== undefined) {
+    throw new NumakitError(`every value is back, but the journal could not record it (${unrecorded.journalError}): 'numakit journal' may still list change set ${unrecorded.changeSet.id} as not undone`);
+  }
   return 0;
 }
 
@@ -41,11 +50,13 @@ const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[ID | --last | --all] [--dry-run] [--state-dir DIR]'],
   description: `Puts back the old values that 'numakit apply --yes' journaled, newest change first, and
 restores or removes the files its --persist wrote. Works after an apply that was killed
-half way (even with SIGKILL): every value whose write may have happened is journaled first.`,
+half way (even with SIGKILL): every value whose write may have happened is journaled first.
+Needs root (except --dry-run). A corrupt journal file is named, moved to journal/corrupt/
+and skipped: the other change sets are still undone.`,
   options: OPTIONS,
   positionals: { name: 'ID', help: 'that change set (see numakit journal)' },
   conflicts: [['last', 'all']],
-  exit: { 1: 'something could not be restored (the journal keeps it for another try)' },
+  exit: { 1: 'something could not be restored: each value still changed is listed with its value now and its old value (the journal keeps it for another try)' },
   run,
 };
 export default cmd;
