@@ -13,6 +13,8 @@ export interface ProcStatus {
   readonly threads: number;
   /** VmRSS in bytes; 0 for kernel threads and zombies (the line is absent there). */
   readonly rssBytes: number;
+  /** HugetlbPages in bytes (hugetlbfs pages mapped: not in VmRSS); 0 when the line is absent. */
+  readonly hugetlbBytes?: number;
   readonly cpusAllowed: number[] | null;
   readonly memsAllowed: number[] | null;
 }
@@ -38,6 +40,7 @@ export function parseProcStatus(text: string): ProcStatus {
     state: state.trim().charAt(0),
     threads: Number(f.get('Threads') ?? '1'),
     rssBytes: rss ? Number(rss[1]) * 1024 : 0,
+    hugetlbBytes: Number(/^(\d+)\s*kB/.exec(f.get('HugetlbPages') ?? '')?.[1] ?? 0) * 1024,
     cpusAllowed: list('Cpus_allowed_list'),
     memsAllowed: list('Mems_allowed_list'),
   };

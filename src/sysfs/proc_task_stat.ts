@@ -20,6 +20,10 @@ export interface TaskStat {
   readonly processor: number;
   /** starttime (field 22): clock ticks after boot the task started; with the id, it names one task. */
   readonly startTicks: number;
+  /** num_threads (field 20). */
+  readonly threads: number;
+  /** Resident pages (field 24; hugetlbfs pages are not counted). */
+  readonly rssPages: number;
 }
 
 export function parseTaskStat(text: string): TaskStat {
@@ -33,7 +37,9 @@ export function parseTaskStat(text: string): TaskStat {
     if (v === undefined || !/^-?\d+$/.test(v)) throw new SysfsParseError(`stat field ${field} is not a number`, { text: text.trim() });
     return Number(v);
   };
-  return { comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks: num(14) + num(15), processor: num(39), startTicks: num(22) };
+  return {
+    comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks: num(14) + num(15), processor: num(39), startTicks: num(22), threads: num(20), rssPages: num(24),
+  };
 }
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */

@@ -33,7 +33,8 @@ test('parseCmdline turns NUL separators into spaces', () => {
 
 test('parseProcStatus: name, state, threads, RSS and the allowed lists', () => {
   const s = parseProcStatus('Name:\tpostgres: io\nState:\tS (sleeping)\nVmRSS:\t    4292 kB\nThreads:\t3\nCpus_allowed_list:\t0-3,8\nMems_allowed_list:\t1\n');
-  assert.deepEqual(s, { name: 'postgres: io', state: 'S', threads: 3, rssBytes: 4292 * 1024, cpusAllowed: [0, 1, 2, 3, 8], memsAllowed: [1] });
+  assert.deepEqual(s, { name: 'postgres: io', state: 'S', threads: 3, rssBytes: 4292 * 1024, hugetlbBytes: 0, cpusAllowed: [0, 1, 2, 3, 8], memsAllowed: [1] });
+  assert.equal(parseProcStatus('Name:\tpg\nState:\tS\nVmRSS:\t 4 kB\nHugetlbPages:\t 2048 kB\n').hugetlbBytes, 2048 * 1024);
 });
 
 test('parseProcStatus: a kernel thread or zombie has no VmRSS (0 bytes); no Name is an error', () => {
@@ -46,7 +47,7 @@ const STAT_TAIL = 'S 1 2 3 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1000 53698
 
 test('parseTaskStat counts fields after the last ")" (comm may hold spaces and parentheses)', () => {
   const s = parseTaskStat(`42 (my (odd) prog) ${STAT_TAIL}\n`);
-  assert.deepEqual(s, { comm: 'my (odd) prog', state: 'S', cpuTicks: 300, processor: 7, startTicks: 1000 });
+  assert.deepEqual(s, { comm: 'my (odd) prog', state: 'S', cpuTicks: 300, processor: 7, startTicks: 1000, threads: 1, rssPages: 1004 });
 });
 
 test('parseTaskStat rejects a line without comm or with too few fields', () => {
