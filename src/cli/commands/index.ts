@@ -1,5 +1,5 @@
 // The command table. Each command is imported only when it runs, so `numakit topo` does not
-// pay for koffi, YAML or prom-client. A new command: one line here and a module exporting a
+// pay for koffi, YAML or the HTTP server. A new command: one line here and a module exporting a
 // default Command (src/cli/options.ts; docs/CONTRIBUTING.md says how). Its --help, the man page,
 // shell completion and the help/parser test (test/unit/cli/options_help.test.ts) follow from it.
 import type { Command } from '../options.js';
@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   rollback: { summary: 'undo what apply changed (by change set, the last, or all), even after a crash', load: async () => (await import('./rollback.js')).default },
   journal: { summary: 'list the change sets apply and the agent made: time, source, status', load: async () => (await import('./journal.js')).default },
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
+  serve: { summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)', load: async () => (await import('./serve.js')).default },
   agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
   help: { summary: 'help on a command, or the whole manual page (--man)', load: async () => (await import('./help.js')).default },
 };

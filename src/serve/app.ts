@@ -1,0 +1,41 @@
+// The routes of `numakit serve`: /metrics (Prometheus), and the dashboard with its JSON API.
+// Every route is read-only and answers from a scrape; nothing here writes to the machine.
+import type { IncomingMessage } from 'node:http';
+import { CONTENT_TYPE, renderExposition, type Family } from './exposition.js';
+import type { Route } from './http_server.js';
+import { scrapeFamilies } from './metrics.js';
+import type { Scraper } from './scrape.js';
+
+export interface AppOptions {
+  readonly nodeExporterNames: boolean;
+  /** More families (the agent's, when it serves). */
+  readonly extra?: () => Family[];
+  /** The agent serving this dashboard (agent --metrics): its pid and recent log lines. */
+  readonly agent?: () => AgentStatus;
+}
+
+export interface AgentStatus {
+  readonly running: boolean;
+  readonly pid: number;
+  readonly recent: readonly { time: string; line: string }[];
+}
+
+/** Prometheus says how long it waits (X-Prometheus-Scrape-Timeout-Seconds): answer before that. */
+export function scrapeTimeoutMs(req: IncomingMessage, defaultMs: number): number {
+  const h = Number(req.headers['x-prometheus-scrape-timeout-seconds']);
+  if (!Number.isFinite(h) || h <= 0) return defaultMs;
+  return Math.max(100, Math.min(defaultMs, h * 1000 - 250));
+}
+
+export function metricsRoute(scraper: Scraper, o: AppOptions): Route {
+  return (req) => {
+    const sc = scraper.scrape(scrapeTimeoutMs(req, scraper.opts.timeoutMs));
+    return { type: CONTENT_TYPE, body: renderExposition([...scrapeFamilies(sc, o), ...(o.extra?.() ?? [])]) };
+  };
+}
+
+export function appRoutes(scraper: Scraper, o: AppOptions): Map<string, Route> {
+  return new Map<string, Route>([
+    ['/metrics', metricsRoute(scraper, o)],
+  ]);
+}

@@ -1,0 +1,42 @@
+// The bearer token of --token-file: read once at start, compared in constant time. Prometheus
+// sends it as "Authorization: Bearer TOKEN" (scrape_config authorization.credentials_file); a
+// browser, which cannot add that header to a page load, answers the Basic challenge with any
+// user name and the token as password.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { NumakitError } from '../model/errors.js';
+
+const MAX_TOKEN_FILE = 4096;
+
+export function readTokenFile(path: string): string {
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_TOKEN_FILE) throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof NumakitError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new NumakitError(`--token-file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+  const token = text.trim();
+  if (token.length < 16 || /\s/.test(token)) throw new NumakitError(`--token-file ${path}: expected one token of at least 16 characters without spaces`);
+  return token;
+}
+
+const digest = (t: string) => createHash('sha256').update(t).digest();
+
+/** The token an Authorization header carries (Bearer, or Basic's password), or null. */
+export function presentedToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const m = /^(Bearer|Basic)\s+(\S+)\s*$/i.exec(header);
+  if (!m) return null;
+  if (m[1]!.toLowerCase() === 'bearer') return m[2]!;
+  const decoded = Buffer.from(m[2]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  return i < 0 ? null : decoded.slice(i + 1);
+}
+
+export function tokenMatches(expected: string, header: string | undefined): boolean {
+  const got = presentedToken(header);
+  return got !== null && timingSafeEqual(digest(got), digest(expected));
+}

@@ -1,0 +1,52 @@
+// IRQs of devices with a known node (NICs, NVMe, InfiniBand, GPUs) and where they are served:
+// how many of a device's IRQs have no CPU of its node in their effective affinity (else the
+// asked one), and its interrupts counted on CPUs of its node and of other nodes
+// (/proc/interrupts). Unknown-node devices are left out: there is no "off" to measure.
+import type { Topology } from '../../model/topology.js';
+import { readInterrupts, readIrqAffinity } from '../../sysfs/irq.js';
+import { family, s, type Family } from '../exposition.js';
+import { guard, type CollectContext } from './context.js';
+
+export interface DeviceIrqs {
+  readonly device: string;
+  readonly kind: string;
+  readonly node: number;
+  readonly irqs: number;
+  readonly offNode: number;
+  readonly localInterrupts: number;
+  readonly remoteInterrupts: number;
+}
+
+export function readDeviceIrqs(c: CollectContext, t: Topology): DeviceIrqs[] {
+  const devices = t.devices.filter((d) => d.node !== null && d.irqs.length > 0 && d.kind !== 'block');
+  if (devices.length === 0) return [];
+  const ints = guard(c, 'irqs', () => readInterrupts(c.root));
+  const byIrq = new Map((ints?.lines ?? []).map((l) => [l.irq, l]));
+  const cpuNode = new Map(t.nodes.flatMap((n) => n.cpus.map((cpu) => [cpu, n.id] as const)));
+  return devices.map((d) => {
+    let offNode = 0;
+    let local = 0;
+    let remote = 0;
+    for (const irq of d.irqs) {
+      const aff = guard(c, 'irqs', () => readIrqAffinity(c.root, irq));
+      const serving = aff === null ? [] : aff.effective !== null && aff.effective.length > 0 ? aff.effective : aff.affinity;
+      if (serving.length > 0 && !serving.some((cpu) => cpuNode.get(cpu) === d.node)) offNode++;
+      for (const [cpu, n] of Object.entries(byIrq.get(irq)?.counts ?? {})) {
+        if (cpuNode.get(Number(cpu)) === d.node) local += n;
+        else remote += n;
+      }
+    }
+    return { device: d.name, kind: d.kind, node: d.node!, irqs: d.irqs.length, offNode, localInterrupts: local, remoteInterrupts: remote };
+  });
+}
+
+export function irqFamilies(ds: readonly DeviceIrqs[]): Family[] {
+  const l = (d: DeviceIrqs) => ({ device: d.device, kind: d.kind, node: String(d.node) });
+  return [
+    family('numakit_device_irqs', 'gauge', 'IRQs of a device (msi_irqs) with a known node', ds.map((d) => s(d.irqs, l(d)))),
+    family('numakit_device_irqs_off_node', 'gauge', 'IRQs of the device served only by CPUs of other nodes (effective_affinity_list, else smp_affinity_list)', ds.map((d) => s(d.offNode, l(d)))),
+    family('numakit_device_interrupts_total', 'counter', 'Interrupts of the device since boot (/proc/interrupts) on CPUs of its node (where="local") or of other nodes (where="remote")', ds.flatMap((d) => [
+      s(d.localInterrupts, { ...l(d), where: 'local' }), s(d.remoteInterrupts, { ...l(d), where: 'remote' }),
+    ])),
+  ];
+}

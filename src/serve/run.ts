@@ -1,0 +1,52 @@
+// `numakit serve` once its options are parsed: decide who may connect, take a first reading
+// (the CPU baseline, the topology, a doctor run started), listen, say where and to whom, and
+// serve until SIGINT or SIGTERM, which close every connection (half-sent requests too) and end.
+import type { SysRoot } from '../sysfs/root.js';
+import type { ServeOptions } from '../cli/commands/serve.js';
+import { appRoutes } from './app.js';
+import { readTokenFile } from './auth.js';
+import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
+import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
+import { Scraper } from './scrape.js';
+
+export interface ServeEnv {
+  readonly root: SysRoot;
+  readonly out: (t: string) => void;
+  readonly err: (t: string) => void;
+  readonly signals: Pick<NodeJS.EventEmitter, 'once' | 'off'>;
+  /** Called once listening (tests use it to learn the port). */
+  readonly onListening?: (s: RunningServer) => void;
+  readonly limits?: Partial<Limits>;
+}
+
+/** Default scrape limit: under Prometheus's default 10 s scrape_timeout. */
+export const SCRAPE_TIMEOUT_MS = 8000;
+
+export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> {
+  const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
+  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic });
+  const token = access.kind === 'token' ? readTokenFile(access.file) : null;
+  // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
+  const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
+  const scraper = new Scraper(env.root, { top: o.top, doctorIntervalMs: o.doctorIntervalMs, timeoutMs: SCRAPE_TIMEOUT_MS, ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}) });
+  scraper.prime();
+  const server = await startHttpServer({
+    listen, token, what: 'serve', routes: appRoutes(scraper, { nodeExporterNames: o.nodeExporterNames }), ...(env.limits ? { limits: env.limits } : {}),
+    onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
+  });
+  const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
+  env.out(`numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`);
+  env.onListening?.(server);
+  void scraper.doctor.refresh();
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      env.signals.off('SIGINT', stop);
+      env.signals.off('SIGTERM', stop);
+      resolve();
+    };
+    env.signals.once('SIGINT', stop);
+    env.signals.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,129 @@
+// One scrape: every collector in turn, cheapest and most used first, each timed, until the
+// deadline; what was read becomes the /metrics families and the dashboard's data. A collector
+// the deadline cut or skipped is a gap ('deadline') and numakit_scrape_partial is 1.
+import type { Topology } from '../model/topology.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { Gaps, type CollectContext, type GapReason } from './collect/context.js';
+import { DoctorCache, type DoctorRun } from './collect/doctor.js';
+import { readDeviceIrqs, type DeviceIrqs } from './collect/irqs.js';
+import { NodeCpuCollector, type NodeCpu } from './collect/node_cpu.js';
+import { readNodeMemory, type NodeMemory } from './collect/node_memory.js';
+import { readHugepages, type NodePools } from './collect/node_static.js';
+import { TopProcessesCollector, type MachineBrief, type TopProcesses } from './collect/processes.js';
+import { readPageSize } from '../discover/node_stat.js';
+import { readTiering } from './collect/tiering.js';
+import { TopologyCache } from './collect/topology_cache.js';
+
+export interface ScrapeOptions {
+  /** How many processes (by remote memory) to export. */
+  readonly top: number;
+  readonly doctorIntervalMs: number;
+  /** Default time limit of a scrape. */
+  readonly timeoutMs: number;
+  readonly topologyTtlMs?: number;
+  /** How long a process's numa_maps reading is reused while its RSS holds (default 30 s). */
+  readonly mapsTtlMs?: number;
+}
+
+export interface CollectorRun {
+  readonly name: string;
+  readonly seconds: number;
+  /** False when it was skipped for the deadline or left gaps. */
+  readonly ok: boolean;
+}
+
+export interface Scrape {
+  /** Wall-clock ms. */
+  readonly at: number;
+  readonly seconds: number;
+  readonly partial: boolean;
+  readonly collectors: readonly CollectorRun[];
+  readonly gaps: readonly [string, GapReason, number][];
+  readonly topology: Topology | null;
+  readonly topologyVersion: number;
+  readonly memory: readonly NodeMemory[];
+  readonly cpu: readonly NodeCpu[];
+  readonly hugepages: readonly NodePools[];
+  readonly tiering: Readonly<Record<string, number>>;
+  readonly irqs: readonly DeviceIrqs[];
+  readonly processes: TopProcesses;
+  readonly doctor: DoctorRun | null;
+}
+
+export class Scraper {
+  private readonly cpu = new NodeCpuCollector();
+  private readonly procs: TopProcessesCollector;
+  private readonly topo: TopologyCache;
+  readonly doctor: DoctorCache;
+  private readonly pageSize: number;
+
+  constructor(readonly root: SysRoot, readonly opts: ScrapeOptions, private readonly clock: () => number = () => performance.now()) {
+    this.procs = new TopProcessesCollector(opts.top, opts.mapsTtlMs);
+    this.topo = new TopologyCache(opts.topologyTtlMs ?? 60_000);
+    this.doctor = new DoctorCache(root, opts.doctorIntervalMs);
+    this.pageSize = readPageSize(root);
+  }
+
+  private brief(t: Topology | null, pools: readonly NodePools[]): MachineBrief {
+    const hugetlbInUse = pools.some((n) => n.pools.some((p) => p.total - p.free > 0));
+    return { cpuNode: cpuNodeMap(t), memoryNodes: memoryNodes(t), hugetlbInUse, pageSize: this.pageSize };
+  }
+
+  /** Reads what the first scrape needs a baseline of (CPU ticks) and the topology. */
+  prime(): void {
+    this.scrape();
+  }
+
+  scrape(timeoutMs = this.opts.timeoutMs): Scrape {
+    const t0 = this.clock();
+    const gaps = new Gaps();
+    const c: CollectContext = { root: this.root, now: this.clock, deadline: t0 + timeoutMs, gaps };
+    const runs: CollectorRun[] = [];
+    let topology: Topology | null = null;
+    let memory: NodeMemory[] = [];
+    let cpu: NodeCpu[] = [];
+    let hugepages: NodePools[] = [];
+    let tiering: Record<string, number> = {};
+    let irqs: DeviceIrqs[] = [];
+    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0 };
+    const steps: [string, () => void][] = [
+      ['node_memory', () => (memory = readNodeMemory(c))],
+      ['node_cpu', () => (cpu = this.cpu.read(c))],
+      ['topology', () => (topology = this.topo.get(c))],
+      ['hugepages', () => (hugepages = topology === null ? [] : readHugepages(c, topology))],
+      ['vmstat', () => (tiering = readTiering(c))],
+      ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
+      ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
+    ];
+    for (const [name, run] of steps) {
+      if (this.clock() > c.deadline) {
+        gaps.add(name, 'deadline');
+        runs.push({ name, seconds: 0, ok: false });
+        continue;
+      }
+      const s0 = this.clock();
+      try {
+        run();
+      } catch {
+        gaps.add(name, 'error');
+      }
+      runs.push({ name, seconds: (this.clock() - s0) / 1000, ok: !gaps.has(name) });
+    }
+    this.doctor.refreshLater();
+    const entries = gaps.entries();
+    return {
+      at: Date.now(), seconds: (this.clock() - t0) / 1000, partial: entries.some(([, r]) => r === 'deadline'), collectors: runs, gaps: entries,
+      topology, topologyVersion: this.topo.version, memory, cpu, hugepages, tiering, irqs, processes, doctor: this.doctor.run,
+    };
+  }
+}
+
+function cpuNodeMap(t: Topology | null): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const n of t?.nodes ?? []) for (const c of n.cpus) m.set(c, n.id);
+  return m;
+}
+
+function memoryNodes(t: Topology | null): number[] {
+  return (t?.nodes ?? []).filter((n) => n.hasMemory).map((n) => n.id);
+}

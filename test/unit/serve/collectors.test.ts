@@ -1,0 +1,143 @@
+// The exporter on a fixture machine: node_exporter's names and values, numakit's series, the
+// top-K processes, and gaps (a file that cannot be parsed, a process that exits mid-scrape, a
+// node that goes offline, a scrape past its deadline) that leave the scrape answering.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Scraper } from '../../../src/serve/scrape.js';
+import { ticksByNode, windowCpus } from '../../../src/serve/collect/node_cpu.js';
+import { meminfoMetricName } from '../../../src/serve/collect/node_memory.js';
+import { copyFixture, OPTS, scrapeText, value } from './helpers.js';
+
+const NODE = 'sys/devices/system/node';
+
+describe('serve collectors', () => {
+  let fx: ReturnType<typeof copyFixture>;
+  before(() => {
+    fx = copyFixture();
+    // A real kernel (4.4+) prints HugetlbPages; hugeapp maps 1 GiB + 6 MiB of hugetlbfs pages.
+    appendFileSync(join(fx.dir, 'proc/1403/status'), 'HugetlbPages:\t 1054720 kB\n');
+    // The fixture's stat lines share one template (rss 1004 pages); a kernel thread and a zombie have none.
+    for (const pid of [1100, 1504]) {
+      const f = join(fx.dir, `proc/${pid}/stat`);
+      const [head, tail] = [readFileSync(f, 'utf8').slice(0, readFileSync(f, 'utf8').lastIndexOf(')') + 2), readFileSync(f, 'utf8').slice(readFileSync(f, 'utf8').lastIndexOf(')') + 2).split(' ')];
+      tail[21] = '0';
+      writeFileSync(f, head + tail.join(' '));
+    }
+    for (let n = 0; n < 4; n++) writeFileSync(join(fx.dir, NODE, `node${n}/distance`), `${[0, 1, 2, 3].map((m) => (m === n ? 10 : 20 + m + n)).join(' ')}\n`);
+  });
+  after(() => fx.remove());
+
+  it('node_exporter names: meminfo fields in bytes, HugePages_* as counts, numastat counters _total in pages', () => {
+    const t = scrapeText(new Scraper(fx.root, OPTS));
+    assert.equal(value(t, 'node_memory_numa_MemTotal{node="1"}'), 16777216 * 1024);
+    assert.equal(value(t, 'node_memory_numa_Active_anon{node="1"}'), (1568 + 4096) * 1024);
+    assert.equal(value(t, 'node_memory_numa_numa_miss_total{node="1"}'), 34567);
+    assert.match(t, /^# TYPE node_memory_numa_numa_hit_total counter$/m);
+    assert.match(t, /^# HELP node_memory_numa_Active_anon Memory information field Active_anon\.$/m);
+    assert.match(t, /^# TYPE node_memory_numa_MemFree gauge$/m);
+    assert.ok(value(t, 'node_memory_numa_HugePages_Total{node="0"}')! < 1000, 'HugePages_Total is a page count');
+    assert.equal(meminfoMetricName('Inactive(file)'), 'node_memory_numa_Inactive_file');
+  });
+
+  it('--no-node-exporter-names drops node_memory_numa_* and keeps numakit_*', () => {
+    const t = scrapeText(new Scraper(fx.root, OPTS), false);
+    assert.doesNotMatch(t, /node_memory_numa_/);
+    assert.match(t, /^numakit_node_info\{node="3",/m);
+  });
+
+  it('distances as an info metric, node info, huge pages per node and size', () => {
+    const t = scrapeText(new Scraper(fx.root, OPTS));
+    assert.match(t, /^numakit_node_distance_info\{node="0",peer="1",distance="21"\} 1$/m);
+    assert.equal(t.match(/^numakit_node_distance_info\{/gm)?.length, 16);
+    assert.match(t, /^numakit_node_hugepages\{node="1",size="1048576kB",state="total"\} \d+$/m);
+    const pages = value(t, 'numakit_node_hugepages{node="1",size="2048kB",state="total"}')!;
+    assert.equal(value(t, 'numakit_node_hugepages_bytes{node="1",size="2048kB",state="total"}'), pages * 2048 * 1024);
+  });
+
+  it('top-K by remote memory, name and pid labels only; largest first, stops once the top K are certain', () => {
+    const one = new Scraper(fx.root, { ...OPTS, top: 1 });
+    const t = scrapeText(one);
+    assert.deepEqual(t.match(/^numakit_process_remote_bytes\{.*$/gm), [`numakit_process_remote_bytes{pid="1403",name="hugeapp"} ${value(t, 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}')}`]);
+    assert.ok(value(t, 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}')! > 2 ** 30);
+    assert.equal(value(t, 'numakit_process_locality{pid="1403",name="hugeapp"}'), 0);
+    // hugeapp (1 GiB hugetlb) then java (900 MB): after both, nothing smaller can beat hugeapp.
+    assert.ok(value(t, 'numakit_processes_numa_maps_read')! < value(t, 'numakit_processes_scanned')!);
+    const all = scrapeText(new Scraper(fx.root, OPTS));
+    assert.equal(all.match(/^numakit_process_memory_bytes\{/gm)?.length, 3, 'postgres, java, hugeapp (kernel thread and zombie have no memory)');
+    assert.doesNotMatch(all, /cmdline|\/usr\//);
+    assert.equal(new Scraper(fx.root, { ...OPTS, top: 0 }).scrape().processes.top.length, 0);
+  });
+
+  it('a process listed but gone when read is a "vanished" gap; the scrape still answers', () => {
+    const t = scrapeText(new Scraper(fx.root, OPTS));
+    assert.ok(value(t, 'numakit_scrape_gaps{collector="processes",reason="vanished"}')! >= 1, t);
+    assert.equal(value(t, 'numakit_scrape_partial'), 0);
+  });
+
+  it('an unparseable meminfo costs only that node\'s fields, counted as a gap', () => {
+    const p = join(fx.dir, NODE, 'node2/meminfo');
+    const saved = readFileSync(p, 'utf8');
+    try {
+      writeFileSync(p, 'Node 2 MemTotal: lots kB\n');
+      const t = scrapeText(new Scraper(fx.root, OPTS));
+      assert.equal(value(t, 'node_memory_numa_MemTotal{node="2"}'), undefined);
+      assert.ok(value(t, 'node_memory_numa_MemTotal{node="1"}')! > 0);
+      assert.equal(value(t, 'numakit_scrape_gaps{collector="node_memory",reason="unparseable"}'), 1);
+      assert.equal(value(t, 'numakit_scrape_collector_success{collector="node_memory"}'), 0);
+    } finally {
+      writeFileSync(p, saved);
+    }
+  });
+
+  it('a node that goes offline between scrapes drops out of the next one', () => {
+    const f2 = copyFixture();
+    try {
+      const s = new Scraper(f2.root, OPTS);
+      assert.ok(value(scrapeText(s), 'node_memory_numa_MemFree{node="3"}')! > 0);
+      rmSync(join(f2.dir, NODE, 'node3'), { recursive: true });
+      const t = scrapeText(s);
+      assert.equal(value(t, 'node_memory_numa_MemFree{node="3"}'), undefined);
+      assert.ok(value(t, 'node_memory_numa_MemFree{node="2"}')! > 0);
+    } finally {
+      f2.remove();
+    }
+  });
+
+  it('a scrape past its deadline returns what it read, with numakit_scrape_partial 1', () => {
+    let now = 0;
+    const s = new Scraper(fx.root, { ...OPTS, timeoutMs: 100 }, () => (now += 30));
+    const sc = s.scrape();
+    assert.equal(sc.partial, true);
+    assert.ok(sc.memory.length === 4, 'node memory came first and is there');
+    const t = scrapeText(new Scraper(fx.root, { ...OPTS, timeoutMs: 100 }, () => (now += 30)));
+    assert.equal(value(t, 'numakit_scrape_partial'), 1);
+    assert.match(t, /^numakit_scrape_gaps\{collector="[a-z_]+",reason="deadline"\} \d+$/m);
+  });
+
+  it('CPU per node: ticks summed by node, busy and idle CPUs over a window', () => {
+    const n = ticksByNode(new Map([[0, { busy: 50, total: 200 }], [1, { busy: 150, total: 200 }], [2, { busy: 0, total: 100 }]]), new Map([[0, [0, 1]], [1, [2, 9]]]));
+    assert.deepEqual(n, [{ node: 0, cpus: 2, busy: 200, total: 400 }, { node: 1, cpus: 1, busy: 0, total: 100 }]);
+    // 2 CPUs for 1 s = 200 ticks, a quarter of them busy.
+    assert.deepEqual(windowCpus({ node: 0, cpus: 2, busy: 0, total: 0 }, { node: 0, cpus: 2, busy: 50, total: 200 }, 1), { busyCpus: 0.5, idleCpus: 1.5 });
+    assert.deepEqual(windowCpus(undefined, n[0]!, 1), { busyCpus: null, idleCpus: null });
+  });
+
+  it('CPU counters from proc/stat; busy/idle gauges once there is a reading 1 s older', () => {
+    const stat = (busy: number) => `cpu  0 0 0 0\n${[0, 1, 2, 3, 4, 5, 6, 7].map((c) => `cpu${c} ${busy} 0 0 900 0 0 0 0 0 0`).join('\n')}\n`;
+    writeFileSync(join(fx.dir, 'proc/stat'), stat(100));
+    let now = 0;
+    const s = new Scraper(fx.root, OPTS, () => now);
+    const first = scrapeText(s);
+    assert.equal(value(first, 'numakit_node_cpu_seconds_total{node="0",mode="busy"}'), 2);
+    assert.equal(value(first, 'numakit_node_cpu_seconds_total{node="0",mode="idle"}'), 18);
+    assert.equal(value(first, 'numakit_node_cpus_busy{node="0"}'), undefined);
+    now = 2000;
+    writeFileSync(join(fx.dir, 'proc/stat'), stat(300));
+    const t = scrapeText(s);
+    assert.equal(value(t, 'numakit_node_cpus_online{node="0"}'), 2);
+    assert.ok(Math.abs(value(t, 'numakit_node_cpus_busy{node="0"}')! - 2) < 1e-9, t);
+    rmSync(join(fx.dir, 'proc/stat'));
+  });
+});

@@ -1,0 +1,117 @@
+// `numakit serve` as a process on this machine: start-up line, option errors, the same
+// meminfo_numa series as Debian's node_exporter side by side, `promtool check metrics`, and a
+// SIGTERM that ends it even with a half-sent request open.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { REPO_DIR } from '../../helpers/cli.js';
+import { startServe, type Child } from './helpers.js';
+
+/** A Debian tool the test needs: in CI (.ci/run installs it) its absence is a failure. */
+function tool(path: string): boolean {
+  if (existsSync(path)) return true;
+  if (process.env.CI) assert.fail(`${path} is missing: .ci/run installs it`);
+  return false;
+}
+
+/** "name{labels}" -> value, HELP/TYPE kept apart. */
+function parse(text: string, prefix: string): { values: Map<string, number>; types: Map<string, string> } {
+  const values = new Map<string, number>();
+  const types = new Map<string, string>();
+  for (const l of text.split('\n')) {
+    const t = /^# TYPE (\S+) (\S+)$/.exec(l);
+    if (t && t[1]!.startsWith(prefix)) types.set(t[1]!, t[2]!);
+    if (l.startsWith(prefix)) {
+      const i = l.lastIndexOf(' ');
+      values.set(l.slice(0, i), Number(l.slice(i + 1)));
+    }
+  }
+  return { values, types };
+}
+
+async function nodeExporterScrape(): Promise<string> {
+  const ne = spawn('/usr/bin/prometheus-node-exporter', ['--web.listen-address=127.0.0.1:0', '--collector.disable-defaults', '--collector.meminfo_numa']);
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let log = '';
+      const t = setTimeout(() => reject(new Error(`node_exporter did not start: ${log}`)), 10_000);
+      ne.stderr.on('data', (d: Buffer) => {
+        log += d;
+        const m = /address=127\.0\.0\.1:(\d+)/.exec(log);
+        if (m) {
+          clearTimeout(t);
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    return await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  } finally {
+    ne.kill('SIGTERM');
+  }
+}
+
+describe('serve process', () => {
+  let child: Child;
+  before(async () => (child = await startServe(['--top', '5', '--doctor-interval', '1h'])));
+  after(() => child.stop());
+
+  it('wrong options are usage errors (exit 2), one line each', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(REPO_DIR, 'src/cli/bin.ts'), 'serve', ...args], { encoding: 'utf8', cwd: REPO_DIR });
+    for (const [args, msg] of [
+      [['--top', '101'], /--top 101: expected a whole number 0\.\.100/],
+      [['--listen', '0.0.0.0:0'], /0\.0\.0\.0 is reachable from other machines: give --token-file FILE/],
+      [['--doctor-interval', 'soon'], /--doctor-interval 'soon': expected a duration/],
+      [['--frobnicate'], /Unknown option '--frobnicate'/],
+    ] as const) {
+      const r = run(...args);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, msg);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+
+  it('the same meminfo_numa names, types, labels and values as node_exporter --collector.meminfo_numa', async (t) => {
+    if (!tool('/usr/bin/prometheus-node-exporter')) return t.skip('prometheus-node-exporter not installed');
+    const a = parse(await (await fetch(`${child.base}/metrics`)).text(), 'node_memory_numa_');
+    const ne = parse(await nodeExporterScrape(), 'node_memory_numa_');
+    const b = parse(await (await fetch(`${child.base}/metrics`)).text(), 'node_memory_numa_');
+    assert.ok(ne.values.size > 20, `node_exporter gave ${ne.values.size} series`);
+    assert.deepEqual([...a.values.keys()].sort(), [...ne.values.keys()].sort());
+    assert.deepEqual(new Map([...a.types].sort()), new Map([...ne.types].sort()));
+    for (const [k, v] of ne.values) {
+      const lo = Math.min(a.values.get(k)!, b.values.get(k)!);
+      const hi = Math.max(a.values.get(k)!, b.values.get(k)!);
+      // Counters only grow between our two reads; memory moves a little on a busy machine.
+      const slack = ne.types.get(k.replace(/\{.*/, '')) === 'counter' ? 0 : Math.max(32 * 2 ** 20, hi * 0.02);
+      assert.ok(v >= lo - slack && v <= hi + slack, `${k}: node_exporter ${v}, numakit ${lo}..${hi}`);
+    }
+  });
+
+  it('promtool check metrics: clean but for node_exporter\'s own camelCase names', async (t) => {
+    if (!tool('/usr/bin/promtool')) return t.skip('promtool not installed');
+    const text = await (await fetch(`${child.base}/metrics`)).text();
+    const r = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    const problems = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    assert.ok(problems.length > 0, 'node_exporter names are camelCase and promtool says so');
+    for (const p of problems) assert.match(p, /^node_memory_numa_\w+ metric names should be written in 'snake_case' not 'camelCase'$/, p);
+    const own = text.split('\n').filter((l) => !/^(# (HELP|TYPE) )?node_memory_numa_/.test(l)).join('\n');
+    const clean = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: own, encoding: 'utf8' });
+    assert.equal(clean.status, 0, `${clean.stdout}${clean.stderr}`);
+  });
+
+  it('SIGTERM ends it at once with a half-sent request open, exit 0', async () => {
+    const other = await startServe([]);
+    const port = Number(new URL(other.base).port);
+    const sock = connect(port, '127.0.0.1', () => sock.write('GET /metr'));
+    sock.on('error', () => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    const code = await other.stop();
+    sock.destroy();
+    assert.equal(code, 0, other.stderr());
+    assert.ok(Date.now() - t0 < 3000, `exit took ${Date.now() - t0} ms`);
+  });
+});
