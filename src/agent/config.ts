@@ -12,6 +12,9 @@ export interface AgentConfig extends PolicyOptions {
   readonly stateDir: string;
   /** "HOST:PORT" or "PORT" to serve Prometheus metrics on; null = none. */
   readonly metrics: string | null;
+  /** Bearer token file the metrics endpoint requires (needed, or metricsInsecurePublic, off loopback). */
+  readonly metricsTokenFile: string | null;
+  readonly metricsInsecurePublic: boolean;
 }
 
 export const DEFAULT_AGENT: AgentConfig = {
@@ -23,4 +26,6 @@ export const DEFAULT_AGENT: AgentConfig = {
   logFormat: 'text',
   stateDir: '/var/lib/numakit',
   metrics: null,
+  metricsTokenFile: null,
+  metricsInsecurePublic: false,
 };

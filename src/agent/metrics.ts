@@ -1,10 +1,11 @@
-// --metrics ADDR: Prometheus metrics over HTTP (prom-client, loaded only here), on 127.0.0.1
-// unless ADDR names a host. Locality of each managed process, migrations, bytes/pages/threads
-// moved, decisions by outcome, per-node free memory and numastat counters, the agent's own CPU.
-import { createServer, type Server } from 'node:http';
+// --metrics ADDR: the agent serves what `numakit serve` serves (src/serve: the same hardened
+// HTTP server, exporter and dashboard), plus its own metrics and its recent decisions. On
+// 127.0.0.1 unless ADDR names a host; a host other machines can reach needs
+// metrics-token-file or metrics-insecure-public, as serve's --listen does.
 import { UsageError } from '../model/errors.js';
 import type { ProcessView } from '../policy/agent/types.js';
 import { locality } from '../policy/locality.js';
+import type { SysRoot } from '../sysfs/root.js';
 import type { MachineReading } from './machine.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 
@@ -20,60 +21,67 @@ export function parseMetricsAddr(addr: string): { host: string; port: number } {
 export interface AgentMetrics extends AgentMetricsSink {
   /** The address it listens on ("127.0.0.1:9464"). */
   readonly address: string;
+  /** What access the server allows, for the ready line. */
+  readonly access: string;
+  /** A log line, kept among the recent decisions the dashboard shows. */
+  logged(line: string): void;
   close(): Promise<void>;
 }
 
-async function registry() {
-  const prom = await import('prom-client');
-  const register = new prom.Registry();
-  prom.collectDefaultMetrics({ register, prefix: 'numakit_agent_' });
-  const g = (name: string, help: string, labelNames: string[] = []) => new prom.Gauge({ name, help, labelNames, registers: [register] });
-  const c = (name: string, help: string, labelNames: string[] = []) => new prom.Counter({ name, help, labelNames, registers: [register] });
+export interface MetricsOptions {
+  readonly root: SysRoot;
+  readonly tokenFile?: string | undefined;
+  readonly insecurePublic?: boolean | undefined;
+}
+
+async function agentRegistry() {
+  const { CounterVec, GaugeVec, Recent } = await import('../serve/registry.js');
   return {
-    register,
-    locality: g('numakit_agent_process_locality', 'Share of a managed process\'s memory on the nodes where it runs (0..1)', ['pid', 'comm']),
-    migrations: c('numakit_agent_migrations_total', 'Processes whose pages the agent migrated'),
-    bytes: c('numakit_agent_moved_bytes_total', 'Bytes of memory the agent migrated'),
-    pages: c('numakit_agent_moved_pages_total', 'Pages the agent migrated'),
-    threads: c('numakit_agent_thread_affinity_changes_total', 'Thread affinities the agent set'),
-    decisions: c('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)', ['outcome']),
-    free: g('numakit_node_free_bytes', 'Free memory of a node (nodeN/meminfo MemFree)', ['node']),
-    numastat: g('numakit_node_numastat_pages', 'nodeN/numastat counters (pages since boot)', ['node', 'counter']),
-    cpu: new prom.Gauge({
-      name: 'numakit_agent_cpu_seconds', help: 'CPU time the agent itself used (user + system)', registers: [register],
-      collect() {
-        const u = process.cpuUsage();
-        this.set((u.user + u.system) / 1e6);
-      },
-    }),
+    locality: new GaugeVec('numakit_agent_process_locality', 'Share of a managed process\'s memory on the nodes where it runs (0..1)'),
+    migrations: new CounterVec('numakit_agent_migrations_total', 'Processes whose pages the agent migrated', [{}]),
+    bytes: new CounterVec('numakit_agent_moved_bytes_total', 'Bytes of memory the agent migrated', [{}]),
+    pages: new CounterVec('numakit_agent_moved_pages_total', 'Pages the agent migrated', [{}]),
+    threads: new CounterVec('numakit_agent_thread_affinity_changes_total', 'Thread affinities the agent set', [{}]),
+    decisions: new CounterVec('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)'),
+    free: new GaugeVec('numakit_node_free_bytes', 'Free memory of a node (nodeN/meminfo MemFree) at the agent\'s last pass'),
+    numastat: new CounterVec('numakit_node_numastat_pages_total', 'nodeN/numastat counters (pages since boot) at the agent\'s last pass'),
+    recent: new Recent<{ time: string; line: string }>(50),
   };
 }
 
-export async function startMetrics(addr: string): Promise<AgentMetrics> {
+export async function startMetrics(addr: string, o: MetricsOptions): Promise<AgentMetrics> {
   const { host, port } = parseMetricsAddr(addr);
-  const r = await registry();
-  const server: Server = createServer((req, res) => {
-    if (req.url !== '/metrics') {
-      res.writeHead(404).end('numakit agent: metrics are at /metrics\n');
-      return;
-    }
-    r.register.metrics().then((text) => res.writeHead(200, { 'Content-Type': r.register.contentType }).end(text), (e: Error) => res.writeHead(500).end(e.message));
+  const [{ decideAccess, describeAccess }, { readTokenFile }, { startHttpServer }, { Scraper }, { appRoutes }, { selfFamilies }, r] = await Promise.all([
+    import('../serve/listen.js'), import('../serve/auth.js'), import('../serve/http_server.js'), import('../serve/scrape.js'), import('../serve/app.js'),
+    import('../serve/collect/self.js'), agentRegistry(),
+  ]);
+  const access = decideAccess({ host, port }, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, what: 'agent --metrics' });
+  const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000 });
+  scraper.prime();
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  const extra = () => [
+    r.locality.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
+    { name: 'numakit_agent_cpu_seconds_total', type: 'counter' as const, help: 'CPU time the agent itself used (user + system)', samples: [{ labels: {}, value: cpu() }] },
+    ...selfFamilies('numakit_agent_'),
+  ];
+  const server = await startHttpServer({
+    listen: { host, port }, token: access.kind === 'token' ? readTokenFile(access.file) : null, what: 'agent --metrics',
+    routes: appRoutes(scraper, { nodeExporterNames: true, extra, agent: () => ({ running: true, pid: process.pid, recent: r.recent.list() }) }),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new UsageError(`--metrics ${addr}: cannot listen on ${host}:${port} (${e.code ?? e.message})`)));
-    server.listen(port, host, resolve);
-  });
-  const a = server.address();
-  const address = typeof a === 'object' && a !== null ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
   return {
-    address,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    address: server.address,
+    access: describeAccess(access),
+    close: () => server.close(),
+    logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     moved: (bytes, pages, threads) => {
       if (bytes > 0) r.migrations.inc();
-      r.bytes.inc(bytes);
-      r.pages.inc(pages);
-      r.threads.inc(threads);
+      r.bytes.inc({}, bytes);
+      r.pages.inc({}, pages);
+      r.threads.inc({}, threads);
     },
     locality: (ps: readonly ProcessView[]) => {
       r.locality.reset();
@@ -84,7 +92,7 @@ export async function startMetrics(addr: string): Promise<AgentMetrics> {
     },
     machine: (m: MachineReading) => {
       for (const n of m.nodes) r.free.set({ node: String(n.id) }, n.freeBytes);
-      for (const [node, counters] of m.numastat) for (const [k, v] of Object.entries(counters)) r.numastat.set({ node: String(node), counter: k }, v);
+      for (const [node, counters] of m.numastat) for (const [k, v] of Object.entries(counters)) r.numastat.setTotal({ node: String(node), counter: k }, v);
     },
   };
 }

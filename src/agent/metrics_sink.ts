@@ -1,5 +1,5 @@
-// What the agent's loop reports to metrics (src/agent/metrics.ts implements it with
-// prom-client, loaded only with --metrics).
+// What the agent's loop reports to metrics (src/agent/metrics.ts implements it on
+// src/serve's server and registry, loaded only with --metrics).
 import type { ProcessView } from '../policy/agent/types.js';
 import type { MachineReading } from './machine.js';
 

@@ -43,6 +43,8 @@ export const KEYS: Readonly<Record<string, Setter>> = {
   'log-format': (c, v, w) => ({ ...c, logFormat: parseChoice(str(v, w), ['text', 'json'] as const, w) }),
   'state-dir': (c, v, w) => ({ ...c, stateDir: str(v, w) }),
   metrics: (c, v, w) => ({ ...c, metrics: str(v, w) }),
+  'metrics-token-file': (c, v, w) => ({ ...c, metricsTokenFile: str(v, w) }),
+  'metrics-insecure-public': (c, v, w) => ({ ...c, metricsInsecurePublic: bool(v, w) }),
 };
 
 /** Applies raw values in order; `where` prefixes messages ("--" for flags, "FILE: " for a file). */
@@ -62,7 +64,7 @@ function schema(z: typeof Z) {
   const shape: Record<string, Z.ZodType> = {};
   for (const k of Object.keys(KEYS)) shape[k] = scalar;
   for (const k of ['include', 'exclude']) shape[k] = z.union([z.string(), z.array(z.string())]);
-  for (const k of ['override-pins', 'advise', 'once']) shape[k] = z.boolean();
+  for (const k of ['override-pins', 'advise', 'once', 'metrics-insecure-public']) shape[k] = z.boolean();
   return z.strictObject(shape).partial();
 }
 

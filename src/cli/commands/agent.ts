@@ -39,7 +39,12 @@ const OPTIONS = {
     help: "one pass (over one interval) and exit; its changes stay, journaled\n(numa_balancing is not touched); 'numakit agent restore' undoes them",
   },
   'log-format': { type: 'string', value: 'F', group: RUNNING, help: 'text (default) or json: one line per decision with its reason' },
-  metrics: { type: 'string', value: 'ADDR', group: RUNNING, help: 'serve Prometheus metrics at http://ADDR/metrics (PORT or HOST:PORT;\nhost 127.0.0.1 unless given)' },
+  metrics: {
+    type: 'string', value: 'ADDR', group: RUNNING,
+    help: "serve Prometheus metrics at http://ADDR/metrics, with the dashboard of\n'numakit serve' and the agent's recent decisions at http://ADDR/\n(PORT or HOST:PORT; host 127.0.0.1 unless given)",
+  },
+  'metrics-token-file': { type: 'string', value: 'FILE', complete: 'file', group: RUNNING, help: 'require this bearer token on the metrics endpoint' },
+  'metrics-insecure-public': { type: 'boolean', group: RUNNING, help: 'allow a non-loopback --metrics host without a token' },
   config: { type: 'string', value: 'FILE', complete: 'file', group: RUNNING, help: 'YAML file with the same keys as these options (flags win)' },
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', group: RUNNING, help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
 } as const;
@@ -105,13 +110,18 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     requireRoot('agent', 'CAP_SYS_NICE to set other processes\' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither');
   }
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
-  const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics);
-  const log = (l: string) => ctx.out(`${l}\n`);
+  const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {
+    root: ctx.root, tokenFile: cfg.metricsTokenFile ?? undefined, insecurePublic: cfg.metricsInsecurePublic,
+  });
+  const log = (l: string) => {
+    ctx.out(`${l}\n`);
+    metrics?.logged(l);
+  };
   const what = { pid: process.pid, intervalSeconds: cfg.intervalMs / 1000, tune: cfg.tune, strategy: cfg.strategy, advise: cfg.advise, metrics: metrics?.address ?? null };
   // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
   const onReady = () => log(cfg.logFormat === 'json'
     ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics` : ''}`);
+    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`);
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);

@@ -9,6 +9,8 @@ import { parseConfigFile } from '../../../src/agent/settings.js';
 import { parseMetricsAddr, startMetrics } from '../../../src/agent/metrics.js';
 import { DEFAULT_AGENT } from '../../../src/agent/config.js';
 import { proc } from './build.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+import { TEST_DIR } from '../../helpers/cli.js';
 
 describe('agent settings', () => {
   it('flags: durations, sizes, fractions, choices, repeatable regexes', async () => {
@@ -62,8 +64,15 @@ describe('agent metrics', () => {
     assert.throws(() => parseMetricsAddr('99999'), /--metrics 99999/);
   });
 
+  it('a host other machines reach needs metrics-token-file or metrics-insecure-public', async () => {
+    await assert.rejects(startMetrics('0.0.0.0:0', { root: openRoot(join(TEST_DIR, 'fixtures/stat/four-node')) }), /agent --metrics: 0\.0\.0\.0 is reachable from other machines/);
+    const cfg = await agentConfig(['--metrics', '0.0.0.0:9464', '--metrics-insecure-public', '--metrics-token-file', '/x']);
+    assert.equal(cfg.metricsInsecurePublic, true);
+    assert.equal(cfg.metricsTokenFile, '/x');
+  });
+
   it('serves locality, moves, decisions, node memory and counters, its own CPU at /metrics', async () => {
-    const m = await startMetrics('127.0.0.1:0');
+    const m = await startMetrics('127.0.0.1:0', { root: openRoot(join(TEST_DIR, 'fixtures/stat/four-node')) });
     try {
       m.decision('moved');
       m.decision('moved');
@@ -74,10 +83,13 @@ describe('agent metrics', () => {
       for (const line of [
         'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
         'numakit_agent_moved_bytes_total 419430400', 'numakit_agent_migrations_total 1', 'numakit_agent_moved_pages_total 102400',
-        'numakit_agent_thread_affinity_changes_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages{node="1",counter="numa_miss"} 2',
+        'numakit_agent_thread_affinity_changes_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
+        'node_memory_numa_MemFree{node="3"}', 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}',
       ]) assert.ok(text.includes(line), `no '${line}' in\n${text}`);
-      assert.match(text, /^numakit_agent_cpu_seconds \d+(\.\d+)?$/m);
+      assert.match(text, /^numakit_agent_cpu_seconds_total \d+(\.\d+)?$/m);
+      assert.match(text, /^# TYPE numakit_node_numastat_pages_total counter$/m);
       assert.equal((await fetch(`http://${m.address}/other`)).status, 404);
+      assert.equal((await fetch(`http://${m.address}/metrics`, { method: 'POST' })).status, 405);
     } finally {
       await m.close();
     }
