@@ -35,7 +35,7 @@ export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> 
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
-  env.out(`numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`);
+  env.out(`numakit serve: http://${server.address}/metrics${from}; access: ${describeAccess(access)}\n`);
   env.onListening?.(server);
   void scraper.doctor.refresh();
   await new Promise<void>((resolve) => {
