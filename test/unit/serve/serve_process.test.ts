@@ -64,7 +64,7 @@ describe('serve process', () => {
       [['--top', '101'], /--top 101: expected a whole number 0\.\.100/],
       [['--listen', '0.0.0.0:0'], /0\.0\.0\.0 is reachable from other machines: give --token-file FILE/],
       [['--doctor-interval', 'soon'], /--doctor-interval 'soon': expected a duration/],
-      [['--frobnicate'], /Unknown option '--frobnicate'/],
+      [['--frobnicate'], /serve: unknown option '--frobnicate'/],
     ] as const) {
       const r = run(...args);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
