@@ -1,0 +1,65 @@
+// What the completion scripts are generated from: the command table with every command loaded,
+// flattened to words (command paths, option forms, values). Pure once loaded.
+import { COMMANDS } from '../commands/index.js';
+import { GLOBAL_OPTIONS } from '../globals.js';
+import type { Command, CompleteKind, OptionSpec } from '../options.js';
+import { HELP_OPTION } from '../parse_options.js';
+
+export interface CompletionOption {
+  readonly long?: string;
+  readonly short?: string;
+  /** First line of its help, for zsh and fish descriptions. */
+  readonly description: string;
+  readonly takesValue: boolean;
+  readonly multiple: boolean;
+  readonly values: CompleteKind;
+}
+
+export interface CompletionCommand {
+  /** "agent restore" */
+  readonly path: string;
+  readonly summary: string;
+  readonly options: readonly CompletionOption[];
+  readonly subcommands: readonly string[];
+  readonly positional: CompleteKind | null;
+}
+
+export interface CompletionTable {
+  readonly globals: readonly CompletionOption[];
+  readonly commands: readonly CompletionCommand[];
+  readonly examples: readonly string[];
+}
+
+function option(key: string, spec: OptionSpec): CompletionOption {
+  return {
+    ...(spec.shortOnly === true ? {} : { long: key }),
+    ...(spec.short !== undefined ? { short: spec.short } : {}),
+    description: spec.help.split('\n')[0]!,
+    takesValue: spec.type === 'string' && spec.value?.startsWith('[') !== true,
+    multiple: spec.multiple === true,
+    values: spec.choices ?? spec.complete ?? 'none',
+  };
+}
+
+function flatten(path: string, cmd: Command, out: CompletionCommand[]): void {
+  out.push({
+    path,
+    summary: cmd.summary,
+    options: [...Object.entries(cmd.options).map(([k, s]) => option(k, s)), option('help', HELP_OPTION)],
+    subcommands: Object.keys(cmd.subcommands ?? {}),
+    positional: cmd.positionals === undefined ? null : cmd.positionals.choices ?? cmd.positionals.complete ?? 'none',
+  });
+  for (const [name, sub] of Object.entries(cmd.subcommands ?? {})) flatten(`${path} ${name}`, sub, out);
+}
+
+export async function completionTable(examples: readonly string[]): Promise<CompletionTable> {
+  const commands: CompletionCommand[] = [];
+  for (const [name, entry] of Object.entries(COMMANDS)) flatten(name, await entry.load(), commands);
+  return { globals: Object.entries(GLOBAL_OPTIONS).map(([k, s]) => option(k, s)), commands, examples };
+}
+
+/** The words a value kind stands for, when it is a fixed list. */
+export function valueWords(kind: CompleteKind, examples: readonly string[]): readonly string[] | null {
+  if (typeof kind !== 'string') return kind;
+  return kind === 'example' ? examples : null;
+}
