@@ -3,6 +3,7 @@
 // finds no .ts files and "passes" with 0 tests, so the list is built here.
 //   node scripts/run-tests.mjs unit   -> test/**/*.test.ts outside test/lab
 //   node scripts/run-tests.mjs lab    -> test/lab/**/*.lab.test.ts
+//   node scripts/run-tests.mjs dist   -> test/**/*.dist.test.ts (npm pack and install; CI)
 //   extra arguments are passed to node --test (e.g. --test-name-pattern=topo)
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,9 +23,10 @@ function walk(dir, out = []) {
 }
 
 const all = walk('test');
-const files = suite === 'lab'
-  ? all.filter((f) => f.endsWith('.lab.test.ts'))
-  : all.filter((f) => f.endsWith('.test.ts') && !f.endsWith('.lab.test.ts'));
+const special = ['lab', 'dist'];
+const files = special.includes(suite)
+  ? all.filter((f) => f.endsWith(`.${suite}.test.ts`))
+  : all.filter((f) => f.endsWith('.test.ts') && !special.some((s) => f.endsWith(`.${s}.test.ts`)));
 if (files.length === 0) {
   console.error(`run-tests: no test files found for suite '${suite}'`);
   process.exit(1);
