@@ -1,8 +1,10 @@
-// .tar.gz snapshots: extracted to a private temporary directory for --root.
+// .tar.gz snapshots: extracted to a private temporary directory for --root, or read into memory
+// (readSnapshotArchive) when many are read at once (numakit fleet report).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
+import { MemTree, normalise } from '../sysfs/mem_tree.js';
 
 export async function extractSnapshot(file: string): Promise<string> {
   const tar = await import('tar');
@@ -13,6 +15,52 @@ export async function extractSnapshot(file: string): Promise<string> {
     throw new NumakitError(`--root ${file}: cannot read the archive: ${(e as Error).message}`);
   }
   return dir;
+}
+
+/** Limits for an archive read into memory: a snapshot is a few MB at most (docs/fleet.md). */
+export const ARCHIVE_LIMITS = { maxEntries: 200_000, maxFileBytes: 4 << 20, maxTotalBytes: 256 << 20 } as const;
+
+/**
+ * Reads a snapshot archive into memory: regular files, directories and symlinks; nothing is
+ * written anywhere. Absolute or ".." paths, hard links, devices, and more than ARCHIVE_LIMITS
+ * are refused: the error names the archive and the entry.
+ */
+export async function readSnapshotArchive(file: string): Promise<MemTree> {
+  const tar = await import('tar');
+  const tree = new MemTree();
+  let total = 0;
+  let failure: string | null = null;
+  const fail = (why: string) => void (failure ??= why);
+  try {
+    tar.t({
+      file, sync: true, strict: true,
+      onReadEntry: (entry) => {
+        if (failure !== null) return void entry.resume();
+        let rel: string;
+        try {
+          rel = normalise(entry.path);
+        } catch (e) {
+          return void (fail((e as Error).message), entry.resume());
+        }
+        if (tree.size >= ARCHIVE_LIMITS.maxEntries) return void (fail(`more than ${ARCHIVE_LIMITS.maxEntries} entries`), entry.resume());
+        if (entry.type === 'Directory') return void (tree.add(rel, { kind: 'dir' }), entry.resume());
+        if (entry.type === 'SymbolicLink') return void (tree.add(rel, { kind: 'link', target: entry.linkpath ?? '' }), entry.resume());
+        if (entry.type !== 'File' && entry.type !== 'OldFile') return void (fail(`${rel}: ${entry.type} entries are not part of a snapshot`), entry.resume());
+        const size = entry.size ?? 0;
+        total += size;
+        if (size > ARCHIVE_LIMITS.maxFileBytes) return void (fail(`${rel}: ${size} bytes, more than a kernel file holds`), entry.resume());
+        if (total > ARCHIVE_LIMITS.maxTotalBytes) return void (fail(`more than ${ARCHIVE_LIMITS.maxTotalBytes >> 20} MiB unpacked`), entry.resume());
+        const chunks: Buffer[] = [];
+        entry.on('data', (c: Buffer) => chunks.push(c));
+        entry.on('end', () => tree.add(rel, { kind: 'file', data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+      },
+    });
+  } catch (e) {
+    throw new NumakitError(`${file}: cannot read the archive: ${(e as Error).message}`);
+  }
+  if (failure !== null) throw new NumakitError(`${file}: not a snapshot archive: ${failure}`);
+  if (tree.size === 0) throw new NumakitError(`${file}: cannot read the archive: it is empty`);
+  return tree;
 }
 
 /** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */

@@ -16,6 +16,8 @@ export interface Collector {
 
 export const SNAPSHOT_COLLECTORS: Collector[] = [
   { name: 'topology', collect: (root) => void discoverTopology(root) },
+  // numakit fleet report tells hosts apart by it.
+  { name: 'host name', collect: async (root) => void (await import('../sysfs/hostname.js')).readHostname(root) },
   {
     name: 'node statistics (stat)',
     collect: async (root) => void (await import('./node_stat.js')).readNodeStat(root, { meminfo: true }),

@@ -1,4 +1,5 @@
-// `numakit doctor --json`: schemaVersion 1. Every finding has the same keys:
+// `numakit doctor --json`: schemaVersion 1. `host` is the host name of the machine read (null
+// when the tree has no proc/sys/kernel/hostname). Every finding has the same keys:
 // id, rule, severity, title, evidence [{path, value}], why, fix {runtime, persistent},
 // changes (apply's Change model; [] when a person must act), reason (only "not checked"). Pure.
 import { isProblem, type Finding } from '../model/finding.js';
@@ -18,6 +19,6 @@ export function findingJson(f: Finding): Record<string, unknown> {
   };
 }
 
-export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; target: string }): string {
-  return JSON.stringify({ schemaVersion: 1, target: o.target, profile: o.profile, summary: countBySeverity(findings), findings: findings.map(findingJson) }, null, 2) + '\n';
+export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; target: string; host?: string | null }): string {
+  return JSON.stringify({ schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, summary: countBySeverity(findings), findings: findings.map(findingJson) }, null, 2) + '\n';
 }

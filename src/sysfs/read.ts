@@ -23,6 +23,10 @@ function reasonOf(e: unknown): AbsentReason | null {
  */
 export function readFile(root: SysRoot, rel: string): ReadResult {
   root.onAccess?.('file', rel);
+  if (root.tree) {
+    const text = root.tree.readText(rel);
+    return text !== null ? { ok: true, text } : { ok: false, reason: 'missing' };
+  }
   try {
     return { ok: true, text: readFileSync(rootPath(root, rel), 'utf8') };
   } catch (e) {
@@ -41,6 +45,7 @@ export function readText(root: SysRoot, rel: string): string | null {
 /** Entries of a directory (sorted), or null when absent. */
 export function listDir(root: SysRoot, rel: string): string[] | null {
   root.onAccess?.('dir', rel);
+  if (root.tree) return root.tree.list(rel);
   try {
     return readdirSync(rootPath(root, rel)).sort();
   } catch (e) {
@@ -52,6 +57,10 @@ export function listDir(root: SysRoot, rel: string): string[] | null {
 /** Target of a symlink, or null. */
 export function readLink(root: SysRoot, rel: string): string | null {
   root.onAccess?.('link', rel);
+  if (root.tree) {
+    const r = root.tree.lookup(rel, false);
+    return r.ok && r.entry.kind === 'link' ? r.entry.target : null;
+  }
   try {
     return readlinkSync(rootPath(root, rel));
   } catch (e) {

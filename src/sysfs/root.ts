@@ -4,6 +4,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
+import type { MemTree } from './mem_tree.js';
 
 export interface SysRoot {
   /** Absolute directory that plays the role of "/". */
@@ -14,6 +15,8 @@ export interface SysRoot {
   readonly label: string;
   /** Called for every path read, listed or followed (snapshot uses it to record what to copy). */
   readonly onAccess?: (kind: 'file' | 'dir' | 'link', rel: string) => void;
+  /** A snapshot held in memory (src/sysfs/mem_tree.ts): read through it, never the disk. */
+  readonly tree?: MemTree;
 }
 
 export const REAL_ROOT: SysRoot = { dir: '/', isReal: true, label: '/' };
@@ -29,6 +32,11 @@ export function openRoot(dir: string, label?: string): SysRoot {
   }
   const isReal = resolved === '/';
   return { dir: resolved, isReal, label: label ?? (isReal ? '/' : resolved) };
+}
+
+/** A root over a snapshot held in memory; `dir` names it and is never opened. */
+export function treeRoot(tree: MemTree, label: string): SysRoot {
+  return { dir: `/nonexistent/numakit-snapshot/${label.replace(/[^\w.-]+/g, '_')}`, isReal: false, label, tree };
 }
 
 /** Absolute path of a root-relative path such as "sys/devices/system/node/online". */

@@ -6,6 +6,7 @@ import { RULES, runDoctor } from '../../policy/doctor/rules.js';
 import { renderDoctorJson } from '../../render/doctor_json.js';
 import { renderDoctorMarkdown } from '../../render/doctor_markdown.js';
 import { renderDoctorText } from '../../render/doctor_text.js';
+import { hostNameOf } from '../../sysfs/hostname.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -14,7 +15,7 @@ const OPTIONS = {
     type: 'string', value: 'NAME', complete: PROFILE_NAMES,
     help: `the workload, which decides what is right (default general):\n${PROFILE_NAMES.map((n) => `  ${n.padEnd(11)} ${PROFILES[n].summary}`).join('\n')}`,
   },
-  json: { type: 'boolean', help: 'machine-readable (schemaVersion 1; each finding: id, rule, severity, title,\nevidence [{path, value}], why, fix {runtime, persistent}, changes)' },
+  json: { type: 'boolean', help: 'machine-readable (schemaVersion 1; host; each finding: id, rule, severity, title,\nevidence [{path, value}], why, fix {runtime, persistent}, changes)' },
   markdown: { type: 'boolean', help: 'a report to paste into a ticket' },
   verbose: { type: 'boolean', short: 'v', help: 'also list the checks that passed' },
   'fail-on': { type: 'string', value: 'LEVEL', choices: ['warning', 'critical'], help: 'exit 1 when a finding at or above LEVEL exists: warning | critical\n(default critical); 0 otherwise' },
@@ -52,7 +53,7 @@ numakit doctor --profile database --markdown > numa-report.md`,
       return 0;
     }
     const findings = runDoctor(await gatherDoctorInput(ctx.root), profile);
-    const o = { profile: profile.name, target: target(ctx), verbose: values.verbose === true, color: ctx.color };
+    const o = { profile: profile.name, target: target(ctx), host: hostNameOf(ctx.root), verbose: values.verbose === true, color: ctx.color };
     ctx.out(values.json ? renderDoctorJson(findings, o) : values.markdown ? renderDoctorMarkdown(findings, o) : renderDoctorText(findings, o));
     return findings.some((f) => atLeast(f, fail)) ? 1 : 0;
   },
