@@ -1,7 +1,9 @@
 // Carrying out one move decision: every thread's affinity (journaled first; threads born while
 // we set them inherit from their creator, and a second look catches any born before), then
 // migrate_pages. ESRCH (exited), EPERM, EINVAL, ENOMEM and partial migrations become outcomes,
-// never exceptions: the loop logs them and cools the process down.
+// never exceptions: the loop logs them and cools the process down. A failed action is not left
+// half done: the threads it had bound get their affinity of before it back (a process bound
+// next to memory that did not follow would run further from its memory than before).
 import type { Placement } from '../policy/agent/types.js';
 import type { AgentJournal, ThreadChange } from './journal.js';
 import type { ThreadOps } from './ops.js';
@@ -10,7 +12,19 @@ export type ActOutcome =
   | { readonly kind: 'moved'; readonly threads: number; readonly bytes: number; readonly pages: number; readonly migrateMs: number }
   | { readonly kind: 'partial'; readonly threads: number; readonly bytes: number; readonly pages: number; readonly notMoved: number; readonly migrateMs: number }
   | { readonly kind: 'gone'; readonly threads: number; readonly step: string }
-  | { readonly kind: 'failed'; readonly threads: number; readonly code: string; readonly message: string };
+  | { readonly kind: 'failed'; readonly threads: number; readonly code: string; readonly message: string; readonly putBack?: PutBack };
+
+/** What a failed action undid: threads given their affinity of before it, and those it could not. */
+export interface PutBack {
+  readonly threads: number;
+  readonly failures: readonly string[];
+}
+
+/** A thread this action set: its start time and its affinity before the action. */
+interface SetThread {
+  readonly start: number;
+  readonly old: readonly number[];
+}
 
 export interface ActDeps {
   readonly ops: ThreadOps;
@@ -23,12 +37,12 @@ const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 const errCode = (e: unknown) => (typeof codeOf(e) === 'string' ? (codeOf(e) as string) : 'ERROR');
 
 /** Sets the affinity of every thread not yet done; returns the threads set, or an outcome to stop on. */
-function setThreads(pid: number, cpus: readonly number[], done: Map<number, number>, d: ActDeps): ActOutcome | null {
+function setThreads(pid: number, cpus: readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
   const threads = d.ops.threads(pid);
   if (threads === null) return { kind: 'gone', threads: done.size, step: 'listing its threads' };
   const todo: ThreadChange[] = [];
   for (const t of threads) {
-    if (done.get(t.tid) === t.start) continue;
+    if (done.get(t.tid)?.start === t.start) continue;
     try {
       todo.push({ pid, tid: t.tid, start: t.start, comm: t.comm, old: d.ops.getAffinity(t.tid) });
     } catch (e) {
@@ -43,7 +57,7 @@ function setThreads(pid: number, cpus: readonly number[], done: Map<number, numb
     try {
       d.ops.setAffinity(t.tid, cpus);
       set.push(t);
-      done.set(t.tid, t.start);
+      done.set(t.tid, { start: t.start, old: t.old });
     } catch (e) {
       if (errCode(e) === 'ESRCH') continue; // that thread exited: nothing changed
       failure = { kind: 'failed', threads: done.size, code: errCode(e), message: (e as Error).message };
@@ -73,7 +87,28 @@ function migrate(pid: number, pl: Placement, threads: number, d: ActDeps): ActOu
 }
 
 export function actOn(pid: number, pl: Placement, d: ActDeps): ActOutcome {
-  const done = new Map<number, number>();
+  const done = new Map<number, SetThread>();
+  const o = bindAndMigrate(pid, pl, d, done);
+  return o.kind === 'failed' && done.size > 0 ? { ...o, putBack: putBack(pid, done, d) } : o;
+}
+
+/** Gives the threads this action set their affinity of before it, then journals that. */
+function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps): PutBack {
+  const back: { tid: number; start: number; cpus: readonly number[] }[] = [];
+  const failures: string[] = [];
+  for (const [tid, t] of done) {
+    try {
+      d.ops.setAffinity(tid, t.old);
+      back.push({ tid, start: t.start, cpus: t.old });
+    } catch (e) {
+      if (errCode(e) !== 'ESRCH') failures.push(`thread ${tid} of pid ${pid}: ${(e as Error).message}`);
+    }
+  }
+  d.journal.revertAffinity(back);
+  return { threads: back.length, failures };
+}
+
+function bindAndMigrate(pid: number, pl: Placement, d: ActDeps, done: Map<number, SetThread>): ActOutcome {
   if (pl.cpus !== null) {
     for (let pass = 0; pass < 2; pass++) {
       const stop = setThreads(pid, pl.cpus, done, d);

@@ -64,6 +64,21 @@ export class AgentJournal {
     this.save({ ...this.cs, threads });
   }
 
+  /**
+   * Threads given back the affinity they had before an action that failed: their entry goes back
+   * to that value, or to restored when it is the one from before the agent's first change.
+   */
+  revertAffinity(back: readonly { tid: number; start: number; cpus: readonly number[] }[]): void {
+    if (back.length === 0) return;
+    const threads = (this.cs.threads ?? []).map((e) => {
+      const b = back.find((x) => same(e, x));
+      if (b === undefined) return e;
+      const value = formatCpuList(b.cpus);
+      return { ...e, value, state: value === e.old ? ('restored' as const) : ('written' as const) };
+    });
+    this.save({ ...this.cs, threads });
+  }
+
   /** Drops entries of threads that no longer exist (their affinity died with them). */
   prune(alive: (e: ThreadAffinityEntry) => boolean): void {
     const threads = this.cs.threads ?? [];

@@ -2,7 +2,7 @@
 // 0% -> 100%: threads to node 1 (tune both); 2 threads") or a JSON object with --log-format json.
 // Pure.
 import type { Decision } from '../policy/agent/types.js';
-import type { ActOutcome } from './act.js';
+import type { ActOutcome, PutBack } from './act.js';
 
 export type LogFormat = 'text' | 'json';
 
@@ -26,8 +26,14 @@ function detail(o: Outcome): string {
     case 'gone':
       return `; the process exited while ${o.step}`;
     case 'failed':
-      return `; failed: ${o.message}`;
+      return `; failed: ${o.message}${putBackText(o.putBack)}`;
   }
+}
+
+function putBackText(p: PutBack | undefined): string {
+  if (p === undefined) return '';
+  const still = p.failures.length > 0 ? `; could NOT put back ${p.failures.length}: ${p.failures.join('; ')}` : '';
+  return `; put back the affinity of ${p.threads} thread(s) it had set${still}`;
 }
 
 export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogFormat): string {

@@ -1,5 +1,6 @@
 // CPU affinity of a process or thread (sched_getaffinity(2)/sched_setaffinity(2)) and the
 // CPU/node the caller runs on (getcpu(2)).
+import { errnoName } from './errors.js';
 import { fail, libc } from './libc.js';
 import { fromMask, longsFor, maskBitsFor, toMask } from './mask.js';
 import { possibleCpuCount } from './possible.js';
@@ -17,7 +18,7 @@ export function getAffinity(pid = 0, options: CpuMaskOptions = {}): number[] {
   const nbits = options.cpuCount ?? possibleCpuCount();
   const mask = new BigUint64Array(longsFor(nbits));
   if (libc().sched_getaffinity(pid, mask.byteLength, mask) < 0) {
-    fail('sched_getaffinity', { target: `pid ${pid}`, hint: hintFor(pid) });
+    fail('sched_getaffinity', { target: `pid ${pid}`, hint: hintFor(pid, libc().koffi.errno()) });
   }
   return fromMask(mask, nbits);
 }
@@ -31,13 +32,23 @@ export function setAffinity(pid: number, cpus: readonly number[], options: CpuMa
   if (libc().sched_setaffinity(pid, mask.byteLength, mask) < 0) {
     fail('sched_setaffinity', {
       target: `pid ${pid}, cpus ${cpus.join(',') || 'none'}`,
-      hint: cpus.length === 0 ? 'the CPU list is empty' : hintFor(pid),
+      hint: cpus.length === 0 ? 'the CPU list is empty' : hintFor(pid, libc().koffi.errno()),
     });
   }
 }
 
-function hintFor(pid: number): string | undefined {
-  return pid === 0 ? undefined : 'a pid that has exited gives ESRCH; another user\'s process needs CAP_SYS_NICE (EPERM)';
+/** Why, for the errnos sched_{get,set}affinity(2) document. */
+function hintFor(pid: number, errno: number): string | undefined {
+  switch (errnoName(errno)) {
+    case 'ESRCH':
+      return 'the process or thread has exited';
+    case 'EPERM':
+      return pid === 0 ? 'this thread may not change its CPUs (a SCHED_DEADLINE task?)' : 'another user\'s process needs CAP_SYS_NICE';
+    case 'EINVAL':
+      return 'no CPU of the list is online and in the cpuset (Cpus_allowed), or the mask is smaller than the kernel\'s';
+    default:
+      return undefined;
+  }
 }
 
 const cpuOut = new Uint32Array(1);

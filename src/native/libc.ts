@@ -1,5 +1,13 @@
 // The one place koffi is loaded, lazily on the first native call: commands that never
 // touch the kernel's policy interfaces (topo, snapshot ...) never pay for it.
+//
+// Fault injection: interceptLibc(wrap) replaces the bound calls of the table with wrap's
+// versions (which may fail a call by setting errno with koffi.errno(n) and returning -1, or
+// rewrite move_pages' per-page statuses), so a test drives the real error paths of every
+// caller. It costs nothing when off: libc() returns the same table either way, and nothing is
+// checked per call. Only code can switch it on: no environment variable, option or file is
+// read for it, and the shipped CLI never calls interceptLibc (the tests' preload module,
+// test/helpers/native_faults_preload.ts, is not part of the package).
 import { createRequire } from 'node:module';
 import type * as KoffiModule from 'koffi';
 import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './errors.js';
@@ -40,10 +48,34 @@ export function syscallNumber(name: SyscallName, arch: string = process.arch): n
 }
 
 let cached: Libc | undefined;
+let real: Libc | undefined;
+
+/** The calls interceptLibc can replace: every syscall a command makes on the kernel's NUMA state, plus exec. */
+export const FAULTABLE = ['sched_getaffinity', 'sched_setaffinity', 'set_mempolicy', 'get_mempolicy', 'mbind', 'move_pages', 'migrate_pages', 'execvp'] as const;
+export type FaultableCall = (typeof FAULTABLE)[number];
+
+/** Given a call's name and its real binding, the function to use instead. */
+export type LibcWrap = (name: FaultableCall, real: Fn, koffi: typeof KoffiModule) => Fn;
+
+/** Tests only (see the header): every later call of FAULTABLE goes through `wrap`; null restores the real table. */
+export function interceptLibc(wrap: LibcWrap | null): void {
+  const base = bind();
+  if (wrap === null) {
+    cached = base;
+    return;
+  }
+  const table: Libc = { ...base };
+  for (const name of FAULTABLE) table[name] = wrap(name, base[name], base.koffi);
+  cached = table;
+}
 
 /** Loads koffi and binds libc on first use. */
 export function libc(): Libc {
-  if (cached !== undefined) return cached;
+  return cached ?? (cached = bind());
+}
+
+function bind(): Libc {
+  if (real !== undefined) return real;
   if (process.platform !== 'linux') throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
   const koffi = createRequire(import.meta.url)('koffi') as typeof KoffiModule;
   const lib = koffi.load('libc.so.6');
@@ -55,7 +87,7 @@ export function libc(): Libc {
     const f = lib.func(`long syscall(long nr, ${params})`);
     return f.bind(null, nr);
   };
-  cached = {
+  real = {
     koffi,
     sched_getaffinity: lib.func('int sched_getaffinity(int pid, size_t size, void *mask)'),
     sched_setaffinity: lib.func('int sched_setaffinity(int pid, size_t size, void *mask)'),
@@ -70,7 +102,7 @@ export function libc(): Libc {
     fcntl: lib.func('int fcntl(int fd, int cmd, ...)'),
     getpagesize: lib.func('int getpagesize()'),
   };
-  return cached;
+  return real;
 }
 
 /** Throws a NativeError for `syscall` from the errno the last call left. */

@@ -30,7 +30,15 @@ export function opensForWrite(c: Call): boolean {
   return typeof c.flags === 'string' ? c.flags !== 'r' : ((c.flags ?? 0) as number & 3) !== constants.O_RDONLY;
 }
 
-export function faultyFileOps(rule: Rule, log?: Call[]): (real: FileOps) => FileOps {
+export interface FaultOptions {
+  /** Every call, in order. */
+  readonly log?: Call[];
+  /** Skip the real fsync(2)s (tests of other faults on a loaded machine; durability has its own tests). */
+  readonly noSync?: boolean;
+}
+
+export function faultyFileOps(rule: Rule, opts: FaultOptions = {}): (real: FileOps) => FileOps {
+  const log = opts.log;
   return (real) => {
     const paths = new Map<number, string>();
     const gate = (call: Call): string | number | undefined => {
@@ -53,7 +61,7 @@ export function faultyFileOps(rule: Rule, log?: Call[]): (real: FileOps) => File
       },
       fsyncSync(fd) {
         gate({ op: 'fsync', path: paths.get(fd) ?? `fd ${fd}` });
-        real.fsyncSync(fd);
+        if (opts.noSync !== true) real.fsyncSync(fd);
       },
       closeSync(fd) {
         const path = paths.get(fd) ?? `fd ${fd}`;
@@ -78,8 +86,8 @@ export function faultyFileOps(rule: Rule, log?: Call[]): (real: FileOps) => File
 }
 
 /** Runs fn with the rule in force (until its promise settles, if it returns one), then puts the real calls back. */
-export function withFileFaults<T>(rule: Rule, fn: () => T, log?: Call[]): T {
-  const before = interceptFileOps(faultyFileOps(rule, log));
+export function withFileFaults<T>(rule: Rule, fn: () => T, opts: FaultOptions = {}): T {
+  const before = interceptFileOps(faultyFileOps(rule, opts));
   const restore = () => void interceptFileOps(() => before);
   let result: T;
   try {

@@ -100,3 +100,18 @@ describe('agent: its journal fails mid-run', () => {
     });
   }
 });
+
+describe('agent: kernel.numa_balancing cannot be written', () => {
+  for (const errno of ['EPERM', 'EINVAL', 'EBUSY', 'EIO']) {
+    it(`${errno}: the agent does not start, says why, and leaves nothing changed or journaled as pending`, async () => {
+      m.add(busy(200, 'spin', 400, 1, 0));
+      // One failing write (the fake's regular file is emptied by O_TRUNC first: the exit restore puts it back).
+      let once = true;
+      const r = await withFileFaults((c) => (c.op === 'write' && c.path.endsWith('kernel/numa_balancing') && once ? ((once = false), errno) : undefined), () => runUntil({}));
+      assert.match(r.error?.message ?? '', new RegExp(`/proc/sys/kernel/numa_balancing: cannot write '0': .*\\(${errno}`));
+      assert.equal(knob(), '1');
+      assert.deepEqual(m.calls, []);
+      assert.deepEqual(listChangeSets(stateDir).map((cs) => cs.status), ['rolled-back']);
+    });
+  }
+});

@@ -52,7 +52,7 @@ test('atomicWrite: short writes are continued to the last byte', () => {
   const dir = mkdtempSync(join(tmpdir(), 'numakit-aw-'));
   const text = 'x'.repeat(10_000) + 'é\n';
   const calls: Call[] = [];
-  withFileFaults((c) => (c.op === 'write' ? 7 : undefined), () => atomicWrite(join(dir, 'f'), text), calls);
+  withFileFaults((c) => (c.op === 'write' ? 7 : undefined), () => atomicWrite(join(dir, 'f'), text), { log: calls });
   assert.equal(readFileSync(join(dir, 'f'), 'utf8'), text);
   assert.ok(calls.filter((c) => c.op === 'write').length > 1000);
   rmSync(dir, { recursive: true });
