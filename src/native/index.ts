@@ -10,3 +10,5 @@ export { addressOf, pageAddresses, pageAlignedRange, pageSize, type MemoryRange 
 export { queryPages, movePages, decodeStatus, type PageStatus, type PagesOptions, type MovePagesOptions } from './move_pages.js';
 export { migratePages } from './migrate_pages.js';
 export { execvp } from './exec.js';
+export { madvise, MADV_DONTNEED, MADV_HUGEPAGE, MADV_NOHUGEPAGE } from './madvise.js';
+export { childrenRusage, parseRusage, type Rusage } from './rusage.js';

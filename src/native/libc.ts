@@ -29,6 +29,8 @@ export interface Libc {
   signal: Fn;
   fcntl: Fn;
   getpagesize: Fn;
+  madvise: Fn;
+  getrusage: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -101,6 +103,8 @@ function bind(): Libc {
     signal: lib.func('void *signal(int sig, void *handler)'),
     fcntl: lib.func('int fcntl(int fd, int cmd, ...)'),
     getpagesize: lib.func('int getpagesize()'),
+    madvise: lib.func('int madvise(uintptr_t addr, size_t length, int advice)'),
+    getrusage: lib.func('int getrusage(int who, void *usage)'),
   };
   return real;
 }

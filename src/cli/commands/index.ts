@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
   serve: { summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)', load: async () => (await import('./serve.js')).default },
   fleet: { summary: 'one report for many hosts: topology classes, findings x hosts, settings that differ', load: async () => (await import('./fleet.js')).default },
+  bench: { summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports', rawArgs: true, load: async () => (await import('./bench.js')).default },
   agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
   completion: { summary: 'shell completion script for bash, zsh or fish', load: async () => (await import('./completion.js')).default },
   help: { summary: 'help on a command, or the whole manual page (--man)', load: async () => (await import('./help.js')).default },

@@ -1,0 +1,113 @@
+// Results of `numakit bench`: plain data, written as JSON (--json, --save) and read back by
+// `bench compare` and the renderers. Field meanings and units: docs/bench.md.
+
+export type BenchKernel = 'read' | 'write' | 'copy' | 'triad';
+
+/** Where a buffer's pages were, from move_pages(2) with nodes = NULL. */
+export interface Placement {
+  /** The node the buffer was bound to. */
+  readonly node: number;
+  readonly pages: number;
+  /** Pages found on `node`. */
+  readonly onNode: number;
+  /** Pages per node, for every node that holds some. */
+  readonly byNode: Readonly<Record<string, number>>;
+  /** Pages move_pages reported no node for (never touched, or an error). */
+  readonly unplaced: number;
+  /** onNode / pages. */
+  readonly share: number;
+  /** share was 1 before and after the cell's measurements. */
+  readonly verified: boolean;
+  /** Share of the buffer in transparent huge pages (smaps AnonHugePages); null when unknown. */
+  readonly hugeShare: number | null;
+}
+
+export interface RateStats {
+  readonly best: number;
+  readonly median: number;
+  readonly min: number;
+}
+
+export interface KernelResult {
+  /** GB/s (10^9 bytes per second) from each rep's time: best = fastest rep. */
+  readonly gbps: RateStats;
+  /** Bytes one rep moves, counted as STREAM counts them (copy 2, triad 3 array lengths). */
+  readonly bytesPerRep: number;
+  /** Seconds of each timed rep, in order. */
+  readonly seconds: number[];
+}
+
+export interface BandwidthCell {
+  readonly cpuNode: number;
+  readonly memNode: number;
+  readonly cpus: number[];
+  readonly kernels: Partial<Record<BenchKernel, KernelResult>>;
+  readonly placement: Placement;
+}
+
+export interface LatencyCell {
+  readonly cpuNode: number;
+  readonly memNode: number;
+  /** The CPU the chasing thread ran on. */
+  readonly cpu: number;
+  /** ns per load over the laps of the chase. */
+  readonly ns: { readonly median: number; readonly min: number; readonly max: number };
+  readonly laps: number;
+  readonly placement: Placement;
+  /** Loaded latency only: threads streaming reads beside the chase, and the GB/s they got. */
+  readonly loaders?: number;
+  readonly loadGbps?: number;
+}
+
+export interface BenchNode {
+  readonly id: number;
+  readonly cpus: number[];
+  readonly memTotalBytes: number | null;
+  readonly memFreeBytes: number | null;
+  readonly distances: Readonly<Record<string, number>>;
+  /** Last-level cache bytes of the node's CPUs (distinct caches added up); null when unknown. */
+  readonly llcBytes: number | null;
+}
+
+/** What moves results, recorded with every result. null = the kernel file is absent. */
+export interface BenchSettings {
+  readonly kernel: string | null;
+  readonly cpuModel: string | null;
+  readonly hypervisor: boolean | null;
+  readonly thp: string | null;
+  readonly thpDefrag: string | null;
+  readonly numaBalancing: number | null;
+  readonly zoneReclaimMode: number | null;
+  /** cpufreq governor ("performance"; "a, b" when CPUs differ); null in VMs without cpufreq. */
+  readonly governor: string | null;
+  readonly loadAverage: { readonly start: readonly number[] | null; readonly end: readonly number[] | null };
+}
+
+export interface MemOptions {
+  readonly arrayBytes: number;
+  readonly latencyBytes: number;
+  readonly repeats: number;
+  readonly seconds: number;
+  readonly hugePages: boolean;
+  readonly loaded: boolean;
+  readonly bandwidth: boolean;
+  readonly latency: boolean;
+}
+
+export interface MemResult {
+  readonly schemaVersion: 1;
+  readonly kind: 'bench-mem';
+  readonly time: string;
+  readonly nodes: BenchNode[];
+  readonly settings: BenchSettings;
+  readonly options: MemOptions;
+  readonly cpuNodes: number[];
+  readonly memNodes: number[];
+  /** STREAM's rule: each array at least 4x the last-level cache of the CPUs that run. */
+  readonly stream: { readonly llcBytes: number | null; readonly arrayToCache: number | null; readonly ruleMet: boolean | null };
+  readonly bandwidth: BandwidthCell[];
+  readonly latency: LatencyCell[];
+  readonly loadedLatency: LatencyCell[];
+  readonly notes: string[];
+  readonly warnings: string[];
+}
