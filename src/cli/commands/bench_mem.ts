@@ -1,90 +1,79 @@
-// numakit bench mem: the node x node bandwidth and latency matrices.
-import { parseArgs } from 'node:util';
-import { parseDuration, parseSize } from '../../agent/values.js';
-import { benchMem } from '../../bench/mem_bench.js';
+// numakit bench mem: the node x node bandwidth and latency matrices. The measuring code (koffi,
+// the kernel workers) is imported only when it runs.
+import { parseSize } from '../../agent/values.js';
 import { UsageError } from '../../model/errors.js';
-import { renderMemCsv } from '../../render/bench/mem_csv.js';
-import { renderMemText } from '../../render/bench/mem_text.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
-import { writeOutputs } from './bench_output.js';
+import type { Command, ParsedOptions } from '../options.js';
+import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 
-export const memUsage = `usage: numakit bench mem [options]
+const OPTIONS = {
+  nodes: { type: 'string', value: 'NODES', help: 'only these nodes as rows and columns (numactl syntax: 0-1, all, !2 ...)' },
+  threads: { type: 'string', value: 'N', help: 'threads per CPU node (default: every CPU of the node this process may use)' },
+  size: { type: 'string', value: 'SIZE', help: 'bytes per array (default 4x the last-level cache, at least 32M)' },
+  'latency-size': { type: 'string', value: 'SIZE', help: 'the latency cycle (default 256M, or 4x the last-level cache if larger)' },
+  seconds: { type: 'string', value: 'S', help: 'at least this long per kernel and per latency figure (default 0.5)' },
+  repeats: { type: 'string', value: 'N', help: 'timed reps per kernel, at least 5 (default 5)' },
+  only: { type: 'string', value: 'WHAT', choices: ['bandwidth', 'latency'], help: 'bandwidth | latency (default: both)' },
+  loaded: { type: 'boolean', help: 'also loaded latency: the chase while the node\'s other CPUs stream reads' },
+  'huge-pages': { type: 'boolean', help: 'ask for transparent huge pages (MADV_HUGEPAGE); says how much it got' },
+  json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
+  csv: { type: 'boolean', help: 'one line per figure' },
+  save: { type: 'string', value: 'FILE', complete: 'file', help: 'also write the JSON result to FILE (for bench compare)' },
+} as const;
 
-Memory bandwidth and latency between every CPU node (rows) and memory node (columns;
-memory-only nodes are columns only), like Intel MLC's matrices. Worker threads are pinned to
-the row's CPUs; the buffer they share is bound to the column's node (mbind MPOL_BIND) and
-every page is checked there with move_pages(2): a cell whose pages were not all on its node
-is marked '*' with the real share, never silently wrong.
+type Parsed = ParsedOptions<typeof OPTIONS>;
 
-Bandwidth kernels (WebAssembly SIMD, bytes counted as STREAM counts them): read, write (fill),
-copy (2x), triad a = b + s*c (3x); each array >= 4x the last-level cache (from sysfs), best
-and median of >= 5 timed reps after one untimed pass. Latency: one thread chasing a random
-cycle with one pointer per 64-byte line, ns per load.
-
-options:
-  --nodes NODES        only these nodes (numactl syntax: 0-1, all, !2 ...)
-  --threads N          threads per CPU node (default: every CPU of the node we may use)
-  --size SIZE          bytes per array (default 4x the last-level cache, at least 32M)
-  --latency-size SIZE  latency buffer (default 256M, or 4x the last-level cache if larger)
-  --seconds S          at least this long per kernel and per latency figure (default 0.5)
-  --repeats N          timed reps per kernel, at least 5 (default 5)
-  --only WHAT          bandwidth or latency (default both)
-  --loaded             also loaded latency: the chase while the node's other CPUs stream reads
-  --huge-pages         ask for transparent huge pages (MADV_HUGEPAGE); says how much it got
-  --json               the result as JSON (schemaVersion 1, docs/bench.md)
-  --csv                one line per figure
-  --save FILE          also write the JSON result to FILE (for bench compare)
-
-A progress line with an ETA goes to stderr when it is a terminal. Runs as any user.
-`;
-
-export async function runBenchMem(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
-    options: {
-      nodes: { type: 'string' }, threads: { type: 'string' }, size: { type: 'string' }, 'latency-size': { type: 'string' },
-      seconds: { type: 'string' }, repeats: { type: 'string' }, only: { type: 'string' }, loaded: { type: 'boolean' },
-      'huge-pages': { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, save: { type: 'string' },
-    },
-  });
-  if (positionals.length > 0) throw new UsageError(`bench mem: unexpected argument '${positionals[0]}'`);
-  if (values.json && values.csv) throw new UsageError('bench mem: --json and --csv cannot be used together');
+async function run({ values }: Parsed, ctx: Context): Promise<number> {
   const only = values.only;
-  if (only !== undefined && only !== 'bandwidth' && only !== 'latency') throw new UsageError(`bench mem: --only takes bandwidth or latency, not '${only}'`);
   if (values.loaded && only === 'bandwidth') throw new UsageError('bench mem: --loaded measures latency; it cannot go with --only bandwidth');
   const threads = values.threads === undefined ? undefined : positiveInt(values.threads, '--threads');
   const repeats = values.repeats === undefined ? 5 : positiveInt(values.repeats, '--repeats');
   if (repeats < 5) throw new UsageError(`bench mem: --repeats ${repeats}: STREAM's rule is at least 5 timed reps`);
-  requireRealRoot(ctx.root, 'bench mem');
-  const progress = stderrProgress();
-  const result = await benchMem(ctx.root, {
+  const args = {
     nodes: values.nodes, threads, repeats,
-    arrayBytes: size(values.size, '--size', 1 << 20), latencyBytes: size(values['latency-size'], '--latency-size', 1 << 20),
+    arrayBytes: size(values.size, '--size'), latencyBytes: size(values['latency-size'], '--latency-size'),
     seconds: values.seconds === undefined ? 0.5 : seconds(values.seconds, '--seconds'),
     hugePages: values['huge-pages'] === true, loaded: values.loaded === true,
-    bandwidth: only !== 'latency', latency: only !== 'bandwidth', progress: progress.update,
-  }).finally(progress.done);
+    bandwidth: only !== 'latency', latency: only !== 'bandwidth',
+  };
+  requireRealRoot(ctx.root, 'bench mem');
+  const { benchMem } = await import('../../bench/mem_bench.js');
+  const progress = stderrProgress();
+  const result = await benchMem(ctx.root, { ...args, progress: progress.update }).finally(progress.done);
+  const { renderMemCsv } = await import('../../render/bench/mem_csv.js');
+  const { renderMemText } = await import('../../render/bench/mem_text.js');
   ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : values.csv ? renderMemCsv(result) : renderMemText(result));
+  const { writeOutputs } = await import('./bench_output.js');
   await writeOutputs(result, { save: values.save }, ctx);
   return 0;
 }
 
-/** A duration in seconds: 0, 0.5, 2, or with a unit (500ms, 2s, 1m). */
-export function seconds(v: string, what: string): number {
-  return /^\s*0*(\.0*)?\s*$/.test(v) ? 0 : parseDuration(v, what) / 1000;
-}
-
-export function positiveInt(v: string, what: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`bench: ${what} '${v}': expected a whole number >= 1`);
-  return n;
-}
-
-function size(v: string | undefined, what: string, min: number): number | undefined {
+function size(v: string | undefined, what: string): number | undefined {
   if (v === undefined) return undefined;
   const bytes = parseSize(v, what);
-  if (bytes < min) throw new UsageError(`bench mem: ${what} '${v}': at least 1M`);
+  if (bytes < 2 ** 20) throw new UsageError(`bench mem: ${what} '${v}': at least 1M`);
   return Math.ceil(bytes / 4096) * 4096;
 }
+
+const mem: Command<Parsed> = {
+  summary: 'node x node memory bandwidth and latency matrices (MLC class), every buffer verified on its node',
+  synopsis: ['mem [OPTIONS]'],
+  description: `Memory bandwidth and latency between every CPU node (rows) and memory node (columns;
+memory-only nodes are columns only), like Intel MLC's matrices. Worker threads are pinned to
+the row's CPUs; the buffer they share is bound to the column's node (mbind MPOL_BIND) and every
+page is checked there with move_pages(2): a cell whose pages were not all on its node is marked
+'*' with the real share, never silently wrong.
+
+Bandwidth kernels (WebAssembly, bytes counted as STREAM counts them): read, write (fill),
+copy (2x), triad a = b + s*c (3x); each array >= 4x the last-level cache (from sysfs), best and
+median of >= 5 timed reps after one untimed pass. Latency: one thread chasing a random cycle
+with one pointer per 64-byte line, ns per load. A progress line with an ETA goes to stderr
+when it is a terminal. Runs as any user.`,
+  options: OPTIONS,
+  conflicts: [['json', 'csv']],
+  exit: { 1: 'a node without enough free memory, no usable node, or a failed system call' },
+  run,
+};
+export default mem;
