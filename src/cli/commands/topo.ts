@@ -1,4 +1,6 @@
-// numakit topo [--json | --numactl]
+// numakit topo [--json | --numactl | --svg FILE | --html FILE]
+import { writeFileSync } from 'node:fs';
+import { NumakitError } from '../../model/errors.js';
 import { discoverTopology } from '../../discover/topology.js';
 import { renderNumactlHardware } from '../../render/numactl_hardware.js';
 import { renderTopoJson } from '../../render/topo_json.js';
@@ -8,17 +10,38 @@ import type { Command, ParsedOptions } from '../options.js';
 const OPTIONS = {
   json: { type: 'boolean', help: 'machine-readable, schemaVersion 1 (docs/topo.md)' },
   numactl: { type: 'boolean', help: "exactly the output of 'numactl --hardware'" },
+  svg: { type: 'string', value: 'FILE', complete: 'file', help: "the topology as a picture (SVG): nodes with their CPUs, memory and\ndevices, memory-only nodes marked, the distances as a heatmap; - = stdout" },
+  html: { type: 'string', value: 'FILE', complete: 'file', help: 'the same picture in a web page of its own, with the text view; - = stdout' },
 } as const;
+
+/** Writes a picture file (or stdout for "-"); one line naming the file on failure. */
+function writeOut(file: string, text: string, out: (t: string) => void, what: string): void {
+  if (file === '-') return out(text);
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new NumakitError(`topo: --${what} ${file}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+}
 
 const topo: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'topology: nodes, CPUs, memory, devices, distances',
-  synopsis: ['[--json | --numactl]'],
+  synopsis: ['[--json | --numactl | --svg FILE | --html FILE]'],
   description: `The machine's NUMA topology: per node its CPUs, memory, huge pages and devices
 (NICs, NVMe, block, GPUs, InfiniBand), then the distance matrix.`,
   options: OPTIONS,
-  conflicts: [['json', 'numactl']],
+  conflicts: [['json', 'numactl', 'svg', 'html']],
   async run({ values }, ctx) {
     const t = discoverTopology(ctx.root, { devices: !values.numactl });
+    if (values.svg !== undefined || values.html !== undefined) {
+      // Loaded only here: plain `topo` stays lean.
+      const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([import('../../render/topo_svg.js'), import('../../render/topo_html.js')]);
+      const title = ctx.root.isReal ? 'this machine' : ctx.root.label;
+      if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t), ctx.out, 'svg');
+      else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
+      return 0;
+    }
     ctx.out(values.json ? renderTopoJson(t) : values.numactl ? renderNumactlHardware(t) : renderTopoText(t));
     return 0;
   },
