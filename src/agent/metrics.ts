@@ -2,6 +2,7 @@
 // HTTP server, exporter and dashboard), plus its own metrics and its recent decisions. On
 // 127.0.0.1 unless ADDR names a host; a host other machines can reach needs
 // metrics-token-file or metrics-insecure-public, as serve's --listen does.
+import { hostname } from 'node:os';
 import { UsageError } from '../model/errors.js';
 import type { ProcessView } from '../policy/agent/types.js';
 import { locality } from '../policy/locality.js';
@@ -69,7 +70,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
   ];
   const server = await startHttpServer({
     listen: { host, port }, token: access.kind === 'token' ? readTokenFile(access.file) : null, what: 'agent --metrics',
-    routes: appRoutes(scraper, { nodeExporterNames: true, extra, agent: () => ({ running: true, pid: process.pid, recent: r.recent.list() }) }),
+    routes: appRoutes(scraper, { nodeExporterNames: true, extra, title: o.root.isReal ? hostname() : o.root.label, agent: () => ({ running: true, pid: process.pid, recent: r.recent.list() }) }),
   });
   return {
     address: server.address,

@@ -4,7 +4,10 @@ import type { IncomingMessage } from 'node:http';
 import { CONTENT_TYPE, renderExposition, type Family } from './exposition.js';
 import type { Route } from './http_server.js';
 import { scrapeFamilies } from './metrics.js';
-import type { Scraper } from './scrape.js';
+import type { Scrape, Scraper } from './scrape.js';
+import { assetRoutes } from './assets.js';
+import { liveJson, topologyJson } from './live.js';
+import { SVG_STYLE } from '../render/topo_svg.js';
 
 export interface AppOptions {
   readonly nodeExporterNames: boolean;
@@ -12,6 +15,8 @@ export interface AppOptions {
   readonly extra?: () => Family[];
   /** The agent serving this dashboard (agent --metrics): its pid and recent log lines. */
   readonly agent?: () => AgentStatus;
+  /** What the dashboard calls the machine: its host name, or the snapshot's label. */
+  readonly title: string;
 }
 
 export interface AgentStatus {
@@ -34,8 +39,24 @@ export function metricsRoute(scraper: Scraper, o: AppOptions): Route {
   };
 }
 
+const json = (v: object) => ({ type: 'application/json; charset=utf-8', body: JSON.stringify(v) });
+
+/** The dashboard polls every 2 s and may be open in several browsers: one scrape serves them all for a second. */
+function recentScrape(scraper: Scraper, maxAgeMs = 1000): () => Scrape {
+  let last: Scrape | null = null;
+  return () => {
+    if (last === null || Date.now() - last.at > maxAgeMs) last = scraper.scrape();
+    return last;
+  };
+}
+
 export function appRoutes(scraper: Scraper, o: AppOptions): Map<string, Route> {
+  const recent = recentScrape(scraper);
   return new Map<string, Route>([
     ['/metrics', metricsRoute(scraper, o)],
+    ...assetRoutes(),
+    ['/topology.css', () => ({ type: 'text/css; charset=utf-8', body: SVG_STYLE })],
+    ['/api/topology', () => json(topologyJson(recent(), o.title))],
+    ['/api/live', () => json(liveJson(recent(), o.agent?.() ?? null))],
   ]);
 }

@@ -1,6 +1,7 @@
 // `numakit serve` once its options are parsed: decide who may connect, take a first reading
 // (the CPU baseline, the topology, a doctor run started), listen, say where and to whom, and
 // serve until SIGINT or SIGTERM, which close every connection (half-sent requests too) and end.
+import { hostname } from 'node:os';
 import type { SysRoot } from '../sysfs/root.js';
 import type { ServeOptions } from '../cli/commands/serve.js';
 import { appRoutes } from './app.js';
@@ -31,11 +32,11 @@ export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> 
   const scraper = new Scraper(env.root, { top: o.top, doctorIntervalMs: o.doctorIntervalMs, timeoutMs: SCRAPE_TIMEOUT_MS, ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}) });
   scraper.prime();
   const server = await startHttpServer({
-    listen, token, what: 'serve', routes: appRoutes(scraper, { nodeExporterNames: o.nodeExporterNames }), ...(env.limits ? { limits: env.limits } : {}),
+    listen, token, what: 'serve', routes: appRoutes(scraper, { nodeExporterNames: o.nodeExporterNames, title: env.root.isReal ? hostname() : env.root.label }), ...(env.limits ? { limits: env.limits } : {}),
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
-  env.out(`numakit serve: http://${server.address}/metrics${from}; access: ${describeAccess(access)}\n`);
+  env.out(`numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`);
   env.onListening?.(server);
   void scraper.doctor.refresh();
   await new Promise<void>((resolve) => {

@@ -51,8 +51,9 @@ export function windowCpus(before: NodeCpuTicks | undefined, after: NodeCpuTicks
   const total = after.total - before.total;
   if (total <= 0) return { busyCpus: null, idleCpus: null };
   const busyShare = Math.max(0, Math.min(1, (after.busy - before.busy) / total));
-  // Ticks elapsed over the window tell how many CPUs were counted (CPUs go on/offline).
-  const cpus = total / CLOCK_TICKS_PER_SECOND / seconds;
+  // Ticks elapsed over the window tell how many CPUs were counted (CPUs go on/offline), at most
+  // the CPUs online now (a window measured a little short must not show more busy CPUs than exist).
+  const cpus = Math.min(after.cpus, total / CLOCK_TICKS_PER_SECOND / seconds);
   return { busyCpus: busyShare * cpus, idleCpus: (1 - busyShare) * cpus };
 }
 

@@ -2,31 +2,19 @@
 // top-K processes, and gaps (a file that cannot be parsed, a process that exits mid-scrape, a
 // node that goes offline, a scrape past its deadline) that leave the scrape answering.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Scraper } from '../../../src/serve/scrape.js';
 import { ticksByNode, windowCpus } from '../../../src/serve/collect/node_cpu.js';
 import { meminfoMetricName } from '../../../src/serve/collect/node_memory.js';
-import { copyFixture, OPTS, scrapeText, value } from './helpers.js';
+import { copyFixture, OPTS, procStat, realisticFourNode, scrapeText, value } from './helpers.js';
 
 const NODE = 'sys/devices/system/node';
 
 describe('serve collectors', () => {
   let fx: ReturnType<typeof copyFixture>;
-  before(() => {
-    fx = copyFixture();
-    // A real kernel (4.4+) prints HugetlbPages; hugeapp maps 1 GiB + 6 MiB of hugetlbfs pages.
-    appendFileSync(join(fx.dir, 'proc/1403/status'), 'HugetlbPages:\t 1054720 kB\n');
-    // The fixture's stat lines share one template (rss 1004 pages); a kernel thread and a zombie have none.
-    for (const pid of [1100, 1504]) {
-      const f = join(fx.dir, `proc/${pid}/stat`);
-      const [head, tail] = [readFileSync(f, 'utf8').slice(0, readFileSync(f, 'utf8').lastIndexOf(')') + 2), readFileSync(f, 'utf8').slice(readFileSync(f, 'utf8').lastIndexOf(')') + 2).split(' ')];
-      tail[21] = '0';
-      writeFileSync(f, head + tail.join(' '));
-    }
-    for (let n = 0; n < 4; n++) writeFileSync(join(fx.dir, NODE, `node${n}/distance`), `${[0, 1, 2, 3].map((m) => (m === n ? 10 : 20 + m + n)).join(' ')}\n`);
-  });
+  before(() => (fx = realisticFourNode()));
   after(() => fx.remove());
 
   it('node_exporter names: meminfo fields in bytes, HugePages_* as counts, numastat counters _total in pages', () => {
@@ -50,6 +38,7 @@ describe('serve collectors', () => {
   it('distances as an info metric, node info, huge pages per node and size', () => {
     const t = scrapeText(new Scraper(fx.root, OPTS));
     assert.match(t, /^numakit_node_distance_info\{node="0",peer="1",distance="21"\} 1$/m);
+    assert.match(t, /^numakit_node_distance_info\{node="0",peer="3",distance="32"\} 1$/m);
     assert.equal(t.match(/^numakit_node_distance_info\{/gm)?.length, 16);
     assert.match(t, /^numakit_node_hugepages\{node="1",size="1048576kB",state="total"\} \d+$/m);
     const pages = value(t, 'numakit_node_hugepages{node="1",size="2048kB",state="total"}')!;
@@ -125,8 +114,7 @@ describe('serve collectors', () => {
   });
 
   it('CPU counters from proc/stat; busy/idle gauges once there is a reading 1 s older', () => {
-    const stat = (busy: number) => `cpu  0 0 0 0\n${[0, 1, 2, 3, 4, 5, 6, 7].map((c) => `cpu${c} ${busy} 0 0 900 0 0 0 0 0 0`).join('\n')}\n`;
-    writeFileSync(join(fx.dir, 'proc/stat'), stat(100));
+    writeFileSync(join(fx.dir, 'proc/stat'), procStat(100, 900));
     let now = 0;
     const s = new Scraper(fx.root, OPTS, () => now);
     const first = scrapeText(s);
@@ -134,10 +122,9 @@ describe('serve collectors', () => {
     assert.equal(value(first, 'numakit_node_cpu_seconds_total{node="0",mode="idle"}'), 18);
     assert.equal(value(first, 'numakit_node_cpus_busy{node="0"}'), undefined);
     now = 2000;
-    writeFileSync(join(fx.dir, 'proc/stat'), stat(300));
+    writeFileSync(join(fx.dir, 'proc/stat'), procStat(300, 900));
     const t = scrapeText(s);
     assert.equal(value(t, 'numakit_node_cpus_online{node="0"}'), 2);
     assert.ok(Math.abs(value(t, 'numakit_node_cpus_busy{node="0"}')! - 2) < 1e-9, t);
-    rmSync(join(fx.dir, 'proc/stat'));
   });
 });

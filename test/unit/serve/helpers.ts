@@ -1,7 +1,7 @@
 // Shared by the serve tests: a writable copy of a fixture machine, scrapes as text, and a
 // numakit serve child process on an ephemeral loopback port.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderExposition } from '../../../src/serve/exposition.js';
@@ -18,6 +18,35 @@ export function copyFixture(src = FOUR_NODE): { dir: string; root: SysRoot; remo
   const dir = join(base, 'machine');
   cpSync(src, dir, { recursive: true });
   return { dir, root: openRoot(dir), remove: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+const NODE = 'sys/devices/system/node';
+
+/** /proc/stat with every CPU at `busy` busy and `idle` idle ticks. */
+export function procStat(busy: number, idle: number): string {
+  return `cpu  0 0 0 0\n${[0, 1, 2, 3, 4, 5, 6, 7].map((c) => `cpu${c} ${busy} 0 0 ${idle} 0 0 0 0 0 0`).join('\n')}\n`;
+}
+
+/**
+ * The four-node fixture made closer to a real kernel's tree for serve: SLIT distances, a
+ * /proc/stat, HugetlbPages in hugeapp's status (1 GiB + 6 MiB of hugetlbfs pages), and no
+ * resident pages for the kernel thread and the zombie (the fixture's stat lines share one
+ * template with rss 1004).
+ */
+export function realisticFourNode(): ReturnType<typeof copyFixture> {
+  const fx = copyFixture();
+  for (let n = 0; n < 4; n++) writeFileSync(join(fx.dir, NODE, `node${n}/distance`), `${[0, 1, 2, 3].map((m) => (m === n ? 10 : m + n === 3 ? 32 : 20 + m + n)).join(' ')}\n`);
+  writeFileSync(join(fx.dir, 'proc/stat'), procStat(100, 900));
+  appendFileSync(join(fx.dir, 'proc/1403/status'), 'HugetlbPages:\t 1054720 kB\n');
+  for (const pid of [1100, 1504]) {
+    const f = join(fx.dir, `proc/${pid}/stat`);
+    const text = readFileSync(f, 'utf8');
+    const cut = text.lastIndexOf(')') + 2;
+    const fields = text.slice(cut).split(' ');
+    fields[21] = '0';
+    writeFileSync(f, text.slice(0, cut) + fields.join(' '));
+  }
+  return fx;
 }
 
 export const OPTS: ScrapeOptions = { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000 };

@@ -1,0 +1,154 @@
+// numakit serve's dashboard: the topology picture from /api/topology (redrawn when the
+// machine's topology changes), live values from /api/live every 2 s. Plain DOM, no library;
+// every value from the machine is set as text, never as HTML.
+'use strict';
+
+const POLL_MS = 2000;
+let topologyVersion = -1;
+let previous = null;
+
+const $ = (id) => document.getElementById(id);
+
+function bytes(b) {
+  if (b === null || b === undefined) return '?';
+  const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = b;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+  return i === 0 ? `${v} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${u[i]}`;
+}
+
+function cell(row, text) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  row.appendChild(td);
+}
+
+function fillRows(tbody, rows) {
+  tbody.replaceChildren(...rows.map((cells) => {
+    const tr = document.createElement('tr');
+    cells.forEach((c) => cell(tr, c));
+    return tr;
+  }));
+}
+
+async function getJson(path) {
+  const r = await fetch(path, { cache: 'no-store' });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return r.json();
+}
+
+async function loadTopology() {
+  const t = await getJson('api/topology');
+  topologyVersion = t.version;
+  $('title').textContent = t.title;
+  document.title = `numakit: ${t.title}`;
+  // Server-rendered and escaped SVG (src/render/topo_svg.ts).
+  $('topology').innerHTML = t.svg;
+}
+
+function rate(now, before, node, key) {
+  if (!before) return null;
+  const a = now.nodes.find((n) => n.node === node);
+  const b = before.nodes.find((n) => n.node === node);
+  const dt = (now.at - before.at) / 1000;
+  if (!a || !b || !a.numastat || !b.numastat || dt <= 0 || a.numastat[key] === undefined) return null;
+  return Math.max(0, (a.numastat[key] - b.numastat[key]) / dt);
+}
+
+function fmtRate(r) {
+  return r === null ? '–' : r >= 100 ? r.toFixed(0) : r.toFixed(1);
+}
+
+function showNodes(live) {
+  fillRows($('nodes').tBodies[0], live.nodes.map((n) => {
+    const used = n.memTotal === null || n.memFree === null ? null : n.memTotal - n.memFree;
+    const r = (k) => fmtRate(rate(live, previous, n.node, k));
+    return [String(n.node), n.busyCpus === null ? `– / ${n.cpus}` : `${n.busyCpus.toFixed(2)} / ${n.cpus}`, `${bytes(used)} of ${bytes(n.memTotal)}`, bytes(n.memFree),
+      r('numa_hit'), r('numa_miss'), r('other_node'), r('local_node')];
+  }));
+  for (const n of live.nodes) {
+    const bar = document.getElementById(`node-${n.node}-mem-used`);
+    const label = document.getElementById(`node-${n.node}-mem-text`);
+    if (!bar || n.memTotal === null || n.memFree === null || n.memTotal === 0) continue;
+    const used = n.memTotal - n.memFree;
+    bar.setAttribute('width', String(Math.round((Number(bar.dataset.width) * used) / n.memTotal)));
+    if (label) label.textContent = `${bytes(used)} used of ${bytes(n.memTotal)}`;
+  }
+}
+
+function showProcesses(live) {
+  fillRows($('procs').tBodies[0], live.processes.map((p) => [String(p.pid), p.name, bytes(p.totalBytes), bytes(p.remoteBytes),
+    p.locality === null ? '–' : `${Math.round(p.locality * 100)}%`,
+    Object.entries(p.nodes).map(([n, b]) => `${n}: ${bytes(b)}`).join('  '), p.runNodes.join(',')]));
+  $('procs-note').textContent = `top ${live.processes.length} of ${live.scanned} processes; locality = share of memory on the nodes where the process ran since the previous reading`;
+}
+
+function finding(f) {
+  const div = document.createElement('div');
+  div.className = `finding ${f.severity}`;
+  const head = document.createElement('div');
+  const sev = document.createElement('span');
+  sev.className = 'sev';
+  sev.textContent = f.severity;
+  head.append(sev, document.createTextNode(f.title));
+  const why = document.createElement('div');
+  why.className = 'note';
+  why.textContent = f.why;
+  div.append(head, why);
+  for (const [label, lines] of [['now', f.fix.runtime], ['persistent', f.fix.persistent]]) {
+    if (lines.length === 0) continue;
+    const pre = document.createElement('pre');
+    pre.textContent = `# ${label}\n${lines.join('\n')}`;
+    div.appendChild(pre);
+  }
+  return div;
+}
+
+function showDoctor(live) {
+  const d = live.doctor;
+  if (!d) return;
+  const note = document.createElement('p');
+  note.className = 'note';
+  note.textContent = `${d.problems.length} finding(s), ${d.notChecked} check(s) lacked their data; last run ${new Date(d.at).toLocaleTimeString()}`;
+  $('doctor').replaceChildren(note, ...d.problems.map(finding));
+}
+
+function showAgent(live) {
+  $('agent-section').hidden = !live.agent;
+  if (!live.agent) return;
+  $('agent').replaceChildren(...live.agent.recent.slice().reverse().map((e) => {
+    const li = document.createElement('li');
+    li.textContent = e.line;
+    return li;
+  }));
+}
+
+function showStatus(live) {
+  const s = $('status');
+  s.textContent = `updated ${new Date(live.at).toLocaleTimeString()} · scrape ${(live.scrapeSeconds * 1000).toFixed(0)} ms`;
+  if (live.partial) {
+    const p = document.createElement('span');
+    p.className = 'partial';
+    p.textContent = ' · partial (time limit reached)';
+    s.appendChild(p);
+  }
+}
+
+async function tick() {
+  try {
+    const live = await getJson('api/live');
+    if (live.topologyVersion !== topologyVersion) await loadTopology();
+    showNodes(live);
+    showProcesses(live);
+    showDoctor(live);
+    showAgent(live);
+    showStatus(live);
+    previous = live;
+  } catch (e) {
+    $('status').textContent = `cannot reach numakit serve: ${e.message}; retrying`;
+  }
+  setTimeout(tick, POLL_MS);
+}
+
+tick();

@@ -1,0 +1,62 @@
+// The dashboard's routes served in-process: the page and its files, the topology picture as
+// JSON (SVG without inline style, for the page's strict CSP), the live values, the agent's
+// section only when an agent serves, and one scrape shared by polls within a second.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { appRoutes } from '../../../src/serve/app.js';
+import { startHttpServer, type RunningServer } from '../../../src/serve/http_server.js';
+import { Scraper } from '../../../src/serve/scrape.js';
+import { OPTS, realisticFourNode } from './helpers.js';
+
+describe('serve app routes', () => {
+  let fx: ReturnType<typeof realisticFourNode>;
+  let srv: RunningServer;
+  let scrapes = 0;
+  const get = async (p: string) => fetch(`http://${srv.address}${p}`);
+  before(async () => {
+    fx = realisticFourNode();
+    const scraper = new Scraper(fx.root, OPTS);
+    const real = scraper.scrape.bind(scraper);
+    scraper.scrape = (ms?: number) => (scrapes++, real(ms));
+    srv = await startHttpServer({
+      listen: { host: '127.0.0.1', port: 0 }, token: null, what: 'test',
+      routes: appRoutes(scraper, { nodeExporterNames: true, title: 'four-node', agent: () => ({ running: true, pid: 42, recent: [{ time: 't', line: 'moved pid 7' }] }) }),
+    });
+  });
+  after(async () => {
+    await srv.close();
+    fx.remove();
+  });
+
+  it('the page, its script and styles, with their types', async () => {
+    for (const [p, type] of [['/', 'text/html'], ['/app.js', 'text/javascript'], ['/style.css', 'text/css'], ['/topology.css', 'text/css']]) {
+      const r = await get(p!);
+      assert.equal(r.status, 200, p);
+      assert.match(r.headers.get('content-type')!, new RegExp(`^${type}`), p);
+    }
+    const html = await (await get('/')).text();
+    assert.doesNotMatch(html, /https?:\/\//, 'no CDN, no external font');
+    assert.equal((await get('/index.html')).status, 404, 'only / names the page');
+  });
+
+  it('/api/topology: the picture without inline style, its version and title', async () => {
+    const t = await (await get('/api/topology')).json() as { version: number; title: string; svg: string };
+    assert.equal(t.title, 'four-node');
+    assert.equal(t.svg.match(/<g class="node" /g)?.length, 4);
+    assert.doesNotMatch(t.svg, /<style/);
+    assert.ok(t.version >= 1);
+  });
+
+  it('/api/live: nodes with memory and counters, processes, the agent; polls within a second share a scrape', async () => {
+    const n0 = scrapes;
+    const [a, b] = await Promise.all([get('/api/live'), get('/api/live')]);
+    const live = await a.json() as { nodes: { node: number; memTotal: number; numastat: Record<string, number> }[]; processes: { name: string }[]; agent: { pid: number } };
+    await b.json();
+    assert.ok(scrapes - n0 <= 1, `${scrapes - n0} scrapes for two polls`);
+    assert.deepEqual(live.nodes.map((n) => n.node), [0, 1, 2, 3]);
+    assert.equal(live.nodes[1]!.memTotal, 16777216 * 1024);
+    assert.equal(live.nodes[1]!.numastat.numa_miss, 34567);
+    assert.deepEqual(live.processes.map((p) => p.name), ['hugeapp', 'java', 'postgres']);
+    assert.equal(live.agent.pid, 42);
+  });
+});

@@ -1,0 +1,68 @@
+// The dashboard in a real browser (Debian's chromium driven by playwright-core, no browser
+// download): one launch, a four-node fixture machine served by `numakit serve --root`, then:
+// no console errors, one box per node in the picture, the process table fills, live values
+// change when the machine's counters do, and a screenshot kept in artifacts/ (UPDATE_GOLDEN=1
+// also copies it to docs/img/dashboard.png).
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { REPO_DIR } from '../../helpers/cli.js';
+import { procStat, realisticFourNode, startServe, type Child } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const NODE = 'sys/devices/system/node';
+
+describe('dashboard in chromium', { skip: !existsSync(CHROMIUM) && !process.env.CI ? 'chromium not installed' : false }, () => {
+  let fx: ReturnType<typeof realisticFourNode>;
+  let child: Child;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+  before(async () => {
+    fx = realisticFourNode();
+    child = await startServe(['--doctor-interval', '1h'], ['--root', fx.dir]);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM, headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await child?.stop();
+    fx?.remove();
+  });
+
+  it('loads clean, draws every node, fills the tables, updates live values; screenshot kept', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors: string[] = [];
+    page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e: Error) => errors.push(e.message));
+    page.on('requestfailed', (r: { url(): string }) => errors.push(`request failed: ${r.url()}`));
+    await page.goto(`${child.base}/`);
+    await page.waitForSelector('svg.topology g.node');
+    assert.equal(await page.locator('svg.topology g.node').count(), 4, 'one box per node');
+    assert.equal(await page.locator('svg.topology g.dist').count(), 16, 'the distance heatmap');
+    await page.waitForSelector('#procs tbody tr');
+    const procs = await page.locator('#procs tbody tr').allTextContents();
+    assert.ok(procs.some((r: string) => r.includes('hugeapp')), procs.join('\n'));
+    // Rates need two readings: wait for the second poll.
+    await page.waitForFunction(() => [...document.querySelectorAll('#nodes tbody td:nth-child(5)')].every((td) => td.textContent !== '–'), null, { timeout: 10_000 });
+    const before = await page.locator('#nodes tbody').textContent();
+    // The machine moves: node 0 allocates (numa_hit grows) and its free memory falls; CPUs work.
+    writeFileSync(join(fx.dir, 'proc/stat'), procStat(400, 1000));
+    const ns = join(fx.dir, NODE, 'node0/numastat');
+    writeFileSync(ns, readFileSync(ns, 'utf8').replace(/^numa_hit (\d+)$/m, (_l, v: string) => `numa_hit ${Number(v) + 400000}`));
+    const mi = join(fx.dir, NODE, 'node0/meminfo');
+    writeFileSync(mi, readFileSync(mi, 'utf8').replace(/^(Node 0 MemFree:\s+)(\d+)/m, (_l, h: string, v: string) => `${h}${Number(v) - 4 * 1024 * 1024}`));
+    await page.waitForFunction((b: string) => document.querySelector('#nodes tbody')!.textContent !== b, before, { timeout: 10_000 });
+    const after = await page.locator('#nodes tbody').textContent();
+    assert.notEqual(after, before);
+    assert.match(await page.locator('#node-0-mem-text').textContent(), /used of 16\.0 GiB/);
+    mkdirSync(join(REPO_DIR, 'artifacts'), { recursive: true });
+    const shot = join(REPO_DIR, 'artifacts/dashboard.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    if (process.env.UPDATE_GOLDEN) copyFileSync(shot, join(REPO_DIR, 'docs/img/dashboard.png'));
+    assert.deepEqual(errors, []);
+  });
+});
