@@ -45,7 +45,7 @@ describe('bash completion', () => {
     [['numakit', 'agent', 'restore', '--'], ['--state-dir', '--help']],
     [['numakit', 'plan', 'spark-'], ['spark-standalone', 'spark-yarn', 'spark-k8s']],
     [['numakit', 'completion', ''], ['bash', 'zsh', 'fish']],
-    [['numakit', 'topo', '--'], ['--json', '--numactl', '--help']],
+    [['numakit', 'topo', '--'], ['--json', '--numactl', '--svg', '--html', '--help']],
   ];
   for (const [words, want] of cases) {
     it(`${words.join(' ')}<TAB>`, () => assert.deepEqual(bashComplete(words), want));
