@@ -55,6 +55,9 @@ test('atomicWrite: short writes are continued to the last byte', () => {
   withFileFaults((c) => (c.op === 'write' ? 7 : undefined), () => atomicWrite(join(dir, 'f'), text), { log: calls });
   assert.equal(readFileSync(join(dir, 'f'), 'utf8'), text);
   assert.ok(calls.filter((c) => c.op === 'write').length > 1000);
+  // Durable: the file's data is synced before the rename, and the directory after it.
+  const steps = calls.filter((c) => c.op !== 'write').map((c) => `${c.op} ${c.path.replace(dir, 'D').replace(/tmp-\d+/, 'tmp')}`);
+  assert.deepEqual(steps, ['mkdir D', 'open D/.f.tmp', 'fsync D/.f.tmp', 'close D/.f.tmp', 'rename D/f', 'open D', 'fsync D', 'close D']);
   rmSync(dir, { recursive: true });
 });
 
