@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   journal: { summary: 'list the change sets apply and the agent made: time, source, status', load: async () => (await import('./journal.js')).default },
   plan: { summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)', load: async () => (await import('./plan.js')).default },
   serve: { summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)', load: async () => (await import('./serve.js')).default },
+  k8s: { summary: 'Kubernetes: publish NodeResourceTopology, stop the agent from a preStop hook', load: async () => (await import('./k8s.js')).default },
   fleet: { summary: 'one report for many hosts: topology classes, findings x hosts, settings that differ', load: async () => (await import('./fleet.js')).default },
   bench: { summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports', load: async () => (await import('./bench.js')).default },
   agent: { summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed', load: async () => (await import('./agent.js')).default },
