@@ -1,18 +1,11 @@
 // numakit run [options] [--] COMMAND ARGS...: numactl's launch. Sets the memory policy and
 // CPU affinity on this thread, then execs the command in its place (same pid, signals,
 // stdio and exit status). --show and --hardware print instead of running anything.
-import { statSync } from 'node:fs';
-import { posix } from 'node:path';
-import { formatCpuList, parseCpuList } from '../../model/cpuset.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
-import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError, type MemoryOption, type RunArgs } from '../../policy/nodespec_argv.js';
-import { SpecError, parseCpuSpec, parseNodeSpec, pciNumaNodePath, type DeviceKind, type SpecContext } from '../../policy/nodespec.js';
-import { listDir, readText, resolvePath } from '../../sysfs/read.js';
-import { listNodeDirs, readNodeCpulist, readNodeState } from '../../sysfs/node_list.js';
-import { readProcStatus } from '../../sysfs/proc_status.js';
-import type { SysRoot } from '../../sysfs/root.js';
+import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError, type RunArgs } from '../../policy/nodespec_argv.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
+import { applyBinding, readSystem, type SystemSets } from '../run_binding.js';
 
 type Native = typeof import('../../native/index.js');
 
@@ -92,11 +85,7 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
-  if (opts.memory !== undefined) applyMemory(native, opts.memory, { sys, all: opts.all, root: ctx.root, balancing: opts.balancing, note: ctx.err });
-  if (opts.cpus !== undefined) {
-    const cpus = opts.cpus.kind === 'physcpubind' ? parseCpuSpec(opts.cpus.spec, cpuContext(sys, opts.all)) : cpusOfNodes(opts.cpus.spec, sys, opts.all, ctx.root);
-    native.setAffinity(0, cpus);
-  }
+  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err });
   if (opts.show) {
     ctx.out(renderShow(readShowState(native, sys)));
     return 0;
@@ -111,145 +100,6 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
     throw new NumakitError(`run: execution of '${file}': ${native.errnoMessage(e.errno)}`, e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 127 : 126);
   }
   return 127; // not reached: execvp returns only by throwing
-}
-
-/** What run needs to know about this machine and this process, read once. */
-export interface SystemSets {
-  nodes: number[];
-  memoryNodes: number[];
-  cpus: number[];
-  memsAllowed: number[];
-  cpusAllowed: number[];
-  nodeCpus: Map<number, number[]>;
-}
-
-function readSystem(root: SysRoot): SystemSets {
-  const nodes = readNodeState(root, 'online') ?? (listNodeDirs(root).length > 0 ? listNodeDirs(root) : [0]);
-  const cpuText = readText(root, 'sys/devices/system/cpu/present') ?? readText(root, 'sys/devices/system/cpu/possible') ?? '0';
-  const cpus = parseCpuList(cpuText);
-  const status = readProcStatus(root, process.pid);
-  const nodeCpus = new Map(nodes.map((n) => [n, readNodeCpulist(root, n) ?? []] as const));
-  return {
-    nodes,
-    memoryNodes: readNodeState(root, 'has_memory') ?? nodes,
-    cpus,
-    memsAllowed: status?.memsAllowed ?? nodes,
-    cpusAllowed: status?.cpusAllowed ?? cpus,
-    nodeCpus,
-  };
-}
-
-function nodeContext(sys: SystemSets, all: boolean, root: SysRoot): SpecContext {
-  return { allowed: all ? sys.nodes : sys.memsAllowed, universe: sys.nodes, resolveDevice: (kind, id) => deviceNode(root, kind, id) };
-}
-
-function cpuContext(sys: SystemSets, all: boolean): SpecContext {
-  return { allowed: all ? sys.cpus : sys.cpusAllowed, universe: sys.cpus };
-}
-
-const MODES = { interleave: 3, 'weighted-interleave': 6, membind: 2, preferred: 1, 'preferred-many': 5 } as const;
-const SINCE: Partial<Record<MemoryOption['kind'], string>> = { 'weighted-interleave': '6.9', 'preferred-many': '5.15' };
-
-interface MemoryContext { sys: SystemSets; all: boolean; root: SysRoot; balancing: boolean; note: (line: string) => void }
-
-function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
-  const { sys, all, root } = o;
-  if (memory.kind === 'localalloc') {
-    native.setMempolicy({ mode: native.MPOL_LOCAL, nodes: [] });
-    return;
-  }
-  const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root));
-  for (const n of nodes) {
-    if (!sys.nodes.includes(n)) throw new SpecError(`node ${n} does not exist (nodes: ${formatCpuList(sys.nodes)})`);
-    if (!sys.memoryNodes.includes(n)) throw new SpecError(`node ${n} has no memory (nodes with memory: ${formatCpuList(sys.memoryNodes)})`);
-  }
-  if (memory.kind === 'preferred' && nodes.length !== 1) {
-    throw new SpecError(`--preferred takes one node, not ${formatCpuList(nodes)}; use --preferred-many for several`);
-  }
-  if (o.balancing) {
-    try {
-      native.setMempolicy({ mode: MODES[memory.kind], nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
-      return;
-    } catch (e) {
-      if (!(e instanceof native.NativeError && e.code === 'EINVAL')) throw e;
-      // libnuma's numa_set_membind_balancing() falls back the same way, silently.
-      o.note('numakit: run: --balancing: this kernel rejects MPOL_F_NUMA_BALANCING (Linux 5.12+); binding without it\n');
-    }
-  }
-  try {
-    native.setMempolicy({ mode: MODES[memory.kind], nodes });
-  } catch (e) {
-    const since = SINCE[memory.kind];
-    if (e instanceof native.NativeError && e.code === 'EINVAL' && since !== undefined) {
-      throw new NumakitError(`--${memory.kind} needs Linux ${since} or later; this kernel rejected it (set_mempolicy: Invalid argument)`);
-    }
-    throw e;
-  }
-}
-
-function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot): number[] {
-  const cpus: number[] = [];
-  for (const n of parseNodeSpec(spec, nodeContext(sys, all, root))) {
-    const own = sys.nodeCpus.get(n) ?? [];
-    if (own.length === 0) throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
-    cpus.push(...own);
-  }
-  return cpus;
-}
-
-/** The node a device sits on, the way numactl's affinity.c finds it. */
-function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
-  const name = `${kind}:${id}`;
-  switch (kind) {
-    case 'pci':
-      return readDeviceNode(root, pciNumaNodePath(id), name);
-    case 'netdev':
-    case 'block': {
-      if (id.includes('/') || id === '.' || id === '..') throw new SpecError(`${name}: not a device name`);
-      const cls = kind === 'netdev' ? 'net' : 'block';
-      if (readText(root, `sys/class/${cls}/${id}/uevent`) === null) throw new SpecError(`${name}: no such device in /sys/class/${cls}`);
-      return nearestNode(root, resolvePath(root, `sys/class/${cls}/${id}`), name);
-    }
-    case 'file':
-      return deviceNode(root, 'block', blockDeviceOf(root, id));
-    case 'ip':
-      throw new SpecError(`${name}: ip: is not supported; give the interface with netdev:IF`);
-  }
-}
-
-/** Walks up from a device directory to the nearest ancestor with a numa_node (partitions, namespaces). */
-function nearestNode(root: SysRoot, dir: string, name: string): number {
-  for (let d = dir; d.startsWith('sys/devices/'); d = posix.dirname(d)) {
-    if (readText(root, `${d}/numa_node`) !== null) return readDeviceNode(root, `${d}/numa_node`, name);
-  }
-  throw new SpecError(`${name} is not attached to any NUMA node (a virtual device?)`);
-}
-
-function readDeviceNode(root: SysRoot, path: string, name: string): number {
-  const text = readText(root, path);
-  if (text === null) throw new SpecError(`${name}: no such device (/${path} is missing)`);
-  const node = Number(text.trim());
-  if (!Number.isInteger(node)) throw new SpecError(`${name}: /${path} holds '${text.trim()}', not a node`);
-  if (node < 0) throw new SpecError(`${name}: the kernel does not know its node (/${path} is ${node})`);
-  return node;
-}
-
-/** The block device holding PATH (or PATH itself if it is one), found by its major:minor. */
-function blockDeviceOf(root: SysRoot, path: string): string {
-  let st;
-  try {
-    st = statSync(path, { bigint: true });
-  } catch {
-    throw new SpecError(`file:${path}: cannot stat it`);
-  }
-  const dev = st.isBlockDevice() ? st.rdev : st.dev;
-  // glibc's gnu_dev_major/minor: dev_t keeps the low 8 minor bits, then 12 major bits, then the rest.
-  const major = Number(((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn));
-  const minor = Number((dev & 0xffn) | ((dev >> 12n) & ~0xffn));
-  for (const name of listDir(root, 'sys/class/block') ?? []) {
-    if (readText(root, `sys/class/block/${name}/dev`)?.trim() === `${major}:${minor}`) return name;
-  }
-  throw new SpecError(`file:${path}: its filesystem (device ${major}:${minor}) is on no block device`);
 }
 
 /** What `numactl --show` prints, read back from the kernel. */
