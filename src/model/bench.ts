@@ -111,3 +111,87 @@ export interface MemResult {
   readonly notes: string[];
   readonly warnings: string[];
 }
+
+/** A variant of `bench ab`: how the workload is run. */
+export type AbVariantKind = 'default' | 'bind' | 'agent' | 'tuned';
+
+export interface AbVariant {
+  readonly name: string;
+  readonly kind: AbVariantKind;
+  /** As given: numactl options, agent options, or the profile name. */
+  readonly spec: string;
+}
+
+export interface AbRun {
+  readonly variant: string;
+  /** Round (1-based) and position within the round's shuffled order. */
+  readonly round: number;
+  readonly order: number;
+  readonly warmup: boolean;
+  /** Exited 0 (and the metric matched, with --metric): counted in the statistics. */
+  readonly ok: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly wallS: number;
+  /** CPU of the workload's whole process tree (getrusage RUSAGE_CHILDREN across its life). */
+  readonly userS: number;
+  readonly systemS: number;
+  readonly maxRssKb: number;
+  readonly minorFaults: number;
+  readonly majorFaults: number;
+  readonly voluntaryCtxSwitches: number;
+  readonly involuntaryCtxSwitches: number;
+  /** The --metric capture; null without --metric or when it did not match. */
+  readonly metric: number | null;
+  /** numastat counters' increase per node over the run (system-wide), in pages. */
+  readonly numastat: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly note?: string;
+}
+
+export interface Stat3 {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface AbVariantSummary {
+  readonly variant: string;
+  readonly runs: number;
+  readonly failed: number;
+  /** The compared measure: the metric, or wall seconds. null when no run counted. */
+  readonly measure: Stat3 | null;
+  readonly wallS: Stat3 | null;
+  readonly userS: number | null;
+  readonly systemS: number | null;
+  /** Medians of the system-wide deltas over all nodes, pages. */
+  readonly numaMiss: number | null;
+  readonly otherNode: number | null;
+  readonly minorFaults: number | null;
+  readonly majorFaults: number | null;
+  readonly ctxSwitches: number | null;
+  /** Against the first variant, oriented so that > 1 is better; null for the first. */
+  readonly ratio: { readonly value: number; readonly low: number; readonly high: number } | null;
+  readonly verdict: string;
+}
+
+export interface AbResult {
+  readonly schemaVersion: 1;
+  readonly kind: 'bench-ab';
+  readonly time: string;
+  readonly command: string[];
+  readonly nodes: BenchNode[];
+  readonly settings: BenchSettings;
+  readonly options: {
+    readonly runs: number;
+    readonly warmup: number;
+    readonly settleS: number;
+    readonly seed: number;
+    readonly metric: { readonly regex: string; readonly better: 'higher' | 'lower' } | null;
+    readonly numaBalancing: 'keep' | 'on' | 'off';
+  };
+  readonly variants: AbVariant[];
+  readonly runs: AbRun[];
+  readonly summary: AbVariantSummary[];
+  readonly notes: string[];
+  readonly warnings: string[];
+}

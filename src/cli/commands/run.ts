@@ -5,7 +5,7 @@ import { NumakitError, UsageError } from '../../model/errors.js';
 import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError, type RunArgs } from '../../policy/nodespec_argv.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
-import { applyBinding, readSystem, type SystemSets } from '../run_binding.js';
+import { applyBinding, readSystem, type SystemSets } from '../../actuate/run_binding.js';
 
 type Native = typeof import('../../native/index.js');
 
