@@ -2,17 +2,18 @@
 // are light; each imports its measuring code (koffi, worker threads) only when it runs.
 import { UsageError } from '../../model/errors.js';
 import type { Command, ParsedOptions } from '../options.js';
+import ab from './bench_ab.js';
 import mem from './bench_mem.js';
 
 const bench: Command<ParsedOptions<Record<string, never>>> = {
   summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports',
-  synopsis: ['mem [OPTIONS]'],
+  synopsis: ['mem [OPTIONS]', 'ab --variant NAME=SPEC... [OPTIONS] -- COMMAND [ARGS...]'],
   description: `Measures what NUMA placement buys on this machine. 'numakit bench SUBCOMMAND --help'
 for each one's options; docs/bench.md has the JSON schemas and real results.`,
   options: {},
-  subcommands: { mem },
+  subcommands: { mem, ab },
   async run() {
-    throw new UsageError('bench: give a subcommand: mem');
+    throw new UsageError('bench: give a subcommand: mem or ab');
   },
 };
 export default bench;

@@ -1,10 +1,10 @@
 // --save FILE and --report DIR, shared by bench mem and bench ab.
 import { writeFileSync } from 'node:fs';
-import type { MemResult } from '../../model/bench.js';
+import type { AbResult, MemResult } from '../../model/bench.js';
 import { NumakitError } from '../../model/errors.js';
 import type { Context } from '../context.js';
 
-export type BenchResult = MemResult;
+export type BenchResult = MemResult | AbResult;
 
 function write(path: string, text: string): void {
   try {

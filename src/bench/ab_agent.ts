@@ -1,0 +1,58 @@
+// The `agent` variant: `numakit agent` running beside the workload. Started before the run and
+// waited for until it says it is ready; stopped after it with SIGTERM, on which it puts back
+// every thread affinity and numa_balancing it changed (its journal keeps them if it cannot).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { NumakitError } from '../model/errors.js';
+
+/** numakit's own entry point: dist/cli/bin.js, or src/cli/bin.ts under tsx. */
+function selfCommand(): string[] {
+  const dev = import.meta.url.endsWith('.ts');
+  const bin = fileURLToPath(new URL(dev ? '../cli/bin.ts' : '../cli/bin.js', import.meta.url));
+  return dev ? [process.execPath, '--import', 'tsx', bin] : [process.execPath, bin];
+}
+
+export interface RunningAgent {
+  /** SIGTERM, then wait for its exit (SIGKILL after `graceMs`). Returns a note when it did not end cleanly. */
+  stop(graceMs?: number): Promise<string | null>;
+  readonly child: ChildProcess;
+}
+
+export async function startAgent(args: readonly string[], readyWithinMs = 60_000): Promise<RunningAgent> {
+  const [exe, ...pre] = selfCommand();
+  const child = spawn(exe!, [...pre, 'agent', '--interval', '1s', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const collect = (d: Buffer) => {
+    log = (log + d.toString('utf8')).slice(-4096);
+  };
+  child.stderr!.on('data', collect);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new NumakitError(`bench ab: numakit agent did not say it was ready within ${readyWithinMs / 1000} s`));
+    }, readyWithinMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      collect(d);
+      if (/numakit agent ready|"event":"ready"/.test(log)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new NumakitError(`bench ab: numakit agent exited (status ${code}) before it was ready: ${log.trim().split('\n').at(-1) ?? ''}`));
+    });
+  });
+  return {
+    child,
+    async stop(graceMs = 30_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return `numakit agent had exited (status ${child.exitCode ?? child.signalCode}) during the run`;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code === 0 ? null : `numakit agent ended with status ${code}: run 'numakit agent restore' if it left anything behind`;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// bench ab from start to result: check every variant before anything changes, then run the
+// workload in shuffled rounds (each variant once a round, a settle pause between runs), set up
+// and tear down each variant around its run, and put everything back on the way out, whether
+// the runs ended, failed or were interrupted (SIGINT/SIGTERM abort `signal`).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readSystem } from '../actuate/run_binding.js';
+import { openSystem, type System } from '../actuate/system.js';
+import { openSystemctl } from '../actuate/systemctl.js';
+import { discoverTopology } from '../discover/topology.js';
+import type { AbResult, AbRun } from '../model/bench.js';
+import type { ChangeSet } from '../model/change.js';
+import { NumakitError } from '../model/errors.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { startAgent } from './ab_agent.js';
+import { applyChanges, numaBalancingPlan, profilePlan, requireWritable, undoChanges } from './ab_changes.js';
+import { summarize } from './ab_summary.js';
+import type { ParsedVariant } from './ab_variants.js';
+import { checkBinding, matchMetric, runWorkload, type WorkloadEnv } from './ab_workload.js';
+import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
+import { seededRandom, shuffled } from './stats.js';
+
+export interface AbArgs {
+  readonly command: readonly string[];
+  readonly variants: readonly ParsedVariant[];
+  readonly runs: number;
+  readonly warmup: number;
+  readonly settleS: number;
+  readonly seed: number;
+  readonly metric: { readonly regex: RegExp; readonly better: 'higher' | 'lower' } | null;
+  readonly numaBalancing: 'keep' | 'on' | 'off';
+  readonly stateDir: string;
+  readonly progress?: (done: number, total: number, what: string) => void;
+  /** One line per thing put back on the way out. */
+  readonly log: (line: string) => void;
+}
+
+/** Every check that can fail, done before the first change or run. */
+function preflight(a: AbArgs, env: Omit<WorkloadEnv, 'signal' | 'nodes'>, system: System): void {
+  for (const v of a.variants) {
+    if (v.kind === 'bind') {
+      try {
+        checkBinding(env, v.binding!);
+      } catch (e) {
+        throw new NumakitError(`bench ab: variant '${v.name}': ${(e as Error).message}`);
+      }
+    } else if (v.kind === 'tuned') requireWritable(system, profilePlan(system, v.profile!), `variant '${v.name}'`);
+    else if (v.kind === 'agent' && process.getuid?.() !== 0 && !v.agentArgs!.includes('--advise')) {
+      throw new NumakitError(`bench ab: variant '${v.name}' needs root: numakit agent moves threads and pages and sets kernel.numa_balancing; nothing was changed`);
+    }
+  }
+  if (a.numaBalancing !== 'keep') requireWritable(system, numaBalancingPlan(system, a.numaBalancing), `--numa-balancing ${a.numaBalancing}`);
+}
+
+function schedule(a: AbArgs): { v: ParsedVariant; round: number; order: number; warmup: boolean }[] {
+  const rand = seededRandom(a.seed);
+  const out: { v: ParsedVariant; round: number; order: number; warmup: boolean }[] = [];
+  for (let w = 1; w <= a.warmup; w++) a.variants.forEach((v, i) => out.push({ v, round: w, order: i + 1, warmup: true }));
+  for (let r = 1; r <= a.runs; r++) shuffled(a.variants, rand).forEach((v, i) => out.push({ v, round: r, order: i + 1, warmup: false }));
+  return out;
+}
+
+function warnings(a: AbArgs, balancing: number | null): string[] {
+  const out: string[] = [];
+  const binds = a.variants.some((v) => v.kind === 'bind');
+  if (binds && balancing === 1 && a.numaBalancing === 'keep') {
+    out.push('kernel.numa_balancing is 1 (AutoNUMA) while comparing bindings: it migrates the pages of unbound variants during their runs, so they measure placement plus migration; --numa-balancing off compares the placements alone');
+  }
+  if (a.variants.some((v) => v.kind === 'agent') && a.numaBalancing === 'on') out.push('--numa-balancing on with an agent variant: numakit agent turns AutoNUMA off while it runs (unless --numa-balancing keep is in its options)');
+  return out;
+}
+
+export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Promise<AbResult> {
+  const topo = discoverTopology(root, { devices: false });
+  const settings = readBenchSettings(root, topo);
+  const native = await import('../native/index.js');
+  const sys = readSystem(root);
+  const system = openSystem(root, { services: openSystemctl() });
+  const env: WorkloadEnv = { native, root, sys, nodes: topo.nodes.map((n) => n.id), signal };
+  preflight(a, env, system);
+  const start = loadAverage(root);
+  const time = new Date().toISOString();
+  const runs: AbRun[] = [];
+  const notes: string[] = [];
+  const undo: { what: string; run: () => Promise<void> | void }[] = [];
+  const plan = schedule(a);
+  try {
+    if (a.numaBalancing !== 'keep') {
+      const cs = applyChanges(system, numaBalancingPlan(system, a.numaBalancing), { stateDir: a.stateDir, source: 'bench ab --numa-balancing' });
+      if (cs !== null) undo.push({ what: `kernel.numa_balancing (change set ${cs.id})`, run: () => undoChanges(system, cs, a.stateDir) });
+    }
+    for (const [i, p] of plan.entries()) {
+      if (signal.aborted) break;
+      if (i > 0 && a.settleS > 0) await sleep(a.settleS * 1000, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) break;
+      runs.push(await oneRun(a, env, system, p, undo));
+      a.progress?.(i + 1, plan.length, `${p.v.name} run ${p.round}${p.warmup ? ' (warmup)' : ''}`);
+    }
+  } finally {
+    for (const u of undo.reverse()) {
+      await u.run();
+      a.log(`bench ab: restored ${u.what}`);
+    }
+  }
+  if (signal.aborted) throw new NumakitError(`bench ab: interrupted after ${runs.length} of ${plan.length} runs; the workload was stopped and every change put back`, 130);
+  for (const r of runs.filter((x) => !x.ok)) notes.push(`${r.variant} run ${r.round}${r.warmup ? ' (warmup)' : ''} ${r.note}: excluded from the statistics`);
+  return {
+    schemaVersion: 1, kind: 'bench-ab', time, command: [...a.command], nodes: benchNodes(root, topo),
+    settings: { ...settings, loadAverage: { start, end: loadAverage(root) } },
+    options: { runs: a.runs, warmup: a.warmup, settleS: a.settleS, seed: a.seed, metric: a.metric === null ? null : { regex: a.metric.regex.source, better: a.metric.better }, numaBalancing: a.numaBalancing },
+    variants: a.variants.map((v) => ({ name: v.name, kind: v.kind, spec: v.spec })), runs,
+    summary: summarize(a.variants, runs, { metric: a.metric, seed: a.seed }),
+    notes, warnings: warnings(a, settings.numaBalancing),
+  };
+}
+
+/** Sets the variant up, runs the workload once, tears the variant down (also on failure). */
+async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: ReturnType<typeof schedule>[number], undo: { what: string; run: () => Promise<void> | void }[]): Promise<AbRun> {
+  const v = p.v;
+  let cs: ChangeSet | null = null;
+  let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
+  const mark = undo.length;
+  let teardownNote: string | null = null;
+  try {
+    if (v.kind === 'tuned') {
+      cs = applyChanges(system, profilePlan(system, v.profile!), { stateDir: a.stateDir, source: `bench ab variant ${v.name}` });
+      const set = cs;
+      if (set !== null) undo.push({ what: `profile ${v.profile} (change set ${set.id})`, run: () => undoChanges(system, set, a.stateDir) });
+    }
+    if (v.kind === 'agent') {
+      const started = await startAgent(v.agentArgs!);
+      agent = started;
+      undo.push({ what: 'numakit agent (stopped; it put back what it changed)', run: async () => void (await started.stop()) });
+    }
+    const f = await runWorkload(env, a.command, v.binding);
+    const metric = a.metric === null ? null : matchMetric(a.metric.regex, f.output);
+    const exitedOk = f.exitCode === 0;
+    if (exitedOk && a.metric !== null && metric === null && !env.signal.aborted) {
+      const last = f.output.trim().split('\n').at(-1) ?? '';
+      throw new NumakitError(`bench ab: --metric '${a.metric.regex.source}' matched nothing in the output of ${v.name} run ${p.round} (its last line: '${last.slice(0, 120)}')`);
+    }
+    const note = f.signal !== null ? `was killed by ${f.signal}` : exitedOk ? undefined : `exited with status ${f.exitCode}`;
+    const { output: _output, ...figures } = f;
+    return { variant: v.name, round: p.round, order: p.order, warmup: p.warmup, ok: exitedOk && !env.signal.aborted, metric, ...figures, ...(note === undefined ? {} : { note }) };
+  } finally {
+    if (agent !== null) teardownNote = await agent.stop();
+    if (cs !== null) undoChanges(system, cs, a.stateDir);
+    undo.splice(mark);
+    if (teardownNote !== null) a.log(`bench ab: ${v.name} run ${p.round}: ${teardownNote}`);
+  }
+}
