@@ -43,7 +43,10 @@ async function agentRegistry() {
     bytes: new CounterVec('numakit_agent_moved_bytes_total', 'Bytes of memory the agent migrated', [{}]),
     pages: new CounterVec('numakit_agent_moved_pages_total', 'Pages the agent migrated', [{}]),
     threads: new CounterVec('numakit_agent_thread_affinity_changes_total', 'Thread affinities the agent set', [{}]),
-    decisions: new CounterVec('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)'),
+    putBack: new CounterVec('numakit_agent_restore_failures_total', 'Thread affinities the agent set and could not put back after a failed action (journaled; numakit agent restore retries)', [{}]),
+    // The outcomes of an action start at 0, so increase() sees the first one.
+    decisions: new CounterVec('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)',
+      ['moved', 'partial', 'gone', 'failed', 'advised'].map((outcome) => ({ outcome }))),
     free: new GaugeVec('numakit_node_free_bytes', 'Free memory of a node (nodeN/meminfo MemFree) at the agent\'s last pass'),
     numastat: new CounterVec('numakit_node_numastat_pages_total', 'nodeN/numastat counters (pages since boot) at the agent\'s last pass'),
     recent: new Recent<{ time: string; line: string }>(50),
@@ -64,7 +67,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     return (u.user + u.system) / 1e6;
   };
   const extra = () => [
-    r.locality.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
+    r.locality.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.putBack.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
     { name: 'numakit_agent_cpu_seconds_total', type: 'counter' as const, help: 'CPU time the agent itself used (user + system)', samples: [{ labels: {}, value: cpu() }] },
     ...selfFamilies('numakit_agent_'),
   ];
@@ -78,6 +81,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     close: () => server.close(),
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
+    putBackFailed: (threads) => r.putBack.inc({}, threads),
     moved: (bytes, pages, threads) => {
       if (bytes > 0) r.migrations.inc();
       r.bytes.inc({}, bytes);

@@ -8,4 +8,6 @@ export interface AgentMetricsSink {
   moved(bytes: number, pages: number, threads: number): void;
   locality(processes: readonly ProcessView[]): void;
   machine(m: MachineReading): void;
+  /** Thread affinities a failed action set and could not put back (they stay journaled). */
+  putBackFailed(threads: number): void;
 }

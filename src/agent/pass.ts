@@ -165,6 +165,7 @@ export class AgentPass {
     this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
     this.logDecision(d, o);
     if (o.kind === 'moved' || o.kind === 'partial') this.deps.metrics?.moved(o.bytes, o.pages, o.threads);
+    if (o.kind === 'failed' && o.putBack !== undefined && o.putBack.failures.length > 0) this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 
   /** Drops state of processes that are gone, and journal entries of threads that exited. */

@@ -77,13 +77,14 @@ describe('agent metrics', () => {
       m.decision('moved');
       m.decision('moved');
       m.moved(400 * 1048576, 102400, 2);
+      m.putBackFailed(2);
       m.locality([proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] })]);
       m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]) });
       const text = await (await fetch(`http://${m.address}/metrics`)).text();
       for (const line of [
         'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
         'numakit_agent_moved_bytes_total 419430400', 'numakit_agent_migrations_total 1', 'numakit_agent_moved_pages_total 102400',
-        'numakit_agent_thread_affinity_changes_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
+        'numakit_agent_thread_affinity_changes_total 2', 'numakit_agent_restore_failures_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
         'node_memory_numa_MemFree{node="3"}', 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}',
       ]) assert.ok(text.includes(line), `no '${line}' in\n${text}`);
       assert.match(text, /^numakit_agent_cpu_seconds_total \d+(\.\d+)?$/m);
