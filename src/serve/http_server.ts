@@ -82,31 +82,31 @@ export function screen(req: IncomingMessage, o: ServerOptions): Reply | null {
   return null;
 }
 
+async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOptions): Promise<void> {
+  const head = req.method === 'HEAD';
+  const early = screen(req, o);
+  if (early !== null) return send(res, head, early);
+  const url = new URL(req.url!, 'http://numakit.invalid');
+  const route = o.routes.get(url.pathname);
+  if (route === undefined) return send(res, head, text(404, `not found: ${url.pathname.slice(0, 200)} (numakit ${o.what}: see / and /metrics)`));
+  try {
+    send(res, head, await route(req, url));
+  } catch (e) {
+    o.onError?.(e);
+    if (!res.headersSent) send(res, head, text(500, `numakit ${o.what}: internal error`));
+    else res.destroy();
+  }
+}
+
 export async function startHttpServer(o: ServerOptions): Promise<RunningServer> {
   const L = { ...DEFAULT_LIMITS, ...o.limits };
   const server = createServer({
     maxHeaderSize: L.maxHeaderBytes, headersTimeout: L.headersTimeoutMs, requestTimeout: L.requestTimeoutMs,
     keepAliveTimeout: L.keepAliveMs, connectionsCheckingInterval: L.checkIntervalMs, requireHostHeader: false,
-  }, (req, res) => void handle(req, res));
+  }, (req, res) => void handle(req, res, o));
   server.maxConnections = L.maxConnections;
   // Sockets idle this long with a request half-read or never started are dropped too.
   server.setTimeout(L.requestTimeoutMs + L.checkIntervalMs, (socket: Socket) => socket.destroy());
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const head = req.method === 'HEAD';
-    const early = screen(req, o);
-    if (early !== null) return send(res, head, early);
-    const url = new URL(req.url!, 'http://numakit.invalid');
-    const route = o.routes.get(url.pathname);
-    if (route === undefined) return send(res, head, text(404, `not found: ${url.pathname.slice(0, 200)} (numakit ${o.what}: see / and /metrics)`));
-    try {
-      send(res, head, await route(req, url));
-    } catch (e) {
-      o.onError?.(e);
-      if (!res.headersSent) send(res, head, text(500, `numakit ${o.what}: internal error`));
-      else res.destroy();
-    }
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new NumakitError(`${o.what}: cannot listen on ${formatAddress(o.listen)}: ${e.code === 'EADDRINUSE' ? 'address in use' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : e.message}`)));

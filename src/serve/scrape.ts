@@ -78,7 +78,6 @@ export class Scraper {
     const t0 = this.clock();
     const gaps = new Gaps();
     const c: CollectContext = { root: this.root, now: this.clock, deadline: t0 + timeoutMs, gaps };
-    const runs: CollectorRun[] = [];
     let topology: Topology | null = null;
     let memory: NodeMemory[] = [];
     let cpu: NodeCpu[] = [];
@@ -95,20 +94,7 @@ export class Scraper {
       ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
       ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
     ];
-    for (const [name, run] of steps) {
-      if (this.clock() > c.deadline) {
-        gaps.add(name, 'deadline');
-        runs.push({ name, seconds: 0, ok: false });
-        continue;
-      }
-      const s0 = this.clock();
-      try {
-        run();
-      } catch {
-        gaps.add(name, 'error');
-      }
-      runs.push({ name, seconds: (this.clock() - s0) / 1000, ok: !gaps.has(name) });
-    }
+    const runs = runSteps(steps, c, this.clock);
     this.doctor.refreshLater();
     const entries = gaps.entries();
     return {
@@ -116,6 +102,26 @@ export class Scraper {
       topology, topologyVersion: this.topo.version, memory, cpu, hugepages, tiering, irqs, processes, doctor: this.doctor.run,
     };
   }
+}
+
+/** Runs each step in turn, timed; a step past the deadline is skipped and counted as a gap. */
+function runSteps(steps: readonly [string, () => void][], c: CollectContext, clock: () => number): CollectorRun[] {
+  const runs: CollectorRun[] = [];
+  for (const [name, run] of steps) {
+    if (clock() > c.deadline) {
+      c.gaps.add(name, 'deadline');
+      runs.push({ name, seconds: 0, ok: false });
+      continue;
+    }
+    const s0 = clock();
+    try {
+      run();
+    } catch {
+      c.gaps.add(name, 'error');
+    }
+    runs.push({ name, seconds: (clock() - s0) / 1000, ok: !c.gaps.has(name) });
+  }
+  return runs;
 }
 
 function cpuNodeMap(t: Topology | null): Map<number, number> {
