@@ -35,7 +35,7 @@ export async function serveOptions(values: Values<typeof OPTIONS>): Promise<Serv
 
 const serve: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)',
-  synopsis: ['[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K]', '[--doctor-interval DURATION] [--no-node-exporter-names]'],
+  synopsis: ['[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]'],
   description: `A Prometheus exporter and a live web dashboard of this machine's NUMA state, on one port:
   /metrics   node_exporter's node_memory_numa_* series (same names, types and labels), and
              numakit_* series no exporter has: CPU busy/idle per node, distances, huge pages
