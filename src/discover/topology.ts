@@ -1,7 +1,7 @@
 // SysRoot -> Topology. Composes the sysfs readers; decides nothing beyond filling gaps the
 // kernel leaves (absent files) with explicit nulls and warnings.
 import type { Cpu, NumaNode, Topology } from '../model/topology.js';
-import { readCpuList, readCpuTopology, listCpuDirs, CPU_DIR } from '../sysfs/cpu_topology.js';
+import { readCpuList, readCpuTopology, listCpuDirs, CPU_DIR, type KnownCpus } from '../sysfs/cpu_topology.js';
 import { readDevices } from '../sysfs/devices.js';
 import { readKernelFacts } from '../sysfs/kernel.js';
 import { readMemoryTiers, readNodeAccess } from '../sysfs/node_access.js';
@@ -75,15 +75,27 @@ function singleNodeFallback(root: SysRoot, cpuIds: number[]): NumaNode {
   };
 }
 
+/**
+ * What a CPU shares with CPUs read before it: its core's ids (a thread sibling has the same
+ * package, die, cluster and core) and its last-level cache (shared_cpu_list is symmetric). On a
+ * 2-socket SMT server this halves the per-CPU reads and reads each L3 once, not per CPU. Off
+ * while a snapshot records what it reads, so a snapshot holds every CPU's files.
+ */
+function sharedTopology(root: SysRoot): KnownCpus | undefined {
+  return root.onAccess === undefined ? new Map() : undefined;
+}
+
 function readCpus(root: SysRoot, nodes: NumaNode[]): { cpus: Cpu[]; possible: number[] } {
   const dirs = listCpuDirs(root);
   const possible = readCpuList(root, 'possible') ?? dirs;
   const online = readCpuList(root, 'online');
   const fromNodes = new Map<number, number>();
   for (const n of nodes) for (const c of n.cpus) fromNodes.set(c, n.id);
-  const links = cpuNodeLinks(root, dirs);
+  // A CPU's nodeN link is read only when no node's cpulist names it (offline CPUs on some kernels).
+  const links = cpuNodeLinks(root, dirs.filter((c) => !fromNodes.has(c)));
+  const known = sharedTopology(root);
   const cpus = dirs.map((id): Cpu => {
-    const t = readCpuTopology(root, id);
+    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.includes(id) } : {}) });
     return {
       ...t,
       online: online ? online.includes(id) : t.online,

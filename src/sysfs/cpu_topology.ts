@@ -38,6 +38,9 @@ export function listCpuDirs(root: SysRoot): number[] {
   return listNumbered(root, CPU_DIR, 'cpu');
 }
 
+/** CPUs read so far, by id: a later CPU listed as their thread sibling or L3 sharer reuses what they read. */
+export type KnownCpus = Map<number, CpuTopologyRaw>;
+
 /** CPUs sharing the highest-level unified/data cache (L3 on servers). */
 function readLastLevelCache(root: SysRoot, cpu: number): number[] {
   const dir = `${CPU_DIR}/cpu${cpu}/cache`;
@@ -54,19 +57,38 @@ function readLastLevelCache(root: SysRoot, cpu: number): number[] {
   return best !== null && best.level >= 3 ? best.cpus : [];
 }
 
-export function readCpuTopology(root: SysRoot, cpu: number): CpuTopologyRaw {
+/** A CPU read before this one whose `key` list holds `cpu` (and was read from its own files). */
+function sharer(known: KnownCpus | undefined, cpu: number, key: 'siblings' | 'l3'): CpuTopologyRaw | undefined {
+  for (const k of known?.values() ?? []) if (k.online && k[key].length > 1 && k[key].includes(cpu)) return k;
+  return undefined;
+}
+
+/**
+ * One CPU's topology. With `online`, its cpuN/online file is not read. With `known` (the CPUs
+ * read so far), a thread sibling of a CPU already
+ * read takes its core's ids from it, and a CPU in an L3 already read takes that list: the same
+ * values the files would give, read once.
+ */
+export function readCpuTopology(root: SysRoot, cpu: number, opts: { known?: KnownCpus; online?: boolean } = {}): CpuTopologyRaw {
+  const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
-  const onlineFlag = readInt(root, `${dir}/online`);
+  // The caller may know it from cpu/online (one read for all CPUs).
+  const onlineFlag = opts.online !== undefined ? null : readInt(root, `${dir}/online`);
+  const online = opts.online ?? (onlineFlag === null ? true : onlineFlag === 1);
   const top = `${dir}/topology`;
+  const core = online ? sharer(known, cpu, 'siblings') : undefined;
+  const cache = online ? sharer(known, cpu, 'l3') : undefined;
   // An offline CPU has no topology directory on most kernels.
-  return {
+  const t: CpuTopologyRaw = {
     id: cpu,
-    online: onlineFlag === null ? true : onlineFlag === 1,
-    package: readInt(root, `${top}/physical_package_id`),
-    die: readInt(root, `${top}/die_id`),
-    cluster: readInt(root, `${top}/cluster_id`),
-    core: readInt(root, `${top}/core_id`),
-    siblings: readList(root, `${top}/thread_siblings_list`) ?? [cpu],
-    l3: readLastLevelCache(root, cpu),
+    online,
+    package: core ? core.package : readInt(root, `${top}/physical_package_id`),
+    die: core ? core.die : readInt(root, `${top}/die_id`),
+    cluster: core ? core.cluster : readInt(root, `${top}/cluster_id`),
+    core: core ? core.core : readInt(root, `${top}/core_id`),
+    siblings: core ? core.siblings : readList(root, `${top}/thread_siblings_list`) ?? [cpu],
+    l3: cache ? cache.l3 : readLastLevelCache(root, cpu),
   };
+  known?.set(cpu, t);
+  return t;
 }
