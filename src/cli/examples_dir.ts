@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
+import { sea } from '../sea/is_sea.js';
 
 export interface ExampleManifest {
   readonly name: string;
@@ -15,7 +16,17 @@ export interface ExampleManifest {
 /** examples/ next to dist/ or src/ (both are two levels below the package root). */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples', import.meta.url));
 
-export function listExamples(): ExampleManifest[] {
+let dir: string | undefined;
+
+/** Where the examples are: in the package, or unpacked from the single executable. */
+export async function examplesDir(): Promise<string> {
+  if (dir !== undefined) return dir;
+  dir = sea() === null ? EXAMPLES_DIR : (await import('../sea/examples.js')).seaExamplesDir();
+  return dir;
+}
+
+export async function listExamples(): Promise<ExampleManifest[]> {
+  const EXAMPLES_DIR = await examplesDir();
   if (!existsSync(EXAMPLES_DIR)) return [];
   return readdirSync(EXAMPLES_DIR)
     .filter((n) => existsSync(join(EXAMPLES_DIR, n, 'manifest.json')))
@@ -23,10 +34,10 @@ export function listExamples(): ExampleManifest[] {
     .map((n) => ({ ...JSON.parse(readFileSync(join(EXAMPLES_DIR, n, 'manifest.json'), 'utf8')), name: n }));
 }
 
-export function exampleDir(name: string): string {
-  const dir = join(EXAMPLES_DIR, name);
+export async function exampleDir(name: string): Promise<string> {
+  const dir = join(await examplesDir(), name);
   if (!/^[A-Za-z0-9._-]+$/.test(name) || !existsSync(join(dir, 'manifest.json'))) {
-    const known = listExamples().map((e) => e.name).join(', ');
+    const known = (await listExamples()).map((e) => e.name).join(', ');
     throw new NumakitError(`--example ${name}: no such example (known: ${known || 'none'}); see 'numakit examples'`);
   }
   return dir;

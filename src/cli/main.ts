@@ -13,7 +13,7 @@ import { VERSION } from './version.js';
 async function resolveRoot(g: Globals): Promise<SysRoot> {
   if (g.example !== undefined) {
     const { exampleDir } = await import('./examples_dir.js');
-    return openRoot(exampleDir(g.example), `example ${g.example}`);
+    return openRoot(await exampleDir(g.example), `example ${g.example}`);
   }
   if (g.root === undefined) return REAL_ROOT;
   if (/\.(tar\.gz|tgz)$/.test(g.root)) {

@@ -8,8 +8,8 @@
 // checked per call. Only code can switch it on: no environment variable, option or file is
 // read for it, and the shipped CLI never calls interceptLibc (the tests' preload module,
 // test/helpers/native_faults_preload.ts, is not part of the package).
-import { createRequire } from 'node:module';
 import type * as KoffiModule from 'koffi';
+import { loadKoffi } from './koffi_load.js';
 import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './errors.js';
 
 type Fn = (...args: any[]) => any;
@@ -79,7 +79,7 @@ export function libc(): Libc {
 function bind(): Libc {
   if (real !== undefined) return real;
   if (process.platform !== 'linux') throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
-  const koffi = createRequire(import.meta.url)('koffi') as typeof KoffiModule;
+  const koffi = loadKoffi();
   const lib = koffi.load('libc.so.6');
   // glibc's syscall() is variadic; on x86_64 and aarch64 Linux a variadic callee reads integer
   // and pointer arguments from the same registers as a fixed one, so each syscall gets its

@@ -21,7 +21,7 @@ The npm package ships the three in share/ (dist/share/ in the package).`,
   }],
   async run({ positionals }, ctx) {
     const { completionTable } = await import('../completion/table.js');
-    const table = await completionTable(listExamples().map((e) => e.name));
+    const table = await completionTable((await listExamples()).map((e) => e.name));
     const shell = positionals[0] as (typeof SHELLS)[number];
     const render = shell === 'bash' ? (await import('../completion/bash.js')).renderBashCompletion
       : shell === 'zsh' ? (await import('../completion/zsh.js')).renderZshCompletion

@@ -11,7 +11,7 @@ const examples: Command<ParsedOptions<typeof OPTIONS>> = {
 one with --example NAME, e.g. 'numakit --example spark-2s topo'.`,
   options: OPTIONS,
   async run(_parsed, ctx) {
-    const list = listExamples();
+    const list = await listExamples();
     if (list.length === 0) {
       ctx.out('no examples installed\n');
       return 0;

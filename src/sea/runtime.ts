@@ -1,0 +1,57 @@
+// numakit as a single executable (Node's SEA, scripts/build-sea.mjs): the bundle's banner puts
+// node:sea on globalThis, and what the npm package reads from node_modules or the package
+// directory (koffi's native module, the example machines) is an asset inside the executable,
+// written on first use to a private cache directory and checked by its SHA-256 before use.
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NumakitError } from '../model/errors.js';
+
+import { sea } from './is_sea.js';
+
+export { sea };
+
+/** The asset manifest the build embeds: key -> SHA-256 of its bytes. */
+function expectedHash(key: string): string {
+  const m = (globalThis as { __numakitSeaAssets?: Record<string, string> }).__numakitSeaAssets ?? {};
+  const h = m[key];
+  if (h === undefined) throw new NumakitError(`this numakit executable carries no ${key} (built for another platform?)`);
+  return h;
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * numakit's cache: $NUMAKIT_CACHE_DIR, else $XDG_CACHE_HOME/numakit, else ~/.cache/numakit.
+ * Created 0700; refused when it is not a directory owned by this user and closed to others
+ * (a native module in a directory someone else can write could be replaced before it loads).
+ */
+export function cacheDir(): string {
+  const home = homedir();
+  const base = process.env['NUMAKIT_CACHE_DIR'] ?? join(process.env['XDG_CACHE_HOME'] ?? (home !== '' ? join(home, '.cache') : tmpdir()), 'numakit');
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  const st = lstatSync(base);
+  const uid = process.getuid?.() ?? st.uid;
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
+    throw new NumakitError(`cache directory ${base}: must be a directory owned by you and writable by no one else (set NUMAKIT_CACHE_DIR)`);
+  }
+  return base;
+}
+
+/** An asset written to the cache as NAME (once; rewritten when its bytes do not match). */
+export function assetFile(key: string, name: string): string {
+  const api = sea();
+  if (api === null) throw new Error(`assetFile(${key}) outside the single executable`);
+  const want = expectedHash(key);
+  const path = join(cacheDir(), `${want.slice(0, 16)}-${name}`);
+  if (existsSync(path) && sha256(readFileSync(path)) === want) return path;
+  const bytes = new Uint8Array(api.getRawAsset(key));
+  if (sha256(bytes) !== want) throw new NumakitError(`this numakit executable is damaged: asset ${key} does not match its checksum`);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes, { mode: 0o600 });
+  chmodSync(tmp, 0o500);
+  renameSync(tmp, path);
+  if (sha256(readFileSync(path)) !== want) throw new NumakitError(`${path}: changed while it was written`);
+  return path;
+}

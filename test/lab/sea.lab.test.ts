@@ -1,0 +1,55 @@
+// The single executable (npm run build:sea) on a server without Node: a 2-node guest whose node
+// binary is deleted (its root is an overlay, so only the guest loses it) and whose PATH has no
+// node. The executable is copied alone to /tmp and runs topo (equal to numactl --hardware),
+// an example (unpacked from the executable), doctor, and run (koffi's native module unpacked
+// to the cache and checked), which binds a command to node 1 like numactl does.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sectionOk } from './assert.js';
+import { shellQuote } from './guest.js';
+import { runSections, type SectionsRun } from './sections.js';
+import { REPO_ROOT } from './setup.js';
+import { TWO_NODE } from './topologies.js';
+
+const SEA = join(REPO_ROOT, 'dist', 'sea', `numakit-linux-${process.arch}`);
+const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+describe('the single executable in a guest without Node', () => {
+  let run: SectionsRun;
+  before(async () => {
+    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-sea.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    run = await runSections(TWO_NODE, {
+      nonode: `for n in $(type -ap node) /usr/bin/node /usr/local/bin/node; do rm -f "$n"; done; export ${PATH}; hash -r; command -v node || echo "no node"; cp ${shellQuote(SEA)} /tmp/numakit`,
+      version: `export ${PATH}; /tmp/numakit --version`,
+      numactl: 'numactl --hardware',
+      topo: `export ${PATH}; /tmp/numakit topo --numactl`,
+      example: `export ${PATH}; /tmp/numakit --example spark-2s topo`,
+      doctor: `export ${PATH}; /tmp/numakit doctor --json >/dev/null; echo "exit $?"`,
+      run: `export ${PATH}; /tmp/numakit run --cpunodebind=1 --membind=1 -- sh -c 'grep Cpus_allowed_list /proc/self/status; grep -c " bind:1 " /proc/self/numa_maps'`,
+      cached: `ls -l "$HOME/.cache/numakit" | grep -c koffi`,
+    });
+  });
+  after(() => run?.cleanup());
+
+  it('runs with no node anywhere', () => {
+    assert.match(sectionOk(run, 'nonode').stdout, /^no node$/m);
+    assert.match(sectionOk(run, 'version').stdout, /^numakit \d+\.\d+\.\d+\n$/);
+  });
+
+  it('reads the guest like numactl --hardware', () => {
+    assert.equal(sectionOk(run, 'topo').stdout.replace(/free: \d+ MB/g, 'free: N MB'), sectionOk(run, 'numactl').stdout.replace(/free: \d+ MB/g, 'free: N MB'));
+  });
+
+  it('carries the examples and the doctor', () => {
+    assert.match(sectionOk(run, 'example').stdout, /^2 nodes, 2 packages/);
+    assert.match(sectionOk(run, 'doctor').stdout, /^exit [01]$/m);
+  });
+
+  it('loads koffi from itself and binds like numactl', () => {
+    const out = sectionOk(run, 'run').stdout;
+    assert.match(out, /^Cpus_allowed_list:\s+(\d+)(-\d+)?\n[1-9]\d*\n$/);
+    assert.equal(sectionOk(run, 'cached').stdout.trim(), '1');
+  });
+});
