@@ -5,15 +5,16 @@ import type { Context } from './context.js';
 
 const SHOW = 5;
 
-export async function doctorOverview(ctx: Context): Promise<string | null> {
+export async function doctorOverview(ctx: Context): Promise<{ text: string; data: unknown }> {
   const { gatherDoctorInput } = await import('../discover/doctor_input.js');
   const { runDoctor } = await import('../policy/doctor/rules.js');
   const { PROFILES } = await import('../policy/doctor/profiles.js');
   const problems = runDoctor(await gatherDoctorInput(ctx.root), PROFILES.general).filter((f) => f.severity === 'critical' || f.severity === 'warning');
-  if (problems.length === 0) return 'doctor: no critical or warning findings (numakit doctor --profile NAME for your workload)\n';
+  const data = { profile: 'general', findings: problems.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })) };
+  if (problems.length === 0) return { text: 'doctor: no critical or warning findings (numakit doctor --profile NAME for your workload)\n', data };
   const lines = [`doctor: ${problems.length} finding(s) to look at:`];
   for (const f of problems.slice(0, SHOW)) if (isProblem(f)) lines.push(`  ${f.severity.padEnd(8)} ${f.title}`);
   if (problems.length > SHOW) lines.push(`  ... and ${problems.length - SHOW} more`);
   lines.push('  numakit doctor --profile NAME   evidence and fixes for your workload');
-  return lines.join('\n') + '\n';
+  return { text: lines.join('\n') + '\n', data };
 }

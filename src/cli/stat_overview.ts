@@ -6,11 +6,12 @@ import type { Context } from './context.js';
 const SHOW = 3;
 const MIN_REMOTE = 64 * 1024 * 1024;
 
-export async function statOverview(ctx: Context): Promise<string | null> {
+export async function statOverview(ctx: Context): Promise<{ text: string; data: unknown } | null> {
   const { readNodeStat } = await import('../discover/node_stat.js');
   const { createSampler } = await import('../discover/processes.js');
   const { rankByRemote } = await import('../policy/locality.js');
-  const { renderStatOverview } = await import('../render/stat_overview.js');
+  const { renderStatOverview, missShare } = await import('../render/stat_overview.js');
+  const { rankedJson } = await import('../render/stat_json.js');
   let s;
   try {
     s = readNodeStat(ctx.root, { meminfo: false });
@@ -18,5 +19,6 @@ export async function statOverview(ctx: Context): Promise<string | null> {
     return null; // no NUMA statistics here: the overview's other sections say why
   }
   const ranked = rankByRemote(createSampler(ctx.root).sample(0)).filter((r) => r.remoteBytes >= MIN_REMOTE).slice(0, SHOW);
-  return renderStatOverview(s, ranked);
+  const counters = s.nodes.map((n, i) => ({ node: n, numaHit: s.numastat[i]?.['numa_hit'] ?? null, numaMiss: s.numastat[i]?.['numa_miss'] ?? null, missPercent: missShare(s.numastat[i]!) }));
+  return { text: renderStatOverview(s, ranked), data: { nodes: counters, mostRemote: ranked.map(rankedJson) } };
 }

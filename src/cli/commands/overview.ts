@@ -1,14 +1,18 @@
 // `numakit` with no command: a short overview of this machine and what to try next.
 import { discoverTopology } from '../../discover/topology.js';
 import { formatCpuList } from '../../model/cpuset.js';
+import type { Topology } from '../../model/topology.js';
 import { renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
 import { formatBytes } from '../../render/units.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { OVERVIEW_SECTIONS } from '../overview_sections.js';
 
-function nodeLines(ctx: Context): { lines: string[]; nodes: number } {
-  const t = discoverTopology(ctx.root);
+const OPTIONS = {
+  json: { type: 'boolean', help: 'the same facts as one JSON object (schemaVersion 1, docs/json.md)' },
+} as const;
+
+function nodeLines(ctx: Context, t: Topology): string[] {
   const lines = [`numakit: ${ctx.root.isReal ? 'this machine' : ctx.root.label}: ${summaryLine(t)}`, ''];
   for (const n of t.nodes) {
     const devs = t.devices.filter((d) => d.node === n.id).map((d) => `${d.kind} ${d.name}`);
@@ -20,36 +24,61 @@ function nodeLines(ctx: Context): { lines: string[]; nodes: number } {
   const unknown = t.devices.filter((d) => d.node === null);
   if (unknown.length > 0) lines.push(`  node unknown: ${unknown.map((d) => describeDevice(d)).join('; ')}`);
   if (t.nodes.length > 1) lines.push('', ...renderDistances(t).map((l) => `  ${l}`));
-  return { lines, nodes: t.nodes.length };
+  return lines;
 }
 
-const OPTIONS = {} as const;
+/** Doctor rules that say one visible node may not be the hardware's truth. */
+const HIDDEN_NUMA = ['vm-vnuma', 'numa-off'];
+
+/** What one node means here: nothing to place, unless the doctor says NUMA is hidden. */
+function oneNodeText(doctor: unknown): string {
+  const findings = (doctor as { findings?: { rule: string }[] } | undefined)?.findings ?? [];
+  const hidden = findings.some((f) => HIDDEN_NUMA.includes(f.rule));
+  const first = hidden
+    ? 'This machine shows one NUMA node, but the hardware under it may have more (see doctor below):\n' +
+      'its CPUs may not reach all memory at the same cost, and numakit cannot see or place across it.\n'
+    : 'This machine has one NUMA node: every CPU reaches all memory at the same distance, so there is\nnothing to place.\n';
+  return `\n${first}To see what numakit does on a multi-node server, try an example:\n` +
+    "  numakit examples            # the shipped machine snapshots\n  numakit --example spark-2s topo\n";
+}
+
+function overviewJson(ctx: Context, t: Topology, sections: Record<string, unknown>): string {
+  return JSON.stringify({
+    schemaVersion: 1,
+    target: ctx.root.isReal ? 'this machine' : ctx.root.label,
+    summary: summaryLine(t),
+    nodes: t.nodes.map((n) => ({
+      id: n.id, cpus: n.cpus, memTotalBytes: n.memTotalBytes, memFreeBytes: n.memFreeBytes,
+      devices: t.devices.filter((d) => d.node === n.id).map((d) => ({ kind: d.kind, name: d.name })),
+    })),
+    devicesWithoutNode: t.devices.filter((d) => d.node === null).map((d) => ({ kind: d.kind, name: d.name })),
+    distances: Object.fromEntries(t.nodes.map((n) => [String(n.id), n.distances])),
+    ...sections,
+  }, null, 2) + '\n';
+}
 
 const overview: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'an overview of this machine and what to try next',
-  synopsis: [''],
+  synopsis: ['[--json]'],
   description: `NUMA toolkit for Linux servers. With no command: an overview of this machine (nodes, CPUs,
 memory and devices per node, distances, the most serious doctor findings, the processes with
 the most remote memory) and what to try next.`,
   options: OPTIONS,
-  async run(_parsed, ctx) {
-    const { lines, nodes } = nodeLines(ctx);
-    ctx.out(lines.join('\n') + '\n');
-    if (nodes === 1) {
-      ctx.out(
-        '\nThis machine has one NUMA node: every CPU reaches all memory at the same distance, so there is\n' +
-          'nothing to place. To see what numakit does on a multi-node server, try an example:\n' +
-          "  numakit examples            # the shipped machine snapshots\n  numakit --example spark-2s topo\n",
-      );
+  async run({ values }, ctx) {
+    const t = discoverTopology(ctx.root);
+    const sections: [string, { text: string; data: unknown } | null][] = [];
+    for (const s of OVERVIEW_SECTIONS) sections.push([s.key, await s.run(ctx)]);
+    if (values.json) {
+      ctx.out(overviewJson(ctx, t, Object.fromEntries(sections.map(([k, r]) => [k, r?.data ?? null]))));
+      return 0;
     }
-    for (const section of OVERVIEW_SECTIONS) {
-      const text = await section(ctx);
-      if (text) ctx.out(`\n${text}`);
-    }
+    ctx.out(nodeLines(ctx, t).join('\n') + '\n');
+    if (t.nodes.length === 1) ctx.out(oneNodeText(sections.find(([k]) => k === 'doctor')?.[1]?.data));
+    for (const [, r] of sections) if (r) ctx.out(`\n${r.text}`);
     ctx.out(
       '\nnext:\n  numakit topo          nodes, CPUs, devices, distances\n' +
         Object.entries((await import('./index.js')).COMMANDS)
-          .filter(([n]) => n !== 'topo' && n !== 'examples' && n !== 'snapshot')
+          .filter(([n]) => !['topo', 'examples', 'snapshot', 'completion', 'help'].includes(n))
           .map(([n, e]) => `  numakit ${n.padEnd(13)} ${e.summary}\n`)
           .join('') +
         '  numakit --help        every command\n',
