@@ -3,7 +3,7 @@
 // so a rollback that is itself interrupted can be run again.
 import { existsSync } from 'node:fs';
 import { changeLabel, needsUndo, type ChangeSet, type ChangeSetStatus, type JournalEntry } from '../model/change.js';
-import { NumakitError } from '../model/errors.js';
+import { NumakitError, NothingToDo } from '../model/errors.js';
 import { atomicRemove, atomicWrite } from './atomic_write.js';
 import { acquireLock, saveChangeSet, sweepJournal } from './journal.js';
 import { sameValue, valueOf, writeTarget } from './targets.js';
@@ -156,13 +156,13 @@ export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: strin
     const cs = sets.find((s) => s.id === opts.id);
     if (cs === undefined) throw new NumakitError(`no change set '${opts.id}' (see numakit journal)`);
     if (cs.threads !== undefined) throw new NumakitError(`change set ${cs.id} was made by numakit agent: run 'numakit agent restore'`);
-    if (!needsUndo(cs)) throw new NumakitError(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
+    if (!needsUndo(cs)) throw new NothingToDo(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
     return [cs];
   }
   const agent = sets.filter((s) => needsUndo(s) && s.threads !== undefined);
   if (pending.length === 0 && agent.length > 0) throw new NumakitError(`nothing for rollback: change set ${agent.at(-1)!.id} holds numakit agent's changes: run 'numakit agent restore'`);
-  if (sets.length === 0) throw new NumakitError('nothing to roll back: the journal has no change sets');
-  if (pending.length === 0) throw new NumakitError('nothing to roll back: every change set in the journal is already undone');
+  if (sets.length === 0) throw new NothingToDo('nothing to roll back: the journal has no change sets');
+  if (pending.length === 0) throw new NothingToDo('nothing to roll back: every change set in the journal is already undone');
   return opts.all ? pending : [pending[0]!];
 }
 

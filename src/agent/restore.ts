@@ -94,8 +94,13 @@ export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean 
 }
 
 /** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
+/** An agent change set with something still to put back. */
+export function isAgentLeftover(cs: ChangeSet): boolean {
+  return cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored'));
+}
+
 export function pendingAgentSets(stateDir: string, warn?: (line: string) => void): ChangeSet[] {
-  const sets = sweepJournal(stateDir, warn).filter((cs) => cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored')));
+  const sets = sweepJournal(stateDir, warn).filter(isAgentLeftover);
   const live = sets.find((cs) => agentRunning(cs));
   if (live !== undefined) throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
   return sets;

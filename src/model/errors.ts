@@ -19,6 +19,14 @@ export class UsageError extends NumakitError {
   }
 }
 
+/** Nothing to do (an empty journal for rollback or agent restore): said on stdout, exit 0. */
+export class NothingToDo extends NumakitError {
+  constructor(message: string) {
+    super(message, 0);
+    this.name = 'NothingToDo';
+  }
+}
+
 /** An option the command does not have (exit 2). The help/parser test tells it from a bad value. */
 export class UnknownOptionError extends UsageError {
   constructor(who: string, option: string) {

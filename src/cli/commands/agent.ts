@@ -1,5 +1,6 @@
 // numakit agent [OPTIONS] | numakit agent restore: the placement daemon and its undo.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openSystem } from '../../actuate/system.js';
 import { readPageSize } from '../../discover/node_stat.js';
 import { NumakitError } from '../../model/errors.js';
@@ -50,8 +51,20 @@ const OPTIONS = {
 } as const;
 
 const RESTORE_OPTIONS = {
+  'dry-run': { type: 'boolean', help: 'list what would be put back, change nothing (no root needed)' },
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
 } as const;
+
+/** restore --dry-run, and restore with no journal at all: read only, nothing created. */
+async function listLeftovers(stateDir: string, ctx: Context): Promise<number> {
+  const { readJournal } = await import('../../actuate/journal.js');
+  const { isAgentLeftover } = await import('../../agent/restore.js');
+  const { renderChangeSet } = await import('../../render/changes.js');
+  const sets = existsSync(join(stateDir, 'journal')) ? readJournal(stateDir).sets.filter(isAgentLeftover) : [];
+  if (sets.length === 0) ctx.out('nothing to restore: no agent change set with changes left\n');
+  for (const cs of sets) ctx.out(renderChangeSet(cs, false));
+  return 0;
+}
 
 /** Settings from the config file (if any) then the flags. */
 export async function agentConfig(args: string[]): Promise<AgentConfig> {
@@ -75,8 +88,9 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
 }
 
 async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx: Context): Promise<number> {
-  requireRealRoot(ctx.root, 'agent restore');
   const stateDir = values['state-dir'] ?? DEFAULT_AGENT.stateDir;
+  if (values['dry-run'] || !existsSync(join(stateDir, 'journal'))) return listLeftovers(stateDir, ctx);
+  requireRealRoot(ctx.root, 'agent restore');
   requireRoot('agent restore', `CAP_SYS_NICE to set other processes' CPU affinity back, /proc/sys writes and the journal in ${stateDir}`);
   const { restoreLeftovers } = await import('../../agent/restore.js');
   const { nativeOps } = await import('../../agent/ops.js');
@@ -94,12 +108,12 @@ async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx
 
 const restore: Command<ParsedOptions<typeof RESTORE_OPTIONS>> = {
   summary: 'put back what an agent that was killed or crashed changed',
-  synopsis: ['[--state-dir DIR]'],
+  synopsis: ['[--dry-run] [--state-dir DIR]'],
   description: `Puts back each thread's CPU affinity and the sysctls (numa_balancing) that a numakit agent
 journaled and did not restore itself (it was killed with SIGKILL, or crashed). The shipped
 systemd unit runs it as ExecStopPost.`,
   options: RESTORE_OPTIONS,
-  exit: { 1: 'something could not be restored (the journal keeps it for another try)' },
+  exit: { 0: 'restored, or nothing to restore (as rollback: an empty journal is not a failure)', 1: 'something could not be restored (the journal keeps it for another try)' },
   run: runRestore,
 };
 
@@ -134,7 +148,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 
 const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed',
-  synopsis: ['[OPTIONS]', 'restore [--state-dir DIR]'],
+  synopsis: ['[OPTIONS]', 'restore [RESTORE OPTIONS]'],
   description: `A placement daemon: every interval it samples processes, and for each busy, large one it picks
 the node set that maximises the share of its memory local to its threads (given its CPU need,
 each node's idle CPUs and free memory, and distances), then binds its threads there and/or

@@ -8,12 +8,13 @@ import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { planChanges } from '../../actuate/targets.js';
 import { discoverTopology } from '../../discover/topology.js';
-import { dedupeChanges, type Change, type ServiceState } from '../../model/change.js';
+import { dedupeChanges, type Change, type ChangeSet, type ServiceState } from '../../model/change.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { parseChangeFile } from '../../policy/tuning/change_file.js';
 import { TUNING_UNITS } from '../../policy/tuning/input.js';
 import { PROFILES, profileByName } from '../../policy/tuning/profiles.js';
 import { renderApplied, renderPlan } from '../../render/changes.js';
+import { renderApplyJson } from '../../render/changes_json.js';
 import { renderPersistFiles } from '../../render/changes_persist.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
@@ -31,6 +32,7 @@ const OPTIONS = {
     help: 'also write the persistent form into DIR (laid out as /etc: sysctl.d/,\ntuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes.',
   },
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
+  json: { type: 'boolean', help: 'the plan (and with --yes the change set written) as one JSON object\n(schemaVersion 1, docs/json.md)' },
 } as const;
 
 interface Source {
@@ -83,6 +85,8 @@ async function doctorSource(sys: System, profileName: string): Promise<Source> {
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const yes = values.yes === true;
+  // --json: one object at the end instead of the text as it goes.
+  const say = values.json ? () => {} : ctx.out;
   if (yes) {
     requireRealRoot(ctx.root, 'apply --yes');
     requireRoot('apply --yes', 'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run');
@@ -93,28 +97,30 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
-  if (!yes || nothing) ctx.out(renderPlan(plan, { source: source.label, dryRun: !yes }));
+  if (!yes || nothing) say(renderPlan(plan, { source: source.label, dryRun: !yes }));
   if (!yes && files.length > 0) {
     if (isSystemConfigDir(values.persist!)) {
-      ctx.out(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
+      say(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
     } else {
       writePersistFiles(files);
-      ctx.out(`wrote the persistent form for review:\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
+      say(`wrote the persistent form for review:\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
     }
   }
-  if (!yes) return 0;
-  if (nothing) {
-    ctx.out('nothing to change; no change set recorded.\n');
+  const json = (changeSet?: ChangeSet) => values.json && ctx.out(renderApplyJson(plan, { source: source.label, dryRun: !yes, persist: files.map((f) => f.path), ...(changeSet ? { changeSet } : {}) }));
+  if (!yes || nothing) {
+    if (yes) say('nothing to change; no change set recorded.\n');
+    json();
     return 0;
   }
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const cs = applyPlan(sys, plan, {
     stateDir, source: source.label, persist: files,
-    onStart: () => ctx.out(renderPlan(plan, { source: source.label, dryRun: false })),
-    log: (l) => ctx.out(`  ${l}\n`),
+    onStart: () => say(renderPlan(plan, { source: source.label, dryRun: false })),
+    log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
-  ctx.out(renderApplied(cs));
+  say(renderApplied(cs));
+  json(cs);
   return 0;
 }
 

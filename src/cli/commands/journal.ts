@@ -1,12 +1,13 @@
 // numakit journal [ID] [--json] [--state-dir DIR]
 import { DEFAULT_STATE_DIR, isRunning, loadChangeSet, readJournal } from '../../actuate/journal.js';
 import { renderChangeSet, renderJournal } from '../../render/changes.js';
+import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { corruptJournalLines } from '../privileges.js';
 
 const OPTIONS = {
-  json: { type: 'boolean', help: 'the journal records as JSON' },
+  json: { type: 'boolean', help: 'the journal records as JSON (schemaVersion 1, docs/json.md): {changeSets}\nor, with ID, {changeSet}' },
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
 } as const;
 
@@ -14,12 +15,12 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   if (positionals.length > 0) {
     const cs = loadChangeSet(stateDir, positionals[0]!);
-    ctx.out(values.json ? `${JSON.stringify(cs, null, 2)}\n` : renderChangeSet(cs, isRunning(cs)));
+    ctx.out(values.json ? renderChangeSetsJson('changeSet', changeSetJson(cs, isRunning(cs))) : renderChangeSet(cs, isRunning(cs)));
     return 0;
   }
   const j = readJournal(stateDir);
   for (const line of corruptJournalLines(j, stateDir)) ctx.err(`numakit: warning: ${line}\n`);
-  ctx.out(values.json ? `${JSON.stringify(j.sets, null, 2)}\n` : renderJournal(j.sets, isRunning));
+  ctx.out(values.json ? renderChangeSetsJson('changeSets', j.sets.map((cs) => changeSetJson(cs, isRunning(cs)))) : renderJournal(j.sets, isRunning));
   return 0;
 }
 

@@ -16,6 +16,7 @@ const JVM = 'jvm, elasticsearch';
 const OPTIONS = {
   out: { type: 'string', value: 'DIR', complete: 'dir', help: 'write the files under DIR (by install path) and DIR/PLAN.md; DIR must\nnot exist or be empty' },
   force: { type: 'boolean', help: 'with --out: replace an earlier plan there (a directory holding PLAN.md)' },
+  json: { type: 'boolean', help: 'the plan as JSON (schemaVersion 1, docs/json.md): derivations, notes and\nevery file with its path, mode and content' },
   'cores-fraction': { type: 'string', value: 'F', group: SPARK, help: 'executor cores = physical cores of the node x F (default 0.8)' },
   'memory-fraction': { type: 'string', value: 'F', group: SPARK, help: 'executor memory = node memory x F (default 0.85)' },
   overhead: { type: 'string', value: 'PCT', group: SPARK, help: 'spark.executor.memoryOverhead, percent of executor memory, 10..20 (default 15)' },
@@ -71,7 +72,7 @@ function writePlan(out: string, files: readonly PlanFile[], force: boolean): voi
 
 const plan: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)',
-  synopsis: ['WORKLOAD [options] [--out DIR [--force]]'],
+  synopsis: ['WORKLOAD [options] [--out DIR [--force]] [--json]'],
   description: `Writes a NUMA-aware deployment plan for this machine (or a --root snapshot or --example):
 config files, systemd units and scripts, plus PLAN.md with every number's derivation from the
 machine's facts, the rollout (one host first, A/B for a day, how to roll back) and what to check.
@@ -98,12 +99,14 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     const label = ctx.root.isReal ? `host ${hostname()}` : ctx.root.label;
     const decision = planWorkload(positionals[0]!, machineShare(topo, label), values);
     const files = renderPlan(decision);
-    if (values.out === undefined) {
-      ctx.out(renderPlanText(files));
-      return 0;
-    }
-    writePlan(values.out, files, values.force === true);
-    ctx.out(`wrote ${files.length} files to ${values.out}; read ${join(values.out, 'PLAN.md')} first\n`);
+    if (values.out !== undefined) writePlan(values.out, files, values.force === true);
+    if (values.json) {
+      ctx.out(`${JSON.stringify({
+        schemaVersion: 1, workload: positionals[0], machine: decision.machine.label, out: values.out ?? null,
+        derivations: decision.derivations, notes: decision.notes, files: files.map((f) => ({ path: f.path, mode: f.mode, about: f.about, content: f.content })),
+      }, null, 2)}\n`);
+    } else if (values.out === undefined) ctx.out(renderPlanText(files));
+    else ctx.out(`wrote ${files.length} files to ${values.out}; read ${join(values.out, 'PLAN.md')} first\n`);
     return 0;
   },
 };

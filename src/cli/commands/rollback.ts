@@ -3,8 +3,9 @@ import { DEFAULT_STATE_DIR, isRunning, readJournal } from '../../actuate/journal
 import { rollback, selectForRollback } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
-import { NumakitError, UsageError } from '../../model/errors.js';
+import { NumakitError, UsageError, NothingToDo } from '../../model/errors.js';
 import { renderChangeSet } from '../../render/changes.js';
+import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
@@ -15,9 +16,21 @@ const OPTIONS = {
   all: { type: 'boolean', help: 'every change set with something to undo, newest first' },
   'dry-run': { type: 'boolean', help: 'show what would be restored, change nothing' },
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
+  json: { type: 'boolean', help: 'what was (or with --dry-run would be) restored as one JSON object\n(schemaVersion 1, docs/json.md)' },
 } as const;
 
-async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
+async function run(parsed: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
+  try {
+    return await undo(parsed, ctx);
+  } catch (e) {
+    // An empty journal is not a failure: exit 0, as agent restore does.
+    if (!(e instanceof NothingToDo)) throw e;
+    ctx.out(parsed.values.json ? renderChangeSetsJson('changeSets', [], { dryRun: parsed.values['dry-run'] === true, note: e.message }) : `${e.message}\n`);
+    return 0;
+  }
+}
+
+async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   if (positionals.length > 0 && (values.last === true || values.all === true)) throw new UsageError('rollback: give one of ID, --last or --all');
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const which = { id: positionals[0], all: values.all === true };
@@ -25,16 +38,21 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   if (values['dry-run']) {
     const j = readJournal(stateDir);
     corruptJournalLines(j, stateDir).forEach(warn);
-    for (const cs of selectForRollback(j.sets, which)) ctx.out(renderChangeSet(cs, isRunning(cs)));
+    const chosen = selectForRollback(j.sets, which);
+    if (values.json) ctx.out(renderChangeSetsJson('changeSets', chosen.map((cs) => changeSetJson(cs, isRunning(cs))), { dryRun: true }));
+    else for (const cs of chosen) ctx.out(renderChangeSet(cs, isRunning(cs)));
     return 0;
   }
   requireRealRoot(ctx.root, 'rollback');
   requireRoot('rollback', `it writes kernel knobs (/proc/sys, /sys, /proc/irq), starts units and updates the journal in ${stateDir}`);
   const sys = openSystem(ctx.root, { services: openSystemctl() });
-  const results = rollback(sys, { stateDir, ...which, log: (l) => ctx.out(`  ${l}\n`), warn });
+  const results = rollback(sys, { stateDir, ...which, log: (l) => values.json || ctx.out(`  ${l}\n`), warn });
   for (const r of results) {
     if (r.drifted.length > 0) ctx.err(`numakit: note: changed by someone else since the apply, restored anyway: ${r.drifted.join(', ')}\n`);
-    ctx.out(`change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`);
+    if (!values.json) ctx.out(`change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`);
+  }
+  if (values.json) {
+    ctx.out(renderChangeSetsJson('changeSets', results.map((r) => ({ ...changeSetJson(r.changeSet, false), restored: r.restored.length, drifted: r.drifted, failures: r.failures })), { dryRun: false }));
   }
   const failed = results.flatMap((r) => r.failures);
   if (failed.length > 0) throw new NumakitError(`rollback incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
@@ -56,7 +74,7 @@ and skipped: the other change sets are still undone.`,
   options: OPTIONS,
   positionals: { name: 'ID', help: 'that change set (see numakit journal)' },
   conflicts: [['last', 'all']],
-  exit: { 1: 'something could not be restored: each value still changed is listed with its value now and its old value (the journal keeps it for another try)' },
+  exit: { 0: 'restored, or nothing to roll back (an empty journal, or every change set already undone)', 1: 'something could not be restored: each value still changed is listed with its value now and its old value (the journal keeps it for another try)' },
   run,
 };
 export default cmd;

@@ -11,6 +11,7 @@ import type { Command, ParsedOptions } from '../options.js';
 const OPTIONS = {
   processes: { type: 'boolean', help: 'include per-process data (/proc/PID/{status,numa_maps,stat,...});\noff by default' },
   'no-redact': { type: 'boolean', help: 'keep full command lines (by default only the program name is kept)' },
+  json: { type: 'boolean', help: 'say what was written as JSON (schemaVersion 1, docs/json.md)' },
 } as const;
 
 const PROC_PID = /^proc\/(self|thread-self|\d+)(\/|$)/;
@@ -38,7 +39,7 @@ async function record(root: SysRoot, processes: boolean, warn: (s: string) => vo
 
 const snapshot: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'capture the /sys and /proc files numakit reads, for --root',
-  synopsis: ['OUT [--processes] [--no-redact]'],
+  synopsis: ['OUT [--processes] [--no-redact] [--json]'],
   description: `Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
 file ending in .tar.gz), following the symlinks it needs, so that every numakit
 command works on it later with --root OUT (like hwloc-gather-topology).`,
@@ -70,7 +71,9 @@ command works on it later with --root OUT (like hwloc-gather-topology).`,
       };
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
       if (archive) await (await import('../../actuate/snapshot_archive.js')).createSnapshotArchive(dir, out);
-      ctx.out(`numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`);
+      ctx.out(values.json
+        ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date })}\n`
+        : `numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`);
     } finally {
       if (archive) rmSync(dir, { recursive: true, force: true });
     }

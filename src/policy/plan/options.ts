@@ -7,7 +7,7 @@ import { fractionIn, intIn, safeName, safePath, safeUrl } from './validate.js';
 export type RawOptions = Readonly<Record<string, string | boolean | undefined>>;
 
 /** Options every workload accepts (handled by the command, not the planner). */
-const COMMON = ['out', 'force'];
+const COMMON = ['out', 'force', 'json'];
 
 export function checkAllowed(workload: string, raw: RawOptions, allowed: readonly string[]): void {
   for (const [k, v] of Object.entries(raw)) {

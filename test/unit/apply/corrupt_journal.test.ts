@@ -39,7 +39,9 @@ test('journal lists the readable sets and names the corrupt file on stderr', asy
   assert.doesNotMatch(r.out, /^2 /m);
   assert.match(r.err, /^numakit: warning: .*journal\/2\.json: corrupt journal file \(not valid JSON: .*\); skipped/m);
   const json = await runCommand(journalCmd, REAL_ROOT, ['--state-dir', stateDir, '--json']);
-  assert.deepEqual((JSON.parse(json.out) as { id: string }[]).map((c) => c.id), ['1', '3']);
+  const parsed = JSON.parse(json.out) as { schemaVersion: number; changeSets: { id: string }[] };
+  assert.equal(parsed.schemaVersion, 1);
+  assert.deepEqual(parsed.changeSets.map((c) => c.id), ['1', '3']);
   done();
 });
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Command, Context } from '../../../src/cli/context.js';
 import { describeError } from '../../../src/cli/main.js';
-import { parseCommandArgs } from '../../../src/cli/parse_options.js';
+import { parseCommandArgs, resolveSubcommand } from '../../../src/cli/parse_options.js';
 import { PROFILES } from '../../../src/policy/tuning/profiles.js';
 import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 import { assertGolden } from '../../helpers/cli.js';
@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   apply: async () => (await import('../../../src/cli/commands/apply.js')).default,
   rollback: async () => (await import('../../../src/cli/commands/rollback.js')).default,
   journal: async () => (await import('../../../src/cli/commands/journal.js')).default,
+  agent: async () => (await import('../../../src/cli/commands/agent.js')).default,
 };
 
 /** Runs a command in-process as main.ts would: `[--example NAME] CMD ARGS`, errors as one stderr line. */
@@ -30,8 +31,8 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   const root = example === undefined ? REAL_ROOT : openRoot(join(REPO, 'examples', example), `example ${example}`);
   const ctx: Context = { root, rootGiven: example !== undefined, out: (t) => void (out += t), err: (t) => void (out += `[stderr] ${t}`), color: false, isTTY: false };
   try {
-    const cmd = await COMMANDS[name!]!();
-    return { code: await cmd.run(parseCommandArgs(cmd, args, name!), ctx), out };
+    const { cmd, args: rest, name: full } = resolveSubcommand(await COMMANDS[name!]!(), args, name!);
+    return { code: await cmd.run(parseCommandArgs(cmd, rest, full), ctx), out };
   } catch (e) {
     const d = describeError(e);
     return { code: d.code, out: `${out}[stderr] numakit: ${d.message}\n` };
@@ -88,10 +89,17 @@ test('apply --yes refuses a snapshot root; bad sources are usage errors (exit 2)
   assert.match(missing.out, /numakit: \/nonexistent\/tune\.yaml: cannot read the change file \(ENOENT\)/);
 });
 
-test('journal and rollback --dry-run read the state directory; an empty journal says so', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'numakit-state-'));
+test('journal and rollback --dry-run read the state directory; an empty journal says so, exit 0, and nothing is created', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'numakit-state-'));
+  const state = join(base, 'state');
   assert.equal((await cli(['journal', '--state-dir', state])).out, 'no change sets in the journal.\n');
   const r = await cli(['rollback', '--dry-run', '--state-dir', state]);
-  assert.equal(r.code, 1);
-  assert.match(r.out, /nothing to roll back/);
+  assert.equal(r.code, 0);
+  assert.equal(r.out, 'nothing to roll back: the journal has no change sets\n');
+  const restore = await cli(['agent', 'restore', '--dry-run', '--state-dir', state]);
+  assert.equal(restore.code, 0);
+  assert.equal(restore.out, 'nothing to restore: no agent change set with changes left\n');
+  const json = JSON.parse((await cli(['rollback', '--dry-run', '--json', '--state-dir', state])).out) as { schemaVersion: number; changeSets: unknown[] };
+  assert.deepEqual([json.schemaVersion, json.changeSets], [1, []]);
+  assert.ok(!existsSync(state), 'no state directory was created');
 });

@@ -42,7 +42,7 @@ describe('bash completion', () => {
     [['numakit', '--example', 'spark'], ['spark-2s']],
     [['numakit', '--example', 'spark-2s', 'to'], ['topo', 'top']],
     [['numakit', 'agent', ''], ['restore']],
-    [['numakit', 'agent', 'restore', '--'], ['--state-dir', '--help']],
+    [['numakit', 'agent', 'restore', '--'], ['--dry-run', '--state-dir', '--help']],
     [['numakit', 'plan', 'spark-'], ['spark-standalone', 'spark-yarn', 'spark-k8s']],
     [['numakit', 'completion', ''], ['bash', 'zsh', 'fish']],
     [['numakit', 'topo', '--'], ['--json', '--numactl', '--svg', '--html', '--help']],

@@ -1,0 +1,55 @@
+// --json on every command that has it (walked from the command table): one JSON object with
+// schemaVersion first and the keys docs/json.md names, on a shipped example. A command that
+// gains --json needs a line in INVOCATIONS (the test says so).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { COMMANDS, OVERVIEW } from '../../../src/cli/commands/index.js';
+import type { Command } from '../../../src/cli/options.js';
+import { runMain } from '../../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'numakit-json-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const EX = ['--example', 'spark-2s'];
+
+/** command path -> the arguments that make it print JSON, and keys its object must have. */
+const INVOCATIONS: Record<string, { argv: string[]; keys: string[]; codes?: number[] }> = {
+  '': { argv: [...EX, '--json'], keys: ['target', 'summary', 'nodes', 'devicesWithoutNode', 'distances', 'doctor', 'stat'] },
+  topo: { argv: [...EX, 'topo', '--json'], keys: ['nodes', 'cpus', 'devices'] },
+  doctor: { argv: [...EX, 'doctor', '--json'], keys: ['target', 'profile', 'summary', 'findings'], codes: [0, 1] },
+  stat: { argv: [...EX, 'stat', '--json'], keys: ['numastat'] },
+  examples: { argv: ['examples', '--json'], keys: ['examples'] },
+  plan: { argv: [...EX, 'plan', 'redis', '--json'], keys: ['workload', 'machine', 'out', 'derivations', 'notes', 'files'] },
+  apply: { argv: [...EX, 'apply', '--profile', 'database', '--json'], keys: ['source', 'dryRun', 'summary', 'changes', 'persist', 'changeSet'] },
+  rollback: { argv: ['rollback', '--dry-run', '--json', '--state-dir', join(dir, 'state')], keys: ['dryRun', 'changeSets'] },
+  journal: { argv: ['journal', '--json', '--state-dir', join(dir, 'state')], keys: ['changeSets'] },
+  snapshot: { argv: [...EX, 'snapshot', join(dir, 'snap'), '--json'], keys: ['out', 'files', 'processes', 'redacted', 'date'] },
+};
+
+async function withJson(): Promise<string[]> {
+  const out: string[] = [];
+  const add = (name: string, c: Command) => {
+    if (c.options['json'] !== undefined) out.push(name);
+    for (const [s, sub] of Object.entries(c.subcommands ?? {})) add(`${name} ${s}`, sub);
+  };
+  add('', await OVERVIEW.load());
+  for (const [name, e] of Object.entries(COMMANDS)) add(name, await e.load());
+  return out;
+}
+
+describe('--json', async () => {
+  for (const name of await withJson()) {
+    it(`numakit ${name || '(overview)'} --json: schemaVersion first, documented keys`, async () => {
+      const inv = INVOCATIONS[name];
+      assert.ok(inv !== undefined, `numakit ${name} has --json: add how to run it to INVOCATIONS in this file, and its schema to docs/json.md`);
+      const r = await runMain(inv.argv);
+      assert.ok((inv.codes ?? [0]).includes(r.code), r.err);
+      const obj = JSON.parse(r.out) as Record<string, unknown>;
+      assert.equal(Object.keys(obj)[0], 'schemaVersion');
+      assert.equal(obj['schemaVersion'], 1);
+      for (const k of inv.keys) assert.ok(k in obj, `${name}: key ${k}`);
+    });
+  }
+});
