@@ -59,7 +59,7 @@ function size(v: string | undefined, what: string): number | undefined {
 
 const mem: Command<Parsed> = {
   summary: 'node x node memory bandwidth and latency matrices (MLC class), every buffer verified on its node',
-  synopsis: ['mem [OPTIONS]'],
+  synopsis: ['[OPTIONS]'],
   description: `Memory bandwidth and latency between every CPU node (rows) and memory node (columns;
 memory-only nodes are columns only), like Intel MLC's matrices. Worker threads are pinned to
 the row's CPUs; the buffer they share is bound to the column's node (mbind MPOL_BIND) and every

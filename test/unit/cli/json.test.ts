@@ -2,20 +2,25 @@
 // schemaVersion first and the keys docs/json.md names, on a shipped example. A command that
 // gains --json needs a line in INVOCATIONS (the test says so).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { COMMANDS, OVERVIEW } from '../../../src/cli/commands/index.js';
 import type { Command } from '../../../src/cli/options.js';
-import { runMain } from '../../helpers/cli.js';
+import { REPO_DIR, runMain } from '../../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'numakit-json-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const EX = ['--example', 'spark-2s'];
 
-/** command path -> the arguments that make it print JSON, and keys its object must have. */
-const INVOCATIONS: Record<string, { argv: string[]; keys: string[]; codes?: number[] }> = {
+/**
+ * command path -> the arguments that make it print JSON and the keys its object must have; or,
+ * for a command that cannot run here in a moment (a benchmark), the test file that checks its
+ * --json instead.
+ */
+type Invocation = { argv: string[]; keys: string[]; codes?: number[]; prepare?: () => Promise<void> } | { elsewhere: string };
+const INVOCATIONS: Record<string, Invocation> = {
   '': { argv: [...EX, '--json'], keys: ['target', 'summary', 'nodes', 'devicesWithoutNode', 'distances', 'doctor', 'stat'] },
   topo: { argv: [...EX, 'topo', '--json'], keys: ['nodes', 'cpus', 'devices'] },
   doctor: { argv: [...EX, 'doctor', '--json'], keys: ['target', 'profile', 'summary', 'findings'], codes: [0, 1] },
@@ -26,6 +31,14 @@ const INVOCATIONS: Record<string, { argv: string[]; keys: string[]; codes?: numb
   rollback: { argv: ['rollback', '--dry-run', '--json', '--state-dir', join(dir, 'state')], keys: ['dryRun', 'changeSets'] },
   journal: { argv: ['journal', '--json', '--state-dir', join(dir, 'state')], keys: ['changeSets'] },
   snapshot: { argv: [...EX, 'snapshot', join(dir, 'snap'), '--json'], keys: ['out', 'files', 'processes', 'redacted', 'date'] },
+  'fleet report': {
+    argv: ['fleet', 'report', '--json', join(dir, 'fleet')], keys: ['hosts', 'classes', 'findings'],
+    prepare: async () => {
+      mkdirSync(join(dir, 'fleet'), { recursive: true });
+      writeFileSync(join(dir, 'fleet', 'host1.json'), (await runMain([...EX, 'doctor', '--json'])).out);
+    },
+  },
+  'bench mem': { elsewhere: 'test/unit/bench/mem_cli.test.ts' },
 };
 
 async function withJson(): Promise<string[]> {
@@ -44,6 +57,11 @@ describe('--json', async () => {
     it(`numakit ${name || '(overview)'} --json: schemaVersion first, documented keys`, async () => {
       const inv = INVOCATIONS[name];
       assert.ok(inv !== undefined, `numakit ${name} has --json: add how to run it to INVOCATIONS in this file, and its schema to docs/json.md`);
+      if ('elsewhere' in inv) {
+        assert.match(readFileSync(join(REPO_DIR, inv.elsewhere), 'utf8'), /schemaVersion/, `${inv.elsewhere} checks the schemaVersion`);
+        return;
+      }
+      await inv.prepare?.();
       const r = await runMain(inv.argv);
       assert.ok((inv.codes ?? [0]).includes(r.code), r.err);
       const obj = JSON.parse(r.out) as Record<string, unknown>;

@@ -90,10 +90,12 @@ describe('bad input', () => {
 });
 
 describe('numakit with no command', () => {
-  it('says plainly that a one-node machine has one node and points to the examples', async () => {
+  it('on a VM without vNUMA: one node shown, not "the same distance everywhere" while its doctor warns', async () => {
     const r = await runMain(['--example', 'vm-flat-32']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /This machine has one NUMA node/);
+    assert.match(r.out, /This machine shows one NUMA node, but the hardware under it may have more/);
+    assert.doesNotMatch(r.out, /same distance/);
+    assert.match(r.out, /VM with 32 vCPUs .* no vNUMA/);
     assert.match(r.out, /numakit examples/);
   });
   it('shows each node with its devices on a multi-node example', async () => {
