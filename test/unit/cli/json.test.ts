@@ -19,7 +19,7 @@ const EX = ['--example', 'spark-2s'];
  * for a command that cannot run here in a moment (a benchmark), the test file that checks its
  * --json instead.
  */
-type Invocation = { argv: string[]; keys: string[]; codes?: number[]; prepare?: () => Promise<void> } | { elsewhere: string };
+type Invocation = { argv: string[]; keys: string[]; codes?: number[]; prepare?: () => Promise<void>; foreign?: string } | { elsewhere: string };
 const INVOCATIONS: Record<string, Invocation> = {
   '': { argv: [...EX, '--json'], keys: ['target', 'summary', 'nodes', 'devicesWithoutNode', 'distances', 'doctor', 'stat'] },
   topo: { argv: [...EX, 'topo', '--json'], keys: ['nodes', 'cpus', 'devices'] },
@@ -39,6 +39,9 @@ const INVOCATIONS: Record<string, Invocation> = {
     },
   },
   'bench mem': { elsewhere: 'test/unit/bench/mem_cli.test.ts' },
+  'bench ab': { argv: ['bench', 'ab', '--runs', '3', '--settle', '0', '--variant', 'a=', '--variant', 'b=', '--json', '--', 'true'], keys: ['kind', 'runs'] },
+  // A Kubernetes object: its schema is the NodeResourceTopology CRD's, versioned by apiVersion.
+  'k8s nrt': { argv: [...EX, 'k8s', 'nrt', '--node', 'w1', '--json'], keys: ['apiVersion', 'kind', 'zones'], foreign: 'topology.node.k8s.io/v1alpha2' },
 };
 
 async function withJson(): Promise<string[]> {
@@ -65,6 +68,8 @@ describe('--json', async () => {
       const r = await runMain(inv.argv);
       assert.ok((inv.codes ?? [0]).includes(r.code), r.err);
       const obj = JSON.parse(r.out) as Record<string, unknown>;
+      for (const k of inv.keys) assert.ok(k in obj, `${name}: key ${k}`);
+      if (inv.foreign !== undefined) return assert.equal(obj['apiVersion'], inv.foreign);
       assert.equal(Object.keys(obj)[0], 'schemaVersion');
       assert.equal(obj['schemaVersion'], 1);
       for (const k of inv.keys) assert.ok(k in obj, `${name}: key ${k}`);
