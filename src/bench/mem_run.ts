@@ -71,7 +71,7 @@ export async function runMem(native: typeof Native, root: SysRoot, plan: MemPlan
       for (const row of opts.latency ? plan.rows : []) {
         await pin(row);
         const ns = await pool.chase(0, 0, lines, opts.seconds);
-        lat.set(row.node, { cpuNode: row.node, memNode: col, cpu: row.cpus[0]!, ns: { median: median(ns), min: minOf(ns), max: maxOf(ns) }, laps: ns.length });
+        lat.set(row.node, { cpuNode: row.node, memNode: col, cpu: row.cpus[0]!, ns: { median: median(ns), min: minOf(ns), max: maxOf(ns) }, laps: ns.length, samples: ns });
         step(`latency node ${row.node} -> node ${col}`);
         if (!opts.loaded) continue;
         const l = await loadedCell(pool, row, col, plan, lines, opts.seconds);
@@ -109,5 +109,5 @@ async function loadedCell(pool: KernelPool, row: MemRow, col: number, plan: MemP
   const parts = slices(loaders, plan.arrayBytes, { a: plan.latencyBytes, b: 0, c: 0 });
   const r = await pool.loaded(0, { start: 0, lines, seconds }, new Map(parts.map((s, i) => [i + 1, s])));
   const ns = r.nsPerLoad;
-  return { cpuNode: row.node, memNode: col, cpu: row.cpus[0]!, ns: { median: median(ns), min: minOf(ns), max: maxOf(ns) }, laps: ns.length, loaders, loadGbps: r.gbps };
+  return { cpuNode: row.node, memNode: col, cpu: row.cpus[0]!, ns: { median: median(ns), min: minOf(ns), max: maxOf(ns) }, laps: ns.length, samples: ns, loaders, loadGbps: r.gbps };
 }

@@ -53,6 +53,8 @@ export interface LatencyCell {
   /** ns per load over the laps of the chase. */
   readonly ns: { readonly median: number; readonly min: number; readonly max: number };
   readonly laps: number;
+  /** ns per load of each lap (for bench compare's interval). */
+  readonly samples: number[];
   readonly placement: Placement;
   /** Loaded latency only: threads streaming reads beside the chase, and the GB/s they got. */
   readonly loaders?: number;
@@ -194,4 +196,27 @@ export interface AbResult {
   readonly summary: AbVariantSummary[];
   readonly notes: string[];
   readonly warnings: string[];
+}
+
+/** `bench compare A.json B.json`: B against A, figure by figure. */
+export interface CompareRow {
+  /** "read 0->1", "latency 0->0", or a variant name. */
+  readonly what: string;
+  readonly unit: string;
+  readonly a: number | null;
+  readonly b: number | null;
+  /** B against A, oriented so that > 1 means B is better; null when either side has no data. */
+  readonly ratio: { readonly value: number; readonly low: number; readonly high: number } | null;
+  readonly verdict: string;
+}
+
+export interface CompareResult {
+  readonly schemaVersion: 1;
+  readonly kind: 'bench-compare';
+  readonly of: 'bench-mem' | 'bench-ab';
+  readonly a: { readonly file: string; readonly time: string };
+  readonly b: { readonly file: string; readonly time: string };
+  /** Recorded settings that differ: "numa_balancing: 1 -> 0". */
+  readonly changed: string[];
+  readonly rows: CompareRow[];
 }

@@ -3,17 +3,18 @@
 import { UsageError } from '../../model/errors.js';
 import type { Command, ParsedOptions } from '../options.js';
 import ab from './bench_ab.js';
+import compare from './bench_compare.js';
 import mem from './bench_mem.js';
 
 const bench: Command<ParsedOptions<Record<string, never>>> = {
   summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports',
-  synopsis: ['mem [OPTIONS]', 'ab [OPTIONS] -- COMMAND [ARGS...]'],
+  synopsis: ['mem [OPTIONS]', 'ab [OPTIONS] -- COMMAND [ARGS...]', 'compare [--json] A.json B.json'],
   description: `Measures what NUMA placement buys on this machine. 'numakit bench SUBCOMMAND --help'
 for each one's options; docs/bench.md has the JSON schemas and real results.`,
   options: {},
-  subcommands: { mem, ab },
+  subcommands: { mem, ab, compare },
   async run() {
-    throw new UsageError('bench: give a subcommand: mem or ab');
+    throw new UsageError('bench: give a subcommand: mem, ab or compare');
   },
 };
 export default bench;

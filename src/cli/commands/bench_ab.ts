@@ -19,6 +19,7 @@ const OPTIONS = {
   'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: 'journal directory for tuned: and --numa-balancing (default /var/lib/numakit)' },
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
   save: { type: 'string', value: 'FILE', complete: 'file', help: 'also write the JSON result to FILE (for bench compare)' },
+  report: { type: 'string', value: 'DIR', complete: 'dir', help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)' },
 } as const;
 
 type Values = ParsedOptions<typeof OPTIONS>['values'];
@@ -83,7 +84,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
   const { renderAbText } = await import('../../render/bench/ab_text.js');
   ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAbText(result));
   const { writeOutputs } = await import('./bench_output.js');
-  await writeOutputs(result, { save: values.save }, ctx);
+  await writeOutputs(result, { save: values.save, report: values.report }, ctx);
   return result.runs.some((r) => !r.ok) ? 1 : 0;
 }
 

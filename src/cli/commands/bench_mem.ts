@@ -21,6 +21,7 @@ const OPTIONS = {
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
   csv: { type: 'boolean', help: 'one line per figure' },
   save: { type: 'string', value: 'FILE', complete: 'file', help: 'also write the JSON result to FILE (for bench compare)' },
+  report: { type: 'string', value: 'DIR', complete: 'dir', help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)' },
 } as const;
 
 type Parsed = ParsedOptions<typeof OPTIONS>;
@@ -46,7 +47,7 @@ async function run({ values }: Parsed, ctx: Context): Promise<number> {
   const { renderMemText } = await import('../../render/bench/mem_text.js');
   ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : values.csv ? renderMemCsv(result) : renderMemText(result));
   const { writeOutputs } = await import('./bench_output.js');
-  await writeOutputs(result, { save: values.save }, ctx);
+  await writeOutputs(result, { save: values.save, report: values.report }, ctx);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // --save FILE and --report DIR, shared by bench mem and bench ab.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AbResult, MemResult } from '../../model/bench.js';
 import { NumakitError } from '../../model/errors.js';
 import type { Context } from '../context.js';
@@ -14,6 +15,17 @@ function write(path: string, text: string): void {
   }
 }
 
-export async function writeOutputs(result: BenchResult, opts: { save?: string }, _ctx: Context): Promise<void> {
+export async function writeOutputs(result: BenchResult, opts: { save?: string; report?: string }, ctx: Context): Promise<void> {
   if (opts.save !== undefined) write(opts.save, `${JSON.stringify(result, null, 2)}\n`);
+  if (opts.report === undefined) return;
+  try {
+    mkdirSync(opts.report, { recursive: true });
+  } catch (e) {
+    throw new NumakitError(`cannot create ${opts.report}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const { renderReportMarkdown } = await import('../../render/bench/report_md.js');
+  const { renderReportHtml } = await import('../../render/bench/report_html.js');
+  write(join(opts.report, 'REPORT.md'), renderReportMarkdown(result));
+  write(join(opts.report, 'report.html'), renderReportHtml(result));
+  ctx.err(`wrote ${join(opts.report, 'REPORT.md')} and ${join(opts.report, 'report.html')}\n`);
 }

@@ -70,7 +70,7 @@ for (const [args, message, code] of [
 test('bench without a subcommand, or with an unknown one, is a usage error', async () => {
   const none = await runMain(['bench']);
   assert.equal(none.code, 2);
-  assert.match(none.err, /give a subcommand: mem/);
+  assert.match(none.err, /give a subcommand: mem, ab or compare/);
   const r = await runMain(['bench', 'matrix']);
   assert.equal(r.code, 2);
   assert.match(r.err, /unexpected argument 'matrix'/);
