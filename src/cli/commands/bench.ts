@@ -8,7 +8,7 @@ import mem from './bench_mem.js';
 
 const bench: Command<ParsedOptions<Record<string, never>>> = {
   summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports',
-  synopsis: ['mem [OPTIONS]', 'ab [OPTIONS] -- COMMAND [ARGS...]', 'compare [--json] A.json B.json'],
+  synopsis: ['mem [OPTIONS]', 'ab [OPTIONS] -- COMMAND [ARGS...]', 'compare [OPTIONS] A.json B.json'],
   description: `Measures what NUMA placement buys on this machine. 'numakit bench SUBCOMMAND --help'
 for each one's options; docs/bench.md has the JSON schemas and real results.`,
   options: {},
