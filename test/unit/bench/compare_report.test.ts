@@ -53,7 +53,9 @@ test('bench compare on files: text and JSON; two kinds or a broken file are one 
     assert.equal(ok.code, 0, ok.err);
     assert.match(ok.out, /recorded settings that changed: numaBalancing: 0 -> 1/);
     assert.match(ok.out, /read 0->1\s+GB\/s\s+[\d.]+\s+[\d.]+\s+B is 1\.30x/);
-    assert.equal(JSON.parse((await runMain(['bench', 'compare', '--json', a, b])).out).kind, 'bench-compare');
+    const json = JSON.parse((await runMain(['bench', 'compare', '--json', a, b])).out) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(json).slice(0, 3), ['schemaVersion', 'kind', 'of']);
+    assert.equal(json['schemaVersion'], 1);
     for (const [args, message, code] of [
       [[a, f('ab.json', threeVariantAb())], /is a bench-mem result and .* a bench-ab one; compare two of the same kind/, 1],
       [[a, f('bad.json', '{"kind": "bench-mem"')], /bad\.json: not valid JSON/, 1],

@@ -39,6 +39,7 @@ const INVOCATIONS: Record<string, Invocation> = {
     },
   },
   'bench mem': { elsewhere: 'test/unit/bench/mem_cli.test.ts' },
+  'bench compare': { elsewhere: 'test/unit/bench/compare_report.test.ts' },
   'bench ab': { argv: ['bench', 'ab', '--runs', '3', '--settle', '0', '--variant', 'a=', '--variant', 'b=', '--json', '--', 'true'], keys: ['kind', 'runs'] },
   // A Kubernetes object: its schema is the NodeResourceTopology CRD's, versioned by apiVersion.
   'k8s nrt': { argv: [...EX, 'k8s', 'nrt', '--node', 'w1', '--json'], keys: ['apiVersion', 'kind', 'zones'], foreign: 'topology.node.k8s.io/v1alpha2' },
