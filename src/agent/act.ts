@@ -1,18 +1,32 @@
 // Carrying out one move decision: every thread's affinity (journaled first; threads born while
-// we set them inherit from their creator, and a second look catches any born before), then
-// migrate_pages. ESRCH (exited), EPERM, EINVAL, ENOMEM and partial migrations become outcomes,
-// never exceptions: the loop logs them and cools the process down. A failed action is not left
-// half done: the threads it had bound get their affinity of before it back (a process bound
-// next to memory that did not follow would run further from its memory than before).
+// we set them inherit from their creator, and a second look catches any born before), then the
+// memory, moved in paced batches (mover.ts) and journaled as it goes. ESRCH (exited), EPERM,
+// EINVAL, ENOMEM on the target, pages that would not move and a stop by signal become
+// outcomes, never exceptions: the loop logs them and cools the process down. A failed action
+// is not left half done: the threads it had bound get their affinity of before it back (a
+// process bound next to memory that did not follow would run further from its memory than
+// before); so does a move that ran out of memory on the target before moving anything.
+import type { PageMoveEntry } from '../model/change.js';
 import type { Placement } from '../policy/agent/types.js';
 import type { AgentJournal, ThreadChange } from './journal.js';
+import { movePaced, type MoveDeps, type MoveEnd, type MoveResult } from './mover.js';
 import type { ThreadOps } from './ops.js';
 
+interface Moved {
+  readonly threads: number;
+  readonly bytes: number;
+  readonly pages: number;
+  /** Wall time of the move, pauses included. */
+  readonly migrateMs: number;
+  readonly batches: number;
+}
+
 export type ActOutcome =
-  | { readonly kind: 'moved'; readonly threads: number; readonly bytes: number; readonly pages: number; readonly migrateMs: number }
-  | { readonly kind: 'partial'; readonly threads: number; readonly bytes: number; readonly pages: number; readonly notMoved: number; readonly migrateMs: number }
-  | { readonly kind: 'gone'; readonly threads: number; readonly step: string }
-  | { readonly kind: 'failed'; readonly threads: number; readonly code: string; readonly message: string; readonly putBack?: PutBack };
+  | ({ readonly kind: 'moved' } & Moved)
+  | ({ readonly kind: 'partial'; readonly notMoved: number; readonly why: string } & Moved)
+  | ({ readonly kind: 'stopped'; readonly plannedBytes: number } & Moved)
+  | { readonly kind: 'gone'; readonly threads: number; readonly step: string; readonly bytes?: number }
+  | { readonly kind: 'failed'; readonly threads: number; readonly code: string; readonly message: string; readonly bytes?: number; readonly putBack?: PutBack };
 
 /** What a failed action undid: threads given their affinity of before it, and those it could not. */
 export interface PutBack {
@@ -28,15 +42,21 @@ interface SetThread {
 
 export interface ActDeps {
   readonly ops: ThreadOps;
-  /** null with --advise (never acts) or in tests of the pure parts. */
   readonly journal: AgentJournal;
-  readonly pageSize: number;
+  /** Clock, pacing and the stop signal of the mover. */
+  readonly move: Omit<MoveDeps, 'ops' | 'progress'>;
+  /** Wall clock for journal times (tests); default Date.now. */
+  readonly wallClock?: () => number;
+  /** The cgroup the process is moved as part of (--unit cgroup). */
+  readonly cgroup?: string;
+  /** The agent's own thread that runs the mover (its pid: the main thread). */
+  readonly selfTid?: number;
 }
 
 const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 const errCode = (e: unknown) => (typeof codeOf(e) === 'string' ? (codeOf(e) as string) : 'ERROR');
 
-/** Sets the affinity of every thread not yet done; returns the threads set, or an outcome to stop on. */
+/** Sets the affinity of every thread not yet done; returns an outcome to stop on, or null. */
 function setThreads(pid: number, cpus: readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
   const threads = d.ops.threads(pid);
   if (threads === null) return { kind: 'gone', threads: done.size, step: 'listing its threads' };
@@ -68,28 +88,71 @@ function setThreads(pid: number, cpus: readonly number[], done: Map<number, SetT
   return failure;
 }
 
-function migrate(pid: number, pl: Placement, threads: number, d: ActDeps): ActOutcome {
-  if (pl.moveBytes === 0) return { kind: 'moved', threads, bytes: 0, pages: 0, migrateMs: 0 };
-  let notMoved: number;
-  const t0 = performance.now();
+/**
+ * Runs the agent's mover thread on the CPUs the process's threads were just given (the target
+ * nodes) until the returned function puts it back. Unmapping a page for migration costs a TLB
+ * shootdown on every CPU where the process runs; from one of those CPUs, with the process's
+ * threads switched out meanwhile, the flush is local, and on the target node the copy writes
+ * local memory. Best effort: a cpuset that does not allow those CPUs leaves the mover where it is.
+ */
+function moverOnTarget(d: ActDeps, cpus: readonly number[] | null): () => void {
+  const self = d.selfTid;
+  if (self === undefined || cpus === null || cpus.length === 0) return () => {};
+  let old: number[];
   try {
-    notMoved = d.ops.migratePages(pid, pl.moveFrom, pl.nodes);
-  } catch (e) {
-    if (errCode(e) === 'ESRCH') return { kind: 'gone', threads, step: 'migrating its pages' };
-    return { kind: 'failed', threads, code: errCode(e), message: (e as Error).message };
+    old = d.ops.getAffinity(self);
+    d.ops.setAffinity(self, cpus);
+  } catch {
+    return () => {};
   }
-  // The kernel's copy time, reported: on 6.1 each page costs a TLB shootdown on the CPUs running the process.
-  const migrateMs = Math.round(performance.now() - t0);
-  const pages = Math.round(pl.moveBytes / d.pageSize);
-  const moved = Math.max(0, pages - notMoved);
-  if (notMoved > 0) return { kind: 'partial', threads, bytes: moved * d.pageSize, pages: moved, notMoved, migrateMs };
-  return { kind: 'moved', threads, bytes: pl.moveBytes, pages, migrateMs };
+  return () => {
+    try {
+      d.ops.setAffinity(self, old);
+    } catch {
+      // the agent's own affinity: nothing else depends on it
+    }
+  };
 }
 
-export function actOn(pid: number, pl: Placement, d: ActDeps): ActOutcome {
-  const done = new Map<number, SetThread>();
-  const o = bindAndMigrate(pid, pl, d, done);
-  return o.kind === 'failed' && done.size > 0 ? { ...o, putBack: putBack(pid, done, d) } : o;
+const STATE: Record<MoveEnd, PageMoveEntry['state']> = { done: 'done', stopped: 'stopped', full: 'full', gone: 'gone', failed: 'failed' };
+
+function outcomeOf(r: MoveResult, pl: Placement, threads: number): ActOutcome {
+  const base = { threads, bytes: r.movedBytes, pages: r.movedPages, migrateMs: r.ms, batches: r.batches };
+  switch (r.end) {
+    case 'done':
+      return r.notMoved > 0 ? { kind: 'partial', ...base, notMoved: r.notMoved, why: 'busy or shared' } : { kind: 'moved', ...base };
+    case 'full': {
+      const why = `node ${pl.nodes.join(',')} ran out of free memory (ENOMEM)`;
+      // Nothing moved: the threads would sit next to none of their memory; a failure, put back.
+      if (r.movedBytes === 0) return { kind: 'failed', threads, code: 'ENOMEM', message: r.message ?? `move_pages: ${why}`, bytes: 0 };
+      return { kind: 'partial', ...base, notMoved: r.notMoved, why };
+    }
+    case 'stopped':
+      return { kind: 'stopped', ...base, plannedBytes: r.plannedBytes };
+    case 'gone':
+      return { kind: 'gone', threads, step: 'migrating its pages', bytes: r.movedBytes };
+    case 'failed':
+      return { kind: 'failed', threads, code: r.code ?? 'ERROR', message: r.message ?? 'move_pages failed', bytes: r.movedBytes };
+  }
+}
+
+/** The memory part, paced (mover.ts), journaled as it goes. */
+async function moveMemory(pid: number, comm: string, pl: Placement, threads: number, d: ActDeps): Promise<ActOutcome> {
+  if (pl.moveBytes === 0) return { kind: 'moved', threads, bytes: 0, pages: 0, migrateMs: 0, batches: 0 };
+  const start = d.ops.threadStart(pid, pid);
+  if (start === null) return { kind: 'gone', threads, step: 'migrating its pages' };
+  const now = () => new Date(d.wallClock?.() ?? Date.now());
+  d.journal.moveStarted({ pid, start, comm, from: pl.moveFrom, to: pl.nodes, plannedBytes: pl.moveBytes, ...(d.cgroup ? { cgroup: d.cgroup } : {}) }, now());
+  const back = moverOnTarget(d, pl.cpus);
+  let r: MoveResult;
+  try {
+    r = await movePaced(pid, pl.moveFrom, pl.nodes, { ...d.move, ops: d.ops, progress: (moved) => d.journal.moveUpdate(pid, moved, 'moving', now()) });
+  } finally {
+    back();
+  }
+  const o = outcomeOf(r, pl, threads);
+  d.journal.moveUpdate(pid, r.movedBytes, o.kind === 'partial' ? 'partial' : STATE[r.end], now());
+  return o;
 }
 
 /** Gives the threads this action set their affinity of before it, then journals that. */
@@ -108,7 +171,7 @@ function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps):
   return { threads: back.length, failures };
 }
 
-function bindAndMigrate(pid: number, pl: Placement, d: ActDeps, done: Map<number, SetThread>): ActOutcome {
+async function bindAndMove(pid: number, comm: string, pl: Placement, d: ActDeps, done: Map<number, SetThread>): Promise<ActOutcome> {
   if (pl.cpus !== null) {
     for (let pass = 0; pass < 2; pass++) {
       const stop = setThreads(pid, pl.cpus, done, d);
@@ -116,5 +179,11 @@ function bindAndMigrate(pid: number, pl: Placement, d: ActDeps, done: Map<number
     }
     if (done.size === 0 && d.ops.threads(pid) === null) return { kind: 'gone', threads: 0, step: 'setting its affinity' };
   }
-  return migrate(pid, pl, done.size, d);
+  return moveMemory(pid, comm, pl, done.size, d);
+}
+
+export async function actOn(pid: number, comm: string, pl: Placement, d: ActDeps): Promise<ActOutcome> {
+  const done = new Map<number, SetThread>();
+  const o = await bindAndMove(pid, comm, pl, d, done);
+  return o.kind === 'failed' && done.size > 0 ? { ...o, putBack: putBack(pid, done, d) } : o;
 }

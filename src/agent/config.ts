@@ -5,6 +5,8 @@ import type { LogFormat } from './log_line.js';
 
 export interface AgentConfig extends PolicyOptions {
   readonly intervalMs: number;
+  /** Share of one CPU a page move may use (the kernel's copy included), 0..1; 1 = no limit. */
+  readonly maxMigrateCpu: number;
   readonly numaBalancing: 'off' | 'keep';
   readonly advise: boolean;
   readonly once: boolean;
@@ -20,6 +22,7 @@ export interface AgentConfig extends PolicyOptions {
 export const DEFAULT_AGENT: AgentConfig = {
   ...DEFAULT_POLICY,
   intervalMs: 5000,
+  maxMigrateCpu: 0.5,
   numaBalancing: 'off',
   advise: false,
   once: false,

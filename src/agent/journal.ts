@@ -2,9 +2,12 @@
 // each change is made, every thread's previous affinity (ChangeSet.threads) and
 // kernel.numa_balancing's previous value (an ordinary sysctl entry). Saved atomically with fsync
 // at each step, so after a SIGKILL `numakit agent restore` finds everything the agent changed.
-// Entries of threads that have exited are dropped as the agent goes, so the file stays small.
+// Page moves are journaled too (ChangeSet.moves: how far each got, saved about once a second
+// while it runs): memory is not put back, but a restore says where a move stopped.
+// Entries of threads and processes that have exited are dropped as the agent goes, so the
+// file stays small.
 import { formatCpuList } from '../model/cpuset.js';
-import type { ChangeSet, JournalEntry, SysctlChange, ThreadAffinityEntry } from '../model/change.js';
+import type { ChangeSet, JournalEntry, PageMoveEntry, SysctlChange, ThreadAffinityEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { createChangeSet, saveChangeSet } from '../actuate/journal.js';
 import { readTarget, sameValue, valueOf, writeTarget } from '../actuate/targets.js';
@@ -12,6 +15,9 @@ import type { System } from '../actuate/system.js';
 import { parseCpuList } from '../model/cpuset.js';
 
 export const AGENT_SOURCE = 'agent';
+
+/** A move in progress is journaled at most this often (each save is an fsync). */
+export const MOVE_SAVE_EVERY_MS = 1000;
 
 export interface ThreadChange {
   readonly pid: number;
@@ -26,6 +32,7 @@ const same = (a: ThreadAffinityEntry, b: { tid: number; start: number }) => a.ti
 
 export class AgentJournal {
   private cs: ChangeSet;
+  private lastMoveSave = 0;
 
   constructor(private readonly stateDir: string, now: Date) {
     this.cs = createChangeSet(stateDir, { source: AGENT_SOURCE, status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [] }, now);
@@ -40,10 +47,29 @@ export class AgentJournal {
     this.cs = next;
   }
 
-  /** CPUs the agent last set on any thread of pid; null when it never changed that process. */
+  /**
+   * CPUs the agent last set on the main thread of pid (else on any of its threads: with
+   * --granularity threads its threads can differ); null when it never changed that process.
+   */
   agentCpus(pid: number): number[] | null {
-    const t = (this.cs.threads ?? []).find((e) => e.pid === pid && e.state !== 'restored');
+    const mine = (this.cs.threads ?? []).filter((e) => e.pid === pid && e.state !== 'restored');
+    const t = mine.find((e) => e.tid === pid) ?? mine[0];
     return t === undefined ? null : parseCpuList(t.value);
+  }
+
+  /** Journals a page move about to start (replacing an earlier one of the same process). */
+  moveStarted(m: Omit<PageMoveEntry, 'state' | 'movedBytes' | 'at'>, now: Date): void {
+    const moves = (this.cs.moves ?? []).filter((e) => e.pid !== m.pid);
+    this.lastMoveSave = now.getTime();
+    this.save({ ...this.cs, moves: [...moves, { ...m, movedBytes: 0, state: 'moving', at: now.toISOString() }] });
+  }
+
+  /** Progress of the move of pid: saved when `force` or a second after the last save. */
+  moveUpdate(pid: number, movedBytes: number, state: PageMoveEntry['state'], now: Date, force = state !== 'moving'): void {
+    if (!force && now.getTime() - this.lastMoveSave < MOVE_SAVE_EVERY_MS) return;
+    this.lastMoveSave = now.getTime();
+    const moves = (this.cs.moves ?? []).map((e) => (e.pid === pid && e.state === 'moving' ? { ...e, movedBytes, state, at: now.toISOString() } : e));
+    this.save({ ...this.cs, moves });
   }
 
   /** Journals the threads' affinities before they become `cpus` (a thread already changed keeps its first old value). */
@@ -79,11 +105,13 @@ export class AgentJournal {
     this.save({ ...this.cs, threads });
   }
 
-  /** Drops entries of threads that no longer exist (their affinity died with them). */
-  prune(alive: (e: ThreadAffinityEntry) => boolean): void {
+  /** Drops entries of threads and moves of processes that no longer exist (their affinity died with them). */
+  prune(alive: (e: { pid: number; tid: number; start: number }) => boolean): void {
     const threads = this.cs.threads ?? [];
     const kept = threads.filter((e) => e.state === 'restored' || alive(e));
-    if (kept.length !== threads.length) this.save({ ...this.cs, threads: kept });
+    const moves = this.cs.moves ?? [];
+    const keptMoves = moves.filter((m) => alive({ pid: m.pid, tid: m.pid, start: m.start }));
+    if (kept.length !== threads.length || keptMoves.length !== moves.length) this.save({ ...this.cs, threads: kept, ...(this.cs.moves === undefined ? {} : { moves: keptMoves }) });
   }
 
   /**

@@ -15,14 +15,23 @@ export function outcomeName(d: Decision, o: Outcome): string {
   return o === null ? 'move' : o.kind;
 }
 
+const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
+
+/** "96 MiB moved in 0.6 s (160 MB/s, 24 batches)" */
+function rate(o: { bytes: number; migrateMs: number; batches: number }): string {
+  const mbps = o.migrateMs > 0 ? `${((o.bytes / 1e6) / (o.migrateMs / 1000)).toFixed(0)} MB/s, ` : '';
+  return `${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s (${mbps}${o.batches} batch${o.batches === 1 ? '' : 'es'})`;
+}
+
 function detail(o: Outcome): string {
   if (o === null || o.kind === 'advised') return '';
-  const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
   switch (o.kind) {
     case 'moved':
-      return `; ${o.threads} thread(s)${o.bytes > 0 ? `, ${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s` : ''}`;
+      return `; ${o.threads} thread(s)${o.bytes > 0 || o.batches > 0 ? `, ${rate(o)}` : ''}`;
     case 'partial':
-      return `; ${o.threads} thread(s), ${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s, ${o.notMoved} page(s) could not be moved`;
+      return `; ${o.threads} thread(s), ${rate(o)}, ${o.notMoved} page(s) not moved: ${o.why}`;
+    case 'stopped':
+      return `; ${o.threads} thread(s), stopped by a signal: ${rate(o)} of ${mib(o.plannedBytes)} (the pages stay where they are)`;
     case 'gone':
       return `; the process exited while ${o.step}`;
     case 'failed':

@@ -1,5 +1,7 @@
 // The agent's door to threads and pages: what the loop and restore do to a process, behind an
-// interface so that unit tests run the loop with a fake and only the real one loads koffi.
+// interface so that unit tests run the loop with a fake (and inject faults: ESRCH mid-move,
+// EBUSY pages, ENOMEM on the target node) and only the real one loads koffi.
+import { readAnonRanges, type AnonRange } from '../discover/anon_ranges.js';
 import { readTaskStat } from '../sysfs/proc_task_stat.js';
 import { listTids } from '../sysfs/proc_list.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -18,8 +20,16 @@ export interface ThreadOps {
   threadStart(pid: number, tid: number): number | null;
   getAffinity(tid: number): number[];
   setAffinity(tid: number, cpus: readonly number[]): void;
-  /** Moves the process's pages on `from` to `to`; returns pages not moved. */
-  migratePages(pid: number, from: readonly number[], to: readonly number[]): number;
+  /** Anonymous mappings with their pages per node; null when the process is gone. */
+  anonRanges(pid: number): AnonRange[] | null;
+  /**
+   * move_pages(2) on the first `count` addresses of `pages` (64-bit words, PageAddresses):
+   * moves page i to nodes[i], or with `nodes` null only says where each page is. Fills `status`
+   * (a node, or -errno for that page: EBUSY, EACCES, ENOENT ...) and returns the kernel's count
+   * of pages not moved. A failed call throws an error whose `code` is the errno name (ESRCH:
+   * the process is gone; ENOMEM: no memory on a target node).
+   */
+  movePages(pid: number, count: number, pages: Uint32Array, nodes: Int32Array | null, status: Int32Array): number;
 }
 
 /** Reads of /proc under `root`, for any ThreadOps. */
@@ -34,7 +44,7 @@ export function procThreads(root: SysRoot, pid: number): ThreadInfo[] | null {
   return out;
 }
 
-/** The real one: /proc reads plus sched_{get,set}affinity and migrate_pages (koffi, loaded on first use). */
+/** The real one: /proc reads plus sched_{get,set}affinity and move_pages (koffi, loaded on first use). */
 export async function nativeOps(root: SysRoot): Promise<ThreadOps> {
   const native = await import('../native/index.js');
   return {
@@ -42,6 +52,7 @@ export async function nativeOps(root: SysRoot): Promise<ThreadOps> {
     threadStart: (pid, tid) => readTaskStat(root, pid, tid)?.startTicks ?? null,
     getAffinity: (tid) => native.getAffinity(tid),
     setAffinity: (tid, cpus) => native.setAffinity(tid, cpus),
-    migratePages: (pid, from, to) => native.migratePages(pid, { from, to }),
+    anonRanges: (pid) => readAnonRanges(root, pid),
+    movePages: (pid, count, pages, nodes, status) => native.movePagesInto(pid, count, pages, nodes, status),
   };
 }

@@ -11,11 +11,13 @@ import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/
 import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { actOn } from './act.js';
+import { REAL_CLOCK } from './clock.js';
 import type { AgentConfig } from './config.js';
 import type { AgentJournal } from './journal.js';
 import { outcomeName, renderLogLine, type Outcome } from './log_line.js';
 import { readCpuTimes, readLayout, readMachine, type CpuReading, type NodeLayout } from './machine.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
+import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
 
 /** Skips worth one log line when a process first gets them (others are silent: every small or idle process). */
@@ -32,7 +34,13 @@ export interface PassDeps {
   readonly selfPid: number;
   readonly pageSize: number;
   readonly metrics?: AgentMetricsSink | null;
+  /** Aborted by SIGINT/SIGTERM: a move in progress stops after its current batch. */
+  readonly signal?: AbortSignal;
+  /** The mover's clock (tests); default the real one. */
+  readonly clock?: MoveClock;
 }
+
+const NEVER = new AbortController().signal;
 
 export class AgentPass {
   private readonly sampler: Sampler;
@@ -117,8 +125,11 @@ export class AgentPass {
     return this.sampler.baselines > 0;
   }
 
-  /** Runs one pass at `nowMs`; returns the decisions (none on the first, baseline pass). */
-  run(nowMs: number): Decision[] {
+  /**
+   * Runs one pass at `nowMs`; resolves to the decisions (none on the first, baseline pass) once
+   * they are carried out. A stop request ends a move in progress and skips the moves after it.
+   */
+  async run(nowMs: number): Promise<Decision[]> {
     this.nowMs = nowMs;
     const layout = (this.layout = readLayout(this.deps.root, this.layout));
     const before = this.cpuTimes;
@@ -140,7 +151,10 @@ export class AgentPass {
     if (views.length === 0) return [];
     const r = decide({ nodes: (m ?? machine()).nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
     this.budget = r.budget;
-    for (const d of r.decisions) this.carryOut(d);
+    for (const d of r.decisions) {
+      if (this.deps.signal?.aborted) break;
+      await this.carryOut(d);
+    }
     this.deps.metrics?.locality(views);
     return r.decisions;
   }
@@ -151,7 +165,7 @@ export class AgentPass {
     return { ...b, threads: s.threads, memory: s.memory, cpuNodes: s.cpuNodes, lastNodes: s.lastNodes, memsAllowed: s.memsAllowed, windowSeconds: s.windowSeconds };
   }
 
-  private carryOut(d: Decision): void {
+  private async carryOut(d: Decision): Promise<void> {
     if (d.kind === 'skip') {
       if (COOL_AFTER.has(d.skip)) this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
       this.logDecision(d, null);
@@ -161,10 +175,11 @@ export class AgentPass {
       this.logDecision(d, { kind: 'advised' });
       return;
     }
-    const o = actOn(d.pid, d.placement, { ops: this.deps.ops, journal: this.deps.journal, pageSize: this.deps.pageSize });
+    const move = { clock: this.deps.clock ?? REAL_CLOCK, signal: this.deps.signal ?? NEVER, pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: this.cfg.maxMigrateCpu } };
+    const o = await actOn(d.pid, d.comm, d.placement, { ops: this.deps.ops, journal: this.deps.journal, move, selfTid: this.deps.selfPid });
     this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
     this.logDecision(d, o);
-    if (o.kind === 'moved' || o.kind === 'partial') this.deps.metrics?.moved(o.bytes, o.pages, o.threads);
+    if (o.kind === 'moved' || o.kind === 'partial' || o.kind === 'stopped') this.deps.metrics?.moved(o.bytes, o.pages, o.threads);
     if (o.kind === 'failed' && o.putBack !== undefined && o.putBack.failures.length > 0) this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 

@@ -1,9 +1,11 @@
 // Putting back what the agent changed: each journaled thread's affinity (when that very thread,
 // same id and start time, still exists) and kernel.numa_balancing (through apply's undo, the
-// same code `numakit rollback` runs). Used on SIGINT/SIGTERM, at start-up for a set left by an
-// agent that was SIGKILLed, and by `numakit agent restore` (the systemd unit's ExecStopPost).
+// same code `numakit rollback` runs). A page move the agent was in the middle of is said and
+// marked interrupted (memory is not moved back). Used on SIGINT/SIGTERM, at start-up for a set
+// left by an agent that was SIGKILLed, and by `numakit agent restore` (the systemd unit's
+// ExecStopPost).
 import { parseCpuList } from '../model/cpuset.js';
-import { threadsToUndo, type ChangeSet, type ThreadAffinityEntry } from '../model/change.js';
+import { threadsToUndo, type ChangeSet, type PageMoveEntry, type ThreadAffinityEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { acquireLock, isRunning, saveChangeSet, sweepJournal } from '../actuate/journal.js';
 import { undoChangeSet } from '../actuate/rollback.js';
@@ -51,6 +53,14 @@ function restoreThread(e: ThreadAffinityEntry, ops: RestoreOptions['ops']): Outc
   }
 }
 
+const MiB = (b: number) => `${Math.round(b / 1048576)} MiB`;
+
+/** A move the agent did not finish (it was killed): said, and marked; its pages stay where they are. */
+function interrupted(m: PageMoveEntry, log: RestoreOptions['log']): PageMoveEntry {
+  log?.(`pid ${m.pid} (${m.comm}${m.cgroup ? `, cgroup ${m.cgroup}` : ''}): its move from node ${m.from.join(',')} to ${m.to.join(',')} was interrupted after ${MiB(m.movedBytes)} of ${MiB(m.plannedBytes)}; the pages stay where they are`);
+  return { ...m, state: 'interrupted' };
+}
+
 /** Restores one agent change set; every step is saved, so an interrupted restore can run again. */
 export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions): RestoreResult {
   let threads = [...(cs.threads ?? [])];
@@ -68,7 +78,8 @@ export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions
     threads = threads.map((t) => (t === e ? { ...t, state: 'restored' as const } : t));
   }
   if (restored > 0) opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
-  const undo = undoChangeSet(sys, { ...cs, threads }, { stateDir: opts.stateDir, log: opts.log });
+  const moves = cs.moves?.map((m) => (m.state === 'moving' ? interrupted(m, opts.log) : m));
+  const undo = undoChangeSet(sys, { ...cs, threads, ...(moves ? { moves } : {}) }, { stateDir: opts.stateDir, log: opts.log });
   let final = undo.changeSet;
   let journalError = undo.journalError;
   if (failures.length > 0) {
@@ -96,7 +107,8 @@ export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean 
 /** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
 /** An agent change set with something still to put back. */
 export function isAgentLeftover(cs: ChangeSet): boolean {
-  return cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored'));
+  // A move in progress when its agent died is said (and marked interrupted) by a restore.
+  return cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored') || (cs.moves ?? []).some((m) => m.state === 'moving'));
 }
 
 export function pendingAgentSets(stateDir: string, warn?: (line: string) => void): ChangeSet[] {

@@ -1,14 +1,16 @@
 // The agent's life: restore what a killed predecessor left, journal and switch off AutoNUMA
-// (--numa-balancing off), take a baseline, then a pass every --interval until SIGINT or SIGTERM,
-// then put back everything it changed. --advise changes nothing; --once makes one pass over one
+// (--numa-balancing off), take a baseline, then a pass every --interval until SIGINT or SIGTERM
+// (which also stops a page move after its current batch), then put back everything it changed. --advise changes nothing; --once makes one pass over one
 // interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
 import { acquireLock, JournalWriteError, saveChangeSet } from '../actuate/journal.js';
 import { NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
+import { sleepUnless } from './clock.js';
 import { AgentJournal } from './journal.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
+import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
 import { AgentPass } from './pass.js';
 import { pendingAgentSets, restoreAgentSet } from './restore.js';
@@ -29,6 +31,8 @@ export interface RunDeps {
   readonly now?: () => number;
   readonly selfPid?: number;
   readonly metrics?: AgentMetricsSink | null;
+  /** The mover's clock (tests); default the real one. */
+  readonly clock?: MoveClock;
   /** Called once the baseline is taken (tests and the CLI's readiness line). */
   readonly onReady?: () => void;
 }
@@ -38,19 +42,6 @@ export interface RunDeps {
  * a whole interval; so does a pass after one that took a fresh baseline of a process.
  */
 export const FIRST_WINDOW_MS = 1000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
-}
 
 function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJournal {
   const release = acquireLock(cfg.stateDir);
@@ -80,15 +71,15 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       const old = journal.setSysctl(deps.sys, 'kernel.numa_balancing', '0', 'numakit agent --numa-balancing off');
       if (old !== null) deps.log(`kernel.numa_balancing ${old} -> 0 while the agent runs`);
     }
-    const pass = new AgentPass(cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid });
-    pass.run(now());
+    const pass = new AgentPass(cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid, signal: stop.signal });
+    await pass.run(now());
     deps.onReady?.();
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
-      await sleep(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
+      await sleepUnless(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
       if (stop.signal.aborted) break;
       try {
-        pass.run(now());
+        await pass.run(now());
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.
         if (e instanceof JournalWriteError) throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);

@@ -5,7 +5,7 @@
 import type { z as Z } from 'zod';
 import { NumakitError, UsageError } from '../model/errors.js';
 import { DEFAULT_AGENT, type AgentConfig } from './config.js';
-import { parseChoice, parseDuration, parseFraction, parseNonNegative, parseRegex, parseSize } from './values.js';
+import { parseChoice, parseDuration, parseFraction, parseNonNegative, parseRegex, parseShare, parseSize } from './values.js';
 
 /** A raw value: a flag's string, or what YAML gave (number, boolean, list of strings). */
 export type Raw = string | number | boolean | readonly string[];
@@ -35,6 +35,7 @@ export const KEYS: Readonly<Record<string, Setter>> = {
   'min-gain': (c, v, w) => ({ ...c, minGain: parseFraction(num(v, w), w) }),
   cooldown: (c, v, w) => ({ ...c, cooldownMs: parseDuration(num(v, w), w) }),
   'max-migrate-mbps': (c, v, w) => ({ ...c, maxMigrateMbps: parseNonNegative(num(v, w), w) }),
+  'max-migrate-cpu': (c, v, w) => ({ ...c, maxMigrateCpu: parseShare(num(v, w), w) }),
   strategy: (c, v, w) => ({ ...c, strategy: parseChoice(str(v, w), ['balance', 'consolidate'] as const, w) }),
   tune: (c, v, w) => ({ ...c, tune: parseChoice(str(v, w), ['threads', 'pages', 'both'] as const, w) }),
   'numa-balancing': (c, v, w) => ({ ...c, numaBalancing: parseChoice(str(v, w), ['off', 'keep'] as const, w) }),

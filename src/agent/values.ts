@@ -29,6 +29,13 @@ export function parseFraction(v: string | number, what: string): number {
   return x;
 }
 
+/** A fraction above 0 (a share of something: "50%", 0.5, 1). */
+export function parseShare(v: string | number, what: string): number {
+  const x = parseFraction(v, what);
+  if (x === 0) throw new UsageError(`${what} '${v}': must be more than 0`);
+  return x;
+}
+
 export function parseNonNegative(v: string | number, what: string): number {
   const n = typeof v === 'number' ? v : Number(v.trim() === '' ? NaN : v);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`${what} '${v}': expected a number >= 0`);

@@ -114,6 +114,28 @@ export interface ThreadAffinityEntry {
   readonly state: 'writing' | 'written' | 'restored';
 }
 
+/**
+ * A paced page move by `numakit agent`, kept up to date while it runs (about once a second).
+ * Memory is not put back by a restore (placement is not a setting), but how far a move got is
+ * journaled, so that a restore after a SIGKILL and the next agent can say where the process's
+ * memory is. `start` is the process's starttime (a reused pid is another process).
+ */
+export interface PageMoveEntry {
+  readonly pid: number;
+  readonly start: number;
+  readonly comm: string;
+  /** The cgroup placed as one unit (--unit cgroup), when the process was moved as part of one. */
+  readonly cgroup?: string;
+  readonly from: readonly number[];
+  readonly to: readonly number[];
+  readonly plannedBytes: number;
+  readonly movedBytes: number;
+  /** moving: in progress (or the agent died during it); interrupted: found so by a restore. */
+  readonly state: 'moving' | 'done' | 'partial' | 'stopped' | 'full' | 'gone' | 'failed' | 'interrupted';
+  /** ISO time of the last update. */
+  readonly at: string;
+}
+
 export interface ChangeSet {
   readonly version: 1;
   readonly id: string;
@@ -129,6 +151,8 @@ export interface ChangeSet {
   readonly files: PersistedFile[];
   /** Thread affinities changed by `numakit agent` (absent in change sets of apply). */
   readonly threads?: ThreadAffinityEntry[];
+  /** Page moves by `numakit agent`, the latest per process (absent in change sets of apply). */
+  readonly moves?: PageMoveEntry[];
   /** Why the apply failed or the rollback was incomplete, in one line. */
   readonly error?: string;
   readonly rolledBackAt?: string;

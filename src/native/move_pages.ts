@@ -57,3 +57,16 @@ export function movePages(
 export function decodeStatus(status: Int32Array): PageStatus[] {
   return Array.from(status, (s) => (s >= 0 ? { kind: 'node', node: s } : { kind: 'error', errno: -s, code: errnoName(-s) }));
 }
+
+/**
+ * move_pages(2) on arrays the caller owns and reuses (the agent's mover walks hundreds of
+ * thousands of pages: no array or BigInt per page). `pages` holds `count` 64-bit addresses;
+ * `nodes` null only queries. Fills `status` (node, or -errno per page) and returns the
+ * kernel's count of pages not moved. Throws a NativeError (ESRCH, ENOMEM, EPERM ...).
+ */
+export function movePagesInto(pid: number, count: number, pages: ArrayBufferView, nodes: Int32Array | null, status: Int32Array): number {
+  if (count === 0) return 0;
+  const rc = libc().move_pages(pid, count, pages, nodes, status, nodes === null ? 0 : MPOL_MF_MOVE);
+  if (rc < 0) fail('move_pages', { target: `pid ${pid}, ${count} pages` });
+  return Number(rc);
+}

@@ -29,6 +29,10 @@ const OPTIONS = {
   'min-gain': { type: 'string', value: 'F', group: HOW, help: 'act only when locality would rise by at least this (default 10%)' },
   cooldown: { type: 'string', value: 'DUR', group: HOW, help: 'leave a process alone this long after acting on it (default 30s)' },
   'max-migrate-mbps': { type: 'string', value: 'N', group: HOW, help: 'global migration budget in MB/s (default 1000; 0 = unlimited)' },
+  'max-migrate-cpu': {
+    type: 'string', value: 'F', group: HOW,
+    help: "share of one CPU a page move may use, the kernel's copy included\n(default 50%). Moves go in batches of about 100 ms, paced to both\nbudgets; SIGTERM stops one after its current batch",
+  },
   'numa-balancing': {
     type: 'string', value: 'M', group: HOW,
     help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit) or keep",

@@ -6,13 +6,15 @@
 // SCENARIO: misplaced (memory on node 1, threads on node 0, node 1's CPU kept busy),
 // misplaced-idle (same, node 1's CPU idle), competing (two processes on node 0's CPU, memory on
 // nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced),
-// idle (no workload: the tuner's own cost over --timeout).
+// idle (no workload: the tuner's own cost over --timeout), and three flows that stop things
+// midway: sigkill (the agent, then `numakit agent restore`), exit-mid (the process, while its
+// memory moves), sigterm-mid (the agent, while it moves memory: how long it takes to exit).
 // --tuner-first: start the tuner, wait until it is ready, then start the workloads and measure
 // from the moment they are ready (a daemon already running when a misplaced process appears: what
 // the bench compares, so that Node's start-up under TCG is not counted as placement time).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadTicks, vmstat } from './agent_probe.mjs';
 
@@ -75,9 +77,10 @@ function startTuner() {
   const args = (opt('--agent', '') || '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [CLI, 'agent', '--interval', opt('--interval', '5s'), '--log-format', 'json', '--state-dir', '/run/numakit-agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  const t = { exited: once(child, 'exit') };
+  const t = { exited: once(child, 'exit'), after: [] };
   child.stdout.on('data', (d) => {
     log += d;
+    if (t.stoppedAt !== undefined) t.after.push([Date.now() - t.stoppedAt, String(d).slice(0, 60)]);
     if (t.readyAt === undefined && log.includes('"event":"ready"')) {
       t.readyAt = Date.now();
       t.cpuAtReady = cpuSeconds(child.pid);
@@ -174,8 +177,37 @@ async function exitMidFlow() {
   return { caught, killedAfterPages, pagesAtStart, aliveAfter: alive, exitCode: code, pid: p.pid, log: t.log() };
 }
 
-if (scenario === 'sigkill' || scenario === 'exit-mid') {
-  const r = scenario === 'sigkill' ? await sigkillFlow() : await exitMidFlow();
+/**
+ * SIGTERM to the agent while it moves a process's memory (run it with a low
+ * --max-migrate-mbps so the move takes seconds): how long it takes to exit, and what it put back.
+ */
+async function sigtermMidFlow() {
+  // The agent first (it switches AutoNUMA off), then the workload: AutoNUMA must not move it first.
+  writeFileSync('/proc/sys/kernel/numa_balancing', '1');
+  const t = startTuner();
+  await waitFor(() => t.readyAt !== undefined, TIMEOUT);
+  const m0 = vmstat('pgmigrate_success');
+  const [p] = await SCENARIOS.misplaced();
+  const before = { affinity: p.affinityBefore, numaBalancing: '1' };
+  // Mid-move: at least 8 MiB moved, and the agent still moving (its log has no outcome yet).
+  const caught = await waitFor(() => vmstat('pgmigrate_success') - m0 >= 2048, TIMEOUT);
+  const during = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid), loggedBefore: /"outcome":"(moved|partial|stopped)"/.test(t.log()) };
+  const sentAt = (t.stoppedAt = Date.now());
+  process.kill(t.pid, 'SIGTERM');
+  const [code] = await t.exited;
+  const exitMs = Date.now() - sentAt;
+  const after = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid) };
+  let journal = null;
+  try {
+    const dir = '/run/numakit-agent/journal';
+    const last = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().at(-1);
+    journal = JSON.parse(readFileSync(`${dir}/${last}`, 'utf8'));
+  } catch {}
+  return { caught, exitMs, outputAfterSignal: t.after, exitCode: code, before, during, after, moves: journal?.moves ?? null, status: journal?.status ?? null, log: t.log() };
+}
+
+if (scenario === 'sigkill' || scenario === 'exit-mid' || scenario === 'sigterm-mid') {
+  const r = scenario === 'sigkill' ? await sigkillFlow() : scenario === 'exit-mid' ? await exitMidFlow() : await sigtermMidFlow();
   for (const c of started) c.kill('SIGKILL');
   process.stdout.write(`${JSON.stringify(r)}\n`);
   process.exit(0);

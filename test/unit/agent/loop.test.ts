@@ -16,7 +16,7 @@ import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/processes.js';
-import { busy, FakeMachine } from './tree.js';
+import { busy, fakeClock, FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
@@ -34,13 +34,13 @@ afterEach(() => {
 const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });
 
 function agentPass(o: Partial<AgentConfig> = {}, journal: AgentJournal | null = new AgentJournal(stateDir, new Date(0))) {
-  const pass = new AgentPass(cfg(o), { root: m.root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+  const pass = new AgentPass(cfg(o), { root: m.root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
   return { pass, journal };
 }
 
 /** Baseline at t=0, then `seconds` of running, then a pass. */
-function twoPasses(pass: AgentPass, seconds = 5, busyCpus: number[] = []) {
-  pass.run(0);
+async function twoPasses(pass: AgentPass, seconds = 5, busyCpus: number[] = []) {
+  await pass.run(0);
   m.tick(seconds, busyCpus);
   return pass.run(seconds * 1000);
 }
@@ -53,47 +53,58 @@ function localityOf(pid: number): number | null {
 }
 
 describe('agent pass', () => {
-  it('misplaced, its memory\'s node busy: memory moves to the threads, threads are bound there; locality 100%', () => {
+  it('misplaced, its memory\'s node busy: memory moves to the threads, threads are bound there; locality 100%', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const { pass, journal } = agentPass();
-    const d = twoPasses(pass, 5, [1]);
+    const d = await twoPasses(pass, 5, [1]);
     assert.equal(d.length, 1);
-    assert.deepEqual(m.calls, ['setAffinity 200 0', 'migratePages 200 1 -> 0']);
+    assert.deepEqual(m.calls, ['setAffinity 200 0', 'movePages 200 -> 0']);
     assert.match(lines.join('\n'), /moved pid 200 \(spin\): locality 0% -> 100%: threads to node 0, 400 MiB from node 1 to 0/);
     assert.equal(localityOf(200), 1);
     assert.deepEqual(journal!.changeSet.threads!.map((t) => [t.tid, t.old, t.value, t.state]), [[200, '0-3', '0', 'written']]);
   });
 
-  it('misplaced, its memory\'s node idle: threads go to the memory, nothing migrates', () => {
+  it('the agent\'s mover runs on the CPUs the process was given while it moves the pages, and is put back after', async () => {
+    m.add(busy(200, 'spin', 40, 1, 0));
+    m.add(busy(99999, 'numakit', 40, 2, 2));
+    const during = new Set<string>();
+    const ops = { ...m.ops, movePages: (...a: Parameters<typeof m.ops.movePages>) => (during.add(m.ops.getAffinity(99999).join(',')), m.ops.movePages(...a)) };
+    const pass = new AgentPass(cfg(), { root: m.root, ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    await twoPasses(pass, 5, [1]);
+    assert.deepEqual([...during], ['0']);
+    assert.deepEqual(m.ops.getAffinity(99999), [0, 1, 2, 3]);
+  });
+
+  it('misplaced, its memory\'s node idle: threads go to the memory, nothing migrates', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
-    twoPasses(agentPass().pass);
+    await twoPasses(agentPass().pass);
     assert.deepEqual(m.calls, ['setAffinity 200 1']);
     assert.equal(localityOf(200), 1);
   });
 
-  it('program text on other nodes is not its memory: a process local in anonymous memory is only bound', () => {
+  it('program text on other nodes is not its memory: a process local in anonymous memory is only bound', async () => {
     m.add(busy(200, 'spin', 100, 1, 1, { filePages: { 0: 50_000 } }));
-    twoPasses(agentPass().pass);
+    await twoPasses(agentPass().pass);
     assert.deepEqual(m.calls, ['setAffinity 200 1']);
     assert.match(lines.join('\n'), /bind its threads to node 1/);
   });
 
-  it('--advise changes nothing and says what it would do', () => {
+  it('--advise changes nothing and says what it would do', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
-    twoPasses(agentPass({ advise: true }, null).pass);
+    await twoPasses(agentPass({ advise: true }, null).pass);
     assert.deepEqual(m.calls, []);
     assert.match(lines.join('\n'), /would move pid 200 \(spin\)/);
   });
 
-  it('left alone: small, user-pinned (unless --override-pins), excluded; notable skips logged once', () => {
+  it('left alone: small, user-pinned (unless --override-pins), excluded; notable skips logged once', async () => {
     m.add(busy(201, 'tiny', 8, 1, 0));
     m.add(busy(202, 'pinned', 400, 1, 0, { threads: [{ tid: 202, ticks: 0, cpu: 0, start: 5, cpus: [0] }] }));
     m.add(busy(203, 'batchjob', 400, 1, 2));
     m.add(busy(204, 'bound', 400, 1, 3, { policy: 'bind:1' }));
     const { pass } = agentPass({ exclude: [/^batch/] });
-    twoPasses(pass);
+    await twoPasses(pass);
     m.tick(5);
-    pass.run(10_000);
+    await pass.run(10_000);
     assert.deepEqual(m.calls, []);
     const text = lines.join('\n');
     assert.doesNotMatch(text, /tiny/);
@@ -102,45 +113,45 @@ describe('agent pass', () => {
     assert.match(text, /pinned-memory pid 204 \(bound\): memory policy set by the user \(bind:1\)/);
   });
 
-  it('--override-pins manages a user-pinned process', () => {
+  it('--override-pins manages a user-pinned process', async () => {
     m.add(busy(202, 'pinned', 400, 1, 0, { threads: [{ tid: 202, ticks: 0, cpu: 0, start: 5, cpus: [0] }] }));
-    twoPasses(agentPass({ overridePins: true }).pass);
+    await twoPasses(agentPass({ overridePins: true }).pass);
     assert.deepEqual(m.calls, ['setAffinity 202 1']);
   });
 
-  it('a process that exits in the middle of its migration costs one log line', () => {
+  it('a process that exits in the middle of its migration costs one log line', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
-    m.failNext.migratePages = 'ESRCH';
+    m.failNext.movePages = 'ESRCH';
     const { pass } = agentPass();
-    twoPasses(pass, 5, [1]);
+    await twoPasses(pass, 5, [1]);
     assert.match(lines.join('\n'), /gone pid 200 \(spin\).*the process exited while migrating its pages/);
     m.exit(200);
     m.tick(5);
-    assert.deepEqual(pass.run(10_000), []);
+    assert.deepEqual(await pass.run(10_000), []);
   });
 
-  it('EPERM on affinity: logged as failed, cooled down (not retried next pass), no exception', () => {
+  it('EPERM on affinity: logged as failed, cooled down (not retried next pass), no exception', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.failNext.setAffinity = 'EPERM';
     const { pass } = agentPass();
-    twoPasses(pass);
+    await twoPasses(pass);
     assert.match(lines.join('\n'), /failed pid 200 \(spin\).*fake EPERM/);
     m.tick(5);
-    pass.run(10_000);
+    await pass.run(10_000);
     assert.equal(m.calls.length, 1);
   });
 
-  it('competing: two processes sized for one node each end on different nodes', () => {
+  it('competing: two processes sized for one node each end on different nodes', async () => {
     m.add(busy(300, 'a', 1000, 1, 0));
     m.add(busy(301, 'b', 900, 1, 0));
-    twoPasses(agentPass().pass);
+    await twoPasses(agentPass().pass);
     const cpus = [300, 301].map((pid) => m.procs.get(pid)!.threads[0]!.cpus.join(','));
     assert.notEqual(cpus[0], cpus[1], m.calls.join('\n'));
   });
 
-  it('--log-format json: one object per decision', () => {
+  it('--log-format json: one object per decision', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
-    twoPasses(agentPass({ logFormat: 'json' }).pass);
+    await twoPasses(agentPass({ logFormat: 'json' }).pass);
     const o = JSON.parse(lines[0]!) as Record<string, unknown>;
     assert.deepEqual([o['pid'], o['outcome'], o['nodes'], o['localityNow'], o['localityAfter'], o['threads']], [200, 'moved', [1], 0, 1, 1]);
   });
@@ -155,7 +166,7 @@ describe('agent life: restore', () => {
     let t = 0;
     const done = runAgent(cfg({ intervalMs: 20 }), {
       root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
-      now: () => t, selfPid: 99999,
+      now: () => t, selfPid: 99999, clock: fakeClock(),
       onReady: () => {
         assert.equal(knob(), '0');
         t = 5000;
@@ -178,14 +189,40 @@ describe('agent life: restore', () => {
     assert.match(lines.at(-1)!, /exit: restored 2 thread affinities and \/proc\/sys\/kernel\/numa_balancing/);
   });
 
-  it('after a SIGKILL: restore puts back affinities and numa_balancing, and skips a thread id reused by another thread', () => {
+  it('SIGTERM in the middle of a page move: the move stops after its batch, is journaled as stopped, and everything is put back', async () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    const signals = new EventEmitter();
+    let t = 0;
+    // The signal arrives while the 3rd batch is in the kernel.
+    const ops = { ...m.ops, movePages: (...a: Parameters<typeof m.ops.movePages>) => (m.movePagesCalls === 4 && signals.emit('SIGTERM'), m.ops.movePages(...a)) };
+    const code = await runAgent(cfg({ intervalMs: 20 }), {
+      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
+      now: () => t, selfPid: 99999, clock: fakeClock(),
+      onReady: () => {
+        t = 5000;
+        m.tick(5, [1]);
+      },
+    });
+    assert.equal(code, 0);
+    const text = lines.join('\n');
+    assert.match(text, /stopped pid 200 \(spin\).*stopped by a signal: \d+ MiB moved in .* of 400 MiB/, text);
+    const pages = m.procs.get(200)!.pages;
+    assert.ok((pages[0] ?? 0) > 0 && (pages[1] ?? 0) > 0, `half way: ${JSON.stringify(pages)}`);
+    assert.ok(m.movePagesCalls <= 6, `${m.movePagesCalls} move_pages calls: no batch after the signal's`);
+    assert.deepEqual(m.procs.get(200)!.threads[0]!.cpus, [0, 1, 2, 3]);
+    const cs = listChangeSets(stateDir)[0]!;
+    assert.equal(cs.moves?.[0]?.state, 'stopped');
+    assert.equal(cs.moves?.[0]?.movedBytes, (pages[0] ?? 0) * 4096);
+  });
+
+  it('after a SIGKILL: restore puts back affinities and numa_balancing, and skips a thread id reused by another thread', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(300, 'other', 400, 2, 3));
     const journal = new AgentJournal(stateDir, new Date(0));
     const sys = openSystem(m.root, { isRoot: true });
     journal.setSysctl(sys, 'kernel.numa_balancing', '0', 'test');
     const { pass } = agentPass({}, journal);
-    twoPasses(pass);
+    await twoPasses(pass);
     assert.equal(knob(), '0');
     // The agent "dies": its pid is one that has exited. Then pid 300's thread 300 exits and its id is reused.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -200,78 +237,94 @@ describe('agent life: restore', () => {
     assert.deepEqual(m.procs.get(300)!.threads[0]!.cpus, [2], 'the reused id is not touched');
     assert.deepEqual(restoreLeftovers(sys, { stateDir, ops: m.ops }), [], 'a second restore has nothing to do');
   });
+
+  it('after a SIGKILL in the middle of a page move: restore says how far the move got and marks it interrupted', () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    const journal = new AgentJournal(stateDir, new Date(0));
+    journal.moveStarted({ pid: 200, start: 1200, comm: 'spin', from: [1], to: [0], plannedBytes: 400 * 1048576 }, new Date(1000));
+    journal.moveUpdate(200, 100 * 1048576, 'moving', new Date(1500));
+    assert.equal(listChangeSets(stateDir)[0]!.moves![0]!.movedBytes, 0, 'progress within a second of the last save is not an fsync');
+    journal.moveUpdate(200, 120 * 1048576, 'moving', new Date(2500));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const cs = listChangeSets(stateDir)[0]!;
+    writeFileSync(join(stateDir, 'journal', `${cs.id}.json`), JSON.stringify({ ...cs, pid: dead }));
+    const r = restoreLeftovers(openSystem(m.root, { isRoot: true }), { stateDir, ops: m.ops, log: (l) => void lines.push(l) });
+    assert.equal(r.length, 1);
+    assert.match(lines.join('\n'), /pid 200 \(spin\): its move from node 1 to 0 was interrupted after 120 MiB of 400 MiB; the pages stay where they are/);
+    assert.equal(listChangeSets(stateDir)[0]!.moves![0]!.state, 'interrupted');
+  });
 });
 
 describe('agent pass: what it reads', () => {
-  it('a process under --min-rss costs one read of statm a pass: its status, threads and numa_maps are never read', () => {
+  it('a process under --min-rss costs one read of statm a pass: its status, threads and numa_maps are never read', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(300, 'tiny', 8, 1, 0));
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
     const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
-    twoPasses(pass);
+    await twoPasses(pass);
     assert.deepEqual(read.filter((r) => r.startsWith('proc/300/')), ['proc/300/statm', 'proc/300/statm']);
     assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
   });
 
-  it('an excluded process costs its status and cmdline: its threads are never read, and it is logged once', () => {
+  it('an excluded process costs its status and cmdline: its threads are never read, and it is logged once', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(400, 'backup', 400, 1, 0));
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
     const pass = new AgentPass(cfg({ exclude: [/^backup$/] }), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
-    twoPasses(pass);
+    await twoPasses(pass);
     m.tick(5);
-    pass.run(10_000);
+    await pass.run(10_000);
     assert.deepEqual(read.filter((r) => r.startsWith('proc/400/task') || r === 'proc/400/numa_maps'), []);
     assert.equal(lines.filter((l) => / excluded pid 400 /.test(l)).length, 1, lines.join('\n'));
     assert.ok(read.includes('proc/200/task/200/stat'));
   });
 
-  it('a process unpinned since the last pass is baselined, and the pass asks for a short window before the next', () => {
+  it('a process unpinned since the last pass is baselined, and the pass asks for a short window before the next', async () => {
     const p = busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0] }] });
     m.add(p);
     const { pass } = agentPass();
-    pass.run(0);
+    await pass.run(0);
     m.tick(5);
-    assert.deepEqual(pass.run(5000), [], 'pinned by the user');
+    assert.deepEqual(await pass.run(5000), [], 'pinned by the user');
     assert.equal(pass.wantsShortWindow, false);
     p.threads[0]!.cpus = [0, 1, 2, 3];
     m.write();
     m.tick(5);
-    assert.deepEqual(pass.run(10_000), []);
+    assert.deepEqual(await pass.run(10_000), []);
     assert.equal(pass.wantsShortWindow, true);
     m.tick(1);
-    assert.equal(pass.run(11_000)[0]?.kind, 'move');
+    assert.equal((await pass.run(11_000))[0]?.kind, 'move');
     assert.equal(pass.wantsShortWindow, false);
   });
 
-  it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', () => {
+  it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', async () => {
     const p = busy(200, 'spin', 8, 1, 0);
     m.add(p);
     m.tick(60); // an hour-old small process in spirit: 60 s of CPU before the agent starts
     const { pass } = agentPass();
-    assert.deepEqual(pass.run(0), []);
+    assert.deepEqual(await pass.run(0), []);
     m.tick(5);
     p.pages = { 1: 400 * 256 };
     m.write();
-    assert.deepEqual(pass.run(5000), [], 'no window yet: 65 s of CPU in a 5 s window would read as 13 CPUs');
+    assert.deepEqual(await pass.run(5000), [], 'no window yet: 65 s of CPU in a 5 s window would read as 13 CPUs');
     m.tick(5);
-    const d = pass.run(10000);
+    const d = await pass.run(10000);
     assert.equal(d.length, 1);
     assert.equal(d[0]!.kind, 'move', JSON.stringify(d[0]));
   });
 });
 
 describe('agent pass: machine reads', () => {
-  it('with nothing to place and no metrics, a pass reads no node meminfo, numastat, cpulist or distance after the first', () => {
+  it('with nothing to place and no metrics, a pass reads no node meminfo, numastat, cpulist or distance after the first', async () => {
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
     const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
-    pass.run(0);
+    await pass.run(0);
     read.length = 0;
     m.tick(5);
-    pass.run(5000);
+    await pass.run(5000);
     assert.deepEqual(read.filter((r) => /node\d+\/(meminfo|numastat|cpulist|distance)$/.test(r)), []);
     assert.ok(read.includes('proc/stat'));
   });

@@ -19,7 +19,7 @@ import { restoreAgentSet } from '../../../src/agent/restore.js';
 import * as native from '../../../src/native/index.js';
 import type { FaultableCall } from '../../../src/native/libc.js';
 import { FAULTS, injectNativeFaults } from '../../helpers/native_faults.js';
-import { busy, FakeMachine } from './tree.js';
+import { busy, fakeClock, FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
@@ -32,8 +32,8 @@ afterEach(() => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-type Op = 'getAffinity' | 'setAffinity' | 'migratePages';
-const SYSCALL: Record<Op, FaultableCall> = { getAffinity: 'sched_getaffinity', setAffinity: 'sched_setaffinity', migratePages: 'migrate_pages' };
+type Op = 'getAffinity' | 'setAffinity' | 'movePages';
+const SYSCALL: Record<Op, FaultableCall> = { getAffinity: 'sched_getaffinity', setAffinity: 'sched_setaffinity', movePages: 'move_pages' };
 
 /** m.ops, except that call number `nth` of `op` runs the real native wrapper with its syscall failing with `errno`. */
 function faulting(op: Op, nth: number, errno: string): ThreadOps {
@@ -50,7 +50,7 @@ function faulting(op: Op, nth: number, errno: string): ThreadOps {
     ...m.ops,
     getAffinity: (tid) => (op === 'getAffinity' && ++n === nth ? (real(() => native.getAffinity(tid)) as number[]) : m.ops.getAffinity(tid)),
     setAffinity: (tid, cpus) => (op === 'setAffinity' && ++n === nth ? void real(() => native.setAffinity(tid, cpus)) : m.ops.setAffinity(tid, cpus)),
-    migratePages: (pid, from, to) => (op === 'migratePages' && ++n === nth ? (real(() => native.migratePages(pid, { from, to })) as number) : m.ops.migratePages(pid, from, to)),
+    movePages: (pid, count, pages, nodes, status) => (op === 'movePages' && ++n === nth ? (real(() => native.movePagesInto(pid, count, pages, nodes, status)) as number) : m.ops.movePages(pid, count, pages, nodes, status)),
   };
 }
 
@@ -58,14 +58,14 @@ const ALL = [0, 1, 2, 3];
 const affinities = () => m.procs.get(200)!.threads.map((t) => t.cpus.join(','));
 
 /** One misplaced 2-thread process, a pass that acts on it with `ops`; what happened. */
-function actWith(ops: ThreadOps) {
+async function actWith(ops: ThreadOps) {
   m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: ALL }, { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: ALL }] }));
   const lines: string[] = [];
   const journal = new AgentJournal(stateDir, new Date(0));
-  const pass = new AgentPass({ ...DEFAULT_AGENT, stateDir }, { root: m.root, ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
-  pass.run(0);
+  const pass = new AgentPass({ ...DEFAULT_AGENT, stateDir }, { root: m.root, ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+  await pass.run(0);
   m.tick(5, [1]);
-  pass.run(5000);
+  await pass.run(5000);
   return { lines: lines.filter((l) => / pid 200 /.test(l)), journal };
 }
 
@@ -77,17 +77,17 @@ function assertJournalCovers(): void {
 }
 
 describe('agent: each native call failing with each errno', () => {
-  // Which call fails: the 2nd getAffinity, the 2nd setAffinity (one thread already bound), the migration (both bound).
-  const cases: Array<[Op, number]> = [['getAffinity', 2], ['setAffinity', 2], ['migratePages', 1]];
+  // Which call fails: the 2nd getAffinity, the 2nd setAffinity (one thread already bound), the first move_pages (both bound).
+  const cases: Array<[Op, number]> = [['getAffinity', 2], ['setAffinity', 2], ['movePages', 1]];
   for (const [op, nth] of cases) {
     for (const errno of FAULTS) {
-      it(`${op} (${SYSCALL[op]}) #${nth}: ${errno}`, () => {
-        const { lines } = actWith(faulting(op, nth, errno));
+      it(`${op} (${SYSCALL[op]}) #${nth}: ${errno}`, async () => {
+        const { lines } = await actWith(faulting(op, nth, errno));
         assert.equal(lines.length, 1, lines.join('\n'));
         const pagesOn1 = m.procs.get(200)!.pages[1];
         if (errno === 'ESRCH' && op !== 'getAffinity') {
           // The kernel says the process (or the thread) is gone: logged as such, no failure.
-          assert.match(lines[0]!, op === 'migratePages' ? / gone pid 200 \(spin\): .*the process exited while migrating its pages/ : / moved pid 200 /);
+          assert.match(lines[0]!, op === 'movePages' ? / gone pid 200 \(spin\): .*the process exited while migrating its pages/ : / moved pid 200 /);
         } else if (errno === 'ESRCH') {
           assert.match(lines[0]!, / (moved|partial) pid 200 /, 'a thread that vanished between listing and reading is skipped');
         } else {
@@ -102,19 +102,19 @@ describe('agent: each native call failing with each errno', () => {
     }
   }
 
-  it('a put-back that itself fails is said, and the journal still holds that thread', () => {
+  it('a put-back that itself fails is said, and the journal still holds that thread', async () => {
     let calls = 0;
     const ops: ThreadOps = {
       ...m.ops,
-      migratePages: () => {
-        throw Object.assign(new Error('migrate_pages (pid 200, nodes 1 -> 0,2): Cannot allocate memory (ENOMEM)'), { code: 'ENOMEM' });
+      movePages: () => {
+        throw Object.assign(new Error('move_pages (pid 200, 16 pages): Cannot allocate memory (ENOMEM)'), { code: 'ENOMEM' });
       },
       setAffinity: (tid, cpus) => {
         if (++calls === 3) throw Object.assign(new Error(`sched_setaffinity (pid ${tid}, cpus ${cpus.join(',')}): Operation not permitted (EPERM)`), { code: 'EPERM' });
         m.ops.setAffinity(tid, cpus);
       },
     };
-    const { lines, journal } = actWith(ops);
+    const { lines, journal } = await actWith(ops);
     assert.match(lines[0]!, /; put back the affinity of 1 thread\(s\) it had set; could NOT put back 1: thread 200 of pid 200: sched_setaffinity .*\(EPERM\)$/);
     assert.deepEqual(journal.changeSet.threads!.map((t) => [t.tid, t.state]), [[200, 'written'], [201, 'restored']]);
     assertJournalCovers();

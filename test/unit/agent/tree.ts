@@ -1,11 +1,16 @@
 // A fake machine for the agent's loop tests: a synthetic sys/ tree (4 nodes x 1 CPU) plus a
 // /proc that the test rewrites between passes (CPU ticks advance, threads move, pages move),
-// and fake ThreadOps that change that /proc as the kernel would (affinity, migrate_pages).
+// and fake ThreadOps that change that /proc as the kernel would (affinity, move_pages: each
+// process has one anonymous mapping at ANON_BASE whose pages each sit on a node). Faults can be
+// injected: an errno for the next call of an op, pages that answer EBUSY, transparent huge
+// pages (tail pages answer EBUSY and move with their head), a node with little free memory
+// (ENOMEM), a process that exits after N move_pages calls.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ThreadOps } from '../../../src/agent/ops.js';
 import { procThreads } from '../../../src/agent/ops.js';
+import { readAnonRanges } from '../../../src/discover/anon_ranges.js';
 import { formatCpuList } from '../../../src/model/cpuset.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 import { writeSynthMachine } from '../../fixtures/synth.js';
@@ -21,7 +26,18 @@ export interface FakeProc {
   /** Set policy of the mapping ("bind:1"); default when absent. */
   policy?: string;
   threads: { tid: number; ticks: number; cpu: number; start: number; cpus: number[] }[];
+  /** Pages of the mapping never touched (after the touched ones): move_pages answers ENOENT. */
+  untouched?: number;
+  /** Transparent huge pages: groups of 512 pages that move together. */
+  thp?: boolean;
 }
+
+export const ANON_BASE = 0x7f0000000000;
+const PAGE = 4096;
+const ENOENT = 2;
+const EFAULT = 14;
+const EBUSY = 16;
+const HALF = 4294967296;
 
 const put = (root: string, rel: string, text: string) => {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
@@ -46,7 +62,16 @@ export class FakeMachine {
   private total = 0;
   readonly calls: string[] = [];
   /** errno code to throw from the next call of an op. */
-  readonly failNext: Partial<Record<'setAffinity' | 'migratePages', string>> = {};
+  readonly failNext: Partial<Record<'setAffinity' | 'movePages', string>> = {};
+  /** Page indexes (of a process's mapping) the kernel will not move: EBUSY. */
+  readonly busyPages = new Set<number>();
+  /** Node -> pages it can still take; absent = unlimited. */
+  readonly room = new Map<number, number>();
+  /** pid -> move_pages calls after which it exits (the next call answers ESRCH). */
+  readonly exitAfterCalls = new Map<number, number>();
+  movePagesCalls = 0;
+  /** pid -> node of each page of its mapping (-1: never touched), and the counts it was built from. */
+  private layouts = new Map<number, { key: string; nodes: Int8Array }>();
 
   constructor(numaBalancing = 1) {
     writeSynthMachine(this.dir, {
@@ -82,7 +107,29 @@ export class FakeMachine {
     this.write();
   }
 
-  write(): void {
+  /** The node of each page of pid's mapping, rebuilt when a test changed its page counts. */
+  layout(p: FakeProc): Int8Array {
+    const key = `${JSON.stringify(p.pages)}+${p.untouched ?? 0}`;
+    const cur = this.layouts.get(p.pid);
+    if (cur !== undefined && cur.key === key) return cur.nodes;
+    const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
+    const nodes = new Int8Array(total + (p.untouched ?? 0)).fill(-1);
+    let i = 0;
+    for (const [n, c] of Object.entries(p.pages).sort(([a], [b]) => Number(a) - Number(b))) nodes.fill(Number(n), i, (i += c));
+    this.layouts.set(p.pid, { key, nodes });
+    return nodes;
+  }
+
+  private recount(p: FakeProc, nodes: Int8Array): void {
+    const pages: Record<number, number> = {};
+    for (const n of nodes) if (n >= 0) pages[n] = (pages[n] ?? 0) + 1;
+    p.pages = pages;
+    this.layouts.set(p.pid, { key: `${JSON.stringify(p.pages)}+${p.untouched ?? 0}`, nodes });
+  }
+
+  /** Writes /proc/stat and every process's files (only `only`'s memory files when given). */
+  write(only?: FakeProc): void {
+    if (only !== undefined) return this.writeMemory(only);
     put(this.dir, 'proc/stat', `cpu 0 0 0 0\n${this.busy.map((b, c) => `cpu${c} ${b} 0 0 ${this.total - b} 0 0 0 0 0 0`).join('\n')}\n`);
     for (const p of this.procs.values()) {
       const base = `proc/${p.pid}`;
@@ -91,13 +138,22 @@ export class FakeMachine {
       put(this.dir, `${base}/status`, `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`);
       put(this.dir, `${base}/statm`, `${total + 100} ${total} 50 10 0 ${total} 0\n`);
       put(this.dir, `${base}/cmdline`, `${p.cmdline.replace(/ /g, '\0')}\0`);
-      const nodes = Object.entries(p.pages).filter(([, n]) => n > 0).map(([n, c]) => `N${n}=${c}`).join(' ');
-      const files = Object.entries(p.filePages ?? {}).map(([n, c]) => `N${n}=${c}`).join(' ');
-      const fileLine = files === '' ? '' : `55aa00000000 default file=/usr/bin/node mapped=1 mapmax=3 ${files} kernelpagesize_kB=4\n`;
-      put(this.dir, `${base}/numa_maps`, `${fileLine}7f0000000000 ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`);
+      this.writeMemory(p);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });
       for (const t of p.threads) put(this.dir, `${base}/task/${t.tid}/stat`, statLine(t.tid, p.comm, t));
     }
+  }
+
+  private writeMemory(p: FakeProc): void {
+    const base = `proc/${p.pid}`;
+    const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
+    const nodes = Object.entries(p.pages).filter(([, n]) => n > 0).map(([n, c]) => `N${n}=${c}`).join(' ');
+    const files = Object.entries(p.filePages ?? {}).map(([n, c]) => `N${n}=${c}`).join(' ');
+    const fileLine = files === '' ? '' : `55aa00000000 default file=/usr/bin/node mapped=1 mapmax=3 ${files} kernelpagesize_kB=4\n`;
+    put(this.dir, `${base}/numa_maps`, `${fileLine}${ANON_BASE.toString(16)} ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`);
+    const end = ANON_BASE + this.layout(p).length * PAGE;
+    const fileMap = files === '' ? '' : '55aa00000000-55aa04000000 r-xp 00000000 fd:01 1234                 /usr/bin/node\n';
+    put(this.dir, `${base}/maps`, `${fileMap}${ANON_BASE.toString(16)}-${end.toString(16)} rw-p 00000000 00:00 0 \n`);
   }
 
   private thread(tid: number) {
@@ -105,7 +161,7 @@ export class FakeMachine {
     return null;
   }
 
-  private maybeFail(op: 'setAffinity' | 'migratePages'): void {
+  private maybeFail(op: 'setAffinity' | 'movePages'): void {
     const code = this.failNext[op];
     if (code === undefined) return;
     delete this.failNext[op];
@@ -129,19 +185,58 @@ export class FakeMachine {
       if (!cpus.includes(x.t.cpu)) x.t.cpu = cpus[0]!; // the scheduler moves it at once
       this.write();
     },
-    migratePages: (pid, from, to) => {
-      this.calls.push(`migratePages ${pid} ${from.join(',')} -> ${to.join(',')}`);
-      this.maybeFail('migratePages');
-      const p = this.procs.get(pid);
-      if (p === undefined) throw Object.assign(new Error('gone'), { code: 'ESRCH' });
-      for (const n of from) {
-        p.pages[to[0]!] = (p.pages[to[0]!] ?? 0) + (p.pages[n] ?? 0);
-        p.pages[n] = 0;
-      }
-      this.write();
-      return 0;
-    },
+    anonRanges: (pid) => readAnonRanges(this.root, pid),
+    movePages: (pid, count, words, nodes, status) => this.movePages(pid, count, words, nodes, status),
   };
+
+  private movePages(pid: number, count: number, words: Uint32Array, nodes: Int32Array | null, status: Int32Array): number {
+    this.movePagesCalls++;
+    if (nodes !== null) {
+      const call = `movePages ${pid} -> ${[...new Set(nodes.subarray(0, count))].join(',')}`;
+      if (this.calls.at(-1) !== call) this.calls.push(call);
+    }
+    this.maybeFail('movePages');
+    const left = this.exitAfterCalls.get(pid);
+    if (left !== undefined) {
+      if (left <= 0) this.exit(pid);
+      else this.exitAfterCalls.set(pid, left - 1);
+    }
+    const p = this.procs.get(pid);
+    if (p === undefined) throw Object.assign(new Error('move_pages: No such process (ESRCH)'), { code: 'ESRCH' });
+    const layout = this.layout(p);
+    const movedHeads = new Set<number>();
+    let full: number | null = null;
+    for (let i = 0; i < count; i++) {
+      const idx = (words[2 * i + 1]! * HALF + words[2 * i]! - ANON_BASE) / PAGE;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= layout.length) {
+        status[i] = -EFAULT;
+        continue;
+      }
+      const cur = layout[idx]!;
+      if (cur < 0) status[i] = -ENOENT;
+      else if (nodes !== null && p.thp && movedHeads.has(idx - (idx % 512))) status[i] = -EBUSY; // isolated with its head
+      else if (nodes === null || cur === nodes[i]) status[i] = cur;
+      else if (this.busyPages.has(idx)) status[i] = -EBUSY;
+      else {
+        const to = nodes[i]!;
+        const group = p.thp ? [idx - (idx % 512), idx - (idx % 512) + 512] : [idx, idx + 1];
+        const need = group[1]! - group[0]!;
+        const room = this.room.get(to);
+        if (room !== undefined && room < need) {
+          full = to;
+          break;
+        }
+        if (room !== undefined) this.room.set(to, room - need);
+        for (let k = group[0]!; k < Math.min(group[1]!, layout.length); k++) if (layout[k] === cur) layout[k] = to;
+        movedHeads.add(group[0]!);
+        status[i] = to;
+      }
+    }
+    this.recount(p, layout);
+    this.write(p);
+    if (full !== null) throw Object.assign(new Error(`move_pages: Cannot allocate memory (ENOMEM) on node ${full}`), { code: 'ENOMEM' });
+    return 0;
+  }
 
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });
@@ -151,4 +246,24 @@ export class FakeMachine {
 /** A busy single-thread process: `mib` MiB on `memNode`, running on CPU `cpu`. */
 export function busy(pid: number, comm: string, mib: number, memNode: number, cpu: number, extra: Partial<FakeProc> = {}): FakeProc {
   return { pid, comm, cmdline: `${comm} --spin`, pages: { [memNode]: mib * 256 }, threads: [{ tid: pid, ticks: 0, cpu, start: 1000 + pid, cpus: [0, 1, 2, 3] }], ...extra };
+}
+
+/** A clock for the mover: time passes only when it sleeps (or `cpuPerCall` ms of CPU per read of cpuMs). */
+export function fakeClock(o: { cpuPerCall?: number } = {}) {
+  let t = 0;
+  let cpu = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    get elapsed() {
+      return t;
+    },
+    now: () => t,
+    cpuMs: () => (cpu += o.cpuPerCall ?? 0),
+    sleep: async (ms: number, signal: AbortSignal) => {
+      sleeps.push(ms);
+      if (!signal.aborted) t += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+  };
 }
