@@ -56,26 +56,26 @@ export interface ActDeps {
 const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 const errCode = (e: unknown) => (typeof codeOf(e) === 'string' ? (codeOf(e) as string) : 'ERROR');
 
-/** Sets the affinity of every thread not yet done; returns an outcome to stop on, or null. */
-function setThreads(pid: number, cpus: readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
+/** Sets the affinity of every thread not yet done (each to cpusOf(tid)); returns an outcome to stop on, or null. */
+function setThreads(pid: number, cpusOf: (tid: number) => readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
   const threads = d.ops.threads(pid);
   if (threads === null) return { kind: 'gone', threads: done.size, step: 'listing its threads' };
   const todo: ThreadChange[] = [];
   for (const t of threads) {
     if (done.get(t.tid)?.start === t.start) continue;
     try {
-      todo.push({ pid, tid: t.tid, start: t.start, comm: t.comm, old: d.ops.getAffinity(t.tid) });
+      todo.push({ pid, tid: t.tid, start: t.start, comm: t.comm, old: d.ops.getAffinity(t.tid), cpus: cpusOf(t.tid) });
     } catch (e) {
       if (errCode(e) !== 'ESRCH') return { kind: 'failed', threads: done.size, code: errCode(e), message: (e as Error).message };
     }
   }
   if (todo.length === 0) return null;
-  d.journal.beforeAffinity(todo, cpus);
+  d.journal.beforeAffinity(todo);
   const set: { tid: number; start: number }[] = [];
   let failure: ActOutcome | null = null;
   for (const t of todo) {
     try {
-      d.ops.setAffinity(t.tid, cpus);
+      d.ops.setAffinity(t.tid, t.cpus);
       set.push(t);
       done.set(t.tid, { start: t.start, old: t.old });
     } catch (e) {
@@ -173,8 +173,11 @@ function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps):
 
 async function bindAndMove(pid: number, comm: string, pl: Placement, d: ActDeps, done: Map<number, SetThread>): Promise<ActOutcome> {
   if (pl.cpus !== null) {
+    const hot = new Set(pl.split?.hotTids ?? []);
+    const cpus = pl.cpus;
+    const cpusOf = pl.split === undefined ? () => cpus : (tid: number) => (hot.has(tid) ? cpus : pl.split!.coldCpus);
     for (let pass = 0; pass < 2; pass++) {
-      const stop = setThreads(pid, pl.cpus, done, d);
+      const stop = setThreads(pid, cpusOf, done, d);
       if (stop !== null) return stop;
     }
     if (done.size === 0 && d.ops.threads(pid) === null) return { kind: 'gone', threads: 0, step: 'setting its affinity' };

@@ -26,6 +26,8 @@ export interface ThreadChange {
   readonly comm: string;
   /** Affinity now (before the change). */
   readonly old: readonly number[];
+  /** Affinity it is about to get. */
+  readonly cpus: readonly number[];
 }
 
 const same = (a: ThreadAffinityEntry, b: { tid: number; start: number }) => a.tid === b.tid && a.start === b.start;
@@ -72,11 +74,11 @@ export class AgentJournal {
     this.save({ ...this.cs, moves });
   }
 
-  /** Journals the threads' affinities before they become `cpus` (a thread already changed keeps its first old value). */
-  beforeAffinity(changes: readonly ThreadChange[], cpus: readonly number[]): void {
-    const value = formatCpuList(cpus);
+  /** Journals the threads' affinities before each becomes its `cpus` (a thread already changed keeps its first old value). */
+  beforeAffinity(changes: readonly ThreadChange[]): void {
     const threads = [...(this.cs.threads ?? [])];
     for (const c of changes) {
+      const value = formatCpuList(c.cpus);
       const i = threads.findIndex((e) => same(e, c));
       if (i >= 0) threads[i] = { ...threads[i]!, value, state: 'writing' };
       else threads.push({ pid: c.pid, tid: c.tid, start: c.start, comm: c.comm, old: formatCpuList(c.old), value, state: 'writing' });

@@ -63,7 +63,7 @@ export class AgentPass {
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
     // Processes under --min-rss are dropped on one read of /proc/PID/statm, before their threads.
     const minRss = cfg.minRssBytes > 0 ? { minRss: { bytes: cfg.minRssBytes, pageSize: deps.pageSize } } : {};
-    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, ...minRss });
+    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', ...minRss });
   }
 
   private permitted(pid: number): number[] {
@@ -162,7 +162,7 @@ export class AgentPass {
   private view(s: ProcessSample): ProcessView | null {
     const b = this.briefs.get(s.pid);
     if (b === undefined) return null;
-    return { ...b, threads: s.threads, memory: s.memory, cpuNodes: s.cpuNodes, lastNodes: s.lastNodes, memsAllowed: s.memsAllowed, windowSeconds: s.windowSeconds };
+    return { ...b, threads: s.threads, memory: s.memory, cpuNodes: s.cpuNodes, lastNodes: s.lastNodes, memsAllowed: s.memsAllowed, windowSeconds: s.windowSeconds, ...(s.threadUse ? { threadUse: s.threadUse } : {}) };
   }
 
   private async carryOut(d: Decision): Promise<void> {

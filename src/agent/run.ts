@@ -60,9 +60,15 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
 export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
   const now = deps.now ?? Date.now;
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  deps.signals.on('SIGINT', onSignal);
-  deps.signals.on('SIGTERM', onSignal);
+  let signalled: { name: string; at: number } | null = null;
+  const signalHandler = (name: string) => () => {
+    signalled ??= { name, at: performance.now() };
+    stop.abort();
+  };
+  const onInt = signalHandler('SIGINT');
+  const onTerm = signalHandler('SIGTERM');
+  deps.signals.on('SIGINT', onInt);
+  deps.signals.on('SIGTERM', onTerm);
   let journal: AgentJournal | null = null;
   let failed = false;
   try {
@@ -92,19 +98,21 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     failed = true;
     throw e;
   } finally {
-    deps.signals.off('SIGINT', onSignal);
-    deps.signals.off('SIGTERM', onSignal);
-    if (journal !== null) finish(cfg, deps, journal, failed);
+    deps.signals.off('SIGINT', onInt);
+    deps.signals.off('SIGTERM', onTerm);
+    if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
 }
 
 /** On exit: --once keeps its changes (status applied); otherwise everything is put back. */
-function finish(cfg: AgentConfig, deps: RunDeps, journal: AgentJournal, failed: boolean): void {
+function finish(cfg: AgentConfig, deps: RunDeps, journal: AgentJournal, failed: boolean, signalled: { name: string; at: number } | null): void {
   if (cfg.once && !failed) {
     saveChangeSet(cfg.stateDir, { ...journal.changeSet, status: 'applied' });
     return;
   }
   const r = restoreAgentSet(deps.sys, journal.changeSet, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
-  deps.log(`exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`);
+  // How long the stop took (a move in progress ends after its batch): what TimeoutStopSec must cover.
+  const after = signalled === null ? '' : ` ${Math.round(performance.now() - signalled.at)} ms after ${signalled.name}`;
+  deps.log(`exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`);
 }

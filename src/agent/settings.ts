@@ -38,6 +38,7 @@ export const KEYS: Readonly<Record<string, Setter>> = {
   'max-migrate-cpu': (c, v, w) => ({ ...c, maxMigrateCpu: parseShare(num(v, w), w) }),
   strategy: (c, v, w) => ({ ...c, strategy: parseChoice(str(v, w), ['balance', 'consolidate'] as const, w) }),
   tune: (c, v, w) => ({ ...c, tune: parseChoice(str(v, w), ['threads', 'pages', 'both'] as const, w) }),
+  granularity: (c, v, w) => ({ ...c, granularity: parseChoice(str(v, w), ['process', 'threads'] as const, w) }),
   'numa-balancing': (c, v, w) => ({ ...c, numaBalancing: parseChoice(str(v, w), ['off', 'keep'] as const, w) }),
   advise: (c, v, w) => ({ ...c, advise: bool(v, w) }),
   once: (c, v, w) => ({ ...c, once: bool(v, w) }),

@@ -16,7 +16,7 @@
 //                                               CPU time from its threads), then numa_maps (costly)
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
-import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample } from '../model/stat.js';
+import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample, ThreadUse } from '../model/stat.js';
 import { parseAt } from '../sysfs/parse_util.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, policyText, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
@@ -198,6 +198,8 @@ export interface SamplerOptions {
   readonly prescreen?: (p: PrescreenBrief) => boolean;
   /** Count only anonymous memory (see MemoryOptions.anonOnly). */
   readonly anonOnly?: boolean;
+  /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */
+  readonly threadUse?: boolean;
   /**
    * Skip processes with less resident memory (from /proc/PID/statm, one short line) before any
    * other read: on a server with thousands of processes, reading every thread's stat each pass
@@ -238,7 +240,7 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
         // window's, so this pass only takes its baseline.
         const baselineOnly = unread.has(pid);
         const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, {
-          residentOnly: opts.pids === undefined, select: opts.select, prescreen: opts.prescreen, anonOnly: opts.anonOnly === true,
+          residentOnly: opts.pids === undefined, select: opts.select, prescreen: opts.prescreen, anonOnly: opts.anonOnly === true, threadUse: opts.threadUse === true,
         });
         if (s === null) continue;
         if (s.ticks === null) nextUnread.add(pid);
@@ -276,6 +278,13 @@ export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promi
   return out;
 }
 
+/** Each thread's CPU seconds between two readings and the node it last ran on. */
+export function threadUseOf(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>): ThreadUse[] {
+  const out: ThreadUse[] = [];
+  for (const [tid, a] of t1) out.push({ tid, seconds: Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0)) / CLOCK_TICKS_PER_SECOND, node: cpuNode.get(a.processor) ?? null });
+  return out;
+}
+
 function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>): number {
   let ticks = 0;
   for (const [tid, a] of t1) ticks += Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0));
@@ -284,7 +293,7 @@ function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<n
 
 function sampleOne(
   root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number,
-  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; prescreen?: ((p: PrescreenBrief) => boolean) | undefined; anonOnly?: boolean },
+  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; prescreen?: ((p: PrescreenBrief) => boolean) | undefined; anonOnly?: boolean; threadUse?: boolean },
 ): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> | null } | null {
   const status = readProcStatus(root, pid);
   if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
@@ -308,6 +317,7 @@ function sampleOne(
     cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: cpuNode }),
     lastNodes,
     windowSeconds,
+    ...(how.threadUse ? { threadUse: threadUseOf(t0, t1, cpuNode) } : {}),
   };
   return { sample, ticks: t1 };
 }

@@ -44,6 +44,13 @@ export interface ProcessMemoryInfo {
   readonly memory: ProcessMemory;
 }
 
+/** One thread's CPU over a sampling window, and the node of the CPU it last ran on. */
+export interface ThreadUse {
+  readonly tid: number;
+  readonly seconds: number;
+  readonly node: number | null;
+}
+
 /** A process observed over a sampling window. */
 export interface ProcessSample extends ProcessMemoryInfo {
   readonly cmdline: string;
@@ -55,4 +62,6 @@ export interface ProcessSample extends ProcessMemoryInfo {
   /** Nodes of the CPUs its threads last ran on (at the end of the window). */
   readonly lastNodes: readonly number[];
   readonly windowSeconds: number;
+  /** Each thread's CPU over the window (only when the sampler was asked for it: the agent). */
+  readonly threadUse?: readonly ThreadUse[];
 }

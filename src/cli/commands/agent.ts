@@ -26,6 +26,10 @@ const OPTIONS = {
   },
   tune: { type: 'string', value: 'MODE', group: HOW, help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)' },
   strategy: { type: 'string', value: 'S', group: HOW, help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)' },
+  granularity: {
+    type: 'string', value: 'G', group: HOW,
+    help: 'threads (default): when its hot threads (the busiest, most of its CPU)\nfit fewer nodes than the whole process, they go with the memory and\nthe other threads to the spare CPUs of the nearest node; process: all\nthreads of a process together',
+  },
   'min-gain': { type: 'string', value: 'F', group: HOW, help: 'act only when locality would rise by at least this (default 10%)' },
   cooldown: { type: 'string', value: 'DUR', group: HOW, help: 'leave a process alone this long after acting on it (default 30s)' },
   'max-migrate-mbps': { type: 'string', value: 'N', group: HOW, help: 'global migration budget in MB/s (default 1000; 0 = unlimited)' },

@@ -30,21 +30,48 @@ const mib = (b: number) => `${Math.round(b / 1048576)} MiB`;
 
 /** The machine after a move: the process's CPU and moved memory leave their old nodes for the new ones. */
 export function afterMove(nodes: readonly NodeView[], p: ProcessView, pl: Placement): NodeView[] {
-  const share = p.cpu / pl.nodes.length;
+  // With a split, the hot threads' CPU goes to the nodes, the cold threads' to the cold nodes.
+  const share = (pl.split?.hotCpu ?? p.cpu) / pl.nodes.length;
+  const coldShare = pl.split ? pl.split.coldCpu / pl.split.coldNodes.length : 0;
   const moveShare = pl.moveBytes / pl.nodes.length;
   return nodes.map((n) => {
     const own = p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0;
     const target = pl.nodes.includes(n.id);
+    const cold = pl.split?.coldNodes.includes(n.id) === true;
     const freed = pl.moveFrom.includes(n.id) && p.memory.kind === 'ok' ? (p.memory.nodes[String(n.id)]?.totalBytes ?? 0) : 0;
-    const idle = pl.cpus === null ? n.idleCpus : Math.min(n.cpus.length, n.idleCpus + own) - (target ? share : 0);
+    const idle = pl.cpus === null ? n.idleCpus : Math.min(n.cpus.length, n.idleCpus + own) - (target ? share : 0) - (cold ? coldShare : 0);
     return { ...n, idleCpus: idle, freeBytes: n.freeBytes + freed - (target ? moveShare : 0) };
   });
 }
 
+function threadsWhere(pl: Placement): string {
+  if (pl.cpus === null) return '';
+  const sp = pl.split;
+  if (sp === undefined) return `threads to node ${pl.nodes.join(',')}`;
+  const hot = `${sp.hotTids.length} hot thread${sp.hotTids.length === 1 ? '' : 's'} (${Math.round((100 * sp.hotCpu) / (sp.hotCpu + sp.coldCpu))}% of its CPU) to node ${pl.nodes.join(',')}`;
+  return `${hot}, the others to node ${sp.coldNodes.join(',')}`;
+}
+
 function moveReason(pl: Placement, tune: PolicyOptions['tune']): string {
-  const what = [pl.cpus !== null ? `threads to node ${pl.nodes.join(',')}` : '', pl.moveBytes > 0 ? `${mib(pl.moveBytes)} from node ${pl.moveFrom.join(',')} to ${pl.nodes.join(',')}` : '']
+  const what = [threadsWhere(pl), pl.moveBytes > 0 ? `${mib(pl.moveBytes)} from node ${pl.moveFrom.join(',')} to ${pl.nodes.join(',')}` : '']
     .filter(Boolean).join(', ');
-  return `locality ${pct(pl.localityNow)} -> ${pct(pl.localityAfter)}: ${what || 'nothing to move'} (tune ${tune})`;
+  const hot = pl.split ? ` (hot threads ${pct(pl.split.hotLocalityNow)} -> ${pct(pl.split.hotLocalityAfter)})` : '';
+  return `locality ${pct(pl.localityNow)} -> ${pct(pl.localityAfter)}${hot}: ${what || 'nothing to move'} (tune ${tune})`;
+}
+
+const sameCpus = (a: readonly number[] | null, b: readonly number[]) => a !== null && a.length === b.length && a.every((c) => b.includes(c));
+
+/** Its main thread already has the CPUs the placement gives it (the hot or the cold ones with a split). */
+function boundThere(p: ProcessView, pl: Placement): boolean {
+  if (pl.cpus === null) return true;
+  const sp = pl.split;
+  return sameCpus(p.cpusAllowed, sp === undefined || sp.hotTids.includes(p.pid) ? pl.cpus : sp.coldCpus);
+}
+
+function localReason(pl: Placement): string {
+  const sp = pl.split;
+  if (sp === undefined) return `locality ${pct(pl.localityNow)} on node ${pl.nodes.join(',')}`;
+  return `hot threads ${pct(sp.hotLocalityNow)} local on node ${pl.nodes.join(',')}, the others on node ${sp.coldNodes.join(',')}`;
 }
 
 /** The decision for one candidate, given the machine as earlier decisions left it. */
@@ -59,18 +86,20 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   if (!r.ok) return { kind: 'skip', ...base, skip: r.skip, reason: r.reason };
   const pl = r.placement;
   const gain = pl.localityAfter - pl.localityNow;
-  const pinnedThere = pl.cpus === null || (p.cpusAllowed !== null && pl.cpus.length === p.cpusAllowed.length && pl.cpus.every((c) => p.cpusAllowed!.includes(c)));
-  if (pl.localityNow >= LOCAL_ENOUGH && gain < opts.minGain) {
-    if (pinnedThere) return { kind: 'skip', ...base, skip: 'local', reason: `locality ${pct(pl.localityNow)} on node ${pl.nodes.join(',')}`, localityNow: pl.localityNow };
+  // With a split, "local" is about the hot threads: the cold ones run near, not with, the memory.
+  const localNow = pl.split?.hotLocalityNow ?? pl.localityNow;
+  if (localNow >= LOCAL_ENOUGH && gain < opts.minGain) {
+    if (boundThere(p, pl)) return { kind: 'skip', ...base, skip: 'local', reason: localReason(pl), localityNow: pl.localityNow };
     // Local but free to wander: bind its threads where its memory is (no memory moves), so the
     // scheduler cannot drift it away, and so later decisions count its CPU on that node.
     const bind = { ...pl, moveFrom: [], moveBytes: 0, localityAfter: Math.max(pl.localityNow, pl.localityAfter) };
-    return { kind: 'move', ...base, placement: bind, reason: `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is (tune ${opts.tune})` };
+    const what = pl.split ? `hot threads ${pct(pl.split.hotLocalityNow)}: bind them to node ${pl.nodes.join(',')} where its memory is, the others to node ${pl.split.coldNodes.join(',')}` : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is`;
+    return { kind: 'move', ...base, placement: bind, reason: `${what} (tune ${opts.tune})`, cpu: p.cpu };
   }
   if (gain < opts.minGain) {
     return { kind: 'skip', ...base, skip: 'low-gain', reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`, localityNow: pl.localityNow };
   }
-  return { kind: 'move', ...base, placement: pl, reason: moveReason(pl, opts.tune) };
+  return { kind: 'move', ...base, placement: pl, reason: moveReason(pl, opts.tune), cpu: p.cpu };
 }
 
 export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {

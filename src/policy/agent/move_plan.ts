@@ -7,7 +7,7 @@
 // answer ENOENT). Other spans (pages on the target too, or on nodes that must stay: a
 // memory-only node's pages are never pulled back) are queried first (move_pages with no
 // nodes) and only the pages on a source node are moved.
-import { remapNode } from './place.js';
+import { remapNode } from './evaluate.js';
 
 export interface RangeInput {
   readonly start: number;

@@ -11,105 +11,16 @@
 // Order of preference: best distance-weighted reach, then a set whose idle CPUs hold the process
 // (within FIT_SLACK) over one it would overload, then least memory to move (in 5% steps),
 // then the strategy: balance = most spare CPU, consolidate = least spare CPU that still fits,
-// then the nodes it runs on now.
-import { locality } from '../locality.js';
-import { candidateSets, distance, NEED_SLACK } from './node_sets.js';
+// then the nodes it runs on now. With --granularity threads, a placement of its hot threads
+// apart from its cold ones (place_split.ts) competes on the same terms.
+import { better, evaluate, type Scored } from './evaluate.js';
+import { candidateSets } from './node_sets.js';
+import { placeSplit } from './place_split.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from './types.js';
 
-/** Free memory a target node keeps after a migration (bytes), so it is not pushed into reclaim. */
-export const FREE_RESERVE_BYTES = 64 * 1024 * 1024;
-
-/** CPUs a set may lack and still "fit" a process, when sets of equal locality are compared. */
-export const FIT_SLACK = 0.25;
+export { FIT_SLACK, FREE_RESERVE_BYTES, remapNode } from './evaluate.js';
 
 export type PlaceResult = { readonly ok: true; readonly placement: Placement; readonly spare: number } | { readonly ok: false; readonly skip: SkipReason; readonly reason: string };
-
-interface Scored {
-  readonly set: readonly NodeView[];
-  readonly placement: Placement;
-  readonly reach: number;
-  readonly spare: number;
-  /** The set is exactly where it runs now. */
-  readonly here: boolean;
-}
-
-const memOn = (p: ProcessView, n: number) => (p.memory.kind === 'ok' ? (p.memory.nodes[String(n)]?.totalBytes ?? 0) : 0);
-
-function memoryNodes(p: ProcessView): number[] {
-  return p.memory.kind === 'ok' ? Object.keys(p.memory.nodes).map(Number).filter((n) => memOn(p, n) > 0) : [];
-}
-
-/**
- * Where migrate_pages(2) puts the pages of source node `s`: the kernel keeps the relative
- * position (node_remap): the k-th node of `from` (ascending) goes to the (k mod |to|)-th of `to`.
- */
-export function remapNode(s: number, from: readonly number[], to: readonly number[]): number {
-  const f = [...from].sort((a, b) => a - b);
-  const t = [...to].sort((a, b) => a - b);
-  return t[f.indexOf(s) % t.length]!;
-}
-
-/** Memory per node after moving the nodes `moves` to the set `to`, as the kernel will place it. */
-function memoryAfter(p: ProcessView, moves: readonly number[], to: readonly number[]): Map<number, number> {
-  const after = new Map<number, number>();
-  for (const n of memoryNodes(p)) {
-    const dest = moves.includes(n) ? remapNode(n, moves, to) : n;
-    after.set(dest, (after.get(dest) ?? 0) + memOn(p, n));
-  }
-  return after;
-}
-
-function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: readonly NodeView[]; runNodes: readonly number[] }, opts: PolicyOptions): Scored | null {
-  const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
-  const ids = new Set(set.map((n) => n.id));
-  const cpuNode = new Set(ctx.all.filter((n) => n.cpus.length > 0).map((n) => n.id));
-  const moves = opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && cpuNode.has(n));
-  const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
-  const free = set.reduce((s, n) => s + n.freeBytes, 0);
-  if (moveBytes > 0 && free - moveBytes < FREE_RESERVE_BYTES * set.length) return null;
-  const own = (n: NodeView) => (p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0);
-  const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
-  const spare = avail - p.cpu;
-  if (spare < -NEED_SLACK) return null;
-  const cpus = opts.tune === 'pages' ? null : set.flatMap((n) => n.cpus).filter((c) => p.cpusPermitted.includes(c)).sort((a, b) => a - b);
-  // Its threads spread over the set's nodes in proportion to the CPUs they may use there; each
-  // thread reaches all of its memory. So locality and reach are what the threads see, on
-  // average, once the memory sits where the kernel will put it: a set of two nodes with the
-  // memory on one is half local, not "all local to the set".
-  const usable = set.map((n) => ({ n, cpus: n.cpus.filter((c) => p.cpusPermitted.includes(c)).length }));
-  const cpuTotal = usable.reduce((s, u) => s + u.cpus, 0);
-  const mem = memoryAfter(p, moves, [...ids]);
-  let local = 0;
-  let reach = 0;
-  for (const { n, cpus: c } of usable) {
-    const share = cpuTotal > 0 ? c / cpuTotal : 1 / set.length;
-    local += share * (mem.get(n.id) ?? 0);
-    for (const [m, bytes] of mem) reach += (share * bytes * 10) / distance(n, m);
-  }
-  const placement: Placement = {
-    nodes: [...ids].sort((a, b) => a - b), cpus, moveFrom: moves.sort((a, b) => a - b), moveBytes,
-    localityNow: locality(p) ?? 0, localityAfter: total > 0 ? local / total : 0,
-  };
-  const here = ids.size === ctx.runNodes.length && ctx.runNodes.every((n) => ids.has(n));
-  return { set, placement, reach: total > 0 ? reach / total : 0, spare, here };
-}
-
-const bucket = (x: number, step: number) => Math.round(x / step);
-
-function better(a: Scored, b: Scored, total: number, opts: PolicyOptions): number {
-  const reach = bucket(b.reach, 0.02) - bucket(a.reach, 0.02);
-  if (reach !== 0) return reach;
-  // Equally local: a set whose idle CPUs hold its need beats one it would overload (the slack
-  // admits a noisy measurement, not a CPU shared with someone else's busy thread).
-  const fits = Number(b.spare >= -FIT_SLACK) - Number(a.spare >= -FIT_SLACK);
-  if (fits !== 0) return fits;
-  const move = bucket(a.placement.moveBytes / total, 0.05) - bucket(b.placement.moveBytes / total, 0.05);
-  if (move !== 0) return move;
-  const spare = opts.strategy === 'balance' ? b.spare - a.spare : a.spare - b.spare;
-  if (Math.abs(spare) > 0.05) return spare;
-  if (a.here !== b.here) return a.here ? -1 : 1; // where it runs now: no churn
-  return a.placement.nodes.join(',').localeCompare(b.placement.nodes.join(','));
-}
 
 /** The CPU nodes the process may use: CPUs it is permitted, memory in its Mems_allowed. */
 function usableNodes(p: ProcessView, nodes: readonly NodeView[]): NodeView[] {
@@ -124,6 +35,8 @@ export function place(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOp
   const usable = usableNodes(p, nodes);
   const sets = opts.tune === 'pages' ? [usable.filter((n) => runNodes.includes(n.id))].filter((s) => s.length > 0) : candidateSets(usable, p.cpu, runNodes);
   const scored = sets.map((s) => evaluate(p, s, { all: nodes, runNodes }, opts)).filter((s): s is Scored => s !== null);
+  const split = placeSplit(p, { all: nodes, usable, runNodes }, sets[0]?.length ?? 0, opts);
+  if (split !== null) scored.push(split);
   if (scored.length === 0) {
     return { ok: false, skip: 'no-room', reason: `no node set has ${p.cpu.toFixed(1)} idle CPUs and room for its memory` };
   }

@@ -1,10 +1,12 @@
 // Plain data of the agent's placement policy: what it sees of the machine and of each process,
 // its options, and the decisions it returns. Pure types; src/agent/ fills them from /proc and
 // /sys and acts on the decisions.
-import type { ProcessMemory } from '../../model/stat.js';
+import type { ProcessMemory, ThreadUse } from '../../model/stat.js';
 
 export type Strategy = 'balance' | 'consolidate';
 export type Tune = 'threads' | 'pages' | 'both';
+/** process: all threads of a process together; threads: its hot threads with its memory, the rest nearby. */
+export type Granularity = 'process' | 'threads';
 
 export interface PolicyOptions {
   /** Resident memory a process needs to be managed (bytes). */
@@ -24,6 +26,7 @@ export interface PolicyOptions {
   readonly maxMigrateMbps: number;
   readonly strategy: Strategy;
   readonly tune: Tune;
+  readonly granularity: Granularity;
 }
 
 /** A node as the policy sees it over the last window. */
@@ -67,6 +70,8 @@ export interface ProcessView extends ProcessBrief {
   readonly lastNodes: readonly number[];
   readonly memsAllowed: readonly number[] | null;
   readonly windowSeconds: number;
+  /** Each thread's CPU over the window (for --granularity threads). */
+  readonly threadUse?: readonly ThreadUse[];
 }
 
 /** Why a process is left alone. */
@@ -74,6 +79,22 @@ export type SkipReason =
   | 'kernel-thread' | 'init' | 'self' | 'small' | 'idle' | 'excluded' | 'not-included'
   | 'pinned-cpus' | 'pinned-memory' | 'cooldown' | 'no-permission' | 'local' | 'low-gain'
   | 'no-room' | 'budget' | 'no-memory';
+
+/**
+ * --granularity threads: the hot threads go to `cpus` with the memory; every other thread
+ * (threads born later included, unless a hot one creates them) to `coldCpus`.
+ */
+export interface ThreadSplit {
+  readonly hotTids: readonly number[];
+  readonly coldNodes: readonly number[];
+  readonly coldCpus: readonly number[];
+  /** CPUs (over the window) of the hot and the cold threads. */
+  readonly hotCpu: number;
+  readonly coldCpu: number;
+  /** Locality of the hot threads now and after the move. */
+  readonly hotLocalityNow: number;
+  readonly hotLocalityAfter: number;
+}
 
 /** Where a process should go: nodes, the CPUs for its threads, the memory to move. */
 export interface Placement {
@@ -85,10 +106,12 @@ export interface Placement {
   readonly moveBytes: number;
   readonly localityNow: number;
   readonly localityAfter: number;
+  /** Hot and cold threads placed apart (--granularity threads); absent: every thread to `cpus`. */
+  readonly split?: ThreadSplit;
 }
 
 export type Decision =
-  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string }
+  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string; /** CPUs it used over the window. */ readonly cpu?: number }
   | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number };
 
 export const DEFAULT_POLICY: PolicyOptions = {
@@ -102,4 +125,5 @@ export const DEFAULT_POLICY: PolicyOptions = {
   maxMigrateMbps: 1000,
   strategy: 'balance',
   tune: 'both',
+  granularity: 'threads',
 };

@@ -94,3 +94,12 @@ export function systemCpuSeconds(pid) {
     return null;
   }
 }
+
+/** Locality of one thread (the main one: tid = pid) between two ticks readings: its pages on the node it ran on; null when it did not run. */
+export function threadLocality(pid, tid, before, after, cpuNode) {
+  const a = after.get(tid);
+  if (a === undefined || a[0] - (before.get(tid)?.[0] ?? 0) <= 0) return null;
+  const pages = pagesPerNode(pid);
+  const all = Object.values(pages).reduce((x, y) => x + y, 0);
+  return all === 0 ? null : (pages[cpuNode.get(a[1])] ?? 0) / all;
+}

@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadTicks, vmstat } from './agent_probe.mjs';
+import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadLocality, threadTicks, vmstat } from './agent_probe.mjs';
 
 const [tuner, scenario] = process.argv.slice(2);
 const opt = (k, d) => {
@@ -54,6 +54,8 @@ const SCENARIOS = {
   misplaced: async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0)]),
   'misplaced-idle': async () => [await workload('busy', MIB, 1, 0)],
   competing: async () => [await workload('first', MIB, 1, 0), await workload('second', MIB, 2, 0)],
+  // A hot main thread plus three helpers at 35% each: 2 CPUs, over one 1-CPU node (and its slack).
+  helpers: async () => [await workload('busy', MIB, 1, 0, ['--helpers', '3'])],
   // Nothing to manage: what the tuner costs by itself.
   idle: async () => [],
   leftalone: async () => [await workload('tiny', 8, 1, 0), await workload('pinned', MIB, 1, 0, ['--pin']), await workload('batchjob', MIB, 1, 0)],
@@ -101,9 +103,12 @@ function startTuner() {
 async function measure(procs, t0) {
   if (procs.length === 0) {
     await sleep(TIMEOUT);
-    return { t95: {}, trace: [] };
+    return { t95: {}, hot95: {}, trace: [], hotTrace: [] };
   }
   const t95 = Object.fromEntries(procs.map((p) => [p.name, null]));
+  // The main thread's own locality (the hot one in the helpers scenario), held like t95.
+  const hot95 = Object.fromEntries(procs.map((p) => [p.name, null]));
+  const hotTrace = [];
   let last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
   let reachedAt = null;
   const trace = [];
@@ -113,22 +118,30 @@ async function measure(procs, t0) {
     for (const p of procs) {
       const ticks = threadTicks(p.pid);
       const l = localityBetween(p.pid, last.get(p.pid), ticks, cpuNode);
+      const h = threadLocality(p.pid, p.pid, last.get(p.pid), ticks, cpuNode);
+      if (h !== null) {
+        hotTrace.push([p.name, now - t0, Math.round(h * 1000) / 1000]);
+        if (h >= 0.95 && hot95[p.name] === null) hot95[p.name] = (now - t0) / 1000;
+        if (h < 0.95) hot95[p.name] = null;
+      }
       last.set(p.pid, ticks);
       trace.push([p.name, now - t0, Math.round(l.locality * 1000) / 1000]);
       if (l.locality >= 0.95 && t95[p.name] === null) t95[p.name] = (now - t0) / 1000;
       if (l.locality < 0.95) t95[p.name] = null; // must hold
     }
-    if (Object.values(t95).every((x) => x !== null)) reachedAt ??= now;
+    const goal = scenario === 'helpers' ? hot95 : t95;
+    if (Object.values(goal).every((x) => x !== null)) reachedAt ??= now;
     else reachedAt = null;
     if (reachedAt !== null && now - reachedAt > 2000) break;
   }
-  return { t95, trace };
+  return { t95, hot95, trace, hotTrace };
 }
 
 async function finalLocality(p) {
   const a = threadTicks(p.pid);
   await sleep(1000);
-  return localityBetween(p.pid, a, threadTicks(p.pid), cpuNode);
+  const b = threadTicks(p.pid);
+  return { ...localityBetween(p.pid, a, b, cpuNode), hotLocality: threadLocality(p.pid, p.pid, a, b, cpuNode) };
 }
 
 const knob = () => readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim();
@@ -230,7 +243,7 @@ const moved0 = vmstat('pgmigrate_success');
 const t0 = Date.now();
 if (!tunerFirst) t = startTuner();
 const balancingDuring = [];
-const { t95, trace } = await measure(procs, t0);
+const { t95, hot95, trace, hotTrace } = await measure(procs, t0);
 balancingDuring.push(readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim());
 const final = {};
 for (const p of procs) final[p.name] = { ...(await finalLocality(p)), affinity: affinities(p.pid), affinityBefore: p.affinityBefore };
@@ -239,12 +252,12 @@ const tunerSystemCpu = t === null ? null : systemCpuSeconds(t.pid);
 const exitCode = t === null ? null : await t.stop();
 await sleep(300);
 const out = {
-  tuner, scenario, mib: MIB, tunerFirst, t95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
+  tuner, scenario, mib: MIB, tunerFirst, t95, hot95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
   // CPU seconds: in all, and from the workloads' start (--tuner-first) or the tuner's ready line on.
   tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0), tunerSystemCpuSeconds: tunerSystemCpu,
   numaBalancing: { before: balancingBefore, during: balancingDuring[0], after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim() },
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
-  exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0),
+  exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0), hotTrace: hotTrace.filter((_, i) => i % 4 === 0),
 };
 for (const c of started) c.kill('SIGKILL');
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -2,8 +2,11 @@
 // `numactl --cpunodebind=C --membind=M`: it allocates and touches MIB MiB (on node M), then drops
 // the memory policy and the main thread's CPU binding (unless --pin), so that nothing marks it as
 // placed by the user, and keeps touching its memory at random (one page per step) for ever.
-//   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin]
+// --helpers N adds N helper threads (worker_threads) that each spin 35% of the time without
+// touching that memory: a hot thread plus GC/JIT-like helpers.
+//   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin] [--helpers N]
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const native = await import(fileURLToPath(new URL('../../../dist/native/index.js', import.meta.url)));
 const mib = Number(process.argv[2] ?? 100);
@@ -14,6 +17,10 @@ if (!pin) {
   const all = Array.from({ length: native.possibleCpuCount() }, (_, i) => i);
   native.setAffinity(0, all);
 }
+const helpers = process.argv.includes('--helpers') ? Number(process.argv[process.argv.indexOf('--helpers') + 1]) : 0;
+// Each helper keeps its spinning at 35% of the wall time since it started (late timers are made up).
+const HELPER = 'const t0 = Date.now(); let busy = 0; const spin = () => { const s = Date.now(); while (busy < 0.35 * (Date.now() - t0) && Date.now() - s < 20) busy += 1, (() => { const e = Date.now() + 1; while (Date.now() < e); })(); setTimeout(spin, 2); }; spin();';
+for (let i = 0; i < helpers; i++) new Worker(HELPER, { eval: true });
 process.stdout.write(`ready ${process.pid}\n`);
 const pages = buf.length >> 12;
 let x = 12345;

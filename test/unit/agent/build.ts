@@ -34,9 +34,16 @@ export interface ProcSpec {
   agentCpus?: number[] | null;
   policies?: Record<string, number>;
   memsAllowed?: number[] | null;
+  /** Per thread: its CPUs used over the window and the node it ran on (cpu per node is then their sum). */
+  threadUse?: { tid: number; cpu: number; node: number }[];
 }
 
 export function proc(s: ProcSpec): ProcessView {
+  if (s.threadUse) {
+    const cpu: Record<number, number> = {};
+    for (const t of s.threadUse) cpu[t.node] = (cpu[t.node] ?? 0) + t.cpu;
+    s = { ...s, cpu };
+  }
   const window = 5;
   const nodesMem = Object.fromEntries(Object.entries(s.mem).map(([n, m]) => [n, { hugeBytes: 0, heapBytes: m * MiB, stackBytes: 0, privateBytes: 0, totalBytes: m * MiB }]));
   const total = Object.values(s.mem).reduce((a, b) => a + b, 0) * MiB;
@@ -48,6 +55,7 @@ export function proc(s: ProcSpec): ProcessView {
     memory: { kind: 'ok', nodes: nodesMem, totalBytes: total, policies: s.policies ?? { default: total } },
     cpuNodes: Object.fromEntries(Object.entries(s.cpu).map(([n, c]) => [n, c * window])),
     lastNodes: Object.keys(s.cpu).map(Number), memsAllowed: s.memsAllowed ?? null, windowSeconds: window,
+    ...(s.threadUse ? { threadUse: s.threadUse.map((t) => ({ tid: t.tid, seconds: t.cpu * window, node: t.node })), threads: s.threadUse.length } : {}),
   };
 }
 

@@ -89,6 +89,28 @@ describe('agent pass', () => {
     assert.match(lines.join('\n'), /bind its threads to node 1/);
   });
 
+  it('--granularity threads: the hot thread goes to its memory, the helpers to another node; each thread journaled with its own new affinity', async () => {
+    const th = (tid: number, busy: number) => ({ tid, ticks: 0, cpu: 0, start: 1000 + tid, cpus: [0, 1, 2, 3], busy });
+    m.add(busy(200, 'java', 400, 1, 0, { threads: [th(200, 1), th(201, 0.3), th(202, 0.3)] }));
+    const { pass, journal } = agentPass({ granularity: 'threads' });
+    await twoPasses(pass);
+    const cpus = m.procs.get(200)!.threads.map((t) => t.cpus.join(','));
+    assert.equal(cpus[0], '1', m.calls.join('\n'));
+    assert.ok(cpus[1] === cpus[2] && cpus[1] !== '1' && cpus[1]!.split(',').length === 1, cpus.join(' / '));
+    assert.match(lines.join('\n'), /moved pid 200 \(java\): locality 0% -> 63% \(hot threads 0% -> 100%\): 1 hot thread \(63% of its CPU\) to node 1, the others to node \d/);
+    assert.deepEqual(journal!.changeSet.threads!.map((t) => [t.tid, t.value]), [[200, '1'], [201, cpus[1]], [202, cpus[1]]]);
+    m.tick(5);
+    assert.equal((await pass.run(10_000))[0], undefined, 'cooling down');
+  });
+
+  it('--granularity process: the same process is bound whole to two nodes', async () => {
+    const th = (tid: number, busy: number) => ({ tid, ticks: 0, cpu: 0, start: 1000 + tid, cpus: [0, 1, 2, 3], busy });
+    m.add(busy(200, 'java', 400, 1, 0, { threads: [th(200, 1), th(201, 0.3), th(202, 0.3)] }));
+    await twoPasses(agentPass({ granularity: 'process' }).pass);
+    const cpus = m.procs.get(200)!.threads.map((t) => t.cpus.join(','));
+    assert.ok(cpus.every((c) => c === cpus[0]) && cpus[0]!.split(',').length === 2, cpus.join(' / '));
+  });
+
   it('--advise changes nothing and says what it would do', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     await twoPasses(agentPass({ advise: true }, null).pass);
@@ -206,6 +228,7 @@ describe('agent life: restore', () => {
     assert.equal(code, 0);
     const text = lines.join('\n');
     assert.match(text, /stopped pid 200 \(spin\).*stopped by a signal: \d+ MiB moved in .* of 400 MiB/, text);
+    assert.match(lines.at(-1)!, /^exit: restored 1 thread affinity and .* \d+ ms after SIGTERM$/);
     const pages = m.procs.get(200)!.pages;
     assert.ok((pages[0] ?? 0) > 0 && (pages[1] ?? 0) > 0, `half way: ${JSON.stringify(pages)}`);
     assert.ok(m.movePagesCalls <= 6, `${m.movePagesCalls} move_pages calls: no batch after the signal's`);

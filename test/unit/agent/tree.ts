@@ -25,7 +25,8 @@ export interface FakeProc {
   filePages?: Record<number, number>;
   /** Set policy of the mapping ("bind:1"); default when absent. */
   policy?: string;
-  threads: { tid: number; ticks: number; cpu: number; start: number; cpus: number[] }[];
+  /** `busy`: share of each tick the thread runs (default 1). */
+  threads: { tid: number; ticks: number; cpu: number; start: number; cpus: number[]; busy?: number }[];
   /** Pages of the mapping never touched (after the touched ones): move_pages answers ENOENT. */
   untouched?: number;
   /** Transparent huge pages: groups of 512 pages that move together. */
@@ -93,8 +94,8 @@ export class FakeMachine {
     const ticks = seconds * 100;
     this.total += ticks;
     for (const p of this.procs.values()) for (const t of p.threads) {
-      t.ticks += ticks;
-      this.busy[t.cpu]! += ticks;
+      t.ticks += Math.round(ticks * (t.busy ?? 1));
+      this.busy[t.cpu]! += Math.round(ticks * (t.busy ?? 1));
     }
     for (const c of busyCpus) this.busy[c]! += ticks;
     this.busy = this.busy.map((b) => Math.min(b, this.total));
