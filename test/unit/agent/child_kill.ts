@@ -1,7 +1,7 @@
 // Child process of the agent's kill-at-every-step test: runs the agent on a fake machine (tree.ts)
 // until it has bound and moved one process, then SIGTERMs it (the agent puts everything back),
 // and SIGKILLs itself right after write point KILL_AT: a journal write made durable, the
-// kernel.numa_balancing write, each thread's affinity set, the migration. Thread affinities are
+// kernel.numa_balancing write, each thread's affinity set, the page move. Thread affinities are
 // also kept in DIR/affinity/TID so that the parent can restore and check them after the kill.
 // With KILL_AT 0 it runs to the end and prints the points it passed. Knobs are written with the
 // kernel's manners (apply's fakeSystem: a number reads back with its newline).
@@ -29,12 +29,18 @@ const ops: ThreadOps = {
     writeFileSync(join(m.dir, 'affinity', String(tid)), cpus.join(','));
     kp.point(`setAffinity ${tid} ${cpus.join(',')}`);
   },
-  migratePages(pid, from, to) {
-    const n = m.ops.migratePages(pid, from, to);
-    kp.point(`migratePages ${pid}`);
+  // The move's first batch is its write point (the later ones change nothing a restore could
+  // put back: pages are not moved back); the SIGTERM below comes during that batch.
+  movePages(pid, count, pages, nodes, status) {
+    const n = m.ops.movePages(pid, count, pages, nodes, status);
+    if (nodes !== null && !moved) {
+      moved = true;
+      kp.point(`movePages ${pid}`);
+    }
     return n;
   },
 };
+let moved = false;
 const signals = new EventEmitter();
 let t = 0;
 const done = runAgent({ ...DEFAULT_AGENT, stateDir, intervalMs: 20 }, {
@@ -45,7 +51,7 @@ const done = runAgent({ ...DEFAULT_AGENT, stateDir, intervalMs: 20 }, {
   },
 });
 const poll = setInterval(() => {
-  if (m.calls.some((c) => c.startsWith('migratePages'))) {
+  if (m.calls.some((c) => c.startsWith('movePages'))) {
     clearInterval(poll);
     signals.emit('SIGTERM');
   }

@@ -1,6 +1,6 @@
 // Kill at every step, the agent: SIGKILLed right after each of its write points (each journal
 // write made durable, the kernel.numa_balancing write, each thread's affinity set, the page
-// migration, and each step of the restore it makes on SIGTERM), one child process per point;
+// move, and each step of the restore it makes on SIGTERM), one child process per point;
 // then `agent restore` must give every thread its affinity of before and numa_balancing its
 // exact old content. The points are counted by a run that is not killed.
 import assert from 'node:assert/strict';
@@ -61,7 +61,7 @@ test('the agent killed after each write point: agent restore puts back every aff
   rmSync(stateDir, { recursive: true, force: true });
   const points = full.points;
   assert.deepEqual(points.filter((p) => !p.startsWith('durable')), [
-    'write <fake>/proc/sys/kernel/numa_balancing', 'setAffinity 200 0,2', 'setAffinity 201 0,2', 'migratePages 200',
+    'write <fake>/proc/sys/kernel/numa_balancing', 'setAffinity 200 0,2', 'setAffinity 201 0,2', 'movePages 200',
     'setAffinity 201 0,1,2,3', 'setAffinity 200 0,1,2,3', 'write <fake>/proc/sys/kernel/numa_balancing',
   ].map((p) => p.replace('<fake>', full.dir)));
   let next = 1;
