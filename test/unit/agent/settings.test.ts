@@ -91,6 +91,12 @@ describe('agent metrics', () => {
       assert.match(text, /^# TYPE numakit_node_numastat_pages_total counter$/m);
       assert.equal((await fetch(`http://${m.address}/other`)).status, 404);
       assert.equal((await fetch(`http://${m.address}/metrics`, { method: 'POST' })).status, 405);
+      // The dashboard of numakit serve, with the agent's recent decisions.
+      m.logged('2026-01-01T00:00:00.000Z moved pid 77 (spin): locality 75% -> 100%');
+      assert.equal((await fetch(`http://${m.address}/`)).status, 200);
+      const live = await (await fetch(`http://${m.address}/api/live`)).json() as { agent: { pid: number; recent: { line: string }[] } };
+      assert.equal(live.agent.pid, process.pid);
+      assert.match(live.agent.recent.at(-1)!.line, /moved pid 77/);
     } finally {
       await m.close();
     }
