@@ -5,8 +5,9 @@
 //
 // numa_maps is the costly read (the kernel walks every mapping's page tables: ~0.5 ms for a
 // Node.js process), so:
-//   - every process costs one /proc/PID/stat (name, threads, resident pages), plus its status
-//     only while hugetlbfs pages are in use somewhere (HugetlbPages is not in the RSS);
+//   - every process costs one /proc/PID/stat (name, threads, resident pages, and for a
+//     single-threaded one its CPU ticks and last CPU), plus its status only while hugetlbfs
+//     pages are in use somewhere (HugetlbPages is not in the RSS);
 //   - processes are visited largest first and the visit stops once K processes are certain
 //     to rank above the rest (remote memory <= memory <= RSS + hugetlb);
 //   - on a machine with one memory node nothing is remote and all memory is on that node:
@@ -66,6 +67,9 @@ interface Candidate {
   readonly start: number;
   readonly rssPages: number;
   readonly bound: number;
+  /** The process's own CPU ticks and last CPU: its one thread's, when it has one. */
+  readonly ticks: number;
+  readonly processor: number;
 }
 
 interface CachedMaps {
@@ -131,7 +135,7 @@ export class TopProcessesCollector {
         else {
           scanned++;
           const bound = st.rssPages * m.pageSize + hugetlb;
-          if (bound > 0) cands.push({ pid, name: st.comm, threads: st.threads, start: st.startTicks, rssPages: st.rssPages, bound });
+          if (bound > 0) cands.push({ pid, name: st.comm, threads: st.threads, start: st.startTicks, rssPages: st.rssPages, bound, ticks: st.cpuTicks, processor: st.processor });
         }
       } catch (e) {
         c.gaps.add('processes', gapReason(e));
@@ -158,7 +162,8 @@ export class TopProcessesCollector {
     let mem: ReturnType<TopProcessesCollector['memory']>;
     try {
       // One memory node: where threads ran does not change locality, so their stat is not read.
-      if (m.memoryNodes.length > 1) threadTicks = readThreadTicks(c.root, p.pid);
+      // A single-threaded process's stat (read already) is its thread's: no task/ listing.
+      if (m.memoryNodes.length > 1) threadTicks = p.threads === 1 ? new Map([[p.pid, { ticks: p.ticks, processor: p.processor }]]) : readThreadTicks(c.root, p.pid);
       mem = threadTicks === null ? null : this.memory(c, p, m);
     } catch (e) {
       c.gaps.add('processes', gapReason(e));
