@@ -5,15 +5,15 @@
 //
 // numa_maps is the costly read (the kernel walks every mapping's page tables: ~0.5 ms for a
 // Node.js process), so:
-//   - every process costs one /proc/PID/stat (name, threads, resident pages, and for a
-//     single-threaded one its CPU ticks and last CPU), plus its status only while hugetlbfs
-//     pages are in use somewhere (HugetlbPages is not in the RSS);
+//   - every process costs one /proc/PID/stat (name, threads, resident pages, CPU ticks), plus
+//     its status only while hugetlbfs pages are in use somewhere (HugetlbPages is not in the
+//     RSS); its threads' stat only when it has several and used CPU since the last scrape;
 //   - processes are visited largest first and the visit stops once K processes are certain
 //     to rank above the rest (remote memory <= memory <= RSS + hugetlb);
 //   - on a machine with one memory node nothing is remote and all memory is on that node:
 //     numa_maps is not read at all (the K largest by RSS + hugetlb are the answer);
-//   - a process's numa_maps is read again only when its RSS moved by more than 10% or after
-//     MAPS_TTL_MS (pages migrate without RSS moving: AutoNUMA, the agent); CPU per node comes
+//   - a process's numa_maps is read again only when its RSS moved by more than 10% (and 16 MiB)
+//     or after MAPS_TTL_MS (pages migrate without RSS moving: AutoNUMA, the agent); CPU per node comes
 //     from its threads' stat at every scrape.
 import { cpuSecondsByNode, memoryFromNumaMaps, readThreadTicks, type ThreadTicks } from '../../discover/processes.js';
 import type { ProcessMemory } from '../../model/stat.js';
@@ -27,6 +27,8 @@ import { family, s, type Family } from '../exposition.js';
 import { gapReason, pastDeadline, type CollectContext } from './context.js';
 
 export const MAPS_TTL_MS = 30_000;
+/** RSS may move this much (or 10%) before numa_maps is read again: a GC cycle is not a move. */
+export const RSS_SLACK_BYTES = 16 * 2 ** 20;
 
 export interface TopProcess {
   readonly pid: number;
@@ -72,6 +74,13 @@ interface Candidate {
   readonly processor: number;
 }
 
+/** A process's threads' ticks, with the process's total (start time: the same process). */
+interface CachedTicks {
+  readonly start: number;
+  readonly total: number;
+  readonly threads: Map<number, ThreadTicks>;
+}
+
 interface CachedMaps {
   readonly start: number;
   readonly rssPages: number;
@@ -90,7 +99,7 @@ export function certain(top: readonly TopProcess[], k: number, c: { bound: numbe
 }
 
 export class TopProcessesCollector {
-  private ticks = new Map<number, Map<number, ThreadTicks>>();
+  private ticks = new Map<number, CachedTicks>();
   private maps = new Map<number, CachedMaps>();
 
   constructor(private readonly k: number, private readonly mapsTtlMs = MAPS_TTL_MS) {}
@@ -98,7 +107,7 @@ export class TopProcessesCollector {
   read(c: CollectContext, m: MachineBrief): TopProcesses {
     const { cands, scanned } = this.candidates(c, m);
     const top: TopProcess[] = [];
-    const ticks = new Map<number, Map<number, ThreadTicks>>();
+    const ticks = new Map<number, CachedTicks>();
     const maps = new Map<number, CachedMaps>();
     let mapped = 0;
     for (const p of cands) {
@@ -144,6 +153,12 @@ export class TopProcessesCollector {
     return { cands: cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid), scanned };
   }
 
+  /** The same process (start time), read recently, RSS about the same. */
+  private reusable(old: CachedMaps, p: Candidate, now: number, pageSize: number): boolean {
+    const moved = Math.abs(p.rssPages - old.rssPages) * pageSize;
+    return old.start === p.start && now - old.at < this.mapsTtlMs && moved <= Math.max(old.rssPages * pageSize * 0.1, RSS_SLACK_BYTES);
+  }
+
   private memory(c: CollectContext, p: Candidate, m: MachineBrief): { memory: ProcessMemory; fresh: boolean } | null {
     // One memory node: all of it is there; its size is what stat (and status) said.
     if (m.memoryNodes.length === 1) {
@@ -151,19 +166,30 @@ export class TopProcessesCollector {
       return { memory: { kind: 'ok', nodes: { [n]: { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: p.bound, totalBytes: p.bound } }, totalBytes: p.bound, policies: {} }, fresh: false };
     }
     const old = this.maps.get(p.pid);
-    if (old !== undefined && old.start === p.start && c.now() - old.at < this.mapsTtlMs && Math.abs(p.rssPages - old.rssPages) <= old.rssPages * 0.1) return { memory: old.memory, fresh: false };
+    if (old !== undefined && this.reusable(old, p, c.now(), m.pageSize)) return { memory: old.memory, fresh: false };
     const r = readNumaMapsText(c.root, p.pid);
     if (!r.ok) return r.reason === 'missing' ? null : { memory: { kind: 'no-permission' }, fresh: true };
     return { memory: parseAt(numaMapsPath(p.pid), r.text, (t) => memoryFromNumaMaps(t)), fresh: true };
   }
 
-  private readOne(c: CollectContext, p: Candidate, m: MachineBrief, next: { ticks: Map<number, Map<number, ThreadTicks>>; maps: Map<number, CachedMaps> }): { p: TopProcess; fresh: boolean } | null {
+  /**
+   * Its threads' ticks and last CPUs. A single-threaded process's stat (read already) is its
+   * thread's; a process that used no CPU since the last scrape has the same threads' figures
+   * as then (none ran, so none moved): only a busy multi-threaded one has task/ read.
+   */
+  private threadTicks(c: CollectContext, p: Candidate): Map<number, ThreadTicks> | null {
+    if (p.threads === 1) return new Map([[p.pid, { ticks: p.ticks, processor: p.processor }]]);
+    const old = this.ticks.get(p.pid);
+    if (old !== undefined && old.start === p.start && old.total === p.ticks) return old.threads;
+    return readThreadTicks(c.root, p.pid);
+  }
+
+  private readOne(c: CollectContext, p: Candidate, m: MachineBrief, next: { ticks: Map<number, CachedTicks>; maps: Map<number, CachedMaps> }): { p: TopProcess; fresh: boolean } | null {
     let threadTicks: Map<number, ThreadTicks> | null = new Map();
     let mem: ReturnType<TopProcessesCollector['memory']>;
     try {
       // One memory node: where threads ran does not change locality, so their stat is not read.
-      // A single-threaded process's stat (read already) is its thread's: no task/ listing.
-      if (m.memoryNodes.length > 1) threadTicks = p.threads === 1 ? new Map([[p.pid, { ticks: p.ticks, processor: p.processor }]]) : readThreadTicks(c.root, p.pid);
+      if (m.memoryNodes.length > 1) threadTicks = this.threadTicks(c, p);
       mem = threadTicks === null ? null : this.memory(c, p, m);
     } catch (e) {
       c.gaps.add('processes', gapReason(e));
@@ -177,11 +203,11 @@ export class TopProcessesCollector {
       c.gaps.add('processes', 'no-permission');
       return null;
     }
-    next.ticks.set(p.pid, threadTicks);
+    next.ticks.set(p.pid, { start: p.start, total: p.ticks, threads: threadTicks });
     next.maps.set(p.pid, { start: p.start, rssPages: p.rssPages, at: mem.fresh ? c.now() : this.maps.get(p.pid)!.at, memory: mem.memory });
     const lastNodes = m.memoryNodes.length <= 1 ? [...m.memoryNodes]
       : [...new Set([...threadTicks.values()].map((t) => m.cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
-    const view = { memory: mem.memory, cpuNodes: cpuSecondsByNode(this.ticks.get(p.pid) ?? new Map(), threadTicks, { cpuNode: m.cpuNode }), lastNodes };
+    const view = { memory: mem.memory, cpuNodes: cpuSecondsByNode(this.ticks.get(p.pid)?.threads ?? new Map(), threadTicks, { cpuNode: m.cpuNode }), lastNodes };
     const ran = Object.entries(view.cpuNodes).filter(([, v]) => v > 0).map(([n]) => Number(n)).sort((a, b) => a - b);
     return {
       fresh: mem.fresh,

@@ -59,6 +59,30 @@ describe('serve collectors', () => {
     assert.equal(new Scraper(fx.root, { ...OPTS, top: 0 }).scrape().processes.top.length, 0);
   });
 
+  it('a multi-threaded process\'s threads are read again only when it used CPU since the last scrape', () => {
+    const f2 = realisticFourNode();
+    try {
+      const statPath = join(f2.dir, 'proc/1201/stat');
+      const edit = (i: number, v: string) => {
+        const text = readFileSync(statPath, 'utf8');
+        const cut = text.lastIndexOf(')') + 2;
+        const f = text.slice(cut).split(' ');
+        f[i] = v;
+        writeFileSync(statPath, text.slice(0, cut) + f.join(' '));
+      };
+      edit(17, '2'); // num_threads: postgres has two tasks
+      const s = new Scraper(f2.root, OPTS);
+      const names = () => s.scrape().processes.top.map((p) => p.name);
+      assert.ok(names().includes('postgres'));
+      rmSync(join(f2.dir, 'proc/1201/task'), { recursive: true });
+      assert.ok(names().includes('postgres'), 'idle since the last scrape: its threads were not read');
+      edit(11, '999'); // utime moved: it ran, so its threads are read, and they are gone
+      assert.ok(!names().includes('postgres'));
+    } finally {
+      f2.remove();
+    }
+  });
+
   it('a process listed but gone when read is a "vanished" gap; the scrape still answers', () => {
     const t = scrapeText(new Scraper(fx.root, OPTS));
     assert.ok(value(t, 'numakit_scrape_gaps{collector="processes",reason="vanished"}')! >= 1, t);
