@@ -60,7 +60,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     import('../serve/collect/self.js'), agentRegistry(),
   ]);
   const access = decideAccess({ host, port }, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, what: 'agent --metrics' });
-  const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000 });
+  const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000, doctor: true });
   scraper.prime();
   const cpu = () => {
     const u = process.cpuUsage();
@@ -78,7 +78,9 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
   return {
     address: server.address,
     access: describeAccess(access),
-    close: () => server.close(),
+    close: async () => {
+      await Promise.all([server.close(), scraper.doctor.stop()]);
+    },
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     putBackFailed: (threads) => r.putBack.inc({}, threads),

@@ -24,12 +24,39 @@ export interface ServeEnv {
 export const SCRAPE_TIMEOUT_MS = 8000;
 
 export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> {
+  // Signals are handled from the start: a SIGTERM while starting closes as soon as it is up.
+  const stop = stopSignal(env.signals);
+  try {
+    return await serveUntilStopped(o, env, stop.stopped);
+  } finally {
+    stop.dispose();
+  }
+}
+
+function stopSignal(signals: ServeEnv['signals']): { stopped: Promise<void>; dispose: () => void } {
+  let dispose = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      dispose();
+      resolve();
+    };
+    dispose = () => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+    };
+    signals.once('SIGINT', stop);
+    signals.once('SIGTERM', stop);
+  });
+  return { stopped, dispose };
+}
+
+async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promise<void>): Promise<number> {
   const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
   const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic });
   const token = access.kind === 'token' ? readTokenFile(access.file) : null;
   // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
   const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
-  const scraper = new Scraper(env.root, { top: o.top, doctorIntervalMs: o.doctorIntervalMs, timeoutMs: SCRAPE_TIMEOUT_MS, ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}) });
+  const scraper = new Scraper(env.root, { top: o.top, doctorIntervalMs: o.doctorIntervalMs, timeoutMs: SCRAPE_TIMEOUT_MS, doctor: true, ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}) });
   scraper.prime();
   const server = await startHttpServer({
     listen, token, what: 'serve', routes: appRoutes(scraper, { nodeExporterNames: o.nodeExporterNames, title: env.root.isReal ? hostname() : env.root.label }), ...(env.limits ? { limits: env.limits } : {}),
@@ -38,16 +65,7 @@ export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> 
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
   env.out(`numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`);
   env.onListening?.(server);
-  void scraper.doctor.refresh();
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      env.signals.off('SIGINT', stop);
-      env.signals.off('SIGTERM', stop);
-      resolve();
-    };
-    env.signals.once('SIGINT', stop);
-    env.signals.once('SIGTERM', stop);
-  });
-  await server.close();
+  await stopped;
+  await Promise.all([server.close(), scraper.doctor.stop()]);
   return 0;
 }

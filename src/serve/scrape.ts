@@ -23,6 +23,8 @@ export interface ScrapeOptions {
   readonly topologyTtlMs?: number;
   /** How long a process's numa_maps reading is reused while its RSS holds (default 30 s). */
   readonly mapsTtlMs?: number;
+  /** Start a doctor run (on a worker) after a scrape when the last is stale; servers set it. */
+  readonly doctor?: boolean;
 }
 
 export interface CollectorRun {
@@ -95,7 +97,7 @@ export class Scraper {
       ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
     ];
     const runs = runSteps(steps, c, this.clock);
-    this.doctor.refreshLater();
+    if (this.opts.doctor === true) this.doctor.refreshLater();
     const entries = gaps.entries();
     return {
       at: Date.now(), seconds: (this.clock() - t0) / 1000, partial: entries.some(([, r]) => r === 'deadline'), collectors: runs, gaps: entries,

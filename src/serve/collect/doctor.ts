@@ -1,11 +1,10 @@
 // Doctor's findings for the exporter and the dashboard, re-evaluated at most every
 // --doctor-interval: a doctor run reads every large process's numa_maps and every device's
 // IRQs, far more than a scrape should. A scrape serves the last run; a stale one starts the
-// next run after the scrape has answered (setImmediate), so a scrape never waits for it.
-import { gatherDoctorInput } from '../../discover/doctor_input.js';
+// next run after the scrape has answered, on a worker thread (src/serve/doctor_worker.ts), so
+// neither a scrape nor a signal waits for it.
+import { Worker } from 'node:worker_threads';
 import { isProblem, type Finding, type Problem } from '../../model/finding.js';
-import { profileByName } from '../../policy/doctor/profiles.js';
-import { runDoctor } from '../../policy/doctor/rules.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import { family, s, type Family } from '../exposition.js';
 import { gapReason, type GapReason } from './context.js';
@@ -24,6 +23,8 @@ export interface DoctorRun {
 export class DoctorCache {
   private last: DoctorRun | null = null;
   private running: Promise<void> | null = null;
+  private worker: Worker | null = null;
+  private stopped = false;
 
   constructor(private readonly root: SysRoot, private readonly intervalMs: number, private readonly clock: () => number = Date.now) {}
 
@@ -34,7 +35,7 @@ export class DoctorCache {
   /** Runs now unless a run is going or the last is fresh; resolves when it is done. */
   refresh(): Promise<void> {
     if (this.running !== null) return this.running;
-    if (this.last !== null && this.clock() - this.last.at < this.intervalMs) return Promise.resolve();
+    if (this.stopped || (this.last !== null && this.clock() - this.last.at < this.intervalMs)) return Promise.resolve();
     this.running = this.evaluate().finally(() => (this.running = null));
     return this.running;
   }
@@ -44,19 +45,39 @@ export class DoctorCache {
     setImmediate(() => void this.refresh());
   }
 
+  /** Ends a run in progress and starts no other (the server is stopping). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.worker?.terminate();
+  }
+
   private async evaluate(): Promise<void> {
     const t0 = this.clock();
-    try {
-      const findings: Finding[] = runDoctor(await gatherDoctorInput(this.root), profileByName('general'));
-      this.last = {
-        at: this.clock(), seconds: (this.clock() - t0) / 1000, failed: null,
-        problems: findings.filter(isProblem), notChecked: findings.filter((f) => f.severity === 'not-checked').map((f) => f.id),
-      };
-    } catch (e) {
-      this.last = { at: this.clock(), seconds: (this.clock() - t0) / 1000, problems: this.last?.problems ?? [], notChecked: this.last?.notChecked ?? [], failed: gapReason(e) };
-    }
+    const r = await this.inWorker();
+    const seconds = (this.clock() - t0) / 1000;
+    if (this.stopped) return;
+    this.last = r.ok
+      ? { at: this.clock(), seconds, failed: null, problems: r.findings.filter(isProblem), notChecked: r.findings.filter((f) => f.severity === 'not-checked').map((f) => f.id) }
+      : { at: this.clock(), seconds, problems: this.last?.problems ?? [], notChecked: this.last?.notChecked ?? [], failed: r.reason };
+  }
+
+  /** One doctor run on a worker thread; the .mjs entry registers tsx when running from sources. */
+  private inWorker(): Promise<WorkerResult> {
+    const entry = import.meta.url.endsWith('.ts') ? '../doctor_worker_dev.mjs' : '../doctor_worker.js';
+    return new Promise((resolve) => {
+      const w = new Worker(new URL(entry, import.meta.url), { workerData: { dir: this.root.dir, isReal: this.root.isReal, label: this.root.label } });
+      this.worker = w;
+      w.once('message', (m: WorkerResult) => resolve(m));
+      w.once('error', (e) => resolve({ ok: false, reason: gapReason(e) }));
+      w.once('exit', () => {
+        this.worker = null;
+        resolve({ ok: false, reason: 'error' });
+      });
+    });
   }
 }
+
+type WorkerResult = { ok: true; findings: Finding[] } | { ok: false; reason: GapReason };
 
 export function doctorFamilies(run: DoctorRun | null): Family[] {
   if (run === null) return [];

@@ -1,0 +1,17 @@
+// Doctor's run for numakit serve, on a worker thread: gathering its input reads every large
+// process's numa_maps and every device's IRQs with synchronous file reads, which would hold
+// the server's event loop (scrapes, the dashboard, SIGTERM) for as long as they take.
+// Receives the root; posts back the findings (plain data) or an error's gap reason.
+import { parentPort, workerData } from 'node:worker_threads';
+import { gatherDoctorInput } from '../discover/doctor_input.js';
+import { profileByName } from '../policy/doctor/profiles.js';
+import { runDoctor } from '../policy/doctor/rules.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { gapReason } from './collect/context.js';
+
+const root = workerData as SysRoot;
+try {
+  parentPort!.postMessage({ ok: true, findings: runDoctor(await gatherDoctorInput(root), profileByName('general')) });
+} catch (e) {
+  parentPort!.postMessage({ ok: false, reason: gapReason(e) });
+}
