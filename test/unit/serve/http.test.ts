@@ -96,7 +96,8 @@ describe('serve http', () => {
     assert.ok(closed, 'the slow connection was closed');
     assert.ok(Date.now() - t0 < 6000, `closed after ${Date.now() - t0} ms`);
     assert.match(reply, /^HTTP\/1\.1 408|^$/);
-    assert.ok(Math.max(...served) < 500, `other requests took ${served.join(', ')} ms`);
+    // Never held up: each other request answered well within the one-second byte interval.
+    assert.ok(Math.max(...served) < 900, `other requests took ${served.join(', ')} ms`);
     sock.destroy();
   });
 });
