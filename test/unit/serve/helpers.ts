@@ -1,5 +1,6 @@
 // Shared by the serve tests: a writable copy of a fixture machine, scrapes as text, and a
 // numakit serve child process on an ephemeral loopback port.
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,41 @@ export function scrapeText(s: Scraper, nodeExporterNames = true): string {
 export function value(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** "name{labels}" -> value and name -> type, for the series whose name starts with `prefix`. */
+export function parseExposition(text: string, prefix: string): { values: Map<string, number>; types: Map<string, string> } {
+  const values = new Map<string, number>();
+  const types = new Map<string, string>();
+  for (const l of text.split('\n')) {
+    const t = /^# TYPE (\S+) (\S+)$/.exec(l);
+    if (t && t[1]!.startsWith(prefix)) types.set(t[1]!, t[2]!);
+    if (l.startsWith(prefix)) {
+      const i = l.lastIndexOf(' ');
+      values.set(l.slice(0, i), Number(l.slice(i + 1)));
+    }
+  }
+  return { values, types };
+}
+
+/**
+ * numakit's node_memory_numa_* (scraped before and after node_exporter's) against node_exporter
+ * --collector.meminfo_numa: the same series, types and labels; counters between our two reads,
+ * memory within what moves on a busy machine.
+ */
+export function assertSameAsNodeExporter(before: string, nodeExporter: string, after: string): void {
+  const a = parseExposition(before, 'node_memory_numa_');
+  const ne = parseExposition(nodeExporter, 'node_memory_numa_');
+  const b = parseExposition(after, 'node_memory_numa_');
+  assert.ok(ne.values.size > 20, `node_exporter gave ${ne.values.size} series`);
+  assert.deepEqual([...a.values.keys()].sort(), [...ne.values.keys()].sort());
+  assert.deepEqual(new Map([...a.types].sort()), new Map([...ne.types].sort()));
+  for (const [k, v] of ne.values) {
+    const lo = Math.min(a.values.get(k)!, b.values.get(k)!);
+    const hi = Math.max(a.values.get(k)!, b.values.get(k)!);
+    const slack = ne.types.get(k.replace(/\{.*/, '')) === 'counter' ? 0 : Math.max(32 * 2 ** 20, hi * 0.02);
+    assert.ok(v >= lo - slack && v <= hi + slack, `${k}: node_exporter ${v}, numakit ${lo}..${hi}`);
+  }
 }
 
 export interface Child {

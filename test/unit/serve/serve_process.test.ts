@@ -8,28 +8,13 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
-import { startServe, type Child } from './helpers.js';
+import { assertSameAsNodeExporter, startServe, type Child } from './helpers.js';
 
 /** A Debian tool the test needs: in CI (.ci/run installs it) its absence is a failure. */
 function tool(path: string): boolean {
   if (existsSync(path)) return true;
   if (process.env.CI) assert.fail(`${path} is missing: .ci/run installs it`);
   return false;
-}
-
-/** "name{labels}" -> value, HELP/TYPE kept apart. */
-function parse(text: string, prefix: string): { values: Map<string, number>; types: Map<string, string> } {
-  const values = new Map<string, number>();
-  const types = new Map<string, string>();
-  for (const l of text.split('\n')) {
-    const t = /^# TYPE (\S+) (\S+)$/.exec(l);
-    if (t && t[1]!.startsWith(prefix)) types.set(t[1]!, t[2]!);
-    if (l.startsWith(prefix)) {
-      const i = l.lastIndexOf(' ');
-      values.set(l.slice(0, i), Number(l.slice(i + 1)));
-    }
-  }
-  return { values, types };
 }
 
 async function nodeExporterScrape(): Promise<string> {
@@ -75,19 +60,10 @@ describe('serve process', () => {
 
   it('the same meminfo_numa names, types, labels and values as node_exporter --collector.meminfo_numa', async (t) => {
     if (!tool('/usr/bin/prometheus-node-exporter')) return t.skip('prometheus-node-exporter not installed');
-    const a = parse(await (await fetch(`${child.base}/metrics`)).text(), 'node_memory_numa_');
-    const ne = parse(await nodeExporterScrape(), 'node_memory_numa_');
-    const b = parse(await (await fetch(`${child.base}/metrics`)).text(), 'node_memory_numa_');
-    assert.ok(ne.values.size > 20, `node_exporter gave ${ne.values.size} series`);
-    assert.deepEqual([...a.values.keys()].sort(), [...ne.values.keys()].sort());
-    assert.deepEqual(new Map([...a.types].sort()), new Map([...ne.types].sort()));
-    for (const [k, v] of ne.values) {
-      const lo = Math.min(a.values.get(k)!, b.values.get(k)!);
-      const hi = Math.max(a.values.get(k)!, b.values.get(k)!);
-      // Counters only grow between our two reads; memory moves a little on a busy machine.
-      const slack = ne.types.get(k.replace(/\{.*/, '')) === 'counter' ? 0 : Math.max(32 * 2 ** 20, hi * 0.02);
-      assert.ok(v >= lo - slack && v <= hi + slack, `${k}: node_exporter ${v}, numakit ${lo}..${hi}`);
-    }
+    const a = await (await fetch(`${child.base}/metrics`)).text();
+    const ne = await nodeExporterScrape();
+    const b = await (await fetch(`${child.base}/metrics`)).text();
+    assertSameAsNodeExporter(a, ne, b);
   });
 
   it('promtool check metrics: clean but for node_exporter\'s own camelCase names', async (t) => {
