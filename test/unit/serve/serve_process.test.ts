@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REPO_DIR } from '../../helpers/cli.js';
+import { runMain } from '../../helpers/cli.js';
 import { assertSameAsNodeExporter, startServe, type Child } from './helpers.js';
 
 /** A Debian tool the test needs: in CI (.ci/run installs it) its absence is a failure. */
@@ -43,18 +42,17 @@ describe('serve process', () => {
   before(async () => (child = await startServe(['--top', '5', '--doctor-interval', '1h'])));
   after(() => child.stop());
 
-  it('wrong options are usage errors (exit 2), one line each', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(REPO_DIR, 'src/cli/bin.ts'), 'serve', ...args], { encoding: 'utf8', cwd: REPO_DIR });
+  it('wrong options are usage errors (exit 2), one line each', async () => {
     for (const [args, msg] of [
       [['--top', '101'], /--top 101: expected a whole number 0\.\.100/],
       [['--listen', '0.0.0.0:0'], /0\.0\.0\.0 is reachable from other machines: give --token-file FILE/],
       [['--doctor-interval', 'soon'], /--doctor-interval 'soon': expected a duration/],
       [['--frobnicate'], /serve: unknown option '--frobnicate'/],
     ] as const) {
-      const r = run(...args);
-      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, msg);
-      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      const r = await runMain(['serve', ...args]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, msg);
+      assert.equal(r.err.trim().split('\n').length, 1, r.err);
     }
   });
 
