@@ -13,14 +13,14 @@ import { runSections, type SectionsRun } from './sections.js';
 import { THREE_NODE_CXL } from './topologies.js';
 
 // Loopback is down in the guest until brought up; the guest is its own network, so fixed ports
-// inside it collide with nothing on the host.
-const SCRAPE = `ip link set lo up
+// inside it collide with nothing on the host. busybox (installed by .ci/run for the lab's init)
+// brings it up and fetches: a fresh Debian may have neither iproute2 nor curl.
+const GET = (port: number, file: string) => `busybox wget -q -O "$LAB_OUT/${file}" http://127.0.0.1:${port}/metrics`;
+const SCRAPE = `busybox ip link set lo up
 prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults --collector.meminfo_numa 2>/dev/null & NE=$!
 ${NUMAKIT} serve --listen 127.0.0.1:9464 --doctor-interval 1h >/dev/null & NK=$!
-for i in $(seq 1 240); do curl -sf 127.0.0.1:9464/metrics >/dev/null && curl -sf 127.0.0.1:9100/metrics >/dev/null && break; sleep 0.5; done
-curl -sf 127.0.0.1:9464/metrics > "$LAB_OUT/nk1.txt"
-curl -sf 127.0.0.1:9100/metrics > "$LAB_OUT/ne.txt"
-curl -sf 127.0.0.1:9464/metrics > "$LAB_OUT/nk2.txt"
+for i in $(seq 1 240); do ${GET(9464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && break; sleep 0.5; done
+${GET(9464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && ${GET(9464, 'nk2.txt')}
 kill -TERM $NK $NE; wait $NK; echo "serve exit $?"`;
 
 describe('serve in a 3node-cxl guest', () => {
