@@ -92,7 +92,7 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
       if (signal.aborted) break;
       if (i > 0 && a.settleS > 0) await sleep(a.settleS * 1000, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
-      runs.push(await oneRun(a, env, system, p, undo));
+      runs.push(await oneRun(a, env, system, p));
       a.progress?.(i + 1, plan.length, `${p.v.name} run ${p.round}${p.warmup ? ' (warmup)' : ''}`);
     }
   } finally {
@@ -114,23 +114,14 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
 }
 
 /** Sets the variant up, runs the workload once, tears the variant down (also on failure). */
-async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: ReturnType<typeof schedule>[number], undo: { what: string; run: () => Promise<void> | void }[]): Promise<AbRun> {
+async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: ReturnType<typeof schedule>[number]): Promise<AbRun> {
   const v = p.v;
   let cs: ChangeSet | null = null;
   let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
-  const mark = undo.length;
-  let teardownNote: string | null = null;
   try {
-    if (v.kind === 'tuned') {
-      cs = applyChanges(system, profilePlan(system, v.profile!), { stateDir: a.stateDir, source: `bench ab variant ${v.name}` });
-      const set = cs;
-      if (set !== null) undo.push({ what: `profile ${v.profile} (change set ${set.id})`, run: () => undoChanges(system, set, a.stateDir) });
-    }
-    if (v.kind === 'agent') {
-      const started = await startAgent(v.agentArgs!);
-      agent = started;
-      undo.push({ what: 'numakit agent (stopped; it put back what it changed)', run: async () => void (await started.stop()) });
-    }
+    if (v.kind === 'tuned') cs = applyChanges(system, profilePlan(system, v.profile!), { stateDir: a.stateDir, source: `bench ab variant ${v.name}` });
+    // The agent journals into the bench's state directory, beside the bench's own change sets.
+    if (v.kind === 'agent') agent = await startAgent(v.agentArgs!.includes('--state-dir') ? v.agentArgs! : ['--state-dir', a.stateDir, ...v.agentArgs!]);
     const f = await runWorkload(env, a.command, v.binding);
     const metric = a.metric === null ? null : matchMetric(a.metric.regex, f.output);
     const exitedOk = f.exitCode === 0;
@@ -142,9 +133,16 @@ async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: ReturnType
     const { output: _output, ...figures } = f;
     return { variant: v.name, round: p.round, order: p.order, warmup: p.warmup, ok: exitedOk && !env.signal.aborted, metric, ...figures, ...(note === undefined ? {} : { note }) };
   } finally {
-    if (agent !== null) teardownNote = await agent.stop();
-    if (cs !== null) undoChanges(system, cs, a.stateDir);
-    undo.splice(mark);
-    if (teardownNote !== null) a.log(`bench ab: ${v.name} run ${p.round}: ${teardownNote}`);
+    // Torn down after every run; said on stderr when the bench was interrupted.
+    const said = env.signal.aborted ? a.log : () => {};
+    if (agent !== null) {
+      const note = await agent.stop();
+      if (note !== null) a.log(`bench ab: ${v.name} run ${p.round}: ${note}`);
+      said('bench ab: restored numakit agent\'s changes (stopped with SIGTERM, it put back what it changed)');
+    }
+    if (cs !== null) {
+      undoChanges(system, cs, a.stateDir);
+      said(`bench ab: restored profile ${v.profile} (change set ${cs.id})`);
+    }
   }
 }

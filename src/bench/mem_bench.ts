@@ -11,18 +11,13 @@ import { planMem, type PlanNode } from './mem_plan.js';
 import { runMem } from './mem_run.js';
 import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
 
-export interface MemArgs {
+export interface MemArgs extends Omit<MemOptions, 'arrayBytes' | 'latencyBytes'> {
   /** --nodes, numactl syntax. */
   readonly nodes?: string;
   readonly threads?: number;
+  /** Default: planned from the last-level cache (mem_plan.ts). */
   readonly arrayBytes?: number;
   readonly latencyBytes?: number;
-  readonly repeats: number;
-  readonly seconds: number;
-  readonly hugePages: boolean;
-  readonly loaded: boolean;
-  readonly bandwidth: boolean;
-  readonly latency: boolean;
   readonly progress?: (done: number, total: number, what: string) => void;
 }
 

@@ -5,21 +5,13 @@
 // and end, and a rep lasts from the first start to the last end (STREAM's parallel region).
 import { parentPort, workerData } from 'node:worker_threads';
 import { getcpu, setAffinity } from '../native/affinity.js';
-import { CTL, type FromWorker, type Slice, type ToWorker, type WorkerInit } from './protocol.js';
-
-interface Exports {
-  read(p: number, n: number): bigint;
-  fill(p: number, n: number, byte: number): void;
-  copy(dst: number, src: number, n: number): void;
-  triad(a: number, b: number, c: number, n: number, x: number): void;
-  chase(p: number, count: number): number;
-}
+import { CTL, type FromWorker, type KernelExports, type Slice, type ToWorker, type WorkerInit } from './protocol.js';
 
 const init = workerData as WorkerInit;
 const ctl = new Int32Array(init.control);
 const times = new Float64Array(init.times);
 const module = new WebAssembly.Module(Buffer.from(init.wasm, 'base64'));
-const ex = new WebAssembly.Instance(module, { env: { memory: init.memory } }).exports as unknown as Exports;
+const ex = new WebAssembly.Instance(module, { env: { memory: init.memory } }).exports as unknown as KernelExports;
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 let sink = 0n;
 

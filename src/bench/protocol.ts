@@ -39,3 +39,12 @@ export type FromWorker =
   | { readonly type: 'chased'; readonly nsPerLoad: number[]; readonly loads: number }
   | { readonly type: 'streamed'; readonly bytes: number; readonly seconds: number }
   | { readonly type: 'error'; readonly message: string };
+
+/** What the kernels module exports (src/bench/wasm/kernels.wat). */
+export interface KernelExports {
+  read(p: number, n: number): bigint;
+  fill(p: number, n: number, byte: number): void;
+  copy(dst: number, src: number, n: number): void;
+  triad(a: number, b: number, c: number, n: number, x: number): void;
+  chase(p: number, count: number): number;
+}

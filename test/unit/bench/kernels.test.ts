@@ -3,23 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LINE, sattolo, writeCycle } from '../../../src/bench/chase.ts';
+import type { KernelExports } from '../../../src/bench/protocol.ts';
 import { KERNELS_WASM_BASE64 } from '../../../src/bench/wasm/kernels_wasm.ts';
 // @ts-expect-error: a plain .mjs script without types
 import { compileKernels, renderModule } from '../../../scripts/build-wasm.mjs';
 import { readFileSync } from 'node:fs';
 
-interface Exports {
-  read(p: number, n: number): bigint;
-  fill(p: number, n: number, byte: number): void;
-  copy(dst: number, src: number, n: number): void;
-  triad(a: number, b: number, c: number, n: number, x: number): void;
-  chase(p: number, count: number): number;
-}
-
-function instance(pages = 16): { ex: Exports; memory: WebAssembly.Memory } {
+function instance(pages = 16): { ex: KernelExports; memory: WebAssembly.Memory } {
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
   const mod = new WebAssembly.Module(Buffer.from(KERNELS_WASM_BASE64, 'base64'));
-  return { memory, ex: new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as Exports };
+  return { memory, ex: new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as KernelExports };
 }
 
 test('kernels_wasm.ts holds exactly what kernels.wat compiles to', async () => {
