@@ -2,6 +2,7 @@
 // sizes ("64M", "1G", "512k", a number = bytes, binary units), fractions ("10%" or 0.1), CPUs.
 // Pure; each throws UsageError naming the flag or key.
 import { UsageError } from '../model/errors.js';
+import { MAX_WAIT_MS, MAX_WAIT_TEXT } from '../model/timer_limit.js';
 
 const DURATION: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const SIZE: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
@@ -11,6 +12,7 @@ export function parseDuration(v: string | number, what: string): number {
   if (!m) throw new UsageError(`${what} '${v}': expected a duration such as 5s, 500ms or 2m`);
   const ms = Number(m[1]) * DURATION[m[2] ?? 's']!;
   if (!(ms > 0)) throw new UsageError(`${what} '${v}': must be more than 0`);
+  if (ms > MAX_WAIT_MS) throw new UsageError(`${what} '${v}': at most ${MAX_WAIT_TEXT}`);
   return ms;
 }
 

@@ -164,7 +164,7 @@ migrates its pages. Everything it changes (each thread's previous affinity, numa
 journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or crash,
 'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
 
-Durations: 5s, 500ms, 2m. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
+Durations: 5s, 500ms, 2m, at most 576h. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
   options: OPTIONS,
   subcommands: { restore },
   exit: { 1: 'not root (without --advise), or a change could not be made or restored' },

@@ -4,6 +4,7 @@
 import { UsageError } from '../../model/errors.js';
 import type { ParsedOptions } from '../options.js';
 import { parseOptions } from '../parse_options.js';
+import { MAX_WAIT_MS } from '../../model/timer_limit.js';
 
 const NUMASTAT = 'numastat options';
 export const STAT_OPTIONS = {
@@ -65,6 +66,7 @@ function positiveNumber(v: string | undefined, flag: string, integer: boolean): 
   if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0) || (integer && !Number.isInteger(n))) {
     throw new UsageError(`stat: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
   }
+  if (!integer && n * 1000 > MAX_WAIT_MS) throw new UsageError(`stat: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
   return n;
 }
 

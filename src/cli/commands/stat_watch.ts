@@ -3,6 +3,7 @@ import { readNodeStat } from '../../discover/node_stat.js';
 import { renderWatchHeader, renderWatchJson, renderWatchLine, watchRates, type WatchPoint } from '../../render/stat_watch.js';
 import { readNodeMeminfo } from '../../sysfs/node_meminfo.js';
 import type { Context } from '../context.js';
+import { wakeableWait, type Wait } from '../wait.js';
 
 function point(ctx: Context): WatchPoint {
   const s = readNodeStat(ctx.root, { meminfo: false });
@@ -18,19 +19,17 @@ export async function runWatch(ctx: Context, o: { intervalSeconds: number; count
   let prev = point(ctx);
   if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()]));
   let stop = false;
-  let wake: (() => void) | null = null;
+  let wait: Wait | null = null;
   const onSignal = () => {
     stop = true;
-    wake?.();
+    wait?.wake();
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
     for (let lines = 0; !stop && (o.count === null || lines < o.count); lines++) {
-      await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, o.intervalSeconds * 1000);
-      });
+      wait = wakeableWait(o.intervalSeconds * 1000);
+      await wait.done;
       if (stop) break;
       const cur = point(ctx);
       const rates = watchRates(prev, cur);

@@ -9,6 +9,8 @@ import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { MAX_WAIT_MS } from '../../model/timer_limit.js';
+import { wakeableWait } from '../wait.js';
 
 const OPTIONS = {
   interval: { type: 'string', value: 'SEC', help: 'seconds between refreshes (default 1)' },
@@ -49,6 +51,7 @@ function positive(v: string | undefined, flag: string, integer: boolean): number
   if (v === undefined) return null;
   const n = Number(v);
   if (!(n > 0) || (integer && !Number.isInteger(n))) throw new UsageError(`top: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
+  if (!integer && n * 1000 > MAX_WAIT_MS) throw new UsageError(`top: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
   return n;
 }
 
@@ -77,7 +80,9 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
     for (let i = 0; !quit && (iterations === null || i < iterations); i++) {
       const lines = frame(ctx, sampler, state, { interval, width: out.columns ?? 80, height: out.rows ?? 24 });
       out.write(`\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
-      await new Promise<void>((r) => { wake = r; setTimeout(r, interval * 1000); });
+      const wait = wakeableWait(interval * 1000);
+      wake = wait.wake;
+      await wait.done;
     }
   } finally {
     stdin.off('data', onKey);

@@ -16,9 +16,9 @@ const ready = existsSync('/usr/bin/script') && existsSync(BIN);
 
 interface Session { output: () => string; send: (s: string) => void; waitFor: (s: string) => Promise<void>; exit: Promise<number | null>; pidFile: string }
 
-function startTop(): Session {
+function startTop(interval = 0.2): Session {
   const pidFile = join(mkdtempSync(join(tmpdir(), 'numakit-top-')), 'pid');
-  const cmd = `stty cols 120 rows 30; echo $$ > ${pidFile}; exec ${process.execPath} ${BIN} --root ${join(FIXTURES, 'four-node')} top --interval 0.2`;
+  const cmd = `stty cols 120 rows 30; echo $$ > ${pidFile}; exec ${process.execPath} ${BIN} --root ${join(FIXTURES, 'four-node')} top --interval ${interval}`;
   const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -57,5 +57,15 @@ test('top restores the terminal when killed with SIGTERM', { skip: !ready && 'ne
   await s.waitFor('numakit top');
   process.kill(Number(readFileSync(s.pidFile, 'utf8').trim()), 'SIGTERM');
   assert.equal(await s.exit, 0);
+  assert.ok(s.output().trimEnd().endsWith(LEAVE));
+});
+
+test('top ends at once on SIGTERM during a long --interval (its timer does not keep it running)', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+  const s = startTop(1000);
+  await s.waitFor('numakit top');
+  const t0 = Date.now();
+  process.kill(Number(readFileSync(s.pidFile, 'utf8').trim()), 'SIGTERM');
+  assert.equal(await s.exit, 0);
+  assert.ok(Date.now() - t0 < 3000, `top ran on ${Date.now() - t0} ms after SIGTERM`);
   assert.ok(s.output().trimEnd().endsWith(LEAVE));
 });
