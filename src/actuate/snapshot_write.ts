@@ -13,6 +13,8 @@ export interface WriteOptions {
   readonly transform?: (rel: string, content: Buffer) => Buffer | null;
   /** Paths not to copy at all. */
   readonly skip?: (rel: string) => boolean;
+  /** Told each file left out because this user may not read it (EACCES, EPERM). */
+  readonly denied?: (rel: string) => void;
 }
 
 function tryReadlink(path: string): string | null {
@@ -66,20 +68,24 @@ function copyListing(src: string, dst: string, real: string, opts: WriteOptions)
   }
 }
 
-function copyFile(src: string, dst: string, real: string, opts: WriteOptions): void {
+/** Copies one file; false when it is left out (vanished, not readable by this user, or dropped). */
+function copyFile(src: string, dst: string, real: string, opts: WriteOptions): boolean {
   let content: Buffer;
   try {
     content = readFileSync(join(src, real));
-  } catch {
-    return; // vanished or unreadable since it was read: leave it absent
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') opts.denied?.(real);
+    return false; // vanished since it was read, or not ours to read: absent in the copy
   }
   const out = opts.transform ? opts.transform(real, content) : content;
-  if (out === null) return;
+  if (out === null) return false;
   mkdirSync(dirname(join(dst, real)), { recursive: true });
   writeFileSync(join(dst, real), out);
+  return true;
 }
 
-/** Copies every recorded access from src into dst. */
+/** Copies every recorded access from src into dst; returns the number of files written. */
 export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<Access>, opts: WriteOptions = {}): number {
   let n = 0;
   for (const a of accesses) {
@@ -95,10 +101,7 @@ export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<A
     const st = lstatSync(join(src, real), { throwIfNoEntry: false });
     if (!st) continue;
     if (st.isDirectory()) copyListing(src, dst, real, opts);
-    else if (st.isFile()) {
-      copyFile(src, dst, real, opts);
-      n++;
-    }
+    else if (st.isFile() && copyFile(src, dst, real, opts)) n++;
   }
   return n;
 }

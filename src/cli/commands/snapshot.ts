@@ -37,12 +37,20 @@ async function record(root: SysRoot, processes: boolean, warn: (s: string) => vo
   return [...seen.values()];
 }
 
+/** "2 files not readable by uid 1000 were left out: /proc/1/numa_maps, ... (run as root for a complete snapshot)". */
+export function unreadableNote(paths: readonly string[], uid: number | undefined = process.getuid?.()): string {
+  const shown = paths.length <= 5 ? paths.join(', ') : `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`;
+  return `${paths.length} file(s) not readable by uid ${uid} were left out: ${shown} (run as root for a complete snapshot; the manifest lists them)`;
+}
+
 const snapshot: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'capture the /sys and /proc files numakit reads, for --root',
   synopsis: ['OUT [--processes] [--no-redact] [--json]'],
   description: `Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
 file ending in .tar.gz), following the symlinks it needs, so that every numakit
-command works on it later with --root OUT (like hwloc-gather-topology).`,
+command works on it later with --root OUT (like hwloc-gather-topology). Files this user may
+not read (other users' /proc/PID files, without root) are left out and named: on stderr, and
+as "unreadable" in the manifest and in --json.`,
   options: OPTIONS,
   positionals: { name: 'OUT', min: 1, complete: 'file', help: 'an empty or new directory, or a file ending in .tar.gz' },
   async run({ values, positionals }, ctx) {
@@ -55,8 +63,10 @@ command works on it later with --root OUT (like hwloc-gather-topology).`,
     const dir = archive ? mkdtempSync(join(tmpdir(), 'numakit-snap-')) : out;
     try {
       mkdirSync(dir, { recursive: true });
+      const unreadable: string[] = [];
       const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
         skip: (rel) => !processes && PROC_PID.test(rel),
+        denied: (rel) => void unreadable.push(`/${rel}`),
         transform: (rel, c) => (values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
       });
       const manifest = {
@@ -68,11 +78,13 @@ command works on it later with --root OUT (like hwloc-gather-topology).`,
         processes,
         redacted: !values['no-redact'],
         files,
+        unreadable,
       };
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
       if (archive) await (await import('../../actuate/snapshot_archive.js')).createSnapshotArchive(dir, out);
+      if (unreadable.length > 0) ctx.err(`numakit: note: ${unreadableNote(unreadable)}\n`);
       ctx.out(values.json
-        ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date })}\n`
+        ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date, unreadable })}\n`
         : `numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`);
     } finally {
       if (archive) rmSync(dir, { recursive: true, force: true });

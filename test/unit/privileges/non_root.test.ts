@@ -6,7 +6,7 @@
 // Runs where the tests run as root (here and in CI); skipped, saying so, elsewhere.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
@@ -30,15 +30,29 @@ interface Row {
 
 const canRun = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
-/** Placeholders: WRITABLE, an empty state directory the user owns; ROOTONLY, root's 0700 one; HOME, the user's directory; FLEET, a directory with one snapshot. */
+/**
+ * Placeholders: WRITABLE, a state directory the user owns with an empty journal; ROOTONLY, root's 0700 one; HOME,
+ * the user's directory; FLEET, a directory with one snapshot; TREE, a copy of a 4-node fixture with
+ * processes in which two processes' numa_maps are root's alone (0600), as other users' are.
+ */
 const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   overview: [{ args: [], expect: 'works', out: /^numakit: this machine: \d+ node/ }],
   topo: [{ args: ['topo'], expect: 'works', out: /\d+ nodes?, / }, { args: ['topo', '--json'], expect: 'works', out: /"schemaVersion"/ }],
-  snapshot: [{ args: ['snapshot', 'HOME/snap'], expect: 'works', out: /wrote \d+ files/ }],
+  snapshot: [
+    { args: ['snapshot', 'HOME/snap'], expect: 'works', out: /wrote \d+ files/ },
+    {
+      args: ['--root', 'TREE', 'snapshot', '--processes', 'HOME/snap-tree'], expect: 'works', out: /wrote \d+ files/,
+      err: /^numakit: note: 2 file\(s\) not readable by uid 65534 were left out: (\/proc\/1302\/numa_maps, \/proc\/1403\/numa_maps|\/proc\/1403\/numa_maps, \/proc\/1302\/numa_maps) \(run as root for a complete snapshot/,
+    },
+  ],
   examples: [{ args: ['examples'], expect: 'works', out: /spark-2s/ }],
-  doctor: [{ args: ['doctor'], expect: 'works', codes: [0, 1], out: /\d+ critical, \d+ warning/ }],
+  doctor: [
+    { args: ['doctor'], expect: 'works', codes: [0, 1], out: /\d+ critical, \d+ warning/ },
+    { args: ['--root', 'TREE', 'doctor'], expect: 'works', codes: [0, 1], out: /\[low-locality\] process locality: numa_maps of 1 large process\(es\) not readable: run as root/ },
+  ],
   stat: [
     { args: ['stat'], expect: 'works', out: /numa_hit/ },
+    { args: ['--root', 'TREE', 'stat', '--procs'], expect: 'works', out: /^1403 .*no permission/m },
     { args: ['stat', '-p', '1'], expect: 'works', out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/, err: /some numa_maps are readable only by root or their owner: run numakit as root/ },
   ],
   top: [{ args: ['top', '--iterations', '1'], expect: 'works', out: /NODE MEMORY USED/ }],
@@ -76,7 +90,10 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
     { args: ['agent', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: agent needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/ },
     { args: ['agent', '--advise', '--once', '--interval', '100ms', '--state-dir', 'WRITABLE'], expect: 'works', out: /numakit agent ready: .*advise only/ },
   ],
-  'agent restore': [{ args: ['agent', 'restore', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: agent restore needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/ }],
+  'agent restore': [
+    { args: ['agent', 'restore', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: agent restore needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/ },
+    { args: ['agent', 'restore', '--dry-run', '--state-dir', 'WRITABLE'], expect: 'works', out: /^nothing to restore/ },
+  ],
   completion: [{ args: ['completion', 'bash'], expect: 'works', out: /complete -F/ }],
   help: [{ args: ['help'], expect: 'works', out: /^usage: numakit/ }, { args: ['help', '--man'], expect: 'works', out: /^\.TH NUMAKIT 1/ }],
 };
@@ -93,14 +110,17 @@ async function commandNames(): Promise<string[]> {
 
 describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs root and setpriv(1) (the tests run as root here and in CI)' }, () => {
   let cli: Staged;
-  let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET', string>;
+  let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET' | 'TREE', string>;
   before(() => {
     cli = stageCli(REPO_DIR);
     chownSync(cli.home, NOBODY, NOBODY);
     const base = join(cli.home, '..');
-    dirs = { WRITABLE: join(base, 'state-user'), ROOTONLY: join(base, 'state-root'), HOME: cli.home, FLEET: join(base, 'fleet') };
-    mkdirSync(dirs.WRITABLE, { mode: 0o755 });
-    chownSync(dirs.WRITABLE, NOBODY, NOBODY);
+    dirs = { WRITABLE: join(base, 'state-user'), ROOTONLY: join(base, 'state-root'), HOME: cli.home, FLEET: join(base, 'fleet'), TREE: join(base, 'tree') };
+    cpSync(join(REPO_DIR, 'test/fixtures/stat/four-node'), dirs.TREE, { recursive: true, verbatimSymlinks: true });
+    spawnSync('chmod', ['-R', 'a+rX', dirs.TREE]);
+    for (const pid of [1302, 1403]) chmodSync(join(dirs.TREE, 'proc', String(pid), 'numa_maps'), 0o600);
+    mkdirSync(join(dirs.WRITABLE, 'journal'), { recursive: true, mode: 0o755 });
+    for (const d of [dirs.WRITABLE, join(dirs.WRITABLE, 'journal')]) chownSync(d, NOBODY, NOBODY);
     mkdirSync(join(dirs.ROOTONLY, 'journal'), { recursive: true });
     chmodSync(dirs.ROOTONLY, 0o700);
     mkdirSync(dirs.FLEET, { mode: 0o755 });
@@ -118,7 +138,7 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
   for (const [name, rows] of Object.entries(MATRIX)) {
     it(name, async () => {
       for (const row of rows) {
-        const args = row.args.map((a) => a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET)/, (k) => dirs[k as keyof typeof dirs]));
+        const args = row.args.map((a) => a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET|TREE)/, (k) => dirs[k as keyof typeof dirs]));
         const r = await runAsNobody(cli.bin, args, { cwd: cli.home, timeoutMs: 30_000, ...(row.until ? { untilOut: row.until } : {}) });
         check(row, r, `numakit ${args.join(' ')}`);
       }
@@ -139,7 +159,7 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
         assert.match(r.err, /; nothing was changed\n$/, what);
         assert.equal(r.err.trim().split('\n').length, 1, `${what}: one line\n${r.err}`);
         assert.equal(r.out, '', `${what}: prints no change list before refusing`);
-        assert.deepEqual(readdirSync(dirs.WRITABLE), [], `${what}: the state directory it could have written is untouched`);
+        assert.deepEqual([readdirSync(dirs.WRITABLE), readdirSync(join(dirs.WRITABLE, 'journal'))], [['journal'], []], `${what}: the state directory it could have written is untouched`);
         return;
       case 'usage':
         assert.equal(r.code, 2, `${what}\n${all}`);
