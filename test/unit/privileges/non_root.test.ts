@@ -77,9 +77,11 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   bench: [{ args: ['bench'], expect: 'usage', err: /^numakit: bench: give a subcommand/ }],
   'bench mem': [{ args: ['bench', 'mem', '--size', '1M', '--latency-size', '1M', '--seconds', '0.01', '--only', 'bandwidth'], expect: 'works', out: /Bandwidth, GB\/s/ }],
   'bench ab': [
-    { args: ['bench', 'ab', '--runs', '3', '--settle', '0', '--variant', 'a=', '--variant', 'b=--cpunodebind=0', '--', 'true'], expect: 'works', out: /against a \(ratio of medians/ },
+    { args: ['bench', 'ab', '--runs', '3', '--settle', '0', '--save', 'HOME/ab.json', '--variant', 'a=', '--variant', 'b=--cpunodebind=0', '--', 'true'], expect: 'works', out: /against a \(ratio of medians/ },
     { args: ['bench', 'ab', '--runs', '3', '--state-dir', 'WRITABLE', '--variant', 'a=', '--variant', 't=tuned:database', '--', 'true'], expect: 'refuses', err: /^numakit: bench ab: variant 't' needs root/ },
   ],
+  // (after bench ab, which saved HOME/ab.json)
+  'bench compare': [{ args: ['bench', 'compare', 'HOME/ab.json', 'HOME/ab.json'], expect: 'works', out: /^numakit bench compare \(bench-ab\)/ }],
   k8s: [{ args: ['k8s'], expect: 'usage', err: /^numakit: k8s: expected 'numakit k8s nrt' or 'numakit k8s agent-stop'/ }],
   'k8s nrt': [{ args: ['k8s', 'nrt'], expect: 'works', out: /^kind: NodeResourceTopology$/m }],
   'k8s agent-stop': [
