@@ -38,6 +38,29 @@ export function sameValue(c: Change, path: string | null, current: string, wante
   return valueOf(current) === valueOf(wanted);
 }
 
+function isSubset(a: string, b: string, parse: (t: string) => number[]): boolean {
+  try {
+    const want = new Set(parse(b));
+    const have = parse(a);
+    return have.length > 0 && have.every((x) => want.has(x));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when the current value needs no write for this change: it is the change's value, or one
+ * the change accepts as as good (`accept`; with `subset`, a non-empty part of its CPU set).
+ * Only for deciding what to write: a restore compares exactly (sameValue).
+ */
+export function satisfies(c: Change, path: string | null, current: string): boolean {
+  if (sameValue(c, path, current, c.value)) return true;
+  if ((c.kind === 'irq-affinity' || c.kind === 'sysfs') && c.subset === true) {
+    return isSubset(current, c.value, c.kind === 'irq-affinity' ? parseCpuList : parseCpuMask);
+  }
+  return (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).some((w) => valueOf(current) === valueOf(w));
+}
+
 /** Reads the target: the resolved path and its raw text (or service state); null when absent. */
 export function readTarget(sys: System, c: Change): { path: string | null; raw: string } | null {
   if (c.kind === 'service') {
@@ -56,7 +79,7 @@ export function planChanges(sys: System, changes: readonly Change[]): PlannedCha
   return changes.map((change) => {
     const t = readTarget(sys, change);
     if (t === null) return { change, path: candidatePaths(change)[0] ?? null, current: null, action: 'absent' };
-    const same = sameValue(change, t.path, t.raw, change.value);
+    const same = satisfies(change, t.path, t.raw);
     return { change, path: t.path, current: valueOf(t.raw), action: same ? 'same' : 'change' };
   });
 }

@@ -6,19 +6,13 @@ import { acquireLock } from '../actuate/journal.js';
 import { undoChangeSet } from '../actuate/rollback.js';
 import type { System } from '../actuate/system.js';
 import { planChanges } from '../actuate/targets.js';
-import { discoverTopology } from '../discover/topology.js';
-import { dedupeChanges, type Change, type ChangeSet, type PlannedChange, type ServiceState } from '../model/change.js';
+import { profileSource } from '../actuate/profile_source.js';
+import { dedupeChanges, type Change, type ChangeSet, type PlannedChange } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
-import { TUNING_UNITS } from '../policy/tuning/input.js';
-import { profileByName } from '../policy/tuning/profiles.js';
 
+/** What `numakit apply --profile NAME` would change here (the knowledge table's profile, placement detected). */
 export function profilePlan(sys: System, name: string): PlannedChange[] {
-  const services: Record<string, ServiceState> = {};
-  for (const unit of TUNING_UNITS) {
-    const s = sys.services?.state(unit) ?? null;
-    if (s !== null) services[unit] = s;
-  }
-  return planChanges(sys, dedupeChanges(profileByName(name).build({ topology: discoverTopology(sys.root), services })));
+  return planChanges(sys, dedupeChanges(profileSource(sys, name, undefined).changes));
 }
 
 export function numaBalancingPlan(sys: System, value: 'on' | 'off'): PlannedChange[] {

@@ -8,8 +8,9 @@ const SHOW = 5;
 export async function doctorOverview(ctx: Context): Promise<{ text: string; data: unknown }> {
   const { gatherDoctorInput } = await import('../discover/doctor_input.js');
   const { runDoctor } = await import('../policy/doctor/rules.js');
-  const { PROFILES } = await import('../policy/doctor/profiles.js');
-  const problems = runDoctor(await gatherDoctorInput(ctx.root), PROFILES.general).filter((f) => f.severity === 'critical' || f.severity === 'warning');
+  const { doctorProfile } = await import('../policy/doctor/profiles.js');
+  const input = await gatherDoctorInput(ctx.root);
+  const problems = runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)).filter((f) => f.severity === 'critical' || f.severity === 'warning');
   const data = { profile: 'general', findings: problems.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })) };
   if (problems.length === 0) return { text: 'doctor: no critical or warning findings (numakit doctor --profile NAME for your workload)\n', data };
   const lines = [`doctor: ${problems.length} finding(s) to look at:`];

@@ -17,7 +17,9 @@ import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
 import { discoverTopology } from './topology.js';
+import { readPlacedProcesses } from './placement.js';
 import { sampleProcesses } from './processes.js';
+import { readDemotion } from '../sysfs/numa_demotion.js';
 
 /** Processes smaller than this are not sampled (numa_maps of every process would be slow). */
 const MIN_PROCESS_BYTES = 256 * 2 ** 20;
@@ -105,5 +107,7 @@ export async function gatherDoctorInput(root: SysRoot): Promise<DoctorInput> {
     rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
     processes: await readPlacements(root),
+    placed: readPlacedProcesses(root),
+    demotion: readDemotion(root),
   };
 }

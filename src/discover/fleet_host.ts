@@ -31,14 +31,14 @@ function snapshotHost(root: SysRoot, file: string): string {
 }
 
 async function readSnapshotPart(file: string, profileName: string): Promise<HostPart> {
-  const [{ readSnapshotArchive }, { gatherDoctorInput }, { runDoctor }, { profileByName }, facts] = await Promise.all([
+  const [{ readSnapshotArchive }, { gatherDoctorInput }, { runDoctor }, { doctorProfile }, { profileByName }, facts] = await Promise.all([
     import('../actuate/snapshot_archive.js'), import('./doctor_input.js'), import('../policy/doctor/rules.js'),
-    import('../policy/doctor/profiles.js'), import('../policy/fleet/host_facts.js'),
+    import('../policy/doctor/profiles.js'), import('../policy/knowledge/profiles.js'), import('../policy/fleet/host_facts.js'),
   ]);
   const root = treeRoot(await readSnapshotArchive(file), file);
   if (root.tree?.list('sys') === null) throw new NumakitError(`${file}: not a numakit snapshot: no sys/ in the archive`);
   const input = await gatherDoctorInput(root);
-  const findings = runDoctor(input, profileByName(profileName));
+  const findings = runDoctor(input, doctorProfile(profileByName(profileName), input));
   const settings = facts.hostSettings(input);
   const unread = facts.CORE_SETTINGS.filter((k) => settings[k] === null);
   return {

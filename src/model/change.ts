@@ -7,6 +7,8 @@ export interface SysctlChange {
   readonly target: string;
   readonly value: string;
   readonly reason: string;
+  /** Other values that are as good: found there, the knob is left alone ("already set"). */
+  readonly accept?: readonly string[];
 }
 
 /** A sysfs knob by its root-relative path (sys/kernel/mm/transparent_hugepage/enabled). */
@@ -15,6 +17,9 @@ export interface SysfsChange {
   readonly target: string;
   readonly value: string;
   readonly reason: string;
+  readonly accept?: readonly string[];
+  /** For CPU masks (rps_cpus): any non-empty subset of the value's CPUs counts as set. */
+  readonly subset?: boolean;
 }
 
 /** /proc/irq/N/smp_affinity_list: value is a CPU list ("0-15,32-47"). */
@@ -25,6 +30,8 @@ export interface IrqAffinityChange {
   /** The device the IRQ belongs to, for messages (eth0, nvme0). */
   readonly device?: string;
   readonly reason: string;
+  /** Any non-empty subset of the value's CPUs counts as set (an IRQ pinned to one CPU of the node). */
+  readonly subset?: boolean;
 }
 
 export type ServiceState = 'running' | 'stopped';

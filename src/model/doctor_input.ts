@@ -1,6 +1,7 @@
 // Everything `numakit doctor`'s rules look at, gathered once by src/discover/doctor_input.ts
 // and passed to the pure rules in src/policy/doctor/. Plain data: a rule never reads a file.
 import type { Fact } from './fact.js';
+import type { PlacedProcess } from './placement.js';
 import type { ProcessSample } from './stat.js';
 import type { CpuId, NodeId, Pid, Topology } from './topology.js';
 
@@ -88,4 +89,8 @@ export interface DoctorInput {
   readonly rxQueues: Record<string, RxQueue[]>;
   readonly rpsSockFlowEntries: Fact<number>;
   readonly processes: Gathered<ProcessPlacement[]>;
+  /** Processes of 1 GiB or more and where they may run: what a profile's placement is detected from. */
+  readonly placed: Gathered<PlacedProcess[]>;
+  /** sys/kernel/mm/numa/demotion_enabled (5.15+): cold pages demoted to slower nodes. */
+  readonly demotion: Fact<boolean>;
 }

@@ -2,9 +2,11 @@
 //
 // A Finding is a union on `severity`:
 //   - 'critical' | 'warning' | 'info': a Problem, with the evidence read, why it matters, and
-//     the fix: `fix.runtime` (exact shell commands, effective now, lost at reboot) and
-//     `fix.persistent` (sysctl.d lines, tmpfiles.d/udev lines, GRUB arguments, systemd
-//     drop-ins, BIOS settings: what makes the fix survive a reboot).
+//     the fix: `fix.runtime` (exact shell commands, effective now, lost at reboot),
+//     `fix.persistent` (shell commands writing sysctl.d, tmpfiles.d and udev files, disabling
+//     units: what makes the fix survive a reboot) and `fix.manual` (what a person must do: BIOS,
+//     GRUB, the hypervisor host, choosing a placement). The commands are idempotent and work
+//     pasted top to bottom, runtime first (test/unit/doctor/fix_commands.test.ts runs them).
 //   - 'pass': the rule looked and found nothing wrong; evidence says what it read.
 //   - 'not-checked': the rule lacked the data it needs; `reason` says why (container,
 //     old kernel, non-root, file absent). Never a silent OK.
@@ -34,6 +36,7 @@ export interface Evidence {
 export interface Fix {
   readonly runtime: string[];
   readonly persistent: string[];
+  readonly manual: string[];
 }
 
 interface FindingBase {

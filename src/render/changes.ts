@@ -4,35 +4,55 @@ import { changeLabel, type ChangeSet, type PlannedChange } from '../model/change
 import { formatCpuList } from '../model/cpuset.js';
 import { renderTable } from './units.js';
 
-function line(p: PlannedChange): string {
-  const label = changeLabel(p.change, p.path);
+function line(p: PlannedChange, label = changeLabel(p.change, p.path)): string {
   const dev = p.change.kind === 'irq-affinity' && p.change.device !== undefined ? ` [${p.change.device}]` : '';
   if (p.action === 'change') return `  ${label}: ${p.current} -> ${p.change.value}${dev}  # ${p.change.reason}`;
   if (p.action === 'same') return `  ${label}: ${p.current}${dev}`;
   return `  ${label}${dev}`;
 }
 
-/** Absent targets, the IRQs of one device on one line (a snapshot without /proc/irq has dozens). */
-function absentLines(items: readonly PlannedChange[]): string[] {
-  const out: string[] = [];
-  const irqs = new Map<string, number[]>();
+/**
+ * The same knob of many CPUs, IRQs or queues on one line: the first path part ending in a
+ * number (cpu12, rx-3, IRQ 45) becomes N, and items with the same old and new value (and
+ * device) are shown once: "/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor for N = 0-63".
+ */
+function groupOf(p: PlannedChange): { pattern: string; n: number } | null {
+  const label = changeLabel(p.change, p.path);
+  const m = /^(.*?\/(?:[a-z]+-?)?)(\d+)(\/.*)$/.exec(label);
+  return m === null ? null : { pattern: `${m[1]}N${m[3]}`, n: Number(m[2]) };
+}
+
+function groupedLines(items: readonly PlannedChange[]): string[] {
+  const groups = new Map<string, { first: PlannedChange; pattern: string; ns: number[] }>();
+  const out: (string | { key: string })[] = [];
   for (const p of items) {
-    if (p.change.kind !== 'irq-affinity') {
+    const g = groupOf(p);
+    if (g === null) {
       out.push(line(p));
       continue;
     }
-    const dev = p.change.device ?? '?';
-    if (!irqs.has(dev)) irqs.set(dev, []);
-    irqs.get(dev)!.push(p.change.target);
+    const dev = p.change.kind === 'irq-affinity' ? (p.change.device ?? '') : '';
+    const key = `${g.pattern}\0${p.action === 'absent' ? '' : `${p.current}\0${p.change.value}`}\0${dev}`;
+    const have = groups.get(key);
+    if (have) have.ns.push(g.n);
+    else {
+      groups.set(key, { first: p, pattern: g.pattern, ns: [g.n] });
+      out.push({ key });
+    }
   }
-  for (const [dev, ns] of irqs) out.push(`  /proc/irq/N/smp_affinity_list for IRQ ${formatCpuList(ns)} [${dev}]`);
-  return out;
+  return out.map((o) => {
+    if (typeof o === 'string') return o;
+    const g = groups.get(o.key)!;
+    return g.ns.length === 1 ? line(g.first) : line(g.first, `${g.pattern} for N = ${formatCpuList(g.ns)}`);
+  });
 }
 
 export interface PlanViewOptions {
   readonly source: string;
   /** Writing (--yes) or only showing. */
   readonly dryRun: boolean;
+  /** Settings a profile leaves alone on this machine, each "what: why". */
+  readonly leftAlone?: readonly string[];
 }
 
 export function renderPlan(plan: readonly PlannedChange[], opts: PlanViewOptions): string {
@@ -44,8 +64,10 @@ export function renderPlan(plan: readonly PlannedChange[], opts: PlanViewOptions
   const out = [`${opts.source}: ${plan.length} setting(s)`];
   for (const [action, title] of groups) {
     const items = plan.filter((p) => p.action === action);
-    if (items.length > 0) out.push(`${title} (${items.length}):`, ...(action === 'absent' ? absentLines(items) : items.map(line)));
+    if (items.length > 0) out.push(`${title} (${items.length}):`, ...groupedLines(items));
   }
+  const left = opts.leftAlone ?? [];
+  if (left.length > 0) out.push(`left alone here (${left.length}):`, ...left.map((l) => `  ${l}`));
   const n = plan.filter((p) => p.action === 'change').length;
   if (opts.dryRun) out.push(n === 0 ? 'nothing to change.' : `dry run: nothing written. Run again with --yes to apply (every old value is journaled; numakit rollback undoes it).`);
   return `${out.join('\n')}\n`;

@@ -1,6 +1,7 @@
 // `numakit doctor --json`: schemaVersion 1. `host` is the host name of the machine read (null
-// when the tree has no proc/sys/kernel/hostname). Every finding has the same keys:
-// id, rule, severity, title, evidence [{path, value}], why, fix {runtime, persistent},
+// when the tree has no proc/sys/kernel/hostname); `placement` how the profile's placement was
+// decided. Every finding has the same keys:
+// id, rule, severity, title, evidence [{path, value}], why, fix {runtime, persistent, manual},
 // changes (apply's Change model; [] when a person must act), reason (only "not checked"). Pure.
 import { isProblem, type Finding } from '../model/finding.js';
 import { countBySeverity } from './doctor_text.js';
@@ -13,12 +14,13 @@ export function findingJson(f: Finding): Record<string, unknown> {
     title: f.title,
     evidence: f.evidence,
     why: f.why,
-    fix: isProblem(f) ? f.fix : { runtime: [], persistent: [] },
+    fix: isProblem(f) ? f.fix : { runtime: [], persistent: [], manual: [] },
     changes: isProblem(f) ? f.changes : [],
     ...(f.severity === 'not-checked' ? { reason: f.reason } : {}),
   };
 }
 
-export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; target: string; host?: string | null }): string {
-  return JSON.stringify({ schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, summary: countBySeverity(findings), findings: findings.map(findingJson) }, null, 2) + '\n';
+export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; placement?: string; target: string; host?: string | null }): string {
+  const placement = o.placement === undefined ? {} : { placement: o.placement };
+  return JSON.stringify({ schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, ...placement, summary: countBySeverity(findings), findings: findings.map(findingJson) }, null, 2) + '\n';
 }

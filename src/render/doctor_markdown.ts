@@ -13,13 +13,14 @@ function problem(f: Finding): string[] {
   const lines = [`### ${f.title}`, '', `\`${f.id}\` · ${f.severity}`, '', `**Why:** ${f.why}`, '', '**Evidence**', ''];
   for (const e of f.evidence) lines.push(`- ${code(e.path)}: ${code(e.value)}`);
   if (f.fix.runtime.length > 0) lines.push('', '**Fix now**', '', '```sh', ...f.fix.runtime, '```');
-  if (f.fix.persistent.length > 0) lines.push('', '**Make it persistent**', '', ...f.fix.persistent.map((p) => `- ${p}`));
+  if (f.fix.persistent.length > 0) lines.push('', '**Make it persistent**', '', '```sh', ...f.fix.persistent, '```');
+  if (f.fix.manual.length > 0) lines.push('', '**By hand**', '', ...f.fix.manual.map((m) => `- ${m}`));
   lines.push('');
   return lines;
 }
 
 export function renderDoctorMarkdown(findings: readonly Finding[], o: DoctorRenderOptions): string {
-  const out = [`# numakit doctor: ${o.target}`, '', `Profile **${o.profile}**: ${summaryLine(findings)}.`, ''];
+  const out = [`# numakit doctor: ${o.target}`, '', `Profile **${o.profile}**${o.placement === undefined ? '' : ` (placement ${o.placement})`}: ${summaryLine(findings)}.`, ''];
   for (const sev of SEVERITY_ORDER) {
     const group = findings.filter((f) => f.severity === sev);
     if (group.length === 0 || (sev === 'pass' && !o.verbose)) continue;

@@ -1,10 +1,13 @@
 // `numakit doctor` as text: findings grouped by severity, most serious first; each with its
-// evidence, why, and the fix. Passed checks only with verbose; "not checked" always (never a
+// evidence, why, and the fix: "now" and "persist" lines are commands (pasted top to bottom they
+// work, and again), "by hand" lines are for a person. Passed checks only with verbose; "not checked" always (never a
 // silent OK), one line each. Colour only when asked (the CLI passes ctx.color). Pure.
 import { isProblem, SEVERITY_ORDER, type Finding, type Severity } from '../model/finding.js';
 
 export interface DoctorRenderOptions {
   readonly profile: string;
+  /** How the profile's placement was decided (bound/unpinned, given or detected), one line. */
+  readonly placement?: string;
   /** What was examined: "this machine", "example spark-2s", a snapshot path. */
   readonly target: string;
   readonly verbose?: boolean;
@@ -25,6 +28,7 @@ function renderProblem(f: Finding, o: DoctorRenderOptions): string[] {
   lines.push(`    why: ${f.why}`);
   for (const r of f.fix.runtime) lines.push(`    now: ${r}`);
   for (const p of f.fix.persistent) lines.push(`    persist: ${p}`);
+  for (const m of f.fix.manual) lines.push(`    by hand: ${m}`);
   return lines;
 }
 
@@ -46,7 +50,7 @@ export function summaryLine(findings: readonly Finding[]): string {
 }
 
 export function renderDoctorText(findings: readonly Finding[], o: DoctorRenderOptions): string {
-  const out = [`numakit doctor: ${o.target}, profile ${o.profile}`];
+  const out = [`numakit doctor: ${o.target}, profile ${o.profile}${o.placement === undefined ? '' : ` (placement ${o.placement})`}`];
   for (const sev of SEVERITY_ORDER) {
     const group = findings.filter((f) => f.severity === sev);
     if (group.length === 0 || (sev === 'pass' && !o.verbose)) continue;

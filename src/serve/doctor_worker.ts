@@ -4,14 +4,15 @@
 // Receives the root; posts back the findings (plain data) or an error's gap reason.
 import { parentPort, workerData } from 'node:worker_threads';
 import { gatherDoctorInput } from '../discover/doctor_input.js';
-import { profileByName } from '../policy/doctor/profiles.js';
+import { doctorProfile } from '../policy/doctor/profiles.js';
 import { runDoctor } from '../policy/doctor/rules.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { gapReason } from './collect/context.js';
 
 const root = workerData as SysRoot;
 try {
-  parentPort!.postMessage({ ok: true, findings: runDoctor(await gatherDoctorInput(root), profileByName('general')) });
+  const input = await gatherDoctorInput(root);
+  parentPort!.postMessage({ ok: true, findings: runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)) });
 } catch (e) {
   parentPort!.postMessage({ ok: false, reason: gapReason(e) });
 }

@@ -7,12 +7,11 @@ import { isSystemConfigDir, persistFiles, writePersistFiles } from '../../actuat
 import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { planChanges } from '../../actuate/targets.js';
-import { discoverTopology } from '../../discover/topology.js';
-import { dedupeChanges, type Change, type ChangeSet, type ServiceState } from '../../model/change.js';
+import { dedupeChanges, type Change, type ChangeSet } from '../../model/change.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
+import { parsePlacement } from '../../policy/knowledge/placement.js';
+import type { Placement } from '../../policy/knowledge/types.js';
 import { parseChangeFile } from '../../policy/tuning/change_file.js';
-import { TUNING_UNITS } from '../../policy/tuning/input.js';
-import { PROFILES, profileByName } from '../../policy/tuning/profiles.js';
 import { renderApplied, renderPlan } from '../../render/changes.js';
 import { renderApplyJson } from '../../render/changes_json.js';
 import { renderPersistFiles } from '../../render/changes_persist.js';
@@ -20,12 +19,14 @@ import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { requireRoot } from '../privileges.js';
+import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
 
 const SOURCES = 'sources (exactly one)';
 const OPTIONS = {
-  profile: { type: 'string', value: 'NAME', group: SOURCES, help: `a named profile:\n${PROFILES.map((p) => `  ${p.name}: ${p.summary}`).join('\n')}` },
+  profile: { type: 'string', value: 'NAME', group: SOURCES, help: `a workload profile; the same names as doctor and plan:\n${PROFILE_HELP}` },
   'from-doctor': { type: 'boolean', group: SOURCES, help: 'the fixes of the problems numakit doctor finds now' },
   'doctor-profile': { type: 'string', value: 'NAME', group: SOURCES, help: "with --from-doctor: doctor's profile (default general)" },
+  placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
   yes: { type: 'boolean', help: 'write (needs root). Before each write the old value is journaled\n(complete, fsynced); each write is read back; any failure (a write, a\nread-back, the journal itself) rolls back what this apply changed.' },
   persist: {
     type: 'string', value: 'DIR', complete: 'dir',
@@ -40,25 +41,21 @@ interface Source {
   readonly label: string;
   readonly tunedBase?: string;
   readonly changes: Change[];
+  /** What the profile leaves alone on this machine, and why (one line each). */
+  readonly notes: string[];
 }
 
-function readServices(sys: System): Record<string, ServiceState> {
-  const out: Record<string, ServiceState> = {};
-  for (const unit of TUNING_UNITS) {
-    const s = sys.services?.state(unit) ?? null;
-    if (s !== null) out[unit] = s;
-  }
-  return out;
-}
-
-async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string }, file: string | undefined, sys: System): Promise<Source> {
+async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string; placement?: string }, file: string | undefined, sys: System, err: (t: string) => void): Promise<Source> {
   const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(Boolean).length;
   if (values['doctor-profile'] !== undefined && values['from-doctor'] !== true) throw new UsageError('apply: --doctor-profile goes with --from-doctor');
-  if (given !== 1) throw new UsageError(`apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: ${PROFILES.map((p) => p.name).join(', ')})`);
+  if (given !== 1) throw new UsageError('apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: general, spark, database, latency, throughput, jvm, memory-tiering)');
+  if (values.placement !== undefined && file !== undefined) throw new UsageError('apply: --placement goes with --profile or --from-doctor');
+  const placement = parsePlacement(values.placement);
   if (values.profile !== undefined) {
-    const p = profileByName(values.profile);
-    const changes = p.build({ topology: discoverTopology(sys.root), services: readServices(sys) });
-    return { name: p.name, label: `profile ${p.name}`, tunedBase: p.tunedBase, changes };
+    const { profileSource } = await import('../../actuate/profile_source.js');
+    const src = profileSource(sys, values.profile, placement);
+    if (src.aliasNote !== null) err(`numakit: note: ${src.aliasNote}\n`);
+    return src;
   }
   if (file !== undefined) {
     let text: string;
@@ -67,20 +64,23 @@ async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; '
     } catch (e) {
       throw new NumakitError(`${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
-    return { name: basename(file).replace(/\.[^.]*$/, ''), label: `file ${file}`, changes: parseChangeFile(text, file) };
+    return { name: basename(file).replace(/\.[^.]*$/, ''), label: `file ${file}`, changes: parseChangeFile(text, file), notes: [] };
   }
-  return doctorSource(sys, values['doctor-profile'] ?? 'general');
+  return doctorSource(sys, values['doctor-profile'] ?? 'general', placement);
 }
 
 /** The machine-readable fixes of the problems doctor finds now (loaded only for --from-doctor). */
-async function doctorSource(sys: System, profileName: string): Promise<Source> {
+async function doctorSource(sys: System, profileName: string, placement: Placement | undefined): Promise<Source> {
   const { gatherDoctorInput } = await import('../../discover/doctor_input.js');
   const { runDoctor } = await import('../../policy/doctor/rules.js');
-  const { profileByName: doctorProfile } = await import('../../policy/doctor/profiles.js');
+  const { doctorProfile } = await import('../../policy/doctor/profiles.js');
+  const { profileByName } = await import('../../policy/knowledge/profiles.js');
   const { isProblem } = await import('../../model/finding.js');
-  const findings = runDoctor(await gatherDoctorInput(sys.root), doctorProfile(profileName));
+  const ref = profileByName(profileName, '--doctor-profile');
+  const input = await gatherDoctorInput(sys.root);
+  const findings = runDoctor(input, doctorProfile(ref, input, placement));
   const changes = findings.filter(isProblem).flatMap((f) => f.changes);
-  return { name: `doctor-${profileName}`, label: `doctor findings (profile ${profileName})`, changes };
+  return { name: `doctor-${ref.klass}`, label: `doctor findings (profile ${ref.klass})`, changes, notes: [] };
 }
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
@@ -92,12 +92,12 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     requireRoot('apply --yes', 'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run');
   }
   const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
-  const source = await loadSource(values, positionals[0], sys);
+  const source = await loadSource(values, positionals[0], sys, ctx.err);
   const plan = planChanges(sys, dedupeChanges(source.changes));
   const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
-  if (!yes || nothing) say(renderPlan(plan, { source: source.label, dryRun: !yes }));
+  if (!yes || nothing) say(renderPlan(plan, { source: source.label, dryRun: !yes, leftAlone: source.notes }));
   if (!yes && files.length > 0) {
     if (isSystemConfigDir(values.persist!)) {
       say(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
@@ -115,7 +115,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const cs = applyPlan(sys, plan, {
     stateDir, source: source.label, persist: files,
-    onStart: () => say(renderPlan(plan, { source: source.label, dryRun: false })),
+    onStart: () => say(renderPlan(plan, { source: source.label, dryRun: false, leftAlone: source.notes })),
     log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
@@ -126,9 +126,11 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
 
 const apply: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default',
-  synopsis: ['(--profile NAME | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]'],
+  synopsis: ['(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]'],
   description: `Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
-each change as 'path: old -> new', what is already set, and what this machine lacks.
+each change as 'path: old -> new', what is already set, what this machine lacks, and what
+the profile leaves alone here and why. What each profile wants comes from one table, shared
+with doctor and plan (docs/profiles.md).
 Undo with 'numakit rollback'; list change sets with 'numakit journal'. See docs/apply.md.`,
   options: OPTIONS,
   positionals: { name: 'FILE.yaml', complete: 'file', help: 'a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]' },

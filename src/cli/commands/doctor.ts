@@ -1,21 +1,25 @@
-// numakit doctor [--profile P] [--json|--markdown] [-v] [--fail-on warning|critical] [--rules]
+// numakit doctor [--profile P] [--placement bound|unpinned] [--json|--markdown] [-v] [--fail-on warning|critical] [--rules]
 import { gatherDoctorInput } from '../../discover/doctor_input.js';
 import { atLeast, type ProblemSeverity } from '../../model/finding.js';
-import { PROFILE_NAMES, PROFILES, profileByName } from '../../policy/doctor/profiles.js';
+import { doctorProfile } from '../../policy/doctor/profiles.js';
 import { RULES, runDoctor } from '../../policy/doctor/rules.js';
+import { parsePlacement } from '../../policy/knowledge/placement.js';
+import { aliasNote, profileByName } from '../../policy/knowledge/profiles.js';
 import { renderDoctorJson } from '../../render/doctor_json.js';
 import { renderDoctorMarkdown } from '../../render/doctor_markdown.js';
 import { renderDoctorText } from '../../render/doctor_text.js';
 import { hostNameOf } from '../../sysfs/hostname.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { PLACEMENT_HELP, PROFILE_HELP, PROFILE_NAMES } from '../profile_help.js';
 
 const OPTIONS = {
   profile: {
     type: 'string', value: 'NAME', complete: PROFILE_NAMES,
-    help: `the workload, which decides what is right (default general):\n${PROFILE_NAMES.map((n) => `  ${n.padEnd(11)} ${PROFILES[n].summary}`).join('\n')}`,
+    help: `the workload, which decides what is right (default general); the same\nnames as apply and plan:\n${PROFILE_HELP}`,
   },
-  json: { type: 'boolean', help: 'machine-readable (schemaVersion 1; host; each finding: id, rule, severity, title,\nevidence [{path, value}], why, fix {runtime, persistent}, changes)' },
+  placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
+  json: { type: 'boolean', help: 'machine-readable (schemaVersion 1; host; placement; each finding: id, rule, severity,\ntitle, evidence [{path, value}], why, fix {runtime, persistent, manual}, changes)' },
   markdown: { type: 'boolean', help: 'a report to paste into a ticket' },
   verbose: { type: 'boolean', short: 'v', help: 'also list the checks that passed' },
   'fail-on': { type: 'string', value: 'LEVEL', choices: ['warning', 'critical'], help: 'exit 1 when a finding at or above LEVEL exists: warning | critical\n(default critical); 0 otherwise' },
@@ -28,32 +32,39 @@ function target(ctx: Context): string {
 
 const doctor: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'audit every NUMA pitfall, with evidence and the exact fix',
-  synopsis: ['[--profile NAME] [--json | --markdown] [-v] [--fail-on LEVEL]', '--rules'],
+  synopsis: ['[--profile NAME] [--placement bound|unpinned] [--json | --markdown] [-v] [--fail-on LEVEL]', '--rules'],
   description: `Audits this machine (or a snapshot/example) for every known NUMA pitfall: NUMA hidden by
 firmware or numa=off, VMs without vNUMA, AutoNUMA and its scan rate, THP, zone_reclaim_mode,
 swapping, KSM, irqbalance and IRQ placement, NVMe rq_affinity and RPS/RFS, devices without a
 node, memory imbalance, numa_miss counters, processes far from their memory, pinned processes
 with remote memory, memory-only nodes, offline CPUs and uneven huge pages, the CPU governor and
-tuned. Each finding shows the file and value read, why it matters, the command that fixes it
-now and what makes the fix persistent. A check that lacks its data says "not checked" and why.`,
+tuned. Each finding shows the file and value read, why it matters, the commands that fix it now
+and make it persistent (idempotent, in order), and what needs a person. A check that lacks its
+data says "not checked" and why. What each profile wants comes from one table, shared with
+apply and plan (docs/profiles.md).`,
   options: OPTIONS,
   conflicts: [['json', 'markdown', 'rules']],
   sections: [{
     title: 'examples',
     body: `numakit doctor --profile spark
 numakit --example spark-2s doctor --profile spark --fail-on warning
-numakit doctor --profile database --markdown > numa-report.md`,
+numakit doctor --profile database --placement bound --markdown > numa-report.md`,
   }],
   exit: { 1: 'a finding at or above --fail-on (default critical)' },
   async run({ values }, ctx) {
-    const profile = profileByName(values.profile ?? 'general');
+    const ref = profileByName(values.profile ?? 'general');
+    const placement = parsePlacement(values.placement);
     const fail: ProblemSeverity = (values['fail-on'] as ProblemSeverity | undefined) ?? 'critical';
     if (values.rules) {
       ctx.out(RULES.map((r) => `${String(r.number).padStart(2)}  ${r.id.padEnd(18)} ${r.title}`).join('\n') + '\n');
       return 0;
     }
-    const findings = runDoctor(await gatherDoctorInput(ctx.root), profile);
-    const o = { profile: profile.name, target: target(ctx), host: hostNameOf(ctx.root), verbose: values.verbose === true, color: ctx.color };
+    const note = aliasNote(ref);
+    if (note !== null) ctx.err(`numakit: note: ${note}\n`);
+    const input = await gatherDoctorInput(ctx.root);
+    const profile = doctorProfile(ref, input, placement);
+    const findings = runDoctor(input, profile);
+    const o = { profile: profile.name, placement: profile.placement.detail, target: target(ctx), host: hostNameOf(ctx.root), verbose: values.verbose === true, color: ctx.color };
     ctx.out(values.json ? renderDoctorJson(findings, o) : values.markdown ? renderDoctorMarkdown(findings, o) : renderDoctorText(findings, o));
     return findings.some((f) => atLeast(f, fail)) ? 1 : 0;
   },

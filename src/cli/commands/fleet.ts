@@ -1,6 +1,7 @@
 // numakit fleet report [--profile NAME] [--json | --markdown | --html] [--jobs N] DIR|FILE...
 import { NumakitError, UsageError } from '../../model/errors.js';
-import { PROFILE_NAMES, profileByName } from '../../policy/doctor/profiles.js';
+import { profileByName } from '../../policy/knowledge/profiles.js';
+import { PROFILE_NAMES } from '../profile_help.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -20,7 +21,7 @@ function positiveInt(v: string | undefined, what: string): number | undefined {
 
 async function runReport({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   if (ctx.rootGiven) throw new UsageError('fleet report: reads the files it is given; --root and --example do not apply');
-  const profile = profileByName(values.profile ?? 'general').name;
+  const profile = profileByName(values.profile ?? 'general').klass;
   const jobs = positiveInt(values.jobs, '--jobs');
   const [{ listFleetInputs }, { readHostParts, defaultJobs }, { mergeHostParts }, { buildFleetReport }] = await Promise.all([
     import('../../discover/fleet_inputs.js'), import('../../discover/fleet_pool.js'), import('../../policy/fleet/merge.js'), import('../../policy/fleet/report.js'),

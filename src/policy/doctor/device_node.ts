@@ -19,11 +19,13 @@ export const deviceNode: Rule = {
       evidence: unknown.map((d) => ev(`sys/bus/pci/devices/${d.pciAddress}/numa_node`, `-1 (${d.kind} ${d.name})`)),
       title: `${unknown.length} device(s) with no NUMA node: ${unknown.map((d) => `${d.kind} ${d.name}`).join(', ')}`,
       why: 'the kernel allocates their buffers and the tools bind their IRQs without knowing the socket: half the time remote',
-      runtime: [
-        'find the slot\'s socket (lspci -vv -s ADDR, the board manual), then pin its users: numakit run --cpunodebind=N --membind=N -- ...',
-        ...unknown.map((d) => `echo N > /sys/bus/pci/devices/${d.pciAddress}/numa_node   # override; taints the kernel as a firmware workaround`),
+      runtime: [],
+      persistent: [],
+      manual: [
+        'find the slot\'s socket (lspci -vv -s ADDR, the board manual), then pin its users: numakit run --cpunodebind=N --membind=N -- COMMAND',
+        ...unknown.map((d) => `override (taints the kernel as a firmware workaround): echo N > /sys/bus/pci/devices/${d.pciAddress}/numa_node`),
+        'update the BIOS/firmware (ACPI _PXM/SRAT for PCI root bridges); on a KVM guest attach the device under a pxb-pcie bridge with numa_node=N',
       ],
-      persistent: ['update the BIOS/firmware (ACPI _PXM/SRAT for PCI root bridges); on a KVM guest attach the device under a pxb-pcie bridge with numa_node=N'],
     })];
   },
 };

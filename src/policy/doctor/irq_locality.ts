@@ -24,7 +24,8 @@ function nicFinding(input: DoctorInput, d: Device, irqs: IrqInfo[]): Finding | n
     title: `${remote.length} of ${irqs.length} IRQs of ${d.kind} ${d.name} (node ${d.node}) are served only by CPUs of other nodes`,
     why: 'each interrupt and its softirq work run on a remote node: packets and descriptors cross the interconnect, and the local CPUs miss them in cache',
     runtime: remote.map((i) => `echo ${cpus} > /proc/irq/${i.irq}/smp_affinity_list`),
-    persistent: ['stop irqbalance or ban these IRQs (see irqbalance), and write the affinities from a boot-time unit (numakit apply --persist)'],
+    persistent: [],
+    manual: ['MSI IRQ numbers change between boots: numakit apply --persist DIR writes a boot-time unit for these affinities; under a pinning profile stop irqbalance or ban these IRQs (see irqbalance)'],
     changes: remote.map((i) => change.irq(i.irq, cpus, d.name, `${d.name} IRQs on its node ${d.node}`)),
   });
 }
@@ -43,8 +44,9 @@ function nvmeFinding(input: DoctorInput, d: Device, irqs: IrqInfo[]): Finding | 
     evidence: [ev(`sys/class/nvme/${d.name}/device/numa_node`, d.node!), ev('proc/interrupts', `${pct(remote / total)} of ${total} ${d.name} interrupts on CPUs of other nodes`)],
     title: `most I/O completions of ${d.name} (node ${d.node}) run on other nodes: the I/O is submitted from there`,
     why: 'NVMe queue IRQs are kernel-managed per CPU group; remote completions mean the workload using this disk runs on another node, so its data crosses the interconnect',
-    runtime: [`numakit run --cpunodebind=${d.node} --membind=${d.node} -- <the I/O workload>`],
-    persistent: [`run the services that use ${d.name} on node ${d.node} (systemd CPUAffinity/NUMAPolicy, or numakit run in ExecStart), or give each node its own disk`],
+    runtime: [],
+    persistent: [],
+    manual: [`run the I/O workload on node ${d.node}: numakit run --cpunodebind=${d.node} --membind=${d.node} -- COMMAND, or systemd CPUAffinity=/NUMAPolicy= in its unit (numakit plan service); or give each node its own disk`],
   });
 }
 

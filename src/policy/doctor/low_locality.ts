@@ -2,7 +2,8 @@
 // where they run), named, with a placement to try.
 import type { Finding } from '../../model/finding.js';
 import type { NodeId } from '../../model/topology.js';
-import { ev, gib, isMultiNode, notChecked, pass, pct, problem, singleNode } from './make.js';
+import { formatCpuList } from '../../model/cpuset.js';
+import { ev, gib, isMultiNode, nodeCpus, notChecked, pass, pct, problem, singleNode } from './make.js';
 import { processViews, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
@@ -38,11 +39,12 @@ export const lowLocality: Rule = {
       evidence: top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
       title: `${low.length} large process(es) run away from their memory: ${top.map((p) => `${p.comm}(${p.pid})`).join(', ')}`,
       why: 'most of their memory accesses cross the interconnect: higher latency and lower bandwidth on every miss',
-      runtime: top.map((p) => {
-        const h = homeNode(p);
-        return `taskset -acp <CPUs of node ${h}> ${p.pid}   # run ${p.comm} where its memory is (or migratepages ${p.pid} <its nodes> ${h})`;
-      }),
-      persistent: top.map((p) => `start ${p.comm} with numakit run --cpunodebind=${homeNode(p)} --membind=${homeNode(p)} -- ...`),
+      runtime: top.flatMap((p) => { const h = homeNode(p); return h === null ? [] : [`taskset -acp ${formatCpuList(nodeCpus(input.topology, h))} ${p.pid}`]; }),
+      persistent: [],
+      manual: [
+        'the commands run each process on the node that holds most of its memory (or move the memory instead: migratepages PID FROM TO)',
+        ...top.map((p) => `start ${p.comm} bound: numakit run --cpunodebind=${homeNode(p) ?? 'N'} --membind=${homeNode(p) ?? 'N'} -- COMMAND (numakit plan service for a unit)`),
+      ],
     })];
   },
 };

@@ -3,6 +3,7 @@ import type { Change } from '../../model/change.js';
 import type { Evidence, Finding, NotChecked, Passed, Problem, ProblemSeverity } from '../../model/finding.js';
 import type { Fact } from '../../model/fact.js';
 import type { CpuId, NodeId, Topology } from '../../model/topology.js';
+import { sysctl, sysfs } from '../tuning/change.js';
 
 export function ev(path: string, value: string | number): Evidence {
   return { path, value: String(value) };
@@ -25,15 +26,19 @@ export interface ProblemSpec {
   readonly title: string;
   readonly evidence: Evidence[];
   readonly why: string;
+  /** Shell commands, idempotent, effective now. */
   readonly runtime: string[];
+  /** Shell commands, idempotent, that make the fix survive a reboot. */
   readonly persistent: string[];
+  /** What a person must do (BIOS, GRUB, hypervisor, a placement decision), in words. */
+  readonly manual?: string[];
   readonly changes?: Change[];
 }
 
 export function problem(rule: string, s: ProblemSpec): Problem {
   return {
     id: s.id, rule, severity: s.severity, title: s.title, evidence: s.evidence, why: s.why,
-    fix: { runtime: s.runtime, persistent: s.persistent }, changes: s.changes ?? [],
+    fix: { runtime: s.runtime, persistent: s.persistent, manual: s.manual ?? [] }, changes: s.changes ?? [],
   };
 }
 
@@ -96,19 +101,42 @@ export function sysctlPath(key: string): string {
   return `proc/sys/${key.replace(/\./g, '/')}`;
 }
 
-/** The usual fix for one sysctl: sysctl -w now, a sysctl.d line for boot. */
-export function sysctlFix(key: string, value: string | number): { runtime: string[]; persistent: string[]; changes: Change[] } {
-  return {
-    runtime: [`sysctl -w ${key}=${value}`],
-    persistent: [`echo '${key} = ${value}' >> /etc/sysctl.d/90-numakit.conf && sysctl --system`],
-    changes: [change.sysctl(key, value, `${key} = ${value}`)],
-  };
+/** A file name for one knob's persistent file: sys/kernel/mm/transparent_hugepage/enabled -> transparent_hugepage-enabled. */
+function knobName(path: string): string {
+  return path.split('/').filter((p) => p !== '').slice(-2).join('-').replace(/[^\w.-]/g, '_');
+}
+
+/**
+ * The commands of a fix, from its changes: each idempotent (a file is written whole, never
+ * appended to) and in the order of the changes. `pathOf` says where a sysctl lives when it is
+ * not under /proc/sys (the AutoNUMA scan knobs are in debugfs since 5.13).
+ */
+export function commandsFor(changes: readonly Change[], pathOf: (c: Change) => string | null = () => null): { runtime: string[]; persistent: string[] } {
+  const runtime: string[] = [];
+  const persistent: string[] = [];
+  for (const c of changes) {
+    const at = pathOf(c);
+    if (c.kind === 'sysctl' && at === null) {
+      runtime.push(`sysctl -w ${c.target}=${c.value}`);
+      persistent.push(`echo '${c.target} = ${c.value}' > /etc/sysctl.d/90-numakit-${c.target}.conf`);
+    } else if (c.kind === 'sysctl' || c.kind === 'sysfs') {
+      const path = `/${at ?? c.target}`;
+      runtime.push(`echo ${c.value} > ${path}`);
+      persistent.push(`echo 'w ${path} - - - - ${c.value}' > /etc/tmpfiles.d/numakit-${knobName(path)}.conf`);
+    } else if (c.kind === 'irq-affinity') {
+      runtime.push(`echo ${c.value} > /proc/irq/${c.target}/smp_affinity_list`);
+    } else {
+      runtime.push(`systemctl ${c.value === 'stopped' ? 'stop' : 'start'} ${c.target}`);
+      persistent.push(`systemctl ${c.value === 'stopped' ? 'disable' : 'enable'} ${c.target}`);
+    }
+  }
+  return { runtime, persistent };
 }
 
 /** Changes in the apply engine's vocabulary (src/model/change.ts). */
 export const change = {
-  sysctl: (key: string, value: string | number, reason: string): Change => ({ kind: 'sysctl', target: key, value: String(value), reason }),
-  sysfs: (path: string, value: string | number, reason: string): Change => ({ kind: 'sysfs', target: path, value: String(value), reason }),
-  irq: (irq: number, cpus: string, device: string, reason: string): Change => ({ kind: 'irq-affinity', target: irq, value: cpus, device, reason }),
+  sysctl: (key: string, value: string | number, reason: string): Change => sysctl(key, value, reason),
+  sysfs: (path: string, value: string | number, reason: string): Change => sysfs(path, value, reason),
+  irq: (irq: number, cpus: string, device: string, reason: string): Change => ({ kind: 'irq-affinity', target: irq, value: cpus, device, reason, subset: true }),
   service: (unit: string, state: 'running' | 'stopped', reason: string): Change => ({ kind: 'service', target: unit, value: state, reason }),
 };

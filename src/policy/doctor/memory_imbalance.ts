@@ -25,8 +25,9 @@ export const memoryImbalance: Rule = {
       id: ID, severity: 'warning', evidence,
       title: `node ${high.map((n) => n.id).join(',')} is over ${HIGH * 100}% used while node ${low.map((n) => n.id).join(',')} is under ${LOW * 100}%`,
       why: 'new allocations on the full node spill remote (numa_miss) or trigger reclaim, while the other node\'s memory sits idle',
-      runtime: ['numakit stat --procs   # which processes fill the full node', 'move or restart them with interleave or the other node: numakit run --interleave=all -- ... / --membind=N'],
-      persistent: ['spread the workload: one instance per node (numakit plan), or interleave large shared memory'],
+      runtime: [],
+      persistent: [],
+      manual: ['find which processes fill the full node: numakit stat --procs', 'move or restart them with interleave or on the other node: numakit run --interleave=all -- COMMAND, or --membind=N', 'spread the workload: one instance per node (numakit plan), or interleave large shared memory'],
     })];
   },
 };

@@ -3,7 +3,7 @@
 import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Finding } from '../../model/finding.js';
-import { change, ev, pass, problem } from './make.js';
+import { change, commandsFor, ev, pass, problem } from './make.js';
 import type { Rule } from './rule.js';
 
 const ID = 'node-health';
@@ -18,7 +18,8 @@ function offline(input: DoctorInput): Finding {
     title: `${off.length} CPU(s) offline: ${formatCpuList(off)}`,
     why: 'their node has fewer CPUs than placements and per-node sizing assume; nodes may look smaller or CPU-less',
     runtime: off.map((c) => `echo 1 > /sys/devices/system/cpu/cpu${c}/online`),
-    persistent: ['remove maxcpus=/nr_cpus= from the kernel command line, or the unit that offlines them'],
+    persistent: [],
+    manual: ['remove maxcpus=/nr_cpus= from the kernel command line, or the unit that offlines them'],
     changes: off.map((c) => change.sysfs(`sys/devices/system/cpu/cpu${c}/online`, 1, `CPU ${c} online`)),
   });
 }
@@ -30,8 +31,9 @@ function memoryless(input: DoctorInput): Finding {
     id: `${ID}/memoryless`, severity: 'warning', evidence: nodes.map((n) => ev(`${NODE}/has_memory`, `node ${n.id} absent (CPUs ${formatCpuList(n.cpus)})`)),
     title: `node ${nodes.map((n) => n.id).join(',')} has CPUs but no memory`,
     why: 'every allocation by those CPUs is remote; usually DIMMs missing or failed on that socket\'s channels',
-    runtime: ['place memory-heavy work on the nodes with memory: numakit run --cpunodebind=N ...'],
-    persistent: ['populate every socket\'s memory channels (check the DIMM population and the BIOS event log)'],
+    runtime: [],
+    persistent: [],
+    manual: ['place memory-heavy work on the nodes with memory: numakit run --cpunodebind=N -- COMMAND', 'populate every socket\'s memory channels (check the DIMM population and the BIOS event log)'],
   });
 }
 
@@ -46,13 +48,13 @@ function hugepages(input: DoctorInput): Finding[] {
     if (max === 0 || nodes.length < 2 || min / max >= UNEVEN) continue;
     const even = Math.round(totals.reduce((s, x) => s + x.total, 0) / totals.length);
     const file = (id: number) => `${NODE}/node${id}/hugepages/hugepages-${size}kB/nr_hugepages`;
+    const changes = totals.map((x) => change.sysfs(file(x.id), even, `even ${size} kB huge pages per node`));
     out.push(problem(ID, {
       id: `${ID}/hugepages-${size}kB`, severity: 'warning', evidence: totals.map((x) => ev(file(x.id), x.total)),
       title: `${size} kB huge pages reserved unevenly: ${totals.map((x) => `node${x.id} ${x.total}`).join(', ')}`,
       why: 'a process bound to a node with few huge pages falls back to small pages or to remote huge pages',
-      runtime: totals.map((x) => `echo ${even} > /${file(x.id)}`),
-      persistent: totals.map((x) => `echo 'w /${file(x.id)} - - - - ${even}' >> /etc/tmpfiles.d/numakit.conf`),
-      changes: totals.map((x) => change.sysfs(file(x.id), even, `even ${size} kB huge pages per node`)),
+      ...commandsFor(changes),
+      changes,
     }));
   }
   return out.length > 0 ? out : [pass(ID, `${ID}/hugepages`, 'huge page reservations even (or none)')];

@@ -1,75 +1,49 @@
-// Rule 3: kernel.numa_balancing against the profile. Pinned workloads (one executor per node)
-// want it off: it only adds scanning and page migration. Unpinned databases want it on.
-// Both on and pinned processes at once: AutoNUMA works against the pinning.
+// Rule 3: kernel.numa_balancing against what the profile wants here (policy/knowledge): off for
+// bound workloads, on for unpinned ones, tiering (2) for a slower memory tier. Where it depends
+// on placement and nobody could tell (no process data, no --placement), it is not judged.
 // Values: bit 0 = NUMA_BALANCING_NORMAL, bit 1 = NUMA_BALANCING_MEMORY_TIERING (5.18+).
-import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
-import { absentReason, confinedNode, ev, evFact, gib, isMultiNode, notChecked, pass, problem, singleNode, sysctlFix } from './make.js';
-import { processViews, type ProcessView } from './process_view.js';
+import { formatResolved } from '../knowledge/labels.js';
+import type { Advice, AutonumaMode } from '../knowledge/types.js';
+import { autonumaChanges } from '../tuning/autonuma.js';
+import { absentReason, commandsFor, ev, evFact, notChecked, pass, problem, singleNode } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
 const ID = 'numa-balancing';
-const KEY = 'kernel.numa_balancing';
-const PINNED_MIN = 2 ** 30;
+const WORDS: Record<AutonumaMode, string> = { off: 'off', on: 'on', tiering: 'in tiering mode' };
 
-function pinned(input: DoctorInput): ProcessView[] {
-  if (!input.processes.ok) return [];
-  return processViews(input.processes.value).filter((p) => p.totalBytes >= PINNED_MIN && confinedNode(input.topology, p.allowedCpus) !== null);
+function matches(mask: number, want: AutonumaMode): boolean {
+  if (want === 'off') return mask === 0;
+  if (want === 'on') return (mask & 1) === 1;
+  return (mask & 2) === 2;
 }
 
-function againstProfile(on: boolean, input: DoctorInput, profile: Profile): Finding {
-  const f = input.topology.kernel.numaBalancing;
-  const evidence = [evFact(f)];
-  if (profile.numaBalancing === 'off' && on) {
-    return problem(ID, {
-      id: ID, severity: 'warning', evidence, ...sysctlFix(KEY, 0),
-      title: `AutoNUMA is on; the ${profile.name} profile pins its processes`,
-      why: 'pinned processes already run next to their memory; AutoNUMA only adds page-table scans, hinting faults and page migrations back and forth',
-    });
-  }
-  if (profile.numaBalancing === 'on' && !on) {
-    return problem(ID, {
-      id: ID, severity: 'warning', evidence, ...sysctlFix(KEY, 1),
-      title: `AutoNUMA is off; the ${profile.name} profile relies on it`,
-      why: 'an unpinned process keeps its memory where it was first touched; AutoNUMA moves hot pages to the threads that use them',
-    });
-  }
-  return pass(ID, ID, `AutoNUMA ${on ? 'on' : 'off'}, as the ${profile.name} profile ${profile.numaBalancing === 'any' ? 'allows' : 'wants'}`, evidence);
+function state(mask: number): string {
+  return mask === 0 ? 'off' : mask === 2 ? 'in tiering mode only' : mask === 3 ? 'on, with tiering' : 'on';
 }
 
-// Where the profile wants AutoNUMA, the pinning is what should give (report 002: prefer
-// numactl --preferred to hard binding); elsewhere AutoNUMA should.
-function conflictFix(profile: Profile): { runtime: string[]; persistent: string[] } {
-  if (profile.numaBalancing !== 'on') return sysctlFix(KEY, 0);
-  return {
-    runtime: ['taskset -acp <all CPUs> PID   # loosen the CPU pinning so AutoNUMA can move threads'],
-    persistent: ['start it with numactl --preferred=N (or systemd NUMAPolicy=preferred NUMAMask=N) instead of a hard CPUAffinity/cpuset'],
-  };
-}
-
-function conflict(on: boolean, input: DoctorInput, profile: Profile): Finding | null {
-  const ps = pinned(input);
-  if (!on || ps.length === 0) return null;
-  const names = ps.slice(0, 5).map((p) => `${p.comm}(${p.pid}) ${gib(p.totalBytes)} on CPUs of node ${confinedNode(input.topology, p.allowedCpus)}`);
+function against(mask: number, a: Advice<AutonumaMode>, p: Profile, path: string): Finding {
+  const evidence = [ev(path, mask), ev('placement', p.placement.detail)];
+  if (matches(mask, a.value)) return pass(ID, ID, `AutoNUMA ${state(mask)}, as the ${p.name} profile wants`, evidence);
+  const changes = autonumaChanges(a);
   return problem(ID, {
-    id: `${ID}/pinned`, severity: 'warning', ...conflictFix(profile),
-    evidence: [evFact(input.topology.kernel.numaBalancing), ...ps.slice(0, 5).map((p) => ev(`proc/${p.pid}/status`, `Cpus_allowed_list confined to one node`))],
-    title: `AutoNUMA is on while ${ps.length} large process(es) are pinned to one node: ${names.join('; ')}`,
-    why: 'the pinning and AutoNUMA fight: AutoNUMA keeps scanning and migrating pages of processes whose placement was chosen by hand',
+    id: ID, severity: 'warning', evidence, changes, ...commandsFor(changes),
+    title: `AutoNUMA is ${state(mask)}; the ${p.name} profile wants it ${WORDS[a.value]}`,
+    why: a.reason,
   });
 }
 
 export const numaBalancing: Rule = {
-  id: ID, number: 3, title: 'kernel.numa_balancing against the profile and against pinned processes',
-  check(input, profile) {
-    if (!isMultiNode(input.topology)) return [singleNode(ID, 'AutoNUMA')];
+  id: ID, number: 3, title: 'kernel.numa_balancing against the profile and the placement of its processes',
+  check(input, profile): Finding[] {
+    const want = profile.wants.autonuma;
+    if (want?.state === 'moot' && input.topology.nodes.length <= 1) return [singleNode(ID, 'AutoNUMA')];
     const f = input.topology.kernel.numaBalancing;
     if (f.value === null) return [notChecked(ID, ID, 'AutoNUMA setting', absentReason(f, 'kernel without CONFIG_NUMA_BALANCING, or a container hiding /proc/sys'))];
-    const on = (f.value & 1) === 1;
-    const c = conflict(on, input, profile);
-    const base = againstProfile(on, input, profile);
-    // Under a pinning profile, the conflict finding already says "turn it off".
-    return c !== null && base.severity !== 'pass' ? [base] : c !== null ? [c] : [base];
+    if (want === undefined) return [pass(ID, ID, `AutoNUMA ${state(f.value)}; the ${profile.name} profile has no opinion here (${profile.placement.detail})`, [evFact(f)])];
+    if (want.state === 'moot') return [pass(ID, ID, `AutoNUMA ${state(f.value)}: ${want.why}`, [evFact(f)])];
+    if (want.state === 'ask') return [notChecked(ID, ID, 'AutoNUMA against placement', `the ${profile.name} profile wants AutoNUMA ${formatResolved('autonuma', want)}`, [evFact(f)])];
+    return [against(f.value, want.advice, profile, f.path)];
   },
 };

@@ -37,8 +37,9 @@ export const numaMiss: Rule = {
       id: ID, severity: 'warning', evidence,
       title: `${pct(missShare)} of allocations missed their node (numa_miss) and ${pct(otherShare)} served a process on another node (other_node), since boot`,
       why: missShare >= MISS_SHARE ? 'nodes run out of memory and allocations fall back to remote nodes' : 'processes run on one node and allocate on another: their memory accesses cross the interconnect',
-      runtime: ['numakit stat --watch 5   # rates now, not since boot', 'numakit stat --procs   # which processes are remote (see low-locality)'],
-      persistent: ['bind each large process to one node (numakit run --cpunodebind=N --membind=N), or let AutoNUMA move unpinned ones'],
+      runtime: [],
+      persistent: [],
+      manual: ['see the rates now, not since boot: numakit stat --watch 5; and which processes are remote: numakit stat --procs (see low-locality)', 'bind each large process to one node (numakit run --cpunodebind=N --membind=N -- COMMAND), or let AutoNUMA move unpinned ones'],
     })];
   },
 };

@@ -3,7 +3,9 @@
 import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
 import { packageIds } from '../../model/topology.js';
-import { absentReason, change, ev, evFact, notChecked, pass, problem } from './make.js';
+import { wanted } from '../knowledge/resolve.js';
+import { autonumaChanges } from '../tuning/autonuma.js';
+import { absentReason, commandsFor, ev, evFact, notChecked, pass, problem } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -22,7 +24,8 @@ function sockets(input: DoctorInput): Finding {
     title: `${pkgs.length} sockets but one NUMA node: the firmware interleaves memory across sockets`,
     why: 'every access goes to all sockets\' memory in turn; no tool (numactl, the scheduler, AutoNUMA) can keep memory local',
     runtime: [],
-    persistent: [
+    persistent: [],
+    manual: [
       'BIOS setup: set "Node Interleaving" to Disabled (Intel) or NPS to 1 or more and "ACPI SRAT L3 as NUMA" as wanted (AMD); reboot',
       'afterwards numakit topo must show one node per socket',
     ],
@@ -39,17 +42,18 @@ function cmdlineFindings(input: DoctorInput, profile: Profile): Finding[] {
       id: `${ID}/cmdline`, severity: 'critical', evidence: [evFact(cmd)],
       title: 'numa=off on the kernel command line: the kernel ignores the NUMA topology',
       why: 'all memory is one node to the kernel: allocations, the scheduler and numactl cannot keep anything local',
-      runtime: [], persistent: [`remove numa=off from GRUB_CMDLINE_LINUX in /etc/default/grub, ${GRUB}`],
+      runtime: [], persistent: [], manual: [`remove numa=off from GRUB_CMDLINE_LINUX in /etc/default/grub, ${GRUB}`],
     }));
   }
-  if (args.includes('numa_balancing=disable') && profile.numaBalancing !== 'off') {
+  const want = wanted(profile, 'autonuma');
+  if (args.includes('numa_balancing=disable') && want !== null && want.value !== 'off') {
+    const changes = autonumaChanges(want);
     out.push(problem(ID, {
-      id: `${ID}/balancing-cmdline`, severity: profile.numaBalancing === 'on' ? 'warning' : 'info', evidence: [evFact(cmd)],
+      id: `${ID}/balancing-cmdline`, severity: 'warning', evidence: [evFact(cmd)],
       title: 'numa_balancing=disable on the kernel command line: AutoNUMA is off from boot',
-      why: profile.numaBalancing === 'on' ? `the ${profile.name} profile relies on AutoNUMA to move memory to its threads` : 'unpinned processes keep memory where it was first touched',
-      runtime: ['sysctl -w kernel.numa_balancing=1'],
-      persistent: [`replace numa_balancing=disable with numa_balancing=enable in /etc/default/grub, ${GRUB}`],
-      changes: [change.sysctl('kernel.numa_balancing', 1, 'doctor: AutoNUMA disabled on the command line')],
+      why: `the ${profile.name} profile wants AutoNUMA ${want.value}: ${want.reason}`,
+      ...commandsFor(changes), persistent: [], changes,
+      manual: [`replace numa_balancing=disable with numa_balancing=enable in /etc/default/grub, ${GRUB}`],
     }));
   }
   if (out.length === 0) out.push(pass(ID, `${ID}/cmdline`, 'kernel command line does not hide NUMA', [evFact(cmd)]));

@@ -25,8 +25,9 @@ function finding(input: DoctorInput, p: ProcessView, node: number): Finding {
     why: (input.topology.kernel.numaBalancing.value ?? 0) & 1
       ? 'AutoNUMA cannot move its threads to their memory (the pinning forbids it) and migrates pages slowly: accesses stay remote'
       : 'with AutoNUMA off nothing brings the memory back: every access to it stays remote',
-    runtime: [`migratepages ${p.pid} ${others.join(',')} ${node}   # move its memory next to its CPUs`],
-    persistent: [`start it with its memory bound too: numakit run --cpunodebind=${node} --membind=${node} -- ... (systemd: NUMAPolicy=bind NUMAMask=${node}), or loosen the cpuset so AutoNUMA can move it`],
+    runtime: [`migratepages ${p.pid} ${others.join(',')} ${node}`],
+    persistent: [],
+    manual: [`the command moves its memory next to its CPUs; start it with its memory bound too: numakit run --cpunodebind=${node} --membind=${node} -- COMMAND (systemd: NUMAPolicy=bind NUMAMask=${node}), or loosen the cpuset so AutoNUMA can move it`],
   });
 }
 

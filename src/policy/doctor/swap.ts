@@ -4,7 +4,9 @@
 // so the pressure is read from the nodes' free memory.
 import type { DoctorInput } from '../../model/doctor_input.js';
 import type { Finding } from '../../model/finding.js';
-import { absentReason, ev, evFact, gib, isMultiNode, notChecked, pass, pct, problem, sysctlFix } from './make.js';
+import { wanted } from '../knowledge/resolve.js';
+import { swappinessChanges } from '../tuning/memory.js';
+import { absentReason, commandsFor, ev, evFact, gib, isMultiNode, notChecked, pass, pct, problem } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
@@ -14,14 +16,16 @@ const ROOMY_FREE = 0.25;
 
 function swappiness(input: DoctorInput, profile: Profile): Finding {
   const f = input.topology.kernel.swappiness;
+  const want = wanted(profile, 'swappiness');
   if (f.value === null) return notChecked(ID, `${ID}/swappiness`, 'vm.swappiness', absentReason(f, 'a container hiding /proc/sys'));
-  if (profile.swappinessMax === null || f.value <= profile.swappinessMax) {
-    return pass(ID, `${ID}/swappiness`, `swappiness ${f.value}${profile.swappinessMax === null ? '' : ` (at most ${profile.swappinessMax} for ${profile.name})`}`, [evFact(f)]);
+  if (want === null || f.value <= want.value) {
+    return pass(ID, `${ID}/swappiness`, `swappiness ${f.value}${want === null ? '' : ` (at most ${want.value} for ${profile.name})`}`, [evFact(f)]);
   }
+  const changes = swappinessChanges(want);
   return problem(ID, {
-    id: `${ID}/swappiness`, severity: 'warning', evidence: [evFact(f)], ...sysctlFix('vm.swappiness', profile.swappinessMax),
-    title: `swappiness is ${f.value}; the ${profile.name} profile wants at most ${profile.swappinessMax}`,
-    why: 'anonymous memory (buffer pools, heaps) is swapped out to keep page cache: a later touch costs a disk read',
+    id: `${ID}/swappiness`, severity: 'warning', evidence: [evFact(f)], changes, ...commandsFor(changes),
+    title: `swappiness is ${f.value}; the ${profile.name} profile wants at most ${want.value}`,
+    why: want.reason,
   });
 }
 
@@ -44,8 +48,9 @@ function nodePressure(input: DoctorInput): Finding {
     id: `${ID}/node-pressure`, severity: 'warning', evidence,
     title: `${gib(s.value.usedBytes)} swapped while node ${full.map((n) => n.id).join(',')} is nearly full and node ${roomy.map((n) => n.id).join(',')} has free memory`,
     why: 'a process bound to the full node (membind, cpuset.mems, zone_reclaim) swaps instead of using the other node: disk latency on memory accesses',
-    runtime: ['numakit stat --procs   # find the processes whose memory is bound to the full node', 'sysctl -w vm.zone_reclaim_mode=0   # if it is not 0'],
-    persistent: ['bind those processes with --preferred (or interleave) instead of --membind, or give them a node with room'],
+    runtime: [],
+    persistent: [],
+    manual: ['find the processes whose memory is bound to the full node: numakit stat --procs', 'bind them with --preferred (or interleave) instead of --membind, or give them a node with room; vm.zone_reclaim_mode must be 0 (see zone-reclaim)'],
   });
 }
 

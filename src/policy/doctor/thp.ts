@@ -1,46 +1,43 @@
-// Rule 5: transparent huge pages. THP "always" makes khugepaged collapse and the fault path
-// compact memory for JVM heaps and databases (GC stalls, periodic latency spikes: reports 000,
-// 002); defrag "always" stalls allocations on direct compaction for every workload.
-import type { Change } from '../../model/change.js';
+// Rule 5: transparent huge pages against the profile (policy/knowledge). THP "always" makes
+// khugepaged collapse and the fault path compact memory for JVM heaps and databases (GC stalls,
+// periodic latency spikes: reports 000, 002); defrag "always" stalls allocations on direct
+// compaction for every workload. The changes are apply's (policy/tuning/thp.ts).
 import type { Finding } from '../../model/finding.js';
-import { absentReason, change, evFact, notChecked, pass, problem } from './make.js';
+import type { Fact } from '../../model/fact.js';
+import { formatValue } from '../knowledge/labels.js';
+import type { Advice, ThpWant } from '../knowledge/types.js';
+import { thpChanges } from '../tuning/thp.js';
+import { absentReason, commandsFor, evFact, notChecked, pass, problem } from './make.js';
+import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';
 
 const ID = 'thp';
-const DIR = 'sys/kernel/mm/transparent_hugepage';
 
-function setThp(file: 'enabled' | 'defrag', value: string): { runtime: string[]; persistent: string[]; changes: Change[] } {
-  const boot = file === 'enabled' ? [`add transparent_hugepage=${value} to GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub / grub2-mkconfig and reboot`] : [];
-  return {
-    runtime: [`echo ${value} > /${DIR}/${file}`],
-    persistent: [`echo 'w /${DIR}/${file} - - - - ${value}' >> /etc/tmpfiles.d/numakit.conf`, ...boot, ...(file === 'enabled' ? [`or, with tuned: [vm] transparent_hugepages=${value} in the active profile`] : [])],
-    changes: [change.sysfs(`${DIR}/${file}`, value, `THP ${file} ${value}`)],
-  };
+function check(file: 'enabled' | 'defrag', f: Fact<string>, a: Advice<ThpWant> | null, p: Profile): Finding | null {
+  if (f.value === null) return null;
+  const id = `${ID}/${file}`;
+  if (a === null || a.value.accept.includes(f.value)) return pass(ID, id, `THP ${file} "${f.value}"${a === null ? '' : ` suits the ${p.name} profile`}`, [evFact(f)]);
+  const changes = thpChanges(file, a);
+  const { runtime, persistent } = commandsFor(changes);
+  const want = a.value.prefer;
+  return problem(ID, {
+    id, severity: file === 'defrag' && p.name === 'general' ? 'info' : 'warning', evidence: [evFact(f)], changes, runtime, persistent,
+    manual: file === 'enabled' ? [`or at boot: transparent_hugepage=${want} on the kernel command line (GRUB_CMDLINE_LINUX, then update-grub or grub2-mkconfig, and reboot); with tuned: [vm] transparent_hugepages=${want} in the active profile`] : [],
+    title: `THP ${file} is "${f.value}"; the ${p.name} profile wants ${formatValue(file === 'enabled' ? 'thpEnabled' : 'thpDefrag', a.value)}`,
+    why: a.reason,
+  });
 }
+
+const advice = (p: Profile, key: 'thpEnabled' | 'thpDefrag') => {
+  const r = p.wants[key];
+  return r?.state === 'want' ? r.advice : null;
+};
 
 export const thp: Rule = {
   id: ID, number: 5, title: 'transparent huge pages (enabled, defrag) against the profile',
   check(input, profile): Finding[] {
     const k = input.topology.kernel;
-    const out: Finding[] = [];
     if (k.thpEnabled.value === null) return [notChecked(ID, ID, 'transparent huge pages', absentReason(k.thpEnabled, 'kernel without CONFIG_TRANSPARENT_HUGEPAGE, or /sys not mounted'))];
-    const want = profile.thpAllowed[0]!;
-    if (!profile.thpAllowed.includes(k.thpEnabled.value)) {
-      out.push(problem(ID, {
-        id: `${ID}/enabled`, severity: 'warning', evidence: [evFact(k.thpEnabled)], ...setThp('enabled', want),
-        title: `THP is "${k.thpEnabled.value}"; the ${profile.name} profile wants "${want}"`,
-        why: 'with THP always, khugepaged and fault-time compaction stall large heaps: GC pauses and periodic latency spikes',
-      }));
-    } else out.push(pass(ID, `${ID}/enabled`, `THP "${k.thpEnabled.value}" suits the ${profile.name} profile`, [evFact(k.thpEnabled)]));
-    const d = k.thpDefrag;
-    if (d.value === 'always') {
-      const wantDefrag = want === 'always' ? 'madvise' : want;
-      out.push(problem(ID, {
-        id: `${ID}/defrag`, severity: profile.name === 'general' ? 'info' : 'warning', evidence: [evFact(d)], ...setThp('defrag', wantDefrag),
-        title: 'THP defrag is "always": page faults stall on direct compaction',
-        why: 'every huge page fault may compact memory synchronously, adding milliseconds to allocations under fragmentation',
-      }));
-    } else if (d.value !== null) out.push(pass(ID, `${ID}/defrag`, `THP defrag "${d.value}"`, [evFact(d)]));
-    return out;
+    return [check('enabled', k.thpEnabled, advice(profile, 'thpEnabled'), profile), check('defrag', k.thpDefrag, advice(profile, 'thpDefrag'), profile)].filter((f): f is Finding => f !== null);
   },
 };

@@ -25,7 +25,8 @@ export const vmVnuma: Rule = {
       title: `VM with ${cpus} vCPUs and ${gib(mem)} but one NUMA node: the host exposes no vNUMA`,
       why: 'the host may run these vCPUs and this memory on several of its nodes; the guest cannot see it, so nothing inside can keep memory local',
       runtime: [],
-      persistent: [
+      persistent: [],
+      manual: [
         "libvirt host: in <cpu>, one <numa><cell id='N' cpus='...' memory='...'/> per host node the VM spans; pin vCPUs with <vcputune><vcpupin> and memory with <numatune><memnode cellid='N' mode='strict' nodeset='N'/>",
         'QEMU host: -object memory-backend-ram,id=m0,size=SIZE,host-nodes=0,policy=bind -numa node,nodeid=0,cpus=0-15,memdev=m0 (one per node)',
         'cloud: choose an instance size that fits one host socket, or one that exposes vNUMA',

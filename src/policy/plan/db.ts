@@ -7,6 +7,7 @@ import { UsageError } from '../../model/errors.js';
 import { chooseNode } from './choose_node.js';
 import { num } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export type MemPolicy = 'bind' | 'preferred' | 'interleave';
 
@@ -62,7 +63,7 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
   if (m.usable.length === 1) notes.push('This machine has one usable NUMA node: the policy keeps memory local but there is no remote memory to avoid.');
   if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`);
   return {
-    kind: 'db', machine: m, options: o, policy, node: s.node, mask, cpuList: policy === 'bind' ? s.cpuList : null, poolGiB,
+    kind: 'db', machine: m, tuning: planTuning('database', m), options: o, policy, node: s.node, mask, cpuList: policy === 'bind' ? s.cpuList : null, poolGiB,
     hugePages: o.hugePages ? hugePagePlan(nodes, o.poolBytes, d) : [], derivations: d, notes,
   };
 }

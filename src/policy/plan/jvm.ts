@@ -4,6 +4,7 @@
 import { UsageError } from '../../model/errors.js';
 import { num } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export const HEAP_NODE_FRACTION = 0.85;
 
@@ -54,5 +55,5 @@ export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
   const nodes = fits ? m.usable.slice(0, o.instances ?? m.usable.length) : m.usable;
   const instances = fits ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index })) : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
   d.push({ what: 'instances', formula: fits ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}` : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`, value: `${instances.length}` });
-  return { kind: 'jvm', machine: m, options: o, heapGiB, mode: fits ? 'per-node' : 'interleave', instances, mask: nodes.map((s) => s.node).join(','), derivations: d, notes };
+  return { kind: 'jvm', machine: m, tuning: planTuning('jvm', m), options: o, heapGiB, mode: fits ? 'per-node' : 'interleave', instances, mask: nodes.map((s) => s.node).join(','), derivations: d, notes };
 }

@@ -3,6 +3,7 @@
 // nodes get no work, devices on an unknown node are not assigned.
 import { formatCpuList } from '../../model/cpuset.js';
 import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
+import { machineFacts } from '../knowledge/resolve.js';
 import type { MachineShare, NodeShare } from './types.js';
 
 const GiB = 1024 ** 3;
@@ -79,6 +80,7 @@ export function machineShare(topo: Topology, label: string): MachineShare {
     memoryNodes,
     totalMemGiB,
     notes,
-    kernel: { thp: k.thpEnabled.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value },
+    kernel: { thp: k.thpEnabled.value, thpDefrag: k.thpDefrag.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value, swappiness: k.swappiness.value },
+    facts: machineFacts(topo),
   };
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import { num } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export const REDIS_MEMORY_FRACTION = 0.45;
 
@@ -45,5 +46,5 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
   }
   d.push({ what: 'ports', formula: `${o.basePort} + 0 .. ${instances.length - 1}`, value: `${o.basePort}-${o.basePort + instances.length - 1}` });
   if (o.basePort + instances.length - 1 > 65535) throw new UsageError(`--base-port ${o.basePort}: ${instances.length} instances run past port 65535`);
-  return { kind: 'redis', machine: m, options: o, instances, derivations: d, notes: [...m.notes] };
+  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), options: o, instances, derivations: d, notes: [...m.notes] };
 }

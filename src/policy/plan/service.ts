@@ -2,6 +2,7 @@
 // (--per-node) or on one node, each instance bound to its node's CPUs and memory.
 import { chooseNode } from './choose_node.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export interface ServiceOptions {
   readonly name: string;
@@ -24,5 +25,5 @@ export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision
   if (o.perNode) d.push({ what: 'instances', formula: `one per node with CPUs and memory: ${nodes.map((s) => s.node).join(', ')}`, value: `${nodes.length}` });
   const notes = [...m.notes];
   if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the template runs the program through numactl with the instance name as the node.`);
-  return { kind: 'service', machine: m, options: o, instances: nodes.map((s) => ({ node: s.node, cpuList: s.cpuList })), derivations: d, notes };
+  return { kind: 'service', machine: m, tuning: planTuning('general', m), options: o, instances: nodes.map((s) => ({ node: s.node, cpuList: s.cpuList })), derivations: d, notes };
 }

@@ -7,6 +7,7 @@ import { formatCpuList } from '../../model/cpuset.js';
 import { nvmeDisk } from './spark_standalone.js';
 import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export interface SparkK8sOptions extends SparkSizingOptions {
   readonly sparkHome: string;
@@ -70,5 +71,5 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   });
   const notes = [...m.notes, ...sizing.notes, 'The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0\'s NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.'];
   if (volumes.length === 0) notes.push('No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node\'s root disk.');
-  return { kind: 'spark-k8s', machine: m, options: o, sizing: { ...sizing, ...fitted }, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
+  return { kind: 'spark-k8s', machine: m, tuning: planTuning('spark', m), options: o, sizing: { ...sizing, ...fitted }, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
 }

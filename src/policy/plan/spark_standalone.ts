@@ -3,6 +3,7 @@
 // numactl `java` wrapper. Pure: Topology facts + options -> decision.
 import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export interface SparkStandaloneOptions extends SparkSizingOptions {
   readonly sparkHome: string;
@@ -78,5 +79,5 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
     { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
   ];
   workers.forEach((w) => derivations.push({ what: `node ${w.node} worker ports`, formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`, value: `${w.port}, ${w.webuiPort}` }));
-  return { kind: 'spark-standalone', machine, options: o, sizing, workers, coresMax, parallelism, derivations, notes };
+  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), options: o, sizing, workers, coresMax, parallelism, derivations, notes };
 }

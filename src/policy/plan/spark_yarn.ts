@@ -4,6 +4,7 @@
 // fills one node's share.
 import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import { planTuning } from './tuning.js';
 
 export interface SparkYarnOptions extends SparkSizingOptions {
   readonly sparkHome: string;
@@ -42,5 +43,5 @@ export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDe
     { what: 'spark.default.parallelism', formula: `2 x ${instances} executors x ${sizing.cores} cores = ${parallelism}`, value: `${parallelism}` },
   ];
   const notes = [...m.notes, ...sizing.notes, `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${containerMb} or the executor containers are refused.`];
-  return { kind: 'spark-yarn', machine: m, options: o, sizing, nodes, totalMb, totalVcores, containerMb, instances, parallelism, derivations: d, notes };
+  return { kind: 'spark-yarn', machine: m, tuning: planTuning('spark', m), options: o, sizing, nodes, totalMb, totalVcores, containerMb, instances, parallelism, derivations: d, notes };
 }

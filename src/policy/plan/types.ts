@@ -1,6 +1,8 @@
 // The vocabulary of `numakit plan`: what a planner decides (one Decision per workload, a union
 // on `kind`) and what the renderers turn it into (files plus PLAN.md). Pure data.
 import type { CpuId, Device, NodeId } from '../../model/topology.js';
+import type { MachineFacts } from '../knowledge/resolve.js';
+import type { PlanTuning } from './tuning.js';
 
 /** One number of the plan and how it came from this machine's facts. */
 export interface Derivation {
@@ -45,12 +47,16 @@ export interface MachineShare {
   readonly totalMemGiB: number;
   readonly notes: string[];
   /** Current kernel settings that matter to every plan ("numa_balancing 1"). */
-  readonly kernel: { thp: string | null; numaBalancing: number | null; zoneReclaim: number | null };
+  readonly kernel: { thp: string | null; thpDefrag: string | null; numaBalancing: number | null; zoneReclaim: number | null; swappiness: number | null };
+  /** What changes a profile's advice on this machine (nodes, memory-only nodes, kernel). */
+  readonly facts: MachineFacts;
 }
 
 /** Fields every decision carries. */
 export interface DecisionBase {
   readonly machine: MachineShare;
+  /** The knowledge table's settings for the workload's profile ("Before you start"). */
+  readonly tuning: PlanTuning;
   readonly derivations: Derivation[];
   readonly notes: string[];
 }

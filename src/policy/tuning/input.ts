@@ -1,20 +1,14 @@
-// What a tuning profile decides from: the machine and the services installed on it. Pure data.
-import type { Change, ServiceState } from '../../model/change.js';
+// What the tuning changes are decided from: the machine, the services installed on it and the
+// interrupt counts of its devices. Pure data.
+import type { ServiceState } from '../../model/change.js';
 import type { Topology } from '../../model/topology.js';
 
 export interface TuningInput {
   readonly topology: Topology;
   /** Units installed here and their runtime state; a unit that is not installed is not listed. */
   readonly services: Readonly<Record<string, ServiceState>>;
-}
-
-export interface Profile {
-  readonly name: string;
-  /** One line for --help and `apply --list`. */
-  readonly summary: string;
-  /** The tuned profile the persistent form includes (tuned-adm's stock profiles). */
-  readonly tunedBase: string;
-  build(input: TuningInput): Change[];
+  /** Interrupts served since boot per IRQ (from /proc/interrupts), to tell busy NICs; empty when unknown. */
+  readonly irqTotals: Readonly<Record<number, number>>;
 }
 
 /** Units whose state tuning reads: pass their state in TuningInput.services. */

@@ -56,13 +56,12 @@ export function dbDoc(d: DbDecision): PlanDoc {
     workload: o.engine,
     intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
     layout: [['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'], [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`]],
-    want: { thp: 'madvise', numaBalancing: d.policy === 'bind' ? 0 : 1 },
     prepare: [
       ...(o.engine === 'postgres' ? ['Add `include \'/etc/postgresql/numakit-numa.conf\'` at the end of postgresql.conf.'] : []),
       'Warm the buffer pool after a restart from the node it is bound to (Linux allocates on first touch): a restart is when placement is decided.',
     ],
     enable: [`\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`],
-    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and the server settings file, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.', 'Restore the THP and numa_balancing settings from "Before you start".'],
+    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and the server settings file, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.'],
     checks: [
       `\`numastat -p $(pidof ${o.engine === 'mysql' ? 'mysqld' : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
       '`numakit stat`: numa_miss/numa_foreign per node; p95/p99 query latency and TPS against the A/B host.',

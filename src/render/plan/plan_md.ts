@@ -8,22 +8,25 @@ export interface PlanDoc {
   readonly intro: string;
   /** Rows of the layout table, header first. */
   readonly layout: string[][];
-  /** What the kernel should say for this workload (null: leave as it is). */
-  readonly want: { readonly thp: 'never' | 'madvise' | null; readonly numaBalancing: 0 | 1 | null };
   readonly prepare: string[];
   readonly enable: string[];
   readonly rollback: string[];
   readonly checks: string[];
 }
 
-function kernelSteps(d: DecisionBase, doc: PlanDoc): string[] {
-  const k = d.machine.kernel;
-  const out: string[] = [];
-  const now = (v: string | number | null) => (v === null ? 'unknown in this snapshot' : `now ${v}`);
-  if (doc.want.thp !== null && k.thp !== doc.want.thp) out.push(`Transparent huge pages: set \`${doc.want.thp}\` (${now(k.thp)}): \`echo ${doc.want.thp} > /sys/kernel/mm/transparent_hugepage/enabled\`, and persist it (tuned profile or kernel command line \`transparent_hugepage=${doc.want.thp}\`).`);
-  if (doc.want.numaBalancing !== null && k.numaBalancing !== doc.want.numaBalancing) out.push(`Automatic NUMA balancing: set ${doc.want.numaBalancing} (${now(k.numaBalancing)}): \`sysctl -w kernel.numa_balancing=${doc.want.numaBalancing}\` and a line in /etc/sysctl.d/ to keep it.`);
-  if (k.zoneReclaim !== null && k.zoneReclaim !== 0) out.push(`zone_reclaim_mode is ${k.zoneReclaim}: set 0 (\`sysctl -w vm.zone_reclaim_mode=0\`) so a full node spills instead of reclaiming its own page cache.`);
-  return out;
+const TO_DO = { ok: 'already so', change: 'apply sets it', check: 'apply sets it where needed', nothing: '-', persist: 'apply --persist writes it' } as const;
+
+/** The profile's kernel settings (the knowledge table's, for this machine) and the commands that set and check them. */
+function tuningSection(d: DecisionBase): string[] {
+  const t = d.tuning;
+  const rows = [['setting', `wanted (profile ${t.profile.name})`, 'now', 'to do'], ...t.rows.map((r) => [r.label, r.want, r.now ?? '-', TO_DO[r.status]])];
+  return [
+    `Kernel settings of the **${t.profile.name}** profile (placement ${t.profile.placement.detail}), from numakit's table of what each workload wants (docs/profiles.md):`,
+    '',
+    mdTable(rows),
+    '',
+    `\`${t.apply}\` shows what it would change here (add \`--yes\` to write it, journaled, and \`--persist DIR\` for the boot-time files); \`${t.doctor}\` checks them after. "now" is what the snapshot says; "-" where it does not tell.`,
+  ];
 }
 
 /** A Markdown pipe table; first row is the header. '|' in cells is escaped. */
@@ -44,7 +47,7 @@ function filesSection(files: PlanFile[]): string[] {
 
 export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): string {
   const derivRows = [['what', 'from this machine', 'value'], ...d.derivations.map((x) => [x.what, x.formula, x.value])];
-  const prep = [...kernelSteps(d, doc), ...doc.prepare];
+  const prep = doc.prepare;
   const lines = [
     `# numakit plan ${doc.workload}`,
     '',
@@ -65,7 +68,9 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     '## Before you start',
     '',
-    ...(prep.length > 0 ? numbered(prep) : ['Nothing: the kernel settings this plan relies on are already in place.']),
+    ...tuningSection(d),
+    '',
+    ...(prep.length > 0 ? ['Then:', '', ...numbered(prep)] : ['Nothing else to prepare.']),
     '',
     '## Rollout',
     '',
@@ -78,7 +83,7 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     '## Roll back',
     '',
-    ...numbered(doc.rollback),
+    ...numbered([...doc.rollback, 'Kernel settings: `numakit rollback` undoes the change set `numakit apply --yes` recorded (`numakit journal` lists them).']),
     '',
     '## Check after',
     '',

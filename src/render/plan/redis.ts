@@ -56,7 +56,6 @@ export function redisDoc(d: RedisDecision): PlanDoc {
     workload: W,
     intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
     layout: [['port', 'node', 'CPUs', 'maxmemory'], ...d.instances.map((i) => [`${i.port}`, `${i.node}`, i.cpuList, `${i.maxmemoryMb}mb`])],
-    want: { thp: 'never', numaBalancing: 0 },
     prepare: ['Install numactl (taskset is in util-linux); stop the packaged redis-server.service if these ports replace it.', 'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).'],
     enable: [`\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``],
     rollback: ['`systemctl disable --now \'redis-numa@*\'`, remove /etc/systemd/system/redis-numa@* and /etc/redis/numa, `systemctl daemon-reload`.', 'Start the packaged redis-server.service again and point clients back at its port.'],

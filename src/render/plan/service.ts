@@ -33,7 +33,6 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
     workload: 'service',
     intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
     layout: [['unit', 'node', 'CPUs'], ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList])],
-    want: { thp: null, numaBalancing: null },
     prepare: [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`],

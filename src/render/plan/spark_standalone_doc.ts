@@ -17,18 +17,17 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
     workload: 'spark-standalone',
     intro: `One Spark worker per NUMA node (${d.workers.length} on this host), each a systemd unit whose executors run through a numactl java wrapper bound to the node's CPUs and memory, with shuffle and spill on the node's own NVMe. The executors use --membind: when a node runs out they are OOM-killed rather than spilling to remote memory, which is why executor memory plus overhead must fit the node. -XX:+UseNUMA needs JDK 14 or later with G1 (JDK 8 honours it only with the Parallel GC); -XX:+AlwaysPreTouch makes executor start-up touch the whole heap (seconds per 10 GiB).`,
     layout,
-    want: { thp: 'never', numaBalancing: 0 },
     prepare: [
       ...(mounts.length > 0 ? [`Mount each node's NVMe on its own directory: ${mounts.join('; ')} (xfs, noatime; mkfs destroys what is on the disk: only for new disks). Check the node with \`cat /sys/class/nvme/nvmeN/device/numa_node\`.`] : []),
       `Create the directories for user ${o.user}: ${d.workers.map((w) => `${w.workerDir} ${w.localDir} ${w.logDir}`).join(' ')}.`,
       `Install numactl, and make sure ${o.javaHome}/bin/java is the real java (the wrapper calls it).`,
       'Stop the host\'s existing single Spark worker; it would compete with the new ones for cores and ports.',
     ],
-    enable: [`\`systemctl enable --now ${units}\`, then run /usr/local/sbin/numakit-irq-affinity.sh if it is in the plan (after irqbalance is stopped), and check both workers registered in the master UI with ${d.sizing.cores} cores each.`],
+    enable: [`\`systemctl enable --now ${units}\`, then run /usr/local/sbin/numakit-irq-affinity.sh if it is in the plan (after irqbalance is stopped), and check ${d.workers.length === 1 ? 'the worker' : `all ${d.workers.length} workers`} registered in the master UI with ${d.sizing.cores} cores each.`],
     rollback: [
       `\`systemctl disable --now ${units}\` and remove their unit files, then \`systemctl daemon-reload\`.`,
       `Restore the previous spark-defaults.conf and spark-env.sh (keep copies before installing), or drop spark.executorEnv.JAVA_HOME so executors use the plain java again.`,
-      'Start the host\'s original worker; re-enable irqbalance if you stopped it; restore the THP and numa_balancing settings noted in "Before you start".',
+      'Start the host\'s original worker.',
       'If things got worse, put back one change at a time (THP, numa_balancing, IRQ affinity, NVMe local dirs) to find which one.',
     ],
     checks: [

@@ -65,7 +65,6 @@ export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
     workload: W,
     intro: `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node. NUMA awareness works only with the LinuxContainerExecutor.`,
     layout: [['node', 'memory for containers (MB)', 'vcores', 'executors'], ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1'])],
-    want: { thp: 'never', numaBalancing: 0 },
     prepare: [`Merge the properties of ${d.options.hadoopConf}/yarn-site.numakit.xml into yarn-site.xml on this NodeManager.`, 'container-executor must be root-owned, group ' + d.options.group + ', mode 6050, and container-executor.cfg root-owned and not writable by others, or the NodeManager refuses to start.', `Raise yarn.scheduler.maximum-allocation-mb on the ResourceManager to at least ${d.containerMb}.`],
     enable: ['Restart the NodeManager on the one host; its log must say "NUMA resources allocation is enabled".'],
     rollback: ['Set yarn.nodemanager.numa-awareness.enabled to false (and the previous container executor class if it was different) and restart the NodeManager.', 'Restore the previous spark-defaults.conf.'],

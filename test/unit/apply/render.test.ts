@@ -20,10 +20,22 @@ const PLAN: PlannedChange[] = [
 test('the dry run shows path: old -> new, already-set values, and absent targets', () => {
   const text = renderPlan(PLAN, { source: 'test', dryRun: true });
   assert.match(text, /^  service irqbalance: running -> stopped  # r$/m);
-  assert.match(text, /^  \/proc\/irq\/40\/smp_affinity_list: 0-31 -> 0-15 \[eth0\]  # eth0 is on node 0$/m);
+  assert.match(text, /^  \/proc\/irq\/N\/smp_affinity_list for N = 40-41: 0-31 -> 0-15 \[eth0\]  # eth0 is on node 0$/m);
   assert.match(text, /^already set \(1\):\n  \/proc\/sys\/kernel\/numa_balancing: 0$/m);
   assert.match(text, /^not on this machine, skipped \(1\):\n  \/sys\/kernel\/mm\/ksm\/run$/m);
   assert.match(text, /dry run: nothing written/);
+});
+
+test('the same knob of many CPUs is one line per old -> new', () => {
+  const gov = (cpu: number, current: string | null): PlannedChange => ({
+    change: { kind: 'sysfs', target: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, value: 'performance', reason: 'g' },
+    path: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, current, action: current === null ? 'absent' : current === 'performance' ? 'same' : 'change',
+  });
+  const text = renderPlan([gov(0, 'powersave'), gov(1, 'powersave'), gov(2, 'schedutil'), gov(3, 'powersave'), gov(4, 'performance'), gov(5, null), gov(6, null)], { source: 'test', dryRun: true });
+  assert.match(text, /^  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 0-1,3: powersave -> performance  # g$/m);
+  assert.match(text, /^  \/sys\/devices\/system\/cpu\/cpu2\/cpufreq\/scaling_governor: schedutil -> performance  # g$/m);
+  assert.match(text, /^already set \(1\):\n  \/sys\/devices\/system\/cpu\/cpu4\/cpufreq\/scaling_governor: performance$/m);
+  assert.match(text, /^not on this machine, skipped \(2\):\n  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 5-6$/m);
 });
 
 test('persist: the IRQ unit, the irqbalance drop-in banning the pinned IRQs, debugfs knobs in tuned, units to disable', () => {

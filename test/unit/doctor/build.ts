@@ -107,6 +107,14 @@ export function input(over: Partial<DoctorInput> = {}): DoctorInput {
     rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [0, 1, 2, 3], flowCnt: 2048 }, { queue: 'rx-1', rpsCpus: [0, 1, 2, 3], flowCnt: 2048 }] },
     rpsSockFlowEntries: present('proc/sys/net/core/rps_sock_flow_entries', 4096),
     processes: ok([]),
+    demotion: present('sys/kernel/mm/numa/demotion_enabled', false),
     ...over,
+    placed: over.placed ?? placedFrom(over.processes ?? ok([])),
   };
+}
+
+/** What placement detection sees of the sampled processes (their status lines), >= 1 GiB only. */
+export function placedFrom(ps: DoctorInput['processes']): DoctorInput['placed'] {
+  if (!ps.ok) return ps;
+  return ok(ps.value.filter((p) => p.memory.kind === 'ok' && p.memory.totalBytes >= GiB).map((p) => ({ pid: p.pid, comm: p.comm, totalBytes: p.memory.kind === 'ok' ? p.memory.totalBytes : 0, cpusAllowed: p.cpusAllowed, memsAllowed: p.memsAllowed })));
 }

@@ -10,7 +10,8 @@ import { Header } from 'tar';
 import { createSnapshotArchive, readSnapshotArchive } from '../../../src/actuate/snapshot_archive.js';
 import { gatherDoctorInput } from '../../../src/discover/doctor_input.js';
 import { NumakitError } from '../../../src/model/errors.js';
-import { profileByName } from '../../../src/policy/doctor/profiles.js';
+import type { DoctorInput } from '../../../src/model/doctor_input.js';
+import { doctorProfile } from '../../../src/policy/doctor/profiles.js';
 import { runDoctor } from '../../../src/policy/doctor/rules.js';
 import { renderDoctorJson } from '../../../src/render/doctor_json.js';
 import { MemTree, normalise } from '../../../src/sysfs/mem_tree.js';
@@ -77,8 +78,9 @@ describe('readSnapshotArchive', () => {
     for (const name of ['spark-2s', 'cxl-3node']) {
       const file = join(tmp, `${name}.tar.gz`);
       await createSnapshotArchive(join(EXAMPLES, name), file);
-      const onDisk = runDoctor(await gatherDoctorInput(openRoot(join(EXAMPLES, name))), profileByName('spark'));
-      const inMemory = runDoctor(await gatherDoctorInput(treeRoot(await readSnapshotArchive(file), file)), profileByName('spark'));
+      const spark = (i: DoctorInput) => runDoctor(i, doctorProfile({ klass: 'spark', alias: null }, i));
+      const onDisk = spark(await gatherDoctorInput(openRoot(join(EXAMPLES, name))));
+      const inMemory = spark(await gatherDoctorInput(treeRoot(await readSnapshotArchive(file), file)));
       assert.equal(renderDoctorJson(inMemory, { profile: 'spark', target: 'x' }), renderDoctorJson(onDisk, { profile: 'spark', target: 'x' }));
     }
   });

@@ -1,0 +1,65 @@
+// Where the workload's largest process is placed, for the profiles whose advice depends on it
+// (AutoNUMA for a database or a JVM): given with --placement, or detected from the processes.
+// Bound: its CPUs are confined to one node, or its cpuset's memory to some of the nodes.
+// Unpinned: it may run on every node. Pure.
+import { UsageError } from '../../model/errors.js';
+import { LARGE_PROCESS_BYTES, type PlacedProcess } from '../../model/placement.js';
+import type { Topology } from '../../model/topology.js';
+import { TABLE } from './table.js';
+import type { Placement, WorkloadClass } from './types.js';
+
+export interface PlacementInfo {
+  readonly value: Placement | null;
+  /** class: fixed by what the profile is; given: --placement; plan: the plan binds it; detected; unknown. */
+  readonly how: 'class' | 'given' | 'plan' | 'detected' | 'unknown';
+  /** One line saying how it was decided, for output. */
+  readonly detail: string;
+}
+
+const GiB = 2 ** 30;
+
+export function parsePlacement(v: string | undefined): Placement | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'bound' || v === 'unpinned') return v;
+  throw new UsageError(`--placement ${v}: expected bound or unpinned`);
+}
+
+function boundTo(t: Topology, p: PlacedProcess): string | null {
+  const cpuNodes = new Set((p.cpusAllowed ?? []).map((c) => t.cpus.find((x) => x.id === c)?.node ?? null));
+  const withCpus = t.nodes.filter((n) => n.cpus.length > 0).length;
+  if (p.cpusAllowed !== null && p.cpusAllowed.length > 0 && cpuNodes.size === 1 && withCpus > 1) return `its CPUs are on node ${[...cpuNodes][0]} only`;
+  const memNodes = t.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0).map((n) => n.id);
+  const mems = p.memsAllowed ?? memNodes;
+  if (mems.length > 0 && mems.length < memNodes.length) return `its cpuset allows memory on node(s) ${mems.join(',')} only`;
+  return null;
+}
+
+/** The placement of the largest process of 1 GiB or more; unknown without process data. */
+export function detectPlacement(t: Topology, processes: readonly PlacedProcess[] | null, why: string): PlacementInfo {
+  if (processes === null) return { value: null, how: 'unknown', detail: `unknown: ${why}` };
+  const big = [...processes].filter((p) => p.totalBytes >= LARGE_PROCESS_BYTES).sort((x, y) => y.totalBytes - x.totalBytes)[0];
+  if (big === undefined) return { value: null, how: 'unknown', detail: 'unknown: no process of 1 GiB or more runs to tell it from' };
+  const name = `${big.comm} (pid ${big.pid}, ${(big.totalBytes / GiB).toFixed(1)} GiB)`;
+  const bound = boundTo(t, big);
+  return bound === null
+    ? { value: 'unpinned', how: 'detected', detail: `unpinned: the largest process, ${name}, may run on every node` }
+    : { value: 'bound', how: 'detected', detail: `bound: the largest process, ${name}: ${bound}` };
+}
+
+/**
+ * The placement a profile is judged with: fixed by the class (spark, latency: bound;
+ * throughput: unpinned), else --placement, else what was detected.
+ */
+export function choosePlacement(klass: WorkloadClass, given: Placement | undefined, detect: () => PlacementInfo): PlacementInfo {
+  const fixed = TABLE[klass].placement;
+  if (fixed === 'bound' || fixed === 'unpinned') {
+    if (given !== undefined && given !== fixed) throw new UsageError(`--placement ${given}: the ${klass} profile is ${fixed} by definition; --placement is for the profiles whose advice depends on it (general, database, jvm)`);
+    return { value: fixed, how: 'class', detail: `${fixed}: the ${klass} profile is ${fixed} by definition` };
+  }
+  if (fixed === 'any') {
+    if (given !== undefined) throw new UsageError(`--placement ${given}: the ${klass} profile does not depend on placement`);
+    return { value: null, how: 'class', detail: `the ${klass} profile does not depend on placement` };
+  }
+  if (given !== undefined) return { value: given, how: 'given', detail: `${given}: as given with --placement` };
+  return detect();
+}

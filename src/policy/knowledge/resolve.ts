@@ -1,0 +1,101 @@
+// Table + machine + placement -> what a profile wants here, setting by setting. The one function
+// doctor, apply and plan call, so they cannot disagree. A setting is wanted (with the table's
+// advice), moot on this machine (one node; nothing to tier; AutoNUMA off so its scan rate is
+// unused), or asked (it depends on a placement nobody could tell). No opinion: not in Wants.
+import type { Topology } from '../../model/topology.js';
+import type { PlacementInfo } from './placement.js';
+import type { ProfileRef } from './profiles.js';
+import { TABLE } from './table.js';
+import { isByPlacement, SETTINGS, type Advice, type Entry, type SettingKey, type SettingValues, type WorkloadClass } from './types.js';
+
+export type Resolved<T> =
+  | { readonly state: 'want'; readonly advice: Advice<T> }
+  | { readonly state: 'moot'; readonly why: string }
+  | { readonly state: 'ask'; readonly why: string; readonly bound: Advice<T> | null; readonly unpinned: Advice<T> | null };
+
+export type Wants = { readonly [K in SettingKey]?: Resolved<SettingValues[K]> };
+
+/** The facts about a machine that change what a profile wants. */
+export interface MachineFacts {
+  readonly nodes: number;
+  /** Nodes with memory and no CPUs (CXL, PMEM, HBM): a slower tier. */
+  readonly memoryOnlyNodes: number;
+  /** uname -r, or null when unknown. */
+  readonly kernelRelease: string | null;
+}
+
+export interface TuningProfile {
+  readonly name: WorkloadClass;
+  readonly ref: ProfileRef;
+  readonly summary: string;
+  readonly placement: PlacementInfo;
+  readonly facts: MachineFacts;
+  readonly wants: Wants;
+}
+
+export function machineFacts(t: Topology): MachineFacts {
+  return {
+    nodes: t.nodes.length,
+    memoryOnlyNodes: t.nodes.filter((n) => n.cpus.length === 0 && (n.memTotalBytes ?? 0) > 0).length,
+    kernelRelease: t.kernel.kernelRelease.value,
+  };
+}
+
+/** "6.1.0-13-amd64" >= [5, 18]. Unknown releases count as new enough (the file then decides). */
+export function kernelAtLeast(release: string | null, major: number, minor: number): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(release ?? '');
+  if (m === null) return true;
+  return Number(m[1]) > major || (Number(m[1]) === major && Number(m[2]) >= minor);
+}
+
+/** Settings that mean nothing on one node: there is nowhere else to place or take memory. */
+const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion'];
+
+function moot(key: SettingKey, f: MachineFacts, autonuma: Resolved<SettingValues['autonuma']> | undefined): string | null {
+  if (f.nodes <= 1 && NUMA_ONLY.includes(key)) return 'one NUMA node: nothing to place';
+  if (key === 'demotion' && f.memoryOnlyNodes === 0) return 'no memory-only (slower) node on this machine: nothing to demote to';
+  if (key === 'autonumaScan' && autonuma !== undefined && (autonuma.state === 'moot' || (autonuma.state === 'want' && autonuma.advice.value === 'off'))) return 'AutoNUMA is to be off: its scan rate is unused';
+  return null;
+}
+
+function resolveOne<K extends SettingKey>(key: K, klass: WorkloadClass, f: MachineFacts, placement: PlacementInfo, autonuma: Resolved<SettingValues['autonuma']> | undefined): Resolved<SettingValues[K]> | undefined {
+  const entry = TABLE[klass].settings[key] as Entry<SettingValues[K]> | undefined;
+  if (entry === undefined) return undefined;
+  const why = moot(key, f, autonuma);
+  if (why !== null) return { state: 'moot', why };
+  if (!isByPlacement(entry)) return tieringCheck(key, entry, f) ?? { state: 'want', advice: entry };
+  if (placement.value === null) {
+    if (entry.bound === null && entry.unpinned === null) return undefined;
+    return { state: 'ask', why: `placement ${placement.detail}; give --placement bound|unpinned`, bound: entry.bound, unpinned: entry.unpinned };
+  }
+  const advice = entry[placement.value];
+  return advice === null ? undefined : { state: 'want', advice };
+}
+
+/** AutoNUMA's tiering mode needs slower nodes and a 5.18+ kernel. */
+function tieringCheck<T>(key: SettingKey, advice: Advice<T>, f: MachineFacts): Resolved<T> | null {
+  if (key !== 'autonuma' || advice.value !== 'tiering') return null;
+  if (f.memoryOnlyNodes === 0) return { state: 'moot', why: 'no memory-only (slower) node on this machine: nothing to promote from' };
+  if (!kernelAtLeast(f.kernelRelease, 5, 18)) return { state: 'moot', why: `kernel ${f.kernelRelease} has no memory tiering mode (numa_balancing = 2 needs 5.18 or later)` };
+  return null;
+}
+
+export function resolveWants(klass: WorkloadClass, f: MachineFacts, placement: PlacementInfo): Wants {
+  const out: Record<string, unknown> = {};
+  const autonuma = resolveOne('autonuma', klass, f, placement, undefined);
+  for (const key of SETTINGS) {
+    const r = key === 'autonuma' ? autonuma : resolveOne(key, klass, f, placement, autonuma);
+    if (r !== undefined) out[key] = r;
+  }
+  return out as Wants;
+}
+
+export function resolveProfile(ref: ProfileRef, f: MachineFacts, placement: PlacementInfo): TuningProfile {
+  return { name: ref.klass, ref, summary: TABLE[ref.klass].summary, placement, facts: f, wants: resolveWants(ref.klass, f, placement) };
+}
+
+/** The advice a profile wants for a setting here, or null (no opinion, moot, or asked). */
+export function wanted<K extends SettingKey>(p: TuningProfile, key: K): Advice<SettingValues[K]> | null {
+  const r = p.wants[key] as Resolved<SettingValues[K]> | undefined;
+  return r?.state === 'want' ? r.advice : null;
+}
