@@ -37,7 +37,7 @@ describe('bash completion', () => {
   const cases: [string[], string[]][] = [
     [['numakit', 'do'], ['doctor']],
     [['numakit', 'doctor', '--pro'], ['--profile']],
-    [['numakit', 'doctor', '--profile', ''], ['general', 'spark', 'database', 'jvm', 'latency', 'throughput']],
+    [['numakit', 'doctor', '--profile', ''], ['general', 'spark', 'database', 'latency', 'throughput', 'jvm', 'memory-tiering', 'spark-pinned', 'batch', 'tiering']],
     [['numakit', 'doctor', '--fail-on', 'w'], ['warning']],
     [['numakit', '--example', 'spark'], ['spark-2s']],
     [['numakit', '--example', 'spark-2s', 'to'], ['topo', 'top']],
