@@ -81,8 +81,11 @@ for (const [args, message, code] of [
   });
 }
 
-test('tuned: and agent variants as a non-root user: refused before anything runs or changes', () => {
+test('tuned: and agent variants as a non-root user: refused before anything runs or changes', (t) => {
   const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+  // A checkout under a directory only root may enter cannot be run as nobody at all.
+  const probe = spawnSync(asNobody[0] ?? 'true', [...asNobody.slice(1), 'test', '-r', join(REPO_DIR, 'src/cli/bin.ts')]);
+  if (asNobody.length > 0 && probe.status !== 0) return t.skip(`user nobody cannot read ${REPO_DIR}`);
   for (const [variant, message] of [['tuned:database', /variant 'tuned:database' needs root: \d+ change\(s\) not writable by uid \d+: .*; nothing was changed/], ['agent', /variant 'agent' needs root: .*nothing was changed/]] as const) {
     const argv = [...asNobody, process.execPath, '--import', 'tsx', join(REPO_DIR, 'src/cli/bin.ts'), 'bench', 'ab', '--variant', 'a=', '--variant', variant, '--settle', '0', '--', 'true'];
     const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', cwd: REPO_DIR });
