@@ -20,6 +20,8 @@ export interface GuestOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Host directory that receives what the command wrote under $LAB_OUT in the guest. */
   readonly outDir?: string;
+  /** A NIC reachable only from 127.0.0.1:sshPort on the host (to the guest's port 22). */
+  readonly sshPort?: number;
 }
 
 export interface GuestResult {
@@ -158,12 +160,12 @@ function runQemu(qemu: string, args: readonly string[], timeoutMs: number, boot?
 /** Boots a guest with `topology`, runs `command` with bash in `cwd`, and powers it off. */
 export async function runInGuest(topology: Topology, command: string, opts: GuestOptions = {}): Promise<GuestResult> {
   const t = resolveTopology(topology);
-  const assets = ensureLabAssets();
+  const assets = ensureLabAssets({ net: opts.sshPort !== undefined });
   const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
   liveShares.add(share);
   try {
     writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
-    const inputs = { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel };
+    const inputs = { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel, ...(opts.sshPort === undefined ? {} : { sshPort: opts.sshPort }) };
     const started = Date.now();
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let exit = await runQemu(assets.qemu, buildQemuArgs(t, inputs), timeoutMs, { consoleFile: inputs.consoleFile, withinMs: BOOT_WITHIN_MS });

@@ -9,6 +9,8 @@ import type { LabKernel } from './kernel.js';
 
 /** Loaded with their dependencies, in modules.dep order (LAB.md). */
 export const GUEST_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'overlay'] as const;
+/** Added for guests with a network: the virtio NIC. */
+export const NET_MODULES = ['virtio_net'] as const;
 const BUSYBOX_PATHS = ['/bin/busybox', '/usr/bin/busybox'];
 
 // devtmpfs lacks /dev/fd and /dev/std* (bash's <(...) breaks without them). /tmp is left on the
@@ -44,6 +46,11 @@ ln -sf /proc/self/fd/0 $R/dev/stdin
 ln -sf /proc/self/fd/1 $R/dev/stdout
 ln -sf /proc/self/fd/2 $R/dev/stderr
 hostname numakit-lab
+# QEMU user networking (guests with sshPort): the fixed addresses of its built-in DHCP.
+ip link set lo up
+if [ -e /sys/class/net/eth0 ]; then
+  ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 || fail "network"
+fi
 echo "lab-init: running command"
 chroot $R /bin/bash /run/lab/run.sh </dev/null >$R/run/lab/stdout 2>$R/run/lab/stderr
 echo $? >$R/run/lab/rc
@@ -94,9 +101,9 @@ function stage(dir: string, kernel: LabKernel, busybox: string, order: readonly 
 }
 
 /** Builds (or reuses) the initramfs for this kernel; its name changes with /init and the modules. */
-export function ensureInitramfs(cache: string, kernel: LabKernel): string {
+export function ensureInitramfs(cache: string, kernel: LabKernel, opts: { net?: boolean } = {}): string {
   const busybox = findBusybox();
-  const order = moduleLoadOrder(readFileSync(join(kernel.modulesDir, 'modules.dep'), 'utf8'), GUEST_MODULES);
+  const order = moduleLoadOrder(readFileSync(join(kernel.modulesDir, 'modules.dep'), 'utf8'), opts.net ? [...GUEST_MODULES, ...NET_MODULES] : GUEST_MODULES);
   const key = createHash('sha256').update(INIT_SCRIPT).update(order.join(',')).update(readFileSync(busybox)).digest('hex').slice(0, 12);
   const out = join(cache, `initramfs-${kernel.abi}-${key}.cpio`);
   if (existsSync(out)) return out;

@@ -47,13 +47,16 @@ function downloadDeb(cache: string, abi: string): string {
   return join(dir, got);
 }
 
+/** The virtio NIC's driver and what it depends on, for guests with a network (GuestOptions.sshPort). */
+const NET_PARTS = ['./lib/modules/*/kernel/drivers/net/virtio_net.ko', './lib/modules/*/kernel/drivers/net/net_failover.ko', './lib/modules/*/kernel/net/core/failover.ko'];
+
 /** Unpacks only what the lab needs: the bzImage and the module tree's fs/, net/9p, virtio parts. */
-function unpack(deb: string, dest: string, abi: string): void {
+function unpack(deb: string, dest: string, abi: string, extra: readonly string[] = []): void {
   const tmp = `${dest}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const parts = ['./boot/vmlinuz-*', './lib/modules/*/modules.*', './lib/modules/*/kernel/fs/*',
-    './lib/modules/*/kernel/net/9p/*', './lib/modules/*/kernel/drivers/virtio/*'];
+    './lib/modules/*/kernel/net/9p/*', './lib/modules/*/kernel/drivers/virtio/*', ...extra];
   const quoted = parts.map((p) => `'${p}'`).join(' ');
   run('sh', ['-c', `dpkg-deb --fsys-tarfile '${deb}' | tar -x --wildcards -C '${tmp}' ${quoted}`], { what: 'unpacking the kernel package' });
   run('depmod', ['-b', tmp, abi], { what: 'depmod' });
@@ -74,10 +77,14 @@ export function extractVmlinux(bzImage: Buffer): Buffer {
   throw new LabSetupError('no xz-compressed ELF kernel found in the bzImage (is xz-utils installed?)');
 }
 
-/** Ensures a usable kernel in the cache and returns its paths. */
-export function ensureKernel(cache: string): LabKernel {
+/**
+ * Ensures a usable kernel in the cache and returns its paths. With `net`, the same kernel in
+ * its own tree (netkernel-ABI) that also holds the virtio NIC driver: a tree other guests use
+ * is never changed in place.
+ */
+export function ensureKernel(cache: string, opts: { net?: boolean } = {}): LabKernel {
   const abi = process.env['LAB_KERNEL_ABI'] ?? cachedAbi(cache) ?? resolveAbi();
-  const root = join(cache, `kernel-${abi}`);
-  if (!existsSync(join(root, 'vmlinux'))) unpack(downloadDeb(cache, abi), root, abi);
+  const root = join(cache, `${opts.net ? 'netkernel' : 'kernel'}-${abi}`);
+  if (!existsSync(join(root, 'vmlinux'))) unpack(downloadDeb(cache, abi), root, abi, opts.net ? NET_PARTS : []);
   return { abi, root, vmlinux: join(root, 'vmlinux'), modulesDir: join(root, 'lib', 'modules', abi) };
 }

@@ -11,6 +11,11 @@ export interface QemuInputs {
   readonly shareDir: string;
   readonly consoleFile: string;
   readonly accel: Accel;
+  /**
+   * A NIC on QEMU user networking whose only way in is this host port on 127.0.0.1, forwarded
+   * to the guest's port 22; restrict=on: the guest reaches nothing outside (no route out).
+   */
+  readonly sshPort?: number;
 }
 
 /** panic=-1 + -no-reboot: a kernel panic ends qemu at once instead of hanging until the timeout. */
@@ -95,7 +100,8 @@ export function buildQemuArgs(t: ResolvedTopology, q: QemuInputs): string[] {
     '-append', KERNEL_CMDLINE,
     '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
     '-virtfs', `local,path=${q.shareDir},mount_tag=labshare,security_model=none,multidevs=remap`,
-    '-nodefaults', '-no-user-config', '-display', 'none', '-net', 'none',
+    '-nodefaults', '-no-user-config', '-display', 'none',
+    ...(q.sshPort === undefined ? ['-net', 'none'] : ['-netdev', `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${q.sshPort}-:22`, '-device', 'virtio-net-pci,netdev=n0']),
     '-serial', `file:${q.consoleFile}`,
     '-no-reboot',
   ];

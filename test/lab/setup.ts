@@ -21,23 +21,26 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 const QEMU = 'qemu-system-x86_64';
 const NEEDED = [QEMU, 'dpkg-deb', 'depmod', 'xz', 'cpio', 'timeout'];
 
-let cached: LabAssets | undefined;
+const cached = new Map<boolean, LabAssets>();
 
 export function labCacheDir(): string {
   return process.env['LAB_CACHE'] ?? join(REPO_ROOT, '.lab-cache');
 }
 
-/** Throws LabSetupError (one line) when the lab cannot run here; never skips silently. */
-export function ensureLabAssets(): LabAssets {
-  if (cached) return cached;
+/** Throws LabSetupError (one line) when the lab cannot run here; never skips silently. `net`: a NIC driver too. */
+export function ensureLabAssets(opts: { net?: boolean } = {}): LabAssets {
+  const net = opts.net === true;
+  const have = cached.get(net);
+  if (have) return have;
   const missing = NEEDED.filter((c) => !hasCommand(c));
   if (missing.length > 0) {
     throw new LabSetupError(`the lab needs ${missing.join(', ')} (apt-get install qemu-system-x86 kmod xz-utils cpio busybox-static)`);
   }
   const cache = labCacheDir();
   mkdirSync(cache, { recursive: true });
-  const kernel = ensureKernel(cache);
-  const initrd = ensureInitramfs(cache, kernel);
-  cached = { qemu: QEMU, kernel: kernel.vmlinux, kernelAbi: kernel.abi, initrd, accel: detectAccel() };
-  return cached;
+  const kernel = ensureKernel(cache, { net });
+  const initrd = ensureInitramfs(cache, kernel, { net });
+  const assets: LabAssets = { qemu: QEMU, kernel: kernel.vmlinux, kernelAbi: kernel.abi, initrd, accel: detectAccel() };
+  cached.set(net, assets);
+  return assets;
 }

@@ -1,0 +1,18 @@
+// deploy/ansible is ansible-lint clean (Debian's ansible-lint, the production profile), which
+// also syntax-checks every playbook. The playbooks run against real hosts in
+// test/lab/ansible.lab.test.ts.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { it } from 'node:test';
+import { REPO_DIR } from '../../helpers/cli.js';
+
+it('ansible-lint passes on deploy/ansible with the production profile', () => {
+  const dir = join(REPO_DIR, 'deploy', 'ansible');
+  const r = spawnSync('ansible-lint', ['--nocolor', '--profile', 'production'], {
+    cwd: dir, encoding: 'utf8', timeout: 180_000, env: { ...process.env, ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), NO_COLOR: '1' },
+  });
+  if (r.error) throw new Error(`ansible-lint not found (apt-get install ansible-lint): ${r.error.message}`);
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(`${r.stdout}${r.stderr}`, /Passed with production profile: 0 failure\(s\), 0 warning\(s\)/);
+});
