@@ -44,7 +44,8 @@ async function readSnapshotPart(file: string, profileName: string): Promise<Host
   return {
     kind: 'snapshot', file, host: snapshotHost(root, file), shape: facts.topologyShape(input.topology), settings,
     findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })), profile: profileName,
-    gaps: [...input.topology.warnings, ...(unread.length > 0 ? [`not in the snapshot: ${unread.join(', ')}`] : [])],
+    // A device without a node is doctor's device-node finding, not missing data.
+    gaps: [...input.topology.warnings.filter((w) => !/: node unknown \(numa_node/.test(w)), ...(unread.length > 0 ? [`not in the snapshot: ${unread.join(', ')}`] : [])],
   };
 }
 
