@@ -49,7 +49,7 @@ interface Play { code: number | null; out: string; recap: Record<string, Record<
 function playbook(name: string, ...args: string[]): Play {
   const r = spawnSync('ansible-playbook', ['-i', join(work, 'inventory.yml'), join(ANSIBLE, 'playbooks', `${name}.yml`), ...args], {
     encoding: 'utf8', cwd: ANSIBLE, timeout: TIMEOUT_MS,
-    env: { ...process.env, ANSIBLE_CONFIG: join(ANSIBLE, 'ansible.cfg'), ANSIBLE_NOCOLOR: '1', ANSIBLE_LOCAL_TEMP: join(work, 'ansible-tmp'), ANSIBLE_SSH_CONTROL_PATH_DIR: join(work, 'cp') },
+    env: { ...process.env, ANSIBLE_CONFIG: join(ANSIBLE, 'ansible.cfg'), ANSIBLE_NOCOLOR: '1' },
   });
   const out = `${r.stdout}\n${r.stderr}`;
   const recap: Play['recap'] = {};
