@@ -132,7 +132,7 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
     const [, withCap, without] = s.stdout.split(/== with CAP_SYS_PTRACE|== without/);
     assert.match(withCap!, new RegExp(`pid="${pid}"`));
     assert.doesNotMatch(without!, new RegExp(`pid="${pid}"`));
-    assert.match(without!, /numakit_scrape_gaps\{[^}]*reason="no permission"[^}]*\} [1-9]/);
+    assert.match(without!, /numakit_scrape_gaps\{[^}]*reason="no-permission"[^}]*\} [1-9]/);
   });
   it('agent (advise): CAP_SYS_PTRACE reads another user\'s process; without it, "no-permission"', () => {
     const s = sectionOk(run, 'agent-advise');
