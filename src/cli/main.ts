@@ -2,6 +2,7 @@
 // arguments by its declaration, open the root, run it, and turn every error into one line on
 // stderr. The only top-level catch in the program.
 import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
+import { formatWarning, Warnings } from '../model/warnings.js';
 import { openRoot, REAL_ROOT, type SysRoot } from '../sysfs/root.js';
 import { COMMANDS, OVERVIEW } from './commands/index.js';
 import type { Context } from './context.js';
@@ -54,7 +55,9 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
     io.out(command === undefined ? await (await import('./help_main.js')).renderMainHelp() : renderHelp(name, cmd));
     return 0;
   }
-  const root = await resolveRoot(globals);
+  // Files that exist but cannot be used cost their fact, not the command: each is said once.
+  const warnings = new Warnings((w) => io.err(`numakit: warning: ${formatWarning(w)}\n`));
+  const root: SysRoot = { ...(await resolveRoot(globals)), warnings };
   const ctx: Context = {
     root,
     rootGiven: globals.root !== undefined || globals.example !== undefined,

@@ -5,9 +5,9 @@ import type { NodeStat } from '../model/stat.js';
 import { readNodeHugepages } from '../sysfs/node_hugepages.js';
 import { listNodeDirs, NODE_DIR } from '../sysfs/node_list.js';
 import { readMeminfo, readNodeMeminfo } from '../sysfs/node_meminfo.js';
-import { readNodeNumastat } from '../sysfs/node_numastat.js';
+import { readNodeNumastat, type NodeNumastat } from '../sysfs/node_numastat.js';
 import { readNumaMaps } from '../sysfs/proc_numa_maps.js';
-import type { SysRoot } from '../sysfs/root.js';
+import { warn, type SysRoot } from '../sysfs/root.js';
 
 /**
  * The base page size. Node has no sysconf(_SC_PAGESIZE); the kernel states the page size of
@@ -25,15 +25,22 @@ export function readDefaultHugePageSize(root: SysRoot): number {
   return readMeminfo(root)?.['Hugepagesize'] ?? 2 * 1024 * 1024;
 }
 
-/** Nodes, counters, meminfo and pools. Throws a one-line error when there are no nodes. */
+/**
+ * Nodes, counters, meminfo and pools. A node whose numastat is absent or unusable (an empty
+ * nodeN directory, a corrupt file) is left out with a warning; no node at all is a one-line error.
+ */
 export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean } = {}): NodeStat {
-  const nodes = listNodeDirs(root);
-  if (nodes.length === 0) throw new NumakitError(`${root.label === '/' ? '' : `${root.label}: `}no ${NODE_DIR}/node* directories: sysfs not mounted or kernel without NUMA`);
-  const numastat = nodes.map((n) => {
-    const c = readNodeNumastat(root, n);
-    if (c === null) throw new NumakitError(`cannot read ${NODE_DIR}/node${n}/numastat`);
-    return c;
-  });
+  const dirs = listNodeDirs(root);
+  const where = root.label === '/' ? '' : `${root.label}: `;
+  if (dirs.length === 0) throw new NumakitError(`${where}no ${NODE_DIR}/node* directories: sysfs not mounted or kernel without NUMA`);
+  const counted = dirs.map((n) => [n, readNodeNumastat(root, n)] as const);
+  for (const [n, c] of counted) {
+    if (c === null) warn(root, { path: `${NODE_DIR}/node${n}/numastat`, line: null, problem: `no usable counters: node ${n} left out of the tables` });
+  }
+  const kept = counted.filter((x): x is readonly [number, NodeNumastat] => x[1] !== null);
+  if (kept.length === 0) throw new NumakitError(`${where}no node has a readable ${NODE_DIR}/nodeN/numastat`);
+  const nodes = kept.map(([n]) => n);
+  const numastat = kept.map(([, c]) => c);
   const wantMem = opts.meminfo !== false;
   return {
     nodes,

@@ -1,54 +1,59 @@
 // SysRoot -> Topology. Composes the sysfs readers; decides nothing beyond filling gaps the
-// kernel leaves (absent files) with explicit nulls and warnings.
-import type { Cpu, NumaNode, Topology } from '../model/topology.js';
-import { readCpuList, readCpuTopology, listCpuDirs, CPU_DIR, type KnownCpus } from '../sysfs/cpu_topology.js';
+// kernel leaves (absent files) with explicit nulls and warnings. Impossible values (MemFree
+// above MemTotal, a device on a node the machine does not have) become warnings, not figures.
+import { NumakitError } from '../model/errors.js';
+import type { Device, NumaNode, Topology } from '../model/topology.js';
+import { listCpuDirs, readCpuList } from '../sysfs/cpu_topology.js';
 import { readDevices } from '../sysfs/devices.js';
 import { readKernelFacts } from '../sysfs/kernel.js';
 import { readMemoryTiers, readNodeAccess } from '../sysfs/node_access.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeHugepages } from '../sysfs/node_hugepages.js';
-import { listNodeDirs, readNodeCpulist, readNodeState } from '../sysfs/node_list.js';
+import { listNodeDirs, NODE_DIR, readNodeState } from '../sysfs/node_list.js';
 import { readMeminfo, readNodeMeminfo } from '../sysfs/node_meminfo.js';
-import { listNumbered } from '../sysfs/read.js';
+import { listDir } from '../sysfs/read.js';
 import type { SysRoot } from '../sysfs/root.js';
+import { nodeCpus, readCpus, readCpuSets, type CpuSets } from './cpus.js';
 
 export interface DiscoverOptions {
   /** Skip the device scan (PCI, net, block): faster for commands that don't show devices. */
   readonly devices?: boolean;
 }
 
-/** Node of each CPU from the cpuN/nodeM links (kept for offline CPUs, unlike node cpulists). */
-function cpuNodeLinks(root: SysRoot, cpuIds: number[]): Map<number, number> {
-  const m = new Map<number, number>();
-  for (const cpu of cpuIds) {
-    const nodes = listNumbered(root, `${CPU_DIR}/cpu${cpu}`, 'node');
-    if (nodes.length > 0) m.set(cpu, nodes[0]!);
+/** MemTotal and MemFree of a node's meminfo; MemFree above MemTotal is not believed. */
+function memoryOf(id: number, meminfo: Record<string, number> | null, warnings: string[]): { total: number | null; free: number | null } {
+  const total = meminfo?.MemTotal ?? null;
+  const free = meminfo?.MemFree ?? null;
+  if (total !== null && free !== null && free > total) {
+    warnings.push(`node ${id}: meminfo says MemFree ${free} > MemTotal ${total} bytes: free memory unknown`);
+    return { total, free: null };
   }
-  return m;
+  return { total, free };
 }
 
-function readNodes(root: SysRoot, ids: number[], warnings: string[]): NumaNode[] {
+function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string[]): NumaNode[] {
   const hasCpu = readNodeState(root, 'has_cpu');
   const hasMem = readNodeState(root, 'has_memory');
   const hasNormal = readNodeState(root, 'has_normal_memory');
   const tiers = readMemoryTiers(root);
+  const taken = new Set<number>();
   return ids.map((id) => {
-    const cpus = readNodeCpulist(root, id) ?? [];
+    const cpus = nodeCpus(root, id, sets, taken, warnings);
     const meminfo = readNodeMeminfo(root, id);
     if (meminfo === null) warnings.push(`node ${id}: no meminfo (sys/devices/system/node/node${id}/meminfo absent)`);
     const row = readNodeDistance(root, id);
     const distances: Record<number, number> = {};
     if (row !== null && row.length === ids.length) ids.forEach((other, i) => (distances[other] = row[i]!));
     else if (row !== null) warnings.push(`node ${id}: distance has ${row.length} entries for ${ids.length} nodes; ignored`);
-    const total = meminfo?.MemTotal ?? null;
+    const mem = memoryOf(id, meminfo, warnings);
     return {
       id,
       cpus,
-      memTotalBytes: total,
-      memFreeBytes: meminfo?.MemFree ?? null,
+      memTotalBytes: mem.total,
+      memFreeBytes: mem.free,
       hasCpu: hasCpu ? hasCpu.includes(id) : cpus.length > 0,
-      hasMemory: hasMem ? hasMem.includes(id) : (total ?? 0) > 0,
-      hasNormalMemory: hasNormal ? hasNormal.includes(id) : (total ?? 0) > 0,
+      hasMemory: hasMem ? hasMem.includes(id) : (mem.total ?? 0) > 0,
+      hasNormalMemory: hasNormal ? hasNormal.includes(id) : (mem.total ?? 0) > 0,
       distances,
       hugepages: readNodeHugepages(root, id),
       access: readNodeAccess(root, id),
@@ -75,50 +80,44 @@ function singleNodeFallback(root: SysRoot, cpuIds: number[]): NumaNode {
   };
 }
 
-/**
- * What a CPU shares with CPUs read before it: its core's ids (a thread sibling has the same
- * package, die, cluster and core) and its last-level cache (shared_cpu_list is symmetric). On a
- * 2-socket SMT server this halves the per-CPU reads and reads each L3 once, not per CPU. Off
- * while a snapshot records what it reads, so a snapshot holds every CPU's files.
- */
-function sharedTopology(root: SysRoot): KnownCpus | undefined {
-  return root.onAccess === undefined ? new Map() : undefined;
+/** Node ids: the nodeN directories (libnuma and numactl --hardware count these), else node/online. */
+function nodeIds(root: SysRoot): number[] {
+  const dirIds = listNodeDirs(root);
+  if (dirIds.length > 0) return dirIds;
+  const online = readNodeState(root, 'online');
+  if (online === null && listDir(root, NODE_DIR) !== null && readCpuList(root, 'online') === null && listCpuDirs(root).length === 0) {
+    // A NUMA kernel's node directory, but no node in it and nothing else to go by.
+    throw new NumakitError(`${root.label === '/' ? '' : `${root.label}: `}no readable node list: ${NODE_DIR} has no nodeN directory and no usable online file`);
+  }
+  return online ?? [];
 }
 
-function readCpus(root: SysRoot, nodes: NumaNode[]): { cpus: Cpu[]; possible: number[] } {
-  const dirs = listCpuDirs(root);
-  const possible = readCpuList(root, 'possible') ?? dirs;
-  const online = readCpuList(root, 'online');
-  const fromNodes = new Map<number, number>();
-  for (const n of nodes) for (const c of n.cpus) fromNodes.set(c, n.id);
-  // A CPU's nodeN link is read only when no node's cpulist names it (offline CPUs on some kernels).
-  const links = cpuNodeLinks(root, dirs.filter((c) => !fromNodes.has(c)));
-  const known = sharedTopology(root);
-  const cpus = dirs.map((id): Cpu => {
-    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.includes(id) } : {}) });
-    return {
-      ...t,
-      online: online ? online.includes(id) : t.online,
-      node: fromNodes.get(id) ?? links.get(id) ?? (nodes.length === 1 ? nodes[0]!.id : null),
-    };
+/** A device on a node the machine does not have is on an unknown node. */
+function checkDeviceNodes(devices: Device[], nodes: NumaNode[], warnings: string[]): Device[] {
+  const ids = new Set(nodes.map((n) => n.id));
+  return devices.map((d) => {
+    if (d.node === null || ids.has(d.node)) return d;
+    warnings.push(`${d.kind} ${d.name}: numa_node ${d.node} is not a node of this machine: node unknown`);
+    return { ...d, node: null };
   });
-  return { cpus, possible };
 }
 
 export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Topology {
   const warnings: string[] = [];
-  const dirIds = listNodeDirs(root);
-  // libnuma (and so numactl --hardware) counts every nodeN directory; node/online agrees on
-  // a running system. Use the directories, falling back to online when they can't be listed.
-  const ids = dirIds.length > 0 ? dirIds : (readNodeState(root, 'online') ?? []);
-  let nodes = readNodes(root, ids, warnings);
+  const ids = nodeIds(root);
+  const sets = readCpuSets(root);
+  let nodes = readNodes(root, ids, sets, warnings);
   if (nodes.length === 0) {
     warnings.push('no NUMA information under sys/devices/system/node: treated as one node');
-    nodes = [singleNodeFallback(root, readCpuList(root, 'online') ?? listCpuDirs(root))];
+    const online = readCpuList(root, 'online') ?? sets.present ?? [];
+    const present = new Set(sets.present ?? online);
+    nodes = [singleNodeFallback(root, online.filter((c) => present.has(c)))];
   }
-  const { cpus, possible } = readCpus(root, nodes);
+  const fromNodes = new Map<number, number>();
+  for (const n of nodes) for (const c of n.cpus) fromNodes.set(c, n.id);
+  const { cpus, possible, cpuset } = readCpus(root, sets, (id) => fromNodes.get(id) ?? sets.link(id) ?? (nodes.length === 1 ? nodes[0]!.id : null));
   const kernel = readKernelFacts(root);
-  const devices = opts.devices === false ? [] : readDevices(root);
+  const devices = opts.devices === false ? [] : checkDeviceNodes(readDevices(root), nodes, warnings);
   for (const d of devices) {
     if (d.node === null && nodes.length > 1) warnings.push(`${d.kind} ${d.name}: node unknown (numa_node is -1 or absent)`);
   }
@@ -136,6 +135,7 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
     possibleNodes: readNodeState(root, 'possible') ?? ids,
     possibleCpus: possible,
     kernel,
+    cpuset,
     warnings,
   };
 }

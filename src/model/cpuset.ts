@@ -1,19 +1,24 @@
 // CPU and node sets as the kernel prints them: lists ("0-3,8,10-11") and masks ("ff,00000001").
 import { SysfsParseError } from './errors.js';
+import { cleanText, MAX_CPUS } from './limits.js';
 
-/** Parses a kernel list such as "0-3,8,10-11" (also "" and "\n" = empty; "0-7:2" strides). Sorted, unique. */
-export function parseCpuList(text: string): number[] {
-  const s = text.trim();
+/**
+ * Parses a kernel list such as "0-3,8,10-11" (also "" and "\n" = empty; "0-7:2" strides;
+ * trailing NULs and CRLF tolerated). Sorted, unique. Every id is below `limit` (MAX_CPUS by
+ * default: CPU and node ids never reach it), so a corrupt list is refused, never walked.
+ */
+export function parseCpuList(text: string, limit = MAX_CPUS): number[] {
+  const s = cleanText(text).trim();
   if (s === '') return [];
   const out = new Set<number>();
   for (const part of s.split(',')) {
-    const m = /^(\d+)(?:-(\d+)(?::(\d+))?)?$/.exec(part.trim());
+    const m = /^(\d{1,9})(?:-(\d{1,9})(?::(\d{1,9}))?)?$/.exec(part.trim());
     if (!m) throw new SysfsParseError('not a CPU/node list', { text: s });
     const lo = Number(m[1]);
     const hi = m[2] === undefined ? lo : Number(m[2]);
     const step = m[3] === undefined ? 1 : Number(m[3]);
     if (hi < lo || step < 1) throw new SysfsParseError('bad range in CPU/node list', { text: part });
-    if (hi - lo > 1 << 20) throw new SysfsParseError('range too large in CPU/node list', { text: part });
+    if (hi >= limit) throw new SysfsParseError(`id beyond the kernel's limit (${limit}) in CPU/node list`, { text: part });
     for (let i = lo; i <= hi; i += step) out.add(i);
   }
   return [...out].sort((a, b) => a - b);
@@ -32,11 +37,15 @@ export function formatCpuList(ids: readonly number[]): string {
   return parts.join(',');
 }
 
-/** Parses a kernel hex mask such as "00000000,0000000f" (32-bit words, most significant first). */
+/**
+ * Parses a kernel hex mask such as "00000000,0000000f" (32-bit words, most significant first).
+ * A mask wider than MAX_CPUS bits is refused (the kernel prints nr_cpu_ids bits).
+ */
 export function parseCpuMask(text: string): number[] {
-  const s = text.trim().replace(/^0x/i, '');
+  const s = cleanText(text).trim().replace(/^0x/i, '');
   if (s === '') return [];
   const words = s.split(',');
+  if (words.length > MAX_CPUS / 32) throw new SysfsParseError(`mask wider than the kernel's limit (${MAX_CPUS} bits)`, { text: s });
   const out: number[] = [];
   let bit = 0;
   for (let w = words.length - 1; w >= 0; w--) {

@@ -40,25 +40,40 @@ export class SysfsParseError extends SyntaxError {
   readonly path: string;
   readonly line: number;
   readonly text: string;
+  /** What was expected or wrong, without path and line ("not a CPU/node list: '0-x'"). */
+  readonly problem: string;
+  private readonly what: string;
   constructor(what: string, where: { path?: string; line?: number; text?: string } = {}) {
     const path = where.path ?? '<text>';
     const line = where.line ?? 1;
     const text = where.text ?? '';
-    super(`${path}:${line}: ${what}${text === '' ? '' : `: '${truncate(text)}'`}`);
+    const problem = `${what}${text === '' ? '' : `: '${printable(text)}'`}`;
+    super(`${path}:${line}: ${problem}`);
     this.name = 'SysfsParseError';
     this.path = path;
     this.line = line;
     this.text = text;
+    this.problem = problem;
+    this.what = what;
   }
 
   /** The same error attributed to a file (parsers run on text and don't know the path). */
   at(path: string): SysfsParseError {
-    const what = this.message.replace(/^<text>:\d+: /, '').replace(/: '.*'$/s, '');
-    return new SysfsParseError(what, { path, line: this.line, text: this.text });
+    return new SysfsParseError(this.what, { path, line: this.line, text: this.text });
   }
 }
 
-function truncate(s: string): string {
-  const one = s.replace(/\n/g, '\\n');
+function escape(c: string): string {
+  if (c === '\n') return '\\n';
+  const code = c.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * At most 60 characters of the text, with newlines, control characters and non-ASCII bytes
+ * escaped: a quoted file never moves the terminal's cursor or colours its screen.
+ */
+export function printable(s: string): string {
+  const one = s.slice(0, 200).replace(/[^\x20-\x7e]/g, escape);
   return one.length > 60 ? `${one.slice(0, 57)}...` : one;
 }

@@ -1,7 +1,9 @@
 // A value read from one kernel file, or the reason it could not be read.
 // "Absent is not broken": a missing file is a normal fact on many kernels and containers.
+// 'empty': the file exists and holds nothing (an attribute with no value now);
+// 'unparseable': it holds something numakit cannot understand (a warning says what and where).
 
-export type AbsentReason = 'missing' | 'no-permission';
+export type AbsentReason = 'missing' | 'no-permission' | 'empty' | 'unparseable';
 
 export type Fact<T> =
   | { readonly path: string; readonly value: T }

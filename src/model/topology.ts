@@ -48,6 +48,19 @@ export interface Cpu {
   readonly siblings: CpuId[];
   /** CPUs sharing this CPU's last-level (L3) cache; empty when unknown. */
   readonly l3: CpuId[];
+  /**
+   * Inside the cpuset of the cgroup numakit runs in (hwloc's "allowed" set, as opposed to its
+   * "complete" set); true when no cgroup restricts it or the cgroup is unknown.
+   */
+  readonly allowed: boolean;
+}
+
+/** The cgroup cpuset that restricts the reading process (and so what it may run on). */
+export interface CpusetRestriction {
+  /** The cgroup ("/batch.slice/job1") and the file its CPUs come from. */
+  readonly cgroup: string;
+  readonly path: string;
+  readonly cpus: CpuId[];
 }
 
 export type DeviceKind = 'net' | 'nvme' | 'block' | 'gpu' | 'ib' | 'other';
@@ -97,6 +110,8 @@ export interface Topology {
   readonly possibleNodes: NodeId[];
   readonly possibleCpus: CpuId[];
   readonly kernel: KernelFacts;
+  /** The cgroup cpuset numakit runs in when it leaves out some CPUs of the machine; else null. */
+  readonly cpuset: CpusetRestriction | null;
   /** Files that were expected but absent or unreadable, for "not checked" notes. */
   readonly warnings: string[];
 }

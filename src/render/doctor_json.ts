@@ -20,7 +20,9 @@ export function findingJson(f: Finding): Record<string, unknown> {
   };
 }
 
-export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; placement?: string; target: string; host?: string | null }): string {
+/** `warnings`: files that exist but could not be used (their checks say "not checked"). */
+export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; placement?: string; target: string; host?: string | null; warnings?: readonly string[] }): string {
   const placement = o.placement === undefined ? {} : { placement: o.placement };
-  return JSON.stringify({ schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, ...placement, summary: countBySeverity(findings), findings: findings.map(findingJson) }, null, 2) + '\n';
+  const doc = { schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, ...placement, summary: countBySeverity(findings), findings: findings.map(findingJson), warnings: o.warnings ?? [] };
+  return JSON.stringify(doc, null, 2) + '\n';
 }

@@ -4,7 +4,8 @@ import type { Topology } from '../model/topology.js';
 
 export const TOPO_SCHEMA_VERSION = 1;
 
-export function topoToJson(topo: Topology): object {
+/** `readWarnings`: files that could not be used (main's warnings), after the topology's own notes. */
+export function topoToJson(topo: Topology, readWarnings: readonly string[] = []): object {
   return {
     schemaVersion: TOPO_SCHEMA_VERSION,
     nodes: topo.nodes.map((n) => ({
@@ -30,6 +31,7 @@ export function topoToJson(topo: Topology): object {
       siblings: c.siblings,
       l3: c.l3,
       online: c.online,
+      allowed: c.allowed,
     })),
     devices: topo.devices.map((d) => ({
       kind: d.kind,
@@ -44,16 +46,17 @@ export function topoToJson(topo: Topology): object {
     })),
     possibleNodes: topo.possibleNodes,
     possibleCpus: topo.possibleCpus,
+    cpuset: topo.cpuset,
     kernel: {
       release: topo.kernel.kernelRelease.value,
       hypervisor: topo.kernel.hypervisor.value,
       productName: topo.kernel.productName.value,
       memTotalBytes: topo.kernel.memTotalBytes.value,
     },
-    warnings: topo.warnings,
+    warnings: [...topo.warnings, ...readWarnings],
   };
 }
 
-export function renderTopoJson(topo: Topology): string {
-  return JSON.stringify(topoToJson(topo), null, 2) + '\n';
+export function renderTopoJson(topo: Topology, readWarnings: readonly string[] = []): string {
+  return JSON.stringify(topoToJson(topo, readWarnings), null, 2) + '\n';
 }

@@ -44,6 +44,8 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
   const lines = [`node ${n.id}  ${cpuText}; ${memText}`];
   if (offline.length > 0) lines.push(`        offline CPUs: ${formatCpuList(offline)}`);
+  const denied = cpus.filter((c) => !c.allowed).map((c) => c.id);
+  if (denied.length > 0 && topo.cpuset) lines.push(`        not allowed (outside cgroup ${topo.cpuset.cgroup}'s cpuset): ${formatCpuList(denied)}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
   if (n.access) {
@@ -73,6 +75,9 @@ export function renderTopoText(topo: Topology): string {
   if (unknown.length > 0) {
     out.push('', topo.nodes.length > 1 ? 'devices on an unknown node (firmware gives no numa_node):' : 'devices (node not given by firmware):');
     for (const d of unknown) out.push(`  ${topo.nodes.length > 1 ? '! ' : ''}${describeDevice(d)}`);
+  }
+  if (topo.cpuset) {
+    out.push('', `cgroup ${topo.cpuset.cgroup} allows CPUs ${formatCpuList(topo.cpuset.cpus)} only (/${topo.cpuset.path})`);
   }
   out.push('', ...renderDistances(topo));
   const warns = topo.warnings.filter((w) => !/node unknown/.test(w));

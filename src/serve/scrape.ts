@@ -2,6 +2,7 @@
 // deadline; what was read becomes the /metrics families and the dashboard's data. A collector
 // the deadline cut or skipped is a gap ('deadline') and numakit_scrape_partial is 1.
 import type { Topology } from '../model/topology.js';
+import { Warnings } from '../model/warnings.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { Gaps, type CollectContext, type GapReason } from './collect/context.js';
 import { DoctorCache, type DoctorRun } from './collect/doctor.js';
@@ -79,7 +80,10 @@ export class Scraper {
   scrape(timeoutMs = this.opts.timeoutMs): Scrape {
     const t0 = this.clock();
     const gaps = new Gaps();
-    const c: CollectContext = { root: this.root, now: this.clock, deadline: t0 + timeoutMs, gaps };
+    // A fresh warning log per scrape: a file that cannot be parsed is a gap of every scrape that
+    // meets it (guard counts them), and is said once on stderr through the root's own log.
+    const warnings = new Warnings((w) => this.root.warnings?.add(w));
+    const c: CollectContext = { root: { ...this.root, warnings }, now: this.clock, deadline: t0 + timeoutMs, gaps };
     let topology: Topology | null = null;
     let memory: NodeMemory[] = [];
     let cpu: NodeCpu[] = [];

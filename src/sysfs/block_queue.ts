@@ -1,9 +1,9 @@
 // /sys/class/block/DISK/queue/rq_affinity: where block I/O completions run.
 // 0: wherever the IRQ fired; 1 (default): a CPU of the submitting CPU's group (shared cache);
 // 2: forced onto the exact submitting CPU. See Documentation/ABI/stable/sysfs-block.
-import { absent, present, type Fact } from '../model/fact.js';
-import { parseAt, parseInteger } from './parse_util.js';
-import { readFile } from './read.js';
+import type { Fact } from '../model/fact.js';
+import { integerIn } from './parse_util.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export function rqAffinityPath(disk: string): string {
@@ -11,7 +11,5 @@ export function rqAffinityPath(disk: string): string {
 }
 
 export function readRqAffinity(root: SysRoot, disk: string): Fact<number> {
-  const path = rqAffinityPath(disk);
-  const r = readFile(root, path);
-  return r.ok ? present(path, parseAt(path, r.text, parseInteger)) : absent(path, r.reason);
+  return readFact(root, rqAffinityPath(disk), integerIn(0, 2));
 }

@@ -1,9 +1,13 @@
 // /sys/devices/system/cpu/{possible,online} and per CPU topology/*, online, cache/index*/.
 // cpu0 usually has no "online" file (it cannot be offlined): absent means online.
 // die_id and cluster_id appeared in kernels 5.2 and 5.16; absent on older ones.
+// An empty cpuN/online (seen on some kernels) is "no value": the CPU counts as online, as when
+// the file is absent. Topology ids are -1 where the architecture has no such level.
 import { parseCpuList } from '../model/cpuset.js';
-import { parseAt, parseInteger } from './parse_util.js';
+import { MAX_CPUS } from '../model/limits.js';
+import { integerIn } from './parse_util.js';
 import { listDir, listNumbered, readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const CPU_DIR = 'sys/devices/system/cpu';
@@ -19,14 +23,15 @@ export interface CpuTopologyRaw {
   readonly l3: number[];
 }
 
-function readInt(root: SysRoot, path: string): number | null {
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseInteger);
+const parseTopologyId = integerIn(-1, 2 ** 31 - 1);
+const parseOnline = integerIn(0, 1);
+
+function readInt(root: SysRoot, path: string, parse = parseTopologyId): number | null {
+  return readParsed(root, path, parse);
 }
 
 function readList(root: SysRoot, path: string): number[] | null {
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseCpuList);
+  return readParsed(root, path, parseCpuList, { emptyIsValue: true });
 }
 
 export function readCpuList(root: SysRoot, which: 'possible' | 'online' | 'present' | 'isolated'): number[] | null {
@@ -35,7 +40,7 @@ export function readCpuList(root: SysRoot, which: 'possible' | 'online' | 'prese
 
 /** CPU ids from the cpuN directories. */
 export function listCpuDirs(root: SysRoot): number[] {
-  return listNumbered(root, CPU_DIR, 'cpu');
+  return listNumbered(root, CPU_DIR, 'cpu', MAX_CPUS);
 }
 
 /** CPUs read so far, by id: a later CPU listed as their thread sibling or L3 sharer reuses what they read. */
@@ -73,7 +78,7 @@ export function readCpuTopology(root: SysRoot, cpu: number, opts: { known?: Know
   const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
   // The caller may know it from cpu/online (one read for all CPUs).
-  const onlineFlag = opts.online !== undefined ? null : readInt(root, `${dir}/online`);
+  const onlineFlag = opts.online !== undefined ? null : readInt(root, `${dir}/online`, parseOnline);
   const online = opts.online ?? (onlineFlag === null ? true : onlineFlag === 1);
   const top = `${dir}/topology`;
   const core = online ? sharer(known, cpu, 'siblings') : undefined;

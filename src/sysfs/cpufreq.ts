@@ -2,8 +2,7 @@
 // (no cpufreq driver), and for offline CPUs.
 import { SysfsParseError } from '../model/errors.js';
 import { CPU_DIR } from './cpu_topology.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 /** One governor name ("performance", "powersave", "schedutil" ...). */
@@ -18,8 +17,8 @@ export function readGovernors(root: SysRoot, cpus: readonly number[]): Map<numbe
   const out = new Map<number, string>();
   for (const cpu of cpus) {
     const path = `${CPU_DIR}/cpu${cpu}/cpufreq/scaling_governor`;
-    const text = readText(root, path);
-    if (text !== null) out.set(cpu, parseAt(path, text, parseGovernor));
+    const g = readParsed(root, path, parseGovernor);
+    if (g !== null) out.set(cpu, g);
   }
   return out;
 }

@@ -2,17 +2,28 @@
 // /sys/bus/pci/devices. device/numa_node is -1 when firmware does not say (no _PXM):
 // that is "unknown", never node 0. Virtio devices keep numa_node on their PCI parent.
 import { posix } from 'node:path';
+import { MAX_NODES } from '../model/limits.js';
 import type { Device, DeviceKind } from '../model/topology.js';
-import { parseAt, parseInteger } from './parse_util.js';
+import { integerIn } from './parse_util.js';
 import { listDir, readLink, readText, resolvePath } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 const PCI_ADDR = /^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
 
-function readInt(root: SysRoot, path: string): number | null {
-  const text = readText(root, path);
-  if (text === null) return null;
-  return parseAt(path, text, parseInteger);
+/** numa_node: -1 (unknown) or a node id; anything else (2^64, 5000) is a warning and unknown. */
+const parseNumaNode = integerIn(-1, MAX_NODES - 1);
+/** An IRQ number (the kernel's irq space is an unsigned int). */
+const parseIrq = integerIn(0, 2 ** 32 - 1);
+
+/** A short text attribute (model, transport, class): printable ASCII, at most 256 characters. */
+function readWord(root: SysRoot, path: string): string | null {
+  const t = readText(root, path);
+  return t === null ? null : t.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, 256);
+}
+
+function readNumaNode(root: SysRoot, path: string): number | null {
+  return readParsed(root, path, parseNumaNode);
 }
 
 /** The nearest directory at or above `dir` that is a PCI function (name is a PCI address). */
@@ -35,12 +46,12 @@ function readBacking(root: SysRoot, deviceDir: string | null): Backing {
   if (deviceDir === null) return { pciDir: null, node: null, driver: null, irqs: [] };
   const pciDir = pciAncestor(deviceDir);
   const nodeDir = readText(root, `${deviceDir}/numa_node`) !== null ? deviceDir : pciDir;
-  const raw = nodeDir === null ? null : readInt(root, `${nodeDir}/numa_node`);
+  const raw = nodeDir === null ? null : readNumaNode(root, `${nodeDir}/numa_node`);
   const driverLink = readLink(root, `${deviceDir}/driver`) ?? (pciDir ? readLink(root, `${pciDir}/driver`) : null);
   const irqDir = pciDir ?? deviceDir;
-  const irqs = (listDir(root, `${irqDir}/msi_irqs`) ?? []).filter((n) => /^\d+$/.test(n)).map(Number);
+  const irqs = (listDir(root, `${irqDir}/msi_irqs`) ?? []).filter((n) => /^\d{1,10}$/.test(n)).map(Number);
   if (irqs.length === 0) {
-    const legacy = readInt(root, `${irqDir}/irq`);
+    const legacy = readParsed(root, `${irqDir}/irq`, parseIrq);
     if (legacy !== null && legacy > 0) irqs.push(legacy);
   }
   return {
@@ -78,7 +89,7 @@ export function readNetDevices(root: SysRoot): Device[] {
     const queues = listDir(root, `${dir}/queues`) ?? [];
     const details: Record<string, string | number> = {};
     const speed = readText(root, `${dir}/speed`); // EINVAL (absent) while the link is down
-    if (speed !== null && /^\d+$/.test(speed.trim()) && Number(speed) > 0) details.speedMbps = Number(speed);
+    if (speed !== null && /^\d{1,9}$/.test(speed.trim()) && Number(speed) > 0) details.speedMbps = Number(speed);
     out.push(
       make('net', name, readBacking(root, dev), {
         details,
@@ -96,12 +107,12 @@ export function readNvmeDevices(root: SysRoot): Device[] {
   const out: Device[] = [];
   for (const name of listDir(root, 'sys/class/nvme') ?? []) {
     const dir = resolvePath(root, `sys/class/nvme/${name}`);
-    const transport = readText(root, `${dir}/transport`)?.trim() ?? null;
+    const transport = readWord(root, `${dir}/transport`);
     const b = readBacking(root, deviceLink(root, dir));
     // Fabrics controllers (tcp, rdma, fc) have no PCI device but may carry numa_node themselves.
-    const own = b.node === null ? readInt(root, `${dir}/numa_node`) : null;
+    const own = b.node === null ? readNumaNode(root, `${dir}/numa_node`) : null;
     const namespaces = (listDir(root, dir) ?? []).filter((n) => /^nvme\d+(c\d+)?n\d+$/.test(n));
-    const model = readText(root, `${dir}/model`)?.trim();
+    const model = readWord(root, `${dir}/model`);
     const details: Record<string, string | number> = {};
     if (model) details.model = model;
     if (namespaces.length > 0) details.namespaces = namespaces.join(',');
@@ -137,7 +148,7 @@ export function readGpuDevices(root: SysRoot): Device[] {
   const out: Device[] = [];
   for (const addr of listDir(root, 'sys/bus/pci/devices') ?? []) {
     const dir = resolvePath(root, `sys/bus/pci/devices/${addr}`);
-    const cls = readText(root, `${dir}/class`)?.trim() ?? '';
+    const cls = readWord(root, `${dir}/class`) ?? '';
     if (!/^0x(03|12)/.test(cls)) continue;
     const b = readBacking(root, dir);
     out.push(make('gpu', addr, b, { details: { pciClass: cls } }));

@@ -5,8 +5,8 @@
 // a single CPU out of the asked set. See Documentation/core-api/irq/irq-affinity.rst.
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal, MAX_CPUS } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface InterruptLine {
@@ -29,20 +29,20 @@ export function parseInterrupts(text: string): Interrupts {
   const rows = text.split('\n');
   const header = rows[0] ?? '';
   const cpus = header.trim().split(/\s+/).map((h) => {
-    const m = /^CPU(\d+)$/.exec(h);
-    if (!m) throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text: header });
+    const m = /^CPU(\d{1,4})$/.exec(h);
+    if (!m || Number(m[1]) >= MAX_CPUS) throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text: header });
     return Number(m[1]);
   });
   const lines: InterruptLine[] = [];
   rows.slice(1).forEach((row, i) => {
-    const m = /^\s*(\d+):(.*)$/.exec(row);
+    const m = /^\s*(\d{1,10}):(.*)$/.exec(row);
     if (!m) return; // NMI, LOC, ERR, MIS ...: not device IRQs
     const fields = m[2]!.trim().split(/\s+/);
     const counts: Record<number, number> = {};
     let total = 0;
     for (let c = 0; c < cpus.length; c++) {
       const f = fields[c];
-      if (f === undefined || !/^\d+$/.test(f)) throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
+      if (f === undefined || !/^\d+$/.test(f) || !isSafeDecimal(f)) throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
       counts[cpus[c]!] = Number(f);
       total += Number(f);
     }
@@ -52,8 +52,7 @@ export function parseInterrupts(text: string): Interrupts {
 }
 
 export function readInterrupts(root: SysRoot): Interrupts | null {
-  const text = readText(root, 'proc/interrupts');
-  return text === null ? null : parseAt('proc/interrupts', text, parseInterrupts);
+  return readParsed(root, 'proc/interrupts', parseInterrupts);
 }
 
 export interface IrqAffinity {
@@ -65,8 +64,7 @@ export interface IrqAffinity {
 }
 
 function readList(root: SysRoot, path: string): number[] | null {
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseCpuList);
+  return readParsed(root, path, parseCpuList, { emptyIsValue: true });
 }
 
 /** Affinity of one IRQ; null when /proc/irq/N is absent (no such IRQ, or /proc/irq hidden). */
@@ -78,7 +76,5 @@ export function readIrqAffinity(root: SysRoot, irq: number): IrqAffinity | null 
 
 /** /proc/irq/default_smp_affinity (a hex mask): the affinity new IRQs start with. */
 export function readDefaultIrqAffinity(root: SysRoot): number[] | null {
-  const path = 'proc/irq/default_smp_affinity';
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseCpuMask);
+  return readParsed(root, 'proc/irq/default_smp_affinity', parseCpuMask);
 }

@@ -3,8 +3,7 @@
 // IRQBALANCE_BANNED_CPUS, are left alone by irqbalance: hand-set affinities there survive.
 import type { IrqbalanceConfig } from '../model/doctor_input.js';
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const IRQBALANCE_CONFIGS = ['etc/default/irqbalance', 'etc/sysconfig/irqbalance'];
@@ -34,8 +33,9 @@ export function parseIrqbalanceConfig(text: string): Omit<IrqbalanceConfig, 'pat
 /** The first settings file present, or null. */
 export function readIrqbalanceConfig(root: SysRoot): IrqbalanceConfig | null {
   for (const path of IRQBALANCE_CONFIGS) {
-    const text = readText(root, path);
-    if (text !== null) return { path, ...parseAt(path, text, parseIrqbalanceConfig) };
+    const f = readFact(root, path, parseIrqbalanceConfig, { emptyIsValue: true });
+    if (f.value !== null) return { path, ...f.value };
+    if ('absent' in f && f.absent === 'unparseable') return null;
   }
   return null;
 }

@@ -2,16 +2,36 @@
 // /sys/kernel/mm/transparent_hugepage, the command line, virtualization hints.
 // The numa_balancing_scan_* knobs moved from /proc/sys/kernel to
 // /sys/kernel/debug/sched/numa_balancing/ in 5.13 (debugfs, root only); both are tried.
-import { absent, present, type Fact } from '../model/fact.js';
+// Each sysctl is range-checked with the kernel's own bounds (kernel/sysctl.c, mm/vmscan.c): a
+// value outside them (swappiness -1) is a warning and an absent fact, never judged as if valid.
+import { SysfsParseError } from '../model/errors.js';
+import { absent, type Fact } from '../model/fact.js';
 import type { KernelFacts } from '../model/topology.js';
 import { parseMeminfo } from './node_meminfo.js';
-import { parseAt, parseBracketed, parseInteger } from './parse_util.js';
-import { readFile } from './read.js';
+import { integerIn, parseBracketed, parseCount } from './parse_util.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
+const INT_MAX = 2 ** 31 - 1;
+/** COMMAND_LINE_SIZE is 2048 to 4096 bytes on every architecture (bootconfig adds a little). */
+const MAX_CMDLINE = 64 * 1024;
+
 function fact<T>(root: SysRoot, path: string, parse: (t: string) => T): Fact<T> {
-  const r = readFile(root, path);
-  return r.ok ? present(path, parseAt(path, r.text, parse)) : absent(path, r.reason);
+  return readFact(root, path, parse);
+}
+
+/** A line of text, the whole file trimmed; refused past `max` characters. */
+function textUpTo(max: number): (t: string) => string {
+  return (t) => {
+    if (t.length > max) throw new SysfsParseError(`longer than ${max} characters`);
+    return t.trim();
+  };
+}
+
+export function parseMemTotal(text: string): number {
+  const total = parseMeminfo(text).MemTotal;
+  if (total === undefined) throw new SysfsParseError('meminfo has no MemTotal line');
+  return total;
 }
 
 /** First present fact among candidate paths; the last absence otherwise. */
@@ -36,21 +56,24 @@ export function parseCpuinfoHypervisor(text: string): boolean {
 export function readKernelFacts(root: SysRoot): KernelFacts {
   const thp = 'sys/kernel/mm/transparent_hugepage';
   return {
-    cmdline: fact(root, 'proc/cmdline', (t) => t.trim()),
-    numaBalancing: fact(root, 'proc/sys/kernel/numa_balancing', parseInteger),
+    cmdline: fact(root, 'proc/cmdline', textUpTo(MAX_CMDLINE)),
+    // 0 off, 1 NUMA_BALANCING_NORMAL, 2 NUMA_BALANCING_MEMORY_TIERING, 3 both
+    numaBalancing: fact(root, 'proc/sys/kernel/numa_balancing', integerIn(0, 3)),
     numaBalancingScan: {
-      delayMs: firstOf(root, scan('delay_ms'), parseInteger),
-      periodMinMs: firstOf(root, scan('period_min_ms'), parseInteger),
-      periodMaxMs: firstOf(root, scan('period_max_ms'), parseInteger),
-      sizeMb: firstOf(root, scan('size_mb'), parseInteger),
+      delayMs: firstOf(root, scan('delay_ms'), parseCount),
+      periodMinMs: firstOf(root, scan('period_min_ms'), parseCount),
+      periodMaxMs: firstOf(root, scan('period_max_ms'), parseCount),
+      sizeMb: firstOf(root, scan('size_mb'), parseCount),
     },
-    zoneReclaimMode: fact(root, 'proc/sys/vm/zone_reclaim_mode', parseInteger),
-    swappiness: fact(root, 'proc/sys/vm/swappiness', parseInteger),
+    // a bitmask (1 reclaim, 2 write dirty pages, 4 swap); the kernel takes any int >= 0
+    zoneReclaimMode: fact(root, 'proc/sys/vm/zone_reclaim_mode', integerIn(0, INT_MAX)),
+    // 0..200 since 5.8 (0..100 before)
+    swappiness: fact(root, 'proc/sys/vm/swappiness', integerIn(0, 200)),
     thpEnabled: fact(root, `${thp}/enabled`, parseBracketed),
     thpDefrag: fact(root, `${thp}/defrag`, parseBracketed),
     hypervisor: fact(root, 'proc/cpuinfo', parseCpuinfoHypervisor),
-    productName: fact(root, 'sys/class/dmi/id/product_name', (t) => t.trim()),
-    kernelRelease: fact(root, 'proc/sys/kernel/osrelease', (t) => t.trim()),
-    memTotalBytes: fact(root, 'proc/meminfo', (t) => parseMeminfo(t).MemTotal ?? 0),
+    productName: fact(root, 'sys/class/dmi/id/product_name', textUpTo(256)),
+    kernelRelease: fact(root, 'proc/sys/kernel/osrelease', textUpTo(256)),
+    memTotalBytes: fact(root, 'proc/meminfo', parseMemTotal),
   };
 }

@@ -3,23 +3,19 @@
 // ksmd merge identical pages of different nodes into one, so some users read remote memory.
 // See Documentation/admin-guide/mm/ksm.rst. Absent on kernels without CONFIG_KSM.
 import type { KsmState } from '../model/doctor_input.js';
-import { absent, present, type Fact } from '../model/fact.js';
-import { parseAt, parseInteger } from './parse_util.js';
-import { readFile } from './read.js';
+import type { Fact } from '../model/fact.js';
+import { integerIn, parseCount } from './parse_util.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const KSM_DIR = 'sys/kernel/mm/ksm';
 
 
-function intFact(root: SysRoot, path: string): Fact<number> {
-  const r = readFile(root, path);
-  return r.ok ? present(path, parseAt(path, r.text, parseInteger)) : absent(path, r.reason);
-}
-
 export function readKsm(root: SysRoot): KsmState {
+  const run: Fact<number> = readFact(root, `${KSM_DIR}/run`, integerIn(0, 2));
   return {
-    run: intFact(root, `${KSM_DIR}/run`),
-    pagesSharing: intFact(root, `${KSM_DIR}/pages_sharing`),
-    mergeAcrossNodes: intFact(root, `${KSM_DIR}/merge_across_nodes`),
+    run,
+    pagesSharing: readFact(root, `${KSM_DIR}/pages_sharing`, parseCount),
+    mergeAcrossNodes: readFact(root, `${KSM_DIR}/merge_across_nodes`, integerIn(0, 1)),
   };
 }

@@ -4,29 +4,23 @@
 // RFS needs both rps_sock_flow_entries and rps_flow_cnt > 0. Documentation/networking/scaling.rst.
 import type { RxQueue } from '../model/doctor_input.js';
 import { parseCpuMask } from '../model/cpuset.js';
-import { absent, present, type Fact } from '../model/fact.js';
-import { parseAt, parseInteger } from './parse_util.js';
-import { listDir, readFile, readText } from './read.js';
+import type { Fact } from '../model/fact.js';
+import { parseCount } from './parse_util.js';
+import { listDir } from './read.js';
+import { readFact, readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 
 /** Receive queues of an interface in queue order; [] when it has none (or rps is compiled out). */
 export function readRxQueues(root: SysRoot, iface: string): RxQueue[] {
   const dir = `sys/class/net/${iface}/queues`;
-  const names = (listDir(root, dir) ?? []).filter((q) => /^rx-\d+$/.test(q));
+  const names = (listDir(root, dir) ?? []).filter((q) => /^rx-\d{1,6}$/.test(q));
   names.sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
   const out: RxQueue[] = [];
   for (const queue of names) {
-    const maskPath = `${dir}/${queue}/rps_cpus`;
-    const mask = readText(root, maskPath);
-    if (mask === null) continue;
-    const flowPath = `${dir}/${queue}/rps_flow_cnt`;
-    const flow = readText(root, flowPath);
-    out.push({
-      queue,
-      rpsCpus: parseAt(maskPath, mask, parseCpuMask),
-      flowCnt: flow === null ? null : parseAt(flowPath, flow, parseInteger),
-    });
+    const rpsCpus = readParsed(root, `${dir}/${queue}/rps_cpus`, parseCpuMask);
+    if (rpsCpus === null) continue;
+    out.push({ queue, rpsCpus, flowCnt: readParsed(root, `${dir}/${queue}/rps_flow_cnt`, parseCount) });
   }
   return out;
 }
@@ -34,6 +28,5 @@ export function readRxQueues(root: SysRoot, iface: string): RxQueue[] {
 export const RPS_SOCK_FLOW = 'proc/sys/net/core/rps_sock_flow_entries';
 
 export function readRpsSockFlowEntries(root: SysRoot): Fact<number> {
-  const r = readFile(root, RPS_SOCK_FLOW);
-  return r.ok ? present(RPS_SOCK_FLOW, parseAt(RPS_SOCK_FLOW, r.text, parseInteger)) : absent(RPS_SOCK_FLOW, r.reason);
+  return readFact(root, RPS_SOCK_FLOW, parseCount);
 }

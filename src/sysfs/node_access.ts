@@ -1,23 +1,24 @@
 // HMAT: nodeN/access0/initiators/{nodeX links, read_latency, write_latency, read_bandwidth,
 // write_bandwidth} (Documentation/admin-guide/mm/numaperf.rst), present only when firmware
 // provides an HMAT. Memory tiers: /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.
-import { parseCpuList } from '../model/cpuset.js';
+import { MAX_NODES } from '../model/limits.js';
 import type { NodeAccess } from '../model/topology.js';
-import { NODE_DIR } from './node_list.js';
-import { parseAt, parseInteger } from './parse_util.js';
-import { listDir, listNumbered, readText } from './read.js';
+import { NODE_DIR, parseNodeList } from './node_list.js';
+import { parseCount } from './parse_util.js';
+import { listDir, listNumbered } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
+/** A latency or bandwidth: never negative (a negative one is a warning, not a figure). */
 function readOptionalInt(root: SysRoot, path: string): number | null {
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseInteger);
+  return readParsed(root, path, parseCount);
 }
 
 export function readNodeAccess(root: SysRoot, node: number): NodeAccess | null {
   const dir = `${NODE_DIR}/node${node}/access0/initiators`;
   const names = listDir(root, dir);
   if (names === null) return null;
-  const initiators = names.flatMap((n) => (/^node(\d+)$/.exec(n) ? [Number(n.slice(4))] : [])).sort((a, b) => a - b);
+  const initiators = names.flatMap((n) => (/^node(0|[1-9]\d{0,3})$/.exec(n) && Number(n.slice(4)) < MAX_NODES ? [Number(n.slice(4))] : [])).sort((a, b) => a - b);
   return {
     initiators,
     readLatencyNs: readOptionalInt(root, `${dir}/read_latency`),
@@ -34,9 +35,7 @@ export function readMemoryTiers(root: SysRoot): Map<number, number> {
   const tiers = new Map<number, number>();
   for (const tier of listNumbered(root, TIER_DIR, 'memory_tier')) {
     const path = `${TIER_DIR}/memory_tier${tier}/nodelist`;
-    const text = readText(root, path);
-    if (text === null) continue;
-    for (const node of parseAt(path, text, parseCpuList)) tiers.set(node, tier);
+    for (const node of readParsed(root, path, parseNodeList, { emptyIsValue: true }) ?? []) tiers.set(node, tier);
   }
   return tiers;
 }

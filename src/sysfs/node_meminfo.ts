@@ -2,8 +2,7 @@
 // Values are returned in bytes, except HugePages_* which are page counts as printed.
 import { SysfsParseError } from '../model/errors.js';
 import { NODE_DIR } from './node_list.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export type Meminfo = Record<string, number>;
@@ -14,9 +13,11 @@ function parseMeminfoLines(text: string, prefix: RegExp | null): Meminfo {
   lines.forEach((raw, i) => {
     const line = prefix ? raw.replace(prefix, '') : raw;
     if (line.trim() === '') return;
-    const m = /^\s*([A-Za-z0-9_()]+):\s+(\d+)(?:\s+(kB))?\s*$/.exec(line);
+    const m = /^\s*([A-Za-z0-9_()]+):\s+(\d{1,20})(?:\s+(kB))?\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a meminfo line', { line: i + 1, text: raw });
-    out[m[1]!] = Number(m[2]) * (m[3] === 'kB' ? 1024 : 1);
+    const v = Number(m[2]) * (m[3] === 'kB' ? 1024 : 1);
+    if (!Number.isSafeInteger(v)) throw new SysfsParseError('meminfo value beyond 2^53 bytes', { line: i + 1, text: raw });
+    out[m[1]!] = v;
   });
   return out;
 }
@@ -38,12 +39,9 @@ export function parseMeminfo(text: string): Meminfo {
 }
 
 export function readNodeMeminfo(root: SysRoot, node: number): Meminfo | null {
-  const path = `${NODE_DIR}/node${node}/meminfo`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseNodeMeminfo);
+  return readParsed(root, `${NODE_DIR}/node${node}/meminfo`, parseNodeMeminfo);
 }
 
 export function readMeminfo(root: SysRoot): Meminfo | null {
-  const text = readText(root, 'proc/meminfo');
-  return text === null ? null : parseAt('proc/meminfo', text, parseMeminfo);
+  return readParsed(root, 'proc/meminfo', parseMeminfo);
 }

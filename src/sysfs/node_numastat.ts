@@ -3,8 +3,8 @@
 // See Documentation/admin-guide/numastat.rst. Order is kept: numastat prints file order.
 import { SysfsParseError } from '../model/errors.js';
 import { NODE_DIR } from './node_list.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 /** Counter name -> value (pages), in the order the kernel printed them. */
@@ -16,6 +16,7 @@ export function parseNodeNumastat(text: string): NodeNumastat {
     if (line.trim() === '') return;
     const m = /^\s*([a-z_]+)\s+(\d+)\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a "name value" numastat line', { line: i + 1, text: line });
+    if (!isSafeDecimal(m[2]!)) throw new SysfsParseError('numastat counter beyond 2^53', { line: i + 1, text: line });
     out[m[1]!] = Number(m[2]);
   });
   return out;
@@ -23,7 +24,5 @@ export function parseNodeNumastat(text: string): NodeNumastat {
 
 /** The counters of one node, or null when the file is absent (kernel without NUMA). */
 export function readNodeNumastat(root: SysRoot, node: number): NodeNumastat | null {
-  const path = `${NODE_DIR}/node${node}/numastat`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseNodeNumastat);
+  return readParsed(root, `${NODE_DIR}/node${node}/numastat`, parseNodeNumastat);
 }

@@ -2,8 +2,8 @@
 // counters also appear here; `stat --watch` reads nr_free_pages for free memory per node.
 import { SysfsParseError } from '../model/errors.js';
 import { NODE_DIR } from './node_list.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export type NodeVmstat = Record<string, number>;
@@ -14,13 +14,12 @@ export function parseNodeVmstat(text: string): NodeVmstat {
     if (line.trim() === '') return;
     const m = /^\s*([A-Za-z0-9_]+)\s+(-?\d+)\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a "name value" vmstat line', { line: i + 1, text: line });
+    if (!isSafeDecimal(m[2]!)) throw new SysfsParseError('vmstat counter beyond 2^53', { line: i + 1, text: line });
     out[m[1]!] = Number(m[2]);
   });
   return out;
 }
 
 export function readNodeVmstat(root: SysRoot, node: number): NodeVmstat | null {
-  const path = `${NODE_DIR}/node${node}/vmstat`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseNodeVmstat);
+  return readParsed(root, `${NODE_DIR}/node${node}/vmstat`, parseNodeVmstat);
 }

@@ -4,8 +4,8 @@
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset).
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
 import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface CgroupPaths {
@@ -28,17 +28,17 @@ export function parseProcCgroup(text: string): CgroupPaths {
 
 /** The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown). */
 export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; cpus: number[] } | null {
-  const path = `proc/${pid}/cgroup`;
-  const text = readText(root, path);
-  if (text === null) return null;
-  const p = parseAt(path, text, parseProcCgroup);
+  const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
+  if (p === null) return null;
   const base = p.cpusetV1 !== null ? 'sys/fs/cgroup/cpuset' : 'sys/fs/cgroup';
   const cg = p.cpusetV1 ?? p.v2;
   if (cg === null) return null;
   for (let dir = cg; dir !== '/' && dir !== ''; dir = dir.slice(0, dir.lastIndexOf('/')) || '/') {
     const file = `${base}${dir}/cpuset.cpus`;
     const cpus = readText(root, file);
-    if (cpus !== null && cpus.trim() !== '') return { cgroup: dir, cpus: parseAt(file, cpus, parseCpuList) };
+    if (cpus === null || cpus.replace(/[\s\0]/g, '') === '') continue;
+    const parsed = readParsed(root, file, parseCpuList);
+    return parsed === null ? null : { cgroup: dir, cpus: parsed };
   }
   return null;
 }

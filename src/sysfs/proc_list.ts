@@ -5,7 +5,7 @@ import type { SysRoot } from './root.js';
 /** Every numeric entry of /proc, ascending ([] when /proc is absent). */
 export function listPids(root: SysRoot): number[] {
   const pids: number[] = [];
-  for (const name of listDir(root, 'proc') ?? []) if (/^\d+$/.test(name)) pids.push(Number(name));
+  for (const name of listDir(root, 'proc') ?? []) if (/^[1-9]\d{0,9}$/.test(name)) pids.push(Number(name));
   return pids.sort((a, b) => a - b);
 }
 
@@ -13,7 +13,7 @@ export function listPids(root: SysRoot): number[] {
 export function listTids(root: SysRoot, pid: number): number[] | null {
   const names = listDir(root, `proc/${pid}/task`);
   if (names === null) return null;
-  return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+  return names.filter((n) => /^[1-9]\d{0,9}$/.test(n)).map(Number).sort((a, b) => a - b);
 }
 
 /** /proc/PID/cmdline with its NUL separators as spaces (as numastat and ps show it). */

@@ -6,6 +6,7 @@
 // on the same machine). The policy text may contain a space ("weighted interleave",
 // "prefer (many)") and file names are escaped by the kernel (no raw spaces).
 import { SysfsParseError } from '../model/errors.js';
+import { MAX_NODES } from '../model/limits.js';
 import { parseAt } from './parse_util.js';
 import { readFile, type ReadResult } from './read.js';
 import type { SysRoot } from './root.js';
@@ -44,9 +45,9 @@ function isHex(t: string): boolean {
   return true;
 }
 
-/** Non-negative decimal integer of t[from, to), or -1. */
+/** Non-negative decimal integer of t[from, to), or -1 (also past 15 digits: never rounded). */
 function digits(t: string, from: number, to: number): number {
-  if (to <= from) return -1;
+  if (to <= from || to - from > 15) return -1;
   let v = 0;
   for (let i = from; i < to; i++) {
     const c = t.charCodeAt(i) - 48;
@@ -102,12 +103,15 @@ export function scanNumaMaps(text: string, visit: (m: ScannedMapping) => void): 
         const node = digits(w, 1, eq);
         const pages = digits(w, eq + 1, w.length);
         if (eq > 1 && node >= 0 && pages >= 0) {
+          if (node >= MAX_NODES) throw new SysfsParseError(`node id beyond the kernel's limit (${MAX_NODES}) in numa_maps`, { line: lineNo, text: line });
           pairs.push(node, pages);
           continue;
         }
+        if (eq > 1 && /^N\d+=\d+$/.test(w)) throw new SysfsParseError('number beyond 2^53 in numa_maps', { line: lineNo, text: line });
       } else if (c === 107 /* k */ && w.startsWith('kernelpagesize_kB=')) {
         pageKb = digits(w, 18, w.length);
-        if (!(pageKb > 0)) throw new SysfsParseError('bad kernelpagesize_kB in numa_maps', { line: lineNo, text: line });
+        // 4 kB .. 16 GB pages (powerpc's largest hugetlb size)
+        if (!(pageKb > 0) || pageKb > 16 * 2 ** 20) throw new SysfsParseError('bad kernelpagesize_kB in numa_maps', { line: lineNo, text: line });
         continue;
       }
       if (category === null) category = categoryOf(w);

@@ -4,8 +4,8 @@
 // proc(5); guest time is already counted in user, so it is not added again. Older kernels print
 // fewer columns (iowait since 2.5.41, steal since 2.6.11): missing ones count as 0.
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal, MAX_CPUS } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface CpuTimes {
@@ -21,8 +21,10 @@ export function parseProcStat(text: string): Map<number, CpuTimes> {
   text.split('\n').forEach((line, i) => {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (!m) return;
-    const v = m[2]!.trim().split(/\s+/).map(Number);
-    if (v.length < 4 || v.some((x) => !Number.isFinite(x))) throw new SysfsParseError('cpuN line without 4 numbers', { line: i + 1, text: line });
+    const words = m[2]!.trim().split(/\s+/);
+    if (Number(m[1]) >= MAX_CPUS) throw new SysfsParseError('CPU id beyond the kernel\'s limit', { line: i + 1, text: line });
+    const v = words.map(Number);
+    if (v.length < 4 || words.some((w) => !isSafeDecimal(w) || w.startsWith('-'))) throw new SysfsParseError('cpuN line without 4 numbers', { line: i + 1, text: line });
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     out.set(Number(m[1]), { busy: total - v[3]! - (v[4] ?? 0), total });
   });
@@ -31,6 +33,5 @@ export function parseProcStat(text: string): Map<number, CpuTimes> {
 
 /** Per-CPU times, or null when /proc/stat is absent. */
 export function readProcStat(root: SysRoot): Map<number, CpuTimes> | null {
-  const text = readText(root, 'proc/stat');
-  return text === null ? null : parseAt('proc/stat', text, parseProcStat);
+  return readParsed(root, 'proc/stat', parseProcStat);
 }

@@ -2,8 +2,8 @@
 // (Cpus_allowed_list) and allocate (Mems_allowed_list). See proc(5).
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface ProcStatus {
@@ -33,12 +33,14 @@ export function parseProcStatus(text: string): ProcStatus {
   const name = f.get('Name');
   const state = f.get('State');
   if (name === undefined || state === undefined) throw new SysfsParseError('no Name or State line in status', { text: text.slice(0, 60) });
-  const rss = /^(\d+)\s*kB/.exec(f.get('VmRSS') ?? '');
+  const rss = /^(\d{1,15})\s*kB/.exec(f.get('VmRSS') ?? '');
+  const threads = (f.get('Threads') ?? '1').trim();
+  if (!isSafeDecimal(threads) || Number(threads) < 1) throw new SysfsParseError('Threads is not a count', { text: threads });
   const list = (k: string) => (f.has(k) ? parseCpuList(f.get(k)!) : null);
   return {
     name,
     state: state.trim().charAt(0),
-    threads: Number(f.get('Threads') ?? '1'),
+    threads: Number(threads),
     rssBytes: rss ? Number(rss[1]) * 1024 : 0,
     hugetlbBytes: Number(/^(\d+)\s*kB/.exec(f.get('HugetlbPages') ?? '')?.[1] ?? 0) * 1024,
     cpusAllowed: list('Cpus_allowed_list'),
@@ -48,9 +50,7 @@ export function parseProcStatus(text: string): ProcStatus {
 
 /** Status of a process, or null when it is gone. */
 export function readProcStatus(root: SysRoot, pid: number): ProcStatus | null {
-  const path = `proc/${pid}/status`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseProcStatus);
+  return readParsed(root, `proc/${pid}/status`, parseProcStatus);
 }
 
 /** The Name line alone (what numastat shows): cheaper than the whole status for -p over every process. */
@@ -62,7 +62,5 @@ export function parseProcName(text: string): string {
 
 /** Name of a process, or null when it is gone. */
 export function readProcName(root: SysRoot, pid: number): string | null {
-  const path = `proc/${pid}/status`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseProcName);
+  return readParsed(root, `proc/${pid}/status`, parseProcName);
 }

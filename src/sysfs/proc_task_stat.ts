@@ -4,8 +4,8 @@
 // every Linux architecture: the kernel converts to USER_HZ for /proc); processor (39) is the
 // CPU the task last ran on; starttime (22) tells a task from a later one that reuses its id.
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { isSafeDecimal, MAX_CPUS } from '../model/limits.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 /** USER_HZ: the unit of utime/stime in /proc (fixed at 100 by the kernel ABI). */
@@ -34,24 +34,24 @@ export function parseTaskStat(text: string): TaskStat {
   const rest = text.slice(close + 1).trim().split(/\s+/);
   const num = (field: number) => {
     const v = rest[field - 3];
-    if (v === undefined || !/^-?\d+$/.test(v)) throw new SysfsParseError(`stat field ${field} is not a number`, { text: text.trim() });
+    if (v === undefined || !/^\d+$/.test(v) || !isSafeDecimal(v)) throw new SysfsParseError(`stat field ${field} is not a count`, { text: text.trim() });
     return Number(v);
   };
-  return {
-    comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks: num(14) + num(15), processor: num(39), startTicks: num(22), threads: num(20), rssPages: num(24),
-  };
+  const cpuTicks = num(14) + num(15);
+  const startTicks = num(22);
+  const threads = num(20);
+  const rssPages = num(24);
+  const processor = num(39);
+  if (processor >= MAX_CPUS) throw new SysfsParseError('stat field 39 is not a CPU id', { text: text.trim() });
+  return { comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks, processor, startTicks, threads, rssPages };
 }
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */
 export function readProcStat(root: SysRoot, pid: number): TaskStat | null {
-  const path = `proc/${pid}/stat`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseTaskStat);
+  return readParsed(root, `proc/${pid}/stat`, parseTaskStat);
 }
 
 /** Stat of one thread, or null when it is gone. */
 export function readTaskStat(root: SysRoot, pid: number, tid: number): TaskStat | null {
-  const path = `proc/${pid}/task/${tid}/stat`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseTaskStat);
+  return readParsed(root, `proc/${pid}/task/${tid}/stat`, parseTaskStat);
 }

@@ -1,38 +1,171 @@
 // The only raw filesystem reads. Everything in src/sysfs goes through these, so "absent"
-// (missing file, no permission) is decided in one place.
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { posix } from 'node:path';
+// (missing file, no permission) and "unusable" (a directory, FIFO or device where a file
+// belongs, a file over the size cap, a symlink loop) are decided in one place.
+//
+// A root that is not the running system (--root, --example) is a jail, like hwloc's fsroot:
+// every symlink is resolved inside it (an absolute target is relative to the root, ".." stops
+// at the root), so no read ever leaves it and no message quotes a file outside it. A root held
+// in memory (`tree`: a snapshot archive) is read through its MemTree, which resolves the same way.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { join, posix } from 'node:path';
 import type { AbsentReason } from '../model/fact.js';
-import { rootPath, type SysRoot } from './root.js';
+import type { MemTree } from './mem_tree.js';
+import { rootPath, warn, type SysRoot } from './root.js';
 
 export type ReadResult = { ok: true; text: string } | { ok: false; reason: AbsentReason };
 
+/** No kernel file numakit reads comes near this (numa_maps of a process with 100k mappings is ~15 MiB). */
+export const MAX_FILE_BYTES = 64 * 2 ** 20;
+const CHUNK = 64 * 1024;
+const MAX_LINK_HOPS = 40; // the kernel's own limit (MAXSYMLINKS)
+
 function reasonOf(e: unknown): AbsentReason | null {
   const code = (e as NodeJS.ErrnoException).code;
-  // ENODEV/ENXIO/EINVAL: attributes with no value now (a NIC's speed while its link is down).
+  // ENODEV/ENXIO/EINVAL/EIO/EOPNOTSUPP: attributes with no value now (a NIC's speed while its
+  // link is down, a device attribute its driver does not implement). ESRCH: a /proc/PID file of
+  // a process that just exited. ENAMETOOLONG: no such path can exist.
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENODEV' || code === 'ENXIO' || code === 'EINVAL') return 'missing';
+  if (code === 'ESRCH' || code === 'EIO' || code === 'EOPNOTSUPP' || code === 'EAGAIN' || code === 'ENAMETOOLONG') return 'missing';
   if (code === 'EACCES' || code === 'EPERM') return 'no-permission';
-  // ESRCH: a /proc/PID file of a process that just exited reads as missing.
-  if (code === 'ESRCH') return 'missing';
+  if (code === 'ELOOP') return 'unparseable';
   return null;
+}
+
+/** A reason for an error, recording a warning when the path exists but cannot be used. */
+function absentOf(root: SysRoot, rel: string, e: unknown): AbsentReason {
+  const reason = reasonOf(e);
+  if (reason === null) throw e;
+  if (reason === 'unparseable') warn(root, { path: rel, line: null, problem: 'a symlink loop' });
+  return reason;
+}
+
+/** Resolved directories per root (a snapshot does not change while a command reads it). */
+const DIRS = new WeakMap<SysRoot, Map<string, string | 'loop'>>();
+
+/**
+ * The absolute path of `rel` with its symlinks resolved inside the root; 'loop' past 40 links.
+ * The directory part comes from a per-root cache, so a read costs one lstat more than on "/".
+ */
+function jailed(root: SysRoot, rel: string): string | 'loop' {
+  if (root.isReal) return rootPath(root, rel);
+  const dir = posix.dirname(rel);
+  if (dir === '.' || dir === '/' || rel.includes('..')) return walk(root, rel);
+  let cache = DIRS.get(root);
+  if (cache === undefined) DIRS.set(root, (cache = new Map()));
+  let parent = cache.get(dir);
+  if (parent === undefined) cache.set(dir, (parent = jailed(root, dir)));
+  if (parent === 'loop') return 'loop';
+  const abs = join(parent, posix.basename(rel));
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return abs;
+  } catch {
+    return abs; // missing: the caller's own call says so
+  }
+  return walk(root, rel);
+}
+
+/** Resolves every component of `rel` inside the root. */
+function walk(root: SysRoot, rel: string): string | 'loop' {
+  const todo = rel.split('/').filter((p) => p !== '' && p !== '.');
+  const done: string[] = [];
+  for (let hops = 0; todo.length > 0; ) {
+    const part = todo.shift()!;
+    if (part === '..') {
+      done.pop(); // ".." of the root is the root
+      continue;
+    }
+    const abs = join(root.dir, ...done, part);
+    let target: string | null = null;
+    try {
+      if (lstatSync(abs).isSymbolicLink()) target = readlinkSync(abs);
+    } catch {
+      return join(abs, ...todo); // missing: the caller's own call says so
+    }
+    if (target === null) {
+      done.push(part);
+      continue;
+    }
+    if (++hops > MAX_LINK_HOPS) return 'loop';
+    if (target.startsWith('/')) done.length = 0;
+    todo.unshift(...target.split('/').filter((p) => p !== '' && p !== '.'));
+  }
+  return join(root.dir, ...done);
+}
+
+function kindOf(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return 'a directory, not a file';
+  if (st.isFIFO()) return 'a FIFO, not a file';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device, not a file';
+  return 'not a regular file';
+}
+
+/** Reads an open file to EOF, or returns null past MAX_FILE_BYTES. */
+function readAll(fd: number): Buffer | null {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    const n = readSync(fd, buf, 0, CHUNK, null);
+    if (n === 0) return Buffer.concat(chunks, total);
+    chunks.push(n === CHUNK ? buf : buf.subarray(0, n));
+    total += n;
+    if (total > MAX_FILE_BYTES) return null;
+  }
+}
+
+/** A file of a snapshot held in memory (src/sysfs/mem_tree.ts): the same refusals as on disk. */
+function readTreeFile(root: SysRoot, tree: MemTree, rel: string): ReadResult {
+  const r = tree.lookup(rel);
+  if (!r.ok) {
+    if (r.reason === 'loop') warn(root, { path: rel, line: null, problem: 'a symlink loop' });
+    return { ok: false, reason: r.reason === 'loop' ? 'unparseable' : 'missing' };
+  }
+  if (r.entry.kind !== 'file') {
+    warn(root, { path: rel, line: null, problem: 'a directory, not a file' });
+    return { ok: false, reason: 'unparseable' };
+  }
+  const text = tree.readText(rel)!;
+  if (text.length > MAX_FILE_BYTES) {
+    warn(root, { path: rel, line: null, problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` });
+    return { ok: false, reason: 'unparseable' };
+  }
+  return { ok: true, text };
 }
 
 /**
  * Reads a whole file. /proc and /sys files report a size of 0 or 4096 whatever their
- * content, so the size is never trusted: readFileSync reads until EOF.
+ * content, so the size is never trusted: the file is read until EOF (at most MAX_FILE_BYTES).
+ * The open never blocks (O_NONBLOCK: a FIFO at a read path is refused, not waited on), and
+ * only regular files are read (procfs and sysfs files are regular).
  */
 export function readFile(root: SysRoot, rel: string): ReadResult {
   root.onAccess?.('file', rel);
-  if (root.tree) {
-    const text = root.tree.readText(rel);
-    return text !== null ? { ok: true, text } : { ok: false, reason: 'missing' };
+  if (root.tree) return readTreeFile(root, root.tree, rel);
+  const path = jailed(root, rel);
+  if (path === 'loop') return { ok: false, reason: absentOf(root, rel, Object.assign(new Error('loop'), { code: 'ELOOP' })) };
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (root.isReal ? 0 : constants.O_NOFOLLOW));
+  } catch (e) {
+    return { ok: false, reason: absentOf(root, rel, e) };
   }
   try {
-    return { ok: true, text: readFileSync(rootPath(root, rel), 'utf8') };
+    const bad = kindOf(fstatSync(fd));
+    if (bad !== null) {
+      warn(root, { path: rel, line: null, problem: bad });
+      return { ok: false, reason: 'unparseable' };
+    }
+    const buf = readAll(fd);
+    if (buf === null) {
+      warn(root, { path: rel, line: null, problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` });
+      return { ok: false, reason: 'unparseable' };
+    }
+    return { ok: true, text: buf.toString('utf8') };
   } catch (e) {
-    const reason = reasonOf(e);
-    if (reason === null) throw e;
-    return { ok: false, reason };
+    return { ok: false, reason: absentOf(root, rel, e) };
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -46,10 +179,12 @@ export function readText(root: SysRoot, rel: string): string | null {
 export function listDir(root: SysRoot, rel: string): string[] | null {
   root.onAccess?.('dir', rel);
   if (root.tree) return root.tree.list(rel);
+  const path = jailed(root, rel);
   try {
-    return readdirSync(rootPath(root, rel)).sort();
+    if (path === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
+    return readdirSync(path).sort();
   } catch (e) {
-    if (reasonOf(e) === null) throw e;
+    absentOf(root, rel, e);
     return null;
   }
 }
@@ -61,21 +196,27 @@ export function readLink(root: SysRoot, rel: string): string | null {
     const r = root.tree.lookup(rel, false);
     return r.ok && r.entry.kind === 'link' ? r.entry.target : null;
   }
+  const parent = jailed(root, posix.dirname(rel));
   try {
-    return readlinkSync(rootPath(root, rel));
+    if (parent === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
+    return readlinkSync(join(parent, posix.basename(rel)));
   } catch (e) {
-    if (reasonOf(e) === null) throw e;
+    absentOf(root, rel, e);
     return null;
   }
 }
 
-/** Sorted numeric suffixes of entries named PREFIX<N> (node0, cpu12 ...). */
-export function listNumbered(root: SysRoot, rel: string, prefix: string): number[] {
-  const re = new RegExp(`^${prefix}(\\d+)$`);
+/**
+ * Sorted numeric suffixes of entries named PREFIX<N> (node0, cpu12 ...), in the kernel's own
+ * spelling only: "node01" beside "node1" is not a second node 1, and ids at or past `limit`
+ * (the kernel's MAX_NUMNODES / NR_CPUS) are not ids.
+ */
+export function listNumbered(root: SysRoot, rel: string, prefix: string, limit = Number.MAX_SAFE_INTEGER): number[] {
+  const re = new RegExp(`^${prefix}(0|[1-9]\\d{0,8})$`);
   const ids: number[] = [];
   for (const name of listDir(root, rel) ?? []) {
     const m = re.exec(name);
-    if (m) ids.push(Number(m[1]));
+    if (m && Number(m[1]) < limit) ids.push(Number(m[1]));
   }
   return ids.sort((a, b) => a - b);
 }
@@ -96,7 +237,7 @@ export function resolvePath(root: SysRoot, rel: string): string {
       cur = next === '.' ? '' : next;
       continue;
     }
-    if (++hops > 40) return next;
+    if (++hops > MAX_LINK_HOPS) return next;
     const joined = target.startsWith('/') ? posix.normalize(target).slice(1) : posix.join(cur, target);
     // Re-walk the resolved target in case it contains further links.
     parts.splice(0, i + 1, ...joined.split('/').filter((p) => p !== ''));

@@ -5,6 +5,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
 import type { MemTree } from './mem_tree.js';
+import type { ReadWarning, Warnings } from '../model/warnings.js';
 
 export interface SysRoot {
   /** Absolute directory that plays the role of "/". */
@@ -17,6 +18,13 @@ export interface SysRoot {
   readonly onAccess?: (kind: 'file' | 'dir' | 'link', rel: string) => void;
   /** A snapshot held in memory (src/sysfs/mem_tree.ts): read through it, never the disk. */
   readonly tree?: MemTree;
+  /** Where readers report files they could not use (main prints each once; --json carries them). */
+  readonly warnings?: Warnings;
+}
+
+/** Reports a file that exists but could not be used; its fact is absent. */
+export function warn(root: SysRoot, w: ReadWarning): void {
+  root.warnings?.add(w);
 }
 
 export const REAL_ROOT: SysRoot = { dir: '/', isReal: true, label: '/' };

@@ -4,8 +4,8 @@ import type { SwapUsage } from '../model/doctor_input.js';
 import { SysfsParseError } from '../model/errors.js';
 import { absent, present, type Fact } from '../model/fact.js';
 import { parseMeminfo } from './node_meminfo.js';
-import { parseAt } from './parse_util.js';
 import { readFile } from './read.js';
+import { parseOrWarn } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 
@@ -23,5 +23,6 @@ export function readSwapUsage(root: SysRoot): Fact<SwapUsage> {
   if (!r.ok) return absent(path, r.reason);
   // Synthetic or trimmed trees may carry a meminfo without swap lines: that is "absent", not broken.
   if (!/^SwapTotal:/m.test(r.text)) return absent(path, 'missing');
-  return present(path, parseAt(path, r.text, parseSwapUsage));
+  const v = parseOrWarn(root, path, r.text, parseSwapUsage);
+  return v === null ? absent(path, 'unparseable') : present(path, v);
 }

@@ -1,9 +1,8 @@
 // /etc/tuned/active_profile: the tuned profile(s) in force, space-separated ("throughput-performance",
 // or "virtual-guest my-override" when merged). Empty when tuned runs with no profile.
-import { absent, present, type Fact } from '../model/fact.js';
+import type { Fact } from '../model/fact.js';
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readFile } from './read.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const TUNED_ACTIVE = 'etc/tuned/active_profile';
@@ -17,6 +16,6 @@ export function parseTunedProfile(text: string): string[] {
 }
 
 export function readTunedProfile(root: SysRoot): Fact<string[]> {
-  const r = readFile(root, TUNED_ACTIVE);
-  return r.ok ? present(TUNED_ACTIVE, parseAt(TUNED_ACTIVE, r.text, parseTunedProfile)) : absent(TUNED_ACTIVE, r.reason);
+  // Empty: tuned runs with no profile, a value ([]), not an absence.
+  return readFact(root, TUNED_ACTIVE, parseTunedProfile, { emptyIsValue: true });
 }

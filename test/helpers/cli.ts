@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS, OVERVIEW } from '../../src/cli/commands/index.js';
 import type { Command, Context } from '../../src/cli/context.js';
 import { describeError, main } from '../../src/cli/main.js';
+import { formatWarning, Warnings } from '../../src/model/warnings.js';
 import { parseCommandArgs } from '../../src/cli/parse_options.js';
 import type { SysRoot } from '../../src/sysfs/root.js';
 
@@ -43,7 +44,9 @@ export async function runCommand(cmd: Command, root: SysRoot, args: string[], op
   const err: string[] = [];
   const color = opts.color === true;
   const env = opts.env ?? {};
-  const ctx: Context = { root, rootGiven: true, out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: color, color };
+  // As main() does: each read warning once on stderr.
+  const warnings = new Warnings((w) => void err.push(`numakit: warning: ${formatWarning(w)}\n`));
+  const ctx: Context = { root: { ...root, warnings }, rootGiven: true, out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: color, color };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {

@@ -12,6 +12,7 @@ import { hostNameOf } from '../../sysfs/hostname.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { PLACEMENT_HELP, PROFILE_HELP, PROFILE_NAMES } from '../profile_help.js';
+import { readWarnings } from '../warnings.js';
 
 const OPTIONS = {
   profile: {
@@ -65,7 +66,7 @@ numakit doctor --profile database --placement bound --markdown > numa-report.md`
     const profile = doctorProfile(ref, input, placement);
     const findings = runDoctor(input, profile);
     const o = { profile: profile.name, placement: profile.placement.detail, target: target(ctx), host: hostNameOf(ctx.root), verbose: values.verbose === true, color: ctx.color };
-    ctx.out(values.json ? renderDoctorJson(findings, o) : values.markdown ? renderDoctorMarkdown(findings, o) : renderDoctorText(findings, o));
+    ctx.out(values.json ? renderDoctorJson(findings, { ...o, warnings: readWarnings(ctx) }) : values.markdown ? renderDoctorMarkdown(findings, o) : renderDoctorText(findings, o));
     return findings.some((f) => atLeast(f, fail)) ? 1 : 0;
   },
 };

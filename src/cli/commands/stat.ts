@@ -11,6 +11,7 @@ import { meminfoJson, numastatJson, processJson, rankedJson, renderStatJson } fr
 import { renderStatProcs } from '../../render/stat_procs.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
+import { readWarnings } from '../warnings.js';
 import { VERSION } from '../version.js';
 import { parseStatArgs, STAT_DECLARATION, type StatOptions } from './stat_options.js';
 import { runWatch } from './stat_watch.js';
@@ -52,6 +53,7 @@ function runTables(o: StatOptions, ctx: Context): number {
     if (procs.length > 0) parts['processes'] = procs.map(processJson);
     if (o.meminfo) parts['meminfo'] = meminfoJson(s);
     if (showCounters) parts['numastat'] = numastatJson(s);
+    parts['warnings'] = readWarnings(ctx);
     ctx.out(renderStatJson(parts));
     return 0;
   }
@@ -71,7 +73,7 @@ function runTables(o: StatOptions, ctx: Context): number {
 async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   const samples = await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 });
   const ranked = rankByRemote(samples).slice(0, o.top);
-  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson) }));
+  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson), warnings: readWarnings(ctx) }));
   else ctx.out(renderStatProcs(ranked, { windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, total: samples.length }));
   return 0;
 }

@@ -6,6 +6,7 @@ import { renderNumactlHardware } from '../../render/numactl_hardware.js';
 import { renderTopoJson } from '../../render/topo_json.js';
 import { renderTopoText } from '../../render/topo_text.js';
 import type { Command, ParsedOptions } from '../options.js';
+import { readWarnings } from '../warnings.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'machine-readable, schemaVersion 1 (docs/topo.md)' },
@@ -42,7 +43,7 @@ const topo: Command<ParsedOptions<typeof OPTIONS>> = {
       else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
       return 0;
     }
-    ctx.out(values.json ? renderTopoJson(t) : values.numactl ? renderNumactlHardware(t) : renderTopoText(t));
+    ctx.out(values.json ? renderTopoJson(t, readWarnings(ctx)) : values.numactl ? renderNumactlHardware(t) : renderTopoText(t));
     return 0;
   },
 };

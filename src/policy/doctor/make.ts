@@ -17,7 +17,10 @@ export function evFact<T>(f: Fact<T>, show: (v: T) => string = String): Evidence
 /** Why a fact is absent, in words a reader can act on. */
 export function absentReason(f: Fact<unknown>, missingMeans: string): string {
   if (!('absent' in f)) return '';
-  return f.absent === 'no-permission' ? `${f.path} is not readable: run as root` : `${f.path} is absent: ${missingMeans}`;
+  if (f.absent === 'no-permission') return `${f.path} is not readable: run as root`;
+  if (f.absent === 'unparseable') return `${f.path} could not be parsed (see the warning)`;
+  if (f.absent === 'empty') return `${f.path} is empty (no value)`;
+  return `${f.path} is absent: ${missingMeans}`;
 }
 
 export interface ProblemSpec {

@@ -77,6 +77,18 @@ function fieldName(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
+/**
+ * The document as plain data. Aliases are expanded at most 100 times (yaml's own guard against
+ * "billion laughs" alias bombs, which it reports by throwing): a refused file is a usage error.
+ */
+function toJS(doc: ReturnType<typeof parseDocument>, name: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new UsageError(`${name}: not a change file: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
 /** Parses and validates a change file; `name` is how errors name the file. */
 export function parseChangeFile(text: string, name: string): Change[] {
   const lines = new LineCounter();
@@ -85,7 +97,7 @@ export function parseChangeFile(text: string, name: string): Change[] {
     const e = doc.errors[0]!;
     throw new UsageError(`${name}:${lines.linePos(e.pos[0]).line}: not valid YAML: ${e.message.split('\n')[0]}`);
   }
-  const r = FileSchema.safeParse(doc.toJS());
+  const r = FileSchema.safeParse(toJS(doc, name));
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const node = doc.getIn(issue.path as (string | number)[], true) as { range?: [number, number, number] } | undefined;

@@ -64,7 +64,7 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
   const cpus = t.cpus.filter((c) => c.node === n.id);
   const pkgs = [...new Set(cpus.map((c) => c.package).filter((p): p is number => p !== null))].sort((a, b) => a - b);
   const title = `Node ${n.id}${memOnly ? ' - memory only' : ''}${pkgs.length > 0 ? ` · package ${pkgs.join(',')}` : ''}${n.memoryTier !== null ? ` · tier ${n.memoryTier}` : ''}`;
-  const cores = coresOf(cpus.length > 0 ? cpus : n.cpus.map((id) => ({ id, node: n.id, online: true, package: null, die: null, cluster: null, core: null, siblings: [], l3: [] })));
+  const cores = coresOf(cpus.length > 0 ? cpus : n.cpus.map((id) => ({ id, node: n.id, online: true, package: null, die: null, cluster: null, core: null, siblings: [], l3: [], allowed: true })));
   const grid = cpuGrid(cores, x + PAD, y + PAD + LINE + 34);
   const devices = t.devices.filter((d) => d.node === n.id && d.kind !== 'block');
   const devY = y + PAD + LINE + 34 + grid.height + (grid.height > 0 ? 4 : 0);

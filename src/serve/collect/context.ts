@@ -51,10 +51,18 @@ export function gapReason(e: unknown): GapReason {
   return 'error';
 }
 
-/** Runs one read; a thrown error becomes a gap of `collector` and null. */
+/**
+ * Runs one read; a thrown error becomes a gap of `collector` and null. Readers turn a file they
+ * cannot parse into an absent fact and a warning on the root (docs/reliability.md): each new
+ * warning is an 'unparseable' gap of `collector`.
+ */
 export function guard<T>(c: CollectContext, collector: string, read: () => T): T | null {
+  const before = c.root.warnings?.size ?? 0;
   try {
-    return read();
+    const v = read();
+    const added = (c.root.warnings?.size ?? 0) - before;
+    if (added > 0) c.gaps.add(collector, 'unparseable', added);
+    return v;
   } catch (e) {
     c.gaps.add(collector, gapReason(e));
     return null;

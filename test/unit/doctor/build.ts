@@ -19,7 +19,7 @@ export function withDistances(nodes: NumaNode[], matrix: number[][]): NumaNode[]
 }
 
 function cpusOf(nodes: NumaNode[]): Cpu[] {
-  return nodes.flatMap((n, i) => n.cpus.map((id): Cpu => ({ id, node: n.id, online: true, package: i, die: 0, cluster: null, core: id, siblings: [id], l3: n.cpus })));
+  return nodes.flatMap((n, i) => n.cpus.map((id): Cpu => ({ id, node: n.id, online: true, package: i, die: 0, cluster: null, core: id, siblings: [id], l3: n.cpus, allowed: true })));
 }
 
 export function kernel(over: Partial<Record<keyof KernelFacts, unknown>> = {}): KernelFacts {
@@ -57,6 +57,7 @@ export function topology(over: Partial<Topology> = {}): Topology {
     possibleNodes: nodes.map((n) => n.id),
     possibleCpus: nodes.flatMap((n) => n.cpus),
     kernel: kernel(),
+    cpuset: null,
     warnings: [],
     ...over,
   };

@@ -23,7 +23,7 @@ interface Case {
 const profileFor = (klass: WorkloadClass, i: DoctorInput, placement?: Placement): Profile => doctorProfile({ klass, alias: null }, i, placement);
 const k = (over: Parameters<typeof kernel>[0]) => input({ topology: topology({ kernel: kernel(over) }) });
 const sockets2node1 = topology({ nodes: [node(0, [0, 1, 2, 3, 4, 5, 6, 7], 32)], cpus: topology().cpus.map((c) => ({ ...c, node: 0 })) });
-const bigVm = topology({ nodes: [node(0, Array.from({ length: 32 }, (_, i) => i), 128)], cpus: Array.from({ length: 32 }, (_, i) => ({ id: i, node: 0, online: true, package: 0, die: 0, cluster: null, core: i, siblings: [i], l3: [] })), kernel: kernel({ hypervisor: present('proc/cpuinfo', true), memTotalBytes: present('proc/meminfo', 128 * GiB) }) });
+const bigVm = topology({ nodes: [node(0, Array.from({ length: 32 }, (_, i) => i), 128)], cpus: Array.from({ length: 32 }, (_, i) => ({ id: i, node: 0, online: true, package: 0, die: 0, cluster: null, core: i, siblings: [i], l3: [], allowed: true })), kernel: kernel({ hypervisor: present('proc/cpuinfo', true), memTotalBytes: present('proc/meminfo', 128 * GiB) }) });
 const scan = (min: number, size: number) => ({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1), numaBalancingScan: { ...kernel().numaBalancingScan, periodMinMs: present('proc/sys/kernel/numa_balancing_scan_period_min_ms', min), sizeMb: present('proc/sys/kernel/numa_balancing_scan_size_mb', size) } });
 const pinnedDb = proc(4242, 'mysqld', { 0: 2 * GiB, 1: 10 * GiB }, [0, 1, 2, 3], { 0: 100 }, '/system.slice/mysqld.service');
 const remoteJava = proc(5151, 'java', { 0: 1 * GiB, 1: 7 * GiB }, [0, 1, 2, 3, 4, 5, 6, 7], { 0: 50 });

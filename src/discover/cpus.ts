@@ -1,0 +1,94 @@
+// The CPUs of the machine and of each node, as hwloc counts them:
+// - a node's CPUs are those of nodeN/cpulist that are present (cpu/present); trimmed or
+//   hot-unplugged machines list CPUs there that do not exist (88 listed, 16 present);
+// - offline CPUs stay, marked offline (cpu/online);
+// - CPUs outside the cgroup cpuset numakit runs in are marked not allowed (hwloc's allowed set).
+// A cpulist that cannot be read or parsed falls back to the cpuN/nodeM links.
+import { formatCpuList } from '../model/cpuset.js';
+import type { Cpu, CpusetRestriction } from '../model/topology.js';
+import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
+import { CPU_DIR, listCpuDirs, readCpuList, readCpuTopology, type KnownCpus } from '../sysfs/cpu_topology.js';
+import { readNodeCpulist } from '../sysfs/node_list.js';
+import { listNumbered } from '../sysfs/read.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { MAX_NODES } from '../model/limits.js';
+
+/** Node of each CPU from the cpuN/nodeM links (kept for offline CPUs, unlike node cpulists). */
+export function cpuNodeLinks(root: SysRoot, cpuIds: number[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const cpu of cpuIds) {
+    const nodes = listNumbered(root, `${CPU_DIR}/cpu${cpu}`, 'node', MAX_NODES);
+    if (nodes.length > 0) m.set(cpu, nodes[0]!);
+  }
+  return m;
+}
+
+export interface CpuSets {
+  /** The cpuN directories. */
+  readonly dirs: number[];
+  /** CPUs that exist: cpu/present, else the cpuN directories; null when the tree says neither. */
+  readonly present: number[] | null;
+  /** A CPU's node from its cpuN/nodeM link, read on first use (most CPUs are named by a cpulist). */
+  readonly link: (cpu: number) => number | undefined;
+}
+
+export function readCpuSets(root: SysRoot): CpuSets {
+  const dirs = listCpuDirs(root);
+  const present = readCpuList(root, 'present') ?? (dirs.length > 0 ? dirs : null);
+  const seen = new Map<number, number | undefined>();
+  const link = (cpu: number) => {
+    if (!seen.has(cpu)) seen.set(cpu, cpuNodeLinks(root, [cpu]).get(cpu));
+    return seen.get(cpu);
+  };
+  return { dirs, present, link };
+}
+
+/**
+ * CPUs of a node: its cpulist (or, when unusable, its links) less the CPUs that are not present
+ * and those an earlier node already has (`taken`: a CPU is on one node).
+ */
+export function nodeCpus(root: SysRoot, id: number, sets: CpuSets, taken: Set<number>, warnings: string[]): number[] {
+  const listed = readNodeCpulist(root, id) ?? sets.dirs.filter((c) => sets.link(c) === id);
+  const present = new Set(sets.present ?? listed);
+  const gone = listed.filter((c) => !present.has(c));
+  if (gone.length > 0) warnings.push(`node ${id}: cpulist names ${gone.length} CPU(s) not in cpu/present (${formatCpuList(gone)}): left out`);
+  const twice = listed.filter((c) => present.has(c) && taken.has(c));
+  if (twice.length > 0) warnings.push(`node ${id}: cpulist names CPU(s) ${formatCpuList(twice)} of another node: left out`);
+  const cpus = listed.filter((c) => present.has(c) && !taken.has(c));
+  for (const c of cpus) taken.add(c);
+  return cpus;
+}
+
+export interface CpuView {
+  readonly cpus: Cpu[];
+  readonly possible: number[];
+  readonly cpuset: CpusetRestriction | null;
+}
+
+/**
+ * What a CPU shares with CPUs read before it: its core's ids (a thread sibling has the same
+ * package, die, cluster and core) and its last-level cache (shared_cpu_list is symmetric). On a
+ * 2-socket SMT server this halves the per-CPU reads and reads each L3 once, not per CPU. Off
+ * while a snapshot records what it reads, so a snapshot holds every CPU's files.
+ */
+function sharedTopology(root: SysRoot): KnownCpus | undefined {
+  return root.onAccess === undefined ? new Map() : undefined;
+}
+
+/** Every present CPU with its node, online flag and whether the cgroup allows it. */
+export function readCpus(root: SysRoot, sets: CpuSets, nodeOf: (cpu: number) => number | null): CpuView {
+  const { dirs } = sets;
+  const present = new Set(sets.present ?? dirs);
+  const possible = readCpuList(root, 'possible') ?? dirs;
+  const online = readCpuList(root, 'online');
+  const restriction = readCgroupAllowedCpus(root, 'self');
+  const allowed = restriction === null ? null : new Set(restriction.cpus);
+  const known = sharedTopology(root);
+  const cpus = dirs.filter((id) => present.has(id)).map((id): Cpu => {
+    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.includes(id) } : {}) });
+    return { ...t, online: online ? online.includes(id) : t.online, node: nodeOf(id), allowed: allowed === null || allowed.has(id) };
+  });
+  // Only a cpuset that leaves something out is a restriction worth showing.
+  const restricts = restriction !== null && cpus.some((c) => !c.allowed);
+  return { cpus, possible, cpuset: restricts ? restriction : null };
+}

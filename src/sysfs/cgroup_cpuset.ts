@@ -1,0 +1,43 @@
+// The CPUs the cgroup of a process allows: cgroup v2 cpuset.cpus.effective (what the kernel
+// enforces, inherited from the nearest ancestor that has the cpuset controller), or v1
+// cpuset.effective_cpus / cpuset.cpus under sys/fs/cgroup/cpuset. hwloc calls this the
+// "allowed" cpuset. In a container /proc/self/cgroup says "0::/" and sys/fs/cgroup is the
+// container's own cgroup: its root files are the container's limits.
+// Documentation/admin-guide/cgroup-v2.rst (Cpuset), cgroup-v1/cpusets.rst.
+import { parseCpuList } from '../model/cpuset.js';
+import type { CpusetRestriction } from '../model/topology.js';
+import { parseProcCgroup } from './proc_cgroup.js';
+import { readFile } from './read.js';
+import { readParsed } from './read_parsed.js';
+import type { SysRoot } from './root.js';
+
+/** "/a/b" -> ["/a/b", "/a", "/"]. */
+function upward(cgroup: string): string[] {
+  const parts = cgroup.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
+  return parts.map((_, i) => `/${parts.slice(0, parts.length - i).join('/')}`).concat('/');
+}
+
+function dirOf(base: string, cg: string): string {
+  return cg === '/' ? base : `${base}${cg}`;
+}
+
+/** The allowed CPUs of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */
+export function readCgroupAllowedCpus(root: SysRoot, pid: number | 'self'): CpusetRestriction | null {
+  const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
+  if (p === null) return null;
+  const [base, cg, files] = p.cpusetV1 !== null
+    ? ['sys/fs/cgroup/cpuset', p.cpusetV1, ['cpuset.effective_cpus', 'cpuset.cpus']]
+    : ['sys/fs/cgroup', p.v2, ['cpuset.cpus.effective', 'cpuset.cpus']];
+  if (cg === null) return null;
+  for (const file of files) {
+    for (const dir of upward(cg)) {
+      const path = `${dirOf(base, dir)}/${file}`;
+      const r = readFile(root, path);
+      // v2 cpuset.cpus is empty when the cgroup inherits: look further up.
+      if (!r.ok || r.text.replace(/[\s\0]/g, '') === '') continue;
+      const cpus = readParsed(root, path, parseCpuList);
+      return cpus === null ? null : { cgroup: dir, path, cpus };
+    }
+  }
+  return null;
+}
