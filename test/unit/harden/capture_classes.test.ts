@@ -49,14 +49,14 @@ describe('2. an empty attribute file means "no value"', () => {
 });
 
 describe('3. one bad file costs its fact, not the command', () => {
-  it('topo: each bad file is one warning line (file, line, what was expected), printed once', async () => {
+  it('topo: each bad file it reads is one warning line (file, line, what was expected), printed once', async () => {
+    // (cpu6/online is not read: cpu/online lists every CPU's state in one file.)
     const r = await runMain(['--root', fixture('one-bad-file'), 'topo']);
     assert.equal(r.code, 0);
     const lines = r.err.trim().split('\n');
     assert.deepEqual(lines.sort(), [
       "numakit: warning: /proc/sys/vm/swappiness:1: not an integer in 0..200: '-1' (ignored)",
       "numakit: warning: /sys/devices/pci0000:00/0000:3b:00.0/numa_node:1: integer beyond 2^53: '18446744073709551616' (ignored)",
-      "numakit: warning: /sys/devices/system/cpu/cpu6/online:1: not an integer: 'yes' (ignored)",
       "numakit: warning: /sys/devices/system/node/has_cpu:1: not a CPU/node list: '0-1,zz' (ignored)",
     ].sort());
     assert.match(r.out, /node 1 {2}CPUs 4-7/);
