@@ -17,7 +17,7 @@
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
 import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample, ThreadUse } from '../model/stat.js';
-import { parseAt } from '../sysfs/parse_util.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, policyText, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
@@ -85,8 +85,10 @@ export function readProcessMemory(root: SysRoot, pid: number, opts: MemoryOption
   const comm = readProcName(root, pid);
   if (comm === null) return null;
   const r = readNumaMapsText(root, pid);
-  if (!r.ok) return r.reason === 'missing' ? null : { pid, comm, memory: { kind: 'no-permission' } };
-  return { pid, comm, memory: parseAt(numaMapsPath(pid), r.text, (t) => memoryFromNumaMaps(t, opts)) };
+  if (!r.ok) return r.reason === 'no-permission' ? { pid, comm, memory: { kind: 'no-permission' } } : null;
+  // A numa_maps that cannot be parsed is a warning; the process is left out like one that exited.
+  const memory = parseOrWarn(root, numaMapsPath(pid), r.text, (t) => memoryFromNumaMaps(t, opts));
+  return memory === null ? null : { pid, comm, memory };
 }
 
 /** numastat matches a pattern against "NAME CMDLINE" (NULs as spaces, at most 2047 bytes). */

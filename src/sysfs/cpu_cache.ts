@@ -3,8 +3,9 @@
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { CPU_DIR } from './cpu_topology.js';
-import { parseAt, parseInteger } from './parse_util.js';
+import { integerIn } from './parse_util.js';
 import { listDir, readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface CacheInfo {
@@ -17,9 +18,11 @@ export interface CacheInfo {
 
 /** "32768K", "1M", "512" (bytes) -> bytes. */
 export function parseCacheSize(text: string): number {
-  const m = /^\s*(\d+)\s*([KMG]?)\s*$/.exec(text);
+  const m = /^\s*(\d{1,12})\s*([KMG]?)\s*$/.exec(text);
   if (m === null) throw new SysfsParseError('not a cache size like 32768K', { text: text.trim() });
-  return Number(m[1]) * { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2] as '' | 'K' | 'M' | 'G'];
+  const bytes = Number(m[1]) * { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2] as '' | 'K' | 'M' | 'G'];
+  if (!Number.isSafeInteger(bytes)) throw new SysfsParseError('cache size beyond 2^53 bytes', { text: text.trim() });
+  return bytes;
 }
 
 /** Every cache of `cpu` with a level, size and shared CPU list; [] when cache/ is absent. */
@@ -29,15 +32,14 @@ export function readCpuCaches(root: SysRoot, cpu: number): CacheInfo[] {
   for (const idx of listDir(root, dir) ?? []) {
     if (!/^index\d+$/.test(idx)) continue;
     const p = `${dir}/${idx}`;
-    const level = readText(root, `${p}/level`);
-    const size = readText(root, `${p}/size`);
-    if (level === null || size === null) continue;
-    const shared = readText(root, `${p}/shared_cpu_list`);
+    const level = readParsed(root, `${p}/level`, integerIn(0, 9));
+    const sizeBytes = readParsed(root, `${p}/size`, parseCacheSize);
+    if (level === null || sizeBytes === null) continue;
     out.push({
-      level: parseAt(`${p}/level`, level, parseInteger),
+      level,
       type: readText(root, `${p}/type`)?.trim() ?? 'Unified',
-      sizeBytes: parseAt(`${p}/size`, size, parseCacheSize),
-      sharedCpus: shared === null ? [cpu] : parseAt(`${p}/shared_cpu_list`, shared, parseCpuList),
+      sizeBytes,
+      sharedCpus: readParsed(root, `${p}/shared_cpu_list`, parseCpuList) ?? [cpu],
     });
   }
   return out;

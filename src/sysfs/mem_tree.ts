@@ -65,7 +65,9 @@ export class MemTree {
     // (an archive cannot hold a/b/c when a/b is a link).
     const exact = this.entries.get(rel);
     if (exact !== undefined && (exact.kind !== 'link' || !followLast)) return { ok: true, entry: exact, path: rel };
-    const parts = normalise(rel).split('/').filter((p) => p !== '');
+    // Not normalise(): a reader may build a path with ".." (a cgroup path read from /proc); ".."
+    // is walked below and stops at the tree's root, like the kernel's at "/".
+    const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
     let cur = '';
     let hops = 0;
     for (let i = 0; i < parts.length; i++) {

@@ -7,7 +7,7 @@
 // "prefer (many)") and file names are escaped by the kernel (no raw spaces).
 import { SysfsParseError } from '../model/errors.js';
 import { MAX_NODES } from '../model/limits.js';
-import { parseAt } from './parse_util.js';
+import { parseOrWarn } from './read_parsed.js';
 import { readFile, type ReadResult } from './read.js';
 import type { SysRoot } from './root.js';
 import type { AbsentReason } from '../model/fact.js';
@@ -155,11 +155,12 @@ export function readNumaMaps(root: SysRoot, pid: number | 'self'): NumaMapsResul
   const path = `proc/${pid}/numa_maps`;
   const r = readFile(root, path);
   if (!r.ok) return r;
-  return { ok: true, mappings: parseAt(path, r.text, parseNumaMaps) };
+  const mappings = parseOrWarn(root, path, r.text, parseNumaMaps);
+  return mappings === null ? { ok: false, reason: 'unparseable' } : { ok: true, mappings };
 }
 
 /** The text, for scanNumaMaps (same absent reasons as readNumaMaps). Errors of a later scan
- * should be attributed with parseAt(numaMapsPath(pid), ...). */
+ * should be attributed with parseOrWarn(root, numaMapsPath(pid), ...). */
 export function readNumaMapsText(root: SysRoot, pid: number): ReadResult {
   return readFile(root, numaMapsPath(pid));
 }

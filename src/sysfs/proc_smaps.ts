@@ -1,8 +1,7 @@
 // /proc/PID/smaps: per mapping, "start-end perms offset dev inode [name]" then "Key: N kB" lines.
 // The bench reads the mapping holding its buffer to say how much of it is in huge pages.
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface SmapsMapping {
@@ -18,7 +17,7 @@ export function parseSmapsMapping(text: string, addr: bigint): SmapsMapping | nu
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const head = /^([0-9a-f]+)-([0-9a-f]+)\s/.exec(line);
+    const head = /^([0-9a-f]{1,16})-([0-9a-f]{1,16})\s/.exec(line);
     if (head !== null) {
       if (cur !== null) return cur;
       const start = BigInt(`0x${head[1]}`);
@@ -27,7 +26,7 @@ export function parseSmapsMapping(text: string, addr: bigint): SmapsMapping | nu
       continue;
     }
     if (cur === null || line.trim() === '') continue;
-    const field = /^(\w+):\s+(\d+) kB$/.exec(line);
+    const field = /^(\w+):\s+(\d{1,15}) kB$/.exec(line);
     if (field !== null) cur.kb[field[1]!] = Number(field[2]);
     else if (!/^\w+:/.test(line)) throw new SysfsParseError('not a smaps line', { line: i + 1, text: line });
   }
@@ -35,7 +34,5 @@ export function parseSmapsMapping(text: string, addr: bigint): SmapsMapping | nu
 }
 
 export function readSmapsMapping(root: SysRoot, pid: number | 'self', addr: bigint): SmapsMapping | null {
-  const path = `proc/${pid}/smaps`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, (t) => parseSmapsMapping(t, addr));
+  return readParsed(root, `proc/${pid}/smaps`, (t) => parseSmapsMapping(t, addr));
 }

@@ -2,11 +2,9 @@
 // Memory tiering (pgpromote_*, pgdemote_*: Linux 5.18+/6.1+) and AutoNUMA (numa_*) counters
 // appear only on kernels built with them: absent keys are absent facts.
 import { parseNodeVmstat, type NodeVmstat } from './node_vmstat.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export function readProcVmstat(root: SysRoot): NodeVmstat | null {
-  const text = readText(root, 'proc/vmstat');
-  return text === null ? null : parseAt('proc/vmstat', text, parseNodeVmstat);
+  return readParsed(root, 'proc/vmstat', parseNodeVmstat);
 }

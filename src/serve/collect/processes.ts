@@ -168,7 +168,7 @@ export class TopProcessesCollector {
     const old = this.maps.get(p.pid);
     if (old !== undefined && this.reusable(old, p, c.now(), m.pageSize)) return { memory: old.memory, fresh: false };
     const r = readNumaMapsText(c.root, p.pid);
-    if (!r.ok) return r.reason === 'missing' ? null : { memory: { kind: 'no-permission' }, fresh: true };
+    if (!r.ok) return r.reason === 'no-permission' ? { memory: { kind: 'no-permission' }, fresh: true } : null;
     return { memory: parseAt(numaMapsPath(p.pid), r.text, (t) => memoryFromNumaMaps(t)), fresh: true };
   }
 
