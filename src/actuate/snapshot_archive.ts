@@ -1,21 +1,7 @@
-// .tar.gz snapshots: extracted to a private temporary directory for --root, or read into memory
-// (readSnapshotArchive) when many are read at once (numakit fleet report).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// .tar.gz snapshots, read into memory (readSnapshotArchive) for --root FILE.tar.gz and for
+// numakit fleet report: never extracted, so nothing is written and nothing is left behind.
 import { NumakitError } from '../model/errors.js';
 import { MemTree, normalise } from '../sysfs/mem_tree.js';
-
-export async function extractSnapshot(file: string): Promise<string> {
-  const tar = await import('tar');
-  const dir = mkdtempSync(join(tmpdir(), 'numakit-root-'));
-  try {
-    await tar.x({ file, cwd: dir, strict: true });
-  } catch (e) {
-    throw new NumakitError(`--root ${file}: cannot read the archive: ${(e as Error).message}`);
-  }
-  return dir;
-}
 
 /** Limits for an archive read into memory: a snapshot is a few MB at most (docs/fleet.md). */
 export const ARCHIVE_LIMITS = { maxEntries: 200_000, maxFileBytes: 4 << 20, maxTotalBytes: 256 << 20 } as const;
@@ -56,7 +42,7 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
       },
     });
   } catch (e) {
-    throw new NumakitError(`${file}: cannot read the archive: ${(e as Error).message}`);
+    throw new NumakitError(`${file}: cannot read the archive: ${String((e as Error).message).split('\n')[0]}`);
   }
   if (failure !== null) throw new NumakitError(`${file}: not a snapshot archive: ${failure}`);
   if (tree.size === 0) throw new NumakitError(`${file}: cannot read the archive: it is empty`);

@@ -1,9 +1,10 @@
 // Writes a snapshot: copies the recorded paths from a root into a directory, recreating the
 // symlinks met on the way (sysfs links are relative, so they stay valid inside the copy).
 // Writes only under the output directory; never touches the system.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { resolvePath } from '../sysfs/read.js';
+import { makeDirs } from './make_dirs.js';
 import type { SysRoot } from '../sysfs/root.js';
 
 export type Access = { kind: 'file' | 'dir' | 'link'; rel: string };
@@ -28,7 +29,7 @@ function tryReadlink(path: string): string | null {
 function makeLink(dst: string, rel: string, target: string): void {
   const p = join(dst, rel);
   if (tryReadlink(p) !== null) return;
-  mkdirSync(dirname(p), { recursive: true });
+  makeDirs(dirname(p));
   symlinkSync(target, p);
 }
 
@@ -48,7 +49,7 @@ function mirrorPath(src: string, dst: string, rel: string): string {
 }
 
 function copyListing(src: string, dst: string, real: string, opts: WriteOptions): void {
-  mkdirSync(join(dst, real), { recursive: true });
+  makeDirs(join(dst, real));
   let names: string[];
   try {
     names = readdirSync(join(src, real));
@@ -61,7 +62,7 @@ function copyListing(src: string, dst: string, real: string, opts: WriteOptions)
     const st = lstatSync(join(src, rel), { throwIfNoEntry: false });
     if (!st) continue;
     if (st.isSymbolicLink()) makeLink(dst, rel, readlinkSync(join(src, rel)));
-    else if (st.isDirectory()) mkdirSync(join(dst, rel), { recursive: true });
+    else if (st.isDirectory()) makeDirs(join(dst, rel));
     // msi_irqs/<N> entries are the IRQ numbers themselves: readers list them, so keep them.
     // (read + write, never copyFileSync: copy_file_range on a sysfs file never reaches EOF)
     else if (posix.basename(real) === 'msi_irqs') writeFileSync(join(dst, rel), readFileSync(join(src, rel)));
@@ -80,7 +81,7 @@ function copyFile(src: string, dst: string, real: string, opts: WriteOptions): b
   }
   const out = opts.transform ? opts.transform(real, content) : content;
   if (out === null) return false;
-  mkdirSync(dirname(join(dst, real)), { recursive: true });
+  makeDirs(dirname(join(dst, real)));
   writeFileSync(join(dst, real), out);
   return true;
 }

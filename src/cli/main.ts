@@ -3,7 +3,7 @@
 // stderr. The only top-level catch in the program.
 import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
 import { formatWarning, Warnings } from '../model/warnings.js';
-import { openRoot, REAL_ROOT, type SysRoot } from '../sysfs/root.js';
+import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
 import { COMMANDS, OVERVIEW } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
@@ -18,8 +18,10 @@ async function resolveRoot(g: Globals): Promise<SysRoot> {
   }
   if (g.root === undefined) return REAL_ROOT;
   if (/\.(tar\.gz|tgz)$/.test(g.root)) {
-    const { extractSnapshot } = await import('../actuate/snapshot_archive.js');
-    return openRoot(await extractSnapshot(g.root), g.root);
+    // Read into memory, never extracted: nothing is written, nothing is left behind, and an
+    // entry that is not a plain file, directory or link inside the archive refuses it whole.
+    const { readSnapshotArchive } = await import('../actuate/snapshot_archive.js');
+    return treeRoot(await readSnapshotArchive(g.root), g.root);
   }
   return openRoot(g.root);
 }

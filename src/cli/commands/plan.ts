@@ -1,5 +1,6 @@
 // numakit plan WORKLOAD [options] [--out DIR]
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { makeDirs } from '../../actuate/make_dirs.js';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { discoverTopology } from '../../discover/topology.js';
@@ -58,7 +59,7 @@ function writePlan(out: string, files: readonly PlanFile[], force: boolean): voi
   try {
     for (const f of files) {
       const p = join(tmp, f.path.replace(/^\/+/, ''));
-      mkdirSync(dirname(p), { recursive: true });
+      makeDirs(dirname(p));
       writeFileSync(p, f.content);
       chmodSync(p, f.mode);
     }

@@ -1,5 +1,6 @@
 // numakit snapshot OUT [--processes] [--no-redact]
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { makeDirs } from '../../actuate/make_dirs.js';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Access } from '../../actuate/snapshot_write.js';
@@ -55,6 +56,7 @@ as "unreadable" in the manifest and in --json.`,
   positionals: { name: 'OUT', min: 1, complete: 'file', help: 'an empty or new directory, or a file ending in .tar.gz' },
   async run({ values, positionals }, ctx) {
     const out = positionals[0]!;
+    if (ctx.root.tree) throw new NumakitError(`snapshot: ${ctx.root.label} is already a snapshot archive: copy the file instead`);
     const archive = /\.(tar\.gz|tgz)$/.test(out);
     if (!archive && existsSync(out) && readdirSync(out).length > 0) throw new NumakitError(`snapshot: ${out}: directory is not empty`);
     const processes = values.processes === true;
@@ -62,7 +64,7 @@ as "unreadable" in the manifest and in --json.`,
     const { writeSnapshotTree } = await import('../../actuate/snapshot_write.js');
     const dir = archive ? mkdtempSync(join(tmpdir(), 'numakit-snap-')) : out;
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
       const unreadable: string[] = [];
       const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
         skip: (rel) => !processes && PROC_PID.test(rel),
