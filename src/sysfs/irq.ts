@@ -46,6 +46,7 @@ export function parseInterrupts(text: string): Interrupts {
       counts[cpus[c]!] = Number(f);
       total += Number(f);
     }
+    if (!Number.isSafeInteger(total)) throw new SysfsParseError('interrupt counts add up beyond 2^53', { line: i + 2, text: row });
     lines.push({ irq: Number(m[1]), counts, total, desc: fields.slice(cpus.length).join(' ') });
   });
   return { cpus, lines };
