@@ -2,15 +2,25 @@
 // the archive, nothing is written anywhere (the archive is read in memory, never extracted), and
 // links inside it resolve inside it.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { runMain } from '../../helpers/cli.js';
 import { tarBytes, type RawTarEntry } from '../../helpers/tar_bytes.js';
 
 const base = mkdtempSync(join(tmpdir(), 'numakit-archives-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+// numakit's own temporary directory for these runs: whatever it would extract lands here, and
+// other processes' files in the shared /tmp cannot be mistaken for it.
+const privateTmp = join(base, 'tmp');
+mkdirSync(privateTmp);
+const savedTmp = process.env['TMPDIR'];
+before(() => void (process.env['TMPDIR'] = privateTmp));
+after(() => {
+  if (savedTmp === undefined) delete process.env['TMPDIR'];
+  else process.env['TMPDIR'] = savedTmp;
+  rmSync(base, { recursive: true, force: true });
+});
 
 const NODE = 'sys/devices/system/node';
 const good: RawTarEntry[] = [
@@ -27,8 +37,8 @@ function archive(name: string, entries: RawTarEntry[], damage?: (b: Buffer) => B
   return file;
 }
 
-/** Everything under tmpdir() whose name numakit would give an extraction directory. */
-const extractionDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('numakit-root-'));
+/** Everything numakit left in its temporary directory. */
+const extractionDirs = () => readdirSync(privateTmp);
 
 describe('--root FILE.tar.gz', () => {
   it('a good archive reads like its directory, and leaves no extraction directory behind', async () => {
