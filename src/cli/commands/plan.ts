@@ -19,7 +19,7 @@ const OPTIONS = {
   force: { type: 'boolean', help: 'with --out: replace an earlier plan there (a directory holding PLAN.md)' },
   json: { type: 'boolean', help: 'the plan as JSON (schemaVersion 1, docs/json.md): derivations, notes and\nevery file with its path, mode and content' },
   'cores-fraction': { type: 'string', value: 'F', group: SPARK, help: 'executor cores = physical cores of the node x F (default 0.8)' },
-  'memory-fraction': { type: 'string', value: 'F', group: SPARK, help: 'executor memory = node memory x F (default 0.85)' },
+  'memory-fraction': { type: 'string', value: 'F', group: SPARK, help: 'executor memory = node memory x F when that fits the node\'s budget (default:\nthe largest heap with its overhead and daemons within the budget)' },
   overhead: { type: 'string', value: 'PCT', group: SPARK, help: 'spark.executor.memoryOverhead, percent of executor memory, 10..20 (default 15)' },
   hosts: { type: 'string', value: 'N', group: SPARK, help: 'hosts of this shape in the cluster, for cluster totals (default 1)' },
   'spark-home': { type: 'string', value: 'DIR', group: SPARK, help: 'default /opt/spark' },
@@ -33,7 +33,7 @@ const OPTIONS = {
   image: { type: 'string', value: 'REF', group: SPARK, help: 'spark-k8s: the image (default apache/spark:3.5.1)' },
   namespace: { type: 'string', value: 'NAME', group: SPARK, help: 'spark-k8s: the namespace (default spark)' },
   'local-size': { type: 'string', value: 'SIZE', group: SPARK, help: 'spark-k8s: local volume size (default 500g)' },
-  'buffer-pool': { type: 'string', value: 'SIZE', group: DB, help: 'innodb_buffer_pool_size / shared_buffers (required): <= 60% of the node\n-> bind, <= 85% -> preferred, larger -> interleave' },
+  'buffer-pool': { type: 'string', value: 'SIZE', group: DB, help: 'innodb_buffer_pool_size / shared_buffers (required): <= 60% of the node\nand pool + 10% within its budget -> bind, <= 85% -> preferred, larger ->\ninterleave; more than the machine can take -> refused' },
   node: { type: 'string', value: 'N', group: DB, help: 'the node to use (default: the one with the NVMe/NICs, then most memory;\nservice too)' },
   'systemd-version': { type: 'string', value: 'N', group: DB, help: 'below 243 the drop-in runs the server through numactl (default 252;\nservice too)' },
   exec: { type: 'string', value: "'CMD ARGS'", group: DB, help: 'the server command line (needed with systemd < 243 for postgres;\nrequired for service)' },
@@ -43,7 +43,7 @@ const OPTIONS = {
   'base-port': { type: 'string', value: 'P', group: 'redis', help: 'first port (default 6379)' },
   user: { type: 'string', value: 'NAME', group: 'redis', help: 'the user the service runs as (spark, redis, jvm, elasticsearch, service)' },
   instances: { type: 'string', value: 'N', group: 'redis', help: 'only the first N nodes (at most the number of nodes; jvm, elasticsearch too)' },
-  heap: { type: 'string', value: 'SIZE', group: JVM, help: 'heap (required); fits a node (<= 85%) -> one instance per node, else one\ninterleaved instance' },
+  heap: { type: 'string', value: 'SIZE', group: JVM, help: 'heap (required); heap + 10% within a node\'s budget -> one instance per\nnode, else one interleaved instance; more than the machine can take -> refused' },
   jar: { type: 'string', value: 'PATH', complete: 'file', group: JVM, help: 'jvm: the application jar (required)' },
   'per-node': { type: 'boolean', group: 'service', help: 'one instance per node (default: one, on --node or the best node)' },
 } as const;
@@ -77,10 +77,12 @@ const plan: Command<ParsedOptions<typeof OPTIONS>> = {
   description: `Writes a NUMA-aware deployment plan for this machine (or a --root snapshot or --example):
 config files, systemd units and scripts, plus PLAN.md with every number's derivation from the
 machine's facts, the rollout (one host first, A/B for a day, how to roll back) and what to check.
+Every plan checks its own arithmetic: what it commits on a node (heaps, overheads, daemons)
+stays within MemTotal minus a reserve of max(10%, 2 GiB), shown in PLAN.md's "Memory per
+node"; a bind policy never goes over it, and a plan that cannot fit is refused with the numbers.
 Without --out the files are printed one after another. Options a workload does not use are
 refused. Values that end up in units or scripts (names, paths, commands) are refused when they
-hold spaces, quotes or shell metacharacters; they are never quoted into place. Heaps or buffer
-pools larger than the machine and more instances than NUMA nodes are refused.`,
+hold spaces, quotes or shell metacharacters; they are never quoted into place.`,
   options: OPTIONS,
   positionals: {
     name: 'WORKLOAD', complete: Object.keys(PLANNERS),

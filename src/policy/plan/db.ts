@@ -1,12 +1,18 @@
-// mysql and postgres: one server, placed by the size of its buffer pool against node memory:
-//   pool <= 60 % of the node  -> bind (CPUs and memory of the node)
-//   pool <= 85 % of the node  -> preferred (local first, spills instead of OOM; AutoNUMA may help)
-//   larger                    -> interleave over the CPU nodes' memory (innodb_numa_interleave)
-// via systemd NUMAPolicy=/NUMAMask=/CPUAffinity= (>= 243) or numactl in ExecStart= (older).
+// mysql and postgres: one server, placed by the size of its buffer pool against node memory.
+// The server commits the pool plus its own memory (10% of the pool, at least 1 GiB: InnoDB's
+// structures or PostgreSQL's backends at their default sizes), and that must stay within the
+// node's budget (budget.ts) before memory is bound there:
+//   pool <= 60 % of the node and pool + server <= budget -> bind (CPUs and memory of the node)
+//   pool <= 85 % of the node                             -> preferred (local first; what does not
+//                                                           fit the budget spills to the other nodes)
+//   larger                                               -> interleave over the CPU nodes' memory
+// A pool whose server does not fit the budgets of all CPU nodes together is refused, with the
+// numbers. Via systemd NUMAPolicy=/NUMAMask=/CPUAffinity= (>= 243) or numactl in ExecStart=.
 import { UsageError } from '../../model/errors.js';
+import { budgetGiB, interleaveSet, memoryPlan, RESERVE_RULE, type Commitment, type MemPolicyKind } from './budget.js';
 import { chooseNode } from './choose_node.js';
 import { num } from './machine.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export type MemPolicy = 'bind' | 'preferred' | 'interleave';
@@ -30,12 +36,15 @@ export interface DbDecision extends DecisionBase {
   readonly mask: string;
   readonly cpuList: string | null;
   readonly poolGiB: number;
+  /** The server's memory beyond the pool, GiB. */
+  readonly serverGiB: number;
   /** 2 MiB pages per node (node -> count) when --huge-pages. */
   readonly hugePages: { node: number; pages: number }[];
 }
 
 export const BIND_MAX = 0.6;
 export const PREFERRED_MAX = 0.85;
+export const SERVER_SHARE = 0.1;
 const GiB = 1024 ** 3;
 
 function hugePagePlan(nodes: number[], poolBytes: number, d: Derivation[]): { node: number; pages: number }[] {
@@ -46,24 +55,67 @@ function hugePagePlan(nodes: number[], poolBytes: number, d: Derivation[]): { no
   return nodes.map((node) => ({ node, pages: per }));
 }
 
+function choosePolicy(s: NodeShare, poolGiB: number, committed: number, m: MachineShare, d: Derivation[]): MemPolicy {
+  const ratio = poolGiB / s.memGiB;
+  const budget = budgetGiB(s.memGiB);
+  const fits = committed <= budget;
+  const policy: MemPolicy = ratio <= BIND_MAX && fits ? 'bind' : ratio <= PREFERRED_MAX || m.usable.length === 1 ? 'preferred' : 'interleave';
+  const why = policy === 'bind'
+    ? `<= ${BIND_MAX} and ${num(committed)} <= budget ${num(budget)} GiB -> bind`
+    : ratio <= BIND_MAX
+      ? `<= ${BIND_MAX}, but ${num(committed)} GiB > budget ${num(budget)} GiB: bound, a full node would OOM-kill it -> preferred`
+      : policy === 'preferred' ? `> ${BIND_MAX}, <= ${PREFERRED_MAX} -> preferred` : `> ${PREFERRED_MAX} -> interleave`;
+  d.push({ what: 'memory policy', formula: `pool ${num(poolGiB)} GiB / node ${s.node} ${num(s.memGiB)} GiB = ${num(ratio)} ${why}`, value: policy });
+  return policy;
+}
+
+/** Where the server's memory lands: on the node (bind), the node first and the rest spilled in turn (preferred), or evenly (interleave). */
+function commitments(m: MachineShare, s: NodeShare, policy: MemPolicy, items: Commitment[], committed: number, spread: readonly NodeShare[]): Map<number, { items: Commitment[]; policy: MemPolicyKind }> {
+  const all = items.map((c) => c.what).join(' + ');
+  const out = new Map<number, { items: Commitment[]; policy: MemPolicyKind }>();
+  if (policy === 'bind') return out.set(s.node, { items, policy });
+  if (policy === 'interleave') {
+    for (const u of spread) out.set(u.node, { items: items.map((c) => ({ what: `${c.what} / ${spread.length}`, gib: c.gib / spread.length })), policy });
+    return out;
+  }
+  let left = committed;
+  for (const u of [s, ...m.usable.filter((x) => x.node !== s.node)]) {
+    const here = Math.min(left, Math.max(0, budgetGiB(u.memGiB)));
+    left -= here;
+    if (here > 0) out.set(u.node, { items: [{ what: u.node === s.node ? `${all}, up to the budget` : `${all}, spilled`, gib: here }], policy });
+  }
+  return out;
+}
+
 export function planDb(m: MachineShare, o: DbOptions): DbDecision {
   const d: Derivation[] = [];
   const notes = [...m.notes];
   const poolGiB = o.poolBytes / GiB;
-  const cpuMem = m.usable.reduce((a, s) => a + s.memGiB, 0);
-  if (poolGiB > cpuMem * 0.9) throw new UsageError(`--buffer-pool ${num(poolGiB)} GiB is larger than 90% of this machine's memory on CPU nodes (${num(cpuMem)} GiB)`);
+  const serverGiB = Math.max(1, poolGiB * SERVER_SHARE);
+  const committed = poolGiB + serverGiB;
+  const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
   const s = chooseNode(m, o.node, d);
-  const ratio = poolGiB / s.memGiB;
-  const policy: MemPolicy = ratio <= BIND_MAX ? 'bind' : ratio <= PREFERRED_MAX ? 'preferred' : 'interleave';
-  const rule = policy === 'bind' ? `<= ${BIND_MAX} -> bind` : policy === 'preferred' ? `> ${BIND_MAX}, <= ${PREFERRED_MAX} -> preferred` : `> ${PREFERRED_MAX} -> interleave`;
-  d.push({ what: 'memory policy', formula: `pool ${num(poolGiB)} GiB / node ${s.node} ${num(s.memGiB)} GiB = ${num(ratio)} ${rule}`, value: policy });
-  const nodes = policy === 'interleave' ? m.usable.map((u) => u.node) : [s.node];
+  d.push({ what: 'server memory', formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`, value: `${num(committed)} GiB` });
+  if (committed > room) {
+    throw new UsageError(`--buffer-pool ${num(poolGiB)} GiB + ${num(serverGiB)} GiB server = ${num(committed)} GiB does not fit this machine: its CPU nodes can take ${num(room)} GiB after each keeps its reserve (${RESERVE_RULE}); use a smaller pool`);
+  }
+  let policy = choosePolicy(s, poolGiB, committed, m, d);
+  const spread = policy === 'interleave' ? interleaveSet(m.usable, committed) : null;
+  if (policy === 'interleave' && (spread === null || spread.length < 2)) {
+    policy = 'preferred';
+    d.push({ what: 'memory policy', formula: `interleaved evenly, ${num(committed)} GiB would put more on some node than its budget: preferred node ${s.node}, spilling in turn`, value: policy });
+  }
+  const nodes = policy === 'interleave' ? spread!.map((u) => u.node) : [s.node];
   const mask = nodes.join(',');
+  const items = [{ what: o.engine === 'mysql' ? 'buffer pool' : 'shared_buffers', gib: poolGiB }, { what: 'server', gib: serverGiB }];
+  const memory = memoryPlan(m, commitments(m, s, policy, items, committed, spread ?? m.usable));
+  if (policy === 'interleave' && spread!.length < m.usable.length) notes.push(`Interleaved over nodes ${mask} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
   if (policy === 'interleave' && m.memoryNodes.length > m.usable.length) notes.push('Memory-only nodes are left out of the interleave mask: they are farther from every CPU.');
   if (m.usable.length === 1) notes.push('This machine has one usable NUMA node: the policy keeps memory local but there is no remote memory to avoid.');
+  if (o.engine === 'postgres') notes.push('work_mem x max_connections and maintenance_work_mem come on top of shared_buffers: keep them within what "Memory per node" leaves.');
   if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`);
   return {
-    kind: 'db', machine: m, tuning: planTuning('database', m), options: o, policy, node: s.node, mask, cpuList: policy === 'bind' ? s.cpuList : null, poolGiB,
+    kind: 'db', machine: m, tuning: planTuning('database', m), memory, options: o, policy, node: s.node, mask, cpuList: policy === 'bind' ? s.cpuList : null, poolGiB, serverGiB,
     hugePages: o.hugePages ? hugePagePlan(nodes, o.poolBytes, d) : [], derivations: d, notes,
   };
 }

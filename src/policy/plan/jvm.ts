@@ -1,12 +1,14 @@
 // jvm and elasticsearch: -XX:+UseNUMA -XX:+AlwaysPreTouch always; one instance per node bound
-// to it when the heap fits a node (heap <= node memory x 0.85), else one instance with its
-// memory interleaved over the CPU nodes (field report 001: a 48 GiB heap on 2 x 64 GiB nodes).
+// to it when the JVM (heap + 10% native, at least 1 GiB) fits the node's budget (budget.ts; and
+// for Elasticsearch a heap of at most half the node), else one instance with its memory
+// interleaved over the CPU nodes (field report 001: a 48 GiB heap on 2 x 64 GiB nodes); a JVM
+// that does not fit interleaved either is refused with the numbers.
 import { UsageError } from '../../model/errors.js';
+import { budgetGiB, budgetText, interleaveSet, memoryPlan, onNodes } from './budget.js';
 import { num } from './machine.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
-export const HEAP_NODE_FRACTION = 0.85;
 
 export interface JvmOptions {
   readonly flavour: 'jvm' | 'elasticsearch';
@@ -37,23 +39,50 @@ export interface JvmDecision extends DecisionBase {
 
 const GiB = 1024 ** 3;
 
+/** The JVM's memory beyond the heap (metaspace, code cache, thread stacks, GC structures, direct buffers). */
+export const JVM_NATIVE_SHARE = 0.1;
+/** Elasticsearch: the heap at most half the memory it runs in; the rest is Lucene's file cache. */
+export const ES_HEAP_SHARE = 0.5;
+
+function fitsNode(s: NodeShare, heapGiB: number, committed: number, flavour: JvmOptions['flavour']): boolean {
+  return committed <= budgetGiB(s.memGiB) && (flavour !== 'elasticsearch' || heapGiB <= s.memGiB * ES_HEAP_SHARE);
+}
+
+function fitFormula(s: NodeShare, heapGiB: number, committed: number, flavour: JvmOptions['flavour']): string {
+  const es = flavour === 'elasticsearch' ? `; heap ${num(heapGiB)} ${heapGiB <= s.memGiB * ES_HEAP_SHARE ? '<=' : '>'} ${ES_HEAP_SHARE * 100}% of ${num(s.memGiB)} GiB` : '';
+  return `node ${s.node}: ${num(committed)} GiB ${committed <= budgetGiB(s.memGiB) ? '<=' : '>'} budget ${num(budgetGiB(s.memGiB))} GiB${es}`;
+}
+
 export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
   const d: Derivation[] = [];
   const notes = [...m.notes];
   const heapGiB = o.heapBytes / GiB;
-  const cpuMem = m.usable.reduce((a, s) => a + s.memGiB, 0);
   if (m.usable.length === 0) throw new UsageError(`${o.flavour}: no NUMA node has both CPUs and memory; nothing to plan`);
-  if (heapGiB > cpuMem * 0.9) throw new UsageError(`--heap ${num(heapGiB)} GiB is larger than 90% of this machine's memory on CPU nodes (${num(cpuMem)} GiB)`);
   if (o.instances !== undefined && o.instances > m.usable.length) throw new UsageError(`--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})`);
-  const smallest = Math.min(...m.usable.map((s) => s.memGiB));
-  const limit = smallest * HEAP_NODE_FRACTION;
-  const fits = heapGiB <= limit;
-  d.push({ what: 'heap against a node', formula: `${num(heapGiB)} GiB ${fits ? '<=' : '>'} ${num(smallest)} GiB x ${HEAP_NODE_FRACTION} = ${num(limit)} GiB`, value: fits ? 'one instance per node' : 'interleave' });
+  const nativeGiB = Math.max(1, heapGiB * JVM_NATIVE_SHARE);
+  const committed = heapGiB + nativeGiB;
+  d.push({ what: 'JVM memory', formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`, value: `${num(committed)} GiB` });
+  const chosen = m.usable.slice(0, o.instances ?? m.usable.length);
+  const fits = chosen.every((s) => fitsNode(s, heapGiB, committed, o.flavour));
+  const worst = [...chosen].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
+  d.push({ what: 'heap against a node', formula: fitFormula(worst, heapGiB, committed, o.flavour), value: fits ? 'one instance per node, bound' : 'interleave' });
   if (!fits && o.instances !== undefined && o.instances > 1) throw new UsageError(`--instances ${o.instances}: the heap does not fit one node, so the plan is one interleaved instance`);
+  const spread = fits ? null : interleaveSet(m.usable, committed);
+  if (!fits && spread === null) {
+    const per = committed / m.usable.length;
+    const small = [...m.usable].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
+    throw new UsageError(`--heap ${num(heapGiB)} GiB + ${num(nativeGiB)} GiB native = ${num(committed)} GiB does not fit this machine: interleaved it puts ${num(per)} GiB on each of ${m.usable.length} node(s), and ${budgetText(small.node, small.memGiB)}; use a smaller heap`);
+  }
+  if (spread !== null && spread.length < m.usable.length) notes.push(`Interleaved over nodes ${spread.map((x) => x.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
+  if (!fits && committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB)))) notes.push(`The heap would fit a node's budget but not Elasticsearch's rule of at most ${ES_HEAP_SHARE * 100}% of the memory it runs in, so it is interleaved instead of bound.`);
   if (o.flavour === 'elasticsearch' && heapGiB > 31) notes.push('A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.');
   if (m.usable.length === 1) notes.push('This machine has one usable NUMA node: binding keeps everything local but there is no remote memory to avoid.');
-  const nodes = fits ? m.usable.slice(0, o.instances ?? m.usable.length) : m.usable;
+  const nodes = fits ? chosen : spread!;
   const instances = fits ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index })) : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
   d.push({ what: 'instances', formula: fits ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}` : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`, value: `${instances.length}` });
-  return { kind: 'jvm', machine: m, tuning: planTuning('jvm', m), options: o, heapGiB, mode: fits ? 'per-node' : 'interleave', instances, mask: nodes.map((s) => s.node).join(','), derivations: d, notes };
+  const items = [{ what: 'heap', gib: heapGiB }, { what: 'JVM native', gib: nativeGiB }];
+  const memory = memoryPlan(m, fits
+    ? onNodes(nodes.map((s) => s.node), items, 'bind')
+    : onNodes(nodes.map((s) => s.node), items.map((c) => ({ what: `${c.what} / ${nodes.length}`, gib: c.gib / nodes.length })), 'interleave'));
+  return { kind: 'jvm', machine: m, tuning: planTuning('jvm', m), memory, options: o, heapGiB, mode: fits ? 'per-node' : 'interleave', instances, mask: nodes.map((s) => s.node).join(','), derivations: d, notes };
 }

@@ -39,7 +39,8 @@ function share(topo: Topology, id: number): NodeShare {
     coreGroups: coreGroups(cpus),
     threadsPerCore: cores === 0 ? 1 : Math.max(1, Math.round(cpus.length / cores)),
     memBytes,
-    memGiB: Math.round((memBytes / GiB) * 100) / 100,
+    memGiB: memBytes / GiB,
+    freeGiB: node.memFreeBytes === null ? null : Math.round((node.memFreeBytes / GiB) * 100) / 100,
     nvme: topo.devices.filter((d) => d.kind === 'nvme' && d.node === id),
     nics: topo.devices.filter((d) => d.kind === 'net' && d.node === id),
   };

@@ -1,14 +1,19 @@
 // redis: one instance per NUMA node (or one per physical core with --per-core), each pinned with
 // taskset to its CPUs and numactl --membind to its node (field report 001), on its own port.
-// maxmemory = node memory x 0.45 / instances on the node: a BGSAVE fork can double the resident
-// set through copy-on-write, so half the node is the ceiling and 10 % of that stays for the OS.
+// An instance's resident memory is maxmemory x 1.1 (allocator fragmentation) plus a 64 MiB
+// base, and a BGSAVE fork can copy all of it (Redis: up to twice the memory normally used), so
+// the instances on a node must fit its budget (budget.ts) at 2 x (1.1 x maxmemory + 64 MiB):
+//   maxmemory = (budget / instances - 2 x 64 MiB) / 2.2
 import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
+import { budgetGiB, budgetText, memoryPlan, type Commitment, type MemPolicyKind } from './budget.js';
 import { num } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
-export const REDIS_MEMORY_FRACTION = 0.45;
+export const REDIS_FRAGMENTATION = 1.1;
+export const REDIS_FORK_FACTOR = 2;
+export const REDIS_BASE_MIB = 64;
 
 export interface RedisOptions {
   readonly perCore: boolean;
@@ -38,13 +43,18 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
   }
   const nodes = o.instances === undefined ? m.usable : m.usable.slice(0, o.instances);
   const instances: RedisInstance[] = [];
+  const per = new Map<number, { items: Commitment[]; policy: MemPolicyKind }>();
   for (const s of nodes) {
     const slots = o.perCore ? s.coreGroups.map((g) => formatCpuList(g)) : [s.cpuList];
-    const mb = Math.floor((s.memGiB * 1024 * REDIS_MEMORY_FRACTION) / slots.length);
-    d.push({ what: `node ${s.node} maxmemory per instance`, formula: `${num(s.memGiB)} GiB x ${REDIS_MEMORY_FRACTION}${slots.length > 1 ? ` / ${slots.length} instances` : ''} = ${mb} MiB`, value: `${mb}mb` });
+    const budgetMib = budgetGiB(s.memGiB) * 1024;
+    const mb = Math.floor((budgetMib / slots.length / REDIS_FORK_FACTOR - REDIS_BASE_MIB) / REDIS_FRAGMENTATION);
+    if (mb < REDIS_BASE_MIB) throw new UsageError(`redis: ${budgetText(s.node, s.memGiB)}; that leaves ${Math.max(0, mb)} MiB of maxmemory for each of ${slots.length} instance(s) once a BGSAVE fork may double them (at least ${REDIS_BASE_MIB} MiB needed); use fewer instances (no --per-core) or a larger node`);
+    d.push({ what: `node ${s.node} maxmemory per instance`, formula: `(budget ${num(budgetMib)} MiB${slots.length > 1 ? ` / ${slots.length} instances` : ''} / ${REDIS_FORK_FACTOR} (BGSAVE fork) - ${REDIS_BASE_MIB} MiB) / ${REDIS_FRAGMENTATION} (fragmentation) = ${mb} MiB`, value: `${mb}mb` });
+    const one = (mb * REDIS_FRAGMENTATION + REDIS_BASE_MIB) / 1024;
+    per.set(s.node, { items: [{ what: `${slots.length} instance(s) (maxmemory x ${REDIS_FRAGMENTATION} + ${REDIS_BASE_MIB} MiB each)`, gib: slots.length * one }, { what: 'their BGSAVE forks at worst', gib: slots.length * one }], policy: 'bind' });
     for (const cpuList of slots) instances.push({ port: o.basePort + instances.length, node: s.node, cpuList, maxmemoryMb: mb });
   }
   d.push({ what: 'ports', formula: `${o.basePort} + 0 .. ${instances.length - 1}`, value: `${o.basePort}-${o.basePort + instances.length - 1}` });
   if (o.basePort + instances.length - 1 > 65535) throw new UsageError(`--base-port ${o.basePort}: ${instances.length} instances run past port 65535`);
-  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), options: o, instances, derivations: d, notes: [...m.notes] };
+  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), memory: memoryPlan(m, per), options: o, instances, derivations: d, notes: [...m.notes] };
 }

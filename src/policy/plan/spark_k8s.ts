@@ -5,8 +5,9 @@
 import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import { nvmeDisk } from './spark_standalone.js';
+import { memoryPlan, onNodes, reserveGiB } from './budget.js';
 import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export interface SparkK8sOptions extends SparkSizingOptions {
@@ -31,24 +32,21 @@ export interface SparkK8sDecision extends DecisionBase {
   readonly volumes: { node: number; disk: string; path: string }[];
 }
 
-export const SYSTEM_RESERVED_MI_PER_NODE = 1024;
 export const EVICTION_HARD_MI = 100;
+const MiB = 1024 ** 2;
 
-/** Shrinks executor memory (overhead kept at its percent) until a pod fits every node after its reserved memory. */
-function fitMemory(sizing: SparkSizing, reserved: { node: number; mi: number }[], pct: number, d: Derivation[]): { memoryGiB: number; overheadGiB: number } {
-  const leftGi = Math.min(...sizing.executors.map((e) => Math.floor((e.share.memGiB * 1024 - reserved.find((r) => r.node === e.share.node)!.mi) / 1024)));
-  let mem = sizing.memoryGiB;
-  const over = (x: number) => Math.max(1, Math.round((x * pct) / 100));
-  while (mem > 1 && mem + over(mem) > leftGi) mem--;
-  if (mem + over(mem) > leftGi) throw new UsageError(`spark-k8s: no executor pod fits a node after its reserved memory (${leftGi}Gi left)`);
-  if (mem !== sizing.memoryGiB) {
-    d.push({ what: 'executor memory, fitted to the node after reservedMemory', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g > ${leftGi}Gi left on a node -> ${mem}g + ${over(mem)}g`, value: `${mem}g` });
-  }
-  return { memoryGiB: mem, overheadGiB: over(mem) };
+/** reservedMemory of a node: the plan's reserve (budget.ts), in whole Mi rounded up. */
+export function reservedMiOf(s: NodeShare): number {
+  return Math.ceil(reserveGiB(s.memGiB) * 1024);
+}
+
+/** What a pod may have on a node: the Memory Manager's MemTotal - reservedMemory, in whole Mi. */
+function podBudgetGiB(s: NodeShare): number {
+  return (Math.floor(s.memBytes / MiB) - reservedMiOf(s)) / 1024;
 }
 
 export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecision {
-  const sizing = sizeSparkExecutors(m, o);
+  const sizing = sizeSparkExecutors(m, o, [], podBudgetGiB);
   const d: Derivation[] = [...sizing.derivations];
   const reserved = sizing.executors.flatMap((e) => e.share.coreGroups[0] ?? []);
   d.push({ what: 'reservedSystemCPUs', formula: 'the first physical core of each node (all its threads), for the kubelet and system', value: formatCpuList(reserved) });
@@ -57,12 +55,13 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   const free = Math.min(...sizing.executors.map((e) => e.share.cpus.length - (e.share.coreGroups[0]?.length ?? 0)));
   d.push({ what: 'executor pod CPUs', formula: `${sizing.cores} cores x ${tpc} thread${tpc === 1 ? '' : 's'} per core = ${podCpus} (<= ${free} CPUs left on a node)`, value: `${podCpus}` });
   if (podCpus > free) throw new UsageError(`spark-k8s: executor pods of ${podCpus} CPUs do not fit the ${free} CPUs a node has after reservedSystemCPUs; lower --cores-fraction`);
-  const reservedMemory = sizing.executors.map((e, i) => ({ node: e.share.node, mi: SYSTEM_RESERVED_MI_PER_NODE + (i === 0 ? EVICTION_HARD_MI : 0) }));
-  const systemReservedMi = SYSTEM_RESERVED_MI_PER_NODE * reservedMemory.length;
-  d.push({ what: 'reservedMemory (Memory Manager)', formula: `systemReserved ${systemReservedMi}Mi (${SYSTEM_RESERVED_MI_PER_NODE}Mi per node) + evictionHard ${EVICTION_HARD_MI}Mi on node ${reservedMemory[0]!.node} = ${systemReservedMi + EVICTION_HARD_MI}Mi`, value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', ') });
-  const fitted = fitMemory(sizing, reservedMemory, o.overheadPct, d);
-  const podMemoryGi = fitted.memoryGiB + fitted.overheadGiB;
-  d.push({ what: 'executor pod memory (request = limit)', formula: `${fitted.memoryGiB}g + ${fitted.overheadGiB}g overhead = ${podMemoryGi}Gi`, value: `${podMemoryGi}Gi` });
+  const reservedMemory = sizing.executors.map((e) => ({ node: e.share.node, mi: reservedMiOf(e.share) }));
+  const totalMi = reservedMemory.reduce((a, r) => a + r.mi, 0);
+  const systemReservedMi = totalMi - EVICTION_HARD_MI;
+  d.push({ what: 'reservedMemory (Memory Manager)', formula: `each node's reserve, max(10%, 2 GiB), in Mi rounded up: ${reservedMemory.map((r) => `node ${r.node} ${r.mi}Mi`).join(', ')}`, value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', ') });
+  d.push({ what: 'systemReserved memory', formula: `the reservedMemory sum must equal kubeReserved + systemReserved + evictionHard: ${totalMi}Mi - evictionHard ${EVICTION_HARD_MI}Mi`, value: `${systemReservedMi}Mi` });
+  const podMemoryGi = sizing.memoryGiB + sizing.overheadGiB;
+  d.push({ what: 'executor pod memory (request = limit)', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi (<= MemTotal - reservedMemory on every node)`, value: `${podMemoryGi}Gi` });
   const instances = sizing.executors.length * o.hosts;
   d.push({ what: 'spark.executor.instances', formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`, value: `${instances}` });
   const volumes = sizing.executors.flatMap((e) => {
@@ -71,5 +70,6 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   });
   const notes = [...m.notes, ...sizing.notes, 'The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0\'s NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.'];
   if (volumes.length === 0) notes.push('No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node\'s root disk.');
-  return { kind: 'spark-k8s', machine: m, tuning: planTuning('spark', m), options: o, sizing: { ...sizing, ...fitted }, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
+  const memory = memoryPlan(m, onNodes(sizing.executors.map((e) => e.share.node), [{ what: 'executor pod (heap + overhead)', gib: podMemoryGi }], 'bind'));
+  return { kind: 'spark-k8s', machine: m, tuning: planTuning('spark', m), memory, options: o, sizing, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
 }

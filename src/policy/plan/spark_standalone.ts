@@ -1,7 +1,8 @@
 // spark-standalone: one worker per NUMA node, each a systemd unit with its own work dir, local
 // dirs on that node's NVMe and ports that do not collide, executors bound to the node through a
 // numactl `java` wrapper. Pure: Topology facts + options -> decision.
-import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
+import { memoryPlan, onNodes } from './budget.js';
+import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -49,8 +50,11 @@ export function nvmeDisk(devs: { name: string; details: Record<string, string | 
 export const WORKER_PORT_BASE = 7078;
 export const WORKER_WEBUI_BASE = 8081;
 
+/** The worker JVM itself (its unit sets SPARK_DAEMON_MEMORY=1g), bound to its node with its executors. */
+export const WORKER_DAEMON_GIB = 1;
+
 export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOptions): SparkStandaloneDecision {
-  const sizing = sizeSparkExecutors(machine, o);
+  const sizing = sizeSparkExecutors(machine, o, [{ what: 'worker JVM', gib: WORKER_DAEMON_GIB }]);
   const notes = [...machine.notes, ...sizing.notes];
   const workers: SparkWorker[] = sizing.executors.map((e, i) => {
     const n = e.share.node;
@@ -79,5 +83,6 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
     { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
   ];
   workers.forEach((w) => derivations.push({ what: `node ${w.node} worker ports`, formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`, value: `${w.port}, ${w.webuiPort}` }));
-  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), options: o, sizing, workers, coresMax, parallelism, derivations, notes };
+  const memory = memoryPlan(machine, onNodes(sizing.executors.map((e) => e.share.node), executorCommitments(sizing), 'bind'));
+  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), memory, options: o, sizing, workers, coresMax, parallelism, derivations, notes };
 }

@@ -2,7 +2,8 @@
 // with the topology given explicitly from this machine, containers through the
 // LinuxContainerExecutor (NUMA awareness works only with it), sized so one executor container
 // fills one node's share.
-import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
+import { memoryPlan, onNodes, type Commitment } from './budget.js';
+import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -25,8 +26,11 @@ export interface SparkYarnDecision extends DecisionBase {
   readonly parallelism: number;
 }
 
+/** The NodeManager's and DataNode's heaps (1 GiB each by default): not bound, so counted on every node they could use. */
+export const YARN_DAEMONS: Commitment[] = [{ what: 'NodeManager JVM', gib: 1 }, { what: 'DataNode JVM', gib: 1 }];
+
 export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDecision {
-  const sizing = sizeSparkExecutors(m, o);
+  const sizing = sizeSparkExecutors(m, o, YARN_DAEMONS);
   const containerMb = (sizing.memoryGiB + sizing.overheadGiB) * 1024;
   const nodes = sizing.executors.map((e) => ({ node: e.share.node, memoryMb: containerMb, vcores: sizing.cores }));
   const totalMb = containerMb * nodes.length;
@@ -43,5 +47,7 @@ export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDe
     { what: 'spark.default.parallelism', formula: `2 x ${instances} executors x ${sizing.cores} cores = ${parallelism}`, value: `${parallelism}` },
   ];
   const notes = [...m.notes, ...sizing.notes, `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${containerMb} or the executor containers are refused.`];
-  return { kind: 'spark-yarn', machine: m, tuning: planTuning('spark', m), options: o, sizing, nodes, totalMb, totalVcores, containerMb, instances, parallelism, derivations: d, notes };
+  const memory = memoryPlan(m, onNodes(sizing.executors.map((e) => e.share.node), executorCommitments(sizing), 'bind'));
+  notes.push('The NodeManager and DataNode heaps (1 GiB each, the Hadoop defaults) are not bound to a node, so each node\'s budget counts them; raise them in yarn-env.sh/hadoop-env.sh and plan again if yours are larger.');
+  return { kind: 'spark-yarn', machine: m, tuning: planTuning('spark', m), memory, options: o, sizing, nodes, totalMb, totalVcores, containerMb, instances, parallelism, derivations: d, notes };
 }

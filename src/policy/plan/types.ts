@@ -2,6 +2,7 @@
 // on `kind`) and what the renderers turn it into (files plus PLAN.md). Pure data.
 import type { CpuId, Device, NodeId } from '../../model/topology.js';
 import type { MachineFacts } from '../knowledge/resolve.js';
+import type { MemoryPlan } from './budget.js';
 import type { PlanTuning } from './tuning.js';
 
 /** One number of the plan and how it came from this machine's facts. */
@@ -30,7 +31,10 @@ export interface NodeShare {
   /** CPUs of each physical core (SMT siblings together), in CPU order. */
   readonly coreGroups: CpuId[][];
   readonly memBytes: number;
+  /** memBytes in GiB, exact (PLAN.md shows it with num()). */
   readonly memGiB: number;
+  /** MemFree now (null when the snapshot does not say). */
+  readonly freeGiB: number | null;
   /** NVMe controllers and NICs whose firmware-given node is this one. */
   readonly nvme: Device[];
   readonly nics: Device[];
@@ -57,6 +61,8 @@ export interface DecisionBase {
   readonly machine: MachineShare;
   /** The knowledge table's settings for the workload's profile ("Before you start"). */
   readonly tuning: PlanTuning;
+  /** What the plan commits on each node, against MemTotal minus the reserve. */
+  readonly memory: MemoryPlan;
   readonly derivations: Derivation[];
   readonly notes: string[];
 }

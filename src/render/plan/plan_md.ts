@@ -1,6 +1,8 @@
 // PLAN.md: the machine, the layout, every number with its derivation, the notes, the files and
 // where they go, what to prepare, the rollout (one host first, A/B for a day, how to roll back)
 // and what to check after.
+import { RESERVE_RULE } from '../../policy/plan/budget.js';
+import { num } from '../../policy/plan/machine.js';
 import type { DecisionBase, PlanFile } from '../../policy/plan/types.js';
 
 export interface PlanDoc {
@@ -8,6 +10,8 @@ export interface PlanDoc {
   readonly intro: string;
   /** Rows of the layout table, header first. */
   readonly layout: string[][];
+  /** A comparison with a usual recipe (rows, header first) and why they differ (spark). */
+  readonly compare?: { readonly title: string; readonly rows: string[][]; readonly why: string[] };
   readonly prepare: string[];
   readonly enable: string[];
   readonly rollback: string[];
@@ -27,6 +31,33 @@ function tuningSection(d: DecisionBase): string[] {
     '',
     `\`${t.apply}\` shows what it would change here (add \`--yes\` to write it, journaled, and \`--persist DIR\` for the boot-time files); \`${t.doctor}\` checks them after. "now" is what the snapshot says; "-" where it does not tell.`,
   ];
+}
+
+const gib = (v: number) => `${num(v)} GiB`;
+
+/** What the plan commits on each node against MemTotal minus the reserve. */
+function memorySection(d: DecisionBase): string[] {
+  const m = d.memory;
+  const rows = [['node', 'MemTotal', 'reserve', 'budget', 'committed', 'left', 'free now', 'policy'], ...m.nodes.map((n) => [
+    `${n.node}`, gib(n.memGiB), gib(n.reserveGiB), gib(n.budgetGiB),
+    n.items.length === 0 ? (m.unknown === null ? '0' : 'not known') : `${gib(n.committedGiB)}: ${n.items.map((c) => `${c.what} ${num(c.gib)}`).join(' + ')}`,
+    n.items.length === 0 && m.unknown !== null ? '-' : gib(n.memGiB - n.committedGiB), n.freeGiB === null ? '-' : gib(n.freeGiB), n.policy,
+  ])];
+  const short = m.nodes.filter((n) => n.freeGiB !== null && n.freeGiB < n.committedGiB);
+  return [
+    '## Memory per node',
+    '',
+    `Each node keeps a reserve for the page cache, the kernel and everything else on the host: ${RESERVE_RULE}. What the plan commits on a node stays within its budget, MemTotal minus the reserve: a process bound to a node that fills has no fallback node, the kernel OOM-kills it.`,
+    '',
+    mdTable(rows),
+    ...(m.unknown === null ? [] : ['', `${m.unknown}.`]),
+    ...short.map((n) => `\nNode ${n.node} has ${gib(n.freeGiB!)} free now, less than the ${gib(n.committedGiB)} the plan commits there: stop what uses it (or wait for its page cache to be reclaimed) before starting, or the start will fail or reclaim under pressure.`),
+  ];
+}
+
+function compareSection(doc: PlanDoc): string[] {
+  if (doc.compare === undefined) return [];
+  return [`## ${doc.compare.title}`, '', mdTable(doc.compare.rows), '', ...doc.compare.why.flatMap((p) => [p, ''])];
 }
 
 /** A Markdown pipe table; first row is the header. '|' in cells is escaped. */
@@ -63,6 +94,9 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     mdTable(derivRows),
     '',
+    ...memorySection(d),
+    '',
+    ...compareSection(doc),
     ...(d.notes.length > 0 ? ['## Notes', '', ...bullets(d.notes), ''] : []),
     ...filesSection(files),
     '',

@@ -1,6 +1,7 @@
 // Files of a service plan: NAME@.service (the instance name is the NUMA node) and one drop-in
-// per instance with NUMAPolicy=bind, NUMAMask= and CPUAffinity= (systemd >= 243), or numactl
-// in the template for older systemd.
+// per instance with NUMAPolicy=bind, NUMAMask= and CPUAffinity= (systemd >= 243; older systemd
+// gets numactl in the template) and MemoryMax= the node's budget (the program's own memory is
+// not known to the plan, so its cgroup holds it under the line a bound process must not cross).
 import type { PlanFile } from '../../policy/plan/types.js';
 import type { ServiceDecision } from '../../policy/plan/service.js';
 import { generatedBy } from './header.js';
@@ -18,11 +19,10 @@ export function renderService(d: ServiceDecision): PlanFile[] {
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
   const files: PlanFile[] = [{ path: `/etc/systemd/system/${o.name}@.service`, content: template, mode: 0o644, about: `template: ${o.name}@NODE.service` }];
-  if (modern) {
-    for (const i of d.instances) {
-      const content = renderUnit(generatedBy('service', d.machine.label), [{ name: 'Service', entries: numaEntries('bind', `${i.node}`, i.cpuList) }]);
-      files.push({ path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `node ${i.node}: CPUs ${i.cpuList}, memory bound` });
-    }
+  for (const i of d.instances) {
+    const numa = modern ? numaEntries('bind', `${i.node}`, i.cpuList) : [];
+    const content = renderUnit(generatedBy('service', d.machine.label), [{ name: 'Service', entries: [...numa, ['MemoryMax', `${i.memoryMaxMib}M`]] }]);
+    files.push({ path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `node ${i.node}: ${modern ? `CPUs ${i.cpuList}, memory bound, ` : ''}MemoryMax ${i.memoryMaxMib}M (the node's budget)` });
   }
   return files;
 }

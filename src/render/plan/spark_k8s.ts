@@ -5,6 +5,7 @@ import type { SparkK8sDecision } from '../../policy/plan/spark_k8s.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
+import { recipeCompare } from './spark_compare.js';
 import { EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type SparkConf } from './spark_conf.js';
 
 const W = 'spark-k8s';
@@ -90,6 +91,7 @@ export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
 
 export function sparkK8sDoc(d: SparkK8sDecision): PlanDoc {
   return {
+    compare: recipeCompare(d.sizing, d.options.overheadPct),
     workload: W,
     intro: `Executors as Guaranteed pods of ${d.podCpus} whole CPUs (${d.sizing.cores} physical cores) and ${d.podMemoryGi}Gi, which fit one NUMA node; the kubelet's Topology Manager (single-numa-node, pod scope) admits a pod only when its CPUs (CPU Manager static) and memory (Memory Manager Static) come from one node. Kubernetes node ${d.options.k8sNode} is this machine.`,
     layout: [['NUMA node', 'reserved CPUs', 'reserved memory', 'executor pods', 'local PV'], ...d.sizing.executors.map((e) => [`${e.share.node}`, e.share.coreGroups[0]?.join(',') ?? '-', `${d.reservedMemory.find((r) => r.node === e.share.node)!.mi}Mi`, `1 x ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`, d.volumes.find((v) => v.node === e.share.node)?.path ?? 'none'])],

@@ -1,6 +1,6 @@
 // Files of a spark-standalone plan: the java wrapper, one worker unit per node, spark-env.sh,
 // spark-defaults.conf, the IRQ script and a submit script.
-import type { SparkStandaloneDecision, SparkWorker } from '../../policy/plan/spark_standalone.js';
+import { WORKER_DAEMON_GIB, type SparkStandaloneDecision, type SparkWorker } from '../../policy/plan/spark_standalone.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import { renderIrqScript } from './irq_script.js';
@@ -19,6 +19,7 @@ function workerUnit(d: SparkStandaloneDecision, w: SparkWorker): PlanFile {
       entries: [
         ['User', o.user],
         ['Environment', `SPARK_NUMA_NODE=${w.node}`],
+        ['Environment', `SPARK_DAEMON_MEMORY=${WORKER_DAEMON_GIB}g`],
         ['Environment', `SPARK_CPU_LIST=${w.cpuList}`],
         ['Environment', `JAVA_HOME=${o.wrapperHome}`],
         ['Environment', `SPARK_WORKER_DIR=${w.workerDir}`],

@@ -1,6 +1,7 @@
 // PLAN.md parts of a spark-standalone plan.
 import type { SparkStandaloneDecision } from '../../policy/plan/spark_standalone.js';
 import type { PlanDoc } from './plan_md.js';
+import { recipeCompare } from './spark_compare.js';
 
 export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
   const o = d.options;
@@ -15,8 +16,9 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
   const mounts = d.workers.filter((w) => w.localDisk !== null).map((w) => `/dev/${w.localDisk} (node ${w.node}) on ${o.dataDir}/node${w.node}`);
   return {
     workload: 'spark-standalone',
-    intro: `One Spark worker per NUMA node (${d.workers.length} on this host), each a systemd unit whose executors run through a numactl java wrapper bound to the node's CPUs and memory, with shuffle and spill on the node's own NVMe. The executors use --membind: when a node runs out they are OOM-killed rather than spilling to remote memory, which is why executor memory plus overhead must fit the node. -XX:+UseNUMA needs JDK 14 or later with G1 (JDK 8 honours it only with the Parallel GC); -XX:+AlwaysPreTouch makes executor start-up touch the whole heap (seconds per 10 GiB).`,
+    intro: `One Spark worker per NUMA node (${d.workers.length} on this host), each a systemd unit whose executors run through a numactl java wrapper bound to the node's CPUs and memory, with shuffle and spill on the node's own NVMe. The executors use --membind: when a node runs out they are OOM-killed rather than spilling to remote memory, which is why executor memory, overhead and the worker must fit the node's budget (see "Memory per node"). -XX:+UseNUMA needs JDK 14 or later with G1 (JDK 8 honours it only with the Parallel GC); -XX:+AlwaysPreTouch makes executor start-up touch the whole heap (seconds per 10 GiB).`,
     layout,
+    compare: recipeCompare(d.sizing, d.options.overheadPct),
     prepare: [
       ...(mounts.length > 0 ? [`Mount each node's NVMe on its own directory: ${mounts.join('; ')} (xfs, noatime; mkfs destroys what is on the disk: only for new disks). Check the node with \`cat /sys/class/nvme/nvmeN/device/numa_node\`.`] : []),
       `Create the directories for user ${o.user}: ${d.workers.map((w) => `${w.workerDir} ${w.localDir} ${w.logDir}`).join(' ')}.`,

@@ -4,6 +4,7 @@ import type { SparkYarnDecision } from '../../policy/plan/spark_yarn.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
+import { recipeCompare } from './spark_compare.js';
 import { EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type SparkConf } from './spark_conf.js';
 
 const W = 'spark-yarn';
@@ -61,7 +62,11 @@ export function renderSparkYarn(d: SparkYarnDecision): PlanFile[] {
 }
 
 export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
+  const r = d.sizing.recipe;
+  const recipeMb = (r.memoryGiB + r.overheadGiB) * 1024 * d.nodes.length;
+  const totalMb = d.nodes.length * d.sizing.recipe.node.memGiB * 1024;
   return {
+    compare: recipeCompare(d.sizing, d.options.overheadPct, [['yarn.nodemanager.resource.memory-mb', `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB`, `${d.totalMb} of ${Math.round(totalMb)} MB`]]),
     workload: W,
     intro: `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node. NUMA awareness works only with the LinuxContainerExecutor.`,
     layout: [['node', 'memory for containers (MB)', 'vcores', 'executors'], ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1'])],

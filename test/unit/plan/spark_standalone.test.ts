@@ -8,18 +8,36 @@ import { exampleMachine } from './machines.js';
 const plan = (machine: string, raw = {}) => planWorkload('spark-standalone', exampleMachine(machine), raw) as SparkStandaloneDecision;
 const file = (d: SparkStandaloneDecision, suffix: string) => renderPlan(d).find((f) => f.path.endsWith(suffix))!.content;
 
-test('spark-2s matches field report 000: 13 cores, 82g, 12g overhead per executor, 26 worker cores', () => {
+test('spark-2s: field report 000\'s cores (13 per node, 26 on the host) and the largest executor that fits the node\'s budget: 73g + 11g + 1g worker <= 96 - 9.6', () => {
   const d = plan('spark-2s');
   assert.equal(d.workers.length, 2);
-  assert.deepEqual([d.sizing.cores, d.sizing.memoryGiB, d.sizing.overheadGiB, d.sizing.hostCores], [13, 82, 12, 26]);
+  assert.deepEqual([d.sizing.cores, d.sizing.memoryGiB, d.sizing.overheadGiB, d.sizing.hostCores], [13, 73, 11, 26]);
   const why = d.derivations.map((x) => x.formula);
   assert.ok(why.includes('16 physical cores x 0.8 = 12.8 -> 13'));
-  assert.ok(why.includes('96 GiB x 0.85 = 81.6 -> 82g'));
+  assert.ok(why.includes('reserve max(96 x 10% = 9.6, 2) = 9.6 GiB; 96 - 9.6 = 86.4 GiB'));
+  assert.ok(why.includes('largest E with E + ceil(E x 15%) + 1 (worker JVM) <= 86.4 GiB: 73 + 11 + 1 = 85'), why.join('\n'));
   assert.ok(why.includes('13 + 13 = 26'));
   const defaults = file(d, 'spark-defaults.conf');
   assert.match(defaults, /^spark\.executor\.cores\s+13$/m);
-  assert.match(defaults, /^spark\.executor\.memory\s+82g$/m);
-  assert.match(defaults, /^spark\.executor\.memoryOverhead\s+12g$/m);
+  assert.match(defaults, /^spark\.executor\.memory\s+73g$/m);
+  assert.match(defaults, /^spark\.executor\.memoryOverhead\s+11g$/m);
+  assert.deepEqual(d.memory.nodes.map((n) => [n.node, n.committedGiB, n.budgetGiB, n.policy]), [[0, 85, 86.4, 'bind'], [1, 85, 86.4, 'bind']]);
+});
+
+test('PLAN.md shows the usual 82g/12g recipe next to the safe numbers, with the arithmetic', () => {
+  const md = file(plan('spark-2s'), 'PLAN.md');
+  assert.match(md, /^\| executor memory \| 96 x 0\.85 = 81\.6 -> 82g \| 73g: the largest heap that fits the node's budget \|$/m);
+  assert.match(md, /^\| memory overhead \| 82g x 15% = 12\.3 -> 12g \| 73g x 15% = 10\.95 -> 11g \(rounded up\) \|$/m);
+  assert.match(md, /^\| committed on node 0 \(96 GiB\) \| 82 \+ 12 \+ 1 = 95 GiB \(99%\) \| 73 \+ 11 \+ 1 = 85 GiB \(89%\) \|$/m);
+  assert.match(md, /^\| 0 \| 96 GiB \| 9\.6 GiB \| 86\.4 GiB \| 85 GiB: executor heap 73 \+ overhead 11 \+ worker JVM 1 \| 11 GiB \| 88\.5 GiB \| bind \|$/m);
+  assert.match(md, /breaks its own rule: it commits 99% of node 0/);
+});
+
+test('--memory-fraction: kept when it fits the budget, else the smaller heap that does, and PLAN.md says why', () => {
+  assert.equal(plan('spark-2s', { 'memory-fraction': '0.5' }).sizing.memoryGiB, 48);
+  const d = plan('spark-2s', { 'memory-fraction': '0.85' });
+  assert.equal(d.sizing.memoryGiB, 73);
+  assert.ok(d.notes.some((n) => /--memory-fraction 0\.85 asks for 82g executors on node 0; .* 96 GiB, over the node's 86\.4 GiB budget/.test(n)), d.notes.join('\n'));
 });
 
 test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports', () => {
@@ -31,7 +49,8 @@ test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports',
   const unit1 = file(d, 'spark-worker-node1.service');
   assert.match(unit1, /^Environment=SPARK_NUMA_NODE=1$/m);
   assert.match(unit1, /^Environment=SPARK_LOCAL_DIRS=\/data\/node1\/spark_local$/m);
-  assert.match(unit1, /--cores 13 --memory 94g .*--port 7079 --webui-port 8082 spark:\/\/master:7077$/m);
+  assert.match(unit1, /^Environment=SPARK_DAEMON_MEMORY=1g$/m);
+  assert.match(unit1, /--cores 13 --memory 84g .*--port 7079 --webui-port 8082 spark:\/\/master:7077$/m);
   assert.match(file(d, 'numakit-irq-affinity.sh'), /^pin_nic_irqs ens2f0 16-31,48-63/m);
 });
 
@@ -57,6 +76,6 @@ test('bad options are refused with one clear line', () => {
   assert.throws(() => plan('spark-2s', { 'spark-home': '/opt/my spark' }), /--spark-home: .* refused/);
   assert.throws(() => plan('spark-2s', { master: 'spark://m:7077;reboot' }), /--master: .* refused/);
   assert.throws(() => plan('spark-2s', { overhead: '40' }), /--overhead: 40 is out of range 10..20/);
-  assert.throws(() => plan('spark-2s', { 'memory-fraction': '0.95', overhead: '20' }), /does not fit node 0/);
+  assert.equal(plan('spark-2s', { 'memory-fraction': '0.95', overhead: '20' }).sizing.memoryGiB, 70); // 70 + ceil(14) + 1 = 85 <= 86.4; 71 + 15 + 1 = 87 is not
   assert.throws(() => plan('spark-2s', { heap: '4g' }), /--heap does not apply/);
 });

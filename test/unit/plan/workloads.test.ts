@@ -36,8 +36,15 @@ test('mysql on systemd < 243 puts numactl in ExecStart; postgres then needs --ex
   assert.throws(() => plan('spark-2s', 'postgres', { 'buffer-pool': '8g', 'systemd-version': '239' }), /needs --exec/);
 });
 
+test('mysql: the server (pool + 10%, at least 1 GiB) is bound only within the node\'s budget; preferred spills the rest', () => {
+  const bound = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '48g' });
+  assert.deepEqual(bound.memory.nodes.map((n) => [n.committedGiB, n.policy]), [[52.8, 'bind'], [0, 'none']]);
+  const spill = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '80g' });
+  assert.deepEqual(spill.memory.nodes.map((n) => [Number(n.committedGiB.toFixed(2)), n.policy]), [[86.4, 'preferred'], [1.6, 'preferred']]);
+});
+
 test('databases refuse a pool larger than the machine and a missing size', () => {
-  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '500g' }), /larger than 90% of this machine/);
+  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '500g' }), /--buffer-pool 500 GiB \+ 50 GiB server = 550 GiB does not fit this machine: its CPU nodes can take 172\.8 GiB after each keeps its reserve/);
   assert.throws(() => plan('spark-2s', 'postgres', {}), /--buffer-pool SIZE is required/);
   assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', node: '2' }), /--node 2: not a node/);
   assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', exec: '/usr/sbin/mysqld; reboot' }), /argument 'reboot'|refused/);
@@ -46,7 +53,8 @@ test('databases refuse a pool larger than the machine and a missing size', () =>
 test('redis: one per node by default, per core with --per-core, never more instances than nodes', () => {
   const d = plan<RedisDecision>('spark-2s', 'redis', {});
   assert.deepEqual(d.instances.map((i) => [i.port, i.node, i.cpuList]), [[6379, 0, '0-15,32-47'], [6380, 1, '16-31,48-63']]);
-  assert.equal(d.instances[0]!.maxmemoryMb, Math.floor(96 * 1024 * 0.45));
+  // (86.4 GiB budget / 2 for a BGSAVE fork - 64 MiB) / 1.1 fragmentation
+  assert.equal(d.instances[0]!.maxmemoryMb, Math.floor((86.4 * 1024 / 2 - 64) / 1.1));
   const pc = plan<RedisDecision>('spark-2s', 'redis', { 'per-core': true });
   assert.equal(pc.instances.length, 32);
   assert.equal(pc.instances[0]!.cpuList, '0,32');
@@ -61,7 +69,7 @@ test('jvm: per node when the heap fits, interleaved when it does not, refusals',
   assert.deepEqual([big.mode, big.instances.length, big.mask], ['interleave', 1, '0,1']);
   assert.match(content(big, 'app.service'), /^NUMAPolicy=interleave\nNUMAMask=0,1$/m);
   assert.match(content(big, 'app.service'), /-Xms90g -Xmx90g -XX:\+UseNUMA -XX:\+AlwaysPreTouch -jar \/opt\/a.jar/);
-  assert.throws(() => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }), /larger than 90% of this machine/);
+  assert.throws(() => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }), /--heap 400 GiB \+ 40 GiB native = 440 GiB does not fit this machine: interleaved it puts 220 GiB on each of 2 node\(s\), and node 0: MemTotal 96 GiB - reserve 9\.6 GiB = 86\.4 GiB/);
   assert.throws(() => plan('spark-2s', 'jvm', { heap: '8g', jar: '/opt/a.jar', instances: '3' }), /more instances than NUMA nodes/);
   assert.throws(() => plan('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar', instances: '2' }), /one interleaved instance/);
   const es = plan<JvmDecision>('epyc-nps4', 'elasticsearch', { heap: '31g' });
@@ -83,22 +91,26 @@ test('service: template plus one drop-in per node; bad names and commands refuse
 
 test('spark-yarn: one executor container per node from the seed 000 sizing', () => {
   const d = plan<SparkYarnDecision>('spark-2s', 'spark-yarn', {});
-  assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [94 * 1024, 2 * 94 * 1024, 26, 2]);
+  // 73g + 11g per container: with the NodeManager and DataNode heaps (1g each) 86 <= 96 - 9.6 GiB on each node.
+  assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [84 * 1024, 2 * 84 * 1024, 26, 2]);
   const xml = content(d, 'yarn-site.numakit.xml');
-  assert.match(xml, /<name>yarn.nodemanager.numa-awareness.1.memory<\/name>\n\s*<value>96256<\/value>/);
+  assert.match(xml, /<name>yarn.nodemanager.numa-awareness.1.memory<\/name>\n\s*<value>86016<\/value>/);
+  assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>172032<\/value>/);
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.node-ids<\/name>\n\s*<value>0,1<\/value>/);
 });
 
 test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', () => {
   const d = plan<SparkK8sDecision>('spark-2s', 'spark-k8s', { 'k8s-node': 'w1' });
-  assert.deepEqual([d.podCpus, d.podMemoryGi, d.reservedCpus], [26, 94, '0,16,32,48']);
-  assert.deepEqual(d.reservedMemory, [{ node: 0, mi: 1124 }, { node: 1, mi: 1024 }]);
+  // reservedMemory = each node's reserve (9.6 GiB -> 9831Mi); a pod fits MemTotal - reservedMemory: 74g + 12g = 86Gi.
+  assert.deepEqual([d.podCpus, d.podMemoryGi, d.reservedCpus], [26, 86, '0,16,32,48']);
+  assert.deepEqual(d.reservedMemory, [{ node: 0, mi: 9831 }, { node: 1, mi: 9831 }]);
+  assert.equal(d.systemReservedMi, 2 * 9831 - 100);
   assert.equal(d.volumes.length, 2);
   assert.equal(plan<SparkK8sDecision>('cxl-3node', 'spark-k8s', { 'k8s-node': 'w1' }).volumes.length, 0);
   assert.throws(() => plan('spark-2s', 'spark-k8s', {}), /--k8s-node NAME is required/);
-  // 32 GiB nodes: 27g + 4g does not fit the 30Gi left after reservedMemory, so memory is fitted down.
+  // 32 GiB nodes: 28.8Gi after the 3.2 GiB reserve: 24g + 4g.
   const small = plan<SparkK8sDecision>('epyc-nps4', 'spark-k8s', { 'k8s-node': 'w1' });
-  assert.deepEqual([small.sizing.memoryGiB, small.sizing.overheadGiB, small.podMemoryGi], [26, 4, 30]);
-  assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+26g$/m);
+  assert.deepEqual([small.sizing.memoryGiB, small.sizing.overheadGiB, small.podMemoryGi], [24, 4, 28]);
+  assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+24g$/m);
   assert.throws(() => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }), /do not fit the 30 CPUs/);
 });
