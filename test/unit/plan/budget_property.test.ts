@@ -38,13 +38,13 @@ function machine(specs: NodeSpec[]): MachineShare {
     if (!memoryOnly) {
       for (let core = 0; core < s.cores; core++) {
         const threads = s.smt ? [cpus.length, cpus.length + 1] : [cpus.length];
-        for (const t of threads) cpus.push({ id: t, node: id, online: true, package: id, die: 0, cluster: null, core, siblings: threads, l3: [] });
+        for (const t of threads) cpus.push({ id: t, node: id, online: true, package: id, die: 0, cluster: null, core, siblings: threads, l3: [], allowed: true });
         ids.push(...threads);
       }
     }
     nodes.push({ id, cpus: ids, memTotalBytes: s.memGiB * GiB, memFreeBytes: s.memGiB * GiB * 0.9, hasCpu: ids.length > 0, hasMemory: true, hasNormalMemory: true, distances: {}, hugepages: [], access: null, memoryTier: null });
   });
-  const topo: Topology = { nodes, cpus, devices: [], possibleNodes: nodes.map((n) => n.id), possibleCpus: cpus.map((c) => c.id), kernel: kernel(), warnings: [] };
+  const topo: Topology = { nodes, cpus, devices: [], possibleNodes: nodes.map((n) => n.id), possibleCpus: cpus.map((c) => c.id), kernel: kernel(), warnings: [], cpuset: null };
   return machineShare(topo, 'property');
 }
 
