@@ -66,12 +66,7 @@ function state(g: SshGuest): string {
 
 const guest = (name: string) => lab.guests.find((g) => g.name === name)!;
 
-// Opt-in until it has passed whole in CI: two runs here (load average 20-25) lost a task of the
-// second batch to a FileNotFoundError inside ansible-playbook while the unit suite's ansible-lint
-// ran beside it; every step passed by hand against the same three guests (docs/fleet.md).
-const OPT_IN = process.env['NUMAKIT_LAB_ANSIBLE'] === '1' ? false : 'opt-in: NUMAKIT_LAB_ANSIBLE=1 npm run test:lab (docs/lab.md)';
-
-describe('deploy/ansible on three multi-node hosts', { skip: OPT_IN }, () => {
+describe('deploy/ansible on three multi-node hosts', () => {
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'numakit-lab-ansible-'));
     lab = await bootSshGuests([
