@@ -35,7 +35,7 @@ export interface PutBack {
 }
 
 /** A thread this action set: its start time and its affinity before the action. */
-interface SetThread {
+export interface SetThread {
   readonly start: number;
   readonly old: readonly number[];
 }
@@ -57,7 +57,7 @@ const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 const errCode = (e: unknown) => (typeof codeOf(e) === 'string' ? (codeOf(e) as string) : 'ERROR');
 
 /** Sets the affinity of every thread not yet done (each to cpusOf(tid)); returns an outcome to stop on, or null. */
-function setThreads(pid: number, cpusOf: (tid: number) => readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
+export function setThreads(pid: number, cpusOf: (tid: number) => readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
   const threads = d.ops.threads(pid);
   if (threads === null) return { kind: 'gone', threads: done.size, step: 'listing its threads' };
   const todo: ThreadChange[] = [];
@@ -137,7 +137,7 @@ function outcomeOf(r: MoveResult, pl: Placement, threads: number): ActOutcome {
 }
 
 /** The memory part, paced (mover.ts), journaled as it goes. */
-async function moveMemory(pid: number, comm: string, pl: Placement, threads: number, d: ActDeps): Promise<ActOutcome> {
+export async function moveMemory(pid: number, comm: string, pl: Placement, threads: number, d: ActDeps): Promise<ActOutcome> {
   if (pl.moveBytes === 0) return { kind: 'moved', threads, bytes: 0, pages: 0, migrateMs: 0, batches: 0 };
   const start = d.ops.threadStart(pid, pid);
   if (start === null) return { kind: 'gone', threads, step: 'migrating its pages' };
@@ -156,7 +156,7 @@ async function moveMemory(pid: number, comm: string, pl: Placement, threads: num
 }
 
 /** Gives the threads this action set their affinity of before it, then journals that. */
-function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps): PutBack {
+export function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps): PutBack {
   const back: { tid: number; start: number; cpus: readonly number[] }[] = [];
   const failures: string[] = [];
   for (const [tid, t] of done) {
@@ -171,18 +171,21 @@ function putBack(pid: number, done: ReadonlyMap<number, SetThread>, d: ActDeps):
   return { threads: back.length, failures };
 }
 
-async function bindAndMove(pid: number, comm: string, pl: Placement, d: ActDeps, done: Map<number, SetThread>): Promise<ActOutcome> {
-  if (pl.cpus !== null) {
-    const hot = new Set(pl.split?.hotTids ?? []);
-    const cpus = pl.cpus;
-    const cpusOf = pl.split === undefined ? () => cpus : (tid: number) => (hot.has(tid) ? cpus : pl.split!.coldCpus);
-    for (let pass = 0; pass < 2; pass++) {
-      const stop = setThreads(pid, cpusOf, done, d);
-      if (stop !== null) return stop;
-    }
-    if (done.size === 0 && d.ops.threads(pid) === null) return { kind: 'gone', threads: 0, step: 'setting its affinity' };
+/** Binds every thread of pid where the placement says (hot and cold apart with a split); null when done. */
+export function bind(pid: number, pl: Placement, d: ActDeps, done: Map<number, SetThread>): ActOutcome | null {
+  if (pl.cpus === null) return null;
+  const hot = new Set(pl.split?.hotTids ?? []);
+  const cpus = pl.cpus;
+  const cpusOf = pl.split === undefined ? () => cpus : (tid: number) => (hot.has(tid) ? cpus : pl.split!.coldCpus);
+  for (let pass = 0; pass < 2; pass++) {
+    const stop = setThreads(pid, cpusOf, done, d);
+    if (stop !== null) return stop;
   }
-  return moveMemory(pid, comm, pl, done.size, d);
+  return done.size === 0 && d.ops.threads(pid) === null ? { kind: 'gone', threads: 0, step: 'setting its affinity' } : null;
+}
+
+async function bindAndMove(pid: number, comm: string, pl: Placement, d: ActDeps, done: Map<number, SetThread>): Promise<ActOutcome> {
+  return bind(pid, pl, d, done) ?? moveMemory(pid, comm, pl, done.size, d);
 }
 
 export async function actOn(pid: number, comm: string, pl: Placement, d: ActDeps): Promise<ActOutcome> {

@@ -49,9 +49,10 @@ export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogForm
   const name = outcomeName(d, o);
   if (format === 'text') {
     const verb = d.kind === 'move' && o?.kind === 'advised' ? 'would move' : name;
-    return `${at.toISOString()} ${verb} pid ${d.pid} (${d.comm}): ${d.reason}${detail(o)}`;
+    const who = d.unit ? `cgroup ${d.unit.cgroup}${d.unit.pids.length > 0 ? ` (${d.unit.pids.length === 1 ? 'pid' : 'pids'} ${d.unit.pids.join(',')})` : ''}` : `pid ${d.pid} (${d.comm})`;
+    return `${at.toISOString()} ${verb} ${who}: ${d.reason}${detail(o)}`;
   }
-  const base: Record<string, unknown> = { time: at.toISOString(), pid: d.pid, comm: d.comm, outcome: name, reason: d.reason };
+  const base: Record<string, unknown> = { time: at.toISOString(), pid: d.pid, comm: d.comm, ...(d.unit ? { cgroup: d.unit.cgroup, pids: d.unit.pids } : {}), outcome: name, reason: d.reason };
   if (d.kind === 'move') {
     const p = d.placement;
     if (d.cpu !== undefined) base['cpu'] = round(d.cpu);

@@ -43,6 +43,8 @@ async function agentRegistry() {
     bytes: new CounterVec('numakit_agent_moved_bytes_total', 'Bytes of memory the agent migrated', [{}]),
     pages: new CounterVec('numakit_agent_moved_pages_total', 'Pages the agent migrated', [{}]),
     threads: new CounterVec('numakit_agent_thread_affinity_changes_total', 'Thread affinities the agent set', [{}]),
+    cgroupLocality: new GaugeVec('numakit_agent_cgroup_locality', 'Share of a managed cgroup\'s memory on the nodes where its threads run (0..1), with --unit cgroup'),
+    cgroupBytes: new CounterVec('numakit_agent_cgroup_moved_bytes_total', 'Bytes of memory the agent migrated for a cgroup placed as one unit (--unit cgroup)'),
     putBack: new CounterVec('numakit_agent_restore_failures_total', 'Thread affinities the agent set and could not put back after a failed action (journaled; numakit agent restore retries)', [{}]),
     // The outcomes of an action start at 0, so increase() sees the first one.
     decisions: new CounterVec('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)',
@@ -67,7 +69,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     return (u.user + u.system) / 1e6;
   };
   const extra = () => [
-    r.locality.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.putBack.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
+    r.locality.family(), r.cgroupLocality.family(), r.cgroupBytes.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.putBack.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
     { name: 'numakit_agent_cpu_seconds_total', type: 'counter' as const, help: 'CPU time the agent itself used (user + system)', samples: [{ labels: {}, value: cpu() }] },
     ...selfFamilies('numakit_agent_'),
   ];
@@ -84,17 +86,21 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     putBackFailed: (threads) => r.putBack.inc({}, threads),
-    moved: (bytes, pages, threads) => {
+    moved: (bytes, pages, threads, cgroup) => {
       if (bytes > 0) r.migrations.inc();
+      if (cgroup !== undefined) r.cgroupBytes.inc({ cgroup }, bytes);
       r.bytes.inc({}, bytes);
       r.pages.inc({}, pages);
       r.threads.inc({}, threads);
     },
     locality: (ps: readonly ProcessView[]) => {
       r.locality.reset();
+      r.cgroupLocality.reset();
       for (const p of ps) {
         const l = locality(p);
-        if (l !== null) r.locality.set({ pid: String(p.pid), comm: p.comm }, l);
+        if (l === null) continue;
+        if (p.unit !== undefined) r.cgroupLocality.set({ cgroup: p.unit.cgroup }, l);
+        else r.locality.set({ pid: String(p.pid), comm: p.comm }, l);
       }
     },
     machine: (m: MachineReading) => {

@@ -5,7 +5,8 @@ import type { MachineReading } from './machine.js';
 
 export interface AgentMetricsSink {
   decision(outcome: string): void;
-  moved(bytes: number, pages: number, threads: number): void;
+  /** What a move did; `cgroup` names the unit with --unit cgroup. */
+  moved(bytes: number, pages: number, threads: number, cgroup?: string): void;
   locality(processes: readonly ProcessView[]): void;
   machine(m: MachineReading): void;
   /** Thread affinities a failed action set and could not put back (they stay journaled). */

@@ -1,7 +1,7 @@
 // One pass of the agent: read the machine, sample processes (threads only for those with
 // --min-rss resident that pass the screen without CPU use: names, pins, cooldown; numa_maps only
-// for those busy enough), decide with the pure policy, act, log, count.
-// The first pass only takes the baseline (CPU time needs a window).
+// for those busy enough) or, with --unit cgroup, cgroup v2 leaves (unit_source.ts), decide with
+// the pure policy, act, log, count. The first pass only takes the baseline (CPU time needs a window).
 import type { ProcessSample } from '../model/stat.js';
 import { createSampler, type PrescreenBrief, type SampleBrief, type Sampler } from '../discover/processes.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
@@ -11,6 +11,7 @@ import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/
 import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { actOn } from './act.js';
+import { actOnUnit } from './act_unit.js';
 import { REAL_CLOCK } from './clock.js';
 import type { AgentConfig } from './config.js';
 import type { AgentJournal } from './journal.js';
@@ -19,11 +20,16 @@ import { readCpuTimes, readLayout, readMachine, type CpuReading, type NodeLayout
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
+import { UnitSource } from './unit_source.js';
+import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 
 /** Skips worth one log line when a process first gets them (others are silent: every small or idle process). */
-const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'no-permission', 'local', 'low-gain', 'no-room', 'budget', 'no-memory']);
-/** Skips after which the process is not looked at again (numa_maps not re-read) for a cooldown. */
-const COOL_AFTER: ReadonlySet<SkipReason> = new Set(['local', 'pinned-memory', 'no-permission']);
+const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'pinned-cgroup', 'no-permission', 'local', 'low-gain', 'no-room', 'budget', 'no-memory']);
+/**
+ * Skips after which the process is not looked at again (numa_maps not re-read) for a cooldown:
+ * nothing to gain now (local, low-gain) or nothing it may do (pinned memory, no permission).
+ */
+const COOL_AFTER: ReadonlySet<SkipReason> = new Set(['local', 'low-gain', 'pinned-memory', 'no-permission']);
 
 export interface PassDeps {
   readonly root: SysRoot;
@@ -48,7 +54,11 @@ export class AgentPass {
   /** /proc/stat at the last pass (null before the first: every CPU counts as idle). */
   private cpuTimes: CpuReading | null = null;
   private readonly cooldown = new Map<number, number>();
-  private readonly lastLogged = new Map<number, string>();
+  /** --unit cgroup: cooldowns by cgroup path. */
+  private readonly unitCooldown = new Map<string, number>();
+  /** The last outcome logged per process (pid) or unit (cgroup path). */
+  private readonly lastLogged = new Map<number | string, string>();
+  private readonly units: UnitSource | null;
   private budget: Budget | null = null;
   private briefs = new Map<number, ProcessBrief>();
   /** Every pid the sampler showed prescreen() this pass. */
@@ -64,15 +74,23 @@ export class AgentPass {
     // Processes under --min-rss are dropped on one read of /proc/PID/statm, before their threads.
     const minRss = cfg.minRssBytes > 0 ? { minRss: { bytes: cfg.minRssBytes, pageSize: deps.pageSize } } : {};
     this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', ...minRss });
+    this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
+      root: deps.root, cfg, selfPid: deps.selfPid, now: () => this.nowMs, allCpus: () => this.allCpus, allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
+      agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null, cooldownUntil: this.unitCooldown,
+      note: (cgroup, pid, comm, skip, reason) => this.note(pid, comm, skip, reason, { cgroup, pids: pid > 0 ? [pid] : [] }),
+    });
   }
 
-  private permitted(pid: number): number[] {
-    const cg = readCgroupCpuset(this.deps.root, pid);
-    return cg === null ? this.allCpus : cg.cpus.filter((c) => this.allCpus.includes(c));
+  /** CPUs the process may use (its cgroup cpuset), or why it is never touched (a pinned Kubernetes pod). */
+  private permitted(b: PrescreenBrief): number[] | string {
+    const cg = readCgroupCpuset(this.deps.root, b.pid);
+    if (cg === null) return this.allCpus;
+    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, { cpus: this.allCpus, nodes: this.layout?.nodes.map((n) => n.id) ?? [] });
+    return pin ?? cg.cpus.filter((c) => this.allCpus.includes(c));
   }
 
-  private note(pid: number, comm: string, skip: SkipReason, reason: string): void {
-    if (NOTABLE.has(skip)) this.logDecision({ kind: 'skip', pid, comm, skip, reason }, null);
+  private note(pid: number, comm: string, skip: SkipReason, reason: string, unit?: { cgroup: string; pids: number[] }): void {
+    if (NOTABLE.has(skip)) this.logDecision({ kind: 'skip', pid, comm, skip, reason, ...(unit ? { unit } : {}) }, null);
   }
 
   private ctx() {
@@ -91,7 +109,12 @@ export class AgentPass {
     this.seen.add(b.pid);
     let why = prescreen(this.brief(b, 0), this.ctx(), this.cfg);
     if (why === null) {
-      this.permittedOf.set(b.pid, this.permitted(b.pid));
+      const permitted = this.permitted(b);
+      if (typeof permitted === 'string') {
+        this.note(b.pid, b.status.name, 'pinned-cgroup', permitted);
+        return false;
+      }
+      this.permittedOf.set(b.pid, permitted);
       why = prescreen(this.brief(b, 0), this.ctx(), this.cfg);
     }
     if (why !== null) this.note(b.pid, b.status.name, why, SCREEN_REASON[why] ?? why);
@@ -110,8 +133,9 @@ export class AgentPass {
 
   private logDecision(d: Decision, o: Outcome): void {
     const key = d.kind === 'skip' ? d.skip : 'move';
-    if (d.kind === 'skip' && this.lastLogged.get(d.pid) === key) return;
-    this.lastLogged.set(d.pid, key);
+    const who = d.unit?.cgroup ?? d.pid;
+    if (d.kind === 'skip' && this.lastLogged.get(who) === key) return;
+    this.lastLogged.set(who, key);
     this.deps.log(renderLogLine(d, o, new Date(this.nowMs), this.cfg.logFormat));
     this.deps.metrics?.decision(outcomeName(d, o));
   }
@@ -122,7 +146,7 @@ export class AgentPass {
    * window, not a whole interval, as after start-up.
    */
   get wantsShortWindow(): boolean {
-    return this.sampler.baselines > 0;
+    return (this.units?.baselines ?? this.sampler.baselines) > 0;
   }
 
   /**
@@ -139,14 +163,15 @@ export class AgentPass {
     this.briefs = new Map();
     this.seen = new Set();
     this.permittedOf = new Map();
-    const samples = this.sampler.sample(nowMs);
+    const samples = this.units === null ? this.sampler.sample(nowMs) : [];
+    const unitViews = this.units?.sample(nowMs) ?? [];
     // Free memory and numastat: read only when something needs them.
     const machine = () => readMachine(this.deps.root, layout, before, cpuTimes);
     const m = this.deps.metrics ? machine() : null;
     if (m !== null) this.deps.metrics?.machine(m);
     const bo = { mbps: this.cfg.maxMigrateMbps, burstSeconds: this.cfg.intervalMs / 1000 };
     this.budget = this.budget === null ? newBudget(nowMs, bo) : refill(this.budget, nowMs, bo);
-    const views = samples.map((s) => this.view(s)).filter((v): v is ProcessView => v !== null);
+    const views = [...samples.map((s) => this.view(s)).filter((v): v is ProcessView => v !== null), ...unitViews];
     this.forgetExited();
     if (views.length === 0) return [];
     const r = decide({ nodes: (m ?? machine()).nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
@@ -167,7 +192,7 @@ export class AgentPass {
 
   private async carryOut(d: Decision): Promise<void> {
     if (d.kind === 'skip') {
-      if (COOL_AFTER.has(d.skip)) this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
+      if (COOL_AFTER.has(d.skip)) this.coolDown(d);
       this.logDecision(d, null);
       return;
     }
@@ -176,17 +201,24 @@ export class AgentPass {
       return;
     }
     const move = { clock: this.deps.clock ?? REAL_CLOCK, signal: this.deps.signal ?? NEVER, pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: this.cfg.maxMigrateCpu } };
-    const o = await actOn(d.pid, d.comm, d.placement, { ops: this.deps.ops, journal: this.deps.journal, move, selfTid: this.deps.selfPid });
-    this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
+    const deps = { ops: this.deps.ops, journal: this.deps.journal, move, selfTid: this.deps.selfPid, ...(d.unit ? { cgroup: d.unit.cgroup } : {}) };
+    const o = d.unit ? await actOnUnit(d.unit.pids, d.comm, d.placement, deps) : await actOn(d.pid, d.comm, d.placement, deps);
+    this.coolDown(d);
     this.logDecision(d, o);
-    if (o.kind === 'moved' || o.kind === 'partial' || o.kind === 'stopped') this.deps.metrics?.moved(o.bytes, o.pages, o.threads);
+    if (o.kind === 'moved' || o.kind === 'partial' || o.kind === 'stopped') this.deps.metrics?.moved(o.bytes, o.pages, o.threads, d.unit?.cgroup);
     if (o.kind === 'failed' && o.putBack !== undefined && o.putBack.failures.length > 0) this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 
-  /** Drops state of processes that are gone, and journal entries of threads that exited. */
+  private coolDown(d: Decision): void {
+    if (d.unit) this.unitCooldown.set(d.unit.cgroup, this.nowMs + this.cfg.cooldownMs);
+    else this.cooldown.set(d.pid, this.nowMs + this.cfg.cooldownMs);
+  }
+
+  /** Drops state of processes (and units) that are gone, and journal entries of threads that exited. */
   private forgetExited(): void {
     for (const [pid, until] of this.cooldown) if (until <= this.nowMs && !this.seen.has(pid)) this.cooldown.delete(pid);
-    for (const pid of this.lastLogged.keys()) if (!this.seen.has(pid)) this.lastLogged.delete(pid);
+    for (const [cg, until] of this.unitCooldown) if (until <= this.nowMs && !this.units?.seen.has(cg)) this.unitCooldown.delete(cg);
+    for (const who of this.lastLogged.keys()) if (typeof who === 'number' ? !this.seen.has(who) : !this.units?.seen.has(who)) this.lastLogged.delete(who);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
 }

@@ -1,5 +1,5 @@
 // The agent's life: restore what a killed predecessor left, journal and switch off AutoNUMA
-// (--numa-balancing off), take a baseline, then a pass every --interval until SIGINT or SIGTERM
+// (--numa-balancing off; its memory-tiering mode stays on: policy/agent/balancing.ts), take a baseline, then a pass every --interval until SIGINT or SIGTERM
 // (which also stops a page move after its current batch), then put back everything it changed. --advise changes nothing; --once makes one pass over one
 // interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
 import { acquireLock, JournalWriteError, saveChangeSet } from '../actuate/journal.js';
@@ -8,6 +8,8 @@ import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
 import { sleepUnless } from './clock.js';
+import { balancingWhileRunning } from '../policy/agent/balancing.js';
+import { readText } from '../sysfs/read.js';
 import { AgentJournal } from './journal.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { MoveClock } from './mover.js';
@@ -56,6 +58,13 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
   }
 }
 
+/** kernel.numa_balancing now; null when the kernel has none (or it cannot be read). */
+function readNumaBalancing(root: SysRoot): number | null {
+  const text = readText(root, 'proc/sys/kernel/numa_balancing');
+  const n = text === null ? NaN : Number(text.trim());
+  return Number.isInteger(n) ? n : null;
+}
+
 /** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */
 export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
   const now = deps.now ?? Date.now;
@@ -73,11 +82,14 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   let failed = false;
   try {
     journal = cfg.advise ? null : startJournal(cfg, deps, now());
-    if (journal !== null && cfg.numaBalancing === 'off' && !cfg.once) {
-      const old = journal.setSysctl(deps.sys, 'kernel.numa_balancing', '0', 'numakit agent --numa-balancing off');
-      if (old !== null) deps.log(`kernel.numa_balancing ${old} -> 0 while the agent runs`);
+    const balancing = balancingWhileRunning(readNumaBalancing(deps.root), cfg.numaBalancing);
+    if (journal !== null && balancing.write !== null && !cfg.once) {
+      const to = String(balancing.write);
+      const old = journal.setSysctl(deps.sys, 'kernel.numa_balancing', to, 'numakit agent --numa-balancing off');
+      if (old !== null) deps.log(`kernel.numa_balancing ${old} -> ${to} while the agent runs`);
     }
-    const pass = new AgentPass(cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid, signal: stop.signal });
+    if (balancing.tiering) deps.log(`kernel.numa_balancing has memory tiering on (2): promotion from memory-only nodes is left to the kernel${cfg.promote ? ' (--promote does nothing)' : ''}`);
+    const pass = new AgentPass(balancing.tiering ? { ...cfg, promote: false } : cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid, signal: stop.signal });
     await pass.run(now());
     deps.onReady?.();
     for (let first = true; !stop.signal.aborted; first = false) {

@@ -32,12 +32,14 @@ export const KEYS: Readonly<Record<string, Setter>> = {
   include: (c, v, w) => ({ ...c, include: [...c.include, ...list(v).map((x) => parseRegex(x, w))] }),
   exclude: (c, v, w) => ({ ...c, exclude: [...c.exclude, ...list(v).map((x) => parseRegex(x, w))] }),
   'override-pins': (c, v, w) => ({ ...c, overridePins: bool(v, w) }),
+  promote: (c, v, w) => ({ ...c, promote: bool(v, w) }),
   'min-gain': (c, v, w) => ({ ...c, minGain: parseFraction(num(v, w), w) }),
   cooldown: (c, v, w) => ({ ...c, cooldownMs: parseDuration(num(v, w), w) }),
   'max-migrate-mbps': (c, v, w) => ({ ...c, maxMigrateMbps: parseNonNegative(num(v, w), w) }),
   'max-migrate-cpu': (c, v, w) => ({ ...c, maxMigrateCpu: parseShare(num(v, w), w) }),
   strategy: (c, v, w) => ({ ...c, strategy: parseChoice(str(v, w), ['balance', 'consolidate'] as const, w) }),
   tune: (c, v, w) => ({ ...c, tune: parseChoice(str(v, w), ['threads', 'pages', 'both'] as const, w) }),
+  unit: (c, v, w) => ({ ...c, unit: parseChoice(str(v, w), ['process', 'cgroup'] as const, w) }),
   granularity: (c, v, w) => ({ ...c, granularity: parseChoice(str(v, w), ['process', 'threads'] as const, w) }),
   'numa-balancing': (c, v, w) => ({ ...c, numaBalancing: parseChoice(str(v, w), ['off', 'keep'] as const, w) }),
   advise: (c, v, w) => ({ ...c, advise: bool(v, w) }),
@@ -66,7 +68,7 @@ function schema(z: typeof Z) {
   const shape: Record<string, Z.ZodType> = {};
   for (const k of Object.keys(KEYS)) shape[k] = scalar;
   for (const k of ['include', 'exclude']) shape[k] = z.union([z.string(), z.array(z.string())]);
-  for (const k of ['override-pins', 'advise', 'once', 'metrics-insecure-public']) shape[k] = z.boolean();
+  for (const k of ['override-pins', 'promote', 'advise', 'once', 'metrics-insecure-public']) shape[k] = z.boolean();
   return z.strictObject(shape).partial();
 }
 

@@ -189,6 +189,24 @@ export function listDir(root: SysRoot, rel: string): string[] | null {
   }
 }
 
+/** Subdirectories of a directory (sorted), or null when absent: cgroup trees, where files and children mix. */
+export function listSubdirs(root: SysRoot, rel: string): string[] | null {
+  root.onAccess?.('dir', rel);
+  if (root.tree) {
+    const tree = root.tree;
+    return tree.list(rel)?.filter((n) => {
+      const r = tree.lookup(`${rel}/${n}`, false);
+      return r.ok && r.entry.kind === 'dir';
+    }) ?? null;
+  }
+  try {
+    return readdirSync(rootPath(root, rel), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch (e) {
+    if (reasonOf(e) === null) throw e;
+    return null;
+  }
+}
+
 /** Target of a symlink, or null. */
 export function readLink(root: SysRoot, rel: string): string | null {
   root.onAccess?.('link', rel);

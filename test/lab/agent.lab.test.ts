@@ -57,6 +57,8 @@ describe('numakit agent in a 4node-asym guest', () => {
       exitmid: scenario('exit-mid', `--mib 150 --timeout 90 ${ONLY} --tune pages --override-pins'`),
       // A hot thread and three helpers (2 CPUs): more than one node, though the hot thread fits one.
       helpers: scenario('helpers', `--mib 96 --timeout 90 ${ONLY}'`),
+      // A cgroup v2 leaf (CPUs 1-2) with a busy and an idle process, memory on node 3.
+      cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
       // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes after 8 MiB.
       sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
     }, { timeoutMs: 1_500_000 });
@@ -83,6 +85,20 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.ok(r.hot95['busy'] !== null, `the hot thread never held 95%: ${JSON.stringify(f)}\n${r.log}`);
     assert.ok((f.hotLocality ?? 0) >= 0.95, `hot thread ${f.hotLocality} local at the end\n${r.log}`);
     assert.ok(decisions(r.log).some((x) => x.outcome === 'moved'), r.log);
+  });
+
+  it('--unit cgroup: a cgroup leaf is placed as one unit within its cpuset, and the log names it', () => {
+    const r = json<Measured>(run, 'cgroup');
+    const moved = decisions(r.log).filter((x) => x.outcome === 'moved') as { cgroup?: string; nodes?: number[] }[];
+    assert.ok(moved.length > 0 && moved.every((x) => x.cgroup === '/lab/app'), r.log);
+    const node = moved.at(-1)!.nodes!;
+    assert.ok(node.length === 1 && (node[0] === 1 || node[0] === 2), `within CPUs 1-2 (nodes 1, 2): node ${node}`);
+    for (const [name, f] of Object.entries(r.final)) {
+      assert.deepEqual([...new Set(Object.values(f.affinity))], [String(node[0])], `${name}: every thread on node ${node[0]}'s CPU`);
+      const pages = (f as Final & { pages: Record<string, number> }).pages;
+      const all = Object.values(pages).reduce((a, b) => a + b, 0);
+      assert.ok((pages[String(node[0])] ?? 0) >= all * 0.95, `${name}: memory on node ${node[0]}: ${JSON.stringify(pages)}`);
+    }
   });
 
   it('competing: two processes sized for one node each end on different nodes', () => {

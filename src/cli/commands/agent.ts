@@ -24,8 +24,16 @@ const OPTIONS = {
     type: 'boolean', group: WHICH,
     help: 'also manage processes whose CPU affinity or memory policy was set by\nsomeone else (left alone by default). Never: kernel threads, PID 1, itself.',
   },
+  promote: {
+    type: 'boolean', group: HOW,
+    help: "also move memory from memory-only nodes (CXL, PMEM) to the CPU nodes it\nplaces a process on (by default it stays: tiering put it there); with\nkernel.numa_balancing's tiering mode (2) on, promotion is the kernel's",
+  },
   tune: { type: 'string', value: 'MODE', group: HOW, help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)' },
   strategy: { type: 'string', value: 'S', group: HOW, help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)' },
+  unit: {
+    type: 'string', value: 'U', group: HOW,
+    help: "process (default) or cgroup: each cgroup v2 leaf (a pod's container, a\nservice) placed as one, within its cpuset, its memory per node from\nmemory.numa_stat; --include/--exclude then match the cgroup's path.\nKubernetes Guaranteed pods with exclusive CPUs or nodes are never touched",
+  },
   granularity: {
     type: 'string', value: 'G', group: HOW,
     help: 'threads (default): when its hot threads (the busiest, most of its CPU)\nfit fewer nodes than the whole process, they go with the memory and\nthe other threads to the spare CPUs of the nearest node; process: all\nthreads of a process together',
@@ -39,7 +47,7 @@ const OPTIONS = {
   },
   'numa-balancing': {
     type: 'string', value: 'M', group: HOW,
-    help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit) or keep",
+    help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit; its memory-tiering mode, 2, stays on) or keep",
   },
   interval: { type: 'string', value: 'DUR', group: RUNNING, help: 'time between passes (default 5s)' },
   advise: { type: 'boolean', group: RUNNING, help: 'change nothing: log what it would do and why' },
@@ -130,6 +138,9 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   if (!cfg.advise) {
     requireRealRoot(ctx.root, 'agent');
     requireRoot('agent', 'CAP_SYS_NICE to set other processes\' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither');
+  }
+  if (cfg.unit === 'cgroup' && !(await import('../../sysfs/cgroup_v2.js')).hasCgroupV2(ctx.root)) {
+    throw new NumakitError('agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit\'s memory per node comes from its memory.numa_stat); use --unit process');
   }
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
   const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {

@@ -76,7 +76,7 @@ function localReason(pl: Placement): string {
 
 /** The decision for one candidate, given the machine as earlier decisions left it. */
 export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOptions): Decision {
-  const base = { pid: p.pid, comm: p.comm };
+  const base = { pid: p.pid, comm: p.comm, ...(p.unit ? { unit: p.unit } : {}) };
   const pin = memoryPin(p, opts);
   if (pin !== null) {
     const why = pin === 'no-permission' ? 'numa_maps not readable' : `memory policy set by the user (${Object.keys(p.memory.kind === 'ok' ? p.memory.policies : {}).join(' ')})`;
@@ -113,7 +113,7 @@ export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {
     if (d.kind === 'move') {
       const next = spend(budget, d.placement.moveBytes, bo);
       if (next === null) {
-        decisions.push({ kind: 'skip', pid: p.pid, comm: p.comm, skip: 'budget', reason: `${mib(d.placement.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`, localityNow: d.placement.localityNow });
+        decisions.push({ kind: 'skip', pid: p.pid, comm: p.comm, ...(p.unit ? { unit: p.unit } : {}), skip: 'budget', reason: `${mib(d.placement.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`, localityNow: d.placement.localityNow });
         continue;
       }
       budget = next;

@@ -51,7 +51,8 @@ export function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: r
   const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
   const ids = new Set(set.map((n) => n.id));
   const cpuNode = new Set(ctx.all.filter((n) => n.cpus.length > 0).map((n) => n.id));
-  const moves = opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && cpuNode.has(n));
+  // Memory on a memory-only node stays there (tiering put it there) unless --promote.
+  const moves = opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
   const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const free = set.reduce((s, n) => s + n.freeBytes, 0);
   if (moveBytes > 0 && free - moveBytes < FREE_RESERVE_BYTES * set.length) return null;

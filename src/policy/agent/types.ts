@@ -7,6 +7,8 @@ export type Strategy = 'balance' | 'consolidate';
 export type Tune = 'threads' | 'pages' | 'both';
 /** process: all threads of a process together; threads: its hot threads with its memory, the rest nearby. */
 export type Granularity = 'process' | 'threads';
+/** process: each process alone; cgroup: each cgroup v2 leaf with its processes together. */
+export type UnitKind = 'process' | 'cgroup';
 
 export interface PolicyOptions {
   /** Resident memory a process needs to be managed (bytes). */
@@ -27,6 +29,8 @@ export interface PolicyOptions {
   readonly strategy: Strategy;
   readonly tune: Tune;
   readonly granularity: Granularity;
+  /** Also move memory from memory-only nodes (CXL, PMEM) to the CPU nodes chosen; off by default. */
+  readonly promote: boolean;
 }
 
 /** A node as the policy sees it over the last window. */
@@ -59,6 +63,13 @@ export interface ProcessBrief {
   readonly cpusPermitted: readonly number[];
   /** CPUs the agent itself set on this process (from its journal); null when it never did. */
   readonly agentCpus: readonly number[] | null;
+  /** --unit cgroup: the cgroup placed as one unit and its processes (pid, comm are one of them). */
+  readonly unit?: Unit;
+}
+
+export interface Unit {
+  readonly cgroup: string;
+  readonly pids: readonly number[];
 }
 
 /** A candidate with its memory per node (numa_maps) and where it ran. */
@@ -78,7 +89,7 @@ export interface ProcessView extends ProcessBrief {
 export type SkipReason =
   | 'kernel-thread' | 'init' | 'self' | 'small' | 'idle' | 'excluded' | 'not-included'
   | 'pinned-cpus' | 'pinned-memory' | 'cooldown' | 'no-permission' | 'local' | 'low-gain'
-  | 'no-room' | 'budget' | 'no-memory';
+  | 'no-room' | 'budget' | 'no-memory' | 'pinned-cgroup';
 
 /**
  * --granularity threads: the hot threads go to `cpus` with the memory; every other thread
@@ -111,8 +122,8 @@ export interface Placement {
 }
 
 export type Decision =
-  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string; /** CPUs it used over the window. */ readonly cpu?: number }
-  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number };
+  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string; /** CPUs it used over the window. */ readonly cpu?: number; readonly unit?: Unit }
+  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number; readonly unit?: Unit };
 
 export const DEFAULT_POLICY: PolicyOptions = {
   minRssBytes: 32 * 1024 * 1024,
@@ -126,4 +137,5 @@ export const DEFAULT_POLICY: PolicyOptions = {
   strategy: 'balance',
   tune: 'both',
   granularity: 'threads',
+  promote: false,
 };

@@ -6,7 +6,8 @@
 // SCENARIO: misplaced (memory on node 1, threads on node 0, node 1's CPU kept busy),
 // misplaced-idle (same, node 1's CPU idle), competing (two processes on node 0's CPU, memory on
 // nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced),
-// idle (no workload: the tuner's own cost over --timeout), and three flows that stop things
+// helpers (a hot thread and three helper threads), cgroup (a cgroup v2 leaf with CPUs 1-2, a busy
+// and an idle process, memory on node 3), idle (no workload: the tuner's own cost over --timeout), and three flows that stop things
 // midway: sigkill (the agent, then `numakit agent restore`), exit-mid (the process, while its
 // memory moves), sigterm-mid (the agent, while it moves memory: how long it takes to exit).
 // --tuner-first: start the tuner, wait until it is ready, then start the workloads and measure
@@ -14,7 +15,7 @@
 // the bench compares, so that Node's start-up under TCG is not counted as placement time).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadLocality, threadTicks, vmstat } from './agent_probe.mjs';
 
@@ -41,6 +42,20 @@ async function workload(name, mib, memNode, cpuNodeId, extra = []) {
   return { name, pid: child.pid, child, affinityBefore: affinities(child.pid) };
 }
 
+/** A cgroup v2 leaf under /sys/fs/cgroup (mounted here if the guest's init did not) with cpuset.cpus = CPUS. */
+function labCgroup(path, cpus) {
+  const top = '/sys/fs/cgroup';
+  if (!existsSync(`${top}/cgroup.controllers`)) spawnSync('mount', ['-t', 'cgroup2', 'none', top]);
+  let dir = top;
+  for (const part of path.split('/').filter(Boolean)) {
+    writeFileSync(`${dir}/cgroup.subtree_control`, '+cpuset +cpu +memory');
+    dir = `${dir}/${part}`;
+    mkdirSync(dir, { recursive: true });
+  }
+  writeFileSync(`${dir}/cpuset.cpus`, cpus);
+  return dir;
+}
+
 function spinner(cpu) {
   const child = spawn('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });
   started.push(child);
@@ -58,6 +73,15 @@ const SCENARIOS = {
   helpers: async () => [await workload('busy', MIB, 1, 0, ['--helpers', '3'])],
   // Nothing to manage: what the tuner costs by itself.
   idle: async () => [],
+  // A cgroup v2 leaf with CPUs 1-2 (node 1 and 2) holding a busy process and an idle one, their
+  // memory on node 3: placed as one unit, within its cpuset.
+  cgroup: async () => {
+    const cg = labCgroup('/lab/app', '1-2');
+    const procs = [await workload('busy', MIB, 3, 1), await workload('side', 16, 3, 1, ['--idle'])];
+    for (const p of procs) writeFileSync(`${cg}/cgroup.procs`, String(p.pid));
+    for (const p of procs) p.affinityBefore = affinities(p.pid);
+    return procs;
+  },
   leftalone: async () => [await workload('tiny', 8, 1, 0), await workload('pinned', MIB, 1, 0, ['--pin']), await workload('batchjob', MIB, 1, 0)],
 };
 

@@ -4,7 +4,7 @@
 // placed by the user, and keeps touching its memory at random (one page per step) for ever.
 // --helpers N adds N helper threads (worker_threads) that each spin 35% of the time without
 // touching that memory: a hot thread plus GC/JIT-like helpers.
-//   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin] [--helpers N]
+//   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin] [--helpers N] [--idle]
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -22,6 +22,8 @@ const helpers = process.argv.includes('--helpers') ? Number(process.argv[process
 const HELPER = 'const t0 = Date.now(); let busy = 0; const spin = () => { const s = Date.now(); while (busy < 0.35 * (Date.now() - t0) && Date.now() - s < 20) busy += 1, (() => { const e = Date.now() + 1; while (Date.now() < e); })(); setTimeout(spin, 2); }; spin();';
 for (let i = 0; i < helpers; i++) new Worker(HELPER, { eval: true });
 process.stdout.write(`ready ${process.pid}\n`);
+// --idle: holds its memory and does nothing (a sidecar in a pod, a helper process of a service).
+if (process.argv.includes('--idle')) await new Promise(() => setInterval(() => {}, 1 << 30));
 const pages = buf.length >> 12;
 let x = 12345;
 for (;;) {

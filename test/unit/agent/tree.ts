@@ -89,6 +89,15 @@ export class FakeMachine {
     this.write();
   }
 
+  /** cgroup v2 leaves: path -> its processes and cpuset (null: no cpuset controller there). */
+  readonly cgroups = new Map<string, { pids: number[]; cpus: number[] | null; mems: number[] | null }>();
+
+  /** Puts processes in a cgroup v2 leaf (the hierarchy is mounted once the first is added). */
+  addCgroup(path: string, pids: number[], cpus: number[] | null = null, mems: number[] | null = null): void {
+    this.cgroups.set(path, { pids, cpus, mems });
+    this.write();
+  }
+
   /** Advances time: every thread runs `seconds` on its CPU; `busyCpus` are kept busy by others. */
   tick(seconds: number, busyCpus: number[] = []): void {
     const ticks = seconds * 100;
@@ -132,6 +141,7 @@ export class FakeMachine {
   write(only?: FakeProc): void {
     if (only !== undefined) return this.writeMemory(only);
     put(this.dir, 'proc/stat', `cpu 0 0 0 0\n${this.busy.map((b, c) => `cpu${c} ${b} 0 0 ${this.total - b} 0 0 0 0 0 0`).join('\n')}\n`);
+    this.writeCgroups();
     for (const p of this.procs.values()) {
       const base = `proc/${p.pid}`;
       const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
@@ -142,6 +152,27 @@ export class FakeMachine {
       this.writeMemory(p);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });
       for (const t of p.threads) put(this.dir, `${base}/task/${t.tid}/stat`, statLine(t.tid, p.comm, t));
+    }
+  }
+
+  /** The cgroup files the agent reads, from the processes in each leaf (memory.numa_stat, cpu.stat ...). */
+  private writeCgroups(): void {
+    if (this.cgroups.size === 0) return;
+    put(this.dir, 'sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids\n');
+    for (const [path, cg] of this.cgroups) {
+      const dir = `sys/fs/cgroup${path}`;
+      const procs = cg.pids.map((pid) => this.procs.get(pid)).filter((p): p is FakeProc => p !== undefined);
+      const anon: Record<number, number> = {};
+      for (const p of procs) for (const [n, c] of Object.entries(p.pages)) anon[Number(n)] = (anon[Number(n)] ?? 0) + c * PAGE;
+      const usec = procs.reduce((s, p) => s + p.threads.reduce((t, th) => t + th.ticks * 10_000, 0), 0);
+      put(this.dir, `${dir}/cgroup.procs`, cg.pids.map((p) => `${p}\n`).join(''));
+      put(this.dir, `${dir}/memory.current`, `${Object.values(anon).reduce((a, b) => a + b, 0)}\n`);
+      put(this.dir, `${dir}/cpu.stat`, `usage_usec ${usec}\nuser_usec ${usec}\nsystem_usec 0\n`);
+      put(this.dir, `${dir}/memory.numa_stat`, `anon ${[0, 1, 2, 3].map((n) => `N${n}=${anon[n] ?? 0}`).join(' ')}\nfile N0=0 N1=0 N2=0 N3=0\n`);
+      if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus.effective`, `${formatCpuList(cg.cpus)}\n`);
+      if (cg.mems !== null) put(this.dir, `${dir}/cpuset.mems.effective`, `${formatCpuList(cg.mems)}\n`);
+      if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus`, `${formatCpuList(cg.cpus)}\n`);
+      for (const pid of cg.pids) put(this.dir, `proc/${pid}/cgroup`, `0::${path}\n`);
     }
   }
 

@@ -1,0 +1,94 @@
+// cgroup v2 files of one cgroup, by its path under the unified hierarchy ("/system.slice/x.service"),
+// Documentation/admin-guide/cgroup-v2.rst:
+//   memory.numa_stat   "anon N0=4096 N1=0 ..." per memory type, bytes per node (5.x+)
+//   memory.current     bytes charged to the cgroup
+//   cpu.stat           "usage_usec 123 ..." CPU time of its tasks
+//   cgroup.procs       one pid a line
+//   cpuset.cpus.effective / cpuset.mems.effective   what its tasks may use (with the cpuset controller)
+// A file that is missing (a controller not enabled for that cgroup, an old kernel) is absent.
+import { parseCpuList } from '../model/cpuset.js';
+import { SysfsParseError } from '../model/errors.js';
+import { parseAt, parseInteger } from './parse_util.js';
+import { listSubdirs, readText } from './read.js';
+import type { SysRoot } from './root.js';
+
+/** Root-relative path of a cgroup's file; `cgroup` is "/" or "/a/b". */
+export function cgroupFile(cgroup: string, file: string): string {
+  return `sys/fs/cgroup${cgroup === '/' ? '' : cgroup}/${file}`;
+}
+
+/** True when cgroup v2 is mounted at /sys/fs/cgroup (its root has cgroup.controllers). */
+export function hasCgroupV2(root: SysRoot): boolean {
+  return readText(root, 'sys/fs/cgroup/cgroup.controllers') !== null;
+}
+
+/** memory.numa_stat: memory type -> node -> bytes. */
+export function parseNumaStat(text: string): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  text.split('\n').forEach((line, i) => {
+    const words = line.trim().split(/\s+/);
+    if (words[0] === undefined || words[0] === '') return;
+    const nodes = new Map<number, number>();
+    for (const w of words.slice(1)) {
+      const m = /^N(\d+)=(\d+)$/.exec(w);
+      if (!m) throw new SysfsParseError('not a "TYPE N0=BYTES ..." numa_stat line', { line: i + 1, text: line });
+      nodes.set(Number(m[1]), Number(m[2]));
+    }
+    out.set(words[0], nodes);
+  });
+  return out;
+}
+
+/** Anonymous memory per node (bytes): the numa_stat "anon" line; null when absent. */
+export function readCgroupAnonByNode(root: SysRoot, cgroup: string): Map<number, number> | null {
+  const path = cgroupFile(cgroup, 'memory.numa_stat');
+  const text = readText(root, path);
+  return text === null ? null : (parseAt(path, text, parseNumaStat).get('anon') ?? new Map());
+}
+
+export function readCgroupMemoryCurrent(root: SysRoot, cgroup: string): number | null {
+  const path = cgroupFile(cgroup, 'memory.current');
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parseInteger);
+}
+
+/** cpu.stat usage_usec. */
+export function parseCpuStatUsage(text: string): number {
+  const m = /^usage_usec (\d+)$/m.exec(text);
+  if (!m) throw new SysfsParseError('cpu.stat has no usage_usec line', { text: text.split('\n')[0] ?? '' });
+  return Number(m[1]);
+}
+
+/** CPU microseconds its tasks used since it was made; null when absent. */
+export function readCgroupCpuUsec(root: SysRoot, cgroup: string): number | null {
+  const path = cgroupFile(cgroup, 'cpu.stat');
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parseCpuStatUsage);
+}
+
+export function parsePidList(text: string): number[] {
+  return text.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
+    if (!/^\d+$/.test(l.trim())) throw new SysfsParseError('not a pid', { line: i + 1, text: l });
+    return Number(l.trim());
+  });
+}
+
+/** Pids in the cgroup (cgroup.procs); null when it is gone. */
+export function readCgroupProcs(root: SysRoot, cgroup: string): number[] | null {
+  const path = cgroupFile(cgroup, 'cgroup.procs');
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parsePidList);
+}
+
+/** cpuset.cpus.effective or cpuset.mems.effective; null when the cpuset controller is not on for it. */
+export function readCgroupEffective(root: SysRoot, cgroup: string, what: 'cpus' | 'mems'): number[] | null {
+  const path = cgroupFile(cgroup, `cpuset.${what}.effective`);
+  const text = readText(root, path);
+  return text === null ? null : parseAt(path, text, parseCpuList);
+}
+
+/** Child cgroups of a cgroup (paths), or null when it is gone. */
+export function listChildCgroups(root: SysRoot, cgroup: string): string[] | null {
+  const dirs = listSubdirs(root, cgroupFile(cgroup, '').replace(/\/$/, ''));
+  return dirs === null ? null : dirs.map((d) => (cgroup === '/' ? `/${d}` : `${cgroup}/${d}`));
+}
