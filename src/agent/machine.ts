@@ -1,10 +1,10 @@
 // The machine as the agent's policy sees it each interval: per node its CPUs, free memory,
 // idle CPUs over the interval (two /proc/stat readings) and distances; plus the numastat
 // counters and free memory the metrics export.
-// What a pass reads every time is small: the node directories, the online CPUs and /proc/stat.
+// What a pass reads every time is small: the online nodes and CPUs and /proc/stat.
 // The layout (each node's CPUs and distances) is read again only when those change (hotplug);
 // free memory and numastat only when a pass has candidates to place or metrics to serve.
-import { readCpuList } from '../sysfs/cpu_topology.js';
+import { readText } from '../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeMeminfo } from '../sysfs/node_meminfo.js';
@@ -15,7 +15,7 @@ import type { NodeView } from '../policy/agent/types.js';
 
 /** Node ids, their CPUs and SLIT rows: what changes only with hotplug. */
 export interface NodeLayout {
-  /** Node directories and online CPUs when read: the layout is read again when these change. */
+  /** Online nodes and CPUs when read: the layout is read again when these change. */
   readonly key: string;
   readonly nodes: ReadonlyArray<{ readonly id: number; readonly cpus: number[]; readonly distances: Record<string, number> }>;
 }
@@ -33,11 +33,14 @@ export function readCpuTimes(root: SysRoot): CpuReading {
   return readProcStat(root) ?? new Map<number, CpuTimes>();
 }
 
-/** The layout; `previous` is returned as is when the node directories and online CPUs are unchanged. */
+/**
+ * The layout; `previous` is returned as is when the online nodes and CPUs are unchanged (two
+ * one-line files a pass: node/online and cpu/online change on every hotplug).
+ */
 export function readLayout(root: SysRoot, previous: NodeLayout | null): NodeLayout {
-  const ids = listNodeDirs(root);
-  const key = `${ids.join(',')};${(readCpuList(root, 'online') ?? []).join(',')}`;
+  const key = `${readText(root, 'sys/devices/system/node/online')?.trim() ?? ''};${readText(root, 'sys/devices/system/cpu/online')?.trim() ?? ''}`;
   if (previous !== null && previous.key === key) return previous;
+  const ids = listNodeDirs(root);
   return {
     key,
     nodes: ids.map((id) => {

@@ -71,9 +71,10 @@ export class AgentPass {
   constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
-    // Processes under --min-rss are dropped on one read of /proc/PID/statm, before their threads.
-    const minRss = cfg.minRssBytes > 0 ? { minRss: { bytes: cfg.minRssBytes, pageSize: deps.pageSize } } : {};
-    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', ...minRss });
+    // Kernel threads, processes under --min-rss and idle ones are dropped on one read of
+    // /proc/PID/stat, before anything else of theirs is read (discover/proc_screen.ts).
+    const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu };
+    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
     this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
       root: deps.root, cfg, selfPid: deps.selfPid, now: () => this.nowMs, allCpus: () => this.allCpus, allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
       agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null, cooldownUntil: this.unitCooldown,

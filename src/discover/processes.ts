@@ -9,11 +9,12 @@
 //   memoryFromNumaMaps(text, {units?, policies?}) -> ProcessMemory (pure)
 //   readThreadTicks(root, pid)                  -> Map<tid, {ticks, processor}> | null
 //   sampleProcesses(root, {windowMs, pids?, sleep?}) -> Promise<ProcessSample[]>   one window
-//   createSampler(root, {pids?, minRss?, prescreen?, select?}).sample(nowMs) -> ProcessSample[]
+//   createSampler(root, {pids?, screen?, prescreen?, select?}).sample(nowMs) -> ProcessSample[]
 //                                               CPU time since the last call; each step reads more
-//                                               and sees only what the one before kept: minRss
-//                                               (statm), prescreen (status, cmdline), select (and
-//                                               CPU time from its threads), then numa_maps (costly)
+//                                               and sees only what the one before kept: screen
+//                                               (stat: kernel threads, size, idle), prescreen (status,
+//                                               cmdline), select (and CPU time from its threads),
+//                                               then numa_maps (costly)
 // A process that exits while being read is skipped, never an error; numa_maps that cannot be
 // read for lack of permission gives memory {kind: 'no-permission'} (never zeros).
 import type { NodeMemory, ProcessMemory, ProcessMemoryInfo, ProcessSample, ThreadUse } from '../model/stat.js';
@@ -21,7 +22,7 @@ import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, policyText, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
-import { readStatmResident } from '../sysfs/proc_statm.js';
+import { ProcScreen, type ProcScreenOptions } from './proc_screen.js';
 import { readProcName, readProcStatus } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
 import type { ProcStatus } from '../sysfs/proc_status.js';
@@ -203,11 +204,12 @@ export interface SamplerOptions {
   /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */
   readonly threadUse?: boolean;
   /**
-   * Skip processes with less resident memory (from /proc/PID/statm, one short line) before any
-   * other read: on a server with thousands of processes, reading every thread's stat each pass
-   * is the sampler's main cost, and most processes are small (statm counts pages of pageSize).
+   * Screen each process on one read of /proc/PID/stat before any other (proc_screen.ts): kernel
+   * threads, processes under a size bar and idle ones are read no further. On a server with
+   * thousands of processes, reading every thread's stat each pass is the sampler's main cost,
+   * and most processes are small or idle.
    */
-  readonly minRss?: { readonly bytes: number; readonly pageSize: number };
+  readonly screen?: ProcScreenOptions;
 }
 
 /** A sampler that remembers thread CPU ticks between calls (used by top and the agent). */
@@ -218,6 +220,7 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
   let unread = new Set<number>();
   let baselines = 0;
   let prevAt: number | null = null;
+  const screen = opts.screen === undefined ? null : new ProcScreen(root, opts.screen);
   return {
     get baselines() {
       return baselines;
@@ -227,12 +230,15 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
       const nextUnread = new Set<number>();
+      const listed = new Set<number>();
       baselines = 0;
+      screen?.begin();
       for (const pid of opts.pids ?? listPids(root)) {
-        if (opts.minRss !== undefined) {
-          const pages = readStatmResident(root, pid);
-          if (pages === null) continue;
-          if (pages * opts.minRss.pageSize < opts.minRss.bytes) {
+        if (screen !== null) {
+          listed.add(pid);
+          const seen = screen.check(pid, windowSeconds);
+          if (seen === 'gone') continue;
+          if (seen !== 'read') {
             nextUnread.add(pid);
             continue;
           }
@@ -252,6 +258,7 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
         }
         if (s.sample !== null) out.push(s.sample);
       }
+      screen?.end(listed);
       prev = next;
       unread = nextUnread;
       prevAt = nowMs;

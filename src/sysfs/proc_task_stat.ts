@@ -4,7 +4,7 @@
 // every Linux architecture: the kernel converts to USER_HZ for /proc); processor (39) is the
 // CPU the task last ran on; starttime (22) tells a task from a later one that reuses its id.
 import { SysfsParseError } from '../model/errors.js';
-import { isSafeDecimal, MAX_CPUS } from '../model/limits.js';
+import { MAX_CPUS } from '../model/limits.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -24,26 +24,56 @@ export interface TaskStat {
   readonly threads: number;
   /** Resident pages (field 24; hugetlbfs pages are not counted). */
   readonly rssPages: number;
+  /** Virtual memory size in bytes (field 23): 0 for a kernel thread, which has no mm. */
+  readonly vsizeBytes: number;
 }
 
+/** The fields read, by number (field 3 is state). */
+const WANTED = [14, 15, 20, 22, 23, 24, 39] as const;
+
+/**
+ * One scan of the line, no split: the agent reads a stat per process and per busy thread each
+ * pass, and the other 45 fields are never looked at. Each field read must be a count.
+ */
 export function parseTaskStat(text: string): TaskStat {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new SysfsParseError('no (comm) in stat', { text: text.trim() });
-  // rest[0] is field 3 (state), so field N is rest[N - 3].
-  const rest = text.slice(close + 1).trim().split(/\s+/);
-  const num = (field: number) => {
-    const v = rest[field - 3];
-    if (v === undefined || !/^\d+$/.test(v) || !isSafeDecimal(v)) throw new SysfsParseError(`stat field ${field} is not a count`, { text: text.trim() });
-    return Number(v);
+  const got = new Map<number, number>();
+  let state = '?';
+  let field = 2;
+  let at = close + 1;
+  for (let w = 0; w < WANTED.length; ) {
+    while (at < text.length && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 10)) at++;
+    if (at >= text.length) break;
+    field++;
+    const start = at;
+    while (at < text.length && text.charCodeAt(at) !== 32 && text.charCodeAt(at) !== 10) at++;
+    if (field === 3) state = text.slice(start, at);
+    if (field !== WANTED[w]) continue;
+    w++;
+    let v = 0;
+    let ok = at > start;
+    for (let k = start; k < at && ok; k++) {
+      const c = text.charCodeAt(k) - 48;
+      ok = c >= 0 && c <= 9;
+      v = v * 10 + c;
+    }
+    if (ok && Number.isSafeInteger(v)) got.set(field, v);
+  }
+  const num = (f: number) => {
+    const v = got.get(f);
+    if (v === undefined) throw new SysfsParseError(`stat field ${f} is not a count`, { text: text.trim() });
+    return v;
   };
   const cpuTicks = num(14) + num(15);
   const startTicks = num(22);
   const threads = num(20);
   const rssPages = num(24);
+  const vsizeBytes = num(23);
   const processor = num(39);
   if (processor >= MAX_CPUS) throw new SysfsParseError('stat field 39 is not a CPU id', { text: text.trim() });
-  return { comm: text.slice(open + 1, close), state: rest[0] ?? '?', cpuTicks, processor, startTicks, threads, rssPages };
+  return { comm: text.slice(open + 1, close), state, cpuTicks, processor, startTicks, threads, rssPages, vsizeBytes };
 }
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */

@@ -56,10 +56,10 @@ describe('numakit agent in a 4node-asym guest', () => {
       sigkill: scenario('sigkill', `--mib 96 --timeout 90 ${ONLY} --override-pins --tune threads'`),
       exitmid: scenario('exit-mid', `--mib 150 --timeout 90 ${ONLY} --tune pages --override-pins'`),
       // A hot thread and three helpers (2 CPUs): more than one node, though the hot thread fits one.
-      helpers: scenario('helpers', `--mib 96 --timeout 90 ${ONLY}'`),
+      helpers: scenario('helpers', `--mib 48 --timeout 90 ${ONLY}'`),
       // A cgroup v2 leaf (CPUs 1-2) with a busy and an idle process, memory on node 3.
       cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
-      // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes after 8 MiB.
+      // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes once 1 MiB moved.
       sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
     }, { timeoutMs: 1_500_000 });
   });

@@ -226,8 +226,8 @@ async function sigtermMidFlow() {
   const m0 = vmstat('pgmigrate_success');
   const [p] = await SCENARIOS.misplaced();
   const before = { affinity: p.affinityBefore, numaBalancing: '1' };
-  // Mid-move: at least 8 MiB moved, and the agent still moving (its log has no outcome yet).
-  const caught = await waitFor(() => vmstat('pgmigrate_success') - m0 >= 2048, TIMEOUT);
+  // Mid-move: at least 1 MiB moved, and the agent still moving (its log has no outcome yet).
+  const caught = await waitFor(() => vmstat('pgmigrate_success') - m0 >= 256, TIMEOUT);
   const during = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid), loggedBefore: /"outcome":"(moved|partial|stopped)"/.test(t.log()) };
   const sentAt = (t.stoppedAt = Date.now());
   process.kill(t.pid, 'SIGTERM');

@@ -279,15 +279,46 @@ describe('agent life: restore', () => {
 });
 
 describe('agent pass: what it reads', () => {
-  it('a process under --min-rss costs one read of statm a pass: its status, threads and numa_maps are never read', async () => {
+  it('a process under --min-rss costs one read of its stat a pass: its status, threads and numa_maps are never read', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(300, 'tiny', 8, 1, 0));
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
     const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
     await twoPasses(pass);
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/300/')), ['proc/300/statm', 'proc/300/statm']);
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/300/')), ['proc/300/stat', 'proc/300/stat']);
     assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
+  });
+
+  it('a kernel thread costs one read of its stat, then none for 12 passes', async () => {
+    m.add({ ...busy(2, 'kworker/0:1', 0, 0, 0), pages: {}, cmdline: '', kernel: true });
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    for (let i = 0; i < 14; i++) {
+      await pass.run(i * 5000);
+      m.tick(5);
+    }
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/2/')), ['proc/2/stat', 'proc/2/stat'], 'read at passes 1 and 13 (rechecked every 12 passes)');
+  });
+
+  it('a large idle process costs one read of its stat a pass once it is known idle; busy again, it is baselined then judged', async () => {
+    const p = busy(200, 'java', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0 }, { tid: 201, ticks: 0, cpu: 0, start: 1201, cpus: [0, 1, 2, 3], busy: 0 }] });
+    m.add(p);
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    await twoPasses(pass);
+    read.length = 0;
+    m.tick(5);
+    assert.deepEqual(await pass.run(10_000), []);
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/200/')), ['proc/200/stat'], 'idle: its stat only');
+    for (const t of p.threads) t.busy = 1;
+    m.tick(5);
+    assert.deepEqual(await pass.run(15_000), [], 'busy again: baselined');
+    assert.equal(pass.wantsShortWindow, true);
+    m.tick(1);
+    assert.equal((await pass.run(16_000))[0]?.kind, 'move');
   });
 
   it('an excluded process costs its status and cmdline: its threads are never read, and it is logged once', async () => {

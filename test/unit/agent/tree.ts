@@ -31,6 +31,8 @@ export interface FakeProc {
   untouched?: number;
   /** Transparent huge pages: groups of 512 pages that move together. */
   thp?: boolean;
+  /** A kernel thread: no mm (vsize 0 in its stat). */
+  kernel?: boolean;
 }
 
 export const ANON_BASE = 0x7f0000000000;
@@ -45,11 +47,15 @@ const put = (root: string, rel: string, text: string) => {
   writeFileSync(join(root, rel), text);
 };
 
-function statLine(tid: number, comm: string, t: FakeProc['threads'][number]): string {
+/** A stat line: a thread's (ticks, start, cpu), or with `proc` the process's (all threads' ticks, rss, vsize). */
+function statLine(tid: number, comm: string, t: FakeProc['threads'][number], proc?: { ticks: number; threads: number; rssPages: number; kernel?: boolean }): string {
   const f = Array.from({ length: 50 }, () => '0'); // f[i] is field i + 3
   f[0] = 'R';
-  f[14 - 3] = String(t.ticks);
+  f[14 - 3] = String(proc?.ticks ?? t.ticks);
+  f[20 - 3] = String(proc?.threads ?? 1);
   f[22 - 3] = String(t.start);
+  f[23 - 3] = proc?.kernel ? '0' : String(((proc?.rssPages ?? 0) + 100) * 4096); // vsize: 0 only for a kernel thread
+  f[24 - 3] = String(proc?.rssPages ?? 0);
   f[39 - 3] = String(t.cpu);
   return `${tid} (${comm}) ${f.join(' ')}\n`;
 }
@@ -147,7 +153,7 @@ export class FakeMachine {
       const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
       const main = p.threads[0]!;
       put(this.dir, `${base}/status`, `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`);
-      put(this.dir, `${base}/statm`, `${total + 100} ${total} 50 10 0 ${total} 0\n`);
+      put(this.dir, `${base}/stat`, statLine(p.pid, p.comm, main, { ticks: p.threads.reduce((a, t) => a + t.ticks, 0), threads: p.threads.length, rssPages: total, kernel: p.kernel === true }));
       put(this.dir, `${base}/cmdline`, `${p.cmdline.replace(/ /g, '\0')}\0`);
       this.writeMemory(p);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });

@@ -47,7 +47,7 @@ const STAT_TAIL = 'S 1 2 3 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1000 53698
 
 test('parseTaskStat counts fields after the last ")" (comm may hold spaces and parentheses)', () => {
   const s = parseTaskStat(`42 (my (odd) prog) ${STAT_TAIL}\n`);
-  assert.deepEqual(s, { comm: 'my (odd) prog', state: 'S', cpuTicks: 300, processor: 7, startTicks: 1000, threads: 1, rssPages: 1004 });
+  assert.deepEqual(s, { comm: 'my (odd) prog', state: 'S', cpuTicks: 300, processor: 7, startTicks: 1000, threads: 1, rssPages: 1004, vsizeBytes: 5369856 });
 });
 
 test('parseTaskStat rejects a line without comm or with too few fields', () => {
