@@ -12,9 +12,10 @@
 //   idle     no workload: what the tuner costs by itself over --timeout seconds (its CPU from
 //            ready on: its passes over every process, nothing to move).
 // Prints per run: time to 95% locality (held 2 s), final locality, CPU seconds the tuner used
-// while managing the process and in all, and of all the kernel's share (system time: mostly the
-// page copying of migrations; AutoNUMA's work runs inside the tasks: not measurable apart), pages
-// moved (pgmigrate_success).
+// while managing the process, its own (user) apart from the kernel's (system time: mostly the
+// page copying of its migrations; AutoNUMA's work runs inside the tasks: not measurable apart),
+// and in all, pages moved (pgmigrate_success); then numakit against numad per case, the idle cost
+// ratio, and the host's load average before and after (a loaded host distorts every number).
 // numad runs as docs/LAB.md says (unshare --time so it evaluates at once), numakit with its
 // defaults (--interval 5s). Not a timed test: run it on its own, after npm run build.
 // numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
@@ -24,6 +25,7 @@
 // --json FILE keeps every run's whole record (the tuner's log, the locality trace) as JSON lines.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
@@ -38,6 +40,8 @@ const script = runs
   .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} ${protocol === 'idle' ? 'idle' : 'misplaced'} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`)
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
+const loadBefore = loadavg();
+const startedAt = Date.now();
 const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--mem', '1000', '--timeout', String(runs.length * (timeout + 240)), '--', script], {
   cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20,
 });
@@ -51,12 +55,15 @@ if (results.length !== runs.length) {
 
 const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
 const protocolOf = (x) => (x.scenario === 'idle' ? 'idle' : x.tunerFirst ? 'appears' : 'present');
-const rows = [['protocol', 'tuner', 'process', 'time to 95%', 'tuner start-up', 'final locality', 'tuner CPU s (managing / all / kernel)', 'pages moved']];
+// The tuner's own CPU while managing (user) and the kernel's (system: mostly its page copying), apart.
+const own = (x) => (x.tunerCpuManaging === null ? null : x.tunerCpuManaging - (x.tunerSysManaging ?? 0));
+const rows = [['protocol', 'tuner', 'process', 'time to 95%', 'tuner start-up', 'final locality', 'CPU s managing: own / kernel', 'CPU s in all', 'pages moved']];
 for (const x of results) {
   rows.push([
     protocolOf(x), x.tuner, x.scenario === 'idle' ? 'none' : `${x.mib} MB`, x.scenario === 'idle' ? '-' : x.t95.busy === null ? `never (${timeout} s)` : `${fmt(x.t95.busy)} s`,
     x.tunerFirst || x.readyAfter === null ? '-' : `${fmt(x.readyAfter)} s`,
-    x.scenario === 'idle' ? '-' : `${Math.round(x.final.busy.locality * 100)}%`, x.tuner === 'autonuma' ? 'in-task' : `${fmt(x.tunerCpuManaging, 2)} / ${fmt(x.tunerCpuSeconds, 2)} / ${fmt(x.tunerSystemCpuSeconds, 2)}`, String(x.pagesMoved),
+    x.scenario === 'idle' ? '-' : `${Math.round(x.final.busy.locality * 100)}%`, x.tuner === 'autonuma' ? 'in-task' : `${fmt(own(x), 2)} / ${fmt(x.tunerSysManaging, 2)}`,
+    x.tuner === 'autonuma' ? '-' : fmt(x.tunerCpuSeconds, 2), String(x.pagesMoved),
   ]);
 }
 const w = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -71,7 +78,14 @@ for (const protocol of protocols) {
       const nt = n.t95.busy;
       const dt = d.t95.busy;
       const ratio = nt !== null && dt !== null ? `${(nt / dt).toFixed(2)}x ${name}'s time` : nt !== null ? `converged, ${name} never did` : dt !== null ? `never converged, ${name} did` : 'neither converged';
-      console.log(`${protocol}, ${mib} MB: numakit ${ratio}; CPU while managing ${fmt(n.tunerCpuManaging, 2)} s vs ${name} ${fmt(d.tunerCpuManaging, 2)} s`);
+      console.log(`${protocol}, ${mib} MB: numakit ${ratio}; own CPU while managing ${fmt(own(n), 2)} s vs ${name} ${fmt(own(d), 2)} s (kernel ${fmt(n.tunerSysManaging, 2)} vs ${fmt(d.tunerSysManaging, 2)})`);
     }
   }
 }
+const idle = Object.fromEntries(results.filter((x) => x.scenario === 'idle').map((x) => [x.tuner, x]));
+for (const name of ['numad', 'numad-u100']) {
+  if (idle.numakit && idle[name]) console.log(`idle, ${timeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`);
+}
+// Every tuner shares the guest's vCPUs with the host's other work: a loaded host slows copies and
+// skews the guest's CPU accounting (ticks land in bursts), so the host's load is part of the result.
+console.log(`host: ${(Date.now() - startedAt) / 60000 | 0} min; load average before ${loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -110,6 +110,7 @@ function startTuner() {
     if (t.readyAt === undefined && log.includes('"event":"ready"')) {
       t.readyAt = Date.now();
       t.cpuAtReady = cpuSeconds(child.pid);
+      t.sysAtReady = systemCpuSeconds(child.pid);
     }
   });
   child.stderr.on('data', (d) => (log += d));
@@ -256,11 +257,13 @@ const balancingBefore = readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').
 const tunerFirst = process.argv.includes('--tuner-first');
 let t = null;
 let cpuBefore = null;
+let sysBefore = null;
 if (tunerFirst) {
   t = startTuner();
   if (t !== null && tuner === 'numakit') await waitFor(() => t.readyAt !== undefined, TIMEOUT);
   await sleep(1000);
   cpuBefore = t === null ? null : cpuSeconds(t.pid);
+  sysBefore = t === null ? null : systemCpuSeconds(t.pid);
 }
 const procs = await SCENARIOS[scenario]();
 const moved0 = vmstat('pgmigrate_success');
@@ -279,6 +282,9 @@ const out = {
   tuner, scenario, mib: MIB, tunerFirst, t95, hot95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
   // CPU seconds: in all, and from the workloads' start (--tuner-first) or the tuner's ready line on.
   tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0), tunerSystemCpuSeconds: tunerSystemCpu,
+  // While managing (from the workloads' start, or the tuner's ready line): the kernel's share apart
+  // (system time: mostly the page copying of its migrations) from the tuner's own (user) CPU.
+  tunerSysManaging: tunerSystemCpu === null ? null : tunerSystemCpu - (sysBefore ?? t?.sysAtReady ?? 0),
   numaBalancing: { before: balancingBefore, during: balancingDuring[0], after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim() },
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
   exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0), hotTrace: hotTrace.filter((_, i) => i % 4 === 0),
