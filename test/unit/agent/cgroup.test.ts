@@ -12,6 +12,7 @@ import { AgentPass } from '../../../src/agent/pass.js';
 import { cgroupPin, isKubeGuaranteed } from '../../../src/policy/agent/cgroup_unit.js';
 import { parseCpuStatUsage, parseNumaStat, parsePidList } from '../../../src/sysfs/cgroup_v2.js';
 import { busy, fakeClock, FakeMachine } from './tree.js';
+import { runMain } from '../../helpers/cli.js';
 
 describe('cgroup rules', () => {
   const guaranteed: [string, boolean][] = [
@@ -139,5 +140,13 @@ describe('--unit process and cgroups', () => {
     const cpus = m.procs.get(200)!.threads[0]!.cpus;
     assert.ok(cpus.every((c) => c === 2 || c === 3), `${cpus} ${m.calls.join(' / ')}`);
     assert.ok(m.calls.length > 0, lines.join('\n'));
+  });
+});
+
+describe('--unit cgroup without cgroup v2', () => {
+  it('says so in one line and exits 1', async () => {
+    const r = await runMain(['--root', m.dir, 'agent', '--unit', 'cgroup', '--advise', '--once', '--state-dir', stateDir]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.err, "numakit: agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit's memory per node comes from its memory.numa_stat); use --unit process\n");
   });
 });

@@ -18,6 +18,16 @@ describe('agent settings', () => {
     assert.deepEqual([c.intervalMs, c.minRssBytes, c.minGain, c.tune, c.exclude.map(String), c.overridePins, c.maxMigrateMbps, c.cooldownMs], [500, 1024 ** 3, 0.05, 'pages', ['/^sshd$/', '/backup/'], true, 0, 120_000]);
   });
 
+  it('agent v2 flags: --unit, --granularity, --promote, --max-migrate-cpu; bad values named', async () => {
+    const c = await agentConfig(['--unit', 'cgroup', '--granularity', 'process', '--promote', '--max-migrate-cpu', '25%']);
+    assert.deepEqual([c.unit, c.granularity, c.promote, c.maxMigrateCpu], ['cgroup', 'process', true, 0.25]);
+    assert.deepEqual([DEFAULT_AGENT.unit, DEFAULT_AGENT.granularity, DEFAULT_AGENT.promote, DEFAULT_AGENT.maxMigrateCpu], ['process', 'threads', false, 0.5]);
+    await assert.rejects(agentConfig(['--unit', 'pod']), /agent: --unit 'pod': expected process or cgroup/);
+    await assert.rejects(agentConfig(['--granularity', 'thread']), /agent: --granularity 'thread': expected process or threads/);
+    await assert.rejects(agentConfig(['--max-migrate-cpu', '0']), /agent: --max-migrate-cpu '0': must be more than 0/);
+    await assert.rejects(agentConfig(['--max-migrate-cpu', '150%']), /agent: --max-migrate-cpu '150%': expected a fraction/);
+  });
+
   it('the YAML file has the same keys; flags win over it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'numakit-agent-cfg-'));
     try {
@@ -78,13 +88,18 @@ describe('agent metrics', () => {
       m.decision('moved');
       m.moved(400 * 1048576, 102400, 2);
       m.putBackFailed(2);
-      m.locality([proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] })]);
+      m.moved(64 * 1048576, 16384, 3, '/lab.slice/app.service');
+      m.locality([
+        proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] }),
+        { ...proc({ pid: 88, comm: 'app', mem: { 1: 100 }, cpu: { 1: 1 }, cpusPermitted: [0, 1] }), unit: { cgroup: '/lab.slice/app.service', pids: [88, 89] } },
+      ]);
       m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]) });
       const text = await (await fetch(`http://${m.address}/metrics`)).text();
       for (const line of [
         'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
-        'numakit_agent_moved_bytes_total 419430400', 'numakit_agent_migrations_total 1', 'numakit_agent_moved_pages_total 102400',
-        'numakit_agent_thread_affinity_changes_total 2', 'numakit_agent_restore_failures_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
+        'numakit_agent_cgroup_locality{cgroup="/lab.slice/app.service"} 1', 'numakit_agent_cgroup_moved_bytes_total{cgroup="/lab.slice/app.service"} 67108864',
+        'numakit_agent_moved_bytes_total 486539264', 'numakit_agent_migrations_total 2', 'numakit_agent_moved_pages_total 118784',
+        'numakit_agent_thread_affinity_changes_total 5', 'numakit_agent_restore_failures_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
         'node_memory_numa_MemFree{node="3"}', 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}',
       ]) assert.ok(text.includes(line), `no '${line}' in\n${text}`);
       assert.match(text, /^numakit_agent_cpu_seconds_total \d+(\.\d+)?$/m);
