@@ -61,8 +61,6 @@ export class AgentPass {
   private readonly units: UnitSource | null;
   private budget: Budget | null = null;
   private briefs = new Map<number, ProcessBrief>();
-  /** Every pid the sampler showed prescreen() this pass. */
-  private seen = new Set<number>();
   /** CPUs each process may use (its cgroup cpuset), read this pass for those past the first screen. */
   private permittedOf = new Map<number, number[]>();
   private nowMs = 0;
@@ -73,7 +71,10 @@ export class AgentPass {
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
     // Kernel threads, processes under --min-rss and idle ones are dropped on one read of
     // /proc/PID/stat, before anything else of theirs is read (discover/proc_screen.ts).
-    const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu };
+    // The idle bar is a quarter of --min-cpu: a process near the bar (a measurement is noisy:
+    // in a guest on a loaded host a busy process read 0.1-0.16 CPUs) keeps its threads' baseline,
+    // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
+    const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu / 4 };
     this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
     this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
       root: deps.root, cfg, selfPid: deps.selfPid, now: () => this.nowMs, allCpus: () => this.allCpus, allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
@@ -107,7 +108,6 @@ export class AgentPass {
 
   /** Before its threads are read: everything but CPU use (the cgroup cpuset read only for those that pass the rest). */
   private prescreen(b: PrescreenBrief): boolean {
-    this.seen.add(b.pid);
     let why = prescreen(this.brief(b, 0), this.ctx(), this.cfg);
     if (why === null) {
       const permitted = this.permitted(b);
@@ -162,7 +162,6 @@ export class AgentPass {
     this.cpuTimes = cpuTimes;
     this.allCpus = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     this.briefs = new Map();
-    this.seen = new Set();
     this.permittedOf = new Map();
     const samples = this.units === null ? this.sampler.sample(nowMs) : [];
     const unitViews = this.units?.sample(nowMs) ?? [];
@@ -217,9 +216,10 @@ export class AgentPass {
 
   /** Drops state of processes (and units) that are gone, and journal entries of threads that exited. */
   private forgetExited(): void {
-    for (const [pid, until] of this.cooldown) if (until <= this.nowMs && !this.seen.has(pid)) this.cooldown.delete(pid);
+    const alive = this.sampler.listed;
+    for (const [pid, until] of this.cooldown) if (until <= this.nowMs && !alive.has(pid)) this.cooldown.delete(pid);
     for (const [cg, until] of this.unitCooldown) if (until <= this.nowMs && !this.units?.seen.has(cg)) this.unitCooldown.delete(cg);
-    for (const who of this.lastLogged.keys()) if (typeof who === 'number' ? !this.seen.has(who) : !this.units?.seen.has(who)) this.lastLogged.delete(who);
+    for (const who of this.lastLogged.keys()) if (typeof who === 'number' ? !alive.has(who) : !this.units?.seen.has(who)) this.lastLogged.delete(who);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
 }

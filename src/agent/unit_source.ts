@@ -29,8 +29,6 @@ const matches = (res: readonly RegExp[], cgroup: string) => res.some((re) => re.
 
 export class UnitSource {
   private readonly sampler: UnitSampler;
-  /** Every cgroup seen past the size bar this pass. */
-  readonly seen = new Set<string>();
 
   constructor(private readonly c: UnitContext) {
     this.sampler = createUnitSampler(c.root, { minBytes: c.cfg.minRssBytes, prescreen: (u) => this.prescreen(u), select: (u) => this.select(u) });
@@ -40,8 +38,12 @@ export class UnitSource {
     return this.sampler.baselines;
   }
 
+  /** Every leaf listed at the last pass. */
+  get seen(): ReadonlySet<string> {
+    return this.sampler.listed;
+  }
+
   private prescreen(u: UnitBrief): boolean {
-    this.seen.add(u.cgroup);
     const { cfg } = this.c;
     const pin = cgroupPin(u.cgroup, u.cpus, u.mems, { cpus: this.c.allCpus(), nodes: this.c.allNodes() });
     const why: [SkipReason, string] | null = pin !== null ? ['pinned-cgroup', pin]
@@ -74,7 +76,6 @@ export class UnitSource {
 
   /** The units to decide on this pass, as the policy sees a process. */
   sample(nowMs: number): ProcessView[] {
-    this.seen.clear();
     return this.sampler.sample(nowMs).map((s) => this.view(s));
   }
 

@@ -54,6 +54,8 @@ export interface UnitSampler {
   sample(nowMs: number): UnitSample[];
   /** Units the last sample only took a baseline of. */
   readonly baselines: number;
+  /** Every leaf the last sample listed. */
+  readonly listed: ReadonlySet<string>;
 }
 
 /** Leaves of the hierarchy (cgroups with no child cgroup), the root left out. */
@@ -92,15 +94,20 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
   let prev = new Map<string, Seen>();
   let prevAt: number | null = null;
   let baselines = 0;
+  let listed = new Set<string>();
   return {
     get baselines() {
       return baselines;
+    },
+    get listed() {
+      return listed;
     },
     sample(nowMs) {
       const next = new Map<string, Seen>();
       const out: UnitSample[] = [];
       baselines = 0;
-      for (const cgroup of listLeafCgroups(root)) {
+      listed = new Set(listLeafCgroups(root));
+      for (const cgroup of listed) {
         const memoryBytes = readCgroupMemoryCurrent(root, cgroup);
         if (memoryBytes === null || memoryBytes < opts.minBytes) continue;
         const brief: UnitBrief = { cgroup, memoryBytes, cpus: readCgroupEffective(root, cgroup, 'cpus'), mems: readCgroupEffective(root, cgroup, 'mems') };

@@ -178,6 +178,8 @@ export interface Sampler {
   sample(nowMs: number): ProcessSample[];
   /** Processes the last sample() only took a baseline of (their threads not read the time before). */
   readonly baselines: number;
+  /** Every pid the last sample() listed (alive then, whatever it read of them). */
+  readonly listed: ReadonlySet<number>;
 }
 
 /** What a sampler's select() sees of a process before reading its numa_maps. */
@@ -221,21 +223,25 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
   let baselines = 0;
   let prevAt: number | null = null;
   const screen = opts.screen === undefined ? null : new ProcScreen(root, opts.screen);
+  let listed = new Set<number>();
   return {
     get baselines() {
       return baselines;
+    },
+    get listed() {
+      return listed;
     },
     sample(nowMs) {
       const next = new Map<number, Map<number, ThreadTicks>>();
       const out: ProcessSample[] = [];
       const windowSeconds = prevAt === null ? 0 : (nowMs - prevAt) / 1000;
       const nextUnread = new Set<number>();
-      const listed = new Set<number>();
+      listed = new Set<number>();
       baselines = 0;
       screen?.begin();
       for (const pid of opts.pids ?? listPids(root)) {
+        listed.add(pid);
         if (screen !== null) {
-          listed.add(pid);
           const seen = screen.check(pid, windowSeconds);
           if (seen === 'gone') continue;
           if (seen !== 'read') {

@@ -224,11 +224,12 @@ async function sigtermMidFlow() {
   writeFileSync('/proc/sys/kernel/numa_balancing', '1');
   const t = startTuner();
   await waitFor(() => t.readyAt !== undefined, TIMEOUT);
-  const m0 = vmstat('pgmigrate_success');
   const [p] = await SCENARIOS.misplaced();
   const before = { affinity: p.affinityBefore, numaBalancing: '1' };
-  // Mid-move: at least 1 MiB moved, and the agent still moving (its log has no outcome yet).
-  const caught = await waitFor(() => vmstat('pgmigrate_success') - m0 >= 256, TIMEOUT);
+  // Mid-move: at least 1 MiB of its own memory has left node 1 (its log has no outcome yet).
+  const offNode1 = () => Object.entries(pagesPerNode(p.pid)).reduce((s, [n, c]) => s + (n === '1' ? 0 : c), 0);
+  const m0 = offNode1();
+  const caught = await waitFor(() => offNode1() - m0 >= 256, TIMEOUT);
   const during = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid), loggedBefore: /"outcome":"(moved|partial|stopped)"/.test(t.log()) };
   const sentAt = (t.stoppedAt = Date.now());
   process.kill(t.pid, 'SIGTERM');

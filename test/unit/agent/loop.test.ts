@@ -302,6 +302,16 @@ describe('agent pass: what it reads', () => {
     assert.deepEqual(read.filter((r) => r.startsWith('proc/2/')), ['proc/2/stat', 'proc/2/stat'], 'read at passes 1 and 13 (rechecked every 12 passes)');
   });
 
+  it('a process just under --min-cpu (a noisy reading) keeps its threads read: the pass it reads busy judges it', async () => {
+    const p = busy(200, 'java', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0.1 }] });
+    m.add(p);
+    const pass = new AgentPass(cfg(), { root: m.root, ops: m.ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    assert.deepEqual(await twoPasses(pass), [], '0.1 CPUs: under --min-cpu');
+    p.threads[0]!.busy = 1;
+    m.tick(5);
+    assert.equal((await pass.run(10_000))[0]?.kind, 'move');
+  });
+
   it('a large idle process costs one read of its stat a pass once it is known idle; busy again, it is baselined then judged', async () => {
     const p = busy(200, 'java', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0 }, { tid: 201, ticks: 0, cpu: 0, start: 1201, cpus: [0, 1, 2, 3], busy: 0 }] });
     m.add(p);
