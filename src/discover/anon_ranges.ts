@@ -3,7 +3,7 @@
 // agent's mover walks, page range by page range, with move_pages(2). Anonymous = what the
 // agent counts as the process's own memory (memoryFromNumaMaps with anonOnly): no file
 // mappings, but anonymous hugetlb ones (file=/anon_hugepage) are in.
-import { parseAt } from '../sysfs/parse_util.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { numaMapsPath, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { readProcMaps, type Mapping } from '../sysfs/proc_maps.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -33,11 +33,11 @@ export function joinAnonRanges(numaMaps: string, maps: readonly Mapping[]): Anon
   return out;
 }
 
-/** Anonymous mappings with pages; null when the process is gone or its maps cannot be read. */
+/** Anonymous mappings with pages; null when the process is gone or its maps cannot be read (or parsed: a warning). */
 export function readAnonRanges(root: SysRoot, pid: number): AnonRange[] | null {
   const r = readNumaMapsText(root, pid);
   if (!r.ok) return null;
   const maps = readProcMaps(root, pid);
   if (maps === null) return null;
-  return parseAt(numaMapsPath(pid), r.text, (t) => joinAnonRanges(t, maps));
+  return parseOrWarn(root, numaMapsPath(pid), r.text, (t) => joinAnonRanges(t, maps));
 }

@@ -5,11 +5,13 @@
 //   cpu.stat           "usage_usec 123 ..." CPU time of its tasks
 //   cgroup.procs       one pid a line
 //   cpuset.cpus.effective / cpuset.mems.effective   what its tasks may use (with the cpuset controller)
-// A file that is missing (a controller not enabled for that cgroup, an old kernel) is absent.
+// A file that is missing (a controller not enabled for that cgroup, an old kernel) is absent;
+// one that cannot be parsed is absent too, with a warning (read_parsed.ts).
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt, parseInteger } from './parse_util.js';
+import { parseInteger } from './parse_util.js';
 import { listSubdirs, readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 /** Root-relative path of a cgroup's file; `cgroup` is "/" or "/a/b". */
@@ -41,15 +43,11 @@ export function parseNumaStat(text: string): Map<string, Map<number, number>> {
 
 /** Anonymous memory per node (bytes): the numa_stat "anon" line; null when absent. */
 export function readCgroupAnonByNode(root: SysRoot, cgroup: string): Map<number, number> | null {
-  const path = cgroupFile(cgroup, 'memory.numa_stat');
-  const text = readText(root, path);
-  return text === null ? null : (parseAt(path, text, parseNumaStat).get('anon') ?? new Map());
+  return readParsed(root, cgroupFile(cgroup, 'memory.numa_stat'), (t) => parseNumaStat(t).get('anon') ?? new Map<number, number>());
 }
 
 export function readCgroupMemoryCurrent(root: SysRoot, cgroup: string): number | null {
-  const path = cgroupFile(cgroup, 'memory.current');
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseInteger);
+  return readParsed(root, cgroupFile(cgroup, 'memory.current'), parseInteger);
 }
 
 /** cpu.stat usage_usec. */
@@ -61,9 +59,7 @@ export function parseCpuStatUsage(text: string): number {
 
 /** CPU microseconds its tasks used since it was made; null when absent. */
 export function readCgroupCpuUsec(root: SysRoot, cgroup: string): number | null {
-  const path = cgroupFile(cgroup, 'cpu.stat');
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseCpuStatUsage);
+  return readParsed(root, cgroupFile(cgroup, 'cpu.stat'), parseCpuStatUsage);
 }
 
 export function parsePidList(text: string): number[] {
@@ -75,16 +71,12 @@ export function parsePidList(text: string): number[] {
 
 /** Pids in the cgroup (cgroup.procs); null when it is gone. */
 export function readCgroupProcs(root: SysRoot, cgroup: string): number[] | null {
-  const path = cgroupFile(cgroup, 'cgroup.procs');
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parsePidList);
+  return readParsed(root, cgroupFile(cgroup, 'cgroup.procs'), parsePidList, { emptyIsValue: true });
 }
 
 /** cpuset.cpus.effective or cpuset.mems.effective; null when the cpuset controller is not on for it. */
 export function readCgroupEffective(root: SysRoot, cgroup: string, what: 'cpus' | 'mems'): number[] | null {
-  const path = cgroupFile(cgroup, `cpuset.${what}.effective`);
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseCpuList);
+  return readParsed(root, cgroupFile(cgroup, `cpuset.${what}.effective`), parseCpuList);
 }
 
 /** Child cgroups of a cgroup (paths), or null when it is gone. */

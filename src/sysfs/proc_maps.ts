@@ -6,8 +6,7 @@
 // User-space addresses are below 2^47 on x86_64 and 2^48 on arm64, so they fit a JS number;
 // the one kernel-space line ([vsyscall], ffffffffff600000) is left out.
 import { SysfsParseError } from '../model/errors.js';
-import { parseAt } from './parse_util.js';
-import { readText } from './read.js';
+import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface Mapping {
@@ -37,9 +36,7 @@ export function parseProcMaps(text: string): Mapping[] {
   return out;
 }
 
-/** Mappings of a process; null when it is gone (or its maps cannot be read). */
+/** Mappings of a process; null when it is gone (or its maps cannot be read or parsed). */
 export function readProcMaps(root: SysRoot, pid: number): Mapping[] | null {
-  const path = `proc/${pid}/maps`;
-  const text = readText(root, path);
-  return text === null ? null : parseAt(path, text, parseProcMaps);
+  return readParsed(root, `proc/${pid}/maps`, parseProcMaps, { emptyIsValue: true });
 }
