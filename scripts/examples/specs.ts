@@ -27,6 +27,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'nvme', name: 'nvme1', pci: '0000:d8:00.0', node: 1, driver: 'nvme', irqs: range(220, 228) },
       ],
       kernel: { productName: 'PowerEdge R740', thpEnabled: 'always', numaBalancing: 1, governor: 'powersave' },
+      os: { id: 'ubuntu', versionId: '22.04', idLike: 'debian', prettyName: 'Ubuntu 22.04.4 LTS' },
     },
   },
   'cxl-3node': {
@@ -44,6 +45,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'nvme', name: 'nvme0', pci: '0000:65:00.0', node: -1, driver: 'nvme', irqs: range(100, 104) },
       ],
       kernel: { productName: 'SYNTH CXL Server', thpEnabled: 'madvise', numaBalancing: 1, governor: 'performance' },
+      os: { id: 'debian', versionId: '12', prettyName: 'Debian GNU/Linux 12 (bookworm)' },
     },
   },
   'epyc-nps4': {
@@ -64,6 +66,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { kind: 'nvme', name: 'nvme0', pci: '0000:81:00.0', node: 2, driver: 'nvme', irqs: range(70, 78) },
       ],
       kernel: { productName: 'SYNTH EPYC 1S', thpEnabled: 'madvise', numaBalancing: 1, governor: 'schedutil' },
+      os: { id: 'rocky', versionId: '9.4', idLike: 'rhel centos fedora', prettyName: 'Rocky Linux 9.4 (Blue Onyx)' },
     },
   },
   'vm-flat-32': {
@@ -74,6 +77,7 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
       nodes: [{ id: 0, cpus: range(0, 31), memGiB: 128, freeGiB: 100 }],
       devices: [{ kind: 'net', name: 'eth0', pci: '0000:00:05.0', node: -1, driver: 'virtio-pci', irqs: range(24, 31), queues: 8 }],
       kernel: { productName: 'Standard PC (Q35 + ICH9, 2009)', hypervisor: true, thpEnabled: 'always', numaBalancing: 0 },
+      os: { id: 'ubuntu', versionId: '24.04', idLike: 'debian', prettyName: 'Ubuntu 24.04 LTS' },
     },
   },
 };

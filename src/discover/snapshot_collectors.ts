@@ -29,6 +29,11 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root) => void (await (await import('./doctor_input.js')).gatherDoctorInput(root)),
   },
   {
+    // plan writes units and config paths for the packages of this distribution
+    name: 'distribution (plan)',
+    collect: async (root) => void (await import('../sysfs/os_release.js')).readOsRelease(root),
+  },
+  {
     name: 'processes (stat -p, --procs)',
     collect: async (root, opts) => {
       if (!opts.processes) return;

@@ -6,8 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { discoverTopology } from '../../discover/topology.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { machineShare } from '../../policy/plan/machine.js';
+import { DISTRO_NAMES } from '../../policy/plan/distro.js';
 import { planWorkload, PLANNERS } from '../../policy/plan/index.js';
 import type { PlanFile } from '../../policy/plan/types.js';
+import { readOsRelease } from '../../sysfs/os_release.js';
 import { renderPlan, renderPlanText } from '../../render/plan/index.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -37,8 +39,12 @@ const OPTIONS = {
   node: { type: 'string', value: 'N', group: DB, help: 'the node to use (default: the one with the NVMe/NICs, then most memory;\nservice too)' },
   'systemd-version': { type: 'string', value: 'N', group: DB, help: 'below 243 the drop-in runs the server through numactl (default 252;\nservice too)' },
   exec: { type: 'string', value: "'CMD ARGS'", group: DB, help: 'the server command line (needed with systemd < 243 for postgres;\nrequired for service)' },
-  name: { type: 'string', value: 'NAME', group: DB, help: 'the packaged unit (mysql, postgresql); jvm: the application name;\nservice: the template unit NAME@.service (required)' },
+  name: { type: 'string', value: 'NAME', group: DB, help: 'the server\'s unit when it is not the packages\' own; jvm: the application\nname; service: the template unit NAME@.service (required)' },
   'huge-pages': { type: 'boolean', group: DB, help: 'reserve 2 MiB pages for the buffer pool' },
+  distro: { type: 'string', value: 'NAME', choices: DISTRO_NAMES, group: DB, help: 'the distribution whose units and config paths to write for (default: the\nmachine\'s etc/os-release; asked when it has none)' },
+  server: { type: 'string', value: 'NAME', choices: ['mysql', 'mariadb'], group: DB, help: 'mysql: the server package, mysql or mariadb (default mysql)' },
+  'pg-version': { type: 'string', value: 'N', group: DB, help: 'postgres: the major version (Debian/Ubuntu: default the release\'s;\nRHEL family: PGDG\'s postgresql-N instead of the distribution\'s postgresql)' },
+  'pg-cluster': { type: 'string', value: 'NAME', group: DB, help: 'postgres on Debian/Ubuntu: the cluster (default main): postgresql@N-NAME' },
   'per-core': { type: 'boolean', group: 'redis', help: 'one instance per physical core instead of one per node' },
   'base-port': { type: 'string', value: 'P', group: 'redis', help: 'first port (default 6379)' },
   user: { type: 'string', value: 'NAME', group: 'redis', help: 'the user the service runs as (spark, redis, jvm, elasticsearch, service)' },
@@ -92,6 +98,7 @@ hold spaces, quotes or shell metacharacters; they are never quoted into place.`,
     title: 'examples',
     body: `numakit --example spark-2s plan spark-standalone
 numakit --example spark-2s plan mysql --buffer-pool 48g --huge-pages
+numakit --example epyc-nps4 plan postgres --buffer-pool 8g --pg-version 16
 numakit --example epyc-nps4 plan service --name ingest --exec '/usr/local/bin/ingest -v' --per-node
 numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out plan-m1`,
   }],
@@ -100,7 +107,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
     const topo = discoverTopology(ctx.root);
     const label = ctx.root.isReal ? `host ${hostname()}` : ctx.root.label;
-    const decision = planWorkload(positionals[0]!, machineShare(topo, label), values);
+    const decision = planWorkload(positionals[0]!, machineShare(topo, label, readOsRelease(ctx.root)), values);
     const files = renderPlan(decision);
     if (values.out !== undefined) writePlan(values.out, files, values.force === true);
     if (values.json) {

@@ -22,7 +22,16 @@ export interface DbOptions {
   readonly poolBytes: number;
   readonly node?: number;
   readonly systemdVersion: number;
+  /** The server's unit as the distribution's packages name it (distro.ts), or --name. */
   readonly unit: string;
+  /** Where the server's settings go so the packages' configuration includes them. */
+  readonly confPath: string;
+  /** postgresql.conf that must include conf.d (RHEL family), or null. */
+  readonly includeFrom: string | null;
+  /** innodb_numa_interleave exists (MySQL, not MariaDB). */
+  readonly interleaveOption: boolean;
+  /** Why these units and paths, for PLAN.md. */
+  readonly layoutWhy: string;
   /** Full server command line, needed only when ExecStart= must be replaced (systemd < 243). */
   readonly exec: string[] | null;
   readonly hugePages: boolean;
@@ -94,6 +103,7 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
   const serverGiB = Math.max(1, poolGiB * SERVER_SHARE);
   const committed = poolGiB + serverGiB;
   const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
+  d.push({ what: 'unit and settings file', formula: o.layoutWhy, value: `${o.unit}.service, ${o.confPath}` });
   const s = chooseNode(m, o.node, d);
   d.push({ what: 'server memory', formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`, value: `${num(committed)} GiB` });
   if (committed > room) {

@@ -4,6 +4,7 @@ import { checkAllowed, masterUrl, sparkCommon, sparkSizingOptions, str, SPARK_CO
 import { intIn, parseSize, safeCommand, safeName, safePath } from './validate.js';
 import { planSparkStandalone, type SparkStandaloneDecision } from './spark_standalone.js';
 import { planDb, type DbDecision } from './db.js';
+import { DB_KEYS, dbOptions } from './db_options.js';
 import { planJvm, type JvmDecision } from './jvm.js';
 import { planRedis, type RedisDecision } from './redis.js';
 import { planService, type ServiceDecision } from './service.js';
@@ -69,25 +70,9 @@ function safeImage(v: string): string {
 
 function dbPlanner(engine: 'mysql' | 'postgres'): Planner {
   return {
-    summary: `${engine} drop-in: bind, preferred or interleave from the ${engine === 'mysql' ? 'buffer pool' : 'shared_buffers'} size; server settings; huge pages`,
-    keys: ['buffer-pool', 'node', 'systemd-version', 'exec', 'name', 'huge-pages'],
-    plan: (m, raw) => {
-      const pool = raw['buffer-pool'];
-      if (typeof pool !== 'string') throw new UsageError(`plan ${engine}: --buffer-pool SIZE is required (innodb_buffer_pool_size or shared_buffers, e.g. 48g)`);
-      const systemdVersion = intIn(str(raw, 'systemd-version', '252'), '--systemd-version', 200, 999);
-      const dflt = engine === 'mysql' ? '/usr/sbin/mysqld' : '';
-      const execText = str(raw, 'exec', dflt);
-      if (systemdVersion < 243 && execText === '') throw new UsageError(`plan ${engine}: systemd < 243 needs --exec 'FULL SERVER COMMAND' to put numactl in front of it`);
-      return planDb(m, {
-        engine,
-        poolBytes: parseSize(pool, '--buffer-pool'),
-        node: typeof raw['node'] === 'string' ? intIn(raw['node'], '--node', 0, 4095) : undefined,
-        systemdVersion,
-        unit: safeName(str(raw, 'name', engine === 'mysql' ? 'mysql' : 'postgresql'), '--name'),
-        exec: execText === '' ? null : safeCommand(execText, '--exec'),
-        hugePages: raw['huge-pages'] === true,
-      });
-    },
+    summary: `${engine} drop-in for the distribution's unit: bind, preferred or interleave from the ${engine === 'mysql' ? 'buffer pool' : 'shared_buffers'} size; server settings; huge pages`,
+    keys: DB_KEYS[engine],
+    plan: (m, raw) => planDb(m, dbOptions(engine, m, raw)),
   };
 }
 

@@ -3,6 +3,7 @@
 // nodes get no work, devices on an unknown node are not assigned.
 import { formatCpuList } from '../../model/cpuset.js';
 import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
+import type { OsRelease } from '../../model/os_release.js';
 import { machineFacts } from '../knowledge/resolve.js';
 import type { MachineShare, NodeShare } from './types.js';
 
@@ -59,7 +60,7 @@ function deviceNotes(topo: Topology, usable: Set<number>): string[] {
   return notes;
 }
 
-export function machineShare(topo: Topology, label: string): MachineShare {
+export function machineShare(topo: Topology, label: string, os: OsRelease | null = null): MachineShare {
   const notes: string[] = [];
   const usable: NodeShare[] = [];
   for (const n of topo.nodes) {
@@ -83,5 +84,6 @@ export function machineShare(topo: Topology, label: string): MachineShare {
     notes,
     kernel: { thp: k.thpEnabled.value, thpDefrag: k.thpDefrag.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value, swappiness: k.swappiness.value },
     facts: machineFacts(topo),
+    os,
   };
 }

@@ -1,5 +1,6 @@
 // The vocabulary of `numakit plan`: what a planner decides (one Decision per workload, a union
 // on `kind`) and what the renderers turn it into (files plus PLAN.md). Pure data.
+import type { OsRelease } from '../../model/os_release.js';
 import type { CpuId, Device, NodeId } from '../../model/topology.js';
 import type { MachineFacts } from '../knowledge/resolve.js';
 import type { MemoryPlan } from './budget.js';
@@ -54,6 +55,8 @@ export interface MachineShare {
   readonly kernel: { thp: string | null; thpDefrag: string | null; numaBalancing: number | null; zoneReclaim: number | null; swappiness: number | null };
   /** What changes a profile's advice on this machine (nodes, memory-only nodes, kernel). */
   readonly facts: MachineFacts;
+  /** The distribution (etc/os-release), or null when the tree does not say. */
+  readonly os: OsRelease | null;
 }
 
 /** Fields every decision carries. */

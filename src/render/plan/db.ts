@@ -20,11 +20,13 @@ function serverConf(d: DbDecision): PlanFile {
   const gib = Math.round(d.poolGiB);
   const head = generatedBy(o.engine, d.machine.label).map((l) => `# ${l}`);
   if (o.engine === 'mysql') {
-    const lines = [...head, '[mysqld]', `innodb_buffer_pool_size = ${gib}G`, `innodb_numa_interleave = ${d.policy === 'interleave' ? 'ON' : 'OFF'}`, ...(o.hugePages ? ['large_pages = ON'] : [])];
-    return { path: '/etc/mysql/conf.d/numakit-numa.cnf', content: `${lines.join('\n')}\n`, mode: 0o644, about: 'buffer pool size, innodb_numa_interleave, large pages' };
+    // MariaDB has no innodb_numa_interleave (mariadbd refuses to start on an unknown option): the unit's NUMAPolicy= interleaves.
+    const interleave = o.interleaveOption ? [`innodb_numa_interleave = ${d.policy === 'interleave' ? 'ON' : 'OFF'}`] : [];
+    const lines = [...head, '[mysqld]', `innodb_buffer_pool_size = ${gib}G`, ...interleave, ...(o.hugePages ? ['large_pages = ON'] : [])];
+    return { path: o.confPath, content: `${lines.join('\n')}\n`, mode: 0o644, about: `buffer pool size${o.interleaveOption ? ', innodb_numa_interleave' : ''}${o.hugePages ? ', large pages' : ''} (read by ${o.unit})` };
   }
   const lines = [...head, `shared_buffers = ${gib}GB`, `huge_pages = ${o.hugePages ? 'on' : 'try'}`];
-  return { path: '/etc/postgresql/numakit-numa.conf', content: `${lines.join('\n')}\n`, mode: 0o644, about: 'shared_buffers and huge_pages (include it from postgresql.conf)' };
+  return { path: o.confPath, content: `${lines.join('\n')}\n`, mode: 0o644, about: `shared_buffers and huge_pages (in the conf.d of ${o.unit})` };
 }
 
 function hugePageFiles(d: DbDecision): PlanFile[] {
@@ -57,13 +59,13 @@ export function dbDoc(d: DbDecision): PlanDoc {
     intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
     layout: [['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'], [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`]],
     prepare: [
-      ...(o.engine === 'postgres' ? ['Add `include \'/etc/postgresql/numakit-numa.conf\'` at the end of postgresql.conf.'] : []),
+      ...(o.includeFrom === null ? [] : [`Make postgresql.conf read the conf.d directory (the distribution's does not): \`grep -qx "include_dir = 'conf.d'" ${o.includeFrom} || echo "include_dir = 'conf.d'" >> ${o.includeFrom}\` (running it again adds nothing), and give the directory to postgres after installing the file: \`chown -R postgres:postgres ${o.confPath.replace(/\/[^/]+$/, '')}\`.`]),
       'Warm the buffer pool after a restart from the node it is bound to (Linux allocates on first touch): a restart is when placement is decided.',
     ],
     enable: [`\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`],
-    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and the server settings file, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.'],
+    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and ${o.confPath}, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.'],
     checks: [
-      `\`numastat -p $(pidof ${o.engine === 'mysql' ? 'mysqld' : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
+      `\`numastat -p $(pidof ${o.engine === 'mysql' ? (o.exec?.[0]?.split('/').pop() ?? 'mysqld') : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
       '`numakit stat`: numa_miss/numa_foreign per node; p95/p99 query latency and TPS against the A/B host.',
       '`numakit doctor`: no THP or zone_reclaim findings.',
     ],

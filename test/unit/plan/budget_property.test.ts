@@ -14,6 +14,7 @@ import type { JvmDecision } from '../../../src/policy/plan/jvm.js';
 import { machineShare } from '../../../src/policy/plan/machine.js';
 import type { RedisDecision } from '../../../src/policy/plan/redis.js';
 import type { MachineShare } from '../../../src/policy/plan/types.js';
+import { parseOsRelease } from '../../../src/sysfs/os_release.js';
 import { kernel } from '../doctor/build.js';
 
 const GiB = 2 ** 30;
@@ -45,7 +46,7 @@ function machine(specs: NodeSpec[]): MachineShare {
     nodes.push({ id, cpus: ids, memTotalBytes: s.memGiB * GiB, memFreeBytes: s.memGiB * GiB * 0.9, hasCpu: ids.length > 0, hasMemory: true, hasNormalMemory: true, distances: {}, hugepages: [], access: null, memoryTier: null });
   });
   const topo: Topology = { nodes, cpus, devices: [], possibleNodes: nodes.map((n) => n.id), possibleCpus: cpus.map((c) => c.id), kernel: kernel(), warnings: [], cpuset: null };
-  return machineShare(topo, 'property');
+  return machineShare(topo, 'property', parseOsRelease('ID=debian\nVERSION_ID=12\n'));
 }
 
 const share = (m: MachineShare, node: number) => m.usable.find((u) => u.node === node)!;

@@ -7,6 +7,7 @@ import { discoverTopology } from '../../../src/discover/topology.js';
 import { machineShare } from '../../../src/policy/plan/machine.js';
 import type { RawOptions } from '../../../src/policy/plan/options.js';
 import type { MachineShare } from '../../../src/policy/plan/types.js';
+import { readOsRelease } from '../../../src/sysfs/os_release.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 
 export const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
@@ -17,7 +18,7 @@ export function exampleNames(): string[] {
 
 export function exampleMachine(name: string): MachineShare {
   const root = openRoot(join(EXAMPLES, name), `example ${name}`);
-  return machineShare(discoverTopology(root), root.label);
+  return machineShare(discoverTopology(root), root.label, readOsRelease(root));
 }
 
 /** One golden file per (machine, case). Options a user must give are given here. */

@@ -33,9 +33,15 @@ function unitNames(units: PlanFile[]): string[] {
   return [...names];
 }
 
-/** The absolute programs of ExecStart= lines (stubbed in the verify root so verify can check them). */
-function programs(units: PlanFile[]): string[] {
-  return units.flatMap((f) => [...f.content.matchAll(/^ExecStart(?:Pre)?=[-@+!]*(\/\S+)/gm)].map((m) => m[1]!));
+/** The absolute programs of Exec*= lines (stubbed in the verify root so verify can check them). */
+function programs(units: readonly { content: string }[]): string[] {
+  return units.flatMap((f) => [...f.content.matchAll(/^Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload)=[-@+!]*(\/\S+)/gm)].map((m) => m[1]!));
+}
+
+/** A unit a package installs, to verify a drop-in against (test/fixtures/plan/units/). */
+export interface PackagedUnit {
+  readonly name: string;
+  readonly content: string;
 }
 
 let scratch: string | null = null;
@@ -50,12 +56,17 @@ function verifyRoot(): string {
   return scratch;
 }
 
-/** systemd-analyze verify on all units of a plan, in a scratch root with the host's system units. */
-export function checkUnits(units: PlanFile[]): string {
+/**
+ * systemd-analyze verify on all units of a plan, in a scratch root with the host's system units
+ * and, when given, the packaged units the plan's drop-ins extend (else a minimal stand-in).
+ */
+export function checkUnits(units: PlanFile[], packaged: readonly PackagedUnit[] = []): string {
   if (units.length === 0) return '';
   const root = verifyRoot();
   // Each plan gets a fresh /etc; stub programs left by earlier plans are harmless (each plan stubs its own).
   rmSync(join(root, 'etc'), { recursive: true, force: true });
+  mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
+  for (const u of packaged) writeFileSync(join(root, 'etc/systemd/system', u.name), u.content);
   for (const f of units) {
     const p = join(root, f.path);
     mkdirSync(dirname(p), { recursive: true });
@@ -68,7 +79,7 @@ export function checkUnits(units: PlanFile[]): string {
     const template = name.replace(/@[^.]+\.service$/, '@.service');
     if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
   }
-  for (const prog of [...programs(units), '/usr/sbin/packaged-server']) {
+  for (const prog of [...programs(units), ...programs(packaged), '/usr/sbin/packaged-server']) {
     mkdirSync(dirname(join(root, prog)), { recursive: true });
     writeFileSync(join(root, prog), '#!/bin/sh\n');
     chmodSync(join(root, prog), 0o755);
