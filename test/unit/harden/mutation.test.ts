@@ -15,7 +15,7 @@ import { openRoot } from '../../../src/sysfs/root.js';
 import type { SysRoot } from '../../../src/sysfs/root.js';
 import { REPO_DIR, runCommand, runMain } from '../../helpers/cli.js';
 
-/** NUMAKIT_MUTATION_EXAMPLE=NAME breaks another example (plan redis must fit its smallest node). */
+/** NUMAKIT_MUTATION_EXAMPLE=NAME breaks another example. */
 const EXAMPLE = process.env['NUMAKIT_MUTATION_EXAMPLE'] ?? 'lab-3node-cxl';
 /** Every read-only command, with the options that change what it reads or prints. */
 const READ_ONLY: string[][] = [
@@ -81,7 +81,10 @@ describe(`mutation test: every read-only command on ${EXAMPLE} with each file br
       const seen = new Set<string>();
       const root = { ...openRoot(dir), onAccess: (kind: string, rel: string) => void (kind === 'file' && seen.add(rel)) };
       const r = await runWith(root, args);
-      assert.ok(r.code <= 1, `${args.join(' ')} on the intact tree: ${r.err}`);
+      // plan refuses nodes under its reserve (max(10%, 2 GiB); the lab guests have < 1 GiB a node)
+      // with one line naming the numbers: that is its answer on the intact tree, not a failure.
+      const refusal = args[0] === 'plan' && r.code === 2 && /GiB/.test(r.err) && r.err.trim().split('\n').length === 1;
+      assert.ok(r.code <= 1 || refusal, `${args.join(' ')} on the intact tree: ${r.err}`);
       for (const f of seen) {
         try {
           if (!lstatSync(join(dir, f)).isFile()) continue;
