@@ -2,9 +2,8 @@
 // slower (CPU-less) node instead of dropping or swapping them. Documentation/ABI/testing/
 // sysfs-kernel-mm-numa. Absent on older kernels.
 import { SysfsParseError } from '../model/errors.js';
-import { absent, present, type Fact } from '../model/fact.js';
-import { parseAt } from './parse_util.js';
-import { readFile } from './read.js';
+import type { Fact } from '../model/fact.js';
+import { readFact } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const DEMOTION_PATH = 'sys/kernel/mm/numa/demotion_enabled';
@@ -17,7 +16,7 @@ export function parseDemotion(text: string): boolean {
   throw new SysfsParseError('not true or false', { text: s });
 }
 
+/** Absent on kernels before 5.15; unparseable is absent with a warning (read_parsed.ts). */
 export function readDemotion(root: SysRoot): Fact<boolean> {
-  const r = readFile(root, DEMOTION_PATH);
-  return r.ok ? present(DEMOTION_PATH, parseAt(DEMOTION_PATH, r.text, parseDemotion)) : absent(DEMOTION_PATH, r.reason);
+  return readFact(root, DEMOTION_PATH, parseDemotion);
 }

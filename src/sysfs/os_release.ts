@@ -3,8 +3,8 @@
 // lines, values optionally quoted, '#' comments.
 import { SysfsParseError } from '../model/errors.js';
 import type { OsRelease } from '../model/os_release.js';
-import { parseAt } from './parse_util.js';
 import { readFile } from './read.js';
+import { parseOrWarn } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export const OS_RELEASE_PATHS = ['etc/os-release', 'usr/lib/os-release'];
@@ -31,11 +31,14 @@ export function parseOsRelease(text: string, path = 'etc/os-release'): OsRelease
   };
 }
 
-/** The distribution of the root, or null when neither file is there (a bare snapshot, an example). */
+/**
+ * The distribution of the root, or null when neither file is there (a bare snapshot, an
+ * example captured without it) or the first one found cannot be parsed (a warning says so).
+ */
 export function readOsRelease(root: SysRoot): OsRelease | null {
   for (const path of OS_RELEASE_PATHS) {
     const r = readFile(root, path);
-    if (r.ok) return parseAt(path, r.text, (t) => parseOsRelease(t, path));
+    if (r.ok) return parseOrWarn(root, path, r.text, (t) => parseOsRelease(t, path));
   }
   return null;
 }
