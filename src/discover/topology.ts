@@ -4,6 +4,7 @@
 import { NumakitError } from '../model/errors.js';
 import type { Device, NumaNode, Topology } from '../model/topology.js';
 import { listCpuDirs, readCpuList } from '../sysfs/cpu_topology.js';
+import { formatBytes } from '../model/bytes.js';
 import { readDevices } from '../sysfs/devices.js';
 import { readKernelFacts } from '../sysfs/kernel.js';
 import { readMemoryTiers, readNodeAccess } from '../sysfs/node_access.js';
@@ -97,7 +98,7 @@ function checkDeviceNodes(devices: Device[], nodes: NumaNode[], warnings: string
   const ids = new Set(nodes.map((n) => n.id));
   return devices.map((d) => {
     if (d.node === null || ids.has(d.node)) return d;
-    warnings.push(`${d.kind} ${d.name}: numa_node ${d.node} is not a node of this machine: node unknown`);
+    warnings.push(`${d.kind} ${d.name}: numa_node ${d.node} is not a node of this machine: unknown node`);
     return { ...d, node: null };
   });
 }
@@ -119,14 +120,13 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
   const kernel = readKernelFacts(root);
   const devices = opts.devices === false ? [] : checkDeviceNodes(readDevices(root), nodes, warnings);
   for (const d of devices) {
-    if (d.node === null && nodes.length > 1) warnings.push(`${d.kind} ${d.name}: node unknown (numa_node is -1 or absent)`);
+    if (d.node === null && nodes.length > 1) warnings.push(`${d.kind} ${d.name}: unknown node (firmware gives no numa_node)`);
   }
   const machineTotal = kernel.memTotalBytes.value;
   const nodeTotal = nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
   if (machineTotal !== null && nodeTotal > 0 && nodes.every((n) => n.memTotalBytes !== null) && Math.abs(machineTotal - nodeTotal) > machineTotal * 0.05) {
     // Seen on VMs: memory hot-added or ballooned outside the node zones is missing from nodeN/meminfo.
-    const gib = (b: number) => (b / 2 ** 30).toFixed(1);
-    warnings.push(`node MemTotal adds up to ${gib(nodeTotal)} GiB but proc/meminfo says ${gib(machineTotal)} GiB: per-node figures cover only part of memory`);
+    warnings.push(`node MemTotal adds up to ${formatBytes(nodeTotal)} but /proc/meminfo says ${formatBytes(machineTotal)}: totals are /proc/meminfo's, per-node figures nodeN/meminfo's, which miss memory hot-added or ballooned outside the nodes (VMs)`);
   }
   return {
     nodes,

@@ -97,6 +97,8 @@ export interface KernelFacts {
   readonly thpDefrag: Fact<string>;
   /** cpuinfo "hypervisor" flag. */
   readonly hypervisor: Fact<boolean>;
+  /** cpuinfo "model name" by CPU id (as a string); {} where cpuinfo names no model (arm64). */
+  readonly cpuModels?: Fact<Record<string, string>>;
   readonly productName: Fact<string>;
   readonly kernelRelease: Fact<string>;
   /** MemTotal of /proc/meminfo in bytes. */
@@ -118,6 +120,15 @@ export interface Topology {
 
 export function nodeById(topo: Topology, id: NodeId): NumaNode | undefined {
   return topo.nodes.find((n) => n.id === id);
+}
+
+/**
+ * The machine's memory, as every command states it: /proc/meminfo's MemTotal (all memory the
+ * kernel manages), else the nodes' MemTotal added up. Per-node figures come from nodeN/meminfo;
+ * on VMs with hot-added or ballooned memory the two can differ, and discovery warns once.
+ */
+export function machineMemoryBytes(topo: Topology): number {
+  return topo.kernel.memTotalBytes.value ?? topo.nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
 }
 
 /** Distinct packages (sockets) that have online CPUs. */

@@ -23,7 +23,7 @@ function unknownBox(t: Topology, x: number, y: number): { svg: string; height: n
   if (devs.length === 0) return { svg: '', height: 0 };
   const h = 30 + devs.length * 16;
   return {
-    svg: el('g', { class: 'unknown-node' }, rect(x, y, BOX_W, h, { class: 'unknown-box', rx: 6 }), text(x + 10, y + 18, 'Node not given by firmware (numa_node -1)', { class: 'node-title' }),
+    svg: el('g', { class: 'unknown-node' }, rect(x, y, BOX_W, h, { class: 'unknown-box', rx: 6 }), text(x + 10, y + 18, 'Unknown node (firmware gives no numa_node)', { class: 'node-title' }),
       ...devs.map((d, i) => text(x + 10, y + 36 + i * 16, deviceLabel(d), { class: `device ${d.kind}` }))),
     height: h,
   };

@@ -1,13 +1,11 @@
 // `numakit topo` human view: summary line, one block per node, distances, warnings.
 import { formatCpuList } from '../model/cpuset.js';
-import { cpusOfNode, packageIds, physicalCores, type Device, type NumaNode, type Topology } from '../model/topology.js';
-import { formatBytes } from './units.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { cpusOfNode, machineMemoryBytes, packageIds, physicalCores, type Cpu, type Device, type NumaNode, type Topology } from '../model/topology.js';
+import { formatBytes, plural } from './units.js';
 
 export function summaryLine(topo: Topology): string {
   const online = topo.cpus.filter((c) => c.online);
-  const mem = topo.nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
+  const mem = machineMemoryBytes(topo);
   return [
     plural(topo.nodes.length, 'node'),
     plural(packageIds(topo).length, 'package'),
@@ -23,8 +21,8 @@ export function describeDevice(d: Device): string {
   if (d.pciAddress && d.pciAddress !== d.name) bits.push(d.pciAddress);
   if (d.transport) bits.push(d.transport);
   if (typeof d.details.speedMbps === 'number') bits.push(`${d.details.speedMbps} Mb/s`);
-  if (d.queues && d.queues.rx > 0) bits.push(`${d.queues.rx} rx queues`);
-  if (d.irqs.length > 0) bits.push(`${d.irqs.length} IRQs`);
+  if (d.queues && d.queues.rx > 0) bits.push(plural(d.queues.rx, 'rx queue'));
+  if (d.irqs.length > 0) bits.push(plural(d.irqs.length, 'IRQ'));
   if (typeof d.details.model === 'string') bits.push(d.details.model);
   return `${d.kind} ${d.name}${bits.length > 0 ? ` (${bits.join(', ')})` : ''}`;
 }
@@ -35,6 +33,15 @@ function hugepageText(n: NumaNode): string | null {
   return used.map((p) => `${p.sizeKb >= 1024 ? `${p.sizeKb / 1024}M` : `${p.sizeKb}k`}: ${p.free}/${p.total} free`).join(', ');
 }
 
+/** "package 0 (Intel(R) Xeon(R) Gold 6338)", like lstopo's Package above the node; null for a memory-only node. */
+export function packageText(topo: Topology, cpus: readonly Cpu[]): string | null {
+  const pkgs = [...new Set(cpus.map((c) => c.package).filter((p): p is number => p !== null))].sort((a, b) => a - b);
+  if (pkgs.length === 0) return null;
+  const models = topo.kernel.cpuModels?.value ?? {};
+  const names = [...new Set(cpus.map((c) => models[String(c.id)]).filter((m): m is string => m !== undefined))];
+  return `${pkgs.length === 1 ? 'package' : 'packages'} ${formatCpuList(pkgs)}${names.length > 0 ? ` (${names.join(', ')})` : ''}`;
+}
+
 function nodeBlock(topo: Topology, n: NumaNode): string[] {
   const cpus = cpusOfNode(topo, n.id);
   const offline = cpus.filter((c) => !c.online).map((c) => c.id);
@@ -43,6 +50,8 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     : n.memTotalBytes === 0 ? 'no memory'
     : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
   const lines = [`node ${n.id}  ${cpuText}; ${memText}`];
+  const pkg = packageText(topo, cpus.filter((c) => c.online));
+  if (pkg !== null) lines.push(`        ${pkg}`);
   if (offline.length > 0) lines.push(`        offline CPUs: ${formatCpuList(offline)}`);
   const denied = cpus.filter((c) => !c.allowed).map((c) => c.id);
   if (denied.length > 0 && topo.cpuset) lines.push(`        not allowed (outside cgroup ${topo.cpuset.cgroup}'s cpuset): ${formatCpuList(denied)}`);
@@ -73,14 +82,14 @@ export function renderTopoText(topo: Topology): string {
   for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
   const unknown = topo.devices.filter((d) => d.node === null);
   if (unknown.length > 0) {
-    out.push('', topo.nodes.length > 1 ? 'devices on an unknown node (firmware gives no numa_node):' : 'devices (node not given by firmware):');
+    out.push('', 'devices on an unknown node (firmware gives no numa_node):');
     for (const d of unknown) out.push(`  ${topo.nodes.length > 1 ? '! ' : ''}${describeDevice(d)}`);
   }
   if (topo.cpuset) {
     out.push('', `cgroup ${topo.cpuset.cgroup} allows CPUs ${formatCpuList(topo.cpuset.cpus)} only (/${topo.cpuset.path})`);
   }
   out.push('', ...renderDistances(topo));
-  const warns = topo.warnings.filter((w) => !/node unknown/.test(w));
+  const warns = topo.warnings.filter((w) => !/unknown node/.test(w));
   if (warns.length > 0) out.push('', 'warnings:', ...warns.map((w) => `  ! ${w}`));
   return out.join('\n') + '\n';
 }

@@ -2,18 +2,7 @@
 
 const MiB = 1024 * 1024;
 
-/** "93.8 GiB", "512 MiB", "0 B"; null -> "?". */
-export function formatBytes(bytes: number | null): string {
-  if (bytes === null) return '?';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let v = bytes;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
-}
+export { formatBytes, plural } from '../model/bytes.js';
 
 /** Whole MiB, truncated like the kernel tools do (bytes >> 20). */
 export function toMiB(bytes: number): number {

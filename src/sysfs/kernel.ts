@@ -53,6 +53,24 @@ export function parseCpuinfoHypervisor(text: string): boolean {
   return /^flags\s*:.*\bhypervisor\b/m.test(text);
 }
 
+/** "model name" of each "processor" in /proc/cpuinfo (x86; absent on arm64, which names none). */
+export function parseCpuinfoModels(text: string): Record<string, string> {
+  const models: Record<string, string> = {};
+  for (const block of text.split(/\n\s*\n/)) {
+    const cpu = /^processor\s*:\s*(\d+)/m.exec(block)?.[1];
+    const model = /^model name\s*:\s*(.+?)\s*$/m.exec(block)?.[1];
+    if (cpu !== undefined && model !== undefined) models[cpu] = model.replace(/\s+/g, ' ');
+  }
+  return models;
+}
+
+/** One read of /proc/cpuinfo for every fact taken from it (it is slow to generate on large x86 machines). */
+function cpuinfoFacts(root: SysRoot): { hypervisor: Fact<boolean>; cpuModels: Fact<Record<string, string>> } {
+  const f = fact(root, 'proc/cpuinfo', (t) => ({ hypervisor: parseCpuinfoHypervisor(t), models: parseCpuinfoModels(t) }));
+  if (f.value === null) return { hypervisor: f as unknown as Fact<boolean>, cpuModels: f as unknown as Fact<Record<string, string>> };
+  return { hypervisor: { ...f, value: f.value.hypervisor }, cpuModels: { ...f, value: f.value.models } };
+}
+
 export function readKernelFacts(root: SysRoot): KernelFacts {
   const thp = 'sys/kernel/mm/transparent_hugepage';
   return {
@@ -71,7 +89,7 @@ export function readKernelFacts(root: SysRoot): KernelFacts {
     swappiness: fact(root, 'proc/sys/vm/swappiness', integerIn(0, 200)),
     thpEnabled: fact(root, `${thp}/enabled`, parseBracketed),
     thpDefrag: fact(root, `${thp}/defrag`, parseBracketed),
-    hypervisor: fact(root, 'proc/cpuinfo', parseCpuinfoHypervisor),
+    ...cpuinfoFacts(root),
     productName: fact(root, 'sys/class/dmi/id/product_name', textUpTo(256)),
     kernelRelease: fact(root, 'proc/sys/kernel/osrelease', textUpTo(256)),
     memTotalBytes: fact(root, 'proc/meminfo', parseMemTotal),

@@ -22,7 +22,7 @@ function nodeLines(ctx: Context, t: Topology): string[] {
     );
   }
   const unknown = t.devices.filter((d) => d.node === null);
-  if (unknown.length > 0) lines.push(`  node unknown: ${unknown.map((d) => describeDevice(d)).join('; ')}`);
+  if (unknown.length > 0) lines.push(`  unknown node: ${unknown.map((d) => describeDevice(d)).join('; ')}`);
   if (t.nodes.length > 1) lines.push('', ...renderDistances(t).map((l) => `  ${l}`));
   return lines;
 }

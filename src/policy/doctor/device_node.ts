@@ -17,7 +17,7 @@ export const deviceNode: Rule = {
     return [problem(ID, {
       id: ID, severity: 'warning',
       evidence: unknown.map((d) => ev(`sys/bus/pci/devices/${d.pciAddress}/numa_node`, `-1 (${d.kind} ${d.name})`)),
-      title: `${unknown.length} device(s) with no NUMA node: ${unknown.map((d) => `${d.kind} ${d.name}`).join(', ')}`,
+      title: `${unknown.length} device(s) on an unknown node (firmware gives no numa_node): ${unknown.map((d) => `${d.kind} ${d.name}`).join(', ')}`,
       why: 'the kernel allocates their buffers and the tools bind their IRQs without knowing the socket: half the time remote',
       runtime: [],
       persistent: [],

@@ -1,4 +1,5 @@
 // Helpers the rules share to build findings and read the common facts. Pure.
+import { formatBytes } from '../../model/bytes.js';
 import type { Change } from '../../model/change.js';
 import type { Evidence, Finding, NotChecked, Passed, Problem, ProblemSeverity } from '../../model/finding.js';
 import type { Fact } from '../../model/fact.js';
@@ -91,9 +92,9 @@ export function nodeOfCpu(t: Topology): Map<CpuId, NodeId> {
   return m;
 }
 
-const GiB = 2 ** 30;
+/** A size as every numakit command prints it (binary units, model/bytes.ts). */
 export function gib(bytes: number): string {
-  return `${(bytes / GiB).toFixed(1)} GiB`;
+  return formatBytes(bytes);
 }
 
 export function pct(x: number): string {

@@ -52,7 +52,7 @@ function deviceNotes(topo: Topology, usable: Set<number>): string[] {
   for (const d of topo.devices) {
     if (d.kind !== 'nvme' && d.kind !== 'net') continue;
     if (d.node === null) {
-      notes.push(`${d.kind} ${d.name}: the firmware gives no NUMA node (numa_node -1 or absent), so it is not assigned to any node; find its slot with lspci -vv and decide by hand.`);
+      notes.push(`${d.kind} ${d.name}: on an unknown node (firmware gives no numa_node), so it is not assigned to any node; find its slot with lspci -vv and decide by hand.`);
     } else if (!usable.has(d.node)) {
       notes.push(`${d.kind} ${d.name} sits on node ${d.node}, which has no CPUs or no memory; nothing is bound next to it.`);
     }

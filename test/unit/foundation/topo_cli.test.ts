@@ -104,7 +104,7 @@ describe('numakit with no command', () => {
   });
   it('shows each node with its devices on a multi-node example', async () => {
     const r = await runMain(['--example', 'spark-2s']);
-    assert.match(r.out, /node 0: CPUs 0-15,32-47, 96\.0 GiB \(88\.5 GiB free\); net ens1f0, nvme nvme0/);
+    assert.match(r.out, /node 0: CPUs 0-15,32-47, 96 GiB \(88\.5 GiB free\); net ens1f0, nvme nvme0/);
     assert.doesNotMatch(r.out, /one NUMA node/);
   });
 });

@@ -26,7 +26,7 @@ describe('topo --svg', () => {
       assert.equal(count(svg, /<g class="dist" /g), t.nodes.length > 1 ? t.nodes.length ** 2 : 0);
       assert.equal(count(svg, /class="node-box memory-only"/g), t.nodes.filter((n) => n.cpus.length === 0 && n.hasMemory).length);
       for (const d of t.devices.filter((x) => x.kind !== 'block')) assert.ok(svg.includes(esc(d.name)), `${d.kind} ${d.name}`);
-      assert.equal(svg.includes('Node not given by firmware'), t.devices.some((d) => d.node === null && d.kind !== 'block'));
+      assert.equal(svg.includes('Unknown node (firmware gives no numa_node)'), t.devices.some((d) => d.node === null && d.kind !== 'block'));
     });
   }
 

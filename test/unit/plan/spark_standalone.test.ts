@@ -59,7 +59,7 @@ test('memory-only nodes get no worker and devices on an unknown node are not ass
   assert.deepEqual(d.workers.map((w) => w.node), [0, 1]);
   assert.ok(d.workers.every((w) => w.localDisk === null));
   assert.ok(d.notes.some((n) => /node 2 is memory-only/.test(n)));
-  assert.ok(d.notes.some((n) => /nvme0: the firmware gives no NUMA node/.test(n)));
+  assert.ok(d.notes.some((n) => /nvme0: on an unknown node \(firmware gives no numa_node\)/.test(n)));
   assert.match(file(d, 'PLAN.md'), /node 2 is memory-only/);
 });
 

@@ -21,8 +21,8 @@ test('the section names the miss share, the worst node and the processes with mo
   const lines = section.text.split('\n');
   // 34579 misses / (121235567 hits + 34579 misses) over the four nodes; node 0 has 12 of 81234579
   assert.equal(lines[0], 'stat: numa_miss 0.03% of allocations since boot (most on node 1: 0.09%)');
-  assert.match(lines[2]!, /^\s+1403 hugeapp\s+1\.0 GiB remote\s+locality 0\.00$/);
-  assert.match(lines[3]!, /^\s+1302 java\s+391 MiB remote\s+locality 0\.25$/);
+  assert.match(lines[2]!, /^\s+1403 hugeapp\s+1 GiB remote\s+locality 0\.00$/);
+  assert.match(lines[3]!, /^\s+1302 java\s+390\.6 MiB remote\s+locality 0\.25$/);
   assert.equal(lines.length, 6); // postgres has no remote memory: not listed
   const data = section.data as { mostRemote: { pid: number; remoteBytes: number }[]; nodes: { node: number; missPercent: number | null }[] };
   assert.deepEqual(data.mostRemote.map((p) => p.pid), [1403, 1302], '--json has the same processes');
