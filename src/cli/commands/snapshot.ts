@@ -67,8 +67,9 @@ as "unreadable" in the manifest and in --json.`,
       makeDirs(dir);
       const unreadable: string[] = [];
       const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
-        skip: (rel) => !processes && PROC_PID.test(rel),
         denied: (rel) => void unreadable.push(`/${rel}`),
+        // numakit's own process is never in its snapshot (as it is never in stat --procs or top).
+        skip: (rel) => (!processes && PROC_PID.test(rel)) || (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
         transform: (rel, c) => (values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
       });
       const manifest = {

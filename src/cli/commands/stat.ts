@@ -1,20 +1,13 @@
 // numakit stat: numastat's tables (byte-compatible with --numastat), per-process memory per
 // node, processes ranked by remote memory with their locality (--procs), and live rates (--watch).
 import { readNodeStat } from '../../discover/node_stat.js';
-import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
-import { NumakitError } from '../../model/errors.js';
-import type { ProcessMemoryInfo } from '../../model/stat.js';
-import { rankByRemote } from '../../policy/locality.js';
 import { renderNumastatCompat, renderNumastatCounters, renderNumastatMeminfo } from '../../render/numastat.js';
-import { renderNumastatProcesses } from '../../render/numastat_procs.js';
-import { meminfoJson, numastatJson, processJson, rankedJson, renderStatJson } from '../../render/stat_json.js';
-import { renderStatProcs } from '../../render/stat_procs.js';
+import { meminfoJson, numastatJson, processJson, renderStatJson } from '../../render/stat_json.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
 import { readWarnings } from '../warnings.js';
 import { VERSION } from '../version.js';
 import { parseStatArgs, STAT_DECLARATION, type StatOptions } from './stat_options.js';
-import { runWatch } from './stat_watch.js';
 
 /** numastat's width: NUMASTAT_WIDTH, else 80 on a terminal (numastat's `resize` probe never
  * succeeds: it reads 7 bytes), else no folding. numakit's own output folds at the terminal width. */
@@ -29,24 +22,10 @@ export function screenWidth(strict: boolean, isTTY: boolean, env: NodeJS.Process
   return Math.max(w, 32);
 }
 
-function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | undefined): ProcessMemoryInfo[] {
-  const { pids, unmatched } = findPids(ctx.root, o.specs);
-  if (unmatched.length > 0) throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
-  const procs: ProcessMemoryInfo[] = [];
-  for (const pid of pids) {
-    const p = readProcessMemory(ctx.root, pid, { units, policies: o.json });
-    if (p === null) ctx.err(`numakit: stat: PID ${pid}: no such process (skipped)\n`);
-    else procs.push(p);
-  }
-  if (procs.length === 0) throw new NumakitError(`stat: none of the processes exists (${pids.join(', ')})`);
-  if (procs.some((p) => p.memory.kind !== 'ok')) ctx.err('numakit: stat: some numa_maps are readable only by root or their owner: run numakit as root\n');
-  return procs;
-}
-
-function runTables(o: StatOptions, ctx: Context): number {
+async function runTables(o: StatOptions, ctx: Context): Promise<number> {
   const strict = o.numastat;
   const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json });
-  const procs = o.specs.length > 0 ? readProcesses(ctx, o, strict ? { pageSize: s.pageSize, hugePageSize: s.defaultHugePageSize } : undefined) : [];
+  const procs = o.specs.length > 0 ? (await import('./stat_processes.js')).readProcesses(ctx, o, strict ? { pageSize: s.pageSize, hugePageSize: s.defaultHugePageSize } : undefined) : [];
   const showCounters = o.counters || (procs.length === 0 && !o.meminfo);
   if (o.json) {
     const parts: Record<string, unknown> = {};
@@ -63,18 +42,10 @@ function runTables(o: StatOptions, ctx: Context): number {
     return 0;
   }
   let out = '';
-  if (procs.length > 0) out += renderNumastatProcesses(procs, s.nodes, { ...t, verbose: o.verbose });
+  if (procs.length > 0) out += (await import('../../render/numastat_procs.js')).renderNumastatProcesses(procs, s.nodes, { ...t, verbose: o.verbose });
   if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: s.defaultHugePageSize });
   if (showCounters) out += renderNumastatCounters(s, t);
   ctx.out(out);
-  return 0;
-}
-
-async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
-  const samples = await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 });
-  const ranked = rankByRemote(samples).slice(0, o.top);
-  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson), warnings: readWarnings(ctx) }));
-  else ctx.out(renderStatProcs(ranked, { windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, total: samples.length }));
   return 0;
 }
 
@@ -102,9 +73,9 @@ See also: numakit top (live view).`,
       ctx.out(`numakit stat ${VERSION} (numastat 2.0.x compatible)\n`);
       return 0;
     }
-    if (o.procs) return runProcs(o, ctx);
-    if (o.watch !== null) return runWatch(ctx, { intervalSeconds: o.watch, count: o.count, json: o.json });
-    return runTables(o, ctx);
+    if (o.procs) return (await import('./stat_processes.js')).runProcs(o, ctx);
+    if (o.watch !== null) return (await import('./stat_watch.js')).runWatch(ctx, { intervalSeconds: o.watch, count: o.count, json: o.json });
+    return await runTables(o, ctx);
   },
 };
 export default stat;

@@ -3,11 +3,14 @@
 // gives the terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
 // Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
 import { readNodeStat } from '../../discover/node_stat.js';
+import { readText } from '../../sysfs/read.js';
+import { REAL_ROOT } from '../../sysfs/root.js';
 import { createSampler, type Sampler } from '../../discover/processes.js';
 import { UsageError } from '../../model/errors.js';
 import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
 import type { Context } from '../context.js';
+import { withoutSelf } from '../self.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { MAX_WAIT_MS } from '../../model/timer_limit.js';
 import { wakeableWait } from '../wait.js';
@@ -40,7 +43,7 @@ function frame(ctx: Context, sampler: Sampler, state: { prev: Prev | null }, o: 
   const now = performance.now();
   const { nodes, next } = nodesNow(ctx, state.prev, now);
   state.prev = next;
-  const samples = sampler.sample(now);
+  const samples = withoutSelf(sampler.sample(now), ctx);
   return renderTopFrame({
     time: new Date().toTimeString().slice(0, 8), intervalSeconds: o.interval, nodes,
     procs: rankByRemote(samples), processCount: samples.length, width: o.width, height: o.height,
@@ -55,6 +58,19 @@ function positive(v: string | undefined, flag: string, integer: boolean): number
   return n;
 }
 
+/**
+ * Whether this process is in its terminal's foreground process group. A background top (top &)
+ * must neither read the terminal nor change its mode: either stops it with SIGTTIN/SIGTTOU, and a
+ * stopped process leaves SIGTERM pending until SIGCONT, so only SIGKILL ended it.
+ */
+function inForeground(): boolean {
+  const text = readText(REAL_ROOT, `proc/${process.pid}/stat`);
+  if (text === null) return false;
+  // Fields after the last ')' (comm may hold one): rest[0] is field 3, so field N is rest[N - 3].
+  const rest = text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+  return rest[5] !== undefined && rest[5] === rest[2]; // tpgid (8) === pgrp (5)
+}
+
 async function live(ctx: Context, interval: number, iterations: number | null): Promise<number> {
   const out = process.stdout;
   const stdin = process.stdin;
@@ -63,8 +79,9 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   let quit = false;
   let wake: () => void = () => {};
   const stop = () => { quit = true; wake(); };
+  const keys = inForeground();
   const restore = () => {
-    if (stdin.isTTY) stdin.setRawMode(false);
+    if (keys) stdin.setRawMode(false);
     out.write(LEAVE);
   };
   const onKey = (b: Buffer) => { if (b.includes(0x71) || b.includes(0x51) || b.includes(0x03)) stop(); };
@@ -72,9 +89,11 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   out.write(ENTER);
   process.on('exit', restore);
   for (const s of signals) process.on(s, stop);
-  if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.on('data', onKey);
-  stdin.resume();
+  if (keys) {
+    stdin.setRawMode(true);
+    stdin.on('data', onKey);
+    stdin.resume();
+  }
   out.on('resize', wake);
   try {
     for (let i = 0; !quit && (iterations === null || i < iterations); i++) {
@@ -85,8 +104,10 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
       await wait.done;
     }
   } finally {
-    stdin.off('data', onKey);
-    stdin.pause();
+    if (keys) {
+      stdin.off('data', onKey);
+      stdin.pause();
+    }
     out.off('resize', wake);
     for (const s of signals) process.off(s, stop);
     process.off('exit', restore);
@@ -112,7 +133,10 @@ const top: Command<ParsedOptions<typeof OPTIONS>> = {
 use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
 processes by memory on nodes they did not run on, with their locality (see numakit stat --procs).
 
-Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.`,
+Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
+Started in the background (top &) it reads no keys and leaves the terminal's mode alone, so
+it is never stopped by SIGTTIN/SIGTTOU and SIGTERM or SIGHUP end it. numakit itself is not
+listed.`,
   options: OPTIONS,
   async run({ values }, ctx) {
     const interval = positive(values.interval, '--interval', false) ?? 1;

@@ -69,3 +69,25 @@ test('top ends at once on SIGTERM during a long --interval (its timer does not k
   assert.ok(Date.now() - t0 < 3000, `top ran on ${Date.now() - t0} ms after SIGTERM`);
   assert.ok(s.output().trimEnd().endsWith(LEAVE));
 });
+
+test('top started in the background (top &) is not stopped by the terminal and ends on SIGTERM and SIGHUP', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-top-bg-'));
+    const pidFile = join(dir, 'pid');
+    // set -m: job control, so the background job has its own process group, not the terminal's.
+    const cmd = `stty cols 120 rows 30; set -m; ${process.execPath} ${BIN} --root ${join(FIXTURES, 'four-node')} top --interval 0.2 & echo $! > ${pidFile}; wait $!; echo "top exited $?"`;
+    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
+    const exit = new Promise<number | null>((r) => child.on('exit', (code) => { clearTimeout(kill); r(code); }));
+    for (let i = 0; i < 200 && !out.includes('  1403 hugeapp'); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(out.includes('  1403 hugeapp'), `${signal}: it draws in the background: ${JSON.stringify(out.slice(-200))}`);
+    const stat = readFileSync(`/proc/${readFileSync(pidFile, 'utf8').trim()}/stat`, 'utf8');
+    assert.doesNotMatch(stat.slice(stat.lastIndexOf(')') + 2), /^T/, `${signal}: not stopped by SIGTTIN/SIGTTOU`);
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), signal);
+    assert.equal(await exit, 0, `${signal}: the session ended (kill would have been needed)`);
+    assert.match(out, /top exited 0/);
+    assert.ok(out.includes(LEAVE), `${signal}: the terminal is given back`);
+  }
+});

@@ -1,0 +1,40 @@
+// stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
+// each process) and --procs (every process by remote memory, with its locality).
+import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
+import { NumakitError } from '../../model/errors.js';
+import type { ProcessMemoryInfo } from '../../model/stat.js';
+import { rankByRemote } from '../../policy/locality.js';
+import { rankedJson, renderStatJson } from '../../render/stat_json.js';
+import { noPermissionWhy, renderStatProcs, type ProcReader } from '../../render/stat_procs.js';
+import type { Context } from '../context.js';
+import { withoutSelf } from '../self.js';
+import { readWarnings } from '../warnings.js';
+import type { StatOptions } from './stat_options.js';
+
+/** Who read /proc: this user, root, or whoever took the snapshot. */
+function reader(ctx: Context): ProcReader {
+  return !ctx.root.isReal ? 'snapshot' : process.getuid?.() === 0 ? 'root' : 'user';
+}
+
+export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | undefined): ProcessMemoryInfo[] {
+  const { pids, unmatched } = findPids(ctx.root, o.specs);
+  if (unmatched.length > 0) throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
+  const procs: ProcessMemoryInfo[] = [];
+  for (const pid of pids) {
+    const p = readProcessMemory(ctx.root, pid, { units, policies: o.json });
+    if (p === null) ctx.err(`numakit: stat: PID ${pid}: no such process (skipped)\n`);
+    else procs.push(p);
+  }
+  if (procs.length === 0) throw new NumakitError(`stat: none of the processes exists (${pids.join(', ')})`);
+  if (procs.some((p) => p.memory.kind !== 'ok')) ctx.err(`numakit: stat: ${procs.filter((p) => p.memory.kind !== 'ok').map((p) => `PID ${p.pid}`).join(', ')}: ${noPermissionWhy(reader(ctx))}\n`);
+  return procs;
+}
+
+export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
+  const samples = withoutSelf(await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }), ctx);
+  const ranked = rankByRemote(samples).slice(0, o.top);
+  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson), warnings: readWarnings(ctx) }));
+  else ctx.out(renderStatProcs(ranked, { windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, total: samples.length, reader: reader(ctx) }));
+  return 0;
+}
+
