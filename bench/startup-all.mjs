@@ -7,8 +7,10 @@
 // process, for runs under Node): on a loaded machine wall time mostly measures the wait for a
 // core, CPU time what the command costs. Goal: <= 25 ms over Node for topo, stat, doctor and the
 // overview on the shipped examples (docs/startup.md).
-//   node bench/startup-all.mjs [--runs N] [--bin PATH] [--only NAME,NAME] [--json]
-// --bin runs another build of the CLI (a single executable, or an older dist/cli/bin.js).
+//   node bench/startup-all.mjs [--runs N] [--bin PATH] [--compare PATH] [--only NAME,NAME] [--json]
+// --bin runs another build of the CLI (a single executable, or an older dist/cli/bin.js);
+// --compare runs a second build in the same rounds (before/after under the same load), its
+// rows marked with '='.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,14 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, bin: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' } },
+  options: { runs: { type: 'string', default: '20' }, bin: { type: 'string' }, compare: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' } },
   strict: true,
 });
 const runs = Number(values.runs);
 if (!(runs >= 1)) throw new Error(`--runs ${values.runs}: expected a positive number`);
 const bin = values.bin ?? fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 // A .js file runs under this Node; anything else is an executable (a SEA binary).
-const launch = bin.endsWith('.js') ? (args) => [process.execPath, [bin, ...args]] : (args) => [bin, args];
+const launcher = (b) => (b.endsWith('.js') ? (args) => [process.execPath, [b, ...args]] : (args) => [b, args]);
 const state = mkdtempSync(join(tmpdir(), 'numakit-startup-'));
 
 const EX = ['--example', 'spark-2s'];
@@ -74,10 +76,13 @@ const quantile = (xs, q) => {
 };
 
 const only = values.only?.split(',');
-let list = COMMANDS.filter((c) => !only || only.includes(c.name));
+let list = COMMANDS.filter((c) => !only || only.includes(c.name)).flatMap((c) => [
+  { ...c, launch: launcher(bin) },
+  ...(values.compare ? [{ ...c, name: `= ${c.name}`, launch: launcher(values.compare) }] : []),
+]);
 // Commands this build lacks (an older dist) are dropped after one try, not failed.
 list = list.filter((c) => {
-  const r = time(...launch(c.args), c.codes);
+  const r = time(...c.launch(c.args), c.codes);
   if (r.error && c.optional) return false;
   if (r.error) throw new Error(`numakit ${c.args.join(' ')}: ${r.error}`);
   return true;
@@ -95,7 +100,7 @@ for (let round = 0; round < runs; round++) {
   baseCpu.push(b.cpu);
   for (let k = 0; k < list.length; k++) {
     const c = list[(k + round) % list.length];
-    const r = time(...launch(c.args), c.codes);
+    const r = time(...c.launch(c.args), c.codes);
     if (r.error) throw new Error(`numakit ${c.args.join(' ')}: ${r.error}`);
     samples.get(c.name).push(r.ms);
     diffs.get(c.name).push(r.ms - b.ms);
@@ -115,7 +120,7 @@ if (values.json) {
 } else {
   const f = (x) => x.toFixed(1).padStart(6);
   console.log(`${runs} rounds, each: node -e 0, then every command once (order rotated); load average ${load0.toFixed(2)} -> ${load1.toFixed(2)}`);
-  console.log(`bin: ${bin}`);
+  console.log(`bin: ${bin}${values.compare ? `; rows '= ...': ${values.compare}` : ''}`);
   console.log('wall ms: median, p25, p75, median over node -e 0 in the same round; cpu ms (user+sys) over node -e 0');
   console.log(`${'command'.padEnd(22)} ${'median'.padStart(6)}  ${'p25'.padStart(6)}  ${'p75'.padStart(6)}  ${'over'.padStart(6)}  ${'cpu+'.padStart(6)}  ratio`);
   console.log(`${'node -e 0'.padEnd(22)} ${f(node.median)}  ${f(node.p25)}  ${f(node.p75)}  ${''.padStart(6)}  ${f(node.cpu)} (cpu)`);

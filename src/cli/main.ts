@@ -7,7 +7,6 @@ import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
 import { COMMANDS, OVERVIEW } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
-import { renderHelp } from './help.js';
 import { parseCommandArgs, resolveSubcommand } from './parse_options.js';
 import { VERSION } from './version.js';
 
@@ -54,7 +53,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
   const { cmd, args: rest, name } = resolveSubcommand(await entry.load(), args, command ?? '');
   const parsed = parseCommandArgs(cmd, rest, name);
   if (parsed.help) {
-    io.out(command === undefined ? await (await import('./help_main.js')).renderMainHelp() : renderHelp(name, cmd));
+    io.out(command === undefined ? await (await import('./help_main.js')).renderMainHelp() : (await import('./help.js')).renderHelp(name, cmd));
     return 0;
   }
   // Files that exist but cannot be used cost their fact, not the command: each is said once.

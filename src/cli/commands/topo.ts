@@ -2,8 +2,6 @@
 import { writeFileSync } from 'node:fs';
 import { NumakitError } from '../../model/errors.js';
 import { discoverTopology } from '../../discover/topology.js';
-import { renderNumactlHardware } from '../../render/numactl_hardware.js';
-import { renderTopoJson } from '../../render/topo_json.js';
 import { renderTopoText } from '../../render/topo_text.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { readWarnings } from '../warnings.js';
@@ -43,7 +41,10 @@ const topo: Command<ParsedOptions<typeof OPTIONS>> = {
       else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
       return 0;
     }
-    ctx.out(values.json ? renderTopoJson(t, readWarnings(ctx)) : values.numactl ? renderNumactlHardware(t) : renderTopoText(t));
+    // Each view loads only its own renderer (start-up: docs/startup.md).
+    ctx.out(values.json ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx))
+      : values.numactl ? (await import('../../render/numactl_hardware.js')).renderNumactlHardware(t)
+      : renderTopoText(t));
     return 0;
   },
 };
