@@ -53,7 +53,7 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   stat: [
     { args: ['stat'], expect: 'works', out: /numa_hit/ },
     { args: ['--root', 'TREE', 'stat', '--procs'], expect: 'works', out: /^1403 .*no permission/m },
-    { args: ['stat', '-p', '1'], expect: 'works', out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/, err: /some numa_maps are readable only by root or their owner: run numakit as root/ },
+    { args: ['stat', '-p', '1'], expect: 'works', out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/, err: /PID 1: numa_maps of other users' processes is readable only by root or their owner \(run numakit as root\)/ },
   ],
   top: [{ args: ['top', '--iterations', '1'], expect: 'works', out: /NODE MEMORY USED/ }],
   run: [{ args: ['run', '--cpunodebind=0', '--', 'true'], expect: 'works' }, { args: ['run', '--show'], expect: 'works', out: /^policy: / }],
