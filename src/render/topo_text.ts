@@ -50,11 +50,11 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     : n.memTotalBytes === 0 ? 'no memory'
     : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
   const lines = [`node ${n.id}  ${cpuText}; ${memText}`];
-  const pkg = packageText(topo, cpus.filter((c) => c.online));
-  if (pkg !== null) lines.push(`        ${pkg}`);
   if (offline.length > 0) lines.push(`        offline CPUs: ${formatCpuList(offline)}`);
   const denied = cpus.filter((c) => !c.allowed).map((c) => c.id);
   if (denied.length > 0 && topo.cpuset) lines.push(`        not allowed (outside cgroup ${topo.cpuset.cgroup}'s cpuset): ${formatCpuList(denied)}`);
+  const pkg = packageText(topo, cpus.filter((c) => c.online));
+  if (pkg !== null) lines.push(`        ${pkg}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
   if (n.access) {
