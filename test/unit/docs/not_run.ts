@@ -15,6 +15,7 @@ export const NOT_RUN: readonly NotRun[] = [
   { match: /^numakit (.* )?serve\b/, why: 'an HTTP server that runs until stopped (test/unit/serve/ starts it on port 0)' },
   { match: /^numakit (.* )?top$/, why: 'a full-screen view that runs until q (test/unit/stat/top_pty.test.ts drives it in a pty)' },
   { match: /^numakit (.* )?stat .*--watch\b/, why: 'prints until Ctrl-C (test/unit/stat/watch.test.ts)' },
+  { match: /^node bench\//, why: 'a benchmark: starts numakit many times over minutes and prints ratios against a baseline measured in the same run (benchmarks are not tests)' },
   { match: /^numakit (.* )?bench (mem|ab|compare)\b/, why: 'measures this machine\'s memory or runs workloads for seconds to minutes, or compares such results (test/unit/bench/ runs them with small sizes)' },
   { match: /^numakit (.* )?run .*(-- |myapp$)/, why: 'runs a program of the reader\'s (java, redis-server, myapp, network-server, db), bound to devices and paths of their machine (test/unit/run/ runs each form)' },
   { match: /^numakit completion \w+ > \/etc\//, why: 'installs into /etc/bash_completion.d (test/unit/cli/completion_man.test.ts runs the scripts)' },
