@@ -58,7 +58,10 @@ export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogForm
     if (d.cpu !== undefined) base['cpu'] = round(d.cpu);
     Object.assign(base, { nodes: p.nodes, cpus: p.cpus, moveFrom: p.moveFrom, moveBytes: p.moveBytes, localityNow: round(p.localityNow), localityAfter: round(p.localityAfter) });
     if (p.split) Object.assign(base, { hotTids: p.split.hotTids, coldNodes: p.split.coldNodes, coldCpus: p.split.coldCpus, hotLocalityNow: round(p.split.hotLocalityNow), hotLocalityAfter: round(p.split.hotLocalityAfter) });
-  } else if (d.localityNow !== undefined) base['localityNow'] = round(d.localityNow);
+  } else {
+    if (d.localityNow !== undefined) base['localityNow'] = round(d.localityNow);
+    if (d.cpu !== undefined) base['cpu'] = round(d.cpu);
+  }
   if (o !== null && o.kind !== 'advised') Object.assign(base, Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'kind')));
   return JSON.stringify(base);
 }

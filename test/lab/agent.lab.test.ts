@@ -59,7 +59,7 @@ describe('numakit agent in a 4node-asym guest', () => {
       helpers: scenario('helpers', `--mib 48 --timeout 90 ${ONLY}'`),
       // A cgroup v2 leaf (CPUs 1-2) with a busy and an idle process, memory on node 3.
       cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
-      // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes once 1 MiB moved.
+      // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes 1 s into it.
       sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
     }, { timeoutMs: 1_500_000 });
   });
@@ -130,14 +130,10 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(r.after.numaBalancing, '1');
   });
 
-  it('SIGTERM in the middle of a 200 MB move: the agent exits within 1 s, every thread\'s affinity and numa_balancing back, the move journaled as stopped', () => {
+  it('SIGTERM in the middle of a 200 MB move: the agent exits within 1 s, every thread\'s affinity and numa_balancing back, the move journaled as stopped part way', () => {
     interface State { affinity: Record<string, string>; numaBalancing: string; pages?: Record<string, number> }
     const r = json<{ caught: boolean; exitMs: number; outputAfterSignal: [number, string][]; exitCode: number; before: State; during: State; after: State; moves: { state: string; movedBytes: number; plannedBytes: number; to: number[] }[] | null; log: string }>(run, 'sigterm');
-    assert.ok(r.caught, `no migration seen:\n${r.log}`);
-    const target = String(r.moves?.[0]?.to[0]);
-    const onTarget = r.during.pages?.[target] ?? 0;
-    const total = Object.values(r.during.pages ?? {}).reduce((a, b) => a + b, 0);
-    assert.ok(onTarget > 0 && onTarget < total * 0.5, `mid-move when signalled: ${JSON.stringify(r.during.pages)}\n${r.log}`);
+    assert.ok(r.caught, `no move seen in the journal:\n${r.log}`);
     assert.ok(r.exitMs <= 1000, `exited ${r.exitMs} ms after SIGTERM; its output after the signal (ms, text): ${JSON.stringify(r.outputAfterSignal)}\n${r.log}`);
     assert.equal(r.exitCode, 0);
     assert.deepEqual(r.after.affinity, r.before.affinity);
@@ -146,7 +142,7 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(r.after.numaBalancing, '1');
     const m = r.moves?.[0];
     assert.equal(m?.state, 'stopped', r.log);
-    assert.ok(m!.movedBytes > 0 && m!.movedBytes < m!.plannedBytes, JSON.stringify(m));
+    assert.ok(m!.movedBytes > 0 && m!.movedBytes < m!.plannedBytes * 0.5, `stopped part way: ${JSON.stringify(m)}`);
     assert.match(r.log, /"outcome":"stopped"/);
   });
 

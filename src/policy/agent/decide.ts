@@ -97,7 +97,7 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
     return { kind: 'move', ...base, placement: bind, reason: `${what} (tune ${opts.tune})`, cpu: p.cpu };
   }
   if (gain < opts.minGain) {
-    return { kind: 'skip', ...base, skip: 'low-gain', reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`, localityNow: pl.localityNow };
+    return { kind: 'skip', ...base, skip: 'low-gain', reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`, localityNow: pl.localityNow, cpu: p.cpu };
   }
   return { kind: 'move', ...base, placement: pl, reason: moveReason(pl, opts.tune), cpu: p.cpu };
 }

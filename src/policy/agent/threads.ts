@@ -1,12 +1,13 @@
 // Threads ranked by CPU over the window, for --granularity threads. Hot: every thread at least
-// PEER_SHARE as busy as the busiest (equal workers stay together), and more of the busiest until
-// the hot ones account for most (HOT_SHARE) of the process's CPU. They go with the memory; the
-// cold ones (GC, JIT, I/O helpers) may go to the nearest node with spare CPUs. Pure.
+// PEER_SHARE as busy as the busiest (equal workers stay together). When no thread stands out
+// (the hot ones use under MIN_HOT_SHARE of the process's CPU: many small threads) every busy
+// thread is hot, and there is nothing to split. Hot threads go with the memory; cold ones (GC,
+// JIT, I/O helpers) may go to the nearest node with spare CPUs. Pure.
 import type { ThreadUse } from '../../model/stat.js';
 import type { ProcessMemory } from '../../model/stat.js';
 
-export const HOT_SHARE = 0.5;
 export const PEER_SHARE = 0.5;
+export const MIN_HOT_SHARE = 1 / 3;
 
 export interface ThreadRank {
   /** Busiest first. */
@@ -22,14 +23,15 @@ export function rankThreads(use: readonly ThreadUse[], windowSeconds: number): T
   const total = sorted.reduce((s, t) => s + t.seconds, 0);
   if (total <= 0 || windowSeconds <= 0) return { hot: [], cold: sorted, hotCpu: 0, coldCpu: 0 };
   const top = sorted[0]!.seconds;
-  let acc = 0;
-  let n = 0;
-  for (const t of sorted) {
-    if (t.seconds <= 0 || (acc >= HOT_SHARE * total && t.seconds < PEER_SHARE * top)) break;
-    acc += t.seconds;
-    n++;
+  let n = sorted.findIndex((t) => t.seconds < PEER_SHARE * top);
+  if (n < 0) n = sorted.length;
+  let hot = sorted.slice(0, n).reduce((s, t) => s + t.seconds, 0);
+  if (hot < MIN_HOT_SHARE * total) {
+    n = sorted.findIndex((t) => t.seconds <= 0);
+    if (n < 0) n = sorted.length;
+    hot = total;
   }
-  return { hot: sorted.slice(0, n), cold: sorted.slice(n), hotCpu: acc / windowSeconds, coldCpu: (total - acc) / windowSeconds };
+  return { hot: sorted.slice(0, n), cold: sorted.slice(n), hotCpu: hot / windowSeconds, coldCpu: (total - hot) / windowSeconds };
 }
 
 /** Node id -> CPU seconds of these threads (by the node they last ran on). */

@@ -123,7 +123,7 @@ export interface Placement {
 
 export type Decision =
   | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string; /** CPUs it used over the window. */ readonly cpu?: number; readonly unit?: Unit }
-  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number; readonly unit?: Unit };
+  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number; readonly cpu?: number; readonly unit?: Unit };
 
 export const DEFAULT_POLICY: PolicyOptions = {
   minRssBytes: 32 * 1024 * 1024,

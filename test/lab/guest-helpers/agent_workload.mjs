@@ -2,7 +2,7 @@
 // `numactl --cpunodebind=C --membind=M`: it allocates and touches MIB MiB (on node M), then drops
 // the memory policy and the main thread's CPU binding (unless --pin), so that nothing marks it as
 // placed by the user, and keeps touching its memory at random (one page per step) for ever.
-// --helpers N adds N helper threads (worker_threads) that each spin 35% of the time without
+// --helpers N adds N helper threads (worker_threads) that each spin up to 30% of the time without
 // touching that memory: a hot thread plus GC/JIT-like helpers.
 //   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin] [--helpers N] [--idle]
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,8 @@ if (!pin) {
   native.setAffinity(0, all);
 }
 const helpers = process.argv.includes('--helpers') ? Number(process.argv[process.argv.indexOf('--helpers') + 1]) : 0;
-// Each helper keeps its spinning at 35% of the wall time since it started (late timers are made up).
-const HELPER = 'const t0 = Date.now(); let busy = 0; const spin = () => { const s = Date.now(); while (busy < 0.35 * (Date.now() - t0) && Date.now() - s < 20) busy += 1, (() => { const e = Date.now() + 1; while (Date.now() < e); })(); setTimeout(spin, 2); }; spin();';
+// Each helper spins 30 ms then sleeps 70 ms: at most 30% of a CPU (less when a timer is late).
+const HELPER = 'const spin = () => { const e = Date.now() + 30; while (Date.now() < e); setTimeout(spin, 70); }; spin();';
 for (let i = 0; i < helpers; i++) new Worker(HELPER, { eval: true });
 process.stdout.write(`ready ${process.pid}\n`);
 // --idle: holds its memory and does nothing (a sidecar in a pod, a helper process of a service).

@@ -18,7 +18,8 @@ describe('rankThreads', () => {
     { name: 'threads at least half as busy as the busiest', cpus: [0.5, 0.3, 0.1, 0.1], hot: [100, 101], hotCpu: 0.8, coldCpu: 0.2 },
     { name: 'two hot threads and a small one', cpus: [0.9, 0.8, 0.1], hot: [100, 101], hotCpu: 1.7, coldCpu: 0.1 },
     { name: 'busiest first whatever the tid order', cpus: [0.1, 1], hot: [101], hotCpu: 1, coldCpu: 0.1 },
-    { name: 'more of the busiest until the hot ones make most of its CPU', cpus: [0.4, 0.15, 0.15, 0.15, 0.15], hot: [100, 101], hotCpu: 0.55, coldCpu: 0.45 },
+    { name: 'one thread that stands out (a third or more of its CPU) among many small ones', cpus: [0.4, 0.15, 0.15, 0.15, 0.15], hot: [100], hotCpu: 0.4, coldCpu: 0.6 },
+    { name: 'no thread stands out (the busiest under a third of its CPU): every busy thread is hot', cpus: [0.3, 0.14, 0.14, 0.14, 0.14, 0.14, 0], hot: [100, 101, 102, 103, 104, 105], hotCpu: 1, coldCpu: 0 },
     { name: 'one thread: hot, nothing cold', cpus: [1], hot: [100], hotCpu: 1, coldCpu: 0 },
     { name: 'an idle process: nothing hot', cpus: [0, 0], hot: [], hotCpu: 0, coldCpu: 0 },
   ];
