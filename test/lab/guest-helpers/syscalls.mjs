@@ -38,8 +38,18 @@ function mbindScenario(node) {
 async function startHog(preferred, mib) {
   const code = `const b=Buffer.alloc(${mib}*1048576,1);process.stdout.write('ready\\n');setInterval(()=>b[0]++,1000)`;
   const child = spawn('numactl', [`--preferred=${preferred}`, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [chunk] = await once(child.stdout, 'data');
-  if (!String(chunk).includes('ready')) throw new Error(`hog said ${chunk}`);
+  // A hog that dies or never says ready fails this section at once instead of hanging the guest
+  // until its timeout (which would fail every section of the boot, this one's cause unseen).
+  const said = await Promise.race([
+    once(child.stdout, 'data').then(([chunk]) => String(chunk)),
+    once(child, 'exit').then(([code, signal]) => `nothing: it exited ${code ?? signal}`),
+    once(child, 'error').then(([e]) => `nothing: ${e.message}`),
+    new Promise((resolve) => setTimeout(resolve, 60_000, 'nothing in 60 s').unref()),
+  ]);
+  if (!said.includes('ready')) {
+    child.kill('SIGKILL');
+    throw new Error(`the ${mib} MiB hog preferring node ${preferred} said ${said}`);
+  }
   return child;
 }
 

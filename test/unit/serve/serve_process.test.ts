@@ -85,7 +85,7 @@ describe('serve process', () => {
     const t0 = Date.now();
     const code = await other.stop();
     sock.destroy();
-    assert.equal(code, 0, other.stderr());
+    assert.equal(code, 0, `${other.proc.signalCode} ${other.stderr()}`);
     assert.ok(Date.now() - t0 < 3000, `exit took ${Date.now() - t0} ms`);
   });
 });
