@@ -16,7 +16,10 @@ import { readInterrupts } from '../sysfs/irq.js';
 
 export interface ProfileSource {
   readonly name: string;
+  /** "profile database": what the journal and --json name the source. */
   readonly label: string;
+  /** The dry run's first words: the label and how the placement was decided. */
+  readonly header: string;
   readonly tunedBase?: string;
   readonly changes: Change[];
   readonly notes: string[];
@@ -51,7 +54,7 @@ export function profileSource(sys: System, name: string, given: Placement | unde
   const where = placement.value === null && placement.how === 'class' ? '' : ` (placement ${placement.detail})`;
   const tuned = wanted(profile, 'tuned')?.value.profile;
   return {
-    name: ref.klass, label: `profile ${ref.klass}${where}`, ...(tuned === undefined ? {} : { tunedBase: tuned }), changes: allChanges(tuning),
+    name: ref.klass, label: `profile ${ref.klass}`, header: `profile ${ref.klass}${where}`, ...(tuned === undefined ? {} : { tunedBase: tuned }), changes: allChanges(tuning),
     notes: tuning.notes.map((n) => `${SETTING_LABELS[n.setting]}: ${n.why}`), profile, tuning, aliasNote: aliasNote(ref),
   };
 }

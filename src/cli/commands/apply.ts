@@ -39,6 +39,8 @@ const OPTIONS = {
 interface Source {
   readonly name: string;
   readonly label: string;
+  /** The dry run's first words when they say more than the label (the placement of a profile). */
+  readonly header?: string;
   readonly tunedBase?: string;
   readonly changes: Change[];
   /** What the profile leaves alone on this machine, and why (one line each). */
@@ -97,7 +99,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
-  if (!yes || nothing) say(renderPlan(plan, { source: source.label, dryRun: !yes, leftAlone: source.notes }));
+  if (!yes || nothing) say(renderPlan(plan, { source: source.header ?? source.label, dryRun: !yes, leftAlone: source.notes }));
   if (!yes && files.length > 0) {
     if (isSystemConfigDir(values.persist!)) {
       say(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
@@ -115,7 +117,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const cs = applyPlan(sys, plan, {
     stateDir, source: source.label, persist: files,
-    onStart: () => say(renderPlan(plan, { source: source.label, dryRun: false, leftAlone: source.notes })),
+    onStart: () => say(renderPlan(plan, { source: source.header ?? source.label, dryRun: false, leftAlone: source.notes })),
     log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });

@@ -5,6 +5,7 @@
 import type { Finding } from '../../model/finding.js';
 import type { Fact } from '../../model/fact.js';
 import { formatValue } from '../knowledge/labels.js';
+import { wanted } from '../knowledge/resolve.js';
 import type { Advice, ThpWant } from '../knowledge/types.js';
 import { thpChanges } from '../tuning/thp.js';
 import { absentReason, commandsFor, evFact, notChecked, pass, problem } from './make.js';
@@ -28,16 +29,11 @@ function check(file: 'enabled' | 'defrag', f: Fact<string>, a: Advice<ThpWant> |
   });
 }
 
-const advice = (p: Profile, key: 'thpEnabled' | 'thpDefrag') => {
-  const r = p.wants[key];
-  return r?.state === 'want' ? r.advice : null;
-};
-
 export const thp: Rule = {
   id: ID, number: 5, title: 'transparent huge pages (enabled, defrag) against the profile',
   check(input, profile): Finding[] {
     const k = input.topology.kernel;
     if (k.thpEnabled.value === null) return [notChecked(ID, ID, 'transparent huge pages', absentReason(k.thpEnabled, 'kernel without CONFIG_TRANSPARENT_HUGEPAGE, or /sys not mounted'))];
-    return [check('enabled', k.thpEnabled, advice(profile, 'thpEnabled'), profile), check('defrag', k.thpDefrag, advice(profile, 'thpDefrag'), profile)].filter((f): f is Finding => f !== null);
+    return [check('enabled', k.thpEnabled, wanted(profile, 'thpEnabled'), profile), check('defrag', k.thpDefrag, wanted(profile, 'thpDefrag'), profile)].filter((f): f is Finding => f !== null);
   },
 };
