@@ -43,25 +43,56 @@ function absentOf(root: SysRoot, rel: string, e: unknown): AbsentReason {
 const DIRS = new WeakMap<SysRoot, Map<string, string | 'loop'>>();
 
 /**
- * The absolute path of `rel` with its symlinks resolved inside the root; 'loop' past 40 links.
- * The directory part comes from a per-root cache, so a read costs one lstat more than on "/".
+ * The absolute path of `rel` with its directory part resolved inside the root (from a per-root
+ * cache) and its last component as it is; null when the whole path must be walked.
  */
-function jailed(root: SysRoot, rel: string): string | 'loop' {
-  if (root.isReal) return rootPath(root, rel);
+function underResolvedDir(root: SysRoot, rel: string): string | 'loop' | null {
   const dir = posix.dirname(rel);
-  if (dir === '.' || dir === '/' || rel.includes('..')) return walk(root, rel);
+  if (dir === '.' || dir === '/' || rel.includes('..')) return null;
   let cache = DIRS.get(root);
   if (cache === undefined) DIRS.set(root, (cache = new Map()));
   let parent = cache.get(dir);
   if (parent === undefined) cache.set(dir, (parent = jailed(root, dir)));
-  if (parent === 'loop') return 'loop';
-  const abs = join(parent, posix.basename(rel));
+  return parent === 'loop' ? 'loop' : `${parent}/${posix.basename(rel)}`;
+}
+
+/**
+ * The absolute path of `rel` with its symlinks resolved inside the root; 'loop' past 40 links.
+ * The directory part comes from a per-root cache, so a path costs one lstat more than on "/".
+ */
+function jailed(root: SysRoot, rel: string): string | 'loop' {
+  if (root.isReal) return rootPath(root, rel);
+  const abs = underResolvedDir(root, rel);
+  if (abs === null) return walk(root, rel);
+  if (abs === 'loop') return 'loop';
   try {
     if (!lstatSync(abs).isSymbolicLink()) return abs;
   } catch {
     return abs; // missing: the caller's own call says so
   }
   return walk(root, rel);
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/**
+ * Opens a file for reading. Inside a jail, O_NOFOLLOW refuses a symlink as the last component
+ * (ELOOP) without an lstat of every file; only then is the path resolved inside the root and
+ * opened again, still with O_NOFOLLOW (a link that appears meanwhile is a loop, not followed).
+ */
+function openForRead(root: SysRoot, rel: string): number | 'loop' {
+  if (root.isReal) return openSync(rootPath(root, rel), OPEN_FLAGS);
+  const abs = underResolvedDir(root, rel);
+  if (abs === 'loop') return 'loop';
+  if (abs !== null) {
+    try {
+      return openSync(abs, OPEN_FLAGS | constants.O_NOFOLLOW);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOOP') throw e;
+    }
+  }
+  const resolved = walk(root, rel);
+  return resolved === 'loop' ? 'loop' : openSync(resolved, OPEN_FLAGS | constants.O_NOFOLLOW);
 }
 
 /** Resolves every component of `rel` inside the root. */
@@ -100,18 +131,24 @@ function kindOf(st: Stats): string | null {
   return 'not a regular file';
 }
 
-/** Reads an open file to EOF, or returns null past MAX_FILE_BYTES. */
-function readAll(fd: number): Buffer | null {
-  const chunks: Buffer[] = [];
-  let total = 0;
+/** Every read goes through this one buffer (reads are synchronous): no 64 KiB allocation a file. */
+const SCRATCH = Buffer.allocUnsafeSlow(CHUNK);
+
+/** Reads an open file to EOF as UTF-8, or returns null past MAX_FILE_BYTES. */
+function readAll(fd: number): string | null {
+  const full: Buffer[] = [];
+  let filled = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    const n = readSync(fd, buf, 0, CHUNK, null);
-    if (n === 0) return Buffer.concat(chunks, total);
-    chunks.push(n === CHUNK ? buf : buf.subarray(0, n));
-    total += n;
-    if (total > MAX_FILE_BYTES) return null;
+    const n = readSync(fd, SCRATCH, filled, CHUNK - filled, null);
+    if (n === 0) break;
+    filled += n;
+    if (full.length * CHUNK + filled > MAX_FILE_BYTES) return null;
+    if (filled < CHUNK) continue;
+    full.push(Buffer.from(SCRATCH)); // a copy: SCRATCH is filled again
+    filled = 0;
   }
+  if (full.length === 0) return SCRATCH.toString('utf8', 0, filled);
+  return Buffer.concat([...full, SCRATCH.subarray(0, filled)]).toString('utf8');
 }
 
 /** A file of a snapshot held in memory (src/sysfs/mem_tree.ts): the same refusals as on disk. */
@@ -142,26 +179,25 @@ function readTreeFile(root: SysRoot, tree: MemTree, rel: string): ReadResult {
 export function readFile(root: SysRoot, rel: string): ReadResult {
   root.onAccess?.('file', rel);
   if (root.tree) return readTreeFile(root, root.tree, rel);
-  const path = jailed(root, rel);
-  if (path === 'loop') return { ok: false, reason: absentOf(root, rel, Object.assign(new Error('loop'), { code: 'ELOOP' })) };
-  let fd: number;
+  let fd: number | 'loop';
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (root.isReal ? 0 : constants.O_NOFOLLOW));
+    fd = openForRead(root, rel);
   } catch (e) {
     return { ok: false, reason: absentOf(root, rel, e) };
   }
+  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, Object.assign(new Error('loop'), { code: 'ELOOP' })) };
   try {
     const bad = kindOf(fstatSync(fd));
     if (bad !== null) {
       warn(root, { path: rel, line: null, problem: bad });
       return { ok: false, reason: 'unparseable' };
     }
-    const buf = readAll(fd);
-    if (buf === null) {
+    const text = readAll(fd);
+    if (text === null) {
       warn(root, { path: rel, line: null, problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` });
       return { ok: false, reason: 'unparseable' };
     }
-    return { ok: true, text: buf.toString('utf8') };
+    return { ok: true, text };
   } catch (e) {
     return { ok: false, reason: absentOf(root, rel, e) };
   } finally {

@@ -1,0 +1,44 @@
+// readFile's own mechanics (one scratch buffer; symlinks in a jail found by O_NOFOLLOW, not by an
+// lstat of every file): the text of a file of any size comes back whole, and a link as the last
+// component is still resolved inside the root.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readFile, readText } from '../../../src/sysfs/read.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'numakit-read-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(join(dir, 'sys/a'), { recursive: true });
+const root = openRoot(dir);
+
+describe('readFile', () => {
+  // 64 KiB is the read buffer: a three-byte character across each boundary, and a file of many.
+  for (const size of [0, 1, 65_535, 65_536, 65_537, 3 * 65_536 + 7]) {
+    it(`returns a ${size}-byte file whole, multi-byte characters across 64 KiB boundaries intact`, () => {
+      const text = Array.from({ length: size }, (_, i) => (i % 65_536 === 65_534 ? '€' : String.fromCharCode(97 + (i % 26)))).join('').slice(0, size);
+      writeFileSync(join(dir, 'sys/a/f'), text);
+      assert.equal(readText(root, 'sys/a/f'), text);
+    });
+  }
+  it('reads two files one after the other without mixing their bytes', () => {
+    writeFileSync(join(dir, 'sys/a/long'), 'x'.repeat(1000));
+    writeFileSync(join(dir, 'sys/a/short'), 'yz');
+    assert.equal(readText(root, 'sys/a/long'), 'x'.repeat(1000));
+    assert.equal(readText(root, 'sys/a/short'), 'yz');
+  });
+  it('follows a relative and an absolute link as the last component, inside the root', () => {
+    writeFileSync(join(dir, 'sys/a/target'), 'inside\n');
+    symlinkSync('target', join(dir, 'sys/a/rel'));
+    symlinkSync('/sys/a/target', join(dir, 'sys/a/abs'));
+    assert.equal(readText(root, 'sys/a/rel'), 'inside\n');
+    assert.equal(readText(root, 'sys/a/abs'), 'inside\n');
+  });
+  it('says missing for a path under a missing directory and for a dangling link', () => {
+    symlinkSync('nowhere', join(dir, 'sys/a/dangling'));
+    assert.deepEqual(readFile(root, 'sys/b/f'), { ok: false, reason: 'missing' });
+    assert.deepEqual(readFile(root, 'sys/a/dangling'), { ok: false, reason: 'missing' });
+  });
+});
