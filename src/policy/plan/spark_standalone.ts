@@ -1,6 +1,7 @@
 // spark-standalone: one worker per NUMA node, each a systemd unit with its own work dir, local
 // dirs on that node's NVMe and ports that do not collide, executors bound to the node through a
-// numactl `java` wrapper. Pure: Topology facts + options -> decision.
+// numactl `java` wrapper. On a machine with one NUMA node there is nothing to bind to: one worker,
+// no wrapper, the same memory arithmetic. Pure: Topology facts + options -> decision.
 import { memoryPlan, onNodes } from './budget.js';
 import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
@@ -35,6 +36,8 @@ export interface SparkStandaloneDecision extends DecisionBase {
   readonly options: SparkStandaloneOptions;
   readonly sizing: SparkSizing;
   readonly workers: SparkWorker[];
+  /** Executors bound to their node through the java wrapper; false on a one-node machine (all memory is local). */
+  readonly bound: boolean;
   readonly coresMax: number;
   readonly parallelism: number;
 }
@@ -83,6 +86,7 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
     { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
   ];
   workers.forEach((w) => derivations.push({ what: `node ${w.node} worker ports`, formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`, value: `${w.port}, ${w.webuiPort}` }));
-  const memory = memoryPlan(machine, onNodes(sizing.executors.map((e) => e.share.node), executorCommitments(sizing), 'bind'));
-  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), memory, options: o, sizing, workers, coresMax, parallelism, derivations, notes };
+  const bound = machine.facts.nodes > 1;
+  const memory = memoryPlan(machine, onNodes(sizing.executors.map((e) => e.share.node), executorCommitments(sizing), bound ? 'bind' : 'none'));
+  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), memory, options: o, sizing, workers, bound, coresMax, parallelism, derivations, notes };
 }

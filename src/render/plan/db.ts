@@ -67,7 +67,7 @@ export function dbDoc(d: DbDecision): PlanDoc {
     checks: [
       `\`numastat -p $(pidof ${o.engine === 'mysql' ? (o.exec?.[0]?.split('/').pop() ?? 'mysqld') : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
       '`numakit stat`: numa_miss/numa_foreign per node; p95/p99 query latency and TPS against the A/B host.',
-      '`numakit doctor`: no THP or zone_reclaim findings.',
+      `\`${d.tuning.doctor}\`: no finding on the settings of its profile.`,
     ],
   };
 }

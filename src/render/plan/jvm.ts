@@ -66,6 +66,6 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
     prepare: o.flavour === 'elasticsearch' && d.mode === 'per-node' ? ['Copy /etc/elasticsearch/* into each /etc/elasticsearch/nodeN/ before installing the files there, then merge the cluster settings into each elasticsearch.yml.', 'Stop the packaged elasticsearch.service: the per-node units replace it.'] : [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove the generated files, \`systemctl daemon-reload\`.`, o.flavour === 'elasticsearch' ? 'Start the packaged elasticsearch.service again.' : 'Start the application the way it ran before.'],
-    checks: ['`numastat -p PID` of each JVM: heap on its own node (per-node) or spread evenly (interleave).', 'GC pause times and p99 latency against the A/B host; `numakit stat` and `numakit doctor`.'],
+    checks: ['`numastat -p PID` of each JVM: heap on its own node (per-node) or spread evenly (interleave).', `GC pause times and p99 latency against the A/B host; \`numakit stat\` and \`${d.tuning.doctor}\`.`],
   };
 }

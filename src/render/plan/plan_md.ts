@@ -111,7 +111,7 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     ...numbered([
       'One host first: install on a single host of this shape and leave the others as they are.',
       ...doc.enable,
-      'A/B for a day: run the same work for 24 hours on this host and on an untouched host of the same shape; compare medians of at least 3 runs, p99 latency, and numa_miss/numa_foreign from numastat.',
+      `A/B for a day: run the same work for 24 hours on this host and on an untouched host of the same shape; compare medians of at least 3 runs${d.machine.facts.nodes > 1 ? ', p99 latency, and numa_miss/numa_foreign from numastat' : ' and p99 latency'}.`,
       'Widen a few hosts at a time only while the A/B holds; never all hosts at once.',
     ]),
     '',

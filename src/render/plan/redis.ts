@@ -59,6 +59,6 @@ export function redisDoc(d: RedisDecision): PlanDoc {
     prepare: ['Install numactl (taskset is in util-linux); stop the packaged redis-server.service if these ports replace it.', 'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).'],
     enable: [`\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``],
     rollback: ['`systemctl disable --now \'redis-numa@*\'`, remove /etc/systemd/system/redis-numa@* and /etc/redis/numa, `systemctl daemon-reload`.', 'Start the packaged redis-server.service again and point clients back at its port.'],
-    checks: ['`numastat -p $(pgrep -f "redis-server.*:PORT")`: memory on the instance\'s node only.', '`taskset -cp PID`: the instance\'s CPUs.', '`numakit stat` and `numakit doctor`; redis-cli --latency against the A/B host.'],
+    checks: ['`numastat -p $(pgrep -f "redis-server.*:PORT")`: memory on the instance\'s node only.', '`taskset -cp PID`: the instance\'s CPUs.', `\`numakit stat\` and \`${d.tuning.doctor}\`; redis-cli --latency against the A/B host.`],
   };
 }

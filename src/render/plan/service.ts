@@ -36,6 +36,6 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
     prepare: [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`],
-    checks: ['`numastat -p PID` of each instance: memory on its node.', '`grep Cpus_allowed_list /proc/PID/status`: its node\'s CPUs.', '`numakit stat` and `numakit doctor`.'],
+    checks: ['`numastat -p PID` of each instance: memory on its node.', '`grep Cpus_allowed_list /proc/PID/status`: its node\'s CPUs.', `\`numakit stat\` and \`${d.tuning.doctor}\`.`],
   };
 }

@@ -91,13 +91,13 @@ export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
 
 export function sparkK8sDoc(d: SparkK8sDecision): PlanDoc {
   return {
-    compare: recipeCompare(d.sizing, d.options.overheadPct),
+    compare: recipeCompare(d.sizing, { overheadPct: d.options.overheadPct, oneNode: d.machine.facts.nodes === 1 }),
     workload: W,
     intro: `Executors as Guaranteed pods of ${d.podCpus} whole CPUs (${d.sizing.cores} physical cores) and ${d.podMemoryGi}Gi, which fit one NUMA node; the kubelet's Topology Manager (single-numa-node, pod scope) admits a pod only when its CPUs (CPU Manager static) and memory (Memory Manager Static) come from one node. Kubernetes node ${d.options.k8sNode} is this machine.`,
     layout: [['NUMA node', 'reserved CPUs', 'reserved memory', 'executor pods', 'local PV'], ...d.sizing.executors.map((e) => [`${e.share.node}`, e.share.coreGroups[0]?.join(',') ?? '-', `${d.reservedMemory.find((r) => r.node === e.share.node)!.mi}Mi`, `1 x ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`, d.volumes.find((v) => v.node === e.share.node)?.path ?? 'none'])],
     prepare: [`Drain the node (\`kubectl drain ${d.options.k8sNode} --ignore-daemonsets\`): changing the CPU and Memory Manager policies needs the old state files removed.`, 'Stop the kubelet and remove /var/lib/kubelet/cpu_manager_state and /var/lib/kubelet/memory_manager_state. The kubelet settings are a drop-in for kubelet 1.30 or later started with --config-dir=/etc/kubernetes/kubelet.conf.d; for older kubelets merge them into its config file (/var/lib/kubelet/config.yaml).', ...(d.volumes.length > 0 ? [`Mount each NVMe under ${d.options.dataDir}/nodeN and create the spark_local directories the PVs point at.`] : [])],
     enable: ['Start the kubelet, `kubectl uncordon` the node, `kubectl apply -f /etc/numakit/spark-local-pv.yaml` if present, then submit a job.'],
     rollback: ['Drain the node, stop the kubelet, remove the drop-in (or restore the previous config.yaml), remove the two state files again, start the kubelet and uncordon.', 'Remove the pod template and the volume confs from spark-defaults.conf; `kubectl delete -f /etc/numakit/spark-local-pv.yaml`.'],
-    checks: ['`kubectl get pod EXECUTOR -o jsonpath={.status.qosClass}`: Guaranteed.', 'On the node: `cat /var/lib/kubelet/cpu_manager_state`: each executor container has CPUs of one NUMA node.', 'Pods rejected with TopologyAffinityError mean a pod does not fit one node: lower --cores-fraction or --memory-fraction.', '`numakit stat` and `numakit doctor` on the node.'],
+    checks: ['`kubectl get pod EXECUTOR -o jsonpath={.status.qosClass}`: Guaranteed.', 'On the node: `cat /var/lib/kubelet/cpu_manager_state`: each executor container has CPUs of one NUMA node.', 'Pods rejected with TopologyAffinityError mean a pod does not fit one node: lower --cores-fraction or --memory-fraction.', `\`numakit stat\` and \`${d.tuning.doctor}\` on the node.`],
   };
 }

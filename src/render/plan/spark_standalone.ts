@@ -1,5 +1,6 @@
 // Files of a spark-standalone plan: the java wrapper, one worker unit per node, spark-env.sh,
-// spark-defaults.conf, the IRQ script and a submit script.
+// spark-defaults.conf, the IRQ script and a submit script. On one NUMA node (d.bound false) the
+// worker is not bound: no wrapper, no JAVA_HOME override.
 import { WORKER_DAEMON_GIB, type SparkStandaloneDecision, type SparkWorker } from '../../policy/plan/spark_standalone.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
@@ -13,15 +14,14 @@ const W = 'spark-standalone';
 function workerUnit(d: SparkStandaloneDecision, w: SparkWorker): PlanFile {
   const o = d.options;
   const content = renderUnit(generatedBy(W, d.machine.label), [
-    { name: 'Unit', entries: [['Description', `Spark worker bound to NUMA node ${w.node}`], ['Wants', 'network-online.target'], ['After', 'network-online.target'], ['RequiresMountsFor', `${w.localDir} ${w.workerDir}`]] },
+    { name: 'Unit', entries: [['Description', d.bound ? `Spark worker bound to NUMA node ${w.node}` : 'Spark worker (one NUMA node: not bound)'], ['Wants', 'network-online.target'], ['After', 'network-online.target'], ['RequiresMountsFor', `${w.localDir} ${w.workerDir}`]] },
     {
       name: 'Service',
       entries: [
         ['User', o.user],
-        ['Environment', `SPARK_NUMA_NODE=${w.node}`],
+        ...(d.bound ? [['Environment', `SPARK_NUMA_NODE=${w.node}`] as const] : []),
         ['Environment', `SPARK_DAEMON_MEMORY=${WORKER_DAEMON_GIB}g`],
-        ['Environment', `SPARK_CPU_LIST=${w.cpuList}`],
-        ['Environment', `JAVA_HOME=${o.wrapperHome}`],
+        ...(d.bound ? [['Environment', `SPARK_CPU_LIST=${w.cpuList}`] as const, ['Environment', `JAVA_HOME=${o.wrapperHome}`] as const] : []),
         ['Environment', `SPARK_WORKER_DIR=${w.workerDir}`],
         ['Environment', `SPARK_LOCAL_DIRS=${w.localDir}`],
         ['Environment', `SPARK_LOG_DIR=${w.logDir}`],
@@ -61,7 +61,7 @@ export function sparkStandaloneConf(d: SparkStandaloneDecision): SparkConf {
     ['spark.sql.shuffle.partitions', `${d.parallelism}`],
     ['spark.executor.extraJavaOptions', EXECUTOR_JAVA_OPTS],
     ['spark.driver.extraJavaOptions', DRIVER_JAVA_OPTS],
-    ['spark.executorEnv.JAVA_HOME', d.options.wrapperHome],
+    ...(d.bound ? [['spark.executorEnv.JAVA_HOME', d.options.wrapperHome] as const] : []),
     ['spark.shuffle.service.enabled', 'false'],
     ['spark.shuffle.io.preferDirectBufs', 'true'],
     ['spark.serializer', 'org.apache.spark.serializer.KryoSerializer'],
@@ -73,18 +73,22 @@ export function renderSparkStandalone(d: SparkStandaloneDecision): PlanFile[] {
   const label = d.machine.label;
   const o = d.options;
   const conf = sparkStandaloneConf(d);
+  const wrapper: PlanFile = { path: `${o.wrapperHome}/bin/java`, content: renderJavaWrapper(shellHeader(W, label, ['numactl java wrapper: binds a JVM to one NUMA node.']), `${o.javaHome}/bin/java`), mode: 0o755, about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE' };
   const files: PlanFile[] = [
-    { path: `${o.wrapperHome}/bin/java`, content: renderJavaWrapper(shellHeader(W, label, ['numactl java wrapper: binds a JVM to one NUMA node.']), `${o.javaHome}/bin/java`), mode: 0o755, about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE' },
+    ...(d.bound ? [wrapper] : []),
     ...d.workers.map((w) => workerUnit(d, w)),
     sparkEnv(d),
     {
       path: `${o.sparkHome}/conf/spark-defaults.conf`,
-      content: renderSparkDefaults([...generatedBy(W, label), 'spark.local.dir is not set: each worker\'s SPARK_LOCAL_DIRS (its own node\'s NVMe) overrides it.', 'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.'], conf),
+      content: renderSparkDefaults([...generatedBy(W, label), ...(d.bound
+        ? ['spark.local.dir is not set: each worker\'s SPARK_LOCAL_DIRS (its own node\'s NVMe) overrides it.', 'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.']
+        : ['spark.local.dir is not set: the worker\'s SPARK_LOCAL_DIRS overrides it.'])], conf),
       mode: 0o644,
       about: 'executor size, GC and NUMA JVM options for applications',
     },
   ];
-  const pins = d.workers.flatMap((w) => w.nics.map((n) => ({ name: n.name, node: w.node, cpuList: w.cpuList })));
+  // One node: every CPU is on the NIC's node already (the table's IRQ placement is moot there).
+  const pins = d.bound ? d.workers.flatMap((w) => w.nics.map((n) => ({ name: n.name, node: w.node, cpuList: w.cpuList }))) : [];
   if (pins.length > 0) files.push({ path: '/usr/local/sbin/numakit-irq-affinity.sh', content: renderIrqScript(shellHeader(W, label, ['Pins each NIC\'s IRQs to the CPUs of its own NUMA node.']), pins), mode: 0o755, about: `IRQs of ${pins.map((p) => p.name).join(', ')} to their nodes' CPUs` });
   files.push({ path: '/usr/local/bin/spark-submit-numa', content: renderSubmitScript(shellHeader(W, label, ['Submits an application with this plan\'s executor size.', 'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]']), o.sparkHome, o.master, conf.filter(([k]) => !['spark.serializer', 'spark.network.timeout', 'spark.executorEnv.JAVA_HOME', 'spark.shuffle.service.enabled'].includes(k))), mode: 0o755, about: 'spark-submit with the plan\'s executor confs' });
   return files;

@@ -79,3 +79,20 @@ test('bad options are refused with one clear line', () => {
   assert.equal(plan('spark-2s', { 'memory-fraction': '0.95', overhead: '20' }).sizing.memoryGiB, 70); // 70 + ceil(14) + 1 = 85 <= 86.4; 71 + 15 + 1 = 87 is not
   assert.throws(() => plan('spark-2s', { heap: '4g' }), /--heap does not apply/);
 });
+
+test('one NUMA node (vm-flat-32): one unbound worker, no wrapper or IRQ pinning, the same memory arithmetic, and PLAN.md says why', () => {
+  const d = plan('vm-flat-32');
+  assert.equal(d.bound, false);
+  assert.deepEqual(d.workers.map((w) => w.node), [0]);
+  assert.deepEqual(d.memory.nodes.map((n) => [n.committedGiB, n.budgetGiB, n.policy]), [[115, 115.2, 'none']]);
+  const paths = renderPlan(d).map((f) => f.path);
+  assert.ok(!paths.some((p) => p.endsWith('/bin/java') || p.endsWith('numakit-irq-affinity.sh')), paths.join('\n'));
+  const unit = file(d, 'spark-worker-node0.service');
+  assert.doesNotMatch(unit, /SPARK_NUMA_NODE|JAVA_HOME|numa-java/);
+  assert.doesNotMatch(file(d, 'spark-defaults.conf'), /executorEnv\.JAVA_HOME/);
+  const md = file(d, 'PLAN.md');
+  assert.match(md, /This machine has one NUMA node: .* nothing is bound/);
+  assert.match(md, /there is no other node to take memory from/);
+  assert.doesNotMatch(md, /per NUMA node \(|both workers|all \d+ workers|other node's memory|numactl --|--membind|numastat/);
+  assert.match(md, /`numakit doctor --profile spark`/);
+});

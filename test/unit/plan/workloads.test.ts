@@ -99,6 +99,19 @@ test('spark-yarn: one executor container per node from the seed 000 sizing', () 
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.node-ids<\/name>\n\s*<value>0,1<\/value>/);
 });
 
+test('spark-yarn on one NUMA node (vm-flat-32): NUMA awareness and the LinuxContainerExecutor left off, only the sizes', () => {
+  const d = plan<SparkYarnDecision>('vm-flat-32', 'spark-yarn', {});
+  assert.equal(d.numaAware, false);
+  const xml = content(d, 'yarn-site.numakit.xml');
+  assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>115712<\/value>/);
+  assert.doesNotMatch(xml, /numa-awareness|LinuxContainerExecutor/);
+  assert.equal(content(d, 'container-executor.cfg'), '');
+  const md = content(d, 'PLAN.md');
+  assert.match(md, /one NUMA node: .* NUMA awareness is left off/);
+  assert.doesNotMatch(md, /NUMA resources allocation is enabled|numastat/);
+  assert.deepEqual(d.memory.nodes.map((n) => n.policy), ['none']);
+});
+
 test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', () => {
   const d = plan<SparkK8sDecision>('spark-2s', 'spark-k8s', { 'k8s-node': 'w1' });
   // reservedMemory = each node's reserve (9.6 GiB -> 9831Mi); a pod fits MemTotal - reservedMemory: 74g + 12g = 86Gi.
