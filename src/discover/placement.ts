@@ -1,9 +1,13 @@
 // SysRoot -> the large processes (>= 1 GiB resident) and where they may run, from
-// /proc/PID/status alone (cheap: no numa_maps). doctor and apply decide a profile's placement
-// from the same list, so they cannot disagree about it.
+// /proc/PID/status, plus the memory policy of the largest one from its numa_maps (numactl
+// --membind, systemd NUMAPolicy= or numakit run bind memory without touching the cpuset; only
+// one numa_maps is read: the kernel walks the page tables for it). doctor and apply decide a
+// profile's placement from the same list, so they cannot disagree about it.
 import { gathered, missing, type Gathered } from '../model/doctor_input.js';
-import { LARGE_PROCESS_BYTES, type PlacedProcess } from '../model/placement.js';
+import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../model/placement.js';
 import { listPids } from '../sysfs/proc_list.js';
+import { numaMapsPath, policyAsPrinted, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 
@@ -16,5 +20,34 @@ export function readPlacedProcesses(root: SysRoot): Gathered<PlacedProcess[]> {
     if (s === null || s.rssBytes < LARGE_PROCESS_BYTES) continue;
     out.push({ pid, comm: s.name, totalBytes: s.rssBytes, cpusAllowed: s.cpusAllowed, memsAllowed: s.memsAllowed });
   }
-  return gathered(out, 'proc/*/status');
+  out.sort((a, b) => b.totalBytes - a.totalBytes);
+  if (out[0] !== undefined) out[0] = { ...out[0], memPolicy: readMemPolicy(root, out[0].pid) };
+  return gathered(out, 'proc/*/status, numa_maps of the largest');
+}
+
+/** The policy holding most of the process's resident memory, or null (gone, not readable, unparseable, no pages). */
+export function readMemPolicy(root: SysRoot, pid: number): MemPolicyShare | null {
+  const r = readNumaMapsText(root, pid);
+  if (!r.ok) return null;
+  const kb = parseOrWarn(root, numaMapsPath(pid), r.text, parseMemPolicies);
+  return kb === null ? null : dominant(kb);
+}
+
+/** numa_maps text -> resident kB per policy as printed. */
+export function parseMemPolicies(text: string): Map<string, number> {
+  const kb = new Map<string, number>();
+  scanNumaMaps(text, (m) => {
+    let pages = 0;
+    for (let i = 1; i < m.pairs.length; i += 2) pages += m.pairs[i]!;
+    if (pages === 0) return;
+    const policy = policyAsPrinted(m);
+    kb.set(policy, (kb.get(policy) ?? 0) + pages * (m.pageKb ?? 4));
+  });
+  return kb;
+}
+
+function dominant(kb: ReadonlyMap<string, number>): MemPolicyShare | null {
+  const total = [...kb.values()].reduce((a, v) => a + v, 0);
+  const top = [...kb].sort((a, b) => b[1] - a[1])[0];
+  return top === undefined || total === 0 ? null : { text: top[0], share: top[1] / total };
 }

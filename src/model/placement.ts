@@ -11,4 +11,15 @@ export interface PlacedProcess {
   readonly totalBytes: number;
   readonly cpusAllowed: readonly number[] | null;
   readonly memsAllowed: readonly number[] | null;
+  /**
+   * The memory policy that holds most of its resident memory, as numa_maps prints it ("bind:1",
+   * "interleave=static:0-3", "default"), and that share (0..1); null when not read (only the
+   * largest process's numa_maps is read: the kernel walks its page tables for it).
+   */
+  readonly memPolicy?: MemPolicyShare | null;
+}
+
+export interface MemPolicyShare {
+  readonly text: string;
+  readonly share: number;
 }

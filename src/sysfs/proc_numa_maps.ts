@@ -138,6 +138,12 @@ export function parseNumaMapsLine(line: string): NumaMapping {
   return m;
 }
 
+/** The policy as the kernel prints it, flags included: "bind=static:1", "prefer (many):0,2", "default". */
+export function policyAsPrinted(m: ScannedMapping): string {
+  const w = m.words;
+  return (w[1] === 'weighted' || (w[1] === 'prefer' && w[2]?.startsWith('(many)'))) && w[2] !== undefined ? `${w[1]} ${w[2]}` : (w[1] ?? '');
+}
+
 /** Policy of a scanned mapping as "mode" or "mode:nodes". */
 export function policyText(m: ScannedMapping): string {
   const [mode, nodes] = policyOf(m.words);

@@ -1,9 +1,12 @@
 // Where the workload's largest process is placed, for the profiles whose advice depends on it
 // (AutoNUMA for a database or a JVM): given with --placement, or detected from the processes.
-// Bound: its CPUs are confined to one node, or its cpuset's memory to some of the nodes.
-// Unpinned: it may run on every node. Pure.
+// Bound: its CPUs are confined to one node, or its cpuset's memory to some of the nodes, or most
+// of its memory is under an explicit memory policy (numactl, systemd NUMAPolicy=, numakit run or
+// plan: bind, preferred or interleave; AutoNUMA neither scans nor migrates such memory unless
+// the policy carries MPOL_F_NUMA_BALANCING, printed "=balancing"). Unpinned: it may run and
+// allocate on every node. Pure.
 import { UsageError } from '../../model/errors.js';
-import { LARGE_PROCESS_BYTES, type PlacedProcess } from '../../model/placement.js';
+import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../../model/placement.js';
 import type { Topology } from '../../model/topology.js';
 import { TABLE } from './table.js';
 import type { Placement, WorkloadClass } from './types.js';
@@ -31,7 +34,15 @@ function boundTo(t: Topology, p: PlacedProcess): string | null {
   const memNodes = t.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0).map((n) => n.id);
   const mems = p.memsAllowed ?? memNodes;
   if (mems.length > 0 && mems.length < memNodes.length) return `its cpuset allows memory on node(s) ${mems.join(',')} only`;
+  if (p.memPolicy != null && isExplicitPolicy(p.memPolicy)) return `its memory policy is ${p.memPolicy.text} for ${Math.round(p.memPolicy.share * 100)}% of its resident memory (numactl, systemd NUMAPolicy=, numakit run)`;
   return null;
+}
+
+const EXPLICIT = /^(bind|prefer|interleave|weighted interleave)\b/;
+
+/** Most (>= half) of the memory under bind, preferred or interleave without NUMA balancing. */
+export function isExplicitPolicy(p: MemPolicyShare): boolean {
+  return p.share >= 0.5 && EXPLICIT.test(p.text) && !/=[a-z|]*balancing/.test(p.text);
 }
 
 /** The placement of the largest process of 1 GiB or more; unknown without process data. */
