@@ -11,7 +11,7 @@
 import { UsageError } from '../../model/errors.js';
 import { budgetGiB, interleaveSet, memoryPlan, RESERVE_RULE, type Commitment, type MemPolicyKind } from './budget.js';
 import { chooseNode } from './choose_node.js';
-import { num } from './machine.js';
+import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -121,7 +121,7 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
   const memory = memoryPlan(m, commitments(m, s, policy, items, committed, spread ?? m.usable));
   if (policy === 'interleave' && spread!.length < m.usable.length) notes.push(`Interleaved over nodes ${mask} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
   if (policy === 'interleave' && m.memoryNodes.length > m.usable.length) notes.push('Memory-only nodes are left out of the interleave mask: they are farther from every CPU.');
-  if (m.usable.length === 1) notes.push('This machine has one usable NUMA node: the policy keeps memory local but there is no remote memory to avoid.');
+  notes.push(...oneNodeNotes(m));
   if (o.engine === 'postgres') notes.push('work_mem x max_connections and maintenance_work_mem come on top of shared_buffers: keep them within what "Memory per node" leaves.');
   if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`);
   return {

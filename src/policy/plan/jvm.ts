@@ -5,7 +5,7 @@
 // that does not fit interleaved either is refused with the numbers.
 import { UsageError } from '../../model/errors.js';
 import { budgetGiB, budgetText, interleaveSet, memoryPlan, onNodes } from './budget.js';
-import { num } from './machine.js';
+import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -76,7 +76,7 @@ export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
   if (spread !== null && spread.length < m.usable.length) notes.push(`Interleaved over nodes ${spread.map((x) => x.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
   if (!fits && committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB)))) notes.push(`The heap would fit a node's budget but not Elasticsearch's rule of at most ${ES_HEAP_SHARE * 100}% of the memory it runs in, so it is interleaved instead of bound.`);
   if (o.flavour === 'elasticsearch' && heapGiB > 31) notes.push('A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.');
-  if (m.usable.length === 1) notes.push('This machine has one usable NUMA node: binding keeps everything local but there is no remote memory to avoid.');
+  notes.push(...oneNodeNotes(m));
   const nodes = fits ? chosen : spread!;
   const instances = fits ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index })) : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
   d.push({ what: 'instances', formula: fits ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}` : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`, value: `${instances.length}` });

@@ -60,6 +60,11 @@ function deviceNotes(topo: Topology, usable: Set<number>): string[] {
   return notes;
 }
 
+/** The note of the bound plans (databases, JVMs, Redis, services) on a machine of one NUMA node. */
+export function oneNodeNotes(m: MachineShare): string[] {
+  return m.facts.nodes === 1 ? ['This machine has one NUMA node: every CPU reaches all memory at the same distance, so binding keeps nothing more local (there is no remote memory to avoid); what still counts here is the memory arithmetic and, where the plan pins CPUs, the pinning.'] : [];
+}
+
 export function machineShare(topo: Topology, label: string, os: OsRelease | null = null): MachineShare {
   const notes: string[] = [];
   const usable: NodeShare[] = [];

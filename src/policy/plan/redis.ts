@@ -7,7 +7,7 @@
 import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import { budgetGiB, budgetText, memoryPlan, type Commitment, type MemPolicyKind } from './budget.js';
-import { num } from './machine.js';
+import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -56,5 +56,5 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
   }
   d.push({ what: 'ports', formula: `${o.basePort} + 0 .. ${instances.length - 1}`, value: `${o.basePort}-${o.basePort + instances.length - 1}` });
   if (o.basePort + instances.length - 1 > 65535) throw new UsageError(`--base-port ${o.basePort}: ${instances.length} instances run past port 65535`);
-  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), memory: memoryPlan(m, per), options: o, instances, derivations: d, notes: [...m.notes] };
+  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), memory: memoryPlan(m, per), options: o, instances, derivations: d, notes: [...m.notes, ...oneNodeNotes(m)] };
 }

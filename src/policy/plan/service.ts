@@ -2,7 +2,7 @@
 // (--per-node) or on one node, each instance bound to its node's CPUs and memory.
 import { UsageError } from '../../model/errors.js';
 import { budgetGiB, budgetText, memoryPlan, onNodes, RESERVE_RULE } from './budget.js';
-import { num } from './machine.js';
+import { num, oneNodeNotes } from './machine.js';
 import { chooseNode } from './choose_node.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
@@ -26,7 +26,7 @@ export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision
   const d: Derivation[] = [];
   const nodes = o.perNode ? m.usable : [chooseNode(m, o.node, d)];
   if (o.perNode) d.push({ what: 'instances', formula: `one per node with CPUs and memory: ${nodes.map((s) => s.node).join(', ')}`, value: `${nodes.length}` });
-  const notes = [...m.notes];
+  const notes = [...m.notes, ...oneNodeNotes(m)];
   if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the template runs the program through numactl with the instance name as the node.`);
   for (const s of nodes) if (budgetGiB(s.memGiB) < 0.25) throw new UsageError(`service: ${budgetText(s.node, s.memGiB)}; a service bound there would have no room`);
   const memory = memoryPlan(m, onNodes(nodes.map((s) => s.node), [], 'bind'), `${o.exec[0]}'s own memory is not known to the plan: each instance gets MemoryMax= its node's budget (MemTotal minus ${RESERVE_RULE}), so one that outgrows it is stopped by its cgroup rather than filling the node it is bound to`);

@@ -6,7 +6,9 @@
 //     with the kernel's manners of the apply tests' fake system, then put back), doctor raises no
 //     finding on a setting apply set (or found already set);
 //   - the plan of each workload lists exactly the table's settings of its profile, wanting what
-//     apply and doctor want, and says "apply sets it" exactly where apply would change it.
+//     apply and doctor want, and says "apply sets it" exactly where apply would change it;
+//   - every profile name (aliases too) is taken by doctor and apply through the command line, and
+//     the commands a plan prints name a profile they take.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,8 @@ import { CLASSES, type Placement, type SettingKey, type WorkloadClass } from '..
 import { planWorkload } from '../../../src/policy/plan/index.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { openRoot } from '../../../src/sysfs/root.js';
+import { ALIASES } from '../../../src/policy/knowledge/profiles.js';
+import { runMain } from '../../helpers/cli.js';
 import { fakeSystem } from '../apply/fake_system.js';
 import { CASES, EXAMPLES, exampleMachine, exampleNames } from '../plan/machines.js';
 
@@ -134,3 +138,26 @@ for (const example of exampleNames()) {
     }
   });
 }
+
+describe('the same profile names in doctor, apply and plan', () => {
+  for (const name of [...CLASSES, ...Object.keys(ALIASES)]) {
+    test(`--profile ${name}: doctor and apply take it (spark-2s)`, async () => {
+      for (const cmd of ['doctor', 'apply']) {
+        const r = await runMain(['--example', 'spark-2s', cmd, '--profile', name]);
+        assert.ok(r.code === 0 || r.code === 1, `${cmd} --profile ${name}: exit ${r.code}: ${r.err}`);
+        assert.doesNotMatch(r.err, /unknown profile/);
+      }
+    });
+  }
+  test('the apply and doctor commands every plan prints take the profile it names', () => {
+    const machine = exampleMachine('spark-2s');
+    for (const c of CASES) {
+      const t = planWorkload(c.workload, machine, c.raw).tuning;
+      for (const cmd of [t.apply, t.doctor]) {
+        const m = /^numakit (apply|doctor) --profile (\S+)( --placement bound)?$/.exec(cmd);
+        assert.ok(m !== null, cmd);
+        assert.ok((CLASSES as readonly string[]).includes(m[2]!), `${c.name}: ${cmd}`);
+      }
+    }
+  });
+});

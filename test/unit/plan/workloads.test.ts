@@ -127,3 +127,12 @@ test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up'
   assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+24g$/m);
   assert.throws(() => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }), /do not fit the 30 CPUs/);
 });
+
+test('one NUMA node (vm-flat-32): every bound plan says binding keeps nothing more local; two-node plans do not', () => {
+  const cases: [string, Record<string, string | boolean>][] = [['mysql', { 'buffer-pool': '48g' }], ['postgres', { 'buffer-pool': '24g' }], ['redis', {}], ['jvm', { heap: '24g', jar: '/opt/a.jar' }], ['elasticsearch', { heap: '31g' }], ['service', { name: 'ingest', exec: '/usr/local/bin/ingest', 'per-node': true }]];
+  for (const [workload, raw] of cases) {
+    const one = plan<{ notes: string[] }>('vm-flat-32', workload, raw);
+    assert.equal(one.notes.filter((n) => /^This machine has one NUMA node: .*no remote memory to avoid/.test(n)).length, 1, `${workload}: ${one.notes.join('\n')}`);
+    assert.ok(!plan<{ notes: string[] }>('spark-2s', workload, raw).notes.some((n) => /one NUMA node/.test(n)), workload);
+  }
+});
