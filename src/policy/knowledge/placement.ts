@@ -47,6 +47,8 @@ export function isExplicitPolicy(p: MemPolicyShare): boolean {
 
 /** The placement of the largest process of 1 GiB or more; unknown without process data. */
 export function detectPlacement(t: Topology, processes: readonly PlacedProcess[] | null, why: string): PlacementInfo {
+  // One node: every setting that depends on placement is moot there (resolve.ts), whatever runs.
+  if (t.nodes.length <= 1) return { value: null, how: 'unknown', detail: 'not needed: one NUMA node, nothing to place' };
   if (processes === null) return { value: null, how: 'unknown', detail: `unknown: ${why}` };
   const big = [...processes].filter((p) => p.totalBytes >= LARGE_PROCESS_BYTES).sort((x, y) => y.totalBytes - x.totalBytes)[0];
   if (big === undefined) return { value: null, how: 'unknown', detail: 'unknown: no process of 1 GiB or more runs to tell it from' };

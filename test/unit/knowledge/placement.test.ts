@@ -12,7 +12,7 @@ import type { PlacedProcess } from '../../../src/model/placement.js';
 import { detectPlacement } from '../../../src/policy/knowledge/placement.js';
 import { resolveWants } from '../../../src/policy/knowledge/resolve.js';
 import { openRoot } from '../../../src/sysfs/root.js';
-import { GiB, topology } from '../doctor/build.js';
+import { GiB, node, topology } from '../doctor/build.js';
 
 const t = topology(); // two nodes: CPUs 0-3 on node 0, 4-7 on node 1
 const big = (over: Partial<PlacedProcess>): PlacedProcess => ({ pid: 4242, comm: 'mysqld', totalBytes: 12 * GiB, cpusAllowed: [0, 1, 2, 3, 4, 5, 6, 7], memsAllowed: [0, 1], ...over });
@@ -38,6 +38,13 @@ for (const [name, p, want, detail] of CASES) {
     assert.equal(autonuma.advice.value, want === 'bound' ? 'off' : 'on', 'bound: AutoNUMA off; unpinned: on');
   });
 }
+
+test('placement on one NUMA node: not needed, and AutoNUMA is moot for every profile whatever runs', () => {
+  const one = topology({ nodes: [node(0, [0, 1, 2, 3])] });
+  const got = detectPlacement(one, [big({ cpusAllowed: [0, 1], memPolicy: { text: 'bind:0', share: 1 } })], '');
+  assert.deepEqual([got.value, got.detail], [null, 'not needed: one NUMA node, nothing to place']);
+  for (const klass of ['general', 'database', 'jvm'] as const) assert.equal(resolveWants(klass, { nodes: 1, memoryOnlyNodes: 0, kernelRelease: '6.1.0' }, got).autonuma?.state, 'moot', klass);
+});
 
 test('parseMemPolicies: resident kB per policy as printed (flags kept, huge pages by their size)', () => {
   const kb = parseMemPolicies([
