@@ -7,19 +7,26 @@
 //      in the bundle; at run time they are written to a private cache and checked (src/sea/).
 //   3. node --experimental-sea-config writes the blob (with V8's code cache: measured in
 //      bench/sea.mjs), postject injects it into a copy of this Node binary.
-// Output: dist/sea/numakit-linux-<arch>. Options: --no-code-cache, --out DIR.
+// Output: dist/exe/numakit-linux-<arch> (not dist/sea: that is src/sea compiled, which the npm
+// package's dist/native loads; emptying it broke every later native call). Options: --no-code-cache,
+// --out DIR.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const outAt = process.argv.indexOf('--out');
-const out = outAt > 0 ? process.argv[outAt + 1] : join(repo, 'dist', 'sea');
+const out = outAt > 0 ? process.argv[outAt + 1] : join(repo, 'dist', 'exe');
 const codeCache = !process.argv.includes('--no-code-cache');
+// The output directory is emptied first: never the compiled tree or anything holding it.
+if (!relative(resolve(out), join(repo, 'dist', 'cli')).startsWith('..')) {
+  console.error(`build-sea: --out ${out} holds numakit's compiled code (dist/cli), which it would delete; give an empty or new directory`);
+  process.exit(2);
+}
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -13,7 +13,7 @@ import { runSections, type SectionsRun } from './sections.js';
 import { REPO_ROOT } from './setup.js';
 import { TWO_NODE } from './topologies.js';
 
-const SEA = join(REPO_ROOT, 'dist', 'sea', `numakit-linux-${process.arch}`);
+const SEA = join(REPO_ROOT, 'dist', 'exe', `numakit-linux-${process.arch}`);
 const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 describe('the single executable in a guest without Node', () => {
