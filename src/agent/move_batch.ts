@@ -50,7 +50,7 @@ function ask(ops: ThreadOps, pid: number, b: BatchBuffers, n: number): void {
 }
 
 /** Moves the pages of b.addrs[0..count) that sit on a source node; throws the call's error but ENOMEM. */
-export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'query'>, target: ReadonlyMap<number, number>, b: BatchBuffers, count: number): BatchCount {
+export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'query' | 'to'>, target: ReadonlyMap<number, number>, b: BatchBuffers, count: number): BatchCount {
   let n = 0;
   if (span.query) {
     b.status.fill(UNSET, 0, count);
@@ -62,9 +62,8 @@ export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'que
       b.nodes[n++] = to;
     }
   } else {
-    const to = target.values().next().value!;
     b.chosen.words.set(b.addrs.words.subarray(0, 2 * count));
-    b.nodes.fill(to, 0, count);
+    b.nodes.fill(span.to!, 0, count);
     n = count;
   }
   const out: BatchCount = { found: span.query ? n : 0, moved: 0, left: [], full: null };

@@ -71,9 +71,9 @@ class Walk {
   }
 
   /** Moves what buf.addrs[0..count) holds on a source node, and counts it. */
-  batch(query: boolean, step: number, count: number): BatchCount {
+  batch(span: Pick<MoveSpan, 'query' | 'to'>, step: number, count: number): BatchCount {
     const t = this.d.clock.now();
-    const c = moveBatch(this.d.ops, this.pid, { query }, this.target, this.buf, count);
+    const c = moveBatch(this.d.ops, this.pid, span, this.target, this.buf, count);
     this.batches++;
     this.moved += c.moved * step;
     this.pages += c.moved;
@@ -111,10 +111,10 @@ export async function movePaced(pid: number, from: readonly number[], to: readon
       let found = 0;
       for (let addr = span.start; addr < span.end && found < span.sourcePages; ) {
         if (d.signal.aborted) return w.result('stopped');
-        const count = Math.max(1, Math.min(Math.floor(w.batchBytes / span.step), (span.end - addr) / span.step));
+        const count = Math.max(1, Math.min(Math.floor(w.batchBytes / span.step), Math.floor((span.end - addr) / span.step)));
         w.buf.ensure(count);
         w.buf.addrs.fill(addr, span.step, count);
-        const c = w.batch(span.query, span.step, count);
+        const c = w.batch(span, span.step, count);
         if (c.full !== null) return w.result('full', { code: 'ENOMEM', message: c.full });
         found += c.found;
         addr += count * span.step;
@@ -142,7 +142,7 @@ async function retryLeft(w: Walk): Promise<MoveResult> {
       w.buf.addrs.set(count, left[i + count]!);
       count++;
     }
-    const c = w.batch(true, step, count);
+    const c = w.batch({ query: true, to: null }, step, count);
     if (c.full !== null) return w.result('full', { code: 'ENOMEM', message: c.full });
     i += count;
     await w.pause();

@@ -21,8 +21,10 @@ export interface MoveSpan {
   readonly end: number;
   /** Bytes between page addresses (the mapping's page size). */
   readonly step: number;
-  /** Query before moving (pages on nodes other than the sources). */
+  /** Query before moving (pages on nodes other than the sources, or sources going to several targets). */
   readonly query: boolean;
+  /** The one target of a span that is not queried (every page found goes there); null when queried. */
+  readonly to: number | null;
   /** Pages on source nodes when planned: the walk of a sparse span stops once it found them. */
   readonly sourcePages: number;
 }
@@ -53,7 +55,8 @@ export function planMove(ranges: readonly RangeInput[], from: readonly number[],
     if (source === 0) continue;
     bytes += source * r.pageBytes;
     // Direct only when each page found goes to the one target: no other pages, one target.
-    spans.push({ start: r.start, end: r.end, step: r.pageBytes, query: other > 0 || targets.size > 1, sourcePages: source });
+    const query = other > 0 || targets.size > 1;
+    spans.push({ start: r.start, end: r.end, step: r.pageBytes, query, to: query ? null : [...targets][0]!, sourcePages: source });
   }
   return { spans, target, bytes };
 }

@@ -12,19 +12,20 @@ const range = (start: number, pages: Record<number, number>, o: { end?: number; 
 });
 
 describe('planMove', () => {
-  const cases: { name: string; ranges: ReturnType<typeof range>[]; from: number[]; to: number[]; spans: [number, boolean, number][]; target: [number, number][]; bytes: number }[] = [
-    { name: 'pages only on the source: direct', ranges: [range(0x1000, { 1: 100 })], from: [1], to: [0], spans: [[0x1000, false, 100]], target: [[1, 0]], bytes: 100 * 4096 },
-    { name: 'pages on the target too: queried', ranges: [range(0x1000, { 0: 5, 1: 100 })], from: [1], to: [0], spans: [[0x1000, true, 100]], target: [[1, 0]], bytes: 100 * 4096 },
-    { name: 'pages on a memory-only node (not a source): queried, never counted', ranges: [range(0x1000, { 1: 10, 3: 90 })], from: [1], to: [0], spans: [[0x1000, true, 10]], target: [[1, 0]], bytes: 10 * 4096 },
-    { name: 'no page on a source: not walked', ranges: [range(0x1000, { 0: 10 }), range(0x9000000, { 1: 1 })], from: [1], to: [0], spans: [[0x9000000, false, 1]], target: [[1, 0]], bytes: 4096 },
-    { name: 'two sources to two targets (node_remap): queried, each to its own', ranges: [range(0x1000, { 2: 10, 3: 10 })], from: [2, 3], to: [0, 1], spans: [[0x1000, true, 20]], target: [[2, 0], [3, 1]], bytes: 20 * 4096 },
-    { name: 'two sources to one target: direct', ranges: [range(0x1000, { 2: 10, 3: 10 })], from: [2, 3], to: [0], spans: [[0x1000, false, 20]], target: [[2, 0], [3, 0]], bytes: 20 * 4096 },
-    { name: 'hugetlb pages: counted in their size', ranges: [range(0x40000000, { 1: 3 }, { pageBytes: 2 * 1048576 })], from: [1], to: [0], spans: [[0x40000000, false, 3]], target: [[1, 0]], bytes: 6 * 1048576 },
+  const cases: { name: string; ranges: ReturnType<typeof range>[]; from: number[]; to: number[]; spans: [number, boolean, number, number | null][]; target: [number, number][]; bytes: number }[] = [
+    { name: 'pages only on the source: direct', ranges: [range(0x1000, { 1: 100 })], from: [1], to: [0], spans: [[0x1000, false, 100, 0]], target: [[1, 0]], bytes: 100 * 4096 },
+    { name: 'pages on the target too: queried', ranges: [range(0x1000, { 0: 5, 1: 100 })], from: [1], to: [0], spans: [[0x1000, true, 100, null]], target: [[1, 0]], bytes: 100 * 4096 },
+    { name: 'pages on a memory-only node (not a source): queried, never counted', ranges: [range(0x1000, { 1: 10, 3: 90 })], from: [1], to: [0], spans: [[0x1000, true, 10, null]], target: [[1, 0]], bytes: 10 * 4096 },
+    { name: 'no page on a source: not walked', ranges: [range(0x1000, { 0: 10 }), range(0x9000000, { 1: 1 })], from: [1], to: [0], spans: [[0x9000000, false, 1, 0]], target: [[1, 0]], bytes: 4096 },
+    { name: 'two sources to two targets (node_remap): queried, each to its own', ranges: [range(0x1000, { 2: 10, 3: 10 })], from: [2, 3], to: [0, 1], spans: [[0x1000, true, 20, null]], target: [[2, 0], [3, 1]], bytes: 20 * 4096 },
+    { name: 'two sources to one target: direct', ranges: [range(0x1000, { 2: 10, 3: 10 })], from: [2, 3], to: [0], spans: [[0x1000, false, 20, 0]], target: [[2, 0], [3, 0]], bytes: 20 * 4096 },
+    { name: 'two sources to two targets, one source in this mapping: direct to its own target', ranges: [range(0x1000, { 3: 10 })], from: [2, 3], to: [0, 1], spans: [[0x1000, false, 10, 1]], target: [[2, 0], [3, 1]], bytes: 10 * 4096 },
+    { name: 'hugetlb pages: counted in their size', ranges: [range(0x40000000, { 1: 3 }, { pageBytes: 2 * 1048576 })], from: [1], to: [0], spans: [[0x40000000, false, 3, 0]], target: [[1, 0]], bytes: 6 * 1048576 },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const p = planMove(c.ranges, c.from, c.to);
-      assert.deepEqual(p.spans.map((s) => [s.start, s.query, s.sourcePages]), c.spans);
+      assert.deepEqual(p.spans.map((s) => [s.start, s.query, s.sourcePages, s.to]), c.spans);
       assert.deepEqual([...p.target], c.target);
       assert.equal(p.bytes, c.bytes);
     });

@@ -85,6 +85,13 @@ describe('paced mover', () => {
     assert.deepEqual(m.procs.get(200)!.pages, { 0: 1000, 1: 1000 });
   });
 
+  it('two sources to two targets, a mapping with pages on the second source only: they go to its target, not the first one', async () => {
+    m.add(busy(200, 'spin', 0, 1, 0, { pages: { 3: 1000 } }));
+    const r = await movePaced(200, [2, 3], [0, 1], deps());
+    assert.equal(r.end, 'done');
+    assert.deepEqual(m.procs.get(200)!.pages, { 1: 1000 });
+  });
+
   it('a sparse mapping is walked only until its pages on the source are found', async () => {
     m.add(busy(200, 'spin', 1, 1, 0, { untouched: 256 * 1024 }));
     const r = await movePaced(200, [1], [0], deps());
