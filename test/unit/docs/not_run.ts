@@ -11,7 +11,7 @@ export const NOT_RUN: readonly NotRun[] = [
   { match: /^npm (ci|test|start|pack|install|run (build|build:sea|test:lab|test:dist|lab|capture|bench))\b/, why: 'builds, packs or tests numakit itself (npm test is what runs this test; the lab ones boot QEMU guests): CI runs npm ci, npm test, npm run test:dist and npm run test:lab (.ci/run)' },
   { match: /^(scp|kubectl|ansible-playbook|podman|cd deploy\/ansible)\b/, why: 'acts on other machines (a server, a Kubernetes cluster, an Ansible inventory) or builds an image: test/unit/fleet/ validates the manifests, playbooks and Containerfile' },
   { match: /^numakit (.* )?(apply|rollback)\b.*(--yes|--all)|^numakit rollback$/, why: 'changes the kernel settings of this machine, the test host (apply and rollback run on fake systems in test/unit/apply/, for real in lab guests)' },
-  { match: /^numakit (.* )?agent( --config| --tune| restore|$)/, why: 'the placement daemon moves this machine\'s processes and runs until stopped (agent --advise --once runs here; test/unit/agent/ and the lab run the rest)' },
+  { match: /^numakit (.* )?agent( --config| --tune| --unit| restore|$)/, why: 'the placement daemon moves this machine\'s processes and runs until stopped (agent --advise --once runs here; test/unit/agent/ and the lab run the rest)' },
   { match: /^numakit (.* )?serve\b/, why: 'an HTTP server that runs until stopped (test/unit/serve/ starts it on port 0)' },
   { match: /^numakit (.* )?top$/, why: 'a full-screen view that runs until q (test/unit/stat/top_pty.test.ts drives it in a pty)' },
   { match: /^numakit (.* )?stat .*--watch\b/, why: 'prints until Ctrl-C (test/unit/stat/watch.test.ts)' },
