@@ -3,13 +3,15 @@
 // policy) and NUMA nodes (Memory Manager) by narrowing their cgroup's cpuset: such a pod was
 // placed on purpose, by the kubelet, and the agent never touches it (not even with
 // --override-pins). Guaranteed pods sit right under kubepods; Burstable and BestEffort ones under
-// a kubepods-burstable / kubepods-besteffort level (systemd and cgroupfs drivers alike). Pure.
+// a kubepods-burstable / kubepods-besteffort level (systemd and cgroupfs drivers alike). A kubelet
+// run with --cgroup-root (kind, rootless and nested clusters) names the systemd slice with that
+// root's prefix (/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice/...). Pure.
 import { formatCpuList } from '../../model/cpuset.js';
 
 /** The cgroup belongs to a Guaranteed pod: under kubepods, with no burstable/besteffort level. */
 export function isKubeGuaranteed(cgroup: string): boolean {
   const parts = cgroup.split('/').filter((p) => p !== '');
-  const at = parts.findIndex((p) => p === 'kubepods' || p === 'kubepods.slice');
+  const at = parts.findIndex((p) => p === 'kubepods' || /(^|-)kubepods\.slice$/.test(p));
   if (at < 0 || at === parts.length - 1) return false;
   return !parts.slice(at + 1).some((p) => /(^|-)(burstable|besteffort)(\.slice|$|-)/.test(p));
 }

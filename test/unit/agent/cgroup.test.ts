@@ -23,6 +23,11 @@ describe('cgroup rules', () => {
     ['/kubepods/burstable/pod1234/abcd', false],
     ['/kubepods/besteffort/pod1234/abcd', false],
     ['/kubepods.slice', false],
+    // kubelet --cgroup-root=/kubelet (kind, rootless): the slices carry the root's prefix
+    ['/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod1234.slice/cri-containerd-abcd.scope', true],
+    ['/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice/kubelet-kubepods-burstable-pod1234.slice/cri-containerd-abcd.scope', false],
+    ['/kubelet/kubepods/pod1234/abcd', true],
+    ['/system.slice/notkubepods.slice/x.scope', false],
     ['/system.slice/postgresql.service', false],
   ];
   for (const [path, want] of guaranteed) it(`${path}: ${want ? '' : 'not '}a Guaranteed pod`, () => assert.equal(isKubeGuaranteed(path), want));
