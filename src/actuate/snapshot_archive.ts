@@ -1,5 +1,6 @@
 // .tar.gz snapshots, read into memory (readSnapshotArchive) for --root FILE.tar.gz and for
 // numakit fleet report: never extracted, so nothing is written and nothing is left behind.
+import { readdirSync } from 'node:fs';
 import { NumakitError } from '../model/errors.js';
 import { MemTree, normalise } from '../sysfs/mem_tree.js';
 
@@ -52,6 +53,5 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
 /** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */
 export async function createSnapshotArchive(dir: string, file: string): Promise<void> {
   const tar = await import('tar');
-  const { readdirSync } = await import('node:fs');
   await tar.c({ file, cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort());
 }
