@@ -8,9 +8,10 @@
 // core, CPU time what the command costs. Goal: <= 25 ms over Node for topo, stat, doctor and the
 // overview on the shipped examples (docs/startup.md).
 //   node bench/startup-all.mjs [--runs N] [--bin PATH] [--compare PATH] [--only NAME,NAME] [--json]
-// --bin runs another build of the CLI (a single executable, or an older dist/cli/bin.js);
-// --compare runs a second build in the same rounds (before/after under the same load), its
-// rows marked with '='.
+// The default is the package's executable (package.json "bin": dist/cli/numakit.cjs, the bundle
+// with its code cache); --bin runs another build of the CLI (dist/cli/bin.js, the same program
+// unbundled; a single executable; an older build); --compare runs a second build in the same
+// rounds (before/after under the same load), its rows marked with '='.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +25,10 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 if (!(runs >= 1)) throw new Error(`--runs ${values.runs}: expected a positive number`);
-const bin = values.bin ?? fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
-// A .js file runs under this Node; anything else is an executable (a SEA binary).
-const launcher = (b) => (b.endsWith('.js') ? (args) => [process.execPath, [b, ...args]] : (args) => [b, args]);
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const bin = values.bin ?? fileURLToPath(new URL(`../${pkg.bin.numakit}`, import.meta.url));
+// A .js/.cjs/.mjs file runs under this Node; anything else is an executable (a SEA binary).
+const launcher = (b) => (/\.[cm]?js$/.test(b) ? (args) => [process.execPath, [b, ...args]] : (args) => [b, args]);
 const state = mkdtempSync(join(tmpdir(), 'numakit-startup-'));
 
 const EX = ['--example', 'spark-2s'];

@@ -4,9 +4,12 @@
 // bare Node (a command must not load what it does not use: no koffi, yaml, tar, prom-client).
 //   node bench/topo-startup.mjs [RUNS] [-- extra numakit args, e.g. --example spark-2s]
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+// The package's executable (package.json "bin": the bundle with its code cache, docs/startup.md).
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const bin = fileURLToPath(new URL(`../${pkg.bin.numakit}`, import.meta.url));
 const sep = process.argv.indexOf('--');
 const runs = Number(process.argv[2] && process.argv[2] !== '--' ? process.argv[2] : 30);
 const extra = sep >= 0 ? process.argv.slice(sep + 1) : [];

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Build step after tsc (npm run build): the package's executable, dist/cli/numakit.cjs
+// (src/cli/numakit.cjs), and what it runs:
+//   dist/cli/numakit.bundle.cjs        src/cli/bin.ts and all it imports, one CommonJS file (esbuild);
+//                                      koffi, yaml, zod and tar are required from node_modules when used
+//                                      (in the bundle they would add 860 KB that every command reads)
+//   dist/cli/numakit.bundle.cjs.map    its source map (used with NUMAKIT_DEBUG=1)
+//   dist/cli/numakit.bundle.cache      V8's code cache of the bundle after running the commands
+//                                      in CACHE_RUNS on the shipped examples
+// Each module's import.meta.url becomes the URL of its file under dist/ (the bundle sits in
+// dist/cli/), so workers, the dashboard's files and the examples are found where tsc put them.
+// Why: the ES module loader costs about 0.3 ms of CPU per module (resolve, read, link); a code
+// cache skips the compile of what it holds. docs/startup.md has the numbers.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const src = join(repo, 'src');
+const out = join(repo, 'dist', 'cli');
+const launcher = join(out, 'numakit.cjs');
+const bundle = join(out, 'numakit.bundle.cjs');
+const cache = join(out, 'numakit.bundle.cache');
+
+const PACKAGES = ['koffi', 'yaml', 'zod', 'tar'];
+
+/**
+ * Two rewrites of each source file, for a CommonJS bundle: import.meta.url of src/X/Y.ts becomes
+ * the URL of dist/X/Y.js, computed from the bundle's own place; import('yaml') (a package left
+ * out) becomes require('yaml'), since import() in a script compiled with a code cache has no
+ * loader to go to (V8's cache keeps no host options).
+ */
+const forCommonJs = {
+  name: 'for-commonjs',
+  setup(b) {
+    b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const rel = relative(src, args.path).replace(/\.ts$/, '.js');
+      const contents = text
+        .replaceAll('import.meta.url', `__numakitModuleUrl(${JSON.stringify(rel)})`)
+        .replace(/\bimport\((['"])([^'"]+)\1\)/g, (call, _q, name) => (PACKAGES.includes(name) ? `Promise.resolve().then(() => require('${name}'))` : call));
+      return contents === text ? undefined : { contents, loader: 'ts' };
+    });
+  },
+};
+
+await build({
+  entryPoints: [join(src, 'cli', 'bin.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: bundle,
+  external: PACKAGES,
+  plugins: [forCommonJs],
+  banner: {
+    js: [
+      "'use strict';", // the sources are ES modules: strict, as they are unbundled
+      "var __numakitModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', rel)).href;",
+    ].join('\n'),
+  },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+// Any import() left (a package not in PACKAGES, a computed name) would fail at run time.
+const text = readFileSync(bundle, 'utf8');
+const leftover = text.match(/\bimport\(["'][^"']*["']\)/g);
+if (leftover) throw new Error(`${relative(repo, bundle)}: dynamic import() left in the bundle: ${leftover.join(', ')}`);
+// The build id ends the bundle and starts the cache: the launcher uses only a cache of this build.
+const id = createHash('sha256').update(text).digest('hex');
+appendFileSync(bundle, `//# numakit-build=${id}\n`);
+copyFileSync(join(src, 'cli', 'numakit.cjs'), launcher);
+chmodSync(launcher, 0o755);
+
+// The code cache: each run starts from the cache the one before wrote, so it ends up holding
+// the functions any of them compiled. A run that fails fails the build.
+const CACHE_RUNS = [
+  ['--version'],
+  ['--example', 'spark-2s'],
+  ['--example', 'spark-2s', 'topo'],
+  ['--example', 'spark-2s', 'topo', '--json'],
+  ['--example', 'spark-2s', 'stat'],
+  ['--example', 'spark-2s', 'stat', '-m'],
+  ['--example', 'spark-2s', 'doctor'],
+  ['--example', 'lab-2node-procs', 'stat', '--procs'],
+  ['--example', 'spark-2s', 'plan', 'spark-standalone'],
+  ['--example', 'spark-2s', 'apply', '--profile', 'database'],
+];
+const MAKE_CACHE = `
+const { writeFileSync } = require('node:fs');
+const l = require(process.argv[1]); // node -e CODE LAUNCHER ARGS: argv is [node, LAUNCHER, ARGS]
+const { source, id } = l.readBundle();
+const script = l.compile(source, l.cachedDataFor(id));
+process.on('exit', () => writeFileSync(l.CACHE, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()])));
+l.run(script);`;
+rmSync(cache, { force: true });
+for (const args of CACHE_RUNS) {
+  try {
+    execFileSync(process.execPath, ['-e', MAKE_CACHE, launcher, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  } catch (e) {
+    // doctor exits 1 when it finds problems: that is a finished run.
+    if (e.status !== 1) throw new Error(`numakit ${args.join(' ')} (code cache run) exited ${e.status}: ${String(e.stderr).trim()}`);
+  }
+}
