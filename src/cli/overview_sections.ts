@@ -2,15 +2,17 @@
 // findings, stat's highlights). Each gives its text and the same facts as data for
 // `numakit --json` (under its key), or null when it has nothing to say here; each loads what it
 // needs lazily.
+import type { Topology } from '../model/topology.js';
 import type { Context } from './context.js';
 
 export interface OverviewSection {
   /** The section's key in `numakit --json`. */
   readonly key: string;
-  run(ctx: Context): Promise<{ text: string; data: unknown } | null>;
+  /** `topology`: the overview's own discovery, for a section that needs it (not read twice). */
+  run(ctx: Context, topology: Topology): Promise<{ text: string; data: unknown } | null>;
 }
 
 export const OVERVIEW_SECTIONS: OverviewSection[] = [
-  { key: 'doctor', run: async (ctx) => (await import('./doctor_overview.js')).doctorOverview(ctx) },
+  { key: 'doctor', run: async (ctx, t) => (await import('./doctor_overview.js')).doctorOverview(ctx, t) },
   { key: 'stat', run: async (ctx) => (await import('./stat_overview.js')).statOverview(ctx) },
 ];

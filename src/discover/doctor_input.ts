@@ -90,8 +90,9 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
   return t.devices.filter((d) => d.kind === 'nvme').flatMap((d) => String(d.details.namespaces ?? '').split(',').filter((n) => n !== '').map((disk) => ({ disk, controller: d.name })));
 }
 
-export async function gatherDoctorInput(root: SysRoot): Promise<DoctorInput> {
-  const topology = discoverTopology(root);
+/** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */
+export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
+  const topology = opts.topology ?? discoverTopology(root);
   const nets = topology.devices.filter((d) => d.kind === 'net');
   return {
     topology,

@@ -67,7 +67,7 @@ the most remote memory) and what to try next.`,
   async run({ values }, ctx) {
     const t = discoverTopology(ctx.root);
     const sections: [string, { text: string; data: unknown } | null][] = [];
-    for (const s of OVERVIEW_SECTIONS) sections.push([s.key, await s.run(ctx)]);
+    for (const s of OVERVIEW_SECTIONS) sections.push([s.key, await s.run(ctx, t)]);
     if (values.json) {
       ctx.out(overviewJson(ctx, t, Object.fromEntries(sections.map(([k, r]) => [k, r?.data ?? null]))));
       return 0;
