@@ -21,7 +21,10 @@
 // numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
 // thread as 1.17 CPUs and so never fits it on a 1-CPU node.
 //   node bench/agent-vs-numad.mjs [--timeout SEC] [--sizes 400,96] [--tuners numakit,numad,numad-u100,autonuma]
-//                                 [--protocols appears,present] [--json FILE]
+//                                 [--protocols appears,present] [--json FILE] [--before DIR]
+// --before DIR: also runs an earlier build of numakit (DIR: a copy of its dist/, inside the repo so
+// the guest sees it; e.g. cp -r dist tmp/dist-before before rebuilding) as tuner numakit-before,
+// in the same guest and run: before/after under the same load.
 // --json FILE keeps every run's whole record (the tuner's log, the locality trace) as JSON lines.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -35,9 +38,12 @@ const tuners = arg('--tuners', 'numakit,numad,numad-u100,autonuma').split(',');
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
 const protocols = arg('--protocols', 'appears,present,idle').split(',');
+const before = arg('--before', null);
+if (before !== null) tuners.push('numakit-before');
 const runs = protocols.flatMap((protocol) => (protocol === 'idle' ? [0] : sizes).flatMap((mib) => tuners.filter((t) => protocol === 'appears' || t !== 'autonuma').map((t) => ({ protocol, t, mib }))));
+const extra = (t) => (t === 'numakit-before' ? ` --label numakit-before --cli ${before}/cli/bin.js` : '');
 const script = runs
-  .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t} ${protocol === 'idle' ? 'idle' : 'misplaced'} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`)
+  .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${protocol === 'idle' ? 'idle' : 'misplaced'}${extra(t)} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`)
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
 const loadBefore = loadavg();
@@ -72,7 +78,7 @@ for (const protocol of protocols) {
   for (const mib of sizes) {
     const by = Object.fromEntries(results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]));
     const n = by.numakit;
-    for (const name of ['numad', 'numad-u100']) {
+    for (const name of ['numad', 'numad-u100', 'numakit-before']) {
       const d = by[name];
       if (!n || !d) continue;
       const nt = n.t95.busy;
@@ -83,7 +89,7 @@ for (const protocol of protocols) {
   }
 }
 const idle = Object.fromEntries(results.filter((x) => x.scenario === 'idle').map((x) => [x.tuner, x]));
-for (const name of ['numad', 'numad-u100']) {
+for (const name of ['numad', 'numad-u100', 'numakit-before']) {
   if (idle.numakit && idle[name]) console.log(`idle, ${timeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`);
 }
 // Every tuner shares the guest's vCPUs with the host's other work: a loaded host slows copies and

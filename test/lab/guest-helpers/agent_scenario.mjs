@@ -27,7 +27,8 @@ const opt = (k, d) => {
 const MIB = Number(opt('--mib', 200));
 const TIMEOUT = Number(opt('--timeout', 20)) * 1000;
 const WORKLOAD = fileURLToPath(new URL('agent_workload.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
+// --cli PATH: another build of numakit (bench/agent-vs-numad.mjs --before: an earlier build in the same run).
+const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
 const cpuNode = nodeOfCpu();
 const cpusOf = (n) => [...cpuNode].filter(([, x]) => x === n).map(([c]) => c);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -292,7 +293,7 @@ const tunerSystemCpu = t === null ? null : systemCpuSeconds(t.pid);
 const exitCode = t === null ? null : await t.stop();
 await sleep(300);
 const out = {
-  tuner, scenario, mib: MIB, tunerFirst, t95, hot95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
+  tuner: opt('--label', tuner), scenario, mib: MIB, tunerFirst, t95, hot95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
   // CPU seconds: in all, and from the workloads' start (--tuner-first) or the tuner's ready line on.
   tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0), tunerSystemCpuSeconds: tunerSystemCpu,
   // While managing (from the workloads' start, or the tuner's ready line): the kernel's share apart
