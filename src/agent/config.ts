@@ -2,9 +2,12 @@
 // defaults; src/agent/config_file.ts validates files and src/cli/commands/agent.ts flags.
 import { DEFAULT_POLICY, type PolicyOptions, type UnitKind } from '../policy/agent/types.js';
 import type { LogFormat } from './log_line.js';
+import { MAX_WAIT_MS } from '../model/timer_limit.js';
 
 export interface AgentConfig extends PolicyOptions {
   readonly intervalMs: number;
+  /** --max-interval: the longest sleep while passes find nothing to do (policy/agent/interval.ts); null: 3 x intervalMs. */
+  readonly maxIntervalMs: number | null;
   /** What is placed as one: a process, or a cgroup v2 leaf with its processes. */
   readonly unit: UnitKind;
   /** Share of one CPU a page move may use (the kernel's copy included), 0..1; 1 = no limit. */
@@ -21,9 +24,21 @@ export interface AgentConfig extends PolicyOptions {
   readonly metricsInsecurePublic: boolean;
 }
 
+/** --max-interval unless given: three --interval (numad stretches 5 s to 15 s). */
+export const MAX_INTERVAL_FACTOR = 3;
+
+/**
+ * The longest sleep between passes; --interval when --max-interval is shorter (refused on the
+ * command line). The default (3 x --interval) stays within a timer's range, as every duration does.
+ */
+export function maxIntervalOf(cfg: Pick<AgentConfig, 'intervalMs' | 'maxIntervalMs'>): number {
+  return Math.max(cfg.intervalMs, cfg.maxIntervalMs ?? Math.min(MAX_WAIT_MS, cfg.intervalMs * MAX_INTERVAL_FACTOR));
+}
+
 export const DEFAULT_AGENT: AgentConfig = {
   ...DEFAULT_POLICY,
   intervalMs: 5000,
+  maxIntervalMs: null,
   unit: 'process',
   maxMigrateCpu: 0.5,
   numaBalancing: 'off',

@@ -147,7 +147,12 @@ export class AgentPass {
    * window, not a whole interval, as after start-up.
    */
   get wantsShortWindow(): boolean {
-    return (this.units?.baselines ?? this.sampler.baselines) > 0;
+    return this.baselines > 0;
+  }
+
+  /** Processes (or units) the last pass took a fresh baseline of. */
+  get baselines(): number {
+    return this.units?.baselines ?? this.sampler.baselines;
   }
 
   /**

@@ -1,14 +1,15 @@
 // The agent's life: restore what a killed predecessor left, journal and switch off AutoNUMA
 // (--numa-balancing off; its memory-tiering mode stays on: policy/agent/balancing.ts), take a baseline, then a pass every --interval until SIGINT or SIGTERM
-// (which also stops a page move after its current batch), then put back everything it changed. --advise changes nothing; --once makes one pass over one
+// (which also stops a page move after its current batch; the time between passes grows up to --max-interval while they find nothing to do), then put back everything it changed. --advise changes nothing; --once makes one pass over one
 // interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
 import { acquireLock, JournalWriteError, saveChangeSet } from '../actuate/journal.js';
 import { NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
-import type { AgentConfig } from './config.js';
+import { maxIntervalOf, type AgentConfig } from './config.js';
 import { sleepUnless } from './clock.js';
 import { balancingWhileRunning } from '../policy/agent/balancing.js';
+import { nextIntervalMs, quietPass } from '../policy/agent/interval.js';
 import { readText } from '../sysfs/read.js';
 import { AgentJournal } from './journal.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
@@ -92,12 +93,16 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     const pass = new AgentPass(balancing.tiering ? { ...cfg, promote: false } : cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid, signal: stop.signal });
     await pass.run(now());
     deps.onReady?.();
+    // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
+    const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
+    let interval: number | null = null;
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
-      await sleepUnless(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : cfg.intervalMs, stop.signal);
+      await sleepUnless(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs), stop.signal);
       if (stop.signal.aborted) break;
       try {
-        await pass.run(now());
+        const decisions = await pass.run(now());
+        interval = nextIntervalMs(interval, quietPass(decisions, pass.baselines), stretch);
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.
         if (e instanceof JournalWriteError) throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);

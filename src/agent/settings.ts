@@ -27,6 +27,7 @@ const bool = (v: Raw, what: string): boolean => {
 /** Every key, flag and config alike, and how it sets the config. */
 export const KEYS: Readonly<Record<string, Setter>> = {
   interval: (c, v, w) => ({ ...c, intervalMs: parseDuration(num(v, w), w) }),
+  'max-interval': (c, v, w) => ({ ...c, maxIntervalMs: parseDuration(num(v, w), w) }),
   'min-rss': (c, v, w) => ({ ...c, minRssBytes: parseSize(num(v, w), w) }),
   'min-cpu': (c, v, w) => ({ ...c, minCpu: parseNonNegative(num(v, w), w) }),
   include: (c, v, w) => ({ ...c, include: [...c.include, ...list(v).map((x) => parseRegex(x, w))] }),

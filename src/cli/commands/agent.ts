@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSystem } from '../../actuate/system.js';
 import { readPageSize } from '../../discover/node_stat.js';
-import { NumakitError } from '../../model/errors.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
-import { DEFAULT_AGENT, type AgentConfig } from '../../agent/config.js';
+import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
 import { applySettings, parseConfigFile, type Raw } from '../../agent/settings.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions, Values } from '../options.js';
@@ -49,7 +49,11 @@ const OPTIONS = {
     type: 'string', value: 'M', group: HOW,
     help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit; its memory-tiering mode, 2, stays on) or keep",
   },
-  interval: { type: 'string', value: 'DUR', group: RUNNING, help: 'time between passes (default 5s)' },
+  interval: { type: 'string', value: 'DUR', group: RUNNING, help: 'time between passes (default 5s): the shortest, when something needs doing' },
+  'max-interval': {
+    type: 'string', value: 'DUR', group: RUNNING,
+    help: 'while passes find nothing to do, the time between them grows by\n--interval up to this (default 3 x --interval; equal: never grows);\na new process may wait this long to be seen',
+  },
   advise: { type: 'boolean', group: RUNNING, help: 'change nothing: log what it would do and why' },
   once: {
     type: 'boolean', group: RUNNING,
@@ -100,7 +104,9 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
     cfg = await parseConfigFile(text, file);
   }
   const flags = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'config')) as Record<string, Raw | undefined>;
-  return applySettings(cfg, flags, (k) => `agent: --${k}`);
+  const out = applySettings(cfg, flags, (k) => `agent: --${k}`);
+  if (out.maxIntervalMs !== null && out.maxIntervalMs < out.intervalMs) throw new UsageError(`agent: --max-interval ${out.maxIntervalMs / 1000}s is shorter than --interval ${out.intervalMs / 1000}s`);
+  return out;
 }
 
 async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx: Context): Promise<number> {
@@ -150,11 +156,11 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     ctx.out(`${l}\n`);
     metrics?.logged(l);
   };
-  const what = { pid: process.pid, intervalSeconds: cfg.intervalMs / 1000, tune: cfg.tune, strategy: cfg.strategy, advise: cfg.advise, metrics: metrics?.address ?? null };
+  const what = { pid: process.pid, intervalSeconds: cfg.intervalMs / 1000, maxIntervalSeconds: maxIntervalOf(cfg) / 1000, tune: cfg.tune, strategy: cfg.strategy, advise: cfg.advise, metrics: metrics?.address ?? null };
   // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
   const onReady = () => log(cfg.logFormat === 'json'
     ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`);
+    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`);
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);

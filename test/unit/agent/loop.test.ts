@@ -179,6 +179,38 @@ describe('agent pass', () => {
   });
 });
 
+describe('agent life: the interval', () => {
+  it('nothing to do: the sleep grows by --interval up to --max-interval; a process to act on brings it back at once', async () => {
+    const signals = new EventEmitter();
+    const at: number[] = [];
+    let appeared = -1;
+    const done = runAgent(cfg({ intervalMs: 40, maxIntervalMs: 120, advise: true }), {
+      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096, selfPid: 99999, clock: fakeClock(),
+      now: () => {
+        at.push(performance.now());
+        if (at.length === 6) {
+          m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }] }));
+          appeared = at.length;
+        }
+        // Its thread busy since the last pass.
+        if (appeared > 0) m.tick((at.at(-1)! - at.at(-2)!) / 1000);
+        return Date.now();
+      },
+    });
+    while (at.length < 9) await new Promise((r) => setTimeout(r, 5));
+    signals.emit('SIGTERM');
+    assert.equal(await done, 0);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    // Passes 1-5 (no processes): 40 (the first window), 40, 80, 120, 120; pass 6 finds the process.
+    const want = [40, 40, 80, 120, 120];
+    want.forEach((w, i) => assert.ok(gaps[i]! >= w - 5, `gap ${i + 1}: ${gaps.map(Math.round)} (want ${want})`));
+    assert.ok(gaps[3]! >= 115 && gaps[4]! >= 115, `not stretched: ${gaps.map(Math.round)}`);
+    // Once a pass advises a move (its first CPU window judged), the sleeps are --interval again.
+    assert.ok(gaps[6]! < 115 && gaps[7]! < 115, `not back to --interval: ${gaps.map(Math.round)}\n${lines.join("\n")}`);
+    assert.match(lines.join('\n'), /would move pid 200/);
+  });
+});
+
 describe('agent life: restore', () => {
   const knob = () => readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8').trim();
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
 import { parseConfigFile } from '../../../src/agent/settings.js';
 import { parseMetricsAddr, startMetrics } from '../../../src/agent/metrics.js';
-import { DEFAULT_AGENT } from '../../../src/agent/config.js';
+import { DEFAULT_AGENT, maxIntervalOf } from '../../../src/agent/config.js';
 import { proc } from './build.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { TEST_DIR } from '../../helpers/cli.js';
@@ -26,6 +26,15 @@ describe('agent settings', () => {
     await assert.rejects(agentConfig(['--granularity', 'thread']), /agent: --granularity 'thread': expected process or threads/);
     await assert.rejects(agentConfig(['--max-migrate-cpu', '0']), /agent: --max-migrate-cpu '0': must be more than 0/);
     await assert.rejects(agentConfig(['--max-migrate-cpu', '150%']), /agent: --max-migrate-cpu '150%': expected a fraction/);
+  });
+
+  it('--max-interval: 3 x --interval unless given (within a timer\'s range), never under --interval', async () => {
+    assert.equal(maxIntervalOf(await agentConfig([])), 15_000);
+    assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s'])), 6_000);
+    assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s', '--max-interval', '1m'])), 60_000);
+    assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s', '--max-interval', '2s'])), 2_000);
+    assert.equal(maxIntervalOf(await agentConfig(['--interval', '576h'])), 576 * 3600_000);
+    await assert.rejects(agentConfig(['--interval', '10s', '--max-interval', '5s']), /agent: --max-interval 5s is shorter than --interval 10s/);
   });
 
   it('the YAML file has the same keys; flags win over it', async () => {
