@@ -7,7 +7,8 @@
 //            a JVM, is not read; when it gets busy again it is baselined first)
 // A pass thus reads what can have changed; a server of idle processes costs a stat each.
 import type { SysRoot } from '../sysfs/root.js';
-import { CLOCK_TICKS_PER_SECOND, readProcStat } from '../sysfs/proc_task_stat.js';
+import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
+import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
 
 /** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
 export const KERNEL_RECHECK = 12;
@@ -21,42 +22,64 @@ export interface ProcScreenOptions {
   readonly idleBelow: number;
 }
 
+/** A process's starttime and CPU ticks at the pass it was last read, updated in place. */
+interface Seen {
+  start: number;
+  ticks: number;
+  pass: number;
+}
+
 export class ProcScreen {
   private pass = 0;
   /** pid -> pass it was last seen a kernel thread. */
   private readonly kernel = new Map<number, number>();
-  /** pid -> its starttime and CPU ticks at the last pass. */
-  private ticks = new Map<number, { start: number; ticks: number }>();
-  private next = new Map<number, { start: number; ticks: number }>();
+  /** pid -> what the last pass read of it (entries not read at the last pass are stale). */
+  private readonly seen = new Map<number, Seen>();
+  private readonly files: ProcStatFiles;
+  private readonly st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0 };
 
-  constructor(private readonly root: SysRoot, private readonly o: ProcScreenOptions) {}
-
-  /** Starts a pass (windowSeconds: since the last one; 0 before any). */
-  begin(): void {
-    this.pass++;
-    this.next = new Map();
+  constructor(root: SysRoot, private readonly o: ProcScreenOptions) {
+    this.files = new ProcStatFiles(root);
   }
 
+  /** Starts a pass. */
+  begin(): void {
+    this.pass++;
+  }
+
+  /** One process this pass (windowSeconds: since the last pass; 0 before any). */
   check(pid: number, windowSeconds: number): Screened {
     const k = this.kernel.get(pid);
     if (k !== undefined && this.pass - k < KERNEL_RECHECK) return 'kernel';
-    const st = readProcStat(this.root, pid);
-    if (st === null) return 'gone';
+    const st = this.st;
+    if (!this.files.read(pid, st)) {
+      this.files.forget(pid);
+      return 'gone';
+    }
     if (st.vsizeBytes === 0) {
       this.kernel.set(pid, this.pass);
+      this.files.forget(pid); // read once every KERNEL_RECHECK passes: not worth a file kept open
       return 'kernel';
     }
     this.kernel.delete(pid);
     if (st.rssPages * this.o.pageSize < this.o.minRssBytes) return 'small';
-    const before = this.ticks.get(pid);
-    this.next.set(pid, { start: st.startTicks, ticks: st.cpuTicks });
-    if (this.o.idleBelow <= 0 || before === undefined || before.start !== st.startTicks || windowSeconds <= 0) return 'read';
-    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / windowSeconds < this.o.idleBelow ? 'idle' : 'read';
+    const before = this.seen.get(pid);
+    const known = before !== undefined && before.pass === this.pass - 1 && before.start === st.startTicks;
+    const delta = known ? st.cpuTicks - before.ticks : 0;
+    if (before === undefined) this.seen.set(pid, { start: st.startTicks, ticks: st.cpuTicks, pass: this.pass });
+    else {
+      before.start = st.startTicks;
+      before.ticks = st.cpuTicks;
+      before.pass = this.pass;
+    }
+    if (this.o.idleBelow <= 0 || !known || windowSeconds <= 0) return 'read';
+    return delta / CLOCK_TICKS_PER_SECOND / windowSeconds < this.o.idleBelow ? 'idle' : 'read';
   }
 
-  /** Ends a pass: what was not seen is forgotten. */
+  /** Ends a pass: what was not seen is forgotten (its file closed). */
   end(listed: ReadonlySet<number>): void {
-    this.ticks = this.next;
+    for (const [pid, s] of this.seen) if (s.pass !== this.pass) this.seen.delete(pid);
     for (const pid of this.kernel.keys()) if (!listed.has(pid)) this.kernel.delete(pid);
+    this.files.retain(listed);
   }
 }

@@ -1,0 +1,145 @@
+// /proc/PID/stat of every process, every pass, as cheaply as the kernel allows: the agent's idle
+// cost is mostly this read (a profile of an idle agent: open, fstat, read, close and a string per
+// process, then their garbage). On the running system each file stays open between passes and is
+// read again with one pread at offset 0 (procfs regenerates a seq_file read from offset 0) into
+// one reused buffer, parsed from the bytes: one syscall and no allocation per process.
+// An open /proc/PID/stat holds the process's struct pid, not its number: once the process is gone
+// (reaped) every read fails with ESRCH, so a reused PID is never mistaken for the old process; the
+// file is then closed and the number opened afresh. Any other root (a snapshot, a test tree: a
+// jail) and a file the byte parser refuses go through readProcStat (read.ts: the jail, warnings).
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { readProcStat } from './proc_task_stat.js';
+import type { SysRoot } from './root.js';
+
+/** The fields of /proc/PID/stat the agent's screen needs (see proc_task_stat.ts). */
+export interface StatFields {
+  /** utime + stime, clock ticks. */
+  cpuTicks: number;
+  startTicks: number;
+  threads: number;
+  rssPages: number;
+  vsizeBytes: number;
+}
+
+/** Files kept open at most: past it, a file is opened, read and closed each time (RLIMIT_NOFILE can be 1024). */
+export const MAX_OPEN = 512;
+/** A stat line is under 400 bytes; comm is at most 64 (TASK_COMM_LEN 16, or a kthread's longer name). */
+const BUF_BYTES = 4096;
+const SPACE = 32;
+const NEWLINE = 10;
+
+/**
+ * Parses the fields after comm from `buf[0, n)` into `out`; false when the line is not a stat line
+ * (no ')', a field missing or not a count). Fields are counted from the LAST ')' (comm may hold
+ * spaces and parentheses). No allocation.
+ */
+export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boolean {
+  let at = n - 1;
+  while (at >= 0 && buf[at] !== 0x29) at--;
+  if (at < 0) return false;
+  at++;
+  let field = 2;
+  let utime = -1;
+  for (;;) {
+    while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
+    if (at >= n) return false;
+    field++;
+    let v = 0;
+    let ok = true;
+    const start = at;
+    for (; at < n && buf[at] !== SPACE && buf[at] !== NEWLINE; at++) {
+      const c = buf[at]! - 48;
+      if (c < 0 || c > 9) ok = false;
+      v = v * 10 + c;
+    }
+    if (field < 14 || (field > 15 && field !== 20 && field < 22)) continue;
+    if (!ok || at === start || !Number.isSafeInteger(v)) return false;
+    if (field === 14) utime = v;
+    else if (field === 15) out.cpuTicks = utime + v;
+    else if (field === 20) out.threads = v;
+    else if (field === 22) out.startTicks = v;
+    else if (field === 23) out.vsizeBytes = v;
+    else {
+      out.rssPages = v;
+      return true;
+    }
+  }
+}
+
+/** The /proc/PID/stat reader of one sampler: open files by pid. */
+export class ProcStatFiles {
+  private readonly fds = new Map<number, number>();
+  private readonly buf = Buffer.allocUnsafeSlow(BUF_BYTES);
+  private readonly fast: boolean;
+
+  constructor(private readonly root: SysRoot) {
+    this.fast = root.isReal && root.tree === undefined && root.onAccess === undefined;
+  }
+
+  /** Fills `out` from the process's stat; false when it is gone (or its stat unusable: warned). */
+  read(pid: number, out: StatFields): boolean {
+    if (this.fast) {
+      const r = this.readFast(pid, out);
+      if (r !== null) return r;
+    }
+    const st = readProcStat(this.root, pid);
+    if (st === null) return false;
+    out.cpuTicks = st.cpuTicks;
+    out.startTicks = st.startTicks;
+    out.threads = st.threads;
+    out.rssPages = st.rssPages;
+    out.vsizeBytes = st.vsizeBytes;
+    return true;
+  }
+
+  /** true/false as read(); null: let readProcStat decide (an error it names, a line it warns about). */
+  private readFast(pid: number, out: StatFields): boolean | null {
+    let fd = this.fds.get(pid);
+    let n: number;
+    try {
+      if (fd === undefined) {
+        fd = openSync(`/proc/${pid}/stat`, constants.O_RDONLY);
+        if (this.fds.size < MAX_OPEN) this.fds.set(pid, fd);
+      }
+      n = readSync(fd, this.buf, 0, BUF_BYTES, 0);
+    } catch (e) {
+      this.close(pid, fd);
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ESRCH' || code === 'ENOENT' ? false : null;
+    }
+    if (this.fds.get(pid) !== fd) closeSync(fd);
+    if (n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return true;
+    this.close(pid, this.fds.get(pid));
+    return null;
+  }
+
+  private close(pid: number, fd: number | undefined): void {
+    if (fd === undefined) return;
+    this.fds.delete(pid);
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed: nothing to do
+    }
+  }
+
+  /** Closes the file of a process no longer read (gone, or a kernel thread not read for a while). */
+  forget(pid: number): void {
+    this.close(pid, this.fds.get(pid));
+  }
+
+  /** Closes the files of processes not in `keep`. */
+  retain(keep: ReadonlySet<number>): void {
+    for (const pid of this.fds.keys()) if (!keep.has(pid)) this.forget(pid);
+  }
+
+  /** Files open now (tests). */
+  get open(): number {
+    return this.fds.size;
+  }
+
+  /** Closes every file (the sampler is done). */
+  closeAll(): void {
+    for (const pid of [...this.fds.keys()]) this.forget(pid);
+  }
+}
