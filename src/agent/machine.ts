@@ -1,15 +1,16 @@
 // The machine as the agent's policy sees it each interval: per node its CPUs, free memory,
 // idle CPUs over the interval (two /proc/stat readings) and distances; plus the numastat
 // counters and free memory the metrics export.
-// What a pass reads every time is small: the online nodes and CPUs and /proc/stat.
+// What a pass reads every time is small: the online nodes and CPUs and /proc/stat (kept open).
 // The layout (each node's CPUs and distances) is read again only when those change (hotplug);
 // free memory and numastat only when a pass has candidates to place or metrics to serve.
-import { readText } from '../sysfs/read.js';
+import { KeptFile } from '../sysfs/kept_file.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeMeminfo } from '../sysfs/node_meminfo.js';
 import { readNodeNumastat, type NodeNumastat } from '../sysfs/node_numastat.js';
-import { readProcStat, type CpuTimes } from '../sysfs/proc_stat.js';
+import { parseProcStat, type CpuTimes } from '../sysfs/proc_stat.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { NodeView } from '../policy/agent/types.js';
 
@@ -29,16 +30,31 @@ export interface MachineReading {
 /** Per-CPU times at one pass, for the next pass's idle CPUs. */
 export type CpuReading = ReadonlyMap<number, CpuTimes>;
 
-export function readCpuTimes(root: SysRoot): CpuReading {
-  return readProcStat(root) ?? new Map<number, CpuTimes>();
+/** The files every pass reads, kept open on the running system (sysfs/kept_file.ts). */
+export class MachineFiles {
+  readonly procStat: KeptFile;
+  readonly nodeOnline: KeptFile;
+  readonly cpuOnline: KeptFile;
+
+  constructor(readonly root: SysRoot) {
+    this.procStat = new KeptFile(root, 'proc/stat');
+    this.nodeOnline = new KeptFile(root, 'sys/devices/system/node/online');
+    this.cpuOnline = new KeptFile(root, 'sys/devices/system/cpu/online');
+  }
+}
+
+export function readCpuTimes(files: MachineFiles): CpuReading {
+  const text = files.procStat.read();
+  return (text === null ? null : parseOrWarn(files.root, 'proc/stat', text, parseProcStat)) ?? new Map<number, CpuTimes>();
 }
 
 /**
  * The layout; `previous` is returned as is when the online nodes and CPUs are unchanged (two
  * one-line files a pass: node/online and cpu/online change on every hotplug).
  */
-export function readLayout(root: SysRoot, previous: NodeLayout | null): NodeLayout {
-  const key = `${readText(root, 'sys/devices/system/node/online')?.trim() ?? ''};${readText(root, 'sys/devices/system/cpu/online')?.trim() ?? ''}`;
+export function readLayout(files: MachineFiles, previous: NodeLayout | null): NodeLayout {
+  const root = files.root;
+  const key = `${files.nodeOnline.read()?.trim() ?? ''};${files.cpuOnline.read()?.trim() ?? ''}`;
   if (previous !== null && previous.key === key) return previous;
   const ids = listNodeDirs(root);
   return {

@@ -16,7 +16,7 @@ import { REAL_CLOCK } from './clock.js';
 import type { AgentConfig } from './config.js';
 import type { AgentJournal } from './journal.js';
 import { outcomeName, renderLogLine, type Outcome } from './log_line.js';
-import { readCpuTimes, readLayout, readMachine, type CpuReading, type NodeLayout } from './machine.js';
+import { MachineFiles, readCpuTimes, readLayout, readMachine, type CpuReading, type NodeLayout } from './machine.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
@@ -65,6 +65,7 @@ export class AgentPass {
   private permittedOf = new Map<number, number[]>();
   private nowMs = 0;
   private allCpus: number[] = [];
+  private readonly files: MachineFiles;
 
   constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
@@ -74,6 +75,7 @@ export class AgentPass {
     // The idle bar is a quarter of --min-cpu: a process near the bar (a measurement is noisy:
     // in a guest on a loaded host a busy process read 0.1-0.16 CPUs) keeps its threads' baseline,
     // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
+    this.files = new MachineFiles(deps.root);
     const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu / 4 };
     this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
     this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
@@ -161,9 +163,9 @@ export class AgentPass {
    */
   async run(nowMs: number): Promise<Decision[]> {
     this.nowMs = nowMs;
-    const layout = (this.layout = readLayout(this.deps.root, this.layout));
+    const layout = (this.layout = readLayout(this.files, this.layout));
     const before = this.cpuTimes;
-    const cpuTimes = readCpuTimes(this.deps.root);
+    const cpuTimes = readCpuTimes(this.files);
     this.cpuTimes = cpuTimes;
     this.allCpus = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     this.briefs = new Map();

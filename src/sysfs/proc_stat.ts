@@ -18,7 +18,10 @@ export interface CpuTimes {
 /** CPU id -> its times; the aggregate "cpu" line is skipped. */
 export function parseProcStat(text: string): Map<number, CpuTimes> {
   const out = new Map<number, CpuTimes>();
-  text.split('\n').forEach((line, i) => {
+  // The cpu lines come first (fs/proc/stat.c); what follows (intr: a count per IRQ, thousands
+  // of numbers on a large machine) is not split into lines.
+  const rest = /\n(?!cpu)/.exec(text);
+  (rest === null ? text : text.slice(0, rest.index)).split('\n').forEach((line, i) => {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (!m) return;
     const words = m[2]!.trim().split(/\s+/);

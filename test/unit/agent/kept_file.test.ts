@@ -1,0 +1,55 @@
+// sysfs/kept_file.ts: on the running system the file stays open and each read sees it anew;
+// a missing file is absent; any other root reads through read.ts.
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { KeptFile } from '../../../src/sysfs/kept_file.js';
+import { parseProcStat } from '../../../src/sysfs/proc_stat.js';
+import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
+
+describe('KeptFile', () => {
+  it('/proc/self/stat read twice through one open file: each read is the file now (utime/stime/state may move, pid stays)', () => {
+    const f = new KeptFile(REAL_ROOT, 'proc/self/stat');
+    const a = f.read();
+    let spin = 0;
+    for (let t = Date.now(); Date.now() - t < 30; ) spin++;
+    const b = f.read();
+    f.close();
+    assert.ok(spin > 0 && a !== null && b !== null);
+    assert.equal(a.split(' ')[0], String(process.pid));
+    assert.equal(b.split(' ')[0], String(process.pid));
+  });
+
+  it('/proc/stat through a kept file parses as read.ts would read it', () => {
+    const f = new KeptFile(REAL_ROOT, 'proc/stat');
+    const cpus = parseProcStat(f.read()!);
+    f.close();
+    assert.ok(cpus.size >= 1 && [...cpus.values()].every((c) => c.total >= c.busy));
+  });
+
+  it('a missing file is null, on the running system and in a test tree; a test tree reads through the jail', () => {
+    assert.equal(new KeptFile(REAL_ROOT, 'proc/no-such-file').read(), null);
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-kept-'));
+    try {
+      mkdirSync(join(dir, 'proc'));
+      writeFileSync(join(dir, 'proc/stat'), 'cpu0 1 2 3 4\n');
+      const root = openRoot(dir);
+      const f = new KeptFile(root, 'proc/stat');
+      assert.equal(f.read(), 'cpu0 1 2 3 4\n');
+      writeFileSync(join(dir, 'proc/stat'), 'cpu0 5 6 7 8\n');
+      assert.equal(f.read(), 'cpu0 5 6 7 8\n');
+      assert.equal(new KeptFile(root, 'proc/missing').read(), null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('parseProcStat stops at the first line that is not a cpu line', () => {
+  it('the intr line (and any cpuN-looking text after it) is not read', () => {
+    const m = parseProcStat('cpu  2 0 2 10\ncpu0 1 0 1 5\ncpu1 1 0 1 5\nintr 123 4 5 6\ncpu7 9 9 9 9\n');
+    assert.deepEqual([...m.keys()], [0, 1]);
+  });
+});
