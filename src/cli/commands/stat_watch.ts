@@ -17,7 +17,6 @@ function clock(): string {
 
 export async function runWatch(ctx: Context, o: { intervalSeconds: number; count: number | null; json: boolean }): Promise<number> {
   let prev = point(ctx);
-  if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()]));
   let stop = false;
   let wait: Wait | null = null;
   const onSignal = () => {
@@ -26,6 +25,8 @@ export async function runWatch(ctx: Context, o: { intervalSeconds: number; count
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // The header after the handlers: a SIGTERM sent on seeing it (a test, a supervisor) is handled.
+  if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()]));
   try {
     for (let lines = 0; !stop && (o.count === null || lines < o.count); lines++) {
       wait = wakeableWait(o.intervalSeconds * 1000);
