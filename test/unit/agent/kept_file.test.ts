@@ -10,16 +10,16 @@ import { parseProcStat } from '../../../src/sysfs/proc_stat.js';
 import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 
 describe('KeptFile', () => {
-  it('/proc/self/stat read twice through one open file: each read is the file now (utime/stime/state may move, pid stays)', () => {
+  it('/proc/self/stat read twice through one open file: the second read is the file now (its CPU time moved on)', () => {
+    const ticks = (text: string) => text.slice(text.lastIndexOf(')') + 2).split(' ').slice(11, 13).reduce((a, x) => a + Number(x), 0);
     const f = new KeptFile(REAL_ROOT, 'proc/self/stat');
-    const a = f.read();
-    let spin = 0;
-    for (let t = Date.now(); Date.now() - t < 30; ) spin++;
-    const b = f.read();
+    const a = f.read()!;
+    const t0 = process.cpuUsage();
+    for (let spin = 0; process.cpuUsage(t0).user + process.cpuUsage(t0).system < 60_000; ) spin++;
+    const b = f.read()!;
     f.close();
-    assert.ok(spin > 0 && a !== null && b !== null);
-    assert.equal(a.split(' ')[0], String(process.pid));
     assert.equal(b.split(' ')[0], String(process.pid));
+    assert.ok(ticks(b) > ticks(a), `${ticks(a)} -> ${ticks(b)} ticks`);
   });
 
   it('/proc/stat through a kept file parses as read.ts would read it', () => {
