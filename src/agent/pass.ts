@@ -77,7 +77,7 @@ export class AgentPass {
     // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
     this.files = new MachineFiles(deps.root);
     const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu / 4 };
-    this.sampler = createSampler(deps.root, { prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
+    this.sampler = createSampler(deps.root, { skip: (pid) => this.skip(pid), prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
     this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
       root: deps.root, cfg, selfPid: deps.selfPid, now: () => this.nowMs, allCpus: () => this.allCpus, allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
       agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null, cooldownUntil: this.unitCooldown,
@@ -106,6 +106,14 @@ export class AgentPass {
       pid: b.pid, comm: b.status.name, cmdline: b.cmdline, rssBytes: b.status.rssBytes, cpu,
       cpusAllowed: b.status.cpusAllowed, cpusPermitted: this.permittedOf.get(b.pid) ?? b.status.cpusAllowed ?? [], agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
     };
+  }
+
+  /**
+   * Left alone whatever its status says, so its status and cmdline are not read: the agent
+   * itself, init, and a process cooling down (prescreen would say so after reading them).
+   */
+  private skip(pid: number): boolean {
+    return pid === this.deps.selfPid || pid === 1 || (this.cooldown.get(pid) ?? -Infinity) > this.nowMs;
   }
 
   /** Before its threads are read: everything but CPU use (the cgroup cpuset read only for those that pass the rest). */

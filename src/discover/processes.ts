@@ -201,6 +201,11 @@ export interface SamplerOptions {
   readonly select?: (p: SampleBrief) => boolean;
   /** Before a process's threads are read: false drops it (its threads' stat is never read). */
   readonly prescreen?: (p: PrescreenBrief) => boolean;
+  /**
+   * Before even its status and cmdline are read: true drops it this pass, as a prescreen that
+   * says no would (the agent itself, init, a process cooling down: nothing about it to read).
+   */
+  readonly skip?: (pid: number) => boolean;
   /** Count only anonymous memory (see MemoryOptions.anonOnly). */
   readonly anonOnly?: boolean;
   /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */
@@ -248,6 +253,10 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
             nextUnread.add(pid);
             continue;
           }
+        }
+        if (opts.skip?.(pid)) {
+          nextUnread.add(pid);
+          continue;
         }
         // A process whose threads were not read last time (under the bar, or prescreened out)
         // has no earlier ticks (unread and prev never share a pid): its lifetime CPU is not this

@@ -363,6 +363,24 @@ describe('agent pass: what it reads', () => {
     assert.equal((await pass.run(16_000))[0]?.kind, 'move');
   });
 
+  it('a process cooling down (after a move) costs its stat only: its status, cmdline and threads are not read until the cooldown ends', async () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const journal = new AgentJournal(stateDir, new Date(0));
+    const pass = new AgentPass(cfg({ cooldownMs: 30_000 }), { root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    assert.equal((await twoPasses(pass, 5, [1]))[0]?.kind, 'move');
+    assert.match(lines.join('\n'), /moved pid 200/);
+    read.length = 0;
+    m.tick(5);
+    await pass.run(10_000);
+    assert.deepEqual(read.filter((r) => r.startsWith('proc/200/')), ['proc/200/stat']);
+    m.tick(30);
+    read.length = 0;
+    await pass.run(40_000); // cooled: read again (baselined: its threads last read before the cooldown)
+    assert.ok(read.includes('proc/200/status') && read.includes('proc/200/task/200/stat'), read.join(' '));
+  });
+
   it('an excluded process costs its status and cmdline: its threads are never read, and it is logged once', async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(400, 'backup', 400, 1, 0));
