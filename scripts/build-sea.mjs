@@ -22,9 +22,16 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const outAt = process.argv.indexOf('--out');
 const out = outAt > 0 ? process.argv[outAt + 1] : join(repo, 'dist', 'exe');
 const codeCache = !process.argv.includes('--no-code-cache');
-// The output directory is emptied first: never the compiled tree or anything holding it.
-if (!relative(resolve(out), join(repo, 'dist', 'cli')).startsWith('..')) {
-  console.error(`build-sea: --out ${out} holds numakit's compiled code (dist/cli), which it would delete; give an empty or new directory`);
+if (out === undefined || out.startsWith('--')) {
+  console.error('build-sea: --out needs a directory');
+  process.exit(2);
+}
+// The output directory is emptied first: never the compiled tree, a part of it, or anything
+// holding it (under dist/ only dist/exe is ours).
+const dist = join(repo, 'dist');
+const inside = (a, b) => !relative(a, b).startsWith('..'); // b is a or under a
+if (inside(resolve(out), dist) || (inside(dist, resolve(out)) && resolve(out) !== join(dist, 'exe'))) {
+  console.error(`build-sea: --out ${out} would empty numakit's compiled code (${dist}); use dist/exe or a directory outside dist/`);
   process.exit(2);
 }
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
