@@ -2,16 +2,14 @@
 // Kubernetes Guaranteed pods pinned by the kubelet never touched (either unit), and the cgroup
 // files read (memory.numa_stat, cpu.stat, cgroup.procs).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
 import { cgroupPin, isKubeGuaranteed } from '../../../src/policy/agent/cgroup_unit.js';
 import { parseCpuStatUsage, parseNumaStat, parsePidList } from '../../../src/sysfs/cgroup_v2.js';
-import { busy, fakeClock, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
 import { runMain } from '../../helpers/cli.js';
 
 describe('cgroup rules', () => {
@@ -62,14 +60,10 @@ describe('cgroup v2 files', () => {
 let m: FakeMachine;
 let stateDir: string;
 let lines: string[];
-beforeEach(() => {
-  m = new FakeMachine();
-  stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
+eachWithFakeMachine((machine, dir) => {
+  m = machine;
+  stateDir = dir;
   lines = [];
-});
-afterEach(() => {
-  m.cleanup();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 async function passes(o: Partial<AgentConfig>, busyCpus: number[] = []) {

@@ -3,10 +3,9 @@
 // back every affinity and numa_balancing it changed before it exits.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { listChangeSets, readJournal } from '../../../src/actuate/journal.js';
 import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
@@ -14,19 +13,15 @@ import { AgentJournal } from '../../../src/agent/journal.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { withFileFaults } from '../../helpers/file_faults.js';
-import { busy, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
 let lines: string[];
-beforeEach(() => {
-  m = new FakeMachine();
-  stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
+eachWithFakeMachine((machine, dir) => {
+  m = machine;
+  stateDir = dir;
   lines = [];
-});
-afterEach(() => {
-  m.cleanup();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });

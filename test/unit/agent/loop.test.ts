@@ -3,10 +3,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { listChangeSets } from '../../../src/actuate/journal.js';
 import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
@@ -16,19 +15,15 @@ import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/processes.js';
-import { busy, fakeClock, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
 let lines: string[];
-beforeEach(() => {
-  m = new FakeMachine();
-  stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
+eachWithFakeMachine((machine, dir) => {
+  m = machine;
+  stateDir = dir;
   lines = [];
-});
-afterEach(() => {
-  m.cleanup();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });

@@ -5,10 +5,8 @@
 // changed (a restore from it gives every thread its first affinity back), and nothing is half
 // done: a failed action puts back the threads it had bound.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { listChangeSets } from '../../../src/actuate/journal.js';
 import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT } from '../../../src/agent/config.js';
@@ -19,17 +17,13 @@ import { restoreAgentSet } from '../../../src/agent/restore.js';
 import * as native from '../../../src/native/index.js';
 import type { FaultableCall } from '../../../src/native/libc.js';
 import { FAULTS, injectNativeFaults } from '../../helpers/native_faults.js';
-import { busy, fakeClock, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
-beforeEach(() => {
-  m = new FakeMachine();
-  stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
-});
-afterEach(() => {
-  m.cleanup();
-  rmSync(stateDir, { recursive: true, force: true });
+eachWithFakeMachine((machine, dir) => {
+  m = machine;
+  stateDir = dir;
 });
 
 type Op = 'getAffinity' | 'setAffinity' | 'movePages';

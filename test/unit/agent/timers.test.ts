@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { listChangeSets } from '../../../src/actuate/journal.js';
 import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT } from '../../../src/agent/config.js';
@@ -17,7 +15,7 @@ import { runAgent } from '../../../src/agent/run.js';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
 import { MAX_WAIT_MS } from '../../../src/model/timer_limit.js';
 import { runMain } from '../../helpers/cli.js';
-import { FakeMachine } from './tree.js';
+import { eachWithFakeMachine, FakeMachine } from './tree.js';
 
 describe('durations past a timer\'s range are refused by name', () => {
   it('agent --interval and --cooldown: 999h refused, 576h accepted', async () => {
@@ -38,13 +36,9 @@ describe('durations past a timer\'s range are refused by name', () => {
 describe('SIGTERM during the agent\'s waits', () => {
   let m: FakeMachine;
   let stateDir: string;
-  beforeEach(() => {
-    m = new FakeMachine();
-    stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
-  });
-  afterEach(() => {
-    m.cleanup();
-    rmSync(stateDir, { recursive: true, force: true });
+  eachWithFakeMachine((machine, dir) => {
+    m = machine;
+    stateDir = dir;
   });
 
   it('the longest interval (576h) waits without a timer overflow, and SIGTERM in the wait ends the agent at once, restored', async () => {

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import type { ThreadOps } from '../../../src/agent/ops.js';
 import { procThreads } from '../../../src/agent/ops.js';
 import { readAnonRanges } from '../../../src/discover/anon_ranges.js';
@@ -304,4 +305,23 @@ export function fakeClock(o: { cpuPerCall?: number } = {}) {
       await new Promise((r) => setImmediate(r));
     },
   };
+}
+
+/**
+ * Registers hooks (in the calling file or describe block) that give each test a fresh FakeMachine
+ * and agent state directory, handed to `use`, and remove both after the test.
+ */
+export function eachWithFakeMachine(use: (m: FakeMachine, stateDir: string) => void): void {
+  let m: FakeMachine | null = null;
+  let stateDir: string | null = null;
+  beforeEach(() => {
+    m = new FakeMachine();
+    stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
+    use(m, stateDir);
+  });
+  afterEach(() => {
+    m?.cleanup();
+    if (stateDir !== null) rmSync(stateDir, { recursive: true, force: true });
+    m = stateDir = null;
+  });
 }
