@@ -9,7 +9,13 @@
 //      bench/sea.mjs), postject injects it into a copy of this Node binary.
 // Output: dist/exe/numakit-linux-<arch> (not dist/sea: that is src/sea compiled, which the npm
 // package's dist/native loads; emptying it broke every later native call). Options: --no-code-cache,
-// --out DIR.
+// --out DIR, --arch x64|arm64 (default: this machine's), --node FILE.
+// Another architecture (cross build): the executable is that architecture's Node binary of exactly
+// this Node's version (--node FILE, else `npm pack node-linux-<arch>@<version>`, checked by npm
+// against the registry's integrity hash) and koffi's build for it (node_modules/@koromix, else
+// `npm pack @koromix/koffi-linux-<arch>@<koffi's version>`), both kept in
+// node_modules/.cache/numakit-sea. The blob is the same format on every architecture, but V8's code
+// cache is not portable: a cross build has none (Node refuses useCodeCache when cross-building).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,36 +25,74 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const outAt = process.argv.indexOf('--out');
-const out = outAt > 0 ? process.argv[outAt + 1] : join(repo, 'dist', 'exe');
-const codeCache = !process.argv.includes('--no-code-cache');
-if (out === undefined || out.startsWith('--')) {
-  console.error('build-sea: --out needs a directory');
+const optionValue = (name) => {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return undefined;
+  const v = process.argv[at + 1];
+  if (v === undefined || v.startsWith('--')) {
+    console.error(`build-sea: ${name} needs a value`);
+    process.exit(2);
+  }
+  return v;
+};
+const out = optionValue('--out') ?? join(repo, 'dist', 'exe');
+const arch = optionValue('--arch') ?? process.arch;
+if (arch !== 'x64' && arch !== 'arm64') {
+  console.error(`build-sea: --arch ${arch}: numakit builds for x64 and arm64 (Linux, glibc)`);
   process.exit(2);
 }
-// The output directory is emptied first: never the compiled tree, a part of it, or anything
-// holding it (under dist/ only dist/exe is ours).
+const cross = arch !== process.arch;
+const codeCache = !process.argv.includes('--no-code-cache') && !cross;
+// The output directory: never the compiled tree, a part of it, or anything holding it (under dist/
+// only dist/exe is ours). Only this build's own files in it are replaced.
 const dist = join(repo, 'dist');
 const inside = (a, b) => !relative(a, b).startsWith('..'); // b is a or under a
 if (inside(resolve(out), dist) || (inside(dist, resolve(out)) && resolve(out) !== join(dist, 'exe'))) {
-  console.error(`build-sea: --out ${out} would empty numakit's compiled code (${dist}); use dist/exe or a directory outside dist/`);
+  console.error(`build-sea: --out ${out} would write into numakit's compiled code (${dist}); use dist/exe or a directory outside dist/`);
   process.exit(2);
 }
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
 
-// Assets: koffi's glibc builds, and the examples as one JSON file (symlinks kept).
-const assets = {};
-const hashes = {};
-for (const arch of ['x64', 'arm64']) {
-  const file = join(repo, 'node_modules', '@koromix', `koffi-linux-${arch}`, `linux_${arch}`, 'koffi.node');
-  if (!existsSync(file)) continue;
-  const key = `koffi/linux_${arch}/koffi.node`;
-  assets[key] = file;
-  hashes[key] = sha256(readFileSync(file));
+// A cross build's inputs: an npm package's file, fetched once into the cache (npm checks the
+// tarball against the registry's integrity hash).
+const fetchCache = join(repo, 'node_modules', '.cache', 'numakit-sea');
+function fromNpm(spec, member) {
+  const dir = join(fetchCache, spec.replace(/[@/]/g, '_'));
+  const file = join(dir, member);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  console.log(`build-sea: fetching ${spec} (npm pack)`);
+  let tgz;
+  try {
+    tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+    execFileSync('tar', ['-xzf', join(dir, tgz), '-C', dir, '--strip-components=1', `package/${member}`]);
+  } catch {
+    console.error(`build-sea: could not fetch ${spec} from npm (offline?): give the file with --node, or install it under node_modules`);
+    process.exit(1);
+  } finally {
+    if (tgz !== undefined) rmSync(join(dir, tgz), { force: true });
+  }
+  return file;
 }
-if (hashes[`koffi/linux_${process.arch}/koffi.node`] === undefined) throw new Error(`no koffi build for linux ${process.arch} in node_modules/@koromix`);
+// koffi pins its per-platform packages (optionalDependencies) to its own version.
+function koffiPin(arch) {
+  const koffi = JSON.parse(readFileSync(join(repo, 'node_modules', 'koffi', 'package.json'), 'utf8'));
+  return koffi.optionalDependencies?.[`@koromix/koffi-linux-${arch}`] ?? koffi.version;
+}
+const installedKoffi = join(repo, 'node_modules', '@koromix', `koffi-linux-${arch}`);
+const koffiFile = existsSync(join(installedKoffi, `linux_${arch}`, 'koffi.node'))
+  ? join(installedKoffi, `linux_${arch}`, 'koffi.node')
+  : fromNpm(`@koromix/koffi-linux-${arch}@${koffiPin(arch)}`, `linux_${arch}/koffi.node`);
+const nodeBinary = !cross ? process.execPath : (optionValue('--node') ?? fromNpm(`node-linux-${arch}@${process.version.slice(1)}`, 'bin/node'));
+
+mkdirSync(out, { recursive: true });
+const work = join(out, `.build-${arch}`); // the bundle, blob and config of this build, removed at the end
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work);
+
+// Assets: koffi's glibc build for the target, and the examples as one JSON file (symlinks kept).
+const assets = { [`koffi/linux_${arch}/koffi.node`]: koffiFile };
+const hashes = { [`koffi/linux_${arch}/koffi.node`]: sha256(readFileSync(koffiFile)) };
 
 function walk(dir, entries = []) {
   for (const name of readdirSync(dir).sort()) {
@@ -65,8 +109,8 @@ function walk(dir, entries = []) {
   return entries;
 }
 const examples = JSON.stringify(walk(join(repo, 'examples')));
-writeFileSync(join(out, 'examples.json'), examples);
-assets['examples.json'] = join(out, 'examples.json');
+writeFileSync(join(work, 'examples.json'), examples);
+assets['examples.json'] = join(work, 'examples.json');
 hashes['examples.json'] = sha256(Buffer.from(examples));
 
 // The bundle. import.meta.url becomes the executable's file URL (no module file exists).
@@ -76,7 +120,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outfile: join(out, 'numakit.cjs'),
+  outfile: join(work, 'numakit.cjs'),
   external: ['koffi'],
   define: { 'import.meta.url': '__numakitUrl' },
   banner: {
@@ -93,13 +137,15 @@ await build({
 });
 
 // The blob, then the executable.
-const config = join(out, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main: join(out, 'numakit.cjs'), output: join(out, 'numakit.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache, assets }, null, 2));
+const config = join(work, 'sea-config.json');
+writeFileSync(config, JSON.stringify({ main: join(work, 'numakit.cjs'), output: join(work, 'numakit.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache, assets }, null, 2));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-const exe = join(out, `numakit-linux-${process.arch}`);
-copyFileSync(process.execPath, exe);
+const exe = join(out, `numakit-linux-${arch}`);
+rmSync(exe, { force: true });
+copyFileSync(nodeBinary, exe);
 chmodSync(exe, 0o755);
 const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-execFileSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', join(out, 'numakit.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { stdio: ['ignore', 'ignore', 'inherit'] });
-for (const f of ['numakit.blob', 'sea-config.json', 'examples.json']) rmSync(join(out, f));
-console.log(`${relative(repo, exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version}, code cache ${codeCache ? 'on' : 'off'}; koffi for ${Object.keys(hashes).filter((k) => k.startsWith('koffi')).map((k) => k.split('/')[1]).join(', ')})`);
+execFileSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', join(work, 'numakit.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { stdio: ['ignore', 'ignore', 'inherit'] });
+rmSync(work, { recursive: true, force: true });
+const shown = (f) => (inside(repo, f) ? relative(repo, f) : f);
+console.log(`${shown(exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version} linux-${arch}, code cache ${codeCache ? 'on' : cross ? 'off (cross build)' : 'off'}; koffi ${shown(koffiFile)})`);
