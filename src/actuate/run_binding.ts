@@ -10,7 +10,9 @@ import { SpecError, parseCpuSpec, parseNodeSpec, pciNumaNodePath, type DeviceKin
 import { listDir, readText, resolvePath } from '../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist, readNodeState } from '../sysfs/node_list.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
+import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
 import type { SysRoot } from '../sysfs/root.js';
+import type { CpusetRestriction } from '../model/topology.js';
 
 type Native = typeof import('../native/index.js');
 
@@ -88,14 +90,32 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
   }
 }
 
+/**
+ * The CPUs of the nodes of a --cpunodebind spec this process may use: within its Cpus_allowed_list
+ * (which the kernel keeps inside its cgroup's cpuset), unless --all. Binding to a node none of
+ * whose CPUs is allowed is refused here, naming them, rather than by the kernel's bare EINVAL.
+ */
 function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot): number[] {
-  const cpus: number[] = [];
-  for (const n of parseNodeSpec(spec, nodeContext(sys, all, root))) {
-    const own = sys.nodeCpus.get(n) ?? [];
-    if (own.length === 0) throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
-    cpus.push(...own);
-  }
+  const nodes = parseNodeSpec(spec, nodeContext(sys, all, root));
+  const own = nodes.flatMap((n) => {
+    const cpus = sys.nodeCpus.get(n) ?? [];
+    if (cpus.length === 0) throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
+    return cpus;
+  });
+  if (all) return own;
+  const allowed = new Set(sys.cpusAllowed);
+  const cpus = own.filter((c) => allowed.has(c));
+  if (cpus.length === 0) throw new SpecError(`--cpunodebind ${spec}: ${notAllowed(nodes, own, sys.cpusAllowed, readCgroupAllowedCpus(root, 'self'))}`);
   return cpus;
+}
+
+/** Why none of `cpus` (the CPUs of `nodes`) can be used, with where the allowed CPUs come from. */
+export function notAllowed(nodes: number[], cpus: number[], allowed: number[], cgroup: CpusetRestriction | null): string {
+  const whose = `${nodes.length === 1 ? `node ${nodes[0]}'s` : `nodes ${formatCpuList(nodes)}'s`} CPUs (${formatCpuList(cpus)})`;
+  const where = cgroup === null ? '' : `; cgroup ${cgroup.cgroup}'s cpuset allows ${formatCpuList(cgroup.cpus) || 'none'} (/${cgroup.path})`;
+  const cpuset = new Set(cgroup?.cpus ?? []);
+  const hint = cgroup !== null && cpus.some((c) => cpuset.has(c)) ? '; --all binds outside this affinity' : '';
+  return `none of ${whose} is allowed to this process (Cpus_allowed_list ${formatCpuList(allowed) || 'empty'}${where})${hint}`;
 }
 
 /** The node a device sits on, the way numactl's affinity.c finds it. */
@@ -165,6 +185,19 @@ export function applyBinding(native: Native, opts: Pick<RunArgs, 'memory' | 'cpu
   if (opts.memory !== undefined) applyMemory(native, opts.memory, { sys: b.sys, all: opts.all, root: b.root, balancing: opts.balancing, note: b.note });
   if (opts.cpus !== undefined) {
     const cpus = opts.cpus.kind === 'physcpubind' ? parseCpuSpec(opts.cpus.spec, cpuContext(b.sys, opts.all)) : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root);
+    setAffinity(native, cpus, b.root);
+  }
+}
+
+/** sched_setaffinity, its EINVAL for CPUs all outside the cgroup's cpuset (--all) said in words. */
+function setAffinity(native: Native, cpus: number[], root: SysRoot): void {
+  try {
     native.setAffinity(0, cpus);
+  } catch (e) {
+    const cg = e instanceof native.NativeError && e.code === 'EINVAL' ? readCgroupAllowedCpus(root, 'self') : null;
+    if (cg !== null && !cpus.some((c) => cg.cpus.includes(c))) {
+      throw new SpecError(`CPUs ${formatCpuList(cpus)} are all outside cgroup ${cg.cgroup}'s cpuset (${formatCpuList(cg.cpus) || 'none'}, /${cg.path}): the kernel refused them (sched_setaffinity: Invalid argument)`);
+    }
+    throw e;
   }
 }
