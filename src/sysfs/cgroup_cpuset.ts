@@ -1,4 +1,4 @@
-// The CPUs the cgroup of a process allows: cgroup v2 cpuset.cpus.effective (what the kernel
+// The CPUs (and memory nodes) the cgroup of a process allows: cgroup v2 cpuset.cpus.effective (what the kernel
 // enforces, inherited from the nearest ancestor that has the cpuset controller), or v1
 // cpuset.effective_cpus / cpuset.cpus under sys/fs/cgroup/cpuset. hwloc calls this the
 // "allowed" cpuset. In a container /proc/self/cgroup says "0::/" and sys/fs/cgroup is the
@@ -21,13 +21,25 @@ function dirOf(base: string, cg: string): string {
   return cg === '/' ? base : `${base}${cg}`;
 }
 
-/** The allowed CPUs of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */
-export function readCgroupAllowedCpus(root: SysRoot, pid: number | 'self'): CpusetRestriction | null {
+const FILES = {
+  cpus: { v1: ['cpuset.effective_cpus', 'cpuset.cpus'], v2: ['cpuset.cpus.effective', 'cpuset.cpus'] },
+  mems: { v1: ['cpuset.effective_mems', 'cpuset.mems'], v2: ['cpuset.mems.effective', 'cpuset.mems'] },
+} as const;
+
+/** The CPUs or memory nodes a process's cgroup allows: the cgroup, the file, the ids. */
+export interface CgroupAllowed {
+  readonly cgroup: string;
+  readonly path: string;
+  readonly ids: number[];
+}
+
+/** The allowed CPUs (or memory nodes) of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */
+export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cpus' | 'mems'): CgroupAllowed | null {
   const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
   if (p === null) return null;
   const [base, cg, files] = p.cpusetV1 !== null
-    ? ['sys/fs/cgroup/cpuset', p.cpusetV1, ['cpuset.effective_cpus', 'cpuset.cpus']]
-    : ['sys/fs/cgroup', p.v2, ['cpuset.cpus.effective', 'cpuset.cpus']];
+    ? ['sys/fs/cgroup/cpuset', p.cpusetV1, FILES[what].v1]
+    : ['sys/fs/cgroup', p.v2, FILES[what].v2];
   if (cg === null) return null;
   for (const file of files) {
     for (const dir of upward(cg)) {
@@ -35,9 +47,15 @@ export function readCgroupAllowedCpus(root: SysRoot, pid: number | 'self'): Cpus
       const r = readFile(root, path);
       // v2 cpuset.cpus is empty when the cgroup inherits: look further up.
       if (!r.ok || r.text.replace(/[\s\0]/g, '') === '') continue;
-      const cpus = readParsed(root, path, parseCpuList);
-      return cpus === null ? null : { cgroup: dir, path, cpus };
+      const ids = readParsed(root, path, parseCpuList);
+      return ids === null ? null : { cgroup: dir, path, ids };
     }
   }
   return null;
+}
+
+/** The allowed CPUs of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */
+export function readCgroupAllowedCpus(root: SysRoot, pid: number | 'self'): CpusetRestriction | null {
+  const a = readCgroupAllowed(root, pid, 'cpus');
+  return a === null ? null : { cgroup: a.cgroup, path: a.path, cpus: a.ids };
 }

@@ -10,6 +10,7 @@ import { DISTRO_NAMES } from '../../policy/plan/distro.js';
 import { planWorkload, PLANNERS } from '../../policy/plan/index.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { readOsRelease } from '../../sysfs/os_release.js';
+import { readCgroupAllowed } from '../../sysfs/cgroup_cpuset.js';
 import { renderPlan, renderPlanText } from '../../render/plan/index.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -86,6 +87,8 @@ machine's facts, the rollout (one host first, A/B for a day, how to roll back) a
 Every plan checks its own arithmetic: what it commits on a node (heaps, overheads, daemons)
 stays within MemTotal minus a reserve of max(10%, 2 GiB), shown in PLAN.md's "Memory per
 node"; a bind policy never goes over it, and a plan that cannot fit is refused with the numbers.
+Inside a cpuset (a container, a slice with AllowedCPUs=) it sizes from the CPUs and memory
+nodes the cgroup allows, and its first number says so.
 Without --out the files are printed one after another. Options a workload does not use are
 refused. Values that end up in units or scripts (names, paths, commands) are refused when they
 hold spaces, quotes or shell metacharacters; they are never quoted into place.`,
@@ -107,7 +110,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
     const topo = discoverTopology(ctx.root);
     const label = ctx.root.isReal ? `host ${hostname()}` : ctx.root.label;
-    const decision = planWorkload(positionals[0]!, machineShare(topo, label, readOsRelease(ctx.root)), values);
+    const decision = planWorkload(positionals[0]!, machineShare(topo, label, readOsRelease(ctx.root), { mems: readCgroupAllowed(ctx.root, 'self', 'mems') }), values);
     const files = renderPlan(decision);
     if (values.out !== undefined) writePlan(values.out, files, values.force === true);
     if (values.json) {

@@ -135,5 +135,7 @@ export function planWorkload(workload: string, machine: MachineShare, raw: RawOp
   const p = PLANNERS[workload];
   if (p === undefined) throw new UsageError(`plan: unknown workload '${workload}' (one of: ${Object.keys(PLANNERS).join(', ')})`);
   checkAllowed(workload, raw, p.keys);
-  return p.plan(machine, raw);
+  const d = p.plan(machine, raw);
+  // Sized inside a cpuset: the first number says from which CPUs and memory nodes.
+  return machine.restriction === null ? d : { ...d, derivations: [machine.restriction, ...d.derivations] };
 }

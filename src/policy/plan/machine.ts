@@ -5,7 +5,7 @@ import { formatCpuList } from '../../model/cpuset.js';
 import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
 import type { OsRelease } from '../../model/os_release.js';
 import { machineFacts } from '../knowledge/resolve.js';
-import type { MachineShare, NodeShare } from './types.js';
+import type { Derivation, MachineShare, NodeShare } from './types.js';
 
 const GiB = 1024 ** 3;
 
@@ -29,7 +29,7 @@ function coreGroups(cpus: readonly { id: number; siblings: number[] }[]): number
 
 function share(topo: Topology, id: number): NodeShare {
   const node = topo.nodes.find((n) => n.id === id)!;
-  const cpus = cpusOfNode(topo, id).filter((c) => c.online);
+  const cpus = cpusOfNode(topo, id).filter((c) => c.online && c.allowed);
   const cores = physicalCores(cpus);
   const memBytes = node.memTotalBytes ?? 0;
   return {
@@ -65,18 +65,59 @@ export function oneNodeNotes(m: MachineShare): string[] {
   return m.facts.nodes === 1 ? ['This machine has one NUMA node: every CPU reaches all memory at the same distance, so binding keeps nothing more local (there is no remote memory to avoid); what still counts here is the memory arithmetic and, where the plan pins CPUs, the pinning.'] : [];
 }
 
-export function machineShare(topo: Topology, label: string, os: OsRelease | null = null): MachineShare {
+/** What the cgroup numakit runs in allows beyond its CPUs (those are in the topology): its memory nodes. */
+export interface CgroupLimits {
+  /** cpuset.mems.effective (or v1 effective_mems) of numakit's cgroup; null when unknown. */
+  readonly mems: { readonly cgroup: string; readonly path: string; readonly ids: number[] } | null;
+}
+
+/** Notes on the nodes the cgroup's cpuset keeps from the plan, whole or in part. */
+function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: CgroupLimits): string[] {
+  const online = cpusOfNode(topo, id).filter((c) => c.online);
+  const denied = online.filter((c) => !c.allowed).map((c) => c.id);
+  const cg = topo.cpuset === null ? '' : ` (cgroup ${topo.cpuset.cgroup}'s cpuset allows CPUs ${formatCpuList(topo.cpuset.cpus)})`;
+  const notes: string[] = [];
+  if (denied.length > 0 && denied.length === online.length) notes.push(`node ${id}: none of its CPUs (${formatCpuList(denied)}) is allowed to this process${cg}, so it gets no work.`);
+  else if (denied.length > 0) notes.push(`node ${id}: CPUs ${formatCpuList(denied)} are outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`);
+  if (!memAllowed && limits.mems !== null) notes.push(`node ${id}: its memory is outside cgroup ${limits.mems.cgroup}'s memory nodes (${formatCpuList(limits.mems.ids)}, /${limits.mems.path}), so it gets no work and no memory.`);
+  return notes;
+}
+
+/** The derivation of a plan made inside a cpuset: which CPUs and memory nodes it sizes from. */
+function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits): Derivation | null {
+  const online = topo.cpus.filter((c) => c.online);
+  const allowed = online.filter((c) => c.allowed);
+  if (allowed.length === online.length && limits.mems === null) return null;
+  const mems = limits.mems === null ? [] : [`memory nodes ${formatCpuList(limits.mems.ids)} (/${limits.mems.path})`];
+  const from = topo.cpuset === null ? [] : [`CPUs ${formatCpuList(topo.cpuset.cpus)} (/${topo.cpuset.path})`];
+  const cpus = usable.reduce((a, u) => a + u.cpus.length, 0);
+  return {
+    what: "this process's cgroup allows",
+    formula: `${[...from, ...mems].join('; ')}; of the machine's ${online.length} online CPUs ${allowed.length} are allowed`,
+    value: `${cpus} CPUs on node${usable.length === 1 ? '' : 's'} ${formatCpuList(usable.map((u) => u.node)) || 'none'}`,
+  };
+}
+
+export function machineShare(topo: Topology, label: string, os: OsRelease | null = null, cgroup: CgroupLimits = { mems: null }): MachineShare {
+  // Only memory nodes that leave a node with memory out restrict anything.
+  const m = cgroup.mems;
+  const limits = { mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null };
   const notes: string[] = [];
   const usable: NodeShare[] = [];
+  const memAllowed = (id: number) => limits.mems === null || limits.mems.ids.includes(id);
   for (const n of topo.nodes) {
     const s = share(topo, n.id);
-    if (s.cpus.length > 0 && s.memBytes > 0) usable.push(s);
+    const limited = cpusetNotes(topo, n.id, memAllowed(n.id), limits);
+    notes.push(...limited);
+    if (s.cpus.length > 0 && s.memBytes > 0 && memAllowed(n.id)) usable.push(s);
+    else if (limited.length > 0) continue;
     else if (s.cpus.length === 0 && s.memBytes > 0) notes.push(`node ${n.id} is memory-only (no CPUs, ${num(s.memGiB)} GiB): it gets no executor or instance; it can only serve interleaved or spilled memory.`);
     else if (s.cpus.length > 0) notes.push(`node ${n.id} has CPUs but no memory: work bound there would allocate remotely, so it gets none.`);
   }
   notes.push(...deviceNotes(topo, new Set(usable.map((u) => u.node))));
-  const memoryNodes = topo.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0).map((n) => n.id);
-  const totalMemGiB = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0) / GiB;
+  const memNodes = topo.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0 && memAllowed(n.id));
+  const memoryNodes = memNodes.map((n) => n.id);
+  const totalMemGiB = memNodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0) / GiB;
   const cores = physicalCores(topo.cpus);
   const summary = `${topo.nodes.length} NUMA node${topo.nodes.length === 1 ? '' : 's'}, ${cores} physical cores, ${topo.cpus.filter((c) => c.online).length} CPUs, ${num(Math.round(totalMemGiB * 10) / 10)} GiB`;
   const k = topo.kernel;
@@ -87,6 +128,7 @@ export function machineShare(topo: Topology, label: string, os: OsRelease | null
     memoryNodes,
     totalMemGiB,
     notes,
+    restriction: restriction(topo, usable, limits),
     kernel: { thp: k.thpEnabled.value, thpDefrag: k.thpDefrag.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value, swappiness: k.swappiness.value },
     facts: machineFacts(topo),
     os,

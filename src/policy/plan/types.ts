@@ -51,6 +51,8 @@ export interface MachineShare {
   readonly memoryNodes: NodeId[];
   readonly totalMemGiB: number;
   readonly notes: string[];
+  /** Set when numakit's cgroup keeps CPUs or memory nodes from the plan: what it sizes from, as a derivation. */
+  readonly restriction: Derivation | null;
   /** Current kernel settings that matter to every plan ("numa_balancing 1"). */
   readonly kernel: { thp: string | null; thpDefrag: string | null; numaBalancing: number | null; zoneReclaim: number | null; swappiness: number | null };
   /** What changes a profile's advice on this machine (nodes, memory-only nodes, kernel). */

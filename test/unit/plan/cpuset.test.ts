@@ -1,0 +1,76 @@
+// `numakit plan` inside a cgroup whose cpuset keeps CPUs or memory nodes from it (a container,
+// a slice with AllowedCPUs=/AllowedMemoryNodes=): it sizes from the allowed CPUs and memory
+// nodes only, and PLAN.md says so: a first derivation naming the cgroup files, and a note per
+// node left out in whole or in part. Fixture: test/fixtures/harden/cgroup-cpuset (two nodes of
+// four CPUs, 16 GiB each), copied and given the cpuset of each case.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runMain, TEST_DIR } from '../../helpers/cli.js';
+
+const FIXTURE = join(TEST_DIR, 'fixtures/harden/cgroup-cpuset');
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The fixture with job1's cpuset set to `cpus` and (when given) `mems`. */
+function tree(cpus: string, mems?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'numakit-plan-cpuset-'));
+  dirs.push(dir);
+  cpSync(FIXTURE, dir, { recursive: true });
+  const job = join(dir, 'sys/fs/cgroup/batch.slice/job1');
+  writeFileSync(join(job, 'cpuset.cpus.effective'), `${cpus}\n`);
+  if (mems !== undefined) {
+    writeFileSync(join(dir, 'sys/fs/cgroup/cpuset.mems.effective'), '0-1\n');
+    writeFileSync(join(job, 'cpuset.mems.effective'), `${mems}\n`);
+  }
+  return dir;
+}
+
+interface PlanJson { derivations: { what: string; formula: string; value: string }[]; notes: string[]; files: { path: string; content: string }[] }
+
+async function plan(dir: string, ...args: string[]): Promise<PlanJson> {
+  const r = await runMain(['--root', dir, 'plan', 'service', '--name', 'ingest', '--exec', '/usr/local/bin/ingest', '--json', ...args]);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out) as PlanJson;
+}
+
+const unit = (p: PlanJson, n: number) => p.files.find((f) => f.path.endsWith(`ingest@${n}.service.d/50-numakit-numa.conf`))?.content ?? '';
+
+describe('plan inside a cpuset', () => {
+  it('a node whose CPUs are all outside the cpuset gets no work; the first derivation names the cgroup file', async () => {
+    const p = await plan(tree('0-3'), '--per-node');
+    assert.deepEqual(p.derivations[0], {
+      what: "this process's cgroup allows",
+      formula: 'CPUs 0-3 (/sys/fs/cgroup/batch.slice/job1/cpuset.cpus.effective); of the machine\'s 8 online CPUs 4 are allowed',
+      value: '4 CPUs on node 0',
+    });
+    assert.ok(p.notes.includes("node 1: none of its CPUs (4-7) is allowed to this process (cgroup /batch.slice/job1's cpuset allows CPUs 0-3), so it gets no work."), p.notes.join('\n'));
+    assert.match(unit(p, 0), /^CPUAffinity=0-3$/m);
+    assert.equal(unit(p, 1), '', 'no instance on node 1');
+  });
+
+  it('a node partly in the cpuset is sized from its allowed CPUs only', async () => {
+    const p = await plan(tree('2-3,6'), '--per-node');
+    assert.match(p.derivations[0]!.value, /^3 CPUs on nodes 0-1$/);
+    assert.ok(p.notes.includes("node 1: CPUs 4-5,7 are outside this process's cpuset (cgroup /batch.slice/job1's cpuset allows CPUs 2-3,6); the plan sizes node 1 from CPUs 6."), p.notes.join('\n'));
+    assert.match(unit(p, 0), /^CPUAffinity=2-3$/m);
+    assert.match(unit(p, 1), /^CPUAffinity=6$/m);
+  });
+
+  it('memory nodes outside cpuset.mems get no work and no memory', async () => {
+    const p = await plan(tree('0-7', '0'), '--per-node');
+    assert.match(p.derivations[0]!.formula, /^memory nodes 0 \(\/sys\/fs\/cgroup\/batch\.slice\/job1\/cpuset\.mems\.effective\); of the machine's 8 online CPUs 8 are allowed$/);
+    assert.equal(p.derivations[0]!.value, '4 CPUs on node 0');
+    assert.ok(p.notes.some((n) => n.startsWith("node 1: its memory is outside cgroup /batch.slice/job1's memory nodes (0,")), p.notes.join('\n'));
+    assert.equal(unit(p, 1), '');
+  });
+
+  it('a cpuset that allows everything changes nothing: no derivation, no note', async () => {
+    const whole = await plan(tree('0-7', '0-1'), '--per-node');
+    assert.ok(!whole.derivations.some((d) => d.what === "this process's cgroup allows"));
+    assert.ok(!whole.notes.some((n) => /cpuset|memory nodes/.test(n)), whole.notes.join('\n'));
+    assert.match(unit(whole, 1), /^CPUAffinity=4-7$/m);
+  });
+});
