@@ -9,6 +9,8 @@ import { decide } from '../policy/agent/decide.js';
 import { newBudget, refill, type Budget } from '../policy/agent/budget.js';
 import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/agent/types.js';
 import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
+import { formatCpuList } from '../model/cpuset.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { actOn } from './act.js';
 import { actOnUnit } from './act_unit.js';
@@ -65,6 +67,8 @@ export class AgentPass {
   private permittedOf = new Map<number, number[]>();
   private nowMs = 0;
   private allCpus: number[] = [];
+  /** The log line of the agent's own cpuset, as last logged (null: it restricts nothing). */
+  private cpusetLine: string | null = null;
   private readonly files: MachineFiles;
 
   constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
@@ -83,6 +87,22 @@ export class AgentPass {
       agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null, cooldownUntil: this.unitCooldown,
       note: (cgroup, pid, comm, skip, reason) => this.note(pid, comm, skip, reason, { cgroup, pids: pid > 0 ? [pid] : [] }),
     });
+  }
+
+  /**
+   * The CPUs the agent places on: the nodes' CPUs within its own cgroup's cpuset (in a container,
+   * the container's CPUs), read with the layout (at start and on hotplug) and logged when it
+   * leaves some out. A process whose cgroup says nothing is given these, not every CPU.
+   */
+  private placeable(layout: NodeLayout): number[] {
+    const all = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
+    const own = readCgroupAllowedCpus(this.deps.root, this.deps.selfPid);
+    const cpus = own === null ? all : all.filter((c) => own.cpus.includes(c));
+    const line = cpus.length === all.length || own === null ? null
+      : `placing only on CPUs ${formatCpuList(cpus) || 'none'} of ${formatCpuList(all)}: those the agent's cgroup ${own.cgroup} allows (/${own.path})`;
+    if (line !== null && line !== this.cpusetLine) this.deps.log(line);
+    this.cpusetLine = line;
+    return cpus;
   }
 
   /** CPUs the process may use (its cgroup cpuset), or why it is never touched (a pinned Kubernetes pod). */
@@ -171,11 +191,12 @@ export class AgentPass {
    */
   async run(nowMs: number): Promise<Decision[]> {
     this.nowMs = nowMs;
-    const layout = (this.layout = readLayout(this.files, this.layout));
+    const previous = this.layout;
+    const layout = (this.layout = readLayout(this.files, previous));
+    if (layout !== previous) this.allCpus = this.placeable(layout);
     const before = this.cpuTimes;
     const cpuTimes = readCpuTimes(this.files);
     this.cpuTimes = cpuTimes;
-    this.allCpus = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     this.briefs = new Map();
     this.permittedOf = new Map();
     const samples = this.units === null ? this.sampler.sample(nowMs) : [];
