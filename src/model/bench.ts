@@ -124,7 +124,19 @@ export interface AbVariant {
   readonly spec: string;
 }
 
-export interface AbRun {
+/** What getrusage(2) says of a process tree: times in seconds (microsecond resolution), counts as the kernel keeps them. */
+export interface Rusage {
+  readonly userS: number;
+  readonly systemS: number;
+  readonly maxRssKb: number;
+  readonly minorFaults: number;
+  readonly majorFaults: number;
+  readonly voluntaryCtxSwitches: number;
+  readonly involuntaryCtxSwitches: number;
+}
+
+/** One run of a variant; its Rusage is the workload's whole process tree (RUSAGE_CHILDREN across its life). */
+export interface AbRun extends Rusage {
   readonly variant: string;
   /** Round (1-based) and position within the round's shuffled order. */
   readonly round: number;
@@ -135,14 +147,6 @@ export interface AbRun {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly wallS: number;
-  /** CPU of the workload's whole process tree (getrusage RUSAGE_CHILDREN across its life). */
-  readonly userS: number;
-  readonly systemS: number;
-  readonly maxRssKb: number;
-  readonly minorFaults: number;
-  readonly majorFaults: number;
-  readonly voluntaryCtxSwitches: number;
-  readonly involuntaryCtxSwitches: number;
   /** The --metric capture; null without --metric or when it did not match. */
   readonly metric: number | null;
   /** numastat counters' increase per node over the run (system-wide), in pages. */

@@ -11,4 +11,4 @@ export { queryPages, movePages, movePagesInto, decodeStatus, type PageStatus, ty
 export { migratePages } from './migrate_pages.js';
 export { execvp } from './exec.js';
 export { madvise, MADV_DONTNEED, MADV_HUGEPAGE, MADV_NOHUGEPAGE } from './madvise.js';
-export { childrenRusage, parseRusage, type Rusage } from './rusage.js';
+export { childrenRusage, parseRusage } from './rusage.js';

@@ -2,20 +2,10 @@
 // The kernel adds a child's usage, and that of the descendants it waited for, when the child
 // is reaped (kernel/exit.c wait_task_zombie), whoever reaps it: libuv's waitpid() included.
 // So the difference across one child's life is exactly that child's process tree.
+import type { Rusage } from '../model/bench.js';
 import { fail, libc } from './libc.js';
 
 const RUSAGE_CHILDREN = -1;
-
-/** Times in seconds (microsecond resolution), counts as the kernel keeps them. */
-export interface Rusage {
-  readonly userS: number;
-  readonly systemS: number;
-  readonly maxRssKb: number;
-  readonly minorFaults: number;
-  readonly majorFaults: number;
-  readonly voluntaryCtxSwitches: number;
-  readonly involuntaryCtxSwitches: number;
-}
 
 /**
  * struct rusage on 64-bit Linux: two struct timeval (seconds, microseconds), then 14 longs:
