@@ -9,7 +9,8 @@
 //      bench/sea.mjs), postject injects it into a copy of this Node binary.
 // Output: dist/exe/numakit-linux-<arch> (not dist/sea: that is src/sea compiled, which the npm
 // package's dist/native loads; emptying it broke every later native call). Options: --no-code-cache,
-// --out DIR, --arch x64|arm64 (default: this machine's), --node FILE.
+// --out DIR, --arch x64|arm64 (default: this machine's), --node FILE, --snapshot (a V8 startup
+// snapshot instead of the code cache: for bench/sea.mjs only, see src/sea/snapshot_main.ts).
 // Another architecture (cross build): the executable is that architecture's Node binary of exactly
 // this Node's version (--node FILE, else `npm pack node-linux-<arch>@<version>`, checked by npm
 // against the registry's integrity hash) and koffi's build for it (node_modules/@koromix, else
@@ -42,7 +43,12 @@ if (arch !== 'x64' && arch !== 'arm64') {
   process.exit(2);
 }
 const cross = arch !== process.arch;
-const codeCache = !process.argv.includes('--no-code-cache') && !cross;
+const snapshot = process.argv.includes('--snapshot');
+if (snapshot && cross) {
+  console.error('build-sea: --snapshot: a startup snapshot cannot be cross-built');
+  process.exit(2);
+}
+const codeCache = !process.argv.includes('--no-code-cache') && !cross && !snapshot;
 // The output directory: never the compiled tree, a part of it, or anything holding it (under dist/
 // only dist/exe is ours). Only this build's own files in it are replaced.
 const dist = join(repo, 'dist');
@@ -115,7 +121,7 @@ hashes['examples.json'] = sha256(Buffer.from(examples));
 
 // The bundle. import.meta.url becomes the executable's file URL (no module file exists).
 await build({
-  entryPoints: [join(repo, 'src', 'cli', 'bin.ts')],
+  entryPoints: [join(repo, 'src', snapshot ? 'sea/snapshot_main.ts' : 'cli/bin.ts')],
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -138,7 +144,7 @@ await build({
 
 // The blob, then the executable.
 const config = join(work, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main: join(work, 'numakit.cjs'), output: join(work, 'numakit.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache, assets }, null, 2));
+writeFileSync(config, JSON.stringify({ main: join(work, 'numakit.cjs'), output: join(work, 'numakit.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache, useSnapshot: snapshot, assets }, null, 2));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 const exe = join(out, `numakit-linux-${arch}`);
 rmSync(exe, { force: true });
@@ -148,4 +154,4 @@ const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
 execFileSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', join(work, 'numakit.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { stdio: ['ignore', 'ignore', 'inherit'] });
 rmSync(work, { recursive: true, force: true });
 const shown = (f) => (inside(repo, f) ? relative(repo, f) : f);
-console.log(`${shown(exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version} linux-${arch}, code cache ${codeCache ? 'on' : cross ? 'off (cross build)' : 'off'}; koffi ${shown(koffiFile)})`);
+console.log(`${shown(exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version} linux-${arch}, ${snapshot ? 'startup snapshot' : `code cache ${codeCache ? 'on' : cross ? 'off (cross build)' : 'off'}`}; koffi ${shown(koffiFile)})`);
