@@ -10,6 +10,7 @@ import { newBudget, refill, type Budget } from '../policy/agent/budget.js';
 import type { Decision, ProcessBrief, ProcessView, SkipReason } from '../policy/agent/types.js';
 import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
+import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
 import { formatCpuList } from '../model/cpuset.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { actOn } from './act.js';
@@ -109,7 +110,7 @@ export class AgentPass {
   private permitted(b: PrescreenBrief): number[] | string {
     const cg = readCgroupCpuset(this.deps.root, b.pid);
     if (cg === null) return this.allCpus;
-    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, { cpus: this.allCpus, nodes: this.layout?.nodes.map((n) => n.id) ?? [] });
+    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, { cpus: this.allCpus, nodes: this.layout?.nodes.map((n) => n.id) ?? [], cpuLimit: () => readCgroupCpuMax(this.deps.root, cg.cgroup) });
     return pin ?? cg.cpus.filter((c) => this.allCpus.includes(c));
   }
 

@@ -8,6 +8,7 @@ import { createUnitSampler, type UnitBrief, type UnitCpuBrief, type UnitSample, 
 import { sameSet } from '../policy/agent/candidates.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 import type { ProcessView, SkipReason } from '../policy/agent/types.js';
+import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
 
@@ -45,7 +46,7 @@ export class UnitSource {
 
   private prescreen(u: UnitBrief): boolean {
     const { cfg } = this.c;
-    const pin = cgroupPin(u.cgroup, u.cpus, u.mems, { cpus: this.c.allCpus(), nodes: this.c.allNodes() });
+    const pin = cgroupPin(u.cgroup, u.cpus, u.mems, { cpus: this.c.allCpus(), nodes: this.c.allNodes(), cpuLimit: () => readCgroupCpuMax(this.c.root, u.cgroup) });
     const why: [SkipReason, string] | null = pin !== null ? ['pinned-cgroup', pin]
       : matches(cfg.exclude, u.cgroup) ? ['excluded', 'matches --exclude']
       : cfg.include.length > 0 && !matches(cfg.include, u.cgroup) ? ['not-included', 'matches no --include']

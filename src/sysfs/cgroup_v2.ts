@@ -3,6 +3,7 @@
 //   memory.numa_stat   "anon N0=4096 N1=0 ..." per memory type, bytes per node (5.x+)
 //   memory.current     bytes charged to the cgroup
 //   cpu.stat           "usage_usec 123 ..." CPU time of its tasks
+//   cpu.max            "QUOTA PERIOD" (microseconds) or "max PERIOD": its CPU limit
 //   cgroup.procs       one pid a line
 //   cpuset.cpus.effective / cpuset.mems.effective   what its tasks may use (with the cpuset controller)
 // A file that is missing (a controller not enabled for that cgroup, an old kernel) is absent;
@@ -55,6 +56,21 @@ export function parseCpuStatUsage(text: string): number {
   const m = /^usage_usec (\d+)$/m.exec(text);
   if (!m) throw new SysfsParseError('cpu.stat has no usage_usec line', { text: text.split('\n')[0] ?? '' });
   return Number(m[1]);
+}
+
+/** cpu.max: the CPU limit in CPUs (quota / period), or null for "max" (no limit). */
+export function parseCpuMax(text: string): number | null {
+  const m = /^(max|\d+)(?:\s+(\d+))?\s*$/.exec(text.replace(/\0+$/, '').trim());
+  if (!m) throw new SysfsParseError('cpu.max is not "QUOTA PERIOD" or "max PERIOD"', { text: text.split('\n')[0] ?? '' });
+  const period = Number(m[2] ?? 100000);
+  if (m[1] === 'max') return null;
+  if (period <= 0) throw new SysfsParseError('cpu.max has a period of 0', { text: text.trim() });
+  return Number(m[1]) / period;
+}
+
+/** The cgroup's own CPU limit in CPUs; null when it has none ("max") or no cpu.max (no cpu controller, v1). */
+export function readCgroupCpuMax(root: SysRoot, cgroup: string): number | null {
+  return readParsed(root, cgroupFile(cgroup, 'cpu.max'), parseCpuMax);
 }
 
 /** CPU microseconds its tasks used since it was made; null when absent. */

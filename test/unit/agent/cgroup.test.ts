@@ -8,7 +8,7 @@ import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
 import { cgroupPin, isKubeGuaranteed } from '../../../src/policy/agent/cgroup_unit.js';
-import { parseCpuStatUsage, parseNumaStat, parsePidList } from '../../../src/sysfs/cgroup_v2.js';
+import { parseCpuMax, parseCpuStatUsage, parseNumaStat, parsePidList } from '../../../src/sysfs/cgroup_v2.js';
 import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
 import { runMain } from '../../helpers/cli.js';
 
@@ -32,7 +32,24 @@ describe('cgroup rules', () => {
 
   const all = { cpus: [0, 1, 2, 3], nodes: [0, 1] };
   const pod = '/kubepods.slice/kubepods-pod1.slice/cri-containerd-a.scope';
-  it('a Guaranteed pod with exclusive CPUs (CPU Manager) is pinned', () => assert.match(cgroupPin(pod, [2, 3], null, all) ?? '', /exclusive CPUs 2-3 \(CPU Manager\)/));
+  const limit = (cpus: number | null) => ({ ...all, cpuLimit: () => cpus });
+  it('a Guaranteed pod with exclusive CPUs (CPU Manager: a narrower cpuset of its whole-CPU limit) is pinned', () => {
+    assert.equal(cgroupPin(pod, [2, 3], null, limit(2)), `Kubernetes Guaranteed pod with exclusive CPUs 2-3 (CPU Manager): cgroup ${pod}`);
+  });
+  it('a Guaranteed pod with a fractional limit is in the shared pool, however narrow: not pinned', () => {
+    assert.equal(cgroupPin(pod, [2, 3], null, limit(0.5)), null);
+    assert.equal(cgroupPin(pod, [1, 2, 3], null, limit(1.5)), null);
+  });
+  it('a whole-CPU limit other than its cpuset\'s size is the shared pool too (CPU Manager policy none, or a pool narrowed otherwise)', () => {
+    assert.equal(cgroupPin(pod, [1, 2, 3], null, limit(2)), null);
+  });
+  it('with no CPU limit (cpu.max "max") it cannot tell: left alone, and the line says both', () => {
+    assert.equal(cgroupPin(pod, [2, 3], null, limit(null)), `Kubernetes Guaranteed pod with a cpuset narrower than the node's, CPUs 2-3: exclusive CPUs (CPU Manager) or the shared pool, which its cgroup cannot tell apart without a CPU limit in cpu.max: cgroup ${pod}`);
+    assert.match(cgroupPin(pod, [2, 3], null, all) ?? '', /cannot tell apart/, 'no reader: the same');
+  });
+  it('a shared-pool pod the Memory Manager bound to a node is still pinned, by its nodes', () => {
+    assert.match(cgroupPin(pod, [2, 3], [1], limit(0.5)) ?? '', /bound to node 1 \(Memory Manager\)/);
+  });
   it('a Guaranteed pod bound to one node (Memory Manager) is pinned', () => assert.match(cgroupPin(pod, [0, 1, 2, 3], [1], all) ?? '', /bound to node 1 \(Memory Manager\)/));
   it('a Guaranteed pod in the shared pool (every CPU) is not', () => assert.equal(cgroupPin(pod, [0, 1, 2, 3], [0, 1], all), null));
   it('a Burstable pod with a narrow cpuset is not (the kubelet did not pin it)', () => assert.equal(cgroupPin('/kubepods/burstable/pod1/a', [2], null, all), null));
@@ -49,6 +66,14 @@ describe('cgroup v2 files', () => {
   it('cpu.stat usage_usec', () => {
     assert.equal(parseCpuStatUsage('usage_usec 123456\nuser_usec 100000\nsystem_usec 23456\n'), 123456);
     assert.throws(() => parseCpuStatUsage('user_usec 1\n'), /no usage_usec/);
+  });
+  it('cpu.max: the limit in CPUs, null for max', () => {
+    assert.equal(parseCpuMax('200000 100000\n'), 2);
+    assert.equal(parseCpuMax('50000 100000\n'), 0.5);
+    assert.equal(parseCpuMax('max 100000\n'), null);
+    assert.equal(parseCpuMax('max\n'), null);
+    assert.throws(() => parseCpuMax('lots 100000\n'), /cpu.max is not "QUOTA PERIOD"/);
+    assert.throws(() => parseCpuMax('100 0\n'), /period of 0/);
   });
   it('cgroup.procs', () => {
     assert.deepEqual(parsePidList('12\n345\n'), [12, 345]);
@@ -107,7 +132,7 @@ describe('--unit cgroup', () => {
   it('a Guaranteed pod with exclusive CPUs is never touched, even with --override-pins', async () => {
     const pod = '/kubepods.slice/kubepods-pod1.slice/cri-containerd-a.scope';
     m.add(inCpuset(200, [1], 3, 1, 60));
-    m.addCgroup(pod, [200], [1]);
+    m.addCgroup(pod, [200], [1], null, '100000 100000');
     await passes({ unit: 'cgroup', overridePins: true });
     assert.deepEqual(m.calls, []);
     assert.match(lines.join('\n'), new RegExp(`pinned-cgroup cgroup ${pod.replace(/\./g, '\\.')}: Kubernetes Guaranteed pod with exclusive CPUs 1 \\(CPU Manager\\)`));
@@ -126,10 +151,28 @@ describe('--unit process and cgroups', () => {
   it('a process of a Guaranteed pod pinned by the kubelet is never touched, with --override-pins too', async () => {
     const pod = '/kubepods/pod1/abc';
     m.add(inCpuset(200, [2, 3], 1, 2, 60));
-    m.addCgroup(pod, [200], [2, 3]);
+    m.addCgroup(pod, [200], [2, 3], null, '200000 100000');
     await passes({ unit: 'process', overridePins: true });
     assert.deepEqual(m.calls, []);
     assert.match(lines.join('\n'), /pinned-cgroup pid 200 \(app200\): Kubernetes Guaranteed pod with exclusive CPUs 2-3 \(CPU Manager\): cgroup \/kubepods\/pod1\/abc/);
+  });
+
+  it('a Guaranteed pod with a fractional CPU limit in a shared pool narrowed by others is placed within it, not called exclusive', async () => {
+    const pod = '/kubepods/pod2/def';
+    m.add(inCpuset(200, [2, 3], 1, 2, 60));
+    m.addCgroup(pod, [200], [2, 3], null, '50000 100000');
+    await passes({ unit: 'process' }, [1]);
+    const cpus = m.procs.get(200)!.threads[0]!.cpus;
+    assert.ok(m.calls.length > 0 && cpus.every((c) => c === 2 || c === 3), `${cpus} ${m.calls.join(' / ')}\n${lines.join('\n')}`);
+    assert.doesNotMatch(lines.join('\n'), /exclusive|pinned-cgroup/);
+  });
+
+  it('a Guaranteed pod with no CPU limit in cpu.max and a narrow cpuset is left alone, the line saying it cannot tell', async () => {
+    m.add(inCpuset(200, [2, 3], 1, 2, 60));
+    m.addCgroup('/kubepods/pod3/ghi', [200], [2, 3], null, 'max 100000');
+    await passes({ unit: 'process' }, [1]);
+    assert.deepEqual(m.calls, []);
+    assert.match(lines.join('\n'), /pinned-cgroup pid 200 \(app200\): Kubernetes Guaranteed pod with a cpuset narrower than the node's, CPUs 2-3: exclusive CPUs \(CPU Manager\) or the shared pool, which its cgroup cannot tell apart/);
   });
 
   it('a process of a Burstable pod with a narrow cpuset is placed within it', async () => {

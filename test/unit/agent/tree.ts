@@ -97,11 +97,11 @@ export class FakeMachine {
   }
 
   /** cgroup v2 leaves: path -> its processes and cpuset (null: no cpuset controller there). */
-  readonly cgroups = new Map<string, { pids: number[]; cpus: number[] | null; mems: number[] | null }>();
+  readonly cgroups = new Map<string, { pids: number[]; cpus: number[] | null; mems: number[] | null; cpuMax: string | null }>();
 
-  /** Puts processes in a cgroup v2 leaf (the hierarchy is mounted once the first is added). */
-  addCgroup(path: string, pids: number[], cpus: number[] | null = null, mems: number[] | null = null): void {
-    this.cgroups.set(path, { pids, cpus, mems });
+  /** Puts processes in a cgroup v2 leaf (the hierarchy is mounted once the first is added); `cpuMax`: its cpu.max. */
+  addCgroup(path: string, pids: number[], cpus: number[] | null = null, mems: number[] | null = null, cpuMax: string | null = null): void {
+    this.cgroups.set(path, { pids, cpus, mems, cpuMax });
     this.write();
   }
 
@@ -179,6 +179,7 @@ export class FakeMachine {
       if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus.effective`, `${formatCpuList(cg.cpus)}\n`);
       if (cg.mems !== null) put(this.dir, `${dir}/cpuset.mems.effective`, `${formatCpuList(cg.mems)}\n`);
       if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus`, `${formatCpuList(cg.cpus)}\n`);
+      if (cg.cpuMax !== null) put(this.dir, `${dir}/cpu.max`, `${cg.cpuMax}\n`);
       for (const pid of cg.pids) put(this.dir, `proc/${pid}/cgroup`, `0::${path}\n`);
     }
   }
