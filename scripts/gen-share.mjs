@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 // After `tsc`: writes what the package ships besides the code, generated from the built CLI's
 // command table: the man page and the bash, zsh and fish completion scripts, under dist/share/
-// in the layout of /usr/share (npm links man pages from package.json "man").
-import { mkdirSync, writeFileSync } from 'node:fs';
+// in the layout of /usr/share (npm links man pages from package.json "man"), and the flattened
+// table `numakit completion` reads (dist/cli/completion/commands.json).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+// First the flattened command table `numakit completion` reads instead of loading every command
+// (src/cli/completion/table.ts), from the commands just built; the scripts below then come from it.
+const { loadCompletionCommands, PREBUILT } = await import(join(dist, 'cli/completion/table.js'));
+rmSync(PREBUILT, { force: true });
+writeFileSync(PREBUILT, `${JSON.stringify(await loadCompletionCommands())}\n`);
 const { main } = await import(join(dist, 'cli/main.js'));
 
 async function capture(argv) {

@@ -40,7 +40,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the npm package', () => {
   it('holds the built code, examples, man page and completions; no sources or tests', () => {
-    for (const f of ['dist/cli/bin.js', 'dist/cli/numakit.cjs', 'dist/cli/numakit.bundle.cjs', 'dist/cli/numakit.bundle.cache', 'examples/spark-2s/manifest.json', 'dist/share/man/man1/numakit.1', 'dist/share/bash-completion/completions/numakit', 'dist/share/zsh/site-functions/_numakit', 'dist/share/fish/vendor_completions.d/numakit.fish', 'README.md']) {
+    for (const f of ['dist/cli/bin.js', 'dist/cli/numakit.cjs', 'dist/cli/numakit.bundle.cjs', 'dist/cli/numakit.bundle.cache', 'examples/spark-2s/manifest.json', 'dist/share/man/man1/numakit.1', 'dist/share/bash-completion/completions/numakit', 'dist/cli/completion/commands.json', 'dist/share/zsh/site-functions/_numakit', 'dist/share/fish/vendor_completions.d/numakit.fish', 'README.md']) {
       assert.ok(files.includes(f), f);
     }
     assert.deepEqual(files.filter((f) => /^(src|test|scripts|bench)\//.test(f)), []);

@@ -1,5 +1,11 @@
 // What the completion scripts are generated from: the command table with every command loaded,
 // flattened to words (command paths, option forms, values). Pure once loaded.
+// Loading every command costs 80-95 ms (each command's modules and what they require: zod,
+// yaml ...), so the build writes the flattened commands to commands.json next to this module
+// (scripts/gen-share.mjs) and `numakit completion` reads that; without it (running from src/,
+// a single executable) the commands are loaded. A test checks the file against the loaded table.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../commands/index.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
 import type { Command, CompleteKind, OptionSpec } from '../options.js';
@@ -52,10 +58,29 @@ function flatten(path: string, cmd: Command, out: CompletionCommand[]): void {
   for (const [name, sub] of Object.entries(cmd.subcommands ?? {})) flatten(`${path} ${name}`, sub, out);
 }
 
-export async function completionTable(examples: readonly string[]): Promise<CompletionTable> {
+/** The built table's file: dist/cli/completion/commands.json (absent under src/). */
+export const PREBUILT = fileURLToPath(new URL('./commands.json', import.meta.url));
+
+/** Every command and subcommand of the table, flattened: loads every command module. */
+export async function loadCompletionCommands(): Promise<Omit<CompletionTable, 'examples'>> {
   const commands: CompletionCommand[] = [];
   for (const [name, entry] of Object.entries(COMMANDS)) flatten(name, await entry.load(), commands);
-  return { globals: Object.entries(GLOBAL_OPTIONS).map(([k, s]) => option(k, s)), commands, examples };
+  return { globals: Object.entries(GLOBAL_OPTIONS).map(([k, s]) => option(k, s)), commands };
+}
+
+/** The build's flattened commands; null when there is none or it cannot be read. */
+function prebuilt(): Omit<CompletionTable, 'examples'> | null {
+  if (!existsSync(PREBUILT)) return null;
+  try {
+    const t = JSON.parse(readFileSync(PREBUILT, 'utf8')) as Omit<CompletionTable, 'examples'>;
+    return Array.isArray(t.globals) && Array.isArray(t.commands) ? t : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function completionTable(examples: readonly string[]): Promise<CompletionTable> {
+  return { ...(prebuilt() ?? (await loadCompletionCommands())), examples };
 }
 
 /** The words a value kind stands for, when it is a fixed list. */
