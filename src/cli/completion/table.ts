@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../commands/index.js';
+import { sea } from '../../sea/is_sea.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
 import type { Command, CompleteKind, OptionSpec } from '../options.js';
 import { HELP_OPTION } from '../parse_options.js';
@@ -70,7 +71,8 @@ export async function loadCompletionCommands(): Promise<Omit<CompletionTable, 'e
 
 /** The build's flattened commands; null when there is none or it cannot be read. */
 function prebuilt(): Omit<CompletionTable, 'examples'> | null {
-  if (!existsSync(PREBUILT)) return null;
+  // In a single executable import.meta.url is the executable's: nothing of ours is next to it.
+  if (sea() !== null || !existsSync(PREBUILT)) return null;
   try {
     const t = JSON.parse(readFileSync(PREBUILT, 'utf8')) as Omit<CompletionTable, 'examples'>;
     return Array.isArray(t.globals) && Array.isArray(t.commands) ? t : null;
