@@ -134,21 +134,47 @@ function kindOf(st: Stats): string | null {
 /** Every read goes through this one buffer (reads are synchronous): no 64 KiB allocation a file. */
 const SCRATCH = Buffer.allocUnsafeSlow(CHUNK);
 
-/** Reads an open file to EOF as UTF-8, or returns null past MAX_FILE_BYTES. */
-function readAll(fd: number): string | null {
+/** What the reads of an open file gave: its text, or why it is not used. */
+type Content = { text: string } | { problem: string };
+
+/**
+ * Reads an open file to EOF as UTF-8. A file is classified (fstat) only when it does not read
+ * like a regular file: when the first read returns nothing (an empty file, or a FIFO with no
+ * writer, /dev/null) or fills the whole first chunk (a large file, or /dev/zero); a read that
+ * fails is classified by the caller. Every procfs and sysfs file of a few KiB is thus open,
+ * read, read (EOF), close: no fstat of each of the hundreds a command reads.
+ */
+function readAll(fd: number): Content {
   const full: Buffer[] = [];
   let filled = 0;
-  for (;;) {
+  for (let first = true; ; first = false) {
     const n = readSync(fd, SCRATCH, filled, CHUNK - filled, null);
+    if (first && (n === 0 || n === CHUNK)) {
+      const bad = kindOf(fstatSync(fd));
+      if (bad !== null) return { problem: bad };
+    }
     if (n === 0) break;
     filled += n;
-    if (full.length * CHUNK + filled > MAX_FILE_BYTES) return null;
+    if (full.length * CHUNK + filled > MAX_FILE_BYTES) return { problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` };
     if (filled < CHUNK) continue;
     full.push(Buffer.from(SCRATCH)); // a copy: SCRATCH is filled again
     filled = 0;
   }
-  if (full.length === 0) return SCRATCH.toString('utf8', 0, filled);
-  return Buffer.concat([...full, SCRATCH.subarray(0, filled)]).toString('utf8');
+  if (full.length === 0) return { text: SCRATCH.toString('utf8', 0, filled) };
+  return { text: Buffer.concat([...full, SCRATCH.subarray(0, filled)]).toString('utf8') };
+}
+
+/** Why a read of an open file failed: what the file is when it is not a regular file, else the error's reason. */
+function failedRead(root: SysRoot, rel: string, fd: number, e: unknown): ReadResult {
+  let bad: string | null = null;
+  try {
+    bad = kindOf(fstatSync(fd));
+  } catch {
+    // the read's own error says more
+  }
+  if (bad === null) return { ok: false, reason: absentOf(root, rel, e) };
+  warn(root, { path: rel, line: null, problem: bad });
+  return { ok: false, reason: 'unparseable' };
 }
 
 /** A file of a snapshot held in memory (src/sysfs/mem_tree.ts): the same refusals as on disk. */
@@ -174,7 +200,8 @@ function readTreeFile(root: SysRoot, tree: MemTree, rel: string): ReadResult {
  * Reads a whole file. /proc and /sys files report a size of 0 or 4096 whatever their
  * content, so the size is never trusted: the file is read until EOF (at most MAX_FILE_BYTES).
  * The open never blocks (O_NONBLOCK: a FIFO at a read path is refused, not waited on), and
- * only regular files are read (procfs and sysfs files are regular).
+ * only regular files are read (procfs and sysfs files are regular; readAll says when a file
+ * is looked at to tell).
  */
 export function readFile(root: SysRoot, rel: string): ReadResult {
   root.onAccess?.('file', rel);
@@ -187,19 +214,12 @@ export function readFile(root: SysRoot, rel: string): ReadResult {
   }
   if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, Object.assign(new Error('loop'), { code: 'ELOOP' })) };
   try {
-    const bad = kindOf(fstatSync(fd));
-    if (bad !== null) {
-      warn(root, { path: rel, line: null, problem: bad });
-      return { ok: false, reason: 'unparseable' };
-    }
-    const text = readAll(fd);
-    if (text === null) {
-      warn(root, { path: rel, line: null, problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` });
-      return { ok: false, reason: 'unparseable' };
-    }
-    return { ok: true, text };
+    const c = readAll(fd);
+    if ('text' in c) return { ok: true, text: c.text };
+    warn(root, { path: rel, line: null, problem: c.problem });
+    return { ok: false, reason: 'unparseable' };
   } catch (e) {
-    return { ok: false, reason: absentOf(root, rel, e) };
+    return failedRead(root, rel, fd, e);
   } finally {
     closeSync(fd);
   }

@@ -1,13 +1,17 @@
 // readFile's own mechanics (one scratch buffer; symlinks in a jail found by O_NOFOLLOW, not by an
-// lstat of every file): the text of a file of any size comes back whole, and a link as the last
-// component is still resolved inside the root.
+// lstat of every file; a file classified by fstat only when it does not read like a regular
+// file): the text of a file of any size comes back whole, a link as the last component is still
+// resolved inside the root, and a FIFO or device is refused whichever way its read goes.
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readFile, readText } from '../../../src/sysfs/read.js';
-import { openRoot } from '../../../src/sysfs/root.js';
+import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
+import { Warnings } from '../../../src/model/warnings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'numakit-read-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,4 +45,39 @@ describe('readFile', () => {
     assert.deepEqual(readFile(root, 'sys/b/f'), { ok: false, reason: 'missing' });
     assert.deepEqual(readFile(root, 'sys/a/dangling'), { ok: false, reason: 'missing' });
   });
+});
+
+describe('readFile refuses what is not a regular file, however its read goes', () => {
+  const watched = (): { root: SysRoot; warnings: Warnings } => {
+    const warnings = new Warnings();
+    return { root: { ...openRoot(dir), warnings }, warnings };
+  };
+  it('an empty regular file is an empty text, with no warning', () => {
+    writeFileSync(join(dir, 'sys/a/empty'), '');
+    const { root: r, warnings } = watched();
+    assert.deepEqual(readFile(r, 'sys/a/empty'), { ok: true, text: '' });
+    assert.equal(warnings.size, 0);
+  });
+  it('a FIFO that a writer holds open with no data (the read fails with EAGAIN) is a FIFO', async () => {
+    execFileSync('mkfifo', [join(dir, 'sys/a/fifo')]);
+    // sleep holds the FIFO open read-write (which does not wait for a reader) and writes nothing.
+    const writer = spawn('sh', ['-c', `exec sleep 30 <> ${join(dir, 'sys/a/fifo')}`], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const { root: r, warnings } = watched();
+      assert.deepEqual(readFile(r, 'sys/a/fifo'), { ok: false, reason: 'unparseable' });
+      assert.deepEqual(warnings.list().map((w) => w.problem), ['a FIFO, not a file']);
+    } finally {
+      writer.kill();
+      await once(writer, 'exit');
+    }
+  });
+  for (const [name, minor] of [['null', 3], ['zero', 5]] as const) {
+    it(`a device that reads like /dev/${name} is a device`, { skip: process.getuid?.() !== 0 && 'mknod needs root' }, () => {
+      execFileSync('mknod', [join(dir, `sys/a/${name}`), 'c', '1', String(minor)]);
+      const { root: r, warnings } = watched();
+      assert.deepEqual(readFile(r, `sys/a/${name}`), { ok: false, reason: 'unparseable' });
+      assert.deepEqual(warnings.list().map((w) => w.problem), ['a device, not a file']);
+    });
+  }
 });
