@@ -2,13 +2,13 @@
 // (missing file, no permission) and "unusable" (a directory, FIFO or device where a file
 // belongs, a file over the size cap, a symlink loop) are decided in one place.
 //
-// A root that is not the running system (--root, --example) is a jail, like hwloc's fsroot:
-// every symlink is resolved inside it (an absolute target is relative to the root, ".." stops
-// at the root), so no read ever leaves it and no message quotes a file outside it. A root held
-// in memory (`tree`: a snapshot archive) is read through its MemTree, which resolves the same way.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+// A root that is not the running system (--root, --example) is a jail (src/sysfs/jail.ts): no
+// read ever leaves it. A root held in memory (`tree`: a snapshot archive) is read through its
+// MemTree, which resolves the same way.
+import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { AbsentReason } from '../model/fact.js';
+import { jailed, knownLink, MAX_LINK_HOPS, noteListing, rememberLink, underResolvedDir, walk } from './jail.js';
 import type { MemTree } from './mem_tree.js';
 import { rootPath, warn, type SysRoot } from './root.js';
 
@@ -17,7 +17,6 @@ export type ReadResult = { ok: true; text: string } | { ok: false; reason: Absen
 /** No kernel file numakit reads comes near this (numa_maps of a process with 100k mappings is ~15 MiB). */
 export const MAX_FILE_BYTES = 64 * 2 ** 20;
 const CHUNK = 64 * 1024;
-const MAX_LINK_HOPS = 40; // the kernel's own limit (MAXSYMLINKS)
 
 function reasonOf(e: unknown): AbsentReason | null {
   const code = (e as NodeJS.ErrnoException).code;
@@ -37,40 +36,6 @@ function absentOf(root: SysRoot, rel: string, e: unknown): AbsentReason {
   if (reason === null) throw e;
   if (reason === 'unparseable') warn(root, { path: rel, line: null, problem: 'a symlink loop' });
   return reason;
-}
-
-/** Resolved directories per root (a snapshot does not change while a command reads it). */
-const DIRS = new WeakMap<SysRoot, Map<string, string | 'loop'>>();
-
-/**
- * The absolute path of `rel` with its directory part resolved inside the root (from a per-root
- * cache) and its last component as it is; null when the whole path must be walked.
- */
-function underResolvedDir(root: SysRoot, rel: string): string | 'loop' | null {
-  const dir = posix.dirname(rel);
-  if (dir === '.' || dir === '/' || rel.includes('..')) return null;
-  let cache = DIRS.get(root);
-  if (cache === undefined) DIRS.set(root, (cache = new Map()));
-  let parent = cache.get(dir);
-  if (parent === undefined) cache.set(dir, (parent = jailed(root, dir)));
-  return parent === 'loop' ? 'loop' : `${parent}/${posix.basename(rel)}`;
-}
-
-/**
- * The absolute path of `rel` with its symlinks resolved inside the root; 'loop' past 40 links.
- * The directory part comes from a per-root cache, so a path costs one lstat more than on "/".
- */
-function jailed(root: SysRoot, rel: string): string | 'loop' {
-  if (root.isReal) return rootPath(root, rel);
-  const abs = underResolvedDir(root, rel);
-  if (abs === null) return walk(root, rel);
-  if (abs === 'loop') return 'loop';
-  try {
-    if (!lstatSync(abs).isSymbolicLink()) return abs;
-  } catch {
-    return abs; // missing: the caller's own call says so
-  }
-  return walk(root, rel);
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -93,34 +58,6 @@ function openForRead(root: SysRoot, rel: string): number | 'loop' {
   }
   const resolved = walk(root, rel);
   return resolved === 'loop' ? 'loop' : openSync(resolved, OPEN_FLAGS | constants.O_NOFOLLOW);
-}
-
-/** Resolves every component of `rel` inside the root. */
-function walk(root: SysRoot, rel: string): string | 'loop' {
-  const todo = rel.split('/').filter((p) => p !== '' && p !== '.');
-  const done: string[] = [];
-  for (let hops = 0; todo.length > 0; ) {
-    const part = todo.shift()!;
-    if (part === '..') {
-      done.pop(); // ".." of the root is the root
-      continue;
-    }
-    const abs = join(root.dir, ...done, part);
-    let target: string | null = null;
-    try {
-      if (lstatSync(abs).isSymbolicLink()) target = readlinkSync(abs);
-    } catch {
-      return join(abs, ...todo); // missing: the caller's own call says so
-    }
-    if (target === null) {
-      done.push(part);
-      continue;
-    }
-    if (++hops > MAX_LINK_HOPS) return 'loop';
-    if (target.startsWith('/')) done.length = 0;
-    todo.unshift(...target.split('/').filter((p) => p !== '' && p !== '.'));
-  }
-  return join(root.dir, ...done);
 }
 
 function kindOf(st: Stats): string | null {
@@ -238,7 +175,12 @@ export function listDir(root: SysRoot, rel: string): string[] | null {
   const path = jailed(root, rel);
   try {
     if (path === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
-    return readdirSync(path).sort();
+    if (root.isReal) return readdirSync(path).sort();
+    // In a jail the entries' types come with the listing (d_type): its subdirectories need no
+    // lstat of their own when a file under one is read (the cpuN of cpu/, the rx-N of queues/).
+    const entries = readdirSync(path, { withFileTypes: true });
+    noteListing(root, rel, path, entries.filter((d) => d.isDirectory()).map((d) => d.name));
+    return entries.map((d) => d.name).sort();
   } catch (e) {
     absentOf(root, rel, e);
     return null;
@@ -270,11 +212,17 @@ export function readLink(root: SysRoot, rel: string): string | null {
     const r = root.tree.lookup(rel, false);
     return r.ok && r.entry.kind === 'link' ? r.entry.target : null;
   }
+  const known = knownLink(root, rel);
+  if (known !== undefined) return known;
   const parent = jailed(root, posix.dirname(rel));
   try {
     if (parent === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
-    return readlinkSync(join(parent, posix.basename(rel)));
+    const target = readlinkSync(join(parent, posix.basename(rel)));
+    rememberLink(root, rel, target);
+    return target;
   } catch (e) {
+    // EINVAL: there, and not a link. resolvePath asks this of every component of a device's path.
+    if ((e as NodeJS.ErrnoException).code === 'EINVAL') rememberLink(root, rel, null);
     absentOf(root, rel, e);
     return null;
   }

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readFile, readText } from '../../../src/sysfs/read.js';
+import { listDir, readFile, readLink, readText } from '../../../src/sysfs/read.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 import { Warnings } from '../../../src/model/warnings.js';
 
@@ -80,4 +80,24 @@ describe('readFile refuses what is not a regular file, however its read goes', (
       assert.deepEqual(warnings.list().map((w) => w.problem), ['a device, not a file']);
     });
   }
+});
+
+describe('a jail remembers its tree, never past its walls', () => {
+  it('a listed directory\'s links to directories are still resolved inside the root', () => {
+    mkdirSync(join(dir, 'sys/j/real'), { recursive: true });
+    writeFileSync(join(dir, 'sys/j/real/f'), 'inside\n');
+    symlinkSync('/sys/j/real', join(dir, 'sys/j/out')); // absolute: the root's /sys/j/real, not the host's
+    const r = openRoot(dir);
+    assert.deepEqual(listDir(r, 'sys/j'), ['out', 'real']);
+    assert.equal(readText(r, 'sys/j/out/f'), 'inside\n');
+    assert.equal(readText(r, 'sys/j/real/f'), 'inside\n');
+  });
+  it('a link read again gives the same target; one absent when first asked is found once it exists', () => {
+    const r = openRoot(dir);
+    assert.equal(readLink(r, 'sys/j/later'), null);
+    symlinkSync('real', join(dir, 'sys/j/later'));
+    assert.equal(readLink(r, 'sys/j/later'), 'real');
+    assert.equal(readLink(r, 'sys/j/later'), 'real');
+    assert.equal(readLink(r, 'sys/j/real'), null); // a directory, not a link
+  });
 });

@@ -1,0 +1,115 @@
+// A root that is not the running system (--root, --example) is a jail, like hwloc's fsroot:
+// every symlink is resolved inside it (an absolute target is relative to the root, ".." stops
+// at the root), so no read ever leaves it and no message quotes a file outside it.
+//
+// What is known about a jail's tree is kept per root (a snapshot does not change while a
+// command reads it): each directory resolved (one lstat the first time a file under it is
+// read, none for the directories a listing already said are directories, not links) and each
+// link read. The running system ("/") has no jail and no cache: its links change (hot plug).
+import { lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SysRoot } from './root.js';
+
+export const MAX_LINK_HOPS = 40; // the kernel's own limit (MAXSYMLINKS)
+
+interface Known {
+  /** Root-relative directory -> its absolute path resolved inside the root, or 'loop'. */
+  readonly dirs: Map<string, string | 'loop'>;
+  /** Root-relative path -> the target of the link there, or null (not a link, or absent). */
+  readonly links: Map<string, string | null>;
+}
+
+const KNOWN = new WeakMap<SysRoot, Known>();
+
+function knownOf(root: SysRoot): Known {
+  let k = KNOWN.get(root);
+  if (k === undefined) KNOWN.set(root, (k = { dirs: new Map(), links: new Map() }));
+  return k;
+}
+
+/** A path of plain names: no "", "." or ".." component, no leading or trailing "/". */
+function isPlain(rel: string): boolean {
+  return rel !== '' && !rel.startsWith('/') && !rel.endsWith('/') && !rel.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(rel);
+}
+
+/**
+ * The absolute path of `rel` with its directory part resolved inside the root (from the
+ * per-root cache) and its last component as it is; null when the whole path must be walked.
+ */
+export function underResolvedDir(root: SysRoot, rel: string): string | 'loop' | null {
+  const slash = rel.lastIndexOf('/');
+  if (slash <= 0 || !isPlain(rel)) return null;
+  const dir = rel.slice(0, slash);
+  const dirs = knownOf(root).dirs;
+  let parent = dirs.get(dir);
+  if (parent === undefined) dirs.set(dir, (parent = jailed(root, dir)));
+  return parent === 'loop' ? 'loop' : `${parent}/${rel.slice(slash + 1)}`;
+}
+
+/**
+ * The absolute path of `rel` with its symlinks resolved inside the root; 'loop' past 40 links.
+ * The directory part comes from the per-root cache, so a path costs one lstat more than on "/".
+ */
+export function jailed(root: SysRoot, rel: string): string | 'loop' {
+  if (root.isReal) return join(root.dir, rel);
+  const abs = underResolvedDir(root, rel);
+  if (abs === null) return walk(root, rel);
+  if (abs === 'loop') return 'loop';
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return abs;
+  } catch {
+    return abs; // missing: the caller's own call says so
+  }
+  return walk(root, rel);
+}
+
+/** Resolves every component of `rel` inside the root. */
+export function walk(root: SysRoot, rel: string): string | 'loop' {
+  const todo = rel.split('/').filter((p) => p !== '' && p !== '.');
+  const done: string[] = [];
+  for (let hops = 0; todo.length > 0; ) {
+    const part = todo.shift()!;
+    if (part === '..') {
+      done.pop(); // ".." of the root is the root
+      continue;
+    }
+    const abs = join(root.dir, ...done, part);
+    let target: string | null = null;
+    try {
+      if (lstatSync(abs).isSymbolicLink()) target = readlinkSync(abs);
+    } catch {
+      return join(abs, ...todo); // missing: the caller's own call says so
+    }
+    if (target === null) {
+      done.push(part);
+      continue;
+    }
+    if (++hops > MAX_LINK_HOPS) return 'loop';
+    if (target.startsWith('/')) done.length = 0;
+    todo.unshift(...target.split('/').filter((p) => p !== '' && p !== '.'));
+  }
+  return join(root.dir, ...done);
+}
+
+/**
+ * Records what a listing of the directory `rel` (resolved to `abs`) showed: its entries that
+ * are directories (d_type, not links) are resolved without an lstat of their own.
+ */
+export function noteListing(root: SysRoot, rel: string, abs: string, subdirs: readonly string[]): void {
+  if (root.isReal || !isPlain(rel)) return;
+  const dirs = knownOf(root).dirs;
+  for (const name of subdirs) dirs.set(`${rel}/${name}`, `${abs}/${name}`);
+}
+
+/** The link at `rel` as read before in this jail: its target, null (not a link), or undefined (not read yet, or on "/"). */
+export function knownLink(root: SysRoot, rel: string): string | null | undefined {
+  return root.isReal ? undefined : KNOWN.get(root)?.links.get(rel);
+}
+
+/**
+ * Remembers what `rel` is: a link to `target`, or null for an entry that exists and is not a link
+ * (an absent one is not remembered: a test or a capture may still create it).
+ */
+export function rememberLink(root: SysRoot, rel: string, target: string | null): void {
+  if (!root.isReal) knownOf(root).links.set(rel, target);
+}
