@@ -63,32 +63,42 @@ export function jailed(root: SysRoot, rel: string): string | 'loop' {
   return walk(root, rel);
 }
 
-/** Resolves every component of `rel` inside the root. */
+/**
+ * Resolves every component of `rel` inside the root. Paths are put together as strings, never
+ * normalized: a ".." left after a component that is missing goes to the kernel as it is (and
+ * fails there), so "missing/../link/x" can never become "link/x" and follow a link out.
+ */
 export function walk(root: SysRoot, rel: string): string | 'loop' {
   const todo = rel.split('/').filter((p) => p !== '' && p !== '.');
   const done: string[] = [];
+  let cur = root.dir; // root.dir joined with done
   for (let hops = 0; todo.length > 0; ) {
     const part = todo.shift()!;
     if (part === '..') {
       done.pop(); // ".." of the root is the root
+      cur = done.length === 0 ? root.dir : `${root.dir}/${done.join('/')}`;
       continue;
     }
-    const abs = join(root.dir, ...done, part);
+    const abs = `${cur}/${part}`;
     let target: string | null = null;
     try {
       if (lstatSync(abs).isSymbolicLink()) target = readlinkSync(abs);
     } catch {
-      return join(abs, ...todo); // missing: the caller's own call says so
+      return todo.length === 0 ? abs : `${abs}/${todo.join('/')}`; // missing: the caller's own call says so
     }
     if (target === null) {
       done.push(part);
+      cur = abs;
       continue;
     }
     if (++hops > MAX_LINK_HOPS) return 'loop';
-    if (target.startsWith('/')) done.length = 0;
+    if (target.startsWith('/')) {
+      done.length = 0;
+      cur = root.dir;
+    }
     todo.unshift(...target.split('/').filter((p) => p !== '' && p !== '.'));
   }
-  return join(root.dir, ...done);
+  return cur;
 }
 
 /**

@@ -92,6 +92,20 @@ describe('a jail remembers its tree, never past its walls', () => {
     assert.equal(readText(r, 'sys/j/out/f'), 'inside\n');
     assert.equal(readText(r, 'sys/j/real/f'), 'inside\n');
   });
+  it('a link through a missing directory and ".." never reaches a link out of the root', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'numakit-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret'), 'outside\n');
+      mkdirSync(join(dir, 'sys/k'), { recursive: true });
+      symlinkSync(outside, join(dir, 'sys/k/evil')); // a host path: inside the jail it is /tmp/... of the root
+      symlinkSync('nothere/../evil/secret', join(dir, 'sys/k/hop'));
+      const r = openRoot(dir);
+      assert.deepEqual(readFile(r, 'sys/k/hop'), { ok: false, reason: 'missing' }); // was the host's file
+      assert.deepEqual(readFile(r, 'sys/k/evil/secret'), { ok: false, reason: 'missing' });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
   it('a link read again gives the same target; one absent when first asked is found once it exists', () => {
     const r = openRoot(dir);
     assert.equal(readLink(r, 'sys/j/later'), null);
