@@ -10,7 +10,10 @@ import { cleanText, MAX_CPUS } from './limits.js';
 export function parseCpuList(text: string, limit = MAX_CPUS): number[] {
   const s = cleanText(text).trim();
   if (s === '') return [];
-  const out = new Set<number>();
+  // The kernel prints ranges in ascending order: the ids go straight into the array. A list out
+  // of order or overlapping (hand-written) goes through a Set, sorted at the end.
+  const out: number[] = [];
+  let unordered: Set<number> | null = null;
   for (const part of s.split(',')) {
     const m = /^(\d{1,9})(?:-(\d{1,9})(?::(\d{1,9}))?)?$/.exec(part.trim());
     if (!m) throw new SysfsParseError('not a CPU/node list', { text: s });
@@ -19,9 +22,11 @@ export function parseCpuList(text: string, limit = MAX_CPUS): number[] {
     const step = m[3] === undefined ? 1 : Number(m[3]);
     if (hi < lo || step < 1) throw new SysfsParseError('bad range in CPU/node list', { text: part });
     if (hi >= limit) throw new SysfsParseError(`id beyond the kernel's limit (${limit}) in CPU/node list`, { text: part });
-    for (let i = lo; i <= hi; i += step) out.add(i);
+    if (unordered === null && out.length > 0 && lo <= out[out.length - 1]!) unordered = new Set(out);
+    if (unordered === null) for (let i = lo; i <= hi; i += step) out.push(i);
+    else for (let i = lo; i <= hi; i += step) unordered.add(i);
   }
-  return [...out].sort((a, b) => a - b);
+  return unordered === null ? out : [...unordered].sort((a, b) => a - b);
 }
 
 /** Formats ids as a compact list: [0,1,2,3,8] -> "0-3,8". */
