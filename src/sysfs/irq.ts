@@ -5,7 +5,7 @@
 // a single CPU out of the asked set. See Documentation/core-api/irq/irq-affinity.rst.
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { isSafeDecimal, MAX_CPUS } from '../model/limits.js';
+import { MAX_CPUS } from '../model/limits.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -41,10 +41,12 @@ export function parseInterrupts(text: string): Interrupts {
     const counts: Record<number, number> = {};
     let total = 0;
     for (let c = 0; c < cpus.length; c++) {
+      // One regex and one Number() a count: a file has a column per CPU on every line.
       const f = fields[c];
-      if (f === undefined || !/^\d+$/.test(f) || !isSafeDecimal(f)) throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
-      counts[cpus[c]!] = Number(f);
-      total += Number(f);
+      const v = f !== undefined && /^\d+$/.test(f) ? Number(f) : NaN;
+      if (!Number.isSafeInteger(v)) throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
+      counts[cpus[c]!] = v;
+      total += v;
     }
     if (!Number.isSafeInteger(total)) throw new SysfsParseError('interrupt counts add up beyond 2^53', { line: i + 2, text: row });
     lines.push({ irq: Number(m[1]), counts, total, desc: fields.slice(cpus.length).join(' ') });

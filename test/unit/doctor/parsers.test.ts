@@ -40,6 +40,8 @@ describe('parseInterrupts', () => {
   const bad: [string, RegExp][] = [
     ['   CPU0 GPU1\n', /header is not a CPU list/],
     ['   CPU0 CPU1\n 9: 1 x chip\n', /:2: interrupt count is not a number/],
+    ['   CPU0 CPU1\n 9: 1 9007199254740993 chip\n', /:2: interrupt count is not a number/],
+    ['   CPU0 CPU1\n 9: 1 -2 chip\n', /:2: interrupt count is not a number/],
   ];
   for (const [text, msg] of bad) it(`rejects ${JSON.stringify(text.slice(0, 20))}`, () => assert.throws(() => parseInterrupts(text), (e: unknown) => e instanceof SysfsParseError && msg.test(e.message)));
 });
