@@ -7,6 +7,7 @@ import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
 import { COMMANDS, OVERVIEW } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
+import { stdoutDirect, writeStdout } from './stdout.js';
 import { parseCommandArgs, resolveSubcommand } from './parse_options.js';
 import { VERSION } from './version.js';
 
@@ -31,11 +32,9 @@ export interface Io {
   readonly isTTY: boolean;
 }
 
-const PROCESS_IO: Io = {
-  out: (t) => void process.stdout.write(t),
-  err: (t) => void process.stderr.write(t),
-  isTTY: process.stdout.isTTY === true,
-};
+const PROCESS_IO: Io = stdoutDirect()
+  ? { out: (t) => writeStdout(t), err: (t) => void process.stderr.write(t), isTTY: false }
+  : { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t), isTTY: process.stdout.isTTY === true };
 
 export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number> {
   const { globals, command, args } = splitGlobals(argv, (c) => COMMANDS[c]?.rawArgs === true);
