@@ -11,8 +11,8 @@ import { readFile } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-/** "/a/b" -> ["/a/b", "/a", "/"]. */
-function upward(cgroup: string): string[] {
+/** A cgroup and its ancestors: "/a/b" -> ["/a/b", "/a", "/"]. */
+export function upward(cgroup: string): string[] {
   const parts = cgroup.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
   return parts.map((_, i) => `/${parts.slice(0, parts.length - i).join('/')}`).concat('/');
 }

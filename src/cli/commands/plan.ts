@@ -11,6 +11,7 @@ import { planWorkload, PLANNERS } from '../../policy/plan/index.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { readOsRelease } from '../../sysfs/os_release.js';
 import { readCgroupAllowed } from '../../sysfs/cgroup_cpuset.js';
+import { readCgroupMemoryLimit } from '../../sysfs/cgroup_memory_max.js';
 import { renderPlan, renderPlanText } from '../../render/plan/index.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -110,7 +111,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
     const topo = discoverTopology(ctx.root);
     const label = ctx.root.isReal ? `host ${hostname()}` : ctx.root.label;
-    const decision = planWorkload(positionals[0]!, machineShare(topo, label, readOsRelease(ctx.root), { mems: readCgroupAllowed(ctx.root, 'self', 'mems') }), values);
+    const decision = planWorkload(positionals[0]!, machineShare(topo, label, readOsRelease(ctx.root), { mems: readCgroupAllowed(ctx.root, 'self', 'mems'), memoryMax: readCgroupMemoryLimit(ctx.root, 'self') }), values);
     const files = renderPlan(decision);
     if (values.out !== undefined) writePlan(values.out, files, values.force === true);
     if (values.json) {

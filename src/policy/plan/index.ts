@@ -10,7 +10,8 @@ import { planRedis, type RedisDecision } from './redis.js';
 import { planService, type ServiceDecision } from './service.js';
 import { planSparkK8s, type SparkK8sDecision } from './spark_k8s.js';
 import { planSparkYarn, type SparkYarnDecision } from './spark_yarn.js';
-import type { MachineShare } from './types.js';
+import { num } from './machine.js';
+import type { Derivation, MachineShare } from './types.js';
 
 export type PlanDecision = SparkStandaloneDecision | SparkYarnDecision | SparkK8sDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
 
@@ -137,5 +138,25 @@ export function planWorkload(workload: string, machine: MachineShare, raw: RawOp
   checkAllowed(workload, raw, p.keys);
   const d = p.plan(machine, raw);
   // Sized inside a cpuset: the first number says from which CPUs and memory nodes.
-  return machine.restriction === null ? d : { ...d, derivations: [machine.restriction, ...d.derivations] };
+  const first = machine.restriction === null ? [] : [machine.restriction];
+  const limit = memoryMaxCheck(d, machine);
+  return first.length === 0 && limit === null ? d : { ...d, derivations: [...first, ...d.derivations, ...(limit?.derivations ?? [])], notes: [...d.notes, ...(limit?.notes ?? [])] };
+}
+
+/**
+ * The plan's whole commitment against the memory.max of numakit's cgroup (a container's limit):
+ * planners size per node, so the total is checked here and said, not refused: the plan's services
+ * may run outside this cgroup.
+ */
+function memoryMaxCheck(d: PlanDecision, m: MachineShare): { derivations: Derivation[]; notes: string[] } | null {
+  const max = m.memoryMax;
+  if (max === null) return null;
+  const where = `memory.max of cgroup ${max.cgroup} (/${max.path}) = ${num(max.gib)} GiB`;
+  if (d.memory.unknown !== null) return { derivations: [], notes: [`numakit runs in cgroup ${max.cgroup} with a memory.max of ${num(max.gib)} GiB; what this plan's services use is not known here, so keep it within that if they run in the same cgroup.`] };
+  const committed = d.memory.nodes.reduce((a, n) => a + n.committedGiB, 0);
+  const over = committed - max.gib;
+  return {
+    derivations: [{ what: 'committed in all, against this cgroup\'s limit', formula: `${d.memory.nodes.map((n) => num(n.committedGiB)).join(' + ')} = ${num(committed)} GiB; ${where}`, value: over > 1e-9 ? `over by ${num(over)} GiB` : 'within it' }],
+    notes: over > 1e-9 ? [`The plan commits ${num(committed)} GiB in all, more than the ${num(max.gib)} GiB memory.max of cgroup ${max.cgroup} that numakit runs in: if these services run in that cgroup (this container), the kernel OOM-kills inside it before they reach their sizes; give them smaller sizes or the cgroup a larger limit.`] : [],
+  };
 }

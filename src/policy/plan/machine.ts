@@ -69,6 +69,8 @@ export function oneNodeNotes(m: MachineShare): string[] {
 export interface CgroupLimits {
   /** cpuset.mems.effective (or v1 effective_mems) of numakit's cgroup; null when unknown. */
   readonly mems: { readonly cgroup: string; readonly path: string; readonly ids: number[] } | null;
+  /** The smallest memory.max on numakit's cgroup's path; null when none limits it. */
+  readonly memoryMax?: { readonly cgroup: string; readonly path: string; readonly bytes: number } | null;
 }
 
 /** Notes on the nodes the cgroup's cpuset keeps from the plan, whole or in part. */
@@ -87,9 +89,13 @@ function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: Cg
 function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits): Derivation | null {
   const online = topo.cpus.filter((c) => c.online);
   const allowed = online.filter((c) => c.allowed);
-  if (allowed.length === online.length && limits.mems === null) return null;
+  const max = limits.memoryMax ?? null;
+  if (allowed.length === online.length && limits.mems === null && max === null) return null;
   const mems = limits.mems === null ? [] : [`memory nodes ${formatCpuList(limits.mems.ids)} (/${limits.mems.path})`];
-  const from = topo.cpuset === null ? [] : [`CPUs ${formatCpuList(topo.cpuset.cpus)} (/${topo.cpuset.path})`];
+  const from = [
+    ...(topo.cpuset === null ? [] : [`CPUs ${formatCpuList(topo.cpuset.cpus)} (/${topo.cpuset.path})`]),
+    ...(max === null ? [] : [`memory.max ${num(max.bytes / GiB)} GiB (/${max.path})`]),
+  ];
   const cpus = usable.reduce((a, u) => a + u.cpus.length, 0);
   return {
     what: "this process's cgroup allows",
@@ -99,9 +105,12 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
 }
 
 export function machineShare(topo: Topology, label: string, os: OsRelease | null = null, cgroup: CgroupLimits = { mems: null }): MachineShare {
-  // Only memory nodes that leave a node with memory out restrict anything.
+  // Only memory nodes that leave a node with memory out restrict anything, and only a
+  // memory.max below the machine's memory.
   const m = cgroup.mems;
-  const limits = { mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null };
+  const total = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0);
+  const max = cgroup.memoryMax !== undefined && cgroup.memoryMax !== null && cgroup.memoryMax.bytes < total ? cgroup.memoryMax : null;
+  const limits = { mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null, memoryMax: max };
   const notes: string[] = [];
   const usable: NodeShare[] = [];
   const memAllowed = (id: number) => limits.mems === null || limits.mems.ids.includes(id);
@@ -129,6 +138,7 @@ export function machineShare(topo: Topology, label: string, os: OsRelease | null
     totalMemGiB,
     notes,
     restriction: restriction(topo, usable, limits),
+    memoryMax: max === null ? null : { cgroup: max.cgroup, path: max.path, gib: max.bytes / GiB },
     kernel: { thp: k.thpEnabled.value, thpDefrag: k.thpDefrag.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value, swappiness: k.swappiness.value },
     facts: machineFacts(topo),
     os,

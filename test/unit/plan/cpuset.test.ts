@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { parseMemoryMax } from '../../../src/sysfs/cgroup_memory_max.js';
 import { runMain, TEST_DIR } from '../../helpers/cli.js';
 
 const FIXTURE = join(TEST_DIR, 'fixtures/harden/cgroup-cpuset');
@@ -31,7 +32,7 @@ function tree(cpus: string, mems?: string): string {
 interface PlanJson { derivations: { what: string; formula: string; value: string }[]; notes: string[]; files: { path: string; content: string }[] }
 
 async function plan(dir: string, ...args: string[]): Promise<PlanJson> {
-  const r = await runMain(['--root', dir, 'plan', 'service', '--name', 'ingest', '--exec', '/usr/local/bin/ingest', '--json', ...args]);
+  const r = await runMain(['--root', dir, 'plan', ...(args[0] === 'spark-standalone' ? [] : ['service', '--name', 'ingest', '--exec', '/usr/local/bin/ingest']), '--json', ...args]);
   assert.equal(r.code, 0, r.err);
   return JSON.parse(r.out) as PlanJson;
 }
@@ -67,10 +68,33 @@ describe('plan inside a cpuset', () => {
     assert.equal(unit(p, 1), '');
   });
 
+  it("the cgroup's memory.max (the smallest on its path) is checked against the plan's whole commitment", async () => {
+    const dir = tree('0-7');
+    writeFileSync(join(dir, 'sys/fs/cgroup/batch.slice/memory.max'), `${8 * 1024 ** 3}\n`);
+    writeFileSync(join(dir, 'sys/fs/cgroup/batch.slice/job1/memory.max'), 'max\n');
+    const p = await plan(dir, 'spark-standalone');
+    assert.match(p.derivations[0]!.formula, /^memory\.max 8 GiB \(\/sys\/fs\/cgroup\/batch\.slice\/memory\.max\); of the machine's 8 online CPUs 8 are allowed$/);
+    const check = p.derivations.find((d) => d.what === "committed in all, against this cgroup's limit");
+    assert.match(check?.formula ?? '', /^(\d+(\.\d+)?) \+ \1 = \d+(\.\d+)? GiB; memory\.max of cgroup \/batch\.slice \(\/sys\/fs\/cgroup\/batch\.slice\/memory\.max\) = 8 GiB$/);
+    assert.match(check!.value, /^over by \d+(\.\d+)? GiB$/);
+    assert.ok(p.notes.some((n) => /more than the 8 GiB memory\.max of cgroup \/batch\.slice that numakit runs in/.test(n)), p.notes.join('\n'));
+    // A service's own memory is not known: said, not summed.
+    const svc = await plan(dir, '--per-node');
+    assert.ok(svc.notes.some((n) => n.startsWith('numakit runs in cgroup /batch.slice with a memory.max of 8 GiB')), svc.notes.join('\n'));
+  });
+
   it('a cpuset that allows everything changes nothing: no derivation, no note', async () => {
     const whole = await plan(tree('0-7', '0-1'), '--per-node');
     assert.ok(!whole.derivations.some((d) => d.what === "this process's cgroup allows"));
-    assert.ok(!whole.notes.some((n) => /cpuset|memory nodes/.test(n)), whole.notes.join('\n'));
+    assert.ok(!whole.notes.some((n) => /cpuset|memory nodes|memory\.max/.test(n)), whole.notes.join('\n'));
     assert.match(unit(whole, 1), /^CPUAffinity=4-7$/m);
+  });
+});
+
+describe('memory.max', () => {
+  it('bytes, "max" as no limit, anything else an error naming the text', () => {
+    assert.equal(parseMemoryMax('8589934592\n'), 8 * 1024 ** 3);
+    assert.equal(parseMemoryMax('max\n'), null);
+    assert.throws(() => parseMemoryMax('lots\n'), /not an integer/);
   });
 });
