@@ -80,7 +80,8 @@ export function memoryPlan(m: MachineShare, per: ReadonlyMap<number, { items: Co
     const p = per.get(s.node) ?? { items: [], policy: 'none' as const };
     const committedGiB = p.items.reduce((a, c) => a + c.gib, 0);
     const n: NodeMemory = { node: s.node, memGiB: s.memGiB, freeGiB: s.freeGiB, reserveGiB: reserveGiB(s.memGiB), budgetGiB: budgetGiB(s.memGiB), items: p.items, committedGiB, policy: p.policy };
-    if (committedGiB > n.budgetGiB + EPSILON) throw new Error(`plan commits ${num(committedGiB)} GiB on node ${s.node}, over its budget of ${num(n.budgetGiB)} GiB`);
+    // A node under the reserve has a negative budget; committing nothing there is not over it.
+    if (committedGiB > EPSILON && committedGiB > n.budgetGiB + EPSILON) throw new Error(`plan commits ${num(committedGiB)} GiB on node ${s.node}, over its budget of ${num(n.budgetGiB)} GiB`);
     return n;
   });
   return { nodes, unknown };
