@@ -80,7 +80,7 @@ function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: Cg
   const cg = topo.cpuset === null ? '' : ` (cgroup ${topo.cpuset.cgroup}'s cpuset allows CPUs ${formatCpuList(topo.cpuset.cpus)})`;
   const notes: string[] = [];
   if (denied.length > 0 && denied.length === online.length) notes.push(`node ${id}: none of its CPUs (${formatCpuList(denied)}) is allowed to this process${cg}, so it gets no work.`);
-  else if (denied.length > 0) notes.push(`node ${id}: CPUs ${formatCpuList(denied)} are outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`);
+  else if (denied.length > 0) notes.push(`node ${id}: ${denied.length === 1 ? 'CPU' : 'CPUs'} ${formatCpuList(denied)} ${denied.length === 1 ? 'is' : 'are'} outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`);
   if (!memAllowed && limits.mems !== null) notes.push(`node ${id}: its memory is outside cgroup ${limits.mems.cgroup}'s memory nodes (${formatCpuList(limits.mems.ids)}, /${limits.mems.path}), so it gets no work and no memory.`);
   return notes;
 }
