@@ -32,11 +32,14 @@ export interface Io {
   readonly isTTY: boolean;
 }
 
-const PROCESS_IO: Io = stdoutDirect()
-  ? { out: (t) => writeStdout(t), err: (t) => void process.stderr.write(t), isTTY: false }
-  : { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t), isTTY: process.stdout.isTTY === true };
+/** This process's stdout and stderr, looked at when main() runs (not when the module loads: a startup snapshot is made elsewhere). */
+function processIo(): Io {
+  const err = (t: string) => void process.stderr.write(t);
+  if (stdoutDirect()) return { out: (t) => writeStdout(t), err, isTTY: false };
+  return { out: (t) => void process.stdout.write(t), err, isTTY: process.stdout.isTTY === true };
+}
 
-export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const { globals, command, args } = splitGlobals(argv, (c) => COMMANDS[c]?.rawArgs === true);
   if (globals.version) {
     io.out(`numakit ${VERSION}\n`);

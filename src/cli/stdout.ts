@@ -21,7 +21,7 @@ export function cannotBeTerminal(st: Pick<Stats, 'rdev' | 'isCharacterDevice'>):
 
 let direct: boolean | undefined;
 
-/** Whether output goes straight to fd 1 (decided once: fd 1 does not change). */
+/** Whether output goes straight to fd 1 (decided at the first call: fd 1 does not change while numakit runs). */
 export function stdoutDirect(): boolean {
   if (direct === undefined) {
     try {
