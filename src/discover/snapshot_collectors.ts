@@ -29,6 +29,14 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root) => void (await (await import('./doctor_input.js')).gatherDoctorInput(root)),
   },
   {
+    // plan sizes from the memory nodes numakit's cgroup allows and checks its memory.max
+    name: 'cgroup limits (plan)',
+    collect: async (root) => {
+      (await import('../sysfs/cgroup_cpuset.js')).readCgroupAllowed(root, 'self', 'mems');
+      (await import('../sysfs/cgroup_memory_max.js')).readCgroupMemoryLimit(root, 'self');
+    },
+  },
+  {
     // plan writes units and config paths for the packages of this distribution
     name: 'distribution (plan)',
     collect: async (root) => void (await import('../sysfs/os_release.js')).readOsRelease(root),

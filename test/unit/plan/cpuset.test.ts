@@ -83,6 +83,20 @@ describe('plan inside a cpuset', () => {
     assert.ok(svc.notes.some((n) => n.startsWith('numakit runs in cgroup /batch.slice with a memory.max of 8 GiB')), svc.notes.join('\n'));
   });
 
+  // Without --processes a snapshot drops proc/self/ (numakit's own cgroup among it), and with
+  // it what the cgroup allows: topo and plan read from it see the whole machine.
+  it('a snapshot taken there with --processes carries the cgroup files, so a plan from it says the same', async () => {
+    const dir = tree('0-3', '0');
+    writeFileSync(join(dir, 'sys/fs/cgroup/batch.slice/memory.max'), `${8 * 1024 ** 3}\n`);
+    const snap = join(dir, 'snap.tar.gz');
+    const s = await runMain(['--root', dir, 'snapshot', snap, '--processes']);
+    assert.equal(s.code, 0, s.err);
+    const [live, snapped] = [await plan(dir, '--per-node'), await plan(snap, '--per-node')];
+    assert.match(snapped.derivations[0]!.formula, /^CPUs 0-3 .*; memory\.max 8 GiB .*; memory nodes 0 /);
+    assert.deepEqual(snapped.derivations[0], live.derivations[0]);
+    assert.deepEqual(snapped.notes, live.notes);
+  });
+
   it('a cpuset that allows everything changes nothing: no derivation, no note', async () => {
     const whole = await plan(tree('0-7', '0-1'), '--per-node');
     assert.ok(!whole.derivations.some((d) => d.what === "this process's cgroup allows"));
