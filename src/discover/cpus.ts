@@ -7,7 +7,7 @@
 import { formatCpuList } from '../model/cpuset.js';
 import type { Cpu, CpusetRestriction } from '../model/topology.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
-import { CPU_DIR, listCpuDirs, readCpuList, readCpuTopology, type KnownCpus } from '../sysfs/cpu_topology.js';
+import { CPU_DIR, knownCpus, listCpuDirs, readCpuList, readCpuTopology, type KnownCpus } from '../sysfs/cpu_topology.js';
 import { readNodeCpulist } from '../sysfs/node_list.js';
 import { listNumbered } from '../sysfs/read.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -72,7 +72,7 @@ export interface CpuView {
  * while a snapshot records what it reads, so a snapshot holds every CPU's files.
  */
 function sharedTopology(root: SysRoot): KnownCpus | undefined {
-  return root.onAccess === undefined ? new Map() : undefined;
+  return root.onAccess === undefined ? knownCpus() : undefined;
 }
 
 /** Every present CPU with its node, online flag and whether the cgroup allows it. */
@@ -80,13 +80,14 @@ export function readCpus(root: SysRoot, sets: CpuSets, nodeOf: (cpu: number) => 
   const { dirs } = sets;
   const present = new Set(sets.present ?? dirs);
   const possible = readCpuList(root, 'possible') ?? dirs;
-  const online = readCpuList(root, 'online');
+  const onlineList = readCpuList(root, 'online');
+  const online = onlineList === null ? null : new Set(onlineList);
   const restriction = readCgroupAllowedCpus(root, 'self');
   const allowed = restriction === null ? null : new Set(restriction.cpus);
   const known = sharedTopology(root);
   const cpus = dirs.filter((id) => present.has(id)).map((id): Cpu => {
-    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.includes(id) } : {}) });
-    return { ...t, online: online ? online.includes(id) : t.online, node: nodeOf(id), allowed: allowed === null || allowed.has(id) };
+    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) });
+    return { ...t, online: online ? online.has(id) : t.online, node: nodeOf(id), allowed: allowed === null || allowed.has(id) };
   });
   // Only a cpuset that leaves something out is a restriction worth showing.
   const restricts = restriction !== null && cpus.some((c) => !c.allowed);

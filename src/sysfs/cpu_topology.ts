@@ -43,8 +43,25 @@ export function listCpuDirs(root: SysRoot): number[] {
   return listNumbered(root, CPU_DIR, 'cpu', MAX_CPUS);
 }
 
-/** CPUs read so far, by id: a later CPU listed as their thread sibling or L3 sharer reuses what they read. */
-export type KnownCpus = Map<number, CpuTopologyRaw>;
+/**
+ * What the CPUs read so far share, by CPU id: the first online CPU read from its own files whose
+ * thread_siblings_list (or L3 shared_cpu_list) holds the id. A later CPU found here reuses what
+ * that one read. An index, not a search of every CPU read: a 512-thread machine asks 512 times.
+ */
+export interface KnownCpus {
+  readonly siblings: Map<number, CpuTopologyRaw>;
+  readonly l3: Map<number, CpuTopologyRaw>;
+}
+
+export function knownCpus(): KnownCpus {
+  return { siblings: new Map(), l3: new Map() };
+}
+
+/** Files `t` as the sharer of each CPU in its `key` list that has none yet. */
+function remember(known: KnownCpus, t: CpuTopologyRaw, key: 'siblings' | 'l3'): void {
+  if (!t.online || t[key].length <= 1) return;
+  for (const id of t[key]) if (!known[key].has(id)) known[key].set(id, t);
+}
 
 /** CPUs sharing the highest-level unified/data cache (L3 on servers). */
 function readLastLevelCache(root: SysRoot, cpu: number): number[] {
@@ -64,8 +81,7 @@ function readLastLevelCache(root: SysRoot, cpu: number): number[] {
 
 /** A CPU read before this one whose `key` list holds `cpu` (and was read from its own files). */
 function sharer(known: KnownCpus | undefined, cpu: number, key: 'siblings' | 'l3'): CpuTopologyRaw | undefined {
-  for (const k of known?.values() ?? []) if (k.online && k[key].length > 1 && k[key].includes(cpu)) return k;
-  return undefined;
+  return known?.[key].get(cpu);
 }
 
 /**
@@ -94,6 +110,9 @@ export function readCpuTopology(root: SysRoot, cpu: number, opts: { known?: Know
     siblings: core ? core.siblings : readList(root, `${top}/thread_siblings_list`) ?? [cpu],
     l3: cache ? cache.l3 : readLastLevelCache(root, cpu),
   };
-  known?.set(cpu, t);
+  if (known !== undefined) {
+    if (core === undefined) remember(known, t, 'siblings');
+    if (cache === undefined) remember(known, t, 'l3');
+  }
   return t;
 }
