@@ -38,12 +38,18 @@ function isPlain(rel: string): boolean {
  */
 export function underResolvedDir(root: SysRoot, rel: string): string | 'loop' | null {
   const slash = rel.lastIndexOf('/');
-  if (slash <= 0 || !isPlain(rel)) return null;
+  if (slash <= 0) return null;
   const dir = rel.slice(0, slash);
+  const base = rel.slice(slash + 1);
   const dirs = knownOf(root).dirs;
   let parent = dirs.get(dir);
-  if (parent === undefined) dirs.set(dir, (parent = jailed(root, dir)));
-  return parent === 'loop' ? 'loop' : `${parent}/${rel.slice(slash + 1)}`;
+  if (parent === undefined) {
+    if (!isPlain(rel)) return null;
+    dirs.set(dir, (parent = jailed(root, dir)));
+  } else if (base === '' || base === '.' || base === '..') {
+    return null; // a known directory is a plain path: only the last component needs a look
+  }
+  return parent === 'loop' ? 'loop' : `${parent}/${base}`;
 }
 
 /**

@@ -92,6 +92,13 @@ describe('a jail remembers its tree, never past its walls', () => {
     assert.equal(readText(r, 'sys/j/out/f'), 'inside\n');
     assert.equal(readText(r, 'sys/j/real/f'), 'inside\n');
   });
+  it('"." and ".." after a directory already resolved are walked, not appended to it', () => {
+    const r = openRoot(dir);
+    assert.equal(readText(r, 'sys/j/real/f'), 'inside\n'); // sys/j/real is now known
+    assert.equal(readText(r, 'sys/j/real/../real/f'), 'inside\n');
+    assert.equal(readText(r, 'sys/j/real/./f'), 'inside\n');
+    assert.deepEqual(readFile(r, 'sys/j/real/..'), { ok: false, reason: 'unparseable' }); // sys/j: a directory
+  });
   it('a link through a missing directory and ".." never reaches a link out of the root', () => {
     const outside = mkdtempSync(join(tmpdir(), 'numakit-outside-'));
     try {
