@@ -197,8 +197,12 @@ export function listSubdirs(root: SysRoot, rel: string): string[] | null {
       return r.ok && r.entry.kind === 'dir';
     }) ?? null;
   }
+  // Resolved inside the jail as listDir is: a link on the way (sys/fs/cgroup -> /elsewhere) stays
+  // in a --root tree instead of listing the host's directory.
+  const path = jailed(root, rel);
   try {
-    return readdirSync(rootPath(root, rel), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    if (path === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
+    return readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   } catch (e) {
     if (reasonOf(e) === null) throw e;
     return null;

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listDir, readFile, readLink, readText } from '../../../src/sysfs/read.js';
+import { listDir, listSubdirs, readFile, readLink, readText } from '../../../src/sysfs/read.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 import { Warnings } from '../../../src/model/warnings.js';
 
@@ -109,6 +109,20 @@ describe('a jail remembers its tree, never past its walls', () => {
       const r = openRoot(dir);
       assert.deepEqual(readFile(r, 'sys/k/hop'), { ok: false, reason: 'missing' }); // was the host's file
       assert.deepEqual(readFile(r, 'sys/k/evil/secret'), { ok: false, reason: 'missing' });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+  it('a cgroup tree\'s subdirectories are listed inside the root, never through a link to the host', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'numakit-outside-'));
+    try {
+      mkdirSync(join(outside, 'host-only.slice'));
+      mkdirSync(join(dir, 'sys/fs/cg/kubepods.slice'), { recursive: true });
+      writeFileSync(join(dir, 'sys/fs/cg/cgroup.procs'), '');
+      symlinkSync(outside, join(dir, 'sys/fs/cgroup')); // a host path: inside the jail it names the root's own
+      const r = openRoot(dir);
+      assert.deepEqual(listSubdirs(r, 'sys/fs/cg'), ['kubepods.slice']);
+      assert.equal(listSubdirs(r, 'sys/fs/cgroup'), null); // was ['host-only.slice']
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
