@@ -1,24 +1,34 @@
 #!/usr/bin/env node
-// What an idle `numakit agent --advise` costs on this machine, against an earlier build in the
-// same run: both agents run side by side (same processes, same load) for --seconds from their
-// ready line, and their CPU time (user and kernel, from /proc/PID/stat) is printed per minute.
+// What an idle `numakit agent --advise` costs on this machine, against an earlier build or other
+// Node flags in the same run: the agents run side by side (same processes, same load) for
+// --seconds from their ready line, and their CPU time (user and kernel, from /proc/PID/stat) is
+// printed per minute, for the first minute after ready and for the rest apart (V8 compiles what got
+// hot and the collector settles in the first minute).
 // A first proxy for bench/agent-vs-numad.mjs --protocols idle (a lab guest under TCG, minutes);
 // read-only (--advise): it changes nothing. Not a timed test: run it on its own, after npm run build.
-//   node bench/agent-idle.mjs --before DIR [--seconds 60] [--agent 'ARGS']
-// DIR: a copy of an earlier dist/ (cp -r dist tmp/dist-before before rebuilding). ARGS go to both
-// agents (e.g. '--interval 1s --max-interval 1s' for the cost of a pass; an earlier build without
-// --max-interval refuses it: give it to this one only with --after-args).
+//   node bench/agent-idle.mjs [--before DIR] [--variant 'NAME:NODE FLAGS']... [--floor]
+//                             [--seconds 60] [--agent 'ARGS'] [--after-args 'ARGS'] [--after-node 'FLAGS']
+// DIR: a copy of an earlier dist/ (cp -r dist tmp/dist-before before rebuilding). --variant runs
+// this build once more under node with those flags (e.g. 'noopt:--no-opt'). --floor adds a bare
+// node process that only wakes every 15 s: what Node itself costs idle. ARGS go to every agent
+// (e.g. '--interval 1s --max-interval 1s' for the cost of a pass; an earlier build without
+// --max-interval refuses it: give it to this one only with --after-args). --after-node: node
+// flags for this build's agent (one variant at a time, without others starting beside it).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
+const argv = process.argv.slice(2);
+const arg = (k, d) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : d);
+const all = (k) => argv.flatMap((a, i) => (a === k && i + 1 < argv.length ? [argv[i + 1]] : []));
 const seconds = Number(arg('--seconds', 60));
 const before = arg('--before', null);
-const common = arg('--agent', '').split(' ').filter(Boolean);
-const afterOnly = arg('--after-args', '').split(' ').filter(Boolean);
+const words = (s) => s.split(' ').filter(Boolean);
+const common = words(arg('--agent', ''));
+const afterOnly = words(arg('--after-args', ''));
 const repo = fileURLToPath(new URL('..', import.meta.url));
+const after = `${repo}dist/cli/bin.js`;
 
 /** utime and stime of a process, in seconds (USER_HZ 100). */
 function cpu(pid) {
@@ -27,8 +37,9 @@ function cpu(pid) {
   return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
 }
 
-function start(name, bin, extra) {
-  const child = spawn(process.execPath, [bin, 'agent', '--advise', '--log-format', 'json', ...common, ...extra], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts one tuner; resolves once it printed its ready line (the bare floor: at once). */
+function start(name, nodeFlags, script) {
+  const child = spawn(process.execPath, [...nodeFlags, ...script], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
   let log = '';
   return new Promise((resolve) => {
     child.stdout.on('data', (d) => {
@@ -41,18 +52,31 @@ function start(name, bin, extra) {
   });
 }
 
-const runs = [start('after', `${repo}dist/cli/bin.js`, afterOnly)];
-if (before !== null) runs.push(start('before', `${before}/cli/bin.js`, []));
+const agent = (bin, extra) => [bin, 'agent', '--advise', '--log-format', 'json', ...common, ...extra];
+const runs = [start('after', words(arg('--after-node', '')), agent(after, afterOnly))];
+if (before !== null) runs.push(start('before', [], agent(`${before}/cli/bin.js`, [])));
+for (const v of all('--variant')) {
+  const [name, flags] = [v.slice(0, v.indexOf(':')), v.slice(v.indexOf(':') + 1)];
+  runs.push(start(name, words(flags), agent(after, afterOnly)));
+}
+if (argv.includes('--floor')) runs.push(start('floor', [], ['-e', 'console.log(\'{"event":"ready"}\'); setInterval(() => {}, 15000)']));
 const loadBefore = loadavg();
 const agents = await Promise.all(runs);
-await new Promise((r) => setTimeout(r, seconds * 1000));
-const perMin = 60 / seconds;
+const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
+const first = Math.min(60, seconds);
+await sleep(first);
+const atMinute = new Map(agents.map((a) => [a, cpu(a.child.pid)]));
+await sleep(seconds - first);
+const rate = (a, b, s) => {
+  const [user, sys] = [((b.user - a.user) * 60) / s, ((b.sys - a.sys) * 60) / s];
+  return `${(user + sys).toFixed(3)} (${user.toFixed(3)} / ${sys.toFixed(3)})`;
+};
+console.log(`CPU s a minute, all (user / kernel), from the ready line: whole ${seconds} s | first ${first} s | the rest`);
 for (const a of agents) {
   const end = cpu(a.child.pid);
-  const user = (end.user - a.atReady.user) * perMin;
-  const sys = (end.sys - a.atReady.sys) * perMin;
-  const ready = JSON.parse(a.log().split('\n').find((l) => l.includes('"event":"ready"')));
-  console.log(`${a.name.padEnd(6)} ${(user + sys).toFixed(3)} CPU s a minute (user ${user.toFixed(3)}, kernel ${sys.toFixed(3)}); interval ${ready.intervalSeconds} s${ready.maxIntervalSeconds ? `, up to ${ready.maxIntervalSeconds} s` : ''}`);
+  const mid = atMinute.get(a);
+  const rest = seconds > first ? rate(mid, end, seconds - first) : '-';
+  console.log(`${a.name.padEnd(10)} ${rate(a.atReady, end, seconds)} | ${rate(a.atReady, mid, first)} | ${rest}`);
   a.child.kill('SIGTERM');
 }
 const procs = readFileSync('/proc/loadavg', 'utf8').split(' ')[3];
