@@ -1,0 +1,26 @@
+// V8 settings of the agent's process. src/cli/v8_early.ts sets them: the first module the
+// `numakit` executable evaluates (the npm bin's bundle, dist/cli/bin.js and the single executable
+// all start in bin.ts), so the systemd unit and every install form get them, with no NODE_OPTIONS.
+//
+// Why: once start-up has grown the heap and allocation slows down, V8's memory reducer runs up
+// to three full mark-compact collections to shrink it ("Mark-Compact (reduce)" under --trace-gc),
+// and the next passes grow it again. A daemon that allocates little between passes gains a few
+// hundred KiB from it; under emulation (a TCG lab guest) those collections, their page faults and
+// madvise calls were most of an idle agent's first minute after ready: 0.66-2.07 CPU s with the
+// reducer, 0.06-0.10 without (docs/agent.md, "Without V8's memory reducer").
+//   --no-memory-reducer, --no-memory-reducer-for-small-heaps: the reducer is never armed, where
+//     they come before the heap has grown 1 MiB past V8's start (dist/cli/bin.js);
+//   --no-incremental-marking: where it was armed before any of numakit's code ran (reading and
+//     compiling the npm bin's bundle or the single executable's script grows the heap that much),
+//     it cannot start its collections: they begin as incremental marking. Full collections are
+//     then atomic, on a heap of a few MiB (milliseconds). An armed reducer still wakes every 8 s
+//     to find it cannot start. Set any earlier (the npm bin's launcher), these flags would make V8
+//     refuse the bundle's code cache, which was built without them.
+// The collections that allocation triggers go on as before.
+export const AGENT_V8_FLAGS: readonly string[] = ['--no-memory-reducer', '--no-memory-reducer-for-small-heaps', '--no-incremental-marking'];
+
+/** The V8 flags for a command line: `numakit [GLOBAL OPTIONS] agent ...`, not `agent restore`. */
+export function v8FlagsFor(argv: readonly string[]): readonly string[] {
+  const at = argv.indexOf('agent');
+  return at >= 0 && argv[at + 1] !== 'restore' ? AGENT_V8_FLAGS : [];
+}
