@@ -20,9 +20,9 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -66,17 +66,21 @@ function fromNpm(spec, member) {
   const dir = join(fetchCache, spec.replace(/[@/]/g, '_'));
   const file = join(dir, member);
   if (existsSync(file)) return file;
-  mkdirSync(dir, { recursive: true });
   console.log(`build-sea: fetching ${spec} (npm pack)`);
-  let tgz;
+  // Unpacked beside the cache entry and renamed into it: an interrupted fetch leaves no half file.
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
   try {
-    tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
-    execFileSync('tar', ['-xzf', join(dir, tgz), '-C', dir, '--strip-components=1', `package/${member}`]);
+    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', tmp], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+    execFileSync('tar', ['-xzf', join(tmp, tgz), '-C', tmp, '--strip-components=1', `package/${member}`]);
+    mkdirSync(dirname(file), { recursive: true });
+    renameSync(join(tmp, member), file);
   } catch {
-    console.error(`build-sea: could not fetch ${spec} from npm (offline?): give the file with --node, or install it under node_modules`);
+    console.error(`build-sea: could not fetch ${spec} from npm (offline, or no such version?): give the Node binary with --node FILE; koffi's comes from node_modules/@koromix when installed`);
     process.exit(1);
   } finally {
-    if (tgz !== undefined) rmSync(join(dir, tgz), { force: true });
+    rmSync(tmp, { recursive: true, force: true });
   }
   return file;
 }
@@ -89,6 +93,10 @@ const installedKoffi = join(repo, 'node_modules', '@koromix', `koffi-linux-${arc
 const koffiFile = existsSync(join(installedKoffi, `linux_${arch}`, 'koffi.node'))
   ? join(installedKoffi, `linux_${arch}`, 'koffi.node')
   : fromNpm(`@koromix/koffi-linux-${arch}@${koffiPin(arch)}`, `linux_${arch}/koffi.node`);
+if (optionValue('--node') !== undefined && !cross) {
+  console.error(`build-sea: --node is for a cross build (--arch): a ${arch} build uses this Node (${process.execPath})`);
+  process.exit(2);
+}
 const nodeBinary = !cross ? process.execPath : (optionValue('--node') ?? fromNpm(`node-linux-${arch}@${process.version.slice(1)}`, 'bin/node'));
 
 mkdirSync(out, { recursive: true });
