@@ -38,6 +38,9 @@ function absentOf(root: SysRoot, rel: string, e: unknown): AbsentReason {
   return reason;
 }
 
+/** What a symlink loop in a jail reads as: the kernel's own error for one (ELOOP). */
+const loopError = (): Error => Object.assign(new Error('loop'), { code: 'ELOOP' });
+
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /**
@@ -149,7 +152,7 @@ export function readFile(root: SysRoot, rel: string): ReadResult {
   } catch (e) {
     return { ok: false, reason: absentOf(root, rel, e) };
   }
-  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, Object.assign(new Error('loop'), { code: 'ELOOP' })) };
+  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, loopError()) };
   try {
     const c = readAll(fd);
     if ('text' in c) return { ok: true, text: c.text };
@@ -168,19 +171,28 @@ export function readText(root: SysRoot, rel: string): string | null {
   return r.ok ? r.text : null;
 }
 
+/**
+ * A directory's entries (`names`) and those that are directories, not links (`subdirs`, from the
+ * listing's d_type), resolved inside the jail. In a jail what the listing showed is remembered:
+ * its subdirectories need no lstat of their own when a file under one is read (the cpuN of cpu/,
+ * the rx-N of queues/). Throws readdir's error (ELOOP for a link loop).
+ */
+function entriesOf(root: SysRoot, rel: string): { names: string[]; subdirs: string[] } {
+  const path = jailed(root, rel);
+  if (path === 'loop') throw loopError();
+  const entries = readdirSync(path, { withFileTypes: true });
+  const subdirs = entries.filter((d) => d.isDirectory()).map((d) => d.name);
+  noteListing(root, rel, path, subdirs);
+  return { names: entries.map((d) => d.name), subdirs };
+}
+
 /** Entries of a directory (sorted), or null when absent. */
 export function listDir(root: SysRoot, rel: string): string[] | null {
   root.onAccess?.('dir', rel);
   if (root.tree) return root.tree.list(rel);
-  const path = jailed(root, rel);
   try {
-    if (path === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
-    if (root.isReal) return readdirSync(path).sort();
-    // In a jail the entries' types come with the listing (d_type): its subdirectories need no
-    // lstat of their own when a file under one is read (the cpuN of cpu/, the rx-N of queues/).
-    const entries = readdirSync(path, { withFileTypes: true });
-    noteListing(root, rel, path, entries.filter((d) => d.isDirectory()).map((d) => d.name));
-    return entries.map((d) => d.name).sort();
+    // The running system: names only (its links change with hot plug; nothing is remembered).
+    return (root.isReal ? readdirSync(rootPath(root, rel)) : entriesOf(root, rel).names).sort();
   } catch (e) {
     absentOf(root, rel, e);
     return null;
@@ -197,12 +209,8 @@ export function listSubdirs(root: SysRoot, rel: string): string[] | null {
       return r.ok && r.entry.kind === 'dir';
     }) ?? null;
   }
-  // Resolved inside the jail as listDir is: a link on the way (sys/fs/cgroup -> /elsewhere) stays
-  // in a --root tree instead of listing the host's directory.
-  const path = jailed(root, rel);
   try {
-    if (path === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
-    return readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    return entriesOf(root, rel).subdirs.sort();
   } catch (e) {
     if (reasonOf(e) === null) throw e;
     return null;
@@ -220,7 +228,7 @@ export function readLink(root: SysRoot, rel: string): string | null {
   if (known !== undefined) return known;
   const parent = jailed(root, posix.dirname(rel));
   try {
-    if (parent === 'loop') throw Object.assign(new Error('loop'), { code: 'ELOOP' });
+    if (parent === 'loop') throw loopError();
     const target = readlinkSync(join(parent, posix.basename(rel)));
     rememberLink(root, rel, target);
     return target;
