@@ -36,6 +36,8 @@ export interface RunDeps {
   readonly metrics?: AgentMetricsSink | null;
   /** The mover's clock (tests); default the real one. */
   readonly clock?: MoveClock;
+  /** The wait between passes (tests pass a fake one); default a timer that SIGTERM cuts short. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called once the baseline is taken (tests and the CLI's readiness line). */
   readonly onReady?: () => void;
 }
@@ -69,6 +71,7 @@ function readNumaBalancing(root: SysRoot): number | null {
 /** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */
 export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
   const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? sleepUnless;
   const stop = new AbortController();
   let signalled: { name: string; at: number } | null = null;
   const signalHandler = (name: string) => () => {
@@ -98,7 +101,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     let interval: number | null = null;
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
-      await sleepUnless(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs), stop.signal);
+      await sleep(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs), stop.signal);
       if (stop.signal.aborted) break;
       try {
         const decisions = await pass.run(now());

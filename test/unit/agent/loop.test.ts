@@ -175,33 +175,31 @@ describe('agent pass', () => {
 });
 
 describe('agent life: the interval', () => {
+  // The waits are the agent's own (a fake sleep that records them and moves a fake time), so the
+  // sequence is exact whatever the host's load; timers.test.ts checks the real wait.
   it('nothing to do: the sleep grows by --interval up to --max-interval; a process to act on brings it back at once', async () => {
     const signals = new EventEmitter();
-    const at: number[] = [];
-    let appeared = -1;
+    const sleeps: number[] = [];
+    let t = 0;
+    let passes = 0;
     const done = runAgent(cfg({ intervalMs: 40, maxIntervalMs: 120, advise: true }), {
       root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096, selfPid: 99999, clock: fakeClock(),
-      now: () => {
-        at.push(performance.now());
-        if (at.length === 6) {
-          m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }] }));
-          appeared = at.length;
-        }
-        // Its thread busy since the last pass.
-        if (appeared > 0) m.tick((at.at(-1)! - at.at(-2)!) / 1000);
-        return Date.now();
+      now: () => (passes++, t),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        t += ms;
+        // The process starts in the wait before pass 5, its thread busy through it.
+        if (sleeps.length === 5) m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }] }));
+        m.tick(ms / 1000);
+        if (sleeps.length === 8) signals.emit('SIGTERM');
+        await new Promise((r) => setImmediate(r));
       },
     });
-    while (at.length < 9) await new Promise((r) => setTimeout(r, 5));
-    signals.emit('SIGTERM');
     assert.equal(await done, 0);
-    const gaps = at.slice(1).map((t, i) => t - at[i]!);
-    // Passes 1-5 (no processes): 40 (the first window), 40, 80, 120, 120; pass 6 finds the process.
-    const want = [40, 40, 80, 120, 120];
-    want.forEach((w, i) => assert.ok(gaps[i]! >= w - 5, `gap ${i + 1}: ${gaps.map(Math.round)} (want ${want})`));
-    assert.ok(gaps[3]! >= 115 && gaps[4]! >= 115, `not stretched: ${gaps.map(Math.round)}`);
-    // Once a pass advises a move (its first CPU window judged), the sleeps are --interval again.
-    assert.ok(gaps[6]! < 115 && gaps[7]! < 115, `not back to --interval: ${gaps.map(Math.round)}\n${lines.join("\n")}`);
+    // Passes 1-4 find nothing: the sleeps before passes 1-5 are 40 (the first window), 40, 80,
+    // 120, 120. Pass 5 finds the process (and every pass after it advises its move): --interval.
+    assert.deepEqual(sleeps, [40, 40, 80, 120, 120, 40, 40, 40], lines.join('\n'));
+    assert.equal(passes, 8, 'the baseline and 7 passes: none after SIGTERM');
     assert.match(lines.join('\n'), /would move pid 200/);
   });
 });
