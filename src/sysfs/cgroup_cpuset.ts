@@ -17,8 +17,9 @@ export function upward(cgroup: string): string[] {
   return parts.map((_, i) => `/${parts.slice(0, parts.length - i).join('/')}`).concat('/');
 }
 
-function dirOf(base: string, cg: string): string {
-  return cg === '/' ? base : `${base}${cg}`;
+/** Root-relative path of a file of cgroup `cg` ("/" or "/a/b") in the hierarchy mounted at `base`. */
+export function fileIn(base: string, cg: string, file: string): string {
+  return `${cg === '/' ? base : `${base}${cg}`}/${file}`;
 }
 
 const FILES = {
@@ -43,7 +44,7 @@ export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cp
   if (cg === null) return null;
   for (const file of files) {
     for (const dir of upward(cg)) {
-      const path = `${dirOf(base, dir)}/${file}`;
+      const path = fileIn(base, dir, file);
       const r = readFile(root, path);
       // v2 cpuset.cpus is empty when the cgroup inherits: look further up.
       if (!r.ok || r.text.replace(/[\s\0]/g, '') === '') continue;

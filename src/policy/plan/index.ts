@@ -10,7 +10,7 @@ import { planRedis, type RedisDecision } from './redis.js';
 import { planService, type ServiceDecision } from './service.js';
 import { planSparkK8s, type SparkK8sDecision } from './spark_k8s.js';
 import { planSparkYarn, type SparkYarnDecision } from './spark_yarn.js';
-import { num } from './machine.js';
+import { limitFile, num } from './machine.js';
 import type { Derivation, MachineShare } from './types.js';
 
 export type PlanDecision = SparkStandaloneDecision | SparkYarnDecision | SparkK8sDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
@@ -144,19 +144,20 @@ export function planWorkload(workload: string, machine: MachineShare, raw: RawOp
 }
 
 /**
- * The plan's whole commitment against the memory.max of numakit's cgroup (a container's limit):
+ * The plan's whole commitment against the memory.max (v1: memory.limit_in_bytes) of numakit's cgroup (a container's limit):
  * planners size per node, so the total is checked here and said, not refused: the plan's services
  * may run outside this cgroup.
  */
 function memoryMaxCheck(d: PlanDecision, m: MachineShare): { derivations: Derivation[]; notes: string[] } | null {
   const max = m.memoryMax;
   if (max === null) return null;
-  const where = `memory.max of cgroup ${max.cgroup} (/${max.path}) = ${num(max.gib)} GiB`;
-  if (d.memory.unknown !== null) return { derivations: [], notes: [`numakit runs in cgroup ${max.cgroup} with a memory.max of ${num(max.gib)} GiB; what this plan's services use is not known here, so keep it within that if they run in the same cgroup.`] };
+  const file = limitFile(max.path);
+  const where = `${file} of cgroup ${max.cgroup} (/${max.path}) = ${num(max.gib)} GiB`;
+  if (d.memory.unknown !== null) return { derivations: [], notes: [`numakit runs in cgroup ${max.cgroup} with a ${file} of ${num(max.gib)} GiB; what this plan's services use is not known here, so keep it within that if they run in the same cgroup.`] };
   const committed = d.memory.nodes.reduce((a, n) => a + n.committedGiB, 0);
   const over = committed - max.gib;
   return {
     derivations: [{ what: 'committed in all, against this cgroup\'s limit', formula: `${d.memory.nodes.map((n) => num(n.committedGiB)).join(' + ')} = ${num(committed)} GiB; ${where}`, value: over > 1e-9 ? `over by ${num(over)} GiB` : 'within it' }],
-    notes: over > 1e-9 ? [`The plan commits ${num(committed)} GiB in all, more than the ${num(max.gib)} GiB memory.max of cgroup ${max.cgroup} that numakit runs in: if these services run in that cgroup (this container), the kernel OOM-kills inside it before they reach their sizes; give them smaller sizes or the cgroup a larger limit.`] : [],
+    notes: over > 1e-9 ? [`The plan commits ${num(committed)} GiB in all, more than the ${num(max.gib)} GiB ${file} of cgroup ${max.cgroup} that numakit runs in: if these services run in that cgroup (this container), the kernel OOM-kills inside it before they reach their sizes; give them smaller sizes or the cgroup a larger limit.`] : [],
   };
 }

@@ -69,7 +69,7 @@ export function oneNodeNotes(m: MachineShare): string[] {
 export interface CgroupLimits {
   /** cpuset.mems.effective (or v1 effective_mems) of numakit's cgroup; null when unknown. */
   readonly mems: { readonly cgroup: string; readonly path: string; readonly ids: number[] } | null;
-  /** The smallest memory.max on numakit's cgroup's path; null when none limits it. */
+  /** The smallest memory.max (v1: memory.limit_in_bytes) on numakit's cgroup's path; null when none limits it. */
   readonly memoryMax?: { readonly cgroup: string; readonly path: string; readonly bytes: number } | null;
 }
 
@@ -85,6 +85,11 @@ function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: Cg
   return notes;
 }
 
+/** The name of a cgroup memory limit's file: memory.max (v2) or memory.limit_in_bytes (v1). */
+export function limitFile(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 /** The derivation of a plan made inside a cpuset: which CPUs and memory nodes it sizes from. */
 function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits): Derivation | null {
   const online = topo.cpus.filter((c) => c.online);
@@ -94,7 +99,7 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
   const mems = limits.mems === null ? [] : [`memory nodes ${formatCpuList(limits.mems.ids)} (/${limits.mems.path})`];
   const from = [
     ...(topo.cpuset === null ? [] : [`CPUs ${formatCpuList(topo.cpuset.cpus)} (/${topo.cpuset.path})`]),
-    ...(max === null ? [] : [`memory.max ${num(max.bytes / GiB)} GiB (/${max.path})`]),
+    ...(max === null ? [] : [`${limitFile(max.path)} ${num(max.bytes / GiB)} GiB (/${max.path})`]),
   ];
   const cpus = usable.reduce((a, u) => a + u.cpus.length, 0);
   return {
@@ -106,7 +111,7 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
 
 export function machineShare(topo: Topology, label: string, os: OsRelease | null = null, cgroup: CgroupLimits = { mems: null }): MachineShare {
   // Only memory nodes that leave a node with memory out restrict anything, and only a
-  // memory.max below the machine's memory.
+  // memory limit below the machine's memory (v1 says "none" with a huge number).
   const m = cgroup.mems;
   const total = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0);
   const max = cgroup.memoryMax !== undefined && cgroup.memoryMax !== null && cgroup.memoryMax.bytes < total ? cgroup.memoryMax : null;

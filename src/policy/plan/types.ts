@@ -53,7 +53,7 @@ export interface MachineShare {
   readonly notes: string[];
   /** Set when numakit's cgroup keeps CPUs or memory nodes from the plan: what it sizes from, as a derivation. */
   readonly restriction: Derivation | null;
-  /** The memory.max of numakit's cgroup when below the machine's memory (a container's limit). */
+  /** The memory.max (v1: memory.limit_in_bytes) of numakit's cgroup when below the machine's memory (a container's limit). */
   readonly memoryMax: { readonly cgroup: string; readonly path: string; readonly gib: number } | null;
   /** Current kernel settings that matter to every plan ("numa_balancing 1"). */
   readonly kernel: { thp: string | null; thpDefrag: string | null; numaBalancing: number | null; zoneReclaim: number | null; swappiness: number | null };

@@ -83,8 +83,8 @@ describe('parseSwapUsage / readSwapUsage', () => {
 
 describe('cgroups', () => {
   it('parseProcCgroup: v2 path and v1 cpuset path', () => {
-    assert.deepEqual(parseProcCgroup('0::/system.slice/mysqld.service\n'), { v2: '/system.slice/mysqld.service', cpusetV1: null });
-    assert.deepEqual(parseProcCgroup('5:cpuset:/yarn/c1\n4:cpu,cpuacct:/yarn/c1\n'), { v2: null, cpusetV1: '/yarn/c1' });
+    assert.deepEqual(parseProcCgroup('0::/system.slice/mysqld.service\n'), { v2: '/system.slice/mysqld.service', cpusetV1: null, memoryV1: null });
+    assert.deepEqual(parseProcCgroup('5:cpuset:/yarn/c1\n4:cpu,cpuacct:/yarn/c1\n'), { v2: null, cpusetV1: '/yarn/c1', memoryV1: null });
     assert.throws(() => parseProcCgroup('garbage\n'), SysfsParseError);
   });
   it('readCgroupCpuset: the nearest cgroup with cpuset.cpus set restricts (v2 empty = inherit)', () => {

@@ -4,11 +4,10 @@
 // node left out in whole or in part. Fixture: test/fixtures/harden/cgroup-cpuset (two nodes of
 // four CPUs, 16 GiB each), copied and given the cpuset of each case.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseMemoryMax } from '../../../src/sysfs/cgroup_memory_max.js';
 import { runMain, TEST_DIR } from '../../helpers/cli.js';
 
 const FIXTURE = join(TEST_DIR, 'fixtures/harden/cgroup-cpuset');
@@ -83,6 +82,28 @@ describe('plan inside a cpuset', () => {
     assert.ok(svc.notes.some((n) => n.startsWith('numakit runs in cgroup /batch.slice with a memory.max of 8 GiB')), svc.notes.join('\n'));
   });
 
+  it('cgroup v1: memory.limit_in_bytes of the memory hierarchy is checked the same way; its "no limit" and a limit above the machine\'s memory are none', async () => {
+    const dir = tree('0-7');
+    const v1 = join(dir, 'sys/fs/cgroup/memory/batch.slice');
+    mkdirSync(join(v1, 'job1'), { recursive: true });
+    writeFileSync(join(dir, 'proc/self/cgroup'), '9:memory:/batch.slice/job1\n0::/batch.slice/job1\n');
+    writeFileSync(join(dir, 'sys/fs/cgroup/memory/memory.limit_in_bytes'), '9223372036854771712\n');
+    writeFileSync(join(v1, 'memory.limit_in_bytes'), `${8 * 1024 ** 3}\n`);
+    writeFileSync(join(v1, 'job1/memory.limit_in_bytes'), '9223372036854771712\n');
+    const p = await plan(dir, 'spark-standalone');
+    const file = '/sys/fs/cgroup/memory/batch.slice/memory.limit_in_bytes';
+    assert.equal(p.derivations[0]!.formula, `memory.limit_in_bytes 8 GiB (${file}); of the machine's 8 online CPUs 8 are allowed`);
+    const check = p.derivations.find((d) => d.what === "committed in all, against this cgroup's limit");
+    assert.match(check?.formula ?? '', new RegExp(`^(\\d+(\\.\\d+)?) \\+ \\1 = \\d+(\\.\\d+)? GiB; memory\\.limit_in_bytes of cgroup /batch\\.slice \\(${file.replace(/\./g, '\\.')}\\) = 8 GiB$`));
+    assert.match(check!.value, /^over by \d+(\.\d+)? GiB$/);
+    assert.ok(p.notes.some((n) => /more than the 8 GiB memory\.limit_in_bytes of cgroup \/batch\.slice that numakit runs in/.test(n)), p.notes.join('\n'));
+    // 64 GiB on a 32 GiB machine limits nothing; neither does v1's "no limit".
+    writeFileSync(join(v1, 'memory.limit_in_bytes'), `${64 * 1024 ** 3}\n`);
+    const none = await plan(dir, 'spark-standalone');
+    assert.ok(!none.derivations.some((d) => /limit_in_bytes/.test(`${d.formula} ${d.what}`)), JSON.stringify(none.derivations));
+    assert.ok(!none.notes.some((n) => /limit_in_bytes/.test(n)), none.notes.join('\n'));
+  });
+
   // Without --processes a snapshot drops proc/self/ (numakit's own cgroup among it), and with
   // it what the cgroup allows: topo and plan read from it see the whole machine.
   it('a snapshot taken there with --processes carries the cgroup files, so a plan from it says the same', async () => {
@@ -102,13 +123,5 @@ describe('plan inside a cpuset', () => {
     assert.ok(!whole.derivations.some((d) => d.what === "this process's cgroup allows"));
     assert.ok(!whole.notes.some((n) => /cpuset|memory nodes|memory\.max/.test(n)), whole.notes.join('\n'));
     assert.match(unit(whole, 1), /^CPUAffinity=4-7$/m);
-  });
-});
-
-describe('memory.max', () => {
-  it('bytes, "max" as no limit, anything else an error naming the text', () => {
-    assert.equal(parseMemoryMax('8589934592\n'), 8 * 1024 ** 3);
-    assert.equal(parseMemoryMax('max\n'), null);
-    assert.throws(() => parseMemoryMax('lots\n'), /not an integer/);
   });
 });
