@@ -16,6 +16,12 @@ export interface WriteOptions {
   readonly skip?: (rel: string) => boolean;
   /** Told each file left out because this user may not read it (EACCES, EPERM). */
   readonly denied?: (rel: string) => void;
+  /**
+   * Paths written as plain files at the path they were read by, the links on the way followed
+   * (inside the root) but not recreated: /proc/self, whose link names a pid that is no process of
+   * the copy.
+   */
+  readonly plain?: (rel: string) => boolean;
 }
 
 function tryReadlink(path: string): string | null {
@@ -69,21 +75,29 @@ function copyListing(src: string, dst: string, real: string, opts: WriteOptions)
   }
 }
 
-/** Copies one file; false when it is left out (vanished, not readable by this user, or dropped). */
-function copyFile(src: string, dst: string, real: string, opts: WriteOptions): boolean {
+/** Copies one file (src's `real` to dst's `to`); false when it is left out (vanished, not readable by this user, or dropped). */
+function copyFile(src: string, dst: string, real: string, opts: WriteOptions, to = real): boolean {
   let content: Buffer;
   try {
     content = readFileSync(join(src, real));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') opts.denied?.(real);
+    if (code === 'EACCES' || code === 'EPERM') opts.denied?.(to);
     return false; // vanished since it was read, or not ours to read: absent in the copy
   }
-  const out = opts.transform ? opts.transform(real, content) : content;
+  const out = opts.transform ? opts.transform(to, content) : content;
   if (out === null) return false;
-  makeDirs(dirname(join(dst, real)));
-  writeFileSync(join(dst, real), out);
+  makeDirs(dirname(join(dst, to)));
+  writeFileSync(join(dst, to), out);
   return true;
+}
+
+/** A plain path's file, read where its links lead (inside src) and written at its own path. */
+function copyPlain(src: string, dst: string, a: Access, opts: WriteOptions): boolean {
+  if (a.kind !== 'file') return false;
+  const real = resolvePath({ dir: src, isReal: false, label: src }, a.rel);
+  const st = lstatSync(join(src, real), { throwIfNoEntry: false });
+  return st?.isFile() === true && copyFile(src, dst, real, opts, a.rel);
 }
 
 /** Copies every recorded access from src into dst; returns the number of files written. */
@@ -91,6 +105,10 @@ export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<A
   let n = 0;
   for (const a of accesses) {
     if (opts.skip?.(a.rel)) continue;
+    if (opts.plain?.(a.rel)) {
+      if (copyPlain(src, dst, a, opts)) n++;
+      continue;
+    }
     if (a.kind === 'link') {
       const parent = mirrorPath(src, dst, posix.dirname(a.rel));
       const base = posix.basename(a.rel);

@@ -29,11 +29,16 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root) => void (await (await import('./doctor_input.js')).gatherDoctorInput(root)),
   },
   {
-    // plan sizes from the memory nodes numakit's cgroup allows and checks its memory.max
-    name: 'cgroup limits (plan)',
+    // What the process taking the snapshot is allowed: topo marks the CPUs its cgroup allows,
+    // plan sizes from them and its memory nodes and checks its memory limit. Carried with or
+    // without --processes (as proc/self/, never as a process: cli/commands/snapshot.ts).
+    name: "this process's limits (topo, plan)",
     collect: async (root) => {
-      (await import('../sysfs/cgroup_cpuset.js')).readCgroupAllowed(root, 'self', 'mems');
+      const { readCgroupAllowed } = await import('../sysfs/cgroup_cpuset.js');
+      readCgroupAllowed(root, 'self', 'cpus');
+      readCgroupAllowed(root, 'self', 'mems');
       (await import('../sysfs/cgroup_memory_max.js')).readCgroupMemoryLimit(root, 'self');
+      (await import('../sysfs/proc_status.js')).readProcStatus(root, 'self');
     },
   },
   {

@@ -48,8 +48,8 @@ export function parseProcStatus(text: string): ProcStatus {
   };
 }
 
-/** Status of a process, or null when it is gone. */
-export function readProcStatus(root: SysRoot, pid: number): ProcStatus | null {
+/** Status of a process ('self': numakit's own, or in a snapshot the process that took it), or null when it is gone. */
+export function readProcStatus(root: SysRoot, pid: number | 'self'): ProcStatus | null {
   return readParsed(root, `proc/${pid}/status`, parseProcStatus);
 }
 

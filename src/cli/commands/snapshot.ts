@@ -16,6 +16,16 @@ const OPTIONS = {
 } as const;
 
 const PROC_PID = /^proc\/(self|thread-self|\d+)(\/|$)/;
+/**
+ * What a snapshot carries of the process that takes it, with or without --processes: its
+ * cgroup (the path to the cpuset and memory limit files that restrict it, which are copied too)
+ * and its status (Cpus_allowed_list, Mems_allowed_list: what it may use, a cgroup or a
+ * taskset/numactl binding). topo and plan on the snapshot then see the restriction the machine
+ * had where it was taken (a container, a slice). They name no other process, and nothing the
+ * sys/fs/cgroup files copied anyway do not already say; the rest of proc/self (numa_maps names
+ * its program's and libraries' paths) stays behind --processes.
+ */
+const OWN_LIMITS = /^proc\/self\/(cgroup|status)$/;
 
 /** Keeps argv[0] and replaces every argument by "REDACTED" (cmdline is NUL-separated). */
 export function redactCmdline(content: Buffer): Buffer {
@@ -51,7 +61,9 @@ const snapshot: Command<ParsedOptions<typeof OPTIONS>> = {
 file ending in .tar.gz), following the symlinks it needs, so that every numakit
 command works on it later with --root OUT (like hwloc-gather-topology). Files this user may
 not read (other users' /proc/PID files, without root) are left out and named: on stderr, and
-as "unreadable" in the manifest and in --json.`,
+as "unreadable" in the manifest and in --json. With or without --processes it carries the
+limits of its own process (proc/self/cgroup and status, and the cgroup files they lead to), so
+topo and plan on it see the cpuset and memory limit it ran under.`,
   options: OPTIONS,
   positionals: { name: 'OUT', min: 1, complete: 'file', help: 'an empty or new directory, or a file ending in .tar.gz' },
   async run({ values, positionals }, ctx) {
@@ -68,8 +80,10 @@ as "unreadable" in the manifest and in --json.`,
       const unreadable: string[] = [];
       const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
         denied: (rel) => void unreadable.push(`/${rel}`),
-        // numakit's own process is never in its snapshot (as it is never in stat --procs or top).
-        skip: (rel) => (!processes && PROC_PID.test(rel)) || (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
+        // numakit's own process is never a process of its snapshot (as it is never in stat --procs
+        // or top): what is read of it is written under proc/self/ as plain files, no link to a pid.
+        skip: (rel) => rel === 'proc/self' || (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) || (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
+        plain: (rel) => rel.startsWith('proc/self/'),
         transform: (rel, c) => (values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
       });
       const manifest = {

@@ -1,15 +1,21 @@
 // numakit snapshot: what it copies is enough for every reader, links survive, archives work,
 // per-process data only on request and command lines redacted by default.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { redactCmdline } from '../../../src/cli/commands/snapshot.js';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { runMain } from '../../helpers/cli.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'numakit-snap-test-'));
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'numakit-snap-test-'));
+  dirs.push(d);
+  return d;
+};
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('numakit snapshot', () => {
   for (const name of ['spark-2s', 'cxl-3node']) {
@@ -54,6 +60,28 @@ describe('numakit snapshot', () => {
     const full = join(tmp(), 'full');
     await runMain(['--root', root, 'snapshot', full, '--processes', '--no-redact']);
     assert.match(readFileSync(join(full, 'proc/4242/cmdline'), 'utf8'), /hunter2/);
+  });
+
+  it('carries the limits of the process taking it as proc/self/{cgroup,status}, never as a process (proc/self a link to its pid, as in /proc)', async () => {
+    const root = join(tmp(), 'root');
+    await runMain(['--example', 'spark-2s', 'snapshot', root]);
+    mkdirSync(join(root, 'proc/4242'), { recursive: true });
+    rmSync(join(root, 'proc/self'), { recursive: true, force: true });
+    symlinkSync('4242', join(root, 'proc/self'));
+    writeFileSync(join(root, 'proc/4242/cgroup'), '0::/batch.slice/job1\n');
+    writeFileSync(join(root, 'proc/4242/status'), 'Name:\tnumakit\nState:\tR (running)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n');
+    writeFileSync(join(root, 'proc/4242/numa_maps'), '00400000 default file=/home/alice/bin/numakit mapped=1 N0=1 kernelpagesize_kB=4\n');
+    for (const args of [[], ['--processes']]) {
+      const dir = join(tmp(), 'snap');
+      const r = await runMain(['--root', root, 'snapshot', dir, ...args]);
+      assert.equal(r.code, 0, r.err);
+      assert.ok(lstatSync(join(dir, 'proc/self')).isDirectory(), `${args}: a directory, not the link to a pid`);
+      for (const f of ['cgroup', 'status']) assert.equal(readFileSync(join(dir, 'proc/self', f), 'utf8'), readFileSync(join(root, 'proc/4242', f), 'utf8'), f);
+      if (args.length === 0) {
+        assert.equal(existsSync(join(dir, 'proc/4242')), false, 'no process without --processes');
+        assert.equal(existsSync(join(dir, 'proc/self/numa_maps')), false, 'its mappings (program and library paths) stay behind --processes');
+      } else assert.ok(existsSync(join(dir, 'proc/self/numa_maps')), 'with --processes its mappings too (the page size)');
+    }
   });
 
   it('refuses a non-empty output directory and a missing argument', async () => {

@@ -4,7 +4,7 @@
 // node left out in whole or in part. Fixture: test/fixtures/harden/cgroup-cpuset (two nodes of
 // four CPUs, 16 GiB each), copied and given the cpuset of each case.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -104,19 +104,29 @@ describe('plan inside a cpuset', () => {
     assert.ok(!none.notes.some((n) => /limit_in_bytes/.test(n)), none.notes.join('\n'));
   });
 
-  // Without --processes a snapshot drops proc/self/ (numakit's own cgroup among it), and with
-  // it what the cgroup allows: topo and plan read from it see the whole machine.
-  it('a snapshot taken there with --processes carries the cgroup files, so a plan from it says the same', async () => {
-    const dir = tree('0-3', '0');
-    writeFileSync(join(dir, 'sys/fs/cgroup/batch.slice/memory.max'), `${8 * 1024 ** 3}\n`);
-    const snap = join(dir, 'snap.tar.gz');
-    const s = await runMain(['--root', dir, 'snapshot', snap, '--processes']);
-    assert.equal(s.code, 0, s.err);
-    const [live, snapped] = [await plan(dir, '--per-node'), await plan(snap, '--per-node')];
-    assert.match(snapped.derivations[0]!.formula, /^CPUs 0-3 .*; memory\.max 8 GiB .*; memory nodes 0 /);
-    assert.deepEqual(snapped.derivations[0], live.derivations[0]);
-    assert.deepEqual(snapped.notes, live.notes);
-  });
+  // A snapshot carries what restricts the process that takes it (proc/self/cgroup and status,
+  // and the cgroup files they lead to) with or without --processes: topo and plan read from it
+  // see what they saw there.
+  for (const args of [[], ['--processes']]) {
+    it(`a snapshot taken there${args.length === 0 ? ' without --processes' : ' with --processes'} (directory and .tar.gz) carries the cgroup's limits, so a plan from it says the same`, async () => {
+      const dir = tree('0-3', '0');
+      writeFileSync(join(dir, 'sys/fs/cgroup/batch.slice/memory.max'), `${8 * 1024 ** 3}\n`);
+      writeFileSync(join(dir, 'proc/self/status'), 'Name:\tnumakit\nState:\tR (running)\nPid:\t77\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n');
+      const live = await plan(dir, '--per-node');
+      assert.match(live.derivations[0]!.formula, /^CPUs 0-3 .*; memory\.max 8 GiB .*; memory nodes 0 /);
+      for (const out of [join(dir, 'snap'), join(dir, 'snap.tar.gz')]) {
+        const s = await runMain(['--root', dir, 'snapshot', out, ...args]);
+        assert.equal(s.code, 0, s.err);
+        const snapped = await plan(out, '--per-node');
+        assert.deepEqual(snapped.derivations[0], live.derivations[0], out);
+        assert.deepEqual(snapped.notes, live.notes, out);
+        const topo = JSON.parse((await runMain(['--root', out, 'topo', '--json'])).out) as { cpus: { id: number; allowed: boolean }[] };
+        assert.deepEqual(topo.cpus.filter((c) => c.allowed).map((c) => c.id), [0, 1, 2, 3], out);
+      }
+      assert.equal(readFileSync(join(dir, 'snap/proc/self/status'), 'utf8'), readFileSync(join(dir, 'proc/self/status'), 'utf8'));
+      assert.ok(lstatSync(join(dir, 'snap/proc/self')).isDirectory(), 'proc/self is a directory of the copy');
+    });
+  }
 
   it('a cpuset that allows everything changes nothing: no derivation, no note', async () => {
     const whole = await plan(tree('0-7', '0-1'), '--per-node');
