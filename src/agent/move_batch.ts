@@ -3,10 +3,11 @@
 // move_pages(2) call, and count what happened. Where the kernel's answer is not certain (it
 // returned a count of pages not moved, which leaves later statuses unwritten; ENOMEM; EBUSY,
 // which a tail page of a transparent huge page also answers while its head moves) the pages
-// are asked again. Synchronous: the caller yields to signals between batches.
+// are asked again. The per-page loops run in WebAssembly (page_batch.ts). Synchronous: the
+// caller yields to signals between batches.
 import type { MoveSpan } from '../policy/agent/move_plan.js';
 import type { ThreadOps } from './ops.js';
-import { PageAddresses } from './page_batch.js';
+import type { BatchBuffers } from './page_batch.js';
 
 const ENOENT = 2;
 const EFAULT = 14;
@@ -25,44 +26,26 @@ export interface BatchCount {
   full: string | null;
 }
 
-/** Buffers reused across batches (one move, or the agent's whole life). */
-export class BatchBuffers {
-  addrs = new PageAddresses(0);
-  chosen = new PageAddresses(0);
-  nodes = new Int32Array(0);
-  status = new Int32Array(0);
-
-  ensure(n: number): void {
-    if (this.addrs.capacity >= n) return;
-    this.addrs = new PageAddresses(n);
-    this.chosen = new PageAddresses(n);
-    this.nodes = new Int32Array(n);
-    this.status = new Int32Array(n);
-  }
-}
-
 const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 
 /** Where the first `n` chosen pages are now: fills b.status. */
 function ask(ops: ThreadOps, pid: number, b: BatchBuffers, n: number): void {
   b.status.fill(UNSET, 0, n);
-  ops.movePages(pid, n, b.chosen.words, null, b.status);
+  ops.movePages(pid, n, b.chosen, null, b.status);
 }
 
-/** Moves the pages of b.addrs[0..count) that sit on a source node; throws the call's error but ENOMEM. */
-export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'query' | 'to'>, target: ReadonlyMap<number, number>, b: BatchBuffers, count: number): BatchCount {
-  let n = 0;
+/**
+ * Moves the pages of b.addrs[0..count) that sit on a source node (b.setTargets) to its target;
+ * throws the call's error but ENOMEM.
+ */
+export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'query' | 'to'>, b: BatchBuffers, count: number): BatchCount {
+  let n: number;
   if (span.query) {
     b.status.fill(UNSET, 0, count);
-    ops.movePages(pid, count, b.addrs.words, null, b.status);
-    for (let i = 0; i < count; i++) {
-      const to = target.get(b.status[i]!);
-      if (to === undefined) continue;
-      b.chosen.set(n, b.addrs.get(i));
-      b.nodes[n++] = to;
-    }
+    ops.movePages(pid, count, b.addrs, null, b.status);
+    n = b.select(count);
   } else {
-    b.chosen.words.set(b.addrs.words.subarray(0, 2 * count));
+    b.chosen.set(b.addrs.subarray(0, 2 * count));
     b.nodes.fill(span.to!, 0, count);
     n = count;
   }
@@ -71,20 +54,17 @@ export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'que
   b.status.fill(UNSET, 0, n);
   let unsure = false;
   try {
-    unsure = ops.movePages(pid, n, b.chosen.words, b.nodes, b.status) !== 0;
+    unsure = ops.movePages(pid, n, b.chosen, b.nodes, b.status) !== 0;
   } catch (e) {
     if (codeOf(e) !== 'ENOMEM') throw e;
     out.full = (e as Error).message;
     unsure = true;
   }
-  for (let i = 0; i < n && !unsure; i++) if (b.status[i] === UNSET || b.status[i] === -EBUSY) unsure = true;
-  if (unsure) ask(ops, pid, b, n);
-  for (let i = 0; i < n; i++) {
-    const s = b.status[i]!;
-    if (s === -ENOENT || s === -EFAULT) continue; // never touched, or unmapped meanwhile
-    if (!span.query) out.found++;
-    if (s === b.nodes[i]) out.moved++;
-    else out.left.push(b.chosen.get(i));
-  }
+  if (unsure || b.unsure(n, UNSET, -EBUSY)) ask(ops, pid, b, n);
+  // Never touched (ENOENT), or unmapped meanwhile (EFAULT): not found.
+  const t = b.tally(n, -ENOENT, -EFAULT);
+  if (!span.query) out.found = t.found;
+  out.moved = t.moved;
+  for (let i = 0; i < t.leftCount; i++) out.left.push(b.chosenAddr(b.left[i]!));
   return out;
 }

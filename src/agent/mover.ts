@@ -7,7 +7,8 @@
 // (ENOMEM: the move stops there) are outcomes, never exceptions.
 import { FIRST_BATCH_BYTES, nextBatchBytes, pauseMs, type PaceOptions } from '../policy/agent/pace.js';
 import { planMove, type MoveSpan } from '../policy/agent/move_plan.js';
-import { BatchBuffers, moveBatch, type BatchCount } from './move_batch.js';
+import { moveBatch, type BatchCount } from './move_batch.js';
+import { BatchBuffers } from './page_batch.js';
 import type { ThreadOps } from './ops.js';
 
 export interface MoveClock {
@@ -61,9 +62,10 @@ class Walk {
   readonly t0: number;
   readonly cpu0: number;
 
-  constructor(readonly d: MoveDeps, readonly pid: number, readonly target: ReadonlyMap<number, number>, readonly planned: number, readonly buf: BatchBuffers) {
+  constructor(readonly d: MoveDeps, readonly pid: number, target: ReadonlyMap<number, number>, readonly planned: number, readonly buf: BatchBuffers) {
     this.t0 = d.clock.now();
     this.cpu0 = d.clock.cpuMs();
+    buf.setTargets(target);
   }
 
   result(end: MoveEnd, extra: { code?: string; message?: string } = {}): MoveResult {
@@ -73,7 +75,7 @@ class Walk {
   /** Moves what buf.addrs[0..count) holds on a source node, and counts it. */
   batch(span: Pick<MoveSpan, 'query' | 'to'>, step: number, count: number): BatchCount {
     const t = this.d.clock.now();
-    const c = moveBatch(this.d.ops, this.pid, span, this.target, this.buf, count);
+    const c = moveBatch(this.d.ops, this.pid, span, this.buf, count);
     this.batches++;
     this.moved += c.moved * step;
     this.pages += c.moved;
@@ -113,7 +115,7 @@ export async function movePaced(pid: number, from: readonly number[], to: readon
         if (d.signal.aborted) return w.result('stopped');
         const count = Math.max(1, Math.min(Math.floor(w.batchBytes / span.step), Math.floor((span.end - addr) / span.step)));
         w.buf.ensure(count);
-        w.buf.addrs.fill(addr, span.step, count);
+        w.buf.fill(addr, span.step, count);
         const c = w.batch(span, span.step, count);
         if (c.full !== null) return w.result('full', { code: 'ENOMEM', message: c.full });
         found += c.found;
@@ -139,7 +141,7 @@ async function retryLeft(w: Walk): Promise<MoveResult> {
     let count = 0;
     w.buf.ensure(max);
     while (count < max && steps[i + count] === step) {
-      w.buf.addrs.set(count, left[i + count]!);
+      w.buf.setAddr(count, left[i + count]!);
       count++;
     }
     const c = w.batch({ query: true, to: null }, step, count);

@@ -6,7 +6,7 @@ import { LINE, sattolo, writeCycle } from '../../../src/bench/chase.ts';
 import type { KernelExports } from '../../../src/bench/protocol.ts';
 import { KERNELS_WASM_BASE64 } from '../../../src/bench/wasm/kernels_wasm.ts';
 // @ts-expect-error: a plain .mjs script without types
-import { compileKernels, renderModule } from '../../../scripts/build-wasm.mjs';
+import { expected } from '../../../scripts/build-wasm.mjs';
 import { readFileSync } from 'node:fs';
 
 function instance(pages = 16): { ex: KernelExports; memory: WebAssembly.Memory } {
@@ -15,9 +15,10 @@ function instance(pages = 16): { ex: KernelExports; memory: WebAssembly.Memory }
   return { memory, ex: new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as KernelExports };
 }
 
-test('kernels_wasm.ts holds exactly what kernels.wat compiles to', async () => {
-  const committed = readFileSync(new URL('../../../src/bench/wasm/kernels_wasm.ts', import.meta.url), 'utf8');
-  assert.equal(committed, renderModule(await compileKernels()), 'stale: run node scripts/build-wasm.mjs');
+test('each committed *_wasm.ts (bench kernels, agent pages) holds exactly what its .wat compiles to', async () => {
+  const modules: { path: string; text: string }[] = await expected();
+  assert.equal(modules.length, 2);
+  for (const { path, text } of modules) assert.equal(readFileSync(path, 'utf8'), text, `${path} is stale: run node scripts/build-wasm.mjs`);
 });
 
 test('read sums 64-bit words; fill, copy and triad write what they should', () => {
