@@ -62,10 +62,9 @@ class Walk {
   readonly t0: number;
   readonly cpu0: number;
 
-  constructor(readonly d: MoveDeps, readonly pid: number, target: ReadonlyMap<number, number>, readonly planned: number, readonly buf: BatchBuffers) {
+  constructor(readonly d: MoveDeps, readonly pid: number, readonly planned: number, readonly buf: BatchBuffers) {
     this.t0 = d.clock.now();
     this.cpu0 = d.clock.cpuMs();
-    buf.setTargets(target);
   }
 
   result(end: MoveEnd, extra: { code?: string; message?: string } = {}): MoveResult {
@@ -106,9 +105,11 @@ function ended(w: Walk, e: unknown): MoveResult {
 export async function movePaced(pid: number, from: readonly number[], to: readonly number[], d: MoveDeps): Promise<MoveResult> {
   const ranges = d.ops.anonRanges(pid);
   const plan = planMove(ranges ?? [], from, to);
-  const w = new Walk(d, pid, plan.target, plan.bytes, d.buffers ?? new BatchBuffers());
+  const w = new Walk(d, pid, plan.bytes, d.buffers ?? new BatchBuffers());
   if (ranges === null) return w.result('gone');
   try {
+    // Lays out the batch memory (WebAssembly: a node run with --jitless has none, and the move fails here).
+    w.buf.setTargets(plan.target);
     for (const span of plan.spans) {
       let found = 0;
       for (let addr = span.start; addr < span.end && found < span.sourcePages; ) {

@@ -3,6 +3,8 @@
 // transparent huge pages (EBUSY while their head moves), a target node out of memory (ENOMEM),
 // pages that must stay (a node that is not a source), a stop request, and the budgets.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { movePaced, type MoveDeps } from '../../../src/agent/mover.js';
 import { MAX_BATCH_BYTES } from '../../../src/policy/agent/pace.js';
@@ -112,6 +114,14 @@ describe('paced mover', () => {
   it('the process gone before the move starts', async () => {
     const r = await movePaced(4242, [1], [0], deps());
     assert.deepEqual([r.end, r.movedBytes, r.batches], ['gone', 0, 0]);
+  });
+
+  it('no WebAssembly (node --jitless): the move fails with the reason before any page, nothing thrown', () => {
+    const r = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', fileURLToPath(new URL('jitless_move.ts', import.meta.url))], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { end: string; message: string; batches: number; movedBytes: number };
+    assert.deepEqual([out.end, out.batches, out.movedBytes], ['failed', 0, 0]);
+    assert.match(out.message, /WebAssembly/);
   });
 
   it('EPERM from move_pages: failed, with the message', async () => {
