@@ -85,7 +85,10 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   const r = place(p, nodes, opts);
   if (!r.ok) return { kind: 'skip', ...base, skip: r.skip, reason: r.reason };
   const pl = r.placement;
-  const gain = pl.localityAfter - pl.localityNow;
+  // With a split, the gain is the hot threads' (what a split is for), as long as the process as
+  // a whole, CPU-weighted, loses nothing.
+  const weighted = pl.localityAfter - pl.localityNow;
+  const gain = pl.split !== undefined && weighted >= 0 ? pl.split.hotLocalityAfter - pl.split.hotLocalityNow : weighted;
   // With a split, "local" is about the hot threads: the cold ones run near, not with, the memory.
   const localNow = pl.split?.hotLocalityNow ?? pl.localityNow;
   if (localNow >= LOCAL_ENOUGH && gain < opts.minGain) {

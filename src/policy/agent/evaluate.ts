@@ -15,7 +15,10 @@ export const FIT_SLACK = 0.25;
 export interface Scored {
   readonly set: readonly NodeView[];
   readonly placement: Placement;
+  /** What its threads reach of its memory (1: all local), CPU-weighted; a split's: its hot threads'. */
   readonly reach: number;
+  /** A split's: what its cold threads reach (the next criterion after reach); a whole placement's: its reach. */
+  readonly coldReach?: number;
   readonly spare: number;
   /** The set is exactly where it runs now. */
   readonly here: boolean;
@@ -88,6 +91,9 @@ const bucket = (x: number, step: number) => Math.round(x / step);
 export function better(a: Scored, b: Scored, total: number, opts: PolicyOptions): number {
   const reach = bucket(b.reach, 0.02) - bucket(a.reach, 0.02);
   if (reach !== 0) return reach;
+  // The same for the hot threads: then what the others reach (not splitting wins a tie).
+  const cold = bucket(b.coldReach ?? b.reach, 0.02) - bucket(a.coldReach ?? a.reach, 0.02);
+  if (cold !== 0) return cold;
   // Equally local: a set whose idle CPUs hold its need beats one it would overload (the slack
   // admits a noisy measurement, not a CPU shared with someone else's busy thread).
   const fits = Number(b.spare >= -FIT_SLACK) - Number(a.spare >= -FIT_SLACK);

@@ -36,7 +36,10 @@ export function placeSplit(p: ProcessView, ctx: Ctx, wholeK: number, opts: Polic
   if (rank.hot.length === 0 || rank.coldCpu < MIN_COLD_CPU) return null;
   const hotSeconds = secondsByNode(rank.hot);
   const coldSeconds = secondsByNode(rank.cold);
-  const hv: ProcessView = { ...p, cpu: rank.hotCpu, cpuNodes: hotSeconds };
+  // The hot threads' need, against each node's idle CPUs plus all this process uses there: the
+  // cold threads running on the hot set's nodes leave them for the cold node, as the hot ones
+  // leave theirs.
+  const hv: ProcessView = { ...p, cpu: rank.hotCpu, cpuNodes: secondsByNode([...rank.hot, ...rank.cold]) };
   const hotRun = Object.keys(hotSeconds).map(Number);
   const total = p.memory.totalBytes;
   const h = rank.hotCpu / (rank.hotCpu + rank.coldCpu);
@@ -53,7 +56,13 @@ export function placeSplit(p: ProcessView, ctx: Ctx, wholeK: number, opts: Polic
     const coldCpus = cn.cpus.filter((c) => p.cpusPermitted.includes(c));
     out.push({
       ...hot,
-      reach: h * hot.reach + (1 - h) * coldReach,
+      // Scored by what the hot threads reach, then by the cold ones': the hot threads are the
+      // process's CPU and, by the premise of a split, its memory traffic (helpers: GC, JIT, I/O).
+      // Weighting the cold threads' reach by their CPU made a split tie with staying spread over
+      // two nodes, the hot thread half remote (the lab's "helper threads" case after a
+      // whole-process move).
+      reach: hot.reach,
+      coldReach,
       placement: {
         ...hot.placement,
         localityAfter: h * hot.placement.localityAfter + (1 - h) * coldLocal,

@@ -62,6 +62,25 @@ describe('placement by threads', () => {
     assert.ok(Math.abs(pl.localityAfter - 1 / 1.6) < 1e-9, `CPU-weighted: the hot thread's 1 of 1.6 CPUs local (${pl.localityAfter})`);
   });
 
+  it('thread granularity, the helpers running on node 1 (its idle CPU is what they leave): the hot thread still goes to node 1, the helpers leave it', () => {
+    const pl = moved(decideOne(helpers({ coldNode: 1 }), four({ idle: [1, 0.4, 1, 1] }), opts({ granularity: 'threads' })));
+    assert.deepEqual([pl.nodes, pl.moveBytes], [[1], 0]);
+    assert.deepEqual(pl.split?.hotTids, [200]);
+    assert.ok(pl.split!.coldNodes[0] === 0 || pl.split!.coldNodes[0] === 2, `cold on node ${pl.split!.coldNodes}: one of node 1's neighbours`);
+  });
+
+  it('thread granularity, helpers that use almost as much as the hot thread: the split is judged by the hot thread\'s gain (50% -> 100%), not the CPU-weighted one (under --min-gain)', () => {
+    // As a whole-process move to nodes 0,1 leaves it: memory half on each, the hot thread on node 0, two helpers (0.45 CPU each) on node 1.
+    const p = proc({
+      pid: 200, mem: { 0: 200, 1: 200 }, cpusPermitted: ALL4, cpusAllowed: [0, 1], cpu: {},
+      threadUse: [{ tid: 200, cpu: 1, node: 0 }, { tid: 201, cpu: 0.45, node: 1 }, { tid: 202, cpu: 0.45, node: 1 }],
+    });
+    const pl = moved(decideOne(p, four({ idle: [0, 0.1, 1, 1] }), opts({ granularity: 'threads' })));
+    assert.deepEqual(pl.split?.hotTids, [200]);
+    assert.deepEqual([pl.split!.hotLocalityNow, pl.split!.hotLocalityAfter], [0.5, 1]);
+    assert.ok(pl.localityAfter - pl.localityNow < 0.1 && pl.localityAfter >= pl.localityNow, `CPU-weighted gain ${pl.localityAfter - pl.localityNow}: under --min-gain, not a loss`);
+  });
+
   it('thread granularity, node 1 busy: the memory moves with the hot thread to a neighbour of node 1, the helpers to the next node (its neighbour, not busy node 1)', () => {
     const pl = moved(decideOne(helpers(), four({ idle: [1, 0, 1, 1] }), opts({ granularity: 'threads' })));
     assert.deepEqual(pl.moveFrom, [1]);
