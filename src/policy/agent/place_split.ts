@@ -2,8 +2,9 @@
 // placed apart. Its hot threads (threads.ts) go to the best node set for them, with the memory;
 // its cold threads to the spare CPUs of the node nearest that set. numad and a whole-process
 // placement spread such a process over two nodes, and its hot thread then sees half its memory
-// remote. The split is scored like any set (evaluate.ts), its locality and reach weighted by
-// CPU: the hot threads' share of them where they run, the cold threads' where they run. Pure.
+// remote. The split is scored by what its hot threads reach of the memory, then by what its
+// cold threads reach (evaluate.ts, better); its locality is weighted by CPU, the hot threads'
+// apart (decide.ts judges --min-gain on theirs). Pure.
 import { distance } from './node_sets.js';
 import { candidateSets } from './node_sets.js';
 import { evaluate, FIT_SLACK, memoryAfter, better, type Scored } from './evaluate.js';
