@@ -12,7 +12,6 @@
 import { SysfsParseError } from '../model/errors.js';
 import { cleanText, isSafeDecimal } from '../model/limits.js';
 import { fileIn, upward } from './cgroup_cpuset.js';
-import { cgroupFile } from './cgroup_v2.js';
 import { parseCount } from './parse_util.js';
 import { parseProcCgroup } from './proc_cgroup.js';
 import { readParsed } from './read_parsed.js';
@@ -37,19 +36,23 @@ export interface MemoryLimit {
   readonly bytes: number;
 }
 
-const V1 = { base: 'sys/fs/cgroup/memory', file: 'memory.limit_in_bytes', parse: parseMemoryLimitInBytes };
+/** Where each hierarchy keeps the limit, and how it says "none". */
+const LIMITS = {
+  v2: { base: 'sys/fs/cgroup', file: 'memory.max', parse: parseMemoryMax },
+  v1: { base: 'sys/fs/cgroup/memory', file: 'memory.limit_in_bytes', parse: parseMemoryLimitInBytes },
+} as const;
 
 /** The memory limit a process's cgroup and its ancestors put on it; null when none does (or unknown). */
 export function readCgroupMemoryLimit(root: SysRoot, pid: number | 'self'): MemoryLimit | null {
   const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
   if (p === null) return null;
-  const v1 = p.memoryV1 !== null;
   const cg = p.memoryV1 ?? p.v2;
   if (cg === null) return null;
+  const { base, file, parse } = LIMITS[p.memoryV1 !== null ? 'v1' : 'v2'];
   let least: MemoryLimit | null = null;
   for (const dir of upward(cg)) {
-    const path = v1 ? fileIn(V1.base, dir, V1.file) : cgroupFile(dir, 'memory.max');
-    const bytes = readParsed(root, path, v1 ? V1.parse : parseMemoryMax);
+    const path = fileIn(base, dir, file);
+    const bytes = readParsed(root, path, parse);
     if (bytes !== null && (least === null || bytes < least.bytes)) least = { cgroup: dir, path, bytes };
   }
   return least;

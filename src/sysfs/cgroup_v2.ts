@@ -10,14 +10,15 @@
 // one that cannot be parsed is absent too, with a warning (read_parsed.ts).
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
+import { fileIn } from './cgroup_cpuset.js';
 import { parseInteger } from './parse_util.js';
 import { listSubdirs, readText } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-/** Root-relative path of a cgroup's file; `cgroup` is "/" or "/a/b". */
+/** Root-relative path of a cgroup's file in the v2 hierarchy; `cgroup` is "/" or "/a/b". */
 export function cgroupFile(cgroup: string, file: string): string {
-  return `sys/fs/cgroup${cgroup === '/' ? '' : cgroup}/${file}`;
+  return fileIn('sys/fs/cgroup', cgroup, file);
 }
 
 /** True when cgroup v2 is mounted at /sys/fs/cgroup (its root has cgroup.controllers). */
