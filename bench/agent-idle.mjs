@@ -59,7 +59,8 @@ for (const v of all('--variant')) {
   const [name, flags] = [v.slice(0, v.indexOf(':')), v.slice(v.indexOf(':') + 1)];
   runs.push(start(name, words(flags), agent(after, afterOnly)));
 }
-if (argv.includes('--floor')) runs.push(start('floor', [], ['-e', 'console.log(\'{"event":"ready"}\'); setInterval(() => {}, 15000)']));
+if (argv.includes('--floor'))
+  runs.push(start('floor', [], ['-e', 'console.log(\'{"event":"ready"}\'); setInterval(() => {}, 15000)']));
 const loadBefore = loadavg();
 const agents = await Promise.all(runs);
 const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
@@ -71,7 +72,9 @@ const rate = (a, b, s) => {
   const [user, sys] = [((b.user - a.user) * 60) / s, ((b.sys - a.sys) * 60) / s];
   return `${(user + sys).toFixed(3)} (${user.toFixed(3)} / ${sys.toFixed(3)})`;
 };
-console.log(`CPU s a minute, all (user / kernel), from the ready line: whole ${seconds} s | first ${first} s | the rest`);
+console.log(
+  `CPU s a minute, all (user / kernel), from the ready line: whole ${seconds} s | first ${first} s | the rest`,
+);
 for (const a of agents) {
   const end = cpu(a.child.pid);
   const mid = atMinute.get(a);
@@ -80,4 +83,8 @@ for (const a of agents) {
   a.child.kill('SIGTERM');
 }
 const procs = readFileSync('/proc/loadavg', 'utf8').split(' ')[3];
-console.log(`host: ${seconds} s side by side, ${procs} tasks; load average before ${loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `host: ${seconds} s side by side, ${procs} tasks; load average before ${loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);

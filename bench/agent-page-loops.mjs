@@ -15,15 +15,32 @@ const runs = Number(arg('--runs', 2));
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
 const dists = ['dist', ...(before === null ? [] : [before])];
-const script = Array.from({ length: runs }, () => dists.map((d) => `node test/lab/guest-helpers/page_loops.mjs ${d}`)).flat().join('\n');
-const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--mem', '1000', '--timeout', '900', '--', script], { cwd: repo, encoding: 'utf8', maxBuffer: 16 << 20 });
-const rows = r.stdout.split('\n').filter((l) => l.startsWith('LOOPS ')).map((l) => JSON.parse(l.slice(6)));
+const script = Array.from({ length: runs }, () => dists.map((d) => `node test/lab/guest-helpers/page_loops.mjs ${d}`))
+  .flat()
+  .join('\n');
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--mem', '1000', '--timeout', '900', '--', script],
+  { cwd: repo, encoding: 'utf8', maxBuffer: 16 << 20 },
+);
+const rows = r.stdout
+  .split('\n')
+  .filter((l) => l.startsWith('LOOPS '))
+  .map((l) => JSON.parse(l.slice(6)));
 if (rows.length !== runs * dists.length * 6) {
-  console.error(`bench: ${rows.length} of ${runs * dists.length * 6} rounds reported\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`);
+  console.error(
+    `bench: ${rows.length} of ${runs * dists.length * 6} rounds reported\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`,
+  );
   process.exitCode = 1;
 }
 console.log('build, spans: user CPU ms for 102,400 pages, round 0 (first run) / 1 / 2, one process per line');
 const key = (x) => `${x.dist} ${x.spans}`;
 const lines = [];
-for (let i = 0; i < rows.length; i += 3) lines.push(`${key(rows[i]).padEnd(28)} ${rows.slice(i, i + 3).map((x) => x.userMs.toFixed(1)).join(' / ')}`);
+for (let i = 0; i < rows.length; i += 3)
+  lines.push(
+    `${key(rows[i]).padEnd(28)} ${rows
+      .slice(i, i + 3)
+      .map((x) => x.userMs.toFixed(1))
+      .join(' / ')}`,
+  );
 console.log(lines.join('\n'));

@@ -40,22 +40,49 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const protocols = arg('--protocols', 'appears,present,idle').split(',');
 const before = arg('--before', null);
 if (before !== null) tuners.push('numakit-before');
-const runs = protocols.flatMap((protocol) => (protocol === 'idle' ? [0] : sizes).flatMap((mib) => tuners.filter((t) => protocol === 'appears' || t !== 'autonuma').map((t) => ({ protocol, t, mib }))));
+const runs = protocols.flatMap((protocol) =>
+  (protocol === 'idle' ? [0] : sizes).flatMap((mib) =>
+    tuners.filter((t) => protocol === 'appears' || t !== 'autonuma').map((t) => ({ protocol, t, mib })),
+  ),
+);
 const extra = (t) => (t === 'numakit-before' ? ` --label numakit-before --cli ${before}/cli/bin.js` : '');
 const script = runs
-  .map(({ protocol, t, mib }) => `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${protocol === 'idle' ? 'idle' : 'misplaced'}${extra(t)} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`)
+  .map(
+    ({ protocol, t, mib }) =>
+      `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${protocol === 'idle' ? 'idle' : 'misplaced'}${extra(t)} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`,
+  )
   .join('\n');
 console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
 const loadBefore = loadavg();
 const startedAt = Date.now();
-const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/lab/cli.ts', '--topology', '4node-asym', '--mem', '1000', '--timeout', String(runs.length * (timeout + 240)), '--', script], {
-  cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20,
-});
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'test/lab/cli.ts',
+    '--topology',
+    '4node-asym',
+    '--mem',
+    '1000',
+    '--timeout',
+    String(runs.length * (timeout + 240)),
+    '--',
+    script,
+  ],
+  {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  },
+);
 const lines = r.stdout.split('\n').filter((l) => l.startsWith('{"tuner"'));
 const results = lines.map((l) => JSON.parse(l));
 if (arg('--json', null) !== null) writeFileSync(arg('--json', null), lines.map((l) => `${l}\n`).join(''));
 if (results.length !== runs.length) {
-  console.error(`bench: ${results.length} of ${runs.length} runs reported\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+  console.error(
+    `bench: ${results.length} of ${runs.length} runs reported\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`,
+  );
   process.exitCode = 1;
 }
 
@@ -63,35 +90,76 @@ const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
 const protocolOf = (x) => (x.scenario === 'idle' ? 'idle' : x.tunerFirst ? 'appears' : 'present');
 // The tuner's own CPU while managing (user) and the kernel's (system: mostly its page copying), apart.
 const own = (x) => (x.tunerCpuManaging === null ? null : x.tunerCpuManaging - (x.tunerSysManaging ?? 0));
-const rows = [['protocol', 'tuner', 'process', 'time to 95%', 'tuner start-up', 'final locality', 'CPU s managing: own / kernel', 'CPU s in all', 'pages moved']];
+const rows = [
+  [
+    'protocol',
+    'tuner',
+    'process',
+    'time to 95%',
+    'tuner start-up',
+    'final locality',
+    'CPU s managing: own / kernel',
+    'CPU s in all',
+    'pages moved',
+  ],
+];
 for (const x of results) {
   rows.push([
-    protocolOf(x), x.tuner, x.scenario === 'idle' ? 'none' : `${x.mib} MB`, x.scenario === 'idle' ? '-' : x.t95.busy === null ? `never (${timeout} s)` : `${fmt(x.t95.busy)} s`,
+    protocolOf(x),
+    x.tuner,
+    x.scenario === 'idle' ? 'none' : `${x.mib} MB`,
+    x.scenario === 'idle' ? '-' : x.t95.busy === null ? `never (${timeout} s)` : `${fmt(x.t95.busy)} s`,
     x.tunerFirst || x.readyAfter === null ? '-' : `${fmt(x.readyAfter)} s`,
-    x.scenario === 'idle' ? '-' : `${Math.round(x.final.busy.locality * 100)}%`, x.tuner === 'autonuma' ? 'in-task' : `${fmt(own(x), 2)} / ${fmt(x.tunerSysManaging, 2)}`,
-    x.tuner === 'autonuma' ? '-' : fmt(x.tunerCpuSeconds, 2), String(x.pagesMoved),
+    x.scenario === 'idle' ? '-' : `${Math.round(x.final.busy.locality * 100)}%`,
+    x.tuner === 'autonuma' ? 'in-task' : `${fmt(own(x), 2)} / ${fmt(x.tunerSysManaging, 2)}`,
+    x.tuner === 'autonuma' ? '-' : fmt(x.tunerCpuSeconds, 2),
+    String(x.pagesMoved),
   ]);
 }
 const w = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd());
+for (const row of rows)
+  console.log(
+    row
+      .map((c, i) => c.padEnd(w[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 for (const protocol of protocols) {
   for (const mib of sizes) {
-    const by = Object.fromEntries(results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]));
+    const by = Object.fromEntries(
+      results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]),
+    );
     const n = by.numakit;
     for (const name of ['numad', 'numad-u100', 'numakit-before']) {
       const d = by[name];
       if (!n || !d) continue;
       const nt = n.t95.busy;
       const dt = d.t95.busy;
-      const ratio = nt !== null && dt !== null ? `${(nt / dt).toFixed(2)}x ${name}'s time` : nt !== null ? `converged, ${name} never did` : dt !== null ? `never converged, ${name} did` : 'neither converged';
-      console.log(`${protocol}, ${mib} MB: numakit ${ratio}; own CPU while managing ${fmt(own(n), 2)} s vs ${name} ${fmt(own(d), 2)} s (kernel ${fmt(n.tunerSysManaging, 2)} vs ${fmt(d.tunerSysManaging, 2)})`);
+      const ratio =
+        nt !== null && dt !== null
+          ? `${(nt / dt).toFixed(2)}x ${name}'s time`
+          : nt !== null
+            ? `converged, ${name} never did`
+            : dt !== null
+              ? `never converged, ${name} did`
+              : 'neither converged';
+      console.log(
+        `${protocol}, ${mib} MB: numakit ${ratio}; own CPU while managing ${fmt(own(n), 2)} s vs ${name} ${fmt(own(d), 2)} s (kernel ${fmt(n.tunerSysManaging, 2)} vs ${fmt(d.tunerSysManaging, 2)})`,
+      );
     }
   }
 }
 const idle = Object.fromEntries(results.filter((x) => x.scenario === 'idle').map((x) => [x.tuner, x]));
 for (const name of ['numad', 'numad-u100', 'numakit-before']) {
-  if (idle.numakit && idle[name]) console.log(`idle, ${timeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`);
+  if (idle.numakit && idle[name])
+    console.log(
+      `idle, ${timeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`,
+    );
 }
 // Every tuner shares the guest's vCPUs with the host's other work: a loaded host slows copies and
 // skews the guest's CPU accounting (ticks land in bursts), so the host's load is part of the result.
-console.log(`host: ${(Date.now() - startedAt) / 60000 | 0} min; load average before ${loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `host: ${((Date.now() - startedAt) / 60000) | 0} min; load average before ${loadBefore.map((x) => x.toFixed(1)).join(' ')}, after ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);

@@ -43,19 +43,34 @@ console.log(JSON.stringify({ code, ms: performance.now() - t0, bytes, maxRssKiB:
   if (r.status !== 0) throw new Error(`fleet report exited ${r.status}: ${r.stderr}`);
   const m = JSON.parse(r.stdout.trim().split('\n').pop());
 
-  const files = readdirSync(dir).filter((f) => f.endsWith('.tar.gz')).sort().slice(0, sample);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.tar.gz'))
+    .sort()
+    .slice(0, sample);
   const b0 = performance.now();
   for (const f of files) {
-    const x = spawnSync(process.execPath, [bin, '--root', join(dir, f), 'doctor', '--json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const x = spawnSync(process.execPath, [bin, '--root', join(dir, f), 'doctor', '--json'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (x.status !== 0 && x.status !== 1) throw new Error(`doctor on ${f} exited ${x.status}`);
   }
   const perHost = (performance.now() - b0) / files.length;
 
   const rssMiB = m.maxRssKiB / 1024;
-  console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`fleet report --json, ${hosts} hosts: ${(wall / 1000).toFixed(2)} s wall (${(m.ms / 1000).toFixed(2)} s in main), peak RSS ${rssMiB.toFixed(0)} MiB, ${(m.cpuMs / 1000).toFixed(2)} s CPU (all threads), ${(m.bytes / 1024).toFixed(0)} KiB of JSON`);
-  console.log(`baseline, numakit --root HOST.tar.gz doctor --json one host at a time: ${perHost.toFixed(0)} ms/host (sample of ${files.length}) -> ${(perHost * hosts / 1000).toFixed(0)} s for ${hosts}`);
-  console.log(`ratio: ${(perHost * hosts / wall).toFixed(1)}x faster than the baseline; goal < 10 s and < 1024 MiB: ${wall < 10_000 && rssMiB < 1024 ? 'met' : 'NOT met'}`);
+  console.log(
+    `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `fleet report --json, ${hosts} hosts: ${(wall / 1000).toFixed(2)} s wall (${(m.ms / 1000).toFixed(2)} s in main), peak RSS ${rssMiB.toFixed(0)} MiB, ${(m.cpuMs / 1000).toFixed(2)} s CPU (all threads), ${(m.bytes / 1024).toFixed(0)} KiB of JSON`,
+  );
+  console.log(
+    `baseline, numakit --root HOST.tar.gz doctor --json one host at a time: ${perHost.toFixed(0)} ms/host (sample of ${files.length}) -> ${((perHost * hosts) / 1000).toFixed(0)} s for ${hosts}`,
+  );
+  console.log(
+    `ratio: ${((perHost * hosts) / wall).toFixed(1)}x faster than the baseline; goal < 10 s and < 1024 MiB: ${wall < 10_000 && rssMiB < 1024 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });
 }

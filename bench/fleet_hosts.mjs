@@ -11,7 +11,13 @@ import { Header } from 'tar';
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
 
 /** Which example each host is made from: a Spark fleet with a few other machines in it. */
-export const MIX = [['spark-2s', 60], ['epyc-nps4', 15], ['vm-flat-32', 10], ['cxl-3node', 10], ['lab-4node-asym', 5]];
+export const MIX = [
+  ['spark-2s', 60],
+  ['epyc-nps4', 15],
+  ['vm-flat-32', 10],
+  ['cxl-3node', 10],
+  ['lab-4node-asym', 5],
+];
 
 function load(name) {
   const entries = [];
@@ -19,7 +25,8 @@ function load(name) {
     for (const n of readdirSync(join(EXAMPLES, name, rel)).sort()) {
       const r = rel === '' ? n : `${rel}/${n}`;
       const st = lstatSync(join(EXAMPLES, name, r));
-      if (st.isSymbolicLink()) entries.push({ path: r, type: 'SymbolicLink', linkpath: readlinkSync(join(EXAMPLES, name, r)) });
+      if (st.isSymbolicLink())
+        entries.push({ path: r, type: 'SymbolicLink', linkpath: readlinkSync(join(EXAMPLES, name, r)) });
       else if (st.isDirectory()) {
         entries.push({ path: `${r}/`, type: 'Directory' });
         walk(r);
@@ -40,7 +47,16 @@ function archive(entries) {
   const parts = [];
   for (const e of entries) {
     const size = e.body?.length ?? 0;
-    parts.push(block({ path: e.path, type: e.type, linkpath: e.linkpath, size, mode: e.type === 'Directory' ? 0o755 : 0o644, mtime: new Date(0) }));
+    parts.push(
+      block({
+        path: e.path,
+        type: e.type,
+        linkpath: e.linkpath,
+        size,
+        mode: e.type === 'Directory' ? 0o755 : 0o644,
+        mtime: new Date(0),
+      }),
+    );
     if (size > 0) parts.push(e.body, Buffer.alloc((512 - (size % 512)) % 512));
   }
   parts.push(Buffer.alloc(1024));
@@ -48,7 +64,7 @@ function archive(entries) {
 }
 
 /** A deterministic small number in [0, n) for host i and a salt. */
-const pick = (i, salt, n) => ((i + 1) * 2654435761 + salt * 40503) % 4294967296 % n;
+const pick = (i, salt, n) => (((i + 1) * 2654435761 + salt * 40503) % 4294967296) % n;
 
 function vary(entries, i, name) {
   const host = `${name.replace(/-.*/, '')}-${String(i).padStart(4, '0')}`;

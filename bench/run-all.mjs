@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const skip = new Set(['run-all.mjs']);
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs') && !skip.has(n) && !n.includes('agent')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((n) => n.endsWith('.mjs') && !skip.has(n) && !n.includes('agent'))
+  .sort()) {
   console.log(`\n=== bench/${f}`);
   const r = spawnSync(process.execPath, [`${dir}${f}`], { stdio: 'inherit' });
   if (r.status !== 0) process.exitCode = 1;

@@ -17,18 +17,32 @@ const only = 'version,topo,stat,doctor,overview,run --hardware';
 const dir = mkdtempSync(join(tmpdir(), 'numakit-sea-bench-'));
 try {
   const variants = [];
-  for (const [name, flags] of [['code cache', []], ['no code cache', ['--no-code-cache']], ['startup snapshot', ['--snapshot']]]) {
+  for (const [name, flags] of [
+    ['code cache', []],
+    ['no code cache', ['--no-code-cache']],
+    ['startup snapshot', ['--snapshot']],
+  ]) {
     const out = join(dir, name.replace(/ /g, '-'));
-    execFileSync(process.execPath, [join(repo, 'scripts', 'build-sea.mjs'), '--out', out, ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, [join(repo, 'scripts', 'build-sea.mjs'), '--out', out, ...flags], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const exe = join(out, `numakit-linux-${process.arch}`);
     variants.push({ name, exe });
-    console.log(`single executable, ${name}: ${(statSync(exe).size / 2 ** 20).toFixed(1)} MiB (the Node binary is ${(statSync(process.execPath).size / 2 ** 20).toFixed(1)} MiB)`);
+    console.log(
+      `single executable, ${name}: ${(statSync(exe).size / 2 ** 20).toFixed(1)} MiB (the Node binary is ${(statSync(process.execPath).size / 2 ** 20).toFixed(1)} MiB)`,
+    );
   }
   // The unbundled npm build alone; then the code cache against each other variant in the same rounds.
   const [cached, ...others] = variants.map((v) => v.exe);
-  for (const args of [['--bin', join(repo, 'dist', 'cli', 'bin.js')], ...others.map((o) => ['--bin', cached, '--compare', o])]) {
+  for (const args of [
+    ['--bin', join(repo, 'dist', 'cli', 'bin.js')],
+    ...others.map((o) => ['--bin', cached, '--compare', o]),
+  ]) {
     console.log('');
-    spawnSync(process.execPath, [join(repo, 'bench', 'startup-all.mjs'), '--runs', runs, '--only', only, ...args], { stdio: 'inherit', env: { ...process.env, NUMAKIT_CACHE_DIR: join(dir, 'cache') } });
+    spawnSync(process.execPath, [join(repo, 'bench', 'startup-all.mjs'), '--runs', runs, '--only', only, ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, NUMAKIT_CACHE_DIR: join(dir, 'cache') },
+    });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

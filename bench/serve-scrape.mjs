@@ -22,9 +22,12 @@ const NE = '/usr/bin/prometheus-node-exporter';
 const children = [];
 process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
 for (let i = 0; i < nprocs; i++) {
-  const c = i % 8 === 0
-    ? spawn(process.execPath, ['-e', 'const b = Buffer.alloc(64 << 20, 1); setInterval(() => b[0]++, 60000)'], { stdio: 'ignore' })
-    : spawn('sleep', ['3600'], { stdio: 'ignore' });
+  const c =
+    i % 8 === 0
+      ? spawn(process.execPath, ['-e', 'const b = Buffer.alloc(64 << 20, 1); setInterval(() => b[0]++, 60000)'], {
+          stdio: 'ignore',
+        })
+      : spawn('sleep', ['3600'], { stdio: 'ignore' });
   children.push(c);
 }
 
@@ -66,7 +69,16 @@ const nk = await start(process.execPath, nkArgs, /127\.0\.0\.1:(\d+)\//);
 // The same with every numa_maps read at every scrape (what a scrape costs when the 30 s reuse
 // does not apply: scrape intervals over 30 s, or RSS moving by more than 10%).
 const cold = await start(process.execPath, nkArgs, /127\.0\.0\.1:(\d+)\//, { NUMAKIT_SERVE_MAPS_TTL_MS: '0' });
-const ne = await start(NE, ['--web.listen-address=127.0.0.1:0', '--collector.disable-defaults', '--collector.meminfo_numa', '--collector.processes'], /address=127\.0\.0\.1:(\d+)/);
+const ne = await start(
+  NE,
+  [
+    '--web.listen-address=127.0.0.1:0',
+    '--collector.disable-defaults',
+    '--collector.meminfo_numa',
+    '--collector.processes',
+  ],
+  /address=127\.0\.0\.1:(\d+)/,
+);
 // Warm both (JIT, first doctor run) before measuring.
 for (let i = 0; i < 5; i++) await Promise.all([nk, cold, ne].map((x) => fetch(x.url).then((r) => r.text())));
 await new Promise((r) => setTimeout(r, 1500));
@@ -82,14 +94,24 @@ const b = med(res.node_exporter.map((x) => x.ms));
 const c = med(res.cold.map((x) => x.ms));
 const nodes = readdirSync('/sys/devices/system/node').filter((n) => /^node\d+$/.test(n)).length;
 const procs = readFileSync('/proc/loadavg', 'utf8').split(' ')[3];
-console.log(`${nodes} NUMA node(s); processes on the machine (running/total): ${procs}; ${scrapes} scrapes x ${rounds} rounds; numakit --top ${top}`);
-console.log(`numakit serve                                   ${a.toFixed(2)} ms CPU per scrape, ${Math.round(med(res.numakit.map((x) => x.bytes)) / 1024)} KiB`);
+console.log(
+  `${nodes} NUMA node(s); processes on the machine (running/total): ${procs}; ${scrapes} scrapes x ${rounds} rounds; numakit --top ${top}`,
+);
+console.log(
+  `numakit serve                                   ${a.toFixed(2)} ms CPU per scrape, ${Math.round(med(res.numakit.map((x) => x.bytes)) / 1024)} KiB`,
+);
 console.log(`numakit serve, numa_maps re-read every scrape   ${c.toFixed(2)} ms CPU per scrape`);
-console.log(`node_exporter meminfo_numa + processes          ${b.toFixed(2)} ms CPU per scrape, ${Math.round(med(res.node_exporter.map((x) => x.bytes)) / 1024)} KiB`);
+console.log(
+  `node_exporter meminfo_numa + processes          ${b.toFixed(2)} ms CPU per scrape, ${Math.round(med(res.node_exporter.map((x) => x.bytes)) / 1024)} KiB`,
+);
 // Where numakit's scrape time goes (its own numakit_scrape_collector_duration_seconds).
 const last = await (await fetch(nk.url)).text();
-const parts = [...last.matchAll(/^numakit_scrape_collector_duration_seconds\{collector="(\w+)"\} (\S+)$/gm)].map((m) => `${m[1]} ${(Number(m[2]) * 1000).toFixed(1)}`);
+const parts = [...last.matchAll(/^numakit_scrape_collector_duration_seconds\{collector="(\w+)"\} (\S+)$/gm)].map(
+  (m) => `${m[1]} ${(Number(m[2]) * 1000).toFixed(1)}`,
+);
 const maps = /^numakit_processes_numa_maps_read (\S+)$/m.exec(last)?.[1];
 console.log(`numakit collectors (ms wall, last scrape): ${parts.join(', ')}; numa_maps read: ${maps}`);
-console.log(`ratio numakit / node_exporter: ${(a / b).toFixed(2)} (goal <= 1); with every numa_maps re-read: ${(c / b).toFixed(2)}`);
+console.log(
+  `ratio numakit / node_exporter: ${(a / b).toFixed(2)} (goal <= 1); with every numa_maps re-read: ${(c / b).toFixed(2)}`,
+);
 process.exit(0);

@@ -20,7 +20,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, bin: { type: 'string' }, compare: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    bin: { type: 'string' },
+    compare: { type: 'string' },
+    only: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   strict: true,
 });
 const runs = Number(values.runs);
@@ -56,7 +62,10 @@ const COMMANDS = [
 // process from its start) at exit. Only for runs under this Node (a .js bin); NaN otherwise.
 const cpuFile = join(state, 'cpu');
 const preload = join(state, 'cpu.cjs');
-writeFileSync(preload, `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000)); });\n`);
+writeFileSync(
+  preload,
+  `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000)); });\n`,
+);
 
 function time(cmd, args, codes = [0]) {
   const underNode = cmd === process.execPath;
@@ -114,20 +123,41 @@ rmSync(state, { recursive: true, force: true });
 
 const rows = list.map((c) => {
   const xs = samples.get(c.name);
-  return { name: c.name, goal: c.goal === true, median: quantile(xs, 0.5), p25: quantile(xs, 0.25), p75: quantile(xs, 0.75), overNode: quantile(diffs.get(c.name), 0.5), cpuOverNode: quantile(cpus.get(c.name), 0.5) };
+  return {
+    name: c.name,
+    goal: c.goal === true,
+    median: quantile(xs, 0.5),
+    p25: quantile(xs, 0.25),
+    p75: quantile(xs, 0.75),
+    overNode: quantile(diffs.get(c.name), 0.5),
+    cpuOverNode: quantile(cpus.get(c.name), 0.5),
+  };
 });
-const node = { median: quantile(base, 0.5), p25: quantile(base, 0.25), p75: quantile(base, 0.75), cpu: quantile(baseCpu, 0.5) };
+const node = {
+  median: quantile(base, 0.5),
+  p25: quantile(base, 0.25),
+  p75: quantile(base, 0.75),
+  cpu: quantile(baseCpu, 0.5),
+};
 if (values.json) {
   console.log(JSON.stringify({ runs, bin, loadavg: [load0, load1], node, commands: rows }, null, 2));
 } else {
   const f = (x) => x.toFixed(1).padStart(6);
-  console.log(`${runs} rounds, each: node -e 0, then every command once (order rotated); load average ${load0.toFixed(2)} -> ${load1.toFixed(2)}`);
+  console.log(
+    `${runs} rounds, each: node -e 0, then every command once (order rotated); load average ${load0.toFixed(2)} -> ${load1.toFixed(2)}`,
+  );
   console.log(`bin: ${bin}${values.compare ? `; rows '= ...': ${values.compare}` : ''}`);
   console.log('wall ms: median, p25, p75, median over node -e 0 in the same round; cpu ms (user+sys) over node -e 0');
-  console.log(`${'command'.padEnd(22)} ${'median'.padStart(6)}  ${'p25'.padStart(6)}  ${'p75'.padStart(6)}  ${'over'.padStart(6)}  ${'cpu+'.padStart(6)}  ratio`);
-  console.log(`${'node -e 0'.padEnd(22)} ${f(node.median)}  ${f(node.p25)}  ${f(node.p75)}  ${''.padStart(6)}  ${f(node.cpu)} (cpu)`);
+  console.log(
+    `${'command'.padEnd(22)} ${'median'.padStart(6)}  ${'p25'.padStart(6)}  ${'p75'.padStart(6)}  ${'over'.padStart(6)}  ${'cpu+'.padStart(6)}  ratio`,
+  );
+  console.log(
+    `${'node -e 0'.padEnd(22)} ${f(node.median)}  ${f(node.p25)}  ${f(node.p75)}  ${''.padStart(6)}  ${f(node.cpu)} (cpu)`,
+  );
   for (const r of rows) {
     const mark = r.goal ? (r.overNode <= 25 ? '  ok (goal <= 25)' : '  over the goal (<= 25)') : '';
-    console.log(`${r.name.padEnd(22)} ${f(r.median)}  ${f(r.p25)}  ${f(r.p75)}  ${f(r.overNode)}  ${f(r.cpuOverNode)}  ${(r.median / node.median).toFixed(2)}x${mark}`);
+    console.log(
+      `${r.name.padEnd(22)} ${f(r.median)}  ${f(r.p25)}  ${f(r.p75)}  ${f(r.overNode)}  ${f(r.cpuOverNode)}  ${(r.median / node.median).toFixed(2)}x${mark}`,
+    );
   }
 }

@@ -28,7 +28,9 @@ const args = pids.flatMap((p) => ['-p', p]);
 
 /** CPU time of waited-for children (cutime + cstime, fields 16-17 of /proc/self/stat), in ms. */
 function childCpuMs() {
-  const f = readFileSync('/proc/self/stat', 'utf8').slice(readFileSync('/proc/self/stat', 'utf8').lastIndexOf(')') + 2).split(' ');
+  const f = readFileSync('/proc/self/stat', 'utf8')
+    .slice(readFileSync('/proc/self/stat', 'utf8').lastIndexOf(')') + 2)
+    .split(' ');
   return (Number(f[13]) + Number(f[14])) * 10;
 }
 
@@ -55,5 +57,7 @@ console.log(`processes: ${pids.length}, rounds: ${rounds}, load average: ${load}
 for (const k of ['wall', 'cpu']) {
   const a = median(ours.map((x) => x[k]));
   const b = median(theirs.map((x) => x[k]));
-  console.log(`${k.padEnd(4)}  numastat -p ${b.toFixed(0).padStart(6)} ms   numakit stat -p ${a.toFixed(0).padStart(6)} ms   ratio ${(a / b).toFixed(2)}x (goal <= 2x) ${a / b <= 2 ? 'OK' : 'OVER'}`);
+  console.log(
+    `${k.padEnd(4)}  numastat -p ${b.toFixed(0).padStart(6)} ms   numakit stat -p ${a.toFixed(0).padStart(6)} ms   ratio ${(a / b).toFixed(2)}x (goal <= 2x) ${a / b <= 2 ? 'OK' : 'OVER'}`,
+  );
 }

@@ -20,7 +20,19 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +66,9 @@ const codeCache = !process.argv.includes('--no-code-cache') && !cross && !snapsh
 const dist = join(repo, 'dist');
 const inside = (a, b) => !relative(a, b).startsWith('..'); // b is a or under a
 if (inside(resolve(out), dist) || (inside(dist, resolve(out)) && resolve(out) !== join(dist, 'exe'))) {
-  console.error(`build-sea: --out ${out} would write into numakit's compiled code (${dist}); use dist/exe or a directory outside dist/`);
+  console.error(
+    `build-sea: --out ${out} would write into numakit's compiled code (${dist}); use dist/exe or a directory outside dist/`,
+  );
   process.exit(2);
 }
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
@@ -72,12 +86,20 @@ function fromNpm(spec, member) {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
-    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', tmp], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', tmp], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['-xzf', join(tmp, tgz), '-C', tmp, '--strip-components=1', `package/${member}`]);
     mkdirSync(dirname(file), { recursive: true });
     renameSync(join(tmp, member), file);
   } catch {
-    console.error(`build-sea: could not fetch ${spec} from npm (offline, or no such version?): give the Node binary with --node FILE; koffi's comes from node_modules/@koromix when installed`);
+    console.error(
+      `build-sea: could not fetch ${spec} from npm (offline, or no such version?): give the Node binary with --node FILE; koffi's comes from node_modules/@koromix when installed`,
+    );
     process.exit(1);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -94,10 +116,14 @@ const koffiFile = existsSync(join(installedKoffi, `linux_${arch}`, 'koffi.node')
   ? join(installedKoffi, `linux_${arch}`, 'koffi.node')
   : fromNpm(`@koromix/koffi-linux-${arch}@${koffiPin(arch)}`, `linux_${arch}/koffi.node`);
 if (optionValue('--node') !== undefined && !cross) {
-  console.error(`build-sea: --node is for a cross build (--arch): a ${arch} build uses this Node (${process.execPath})`);
+  console.error(
+    `build-sea: --node is for a cross build (--arch): a ${arch} build uses this Node (${process.execPath})`,
+  );
   process.exit(2);
 }
-const nodeBinary = !cross ? process.execPath : (optionValue('--node') ?? fromNpm(`node-linux-${arch}@${process.version.slice(1)}`, 'bin/node'));
+const nodeBinary = !cross
+  ? process.execPath
+  : (optionValue('--node') ?? fromNpm(`node-linux-${arch}@${process.version.slice(1)}`, 'bin/node'));
 
 mkdirSync(out, { recursive: true });
 const work = join(out, `.build-${arch}`); // the bundle, blob and config of this build, removed at the end
@@ -117,8 +143,7 @@ function walk(dir, entries = []) {
     else if (st.isDirectory()) {
       entries.push([rel, 'd']);
       walk(p, entries);
-    }
-    else entries.push([rel, 'f', readFileSync(p).toString('base64')]);
+    } else entries.push([rel, 'f', readFileSync(p).toString('base64')]);
   }
   return entries;
 }
@@ -152,14 +177,41 @@ await build({
 
 // The blob, then the executable.
 const config = join(work, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main: join(work, 'numakit.cjs'), output: join(work, 'numakit.blob'), disableExperimentalSEAWarning: true, useCodeCache: codeCache, useSnapshot: snapshot, assets }, null, 2));
+writeFileSync(
+  config,
+  JSON.stringify(
+    {
+      main: join(work, 'numakit.cjs'),
+      output: join(work, 'numakit.blob'),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: codeCache,
+      useSnapshot: snapshot,
+      assets,
+    },
+    null,
+    2,
+  ),
+);
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 const exe = join(out, `numakit-linux-${arch}`);
 rmSync(exe, { force: true });
 copyFileSync(nodeBinary, exe);
 chmodSync(exe, 0o755);
 const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-execFileSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', join(work, 'numakit.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(
+  process.execPath,
+  [
+    postject,
+    exe,
+    'NODE_SEA_BLOB',
+    join(work, 'numakit.blob'),
+    '--sentinel-fuse',
+    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 rmSync(work, { recursive: true, force: true });
 const shown = (f) => (inside(repo, f) ? relative(repo, f) : f);
-console.log(`${shown(exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version} linux-${arch}, ${snapshot ? 'startup snapshot' : `code cache ${codeCache ? 'on' : cross ? 'off (cross build)' : 'off'}`}; koffi ${shown(koffiFile)})`);
+console.log(
+  `${shown(exe)}: ${(lstatSync(exe).size / 2 ** 20).toFixed(1)} MiB (Node ${process.version} linux-${arch}, ${snapshot ? 'startup snapshot' : `code cache ${codeCache ? 'on' : cross ? 'off (cross build)' : 'off'}`}; koffi ${shown(koffiFile)})`,
+);

@@ -14,8 +14,20 @@ const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Each module: where, its exported constant, what it is, and the wasm features its .wat uses. */
 export const MODULES = [
-  { dir: 'bench/wasm', name: 'kernels', constant: 'KERNELS_WASM_BASE64', what: 'The kernels module (WebAssembly with SIMD, threads and bulk memory)', features: { simd: true, threads: true, bulk_memory: true } },
-  { dir: 'agent/wasm', name: 'pages', constant: 'PAGES_WASM_BASE64', what: 'The mover\'s per-page loops (WebAssembly 1.0)', features: {} },
+  {
+    dir: 'bench/wasm',
+    name: 'kernels',
+    constant: 'KERNELS_WASM_BASE64',
+    what: 'The kernels module (WebAssembly with SIMD, threads and bulk memory)',
+    features: { simd: true, threads: true, bulk_memory: true },
+  },
+  {
+    dir: 'agent/wasm',
+    name: 'pages',
+    constant: 'PAGES_WASM_BASE64',
+    what: "The mover's per-page loops (WebAssembly 1.0)",
+    features: {},
+  },
 ];
 
 export async function compileWat(m) {
@@ -40,7 +52,12 @@ ${b64.slice(0, -3)};
 
 /** The .ts text each module should have, and where. */
 export async function expected() {
-  return Promise.all(MODULES.map(async (m) => ({ path: `${src}${m.dir}/${m.name}_wasm.ts`, text: renderModule(m, await compileWat(m)) })));
+  return Promise.all(
+    MODULES.map(async (m) => ({
+      path: `${src}${m.dir}/${m.name}_wasm.ts`,
+      text: renderModule(m, await compileWat(m)),
+    })),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

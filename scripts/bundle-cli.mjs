@@ -41,7 +41,9 @@ const forCommonJs = {
       const rel = relative(src, args.path).replace(/\.ts$/, '.js');
       const contents = text
         .replaceAll('import.meta.url', `__numakitModuleUrl(${JSON.stringify(rel)})`)
-        .replace(/\bimport\((['"])([^'"]+)\1\)/g, (call, _q, name) => (PACKAGES.includes(name) ? `Promise.resolve().then(() => require('${name}'))` : call));
+        .replace(/\bimport\((['"])([^'"]+)\1\)/g, (call, _q, name) =>
+          PACKAGES.includes(name) ? `Promise.resolve().then(() => require('${name}'))` : call,
+        );
       return contents === text ? undefined : { contents, loader: 'ts' };
     });
   },
@@ -103,9 +105,13 @@ l.run(script);`;
 rmSync(cache, { force: true });
 for (const args of CACHE_RUNS) {
   try {
-    execFileSync(process.execPath, ['-e', MAKE_CACHE, launcher, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    execFileSync(process.execPath, ['-e', MAKE_CACHE, launcher, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
   } catch (e) {
     // doctor exits 1 when it finds problems: that is a finished run.
-    if (e.status !== 1) throw new Error(`numakit ${args.join(' ')} (code cache run) exited ${e.status}: ${String(e.stderr).trim()}`);
+    if (e.status !== 1)
+      throw new Error(`numakit ${args.join(' ')} (code cache run) exited ${e.status}: ${String(e.stderr).trim()}`);
   }
 }

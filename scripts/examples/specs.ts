@@ -12,8 +12,10 @@ export interface ExampleSpec {
 
 export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
   'spark-2s': {
-    description: '2-socket Spark worker: 2 nodes x 16 cores x 2 threads, 96 GiB per node, one 25G NIC port and one NVMe per node, distances 10/21',
-    basis: 'the Spark worker of field report 000 (dual-socket Xeon, numactl -H distances 10/21), untuned: THP always, numa_balancing 1',
+    description:
+      '2-socket Spark worker: 2 nodes x 16 cores x 2 threads, 96 GiB per node, one 25G NIC port and one NVMe per node, distances 10/21',
+    basis:
+      'the Spark worker of field report 000 (dual-socket Xeon, numactl -H distances 10/21), untuned: THP always, numa_balancing 1',
     spec: {
       threadsPerCore: 2,
       nodes: [
@@ -21,8 +23,26 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { id: 1, cpus: [...range(16, 31), ...range(48, 63)], memGiB: 96, freeGiB: 90.2, distances: [21, 10] },
       ],
       devices: [
-        { kind: 'net', name: 'ens1f0', pci: '0000:3b:00.0', node: 0, driver: 'mlx5_core', irqs: range(120, 135), queues: 16, speedMbps: 25000 },
-        { kind: 'net', name: 'ens2f0', pci: '0000:af:00.0', node: 1, driver: 'mlx5_core', irqs: range(200, 215), queues: 16, speedMbps: 25000 },
+        {
+          kind: 'net',
+          name: 'ens1f0',
+          pci: '0000:3b:00.0',
+          node: 0,
+          driver: 'mlx5_core',
+          irqs: range(120, 135),
+          queues: 16,
+          speedMbps: 25000,
+        },
+        {
+          kind: 'net',
+          name: 'ens2f0',
+          pci: '0000:af:00.0',
+          node: 1,
+          driver: 'mlx5_core',
+          irqs: range(200, 215),
+          queues: 16,
+          speedMbps: 25000,
+        },
         { kind: 'nvme', name: 'nvme0', pci: '0000:5e:00.0', node: 0, driver: 'nvme', irqs: range(140, 148) },
         { kind: 'nvme', name: 'nvme1', pci: '0000:d8:00.0', node: 1, driver: 'nvme', irqs: range(220, 228) },
       ],
@@ -41,7 +61,16 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         { id: 2, cpus: [], memGiB: 128, freeGiB: 127.5, distances: [24, 30, 10] },
       ],
       devices: [
-        { kind: 'net', name: 'eth0', pci: '0000:17:00.0', node: 0, driver: 'ice', irqs: range(90, 97), queues: 8, speedMbps: 100000 },
+        {
+          kind: 'net',
+          name: 'eth0',
+          pci: '0000:17:00.0',
+          node: 0,
+          driver: 'ice',
+          irqs: range(90, 97),
+          queues: 8,
+          speedMbps: 100000,
+        },
         { kind: 'nvme', name: 'nvme0', pci: '0000:65:00.0', node: -1, driver: 'nvme', irqs: range(100, 104) },
       ],
       kernel: { productName: 'SYNTH CXL Server', thpEnabled: 'madvise', numaBalancing: 1, governor: 'performance' },
@@ -62,7 +91,16 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
         distances: [0, 1, 2, 3].map((o) => (o === id ? 10 : 12)),
       })),
       devices: [
-        { kind: 'net', name: 'enp65s0f0', pci: '0000:41:00.0', node: 1, driver: 'bnxt_en', irqs: range(60, 67), queues: 8, speedMbps: 50000 },
+        {
+          kind: 'net',
+          name: 'enp65s0f0',
+          pci: '0000:41:00.0',
+          node: 1,
+          driver: 'bnxt_en',
+          irqs: range(60, 67),
+          queues: 8,
+          speedMbps: 50000,
+        },
         { kind: 'nvme', name: 'nvme0', pci: '0000:81:00.0', node: 2, driver: 'nvme', irqs: range(70, 78) },
       ],
       kernel: { productName: 'SYNTH EPYC 1S', thpEnabled: 'madvise', numaBalancing: 1, governor: 'schedutil' },
@@ -75,8 +113,23 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
     spec: {
       threadsPerCore: 2,
       nodes: [{ id: 0, cpus: range(0, 31), memGiB: 128, freeGiB: 100 }],
-      devices: [{ kind: 'net', name: 'eth0', pci: '0000:00:05.0', node: -1, driver: 'virtio-pci', irqs: range(24, 31), queues: 8 }],
-      kernel: { productName: 'Standard PC (Q35 + ICH9, 2009)', hypervisor: true, thpEnabled: 'always', numaBalancing: 0 },
+      devices: [
+        {
+          kind: 'net',
+          name: 'eth0',
+          pci: '0000:00:05.0',
+          node: -1,
+          driver: 'virtio-pci',
+          irqs: range(24, 31),
+          queues: 8,
+        },
+      ],
+      kernel: {
+        productName: 'Standard PC (Q35 + ICH9, 2009)',
+        hypervisor: true,
+        thpEnabled: 'always',
+        numaBalancing: 0,
+      },
       os: { id: 'ubuntu', versionId: '24.04', idLike: 'debian', prettyName: 'Ubuntu 24.04 LTS' },
     },
   },

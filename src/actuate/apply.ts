@@ -55,17 +55,28 @@ function applyOne(sys: System, p: PlannedChange, journal: (e: JournalEntry) => v
   const label = changeLabel(p.change, p.path);
   const now = readTarget(sys, p.change);
   if (now === null) throw new NumakitError(`${label}: vanished since it was read`);
-  const entry: JournalEntry = { change: p.change, path: now.path, old: now.raw, restore: valueOf(now.raw), state: 'writing' };
+  const entry: JournalEntry = {
+    change: p.change,
+    path: now.path,
+    old: now.raw,
+    restore: valueOf(now.raw),
+    state: 'writing',
+  };
   journal(entry);
   writeTarget(sys, p.change, now.path, p.change.value);
   const back = readTarget(sys, p.change);
   if (back === null || !sameValue(p.change, now.path, back.raw, p.change.value)) {
-    throw new NumakitError(`${label}: wrote '${p.change.value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`);
+    throw new NumakitError(
+      `${label}: wrote '${p.change.value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`,
+    );
   }
   journal({ ...entry, state: 'written' });
 }
 
-function writePersisted(f: PersistFile, journal: (path: string, old: string | null, state: 'writing' | 'written') => void): void {
+function writePersisted(
+  f: PersistFile,
+  journal: (path: string, old: string | null, state: 'writing' | 'written') => void,
+): void {
   const old = existsSync(f.path) ? readFileSync(f.path, 'utf8') : null;
   journal(f.path, old, 'writing');
   atomicWrite(f.path, f.text);
@@ -76,7 +87,9 @@ export function applyPlan(sys: System, plan: readonly PlannedChange[], opts: App
   const todo = plan.filter((p) => p.action === 'change');
   const needRoot = changesNeedingRoot(sys, plan);
   if (needRoot.length > 0) {
-    throw new NumakitError(`apply --yes needs root: ${needRoot.length} change(s) not writable by uid ${process.getuid?.()}: ${needRoot.join(', ')}; nothing was changed`);
+    throw new NumakitError(
+      `apply --yes needs root: ${needRoot.length} change(s) not writable by uid ${process.getuid?.()}: ${needRoot.join(', ')}; nothing was changed`,
+    );
   }
   const release = acquireLock(opts.stateDir);
   try {
@@ -89,7 +102,11 @@ export function applyPlan(sys: System, plan: readonly PlannedChange[], opts: App
 
 function startChangeSet(todo: readonly PlannedChange[], opts: ApplyOptions): ChangeSet {
   try {
-    return createChangeSet(opts.stateDir, { source: opts.source, status: 'applying', pid: process.pid, planned: todo.length, entries: [], files: [] }, opts.now ?? new Date());
+    return createChangeSet(
+      opts.stateDir,
+      { source: opts.source, status: 'applying', pid: process.pid, planned: todo.length, entries: [], files: [] },
+      opts.now ?? new Date(),
+    );
   } catch (e) {
     if (e instanceof JournalWriteError) throw new NumakitError(`apply refused: ${e.message}; nothing was changed`);
     throw e;
@@ -124,17 +141,27 @@ function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOpt
 /** Puts back what a failed apply changed; the error says what failed, what had changed and what is back. */
 function undoFailedApply(sys: System, cs: ChangeSet, e: unknown, opts: ApplyOptions): NumakitError {
   const why = e instanceof NumakitError ? e.message : `${(e as Error).message}`;
-  const undo = undoChangeSet(sys, { ...cs, error: why }, { stateDir: opts.stateDir, doneStatus: 'failed', log: opts.log });
-  return new NumakitError(`apply failed: ${why}; ${describeUndo(undo, e instanceof JournalWriteError)} (change set ${cs.id})`);
+  const undo = undoChangeSet(
+    sys,
+    { ...cs, error: why },
+    { stateDir: opts.stateDir, doneStatus: 'failed', log: opts.log },
+  );
+  return new NumakitError(
+    `apply failed: ${why}; ${describeUndo(undo, e instanceof JournalWriteError)} (change set ${cs.id})`,
+  );
 }
 
 /** "it had changed 2 (a, b): both rolled back", or what is still changed, and whether the journal knows. */
 export function describeUndo(undo: UndoResult, journalBroken: boolean): string {
   const changed = undo.restored.length + undo.failures.length;
-  const list = (xs: readonly string[]) => (xs.length <= 8 ? xs.join(', ') : `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more`);
-  let text = changed === 0 ? 'nothing had been changed'
-    : undo.failures.length === 0 ? `it had changed ${changed} value(s) (${list(undo.restored)}): all rolled back`
-    : `it had changed ${changed} value(s): rolled back ${undo.restored.length}${undo.restored.length > 0 ? ` (${list(undo.restored)})` : ''}, STILL CHANGED (${undo.failures.length}): ${undo.failures.join('; ')}`;
+  const list = (xs: readonly string[]) =>
+    xs.length <= 8 ? xs.join(', ') : `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more`;
+  let text =
+    changed === 0
+      ? 'nothing had been changed'
+      : undo.failures.length === 0
+        ? `it had changed ${changed} value(s) (${list(undo.restored)}): all rolled back`
+        : `it had changed ${changed} value(s): rolled back ${undo.restored.length}${undo.restored.length > 0 ? ` (${list(undo.restored)})` : ''}, STILL CHANGED (${undo.failures.length}): ${undo.failures.join('; ')}`;
   if (changed > 0 && (journalBroken || undo.journalError !== undefined)) {
     text += `; the journal file could not record the rollback${journalBroken ? '' : ` (${undo.journalError})`}: 'numakit journal' may list the set as interrupted, and 'numakit rollback' finds its values already back`;
   }

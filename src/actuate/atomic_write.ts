@@ -9,7 +9,12 @@ import { fileOps, type FileOps } from './file_ops.js';
 
 /** A failed step of a durable write: the file, the step and the errno code. */
 export class DurableWriteError extends NumakitError {
-  constructor(readonly path: string, readonly step: string, readonly code: string, detail: string) {
+  constructor(
+    readonly path: string,
+    readonly step: string,
+    readonly code: string,
+    detail: string,
+  ) {
     super(`${path}: ${step} failed: ${detail}`);
     this.name = 'DurableWriteError';
   }
@@ -32,10 +37,16 @@ function wrapped(e: unknown, path: string, step: string): DurableWriteError {
 }
 
 function writeAll(fs: FileOps, fd: number, data: Uint8Array, path: string): void {
-  for (let off = 0; off < data.length;) {
+  for (let off = 0; off < data.length; ) {
     const n = fs.writeSync(fd, data, off, data.length - off);
     // A regular file that takes 0 bytes of a non-empty write is full: the next call would spin.
-    if (!(n > 0)) throw new DurableWriteError(path, 'write', 'ENOSPC', `wrote ${off} of ${data.length} bytes, then the file system took no more`);
+    if (!(n > 0))
+      throw new DurableWriteError(
+        path,
+        'write',
+        'ENOSPC',
+        `wrote ${off} of ${data.length} bytes, then the file system took no more`,
+      );
     off += n;
   }
 }

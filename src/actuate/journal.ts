@@ -23,7 +23,10 @@ export function journalDir(stateDir: string): string {
 
 /** The journal could not be written: the step, the file and the errno. */
 export class JournalWriteError extends NumakitError {
-  constructor(readonly path: string, readonly detail: string) {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
     super(`cannot write the journal: ${detail}`);
     this.name = 'JournalWriteError';
   }
@@ -41,7 +44,10 @@ export function saveChangeSet(stateDir: string, cs: ChangeSet): void {
 
 /** A journal file that is not a change set, with why. */
 export class CorruptJournalError extends NumakitError {
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`${path}: corrupt journal file (${reason})`);
     this.name = 'CorruptJournalError';
   }
@@ -72,7 +78,9 @@ function readJournalFile(path: string, dir: string): string {
 function journalReadError(dir: string, e: unknown): NumakitError {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
-    return new NumakitError(`cannot read the journal ${dir}: permission denied for uid ${process.getuid?.()} (${code}); it is root's: run as root, or give --state-dir DIR`);
+    return new NumakitError(
+      `cannot read the journal ${dir}: permission denied for uid ${process.getuid?.()} (${code}); it is root's: run as root, or give --state-dir DIR`,
+    );
   }
   return new NumakitError(`cannot read the journal ${dir}: ${(e as Error).message}`);
 }
@@ -85,7 +93,8 @@ export function loadChangeSet(stateDir: string, id: string): ChangeSet {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new NumakitError(`no change set '${id}' in ${dir} (see numakit journal)`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new NumakitError(`no change set '${id}' in ${dir} (see numakit journal)`);
     throw journalReadError(dir, e);
   }
   const cs = parseChangeSet(text, path);

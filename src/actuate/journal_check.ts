@@ -6,17 +6,23 @@ type Failure = readonly [path: string, why: string];
 type Leaf = (v: unknown) => string | null;
 type Check = (v: unknown) => Failure | null;
 
-const leaf = (f: Leaf): Check => (v) => {
-  const why = f(v);
-  return why === null ? null : ['', why];
-};
+const leaf =
+  (f: Leaf): Check =>
+  (v) => {
+    const why = f(v);
+    return why === null ? null : ['', why];
+  };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = leaf((v) => (typeof v === 'string' ? null : 'expected a string'));
 const strOrNull = leaf((v) => (v === null || typeof v === 'string' ? null : 'expected a string or null'));
 const int = leaf((v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? null : 'expected a non-negative integer'));
-const oneOf = (...words: string[]): Check => leaf((v) => (typeof v === 'string' && words.includes(v) ? null : `expected ${words.join(', ')}`));
-const optional = (c: Check): Check => (v) => (v === undefined ? null : c(v));
+const oneOf = (...words: string[]): Check =>
+  leaf((v) => (typeof v === 'string' && words.includes(v) ? null : `expected ${words.join(', ')}`));
+const optional =
+  (c: Check): Check =>
+  (v) =>
+    v === undefined ? null : c(v);
 const STATE = oneOf('writing', 'written', 'restored');
 
 function fields(shape: Record<string, Check>): Check {
@@ -51,10 +57,16 @@ const entry: Check = (v) => {
   const f = fields({ change, path: strOrNull, old: str, restore: str, state: STATE })(v);
   if (f !== null) return f;
   const e = v as Record<string, unknown>;
-  return ((e.change as { kind: string }).kind === 'service') === (e.path === null) ? null : ['path', 'null exactly for a service'];
+  return ((e.change as { kind: string }).kind === 'service') === (e.path === null)
+    ? null
+    : ['path', 'null exactly for a service'];
 };
 
-const file = fields({ path: leaf((v) => (typeof v === 'string' && v.startsWith('/') ? null : 'expected an absolute path')), old: strOrNull, state: STATE });
+const file = fields({
+  path: leaf((v) => (typeof v === 'string' && v.startsWith('/') ? null : 'expected an absolute path')),
+  old: strOrNull,
+  state: STATE,
+});
 const thread = fields({ pid: int, tid: int, start: int, comm: str, old: str, value: str, state: STATE });
 
 const changeSet = fields({

@@ -21,7 +21,9 @@ export function stateDirError(stateDir: string, e: unknown): NumakitError {
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     const uid = process.getuid?.();
     const who = uid === 0 ? 'root' : `uid ${uid}`;
-    return new NumakitError(`cannot write the journal in ${stateDir}: ${code === 'EROFS' ? 'read-only file system' : `permission denied for ${who}`} (${code}); changes need root and a writable state directory (--state-dir DIR)`);
+    return new NumakitError(
+      `cannot write the journal in ${stateDir}: ${code === 'EROFS' ? 'read-only file system' : `permission denied for ${who}`} (${code}); changes need root and a writable state directory (--state-dir DIR)`,
+    );
   }
   return new NumakitError(`cannot write the journal in ${stateDir}: ${(e as Error).message}`);
 }

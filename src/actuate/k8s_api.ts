@@ -24,7 +24,10 @@ function readOptional(file: string | undefined, fallback: string, what: string):
   try {
     return readFileSync(path, 'utf8').trim();
   } catch (e) {
-    if (file !== undefined) throw new NumakitError(`${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    if (file !== undefined)
+      throw new NumakitError(
+        `${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     return null;
   }
 }
@@ -34,13 +37,24 @@ export function openConnection(o: { server?: string; tokenFile?: string; caFile?
   const host = process.env['KUBERNETES_SERVICE_HOST'];
   const port = process.env['KUBERNETES_SERVICE_PORT'] ?? '443';
   const server = o.server ?? (host ? `https://${host.includes(':') ? `[${host}]` : host}:${port}` : undefined);
-  if (server === undefined) throw new NumakitError('k8s nrt: no API server: not in a pod (KUBERNETES_SERVICE_HOST unset) and no --server');
-  if (!/^https?:\/\/[^/]+$/.test(server)) throw new NumakitError(`k8s nrt: --server ${server}: expected https://HOST[:PORT]`);
-  return { server, token: readOptional(o.tokenFile, `${SA_DIR}/token`, '--token-file'), ca: readOptional(o.caFile, `${SA_DIR}/ca.crt`, '--ca-file') };
+  if (server === undefined)
+    throw new NumakitError('k8s nrt: no API server: not in a pod (KUBERNETES_SERVICE_HOST unset) and no --server');
+  if (!/^https?:\/\/[^/]+$/.test(server))
+    throw new NumakitError(`k8s nrt: --server ${server}: expected https://HOST[:PORT]`);
+  return {
+    server,
+    token: readOptional(o.tokenFile, `${SA_DIR}/token`, '--token-file'),
+    ca: readOptional(o.caFile, `${SA_DIR}/ca.crt`, '--ca-file'),
+  };
 }
 
 /** One request; resolves with the status and the parsed JSON body (null when none). */
-export function apiRequest(c: ApiConnection, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<ApiResponse> {
+export function apiRequest(
+  c: ApiConnection,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<ApiResponse> {
   const url = new URL(path, c.server);
   const data = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -48,20 +62,24 @@ export function apiRequest(c: ApiConnection, method: 'GET' | 'POST' | 'PUT', pat
   if (data !== undefined) headers['content-type'] = 'application/json';
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, headers, timeout: 15_000, ...(url.protocol === 'https:' && c.ca ? { ca: c.ca } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (b: Buffer) => chunks.push(b));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = null;
-        try {
-          parsed = text === '' ? null : JSON.parse(text);
-        } catch {
-          parsed = text;
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
+    const req = send(
+      url,
+      { method, headers, timeout: 15_000, ...(url.protocol === 'https:' && c.ca ? { ca: c.ca } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (b: Buffer) => chunks.push(b));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = null;
+          try {
+            parsed = text === '' ? null : JSON.parse(text);
+          } catch {
+            parsed = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
     req.on('error', (e) => reject(new NumakitError(`k8s nrt: ${method} ${url.href}: ${e.message}`)));
     if (data !== undefined) req.write(data);

@@ -39,7 +39,11 @@ function readServices(sys: System): Record<string, ServiceState> {
 
 export function tuningInput(sys: System): TuningInput {
   const ints = readInterrupts(sys.root);
-  return { topology: discoverTopology(sys.root), services: readServices(sys), irqTotals: Object.fromEntries((ints?.lines ?? []).map((l) => [l.irq, l.total])) };
+  return {
+    topology: discoverTopology(sys.root),
+    services: readServices(sys),
+    irqTotals: Object.fromEntries((ints?.lines ?? []).map((l) => [l.irq, l.total])),
+  };
 }
 
 export function profileSource(sys: System, name: string, given: Placement | undefined): ProfileSource {
@@ -54,7 +58,14 @@ export function profileSource(sys: System, name: string, given: Placement | unde
   const where = placement.value === null && placement.how === 'class' ? '' : ` (placement ${placement.detail})`;
   const tuned = wanted(profile, 'tuned')?.value.profile;
   return {
-    name: ref.klass, label: `profile ${ref.klass}`, header: `profile ${ref.klass}${where}`, ...(tuned === undefined ? {} : { tunedBase: tuned }), changes: allChanges(tuning),
-    notes: tuning.notes.map((n) => `${SETTING_LABELS[n.setting]}: ${n.why}`), profile, tuning, aliasNote: aliasNote(ref),
+    name: ref.klass,
+    label: `profile ${ref.klass}`,
+    header: `profile ${ref.klass}${where}`,
+    ...(tuned === undefined ? {} : { tunedBase: tuned }),
+    changes: allChanges(tuning),
+    notes: tuning.notes.map((n) => `${SETTING_LABELS[n.setting]}: ${n.why}`),
+    profile,
+    tuning,
+    aliasNote: aliasNote(ref),
   };
 }

@@ -60,7 +60,8 @@ function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string {
   }
   // Already the old value: the write never happened (it failed, or SIGKILL came first). Nothing to do.
   if (before !== null && sameValue(e.change, e.path, before, e.restore)) return 'unchanged';
-  if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value)) drifted.push(label);
+  if (before !== null && e.state === 'written' && !sameValue(e.change, e.path, before, e.change.value))
+    drifted.push(label);
   try {
     writeTarget(sys, e.change, e.path, e.restore);
   } catch (err) {
@@ -68,7 +69,12 @@ function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string {
   }
   const after = tryRead(sys, e);
   if (after === null || !sameValue(e.change, e.path, after, e.restore)) {
-    return stillChanged(label, after, e, `wrote '${e.restore}' back but it reads '${after === null ? 'nothing' : valueOf(after)}'`);
+    return stillChanged(
+      label,
+      after,
+      e,
+      `wrote '${e.restore}' back but it reads '${after === null ? 'nothing' : valueOf(after)}'`,
+    );
   }
   return 'restored';
 }
@@ -80,7 +86,10 @@ function undoFile(path: string, old: string | null): string | null {
     } else atomicWrite(path, old);
     return null;
   } catch (err) {
-    const now = old === null ? 'is still there (numakit wrote it; it did not exist before)' : 'still holds what numakit wrote (the old content is in the journal)';
+    const now =
+      old === null
+        ? 'is still there (numakit wrote it; it did not exist before)'
+        : 'still holds what numakit wrote (the old content is in the journal)';
     return `${path} ${now}: ${messageOf(err)}`;
   }
 }
@@ -132,7 +141,10 @@ export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): Un
     save({ ...cur, files: cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
   }
   const status: ChangeSetStatus = failures.length > 0 ? 'rollback-incomplete' : (opts.doneStatus ?? 'rolled-back');
-  const error = failures.length > 0 ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}` : cur.error;
+  const error =
+    failures.length > 0
+      ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}`
+      : cur.error;
   save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
   return { changeSet: cur, restored, failures, drifted, ...(journalError === undefined ? {} : { journalError }) };
 }
@@ -155,14 +167,19 @@ export function selectForRollback(sets: readonly ChangeSet[], opts: { id?: strin
   if (opts.id !== undefined) {
     const cs = sets.find((s) => s.id === opts.id);
     if (cs === undefined) throw new NumakitError(`no change set '${opts.id}' (see numakit journal)`);
-    if (cs.threads !== undefined) throw new NumakitError(`change set ${cs.id} was made by numakit agent: run 'numakit agent restore'`);
+    if (cs.threads !== undefined)
+      throw new NumakitError(`change set ${cs.id} was made by numakit agent: run 'numakit agent restore'`);
     if (!needsUndo(cs)) throw new NothingToDo(`change set ${cs.id} has nothing to roll back (status ${cs.status})`);
     return [cs];
   }
   const agent = sets.filter((s) => needsUndo(s) && s.threads !== undefined);
-  if (pending.length === 0 && agent.length > 0) throw new NumakitError(`nothing for rollback: change set ${agent.at(-1)!.id} holds numakit agent's changes: run 'numakit agent restore'`);
+  if (pending.length === 0 && agent.length > 0)
+    throw new NumakitError(
+      `nothing for rollback: change set ${agent.at(-1)!.id} holds numakit agent's changes: run 'numakit agent restore'`,
+    );
   if (sets.length === 0) throw new NothingToDo('nothing to roll back: the journal has no change sets');
-  if (pending.length === 0) throw new NothingToDo('nothing to roll back: every change set in the journal is already undone');
+  if (pending.length === 0)
+    throw new NothingToDo('nothing to roll back: every change set in the journal is already undone');
   return opts.all ? pending : [pending[0]!];
 }
 

@@ -6,7 +6,14 @@ import { posix } from 'node:path';
 import { formatCpuList, parseCpuList } from '../model/cpuset.js';
 import { NumakitError } from '../model/errors.js';
 import type { MemoryOption, RunArgs } from '../policy/nodespec_argv.js';
-import { SpecError, parseCpuSpec, parseNodeSpec, pciNumaNodePath, type DeviceKind, type SpecContext } from '../policy/nodespec.js';
+import {
+  SpecError,
+  parseCpuSpec,
+  parseNodeSpec,
+  pciNumaNodePath,
+  type DeviceKind,
+  type SpecContext,
+} from '../policy/nodespec.js';
 import { listDir, readText, resolvePath } from '../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist, readNodeState } from '../sysfs/node_list.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
@@ -28,7 +35,8 @@ export interface SystemSets {
 
 export function readSystem(root: SysRoot): SystemSets {
   const nodes = readNodeState(root, 'online') ?? (listNodeDirs(root).length > 0 ? listNodeDirs(root) : [0]);
-  const cpuText = readText(root, 'sys/devices/system/cpu/present') ?? readText(root, 'sys/devices/system/cpu/possible') ?? '0';
+  const cpuText =
+    readText(root, 'sys/devices/system/cpu/present') ?? readText(root, 'sys/devices/system/cpu/possible') ?? '0';
   const cpus = parseCpuList(cpuText);
   const status = readProcStatus(root, process.pid);
   const nodeCpus = new Map(nodes.map((n) => [n, readNodeCpulist(root, n) ?? []] as const));
@@ -43,7 +51,11 @@ export function readSystem(root: SysRoot): SystemSets {
 }
 
 function nodeContext(sys: SystemSets, all: boolean, root: SysRoot): SpecContext {
-  return { allowed: all ? sys.nodes : sys.memsAllowed, universe: sys.nodes, resolveDevice: (kind, id) => deviceNode(root, kind, id) };
+  return {
+    allowed: all ? sys.nodes : sys.memsAllowed,
+    universe: sys.nodes,
+    resolveDevice: (kind, id) => deviceNode(root, kind, id),
+  };
 }
 
 function cpuContext(sys: SystemSets, all: boolean): SpecContext {
@@ -53,7 +65,13 @@ function cpuContext(sys: SystemSets, all: boolean): SpecContext {
 const MODES = { interleave: 3, 'weighted-interleave': 6, membind: 2, preferred: 1, 'preferred-many': 5 } as const;
 const SINCE: Partial<Record<MemoryOption['kind'], string>> = { 'weighted-interleave': '6.9', 'preferred-many': '5.15' };
 
-interface MemoryContext { sys: SystemSets; all: boolean; root: SysRoot; balancing: boolean; note: (line: string) => void }
+interface MemoryContext {
+  sys: SystemSets;
+  all: boolean;
+  root: SysRoot;
+  balancing: boolean;
+  note: (line: string) => void;
+}
 
 function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
   const { sys, all, root } = o;
@@ -64,7 +82,8 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
   const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root));
   for (const n of nodes) {
     if (!sys.nodes.includes(n)) throw new SpecError(`node ${n} does not exist (nodes: ${formatCpuList(sys.nodes)})`);
-    if (!sys.memoryNodes.includes(n)) throw new SpecError(`node ${n} has no memory (nodes with memory: ${formatCpuList(sys.memoryNodes)})`);
+    if (!sys.memoryNodes.includes(n))
+      throw new SpecError(`node ${n} has no memory (nodes with memory: ${formatCpuList(sys.memoryNodes)})`);
   }
   if (memory.kind === 'preferred' && nodes.length !== 1) {
     throw new SpecError(`--preferred takes one node, not ${formatCpuList(nodes)}; use --preferred-many for several`);
@@ -76,7 +95,9 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
     } catch (e) {
       if (!(e instanceof native.NativeError && e.code === 'EINVAL')) throw e;
       // libnuma's numa_set_membind_balancing() falls back the same way, silently.
-      o.note('numakit: run: --balancing: this kernel rejects MPOL_F_NUMA_BALANCING (Linux 5.12+); binding without it\n');
+      o.note(
+        'numakit: run: --balancing: this kernel rejects MPOL_F_NUMA_BALANCING (Linux 5.12+); binding without it\n',
+      );
     }
   }
   try {
@@ -84,7 +105,9 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
   } catch (e) {
     const since = SINCE[memory.kind];
     if (e instanceof native.NativeError && e.code === 'EINVAL' && since !== undefined) {
-      throw new NumakitError(`--${memory.kind} needs Linux ${since} or later; this kernel rejected it (set_mempolicy: Invalid argument)`);
+      throw new NumakitError(
+        `--${memory.kind} needs Linux ${since} or later; this kernel rejected it (set_mempolicy: Invalid argument)`,
+      );
     }
     throw e;
   }
@@ -99,20 +122,32 @@ function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot)
   const nodes = parseNodeSpec(spec, nodeContext(sys, all, root));
   const own = nodes.flatMap((n) => {
     const cpus = sys.nodeCpus.get(n) ?? [];
-    if (cpus.length === 0) throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
+    if (cpus.length === 0)
+      throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
     return cpus;
   });
   if (all) return own;
   const allowed = new Set(sys.cpusAllowed);
   const cpus = own.filter((c) => allowed.has(c));
-  if (cpus.length === 0) throw new SpecError(`--cpunodebind ${spec}: ${notAllowed(nodes, own, sys.cpusAllowed, readCgroupAllowedCpus(root, 'self'))}`);
+  if (cpus.length === 0)
+    throw new SpecError(
+      `--cpunodebind ${spec}: ${notAllowed(nodes, own, sys.cpusAllowed, readCgroupAllowedCpus(root, 'self'))}`,
+    );
   return cpus;
 }
 
 /** Why none of `cpus` (the CPUs of `nodes`) can be used, with where the allowed CPUs come from. */
-export function notAllowed(nodes: number[], cpus: number[], allowed: number[], cgroup: CpusetRestriction | null): string {
+export function notAllowed(
+  nodes: number[],
+  cpus: number[],
+  allowed: number[],
+  cgroup: CpusetRestriction | null,
+): string {
   const whose = `${nodes.length === 1 ? `node ${nodes[0]}'s` : `nodes ${formatCpuList(nodes)}'s`} CPUs (${formatCpuList(cpus)})`;
-  const where = cgroup === null ? '' : `; cgroup ${cgroup.cgroup}'s cpuset allows ${formatCpuList(cgroup.cpus) || 'none'} (/${cgroup.path})`;
+  const where =
+    cgroup === null
+      ? ''
+      : `; cgroup ${cgroup.cgroup}'s cpuset allows ${formatCpuList(cgroup.cpus) || 'none'} (/${cgroup.path})`;
   const cpuset = new Set(cgroup?.cpus ?? []);
   const hint = cgroup !== null && cpus.some((c) => cpuset.has(c)) ? '; --all binds outside this affinity' : '';
   return `none of ${whose} is allowed to this process (Cpus_allowed_list ${formatCpuList(allowed) || 'empty'}${where})${hint}`;
@@ -128,7 +163,8 @@ function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
     case 'block': {
       if (id.includes('/') || id === '.' || id === '..') throw new SpecError(`${name}: not a device name`);
       const cls = kind === 'netdev' ? 'net' : 'block';
-      if (readText(root, `sys/class/${cls}/${id}/uevent`) === null) throw new SpecError(`${name}: no such device in /sys/class/${cls}`);
+      if (readText(root, `sys/class/${cls}/${id}/uevent`) === null)
+        throw new SpecError(`${name}: no such device in /sys/class/${cls}`);
       return nearestNode(root, resolvePath(root, `sys/class/${cls}/${id}`), name);
     }
     case 'file':
@@ -181,10 +217,24 @@ export interface BindingContext {
 }
 
 /** Sets `opts`' memory policy and CPU binding on the calling thread; throws SpecError/NativeError. */
-export function applyBinding(native: Native, opts: Pick<RunArgs, 'memory' | 'cpus' | 'all' | 'balancing'>, b: BindingContext): void {
-  if (opts.memory !== undefined) applyMemory(native, opts.memory, { sys: b.sys, all: opts.all, root: b.root, balancing: opts.balancing, note: b.note });
+export function applyBinding(
+  native: Native,
+  opts: Pick<RunArgs, 'memory' | 'cpus' | 'all' | 'balancing'>,
+  b: BindingContext,
+): void {
+  if (opts.memory !== undefined)
+    applyMemory(native, opts.memory, {
+      sys: b.sys,
+      all: opts.all,
+      root: b.root,
+      balancing: opts.balancing,
+      note: b.note,
+    });
   if (opts.cpus !== undefined) {
-    const cpus = opts.cpus.kind === 'physcpubind' ? parseCpuSpec(opts.cpus.spec, cpuContext(b.sys, opts.all)) : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root);
+    const cpus =
+      opts.cpus.kind === 'physcpubind'
+        ? parseCpuSpec(opts.cpus.spec, cpuContext(b.sys, opts.all))
+        : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root);
     setAffinity(native, cpus, b.root);
   }
 }
@@ -196,7 +246,9 @@ function setAffinity(native: Native, cpus: number[], root: SysRoot): void {
   } catch (e) {
     const cg = e instanceof native.NativeError && e.code === 'EINVAL' ? readCgroupAllowedCpus(root, 'self') : null;
     if (cg !== null && !cpus.some((c) => cg.cpus.includes(c))) {
-      throw new SpecError(`CPUs ${formatCpuList(cpus)} are all outside cgroup ${cg.cgroup}'s cpuset (${formatCpuList(cg.cpus) || 'none'}, /${cg.path}): the kernel refused them (sched_setaffinity: Invalid argument)`);
+      throw new SpecError(
+        `CPUs ${formatCpuList(cpus)} are all outside cgroup ${cg.cgroup}'s cpuset (${formatCpuList(cg.cpus) || 'none'}, /${cg.path}): the kernel refused them (sched_setaffinity: Invalid argument)`,
+      );
     }
     throw e;
   }

@@ -20,7 +20,9 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
   const fail = (why: string) => void (failure ??= why);
   try {
     tar.t({
-      file, sync: true, strict: true,
+      file,
+      sync: true,
+      strict: true,
       onReadEntry: (entry) => {
         if (failure !== null) return void entry.resume();
         let rel: string;
@@ -29,17 +31,24 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
         } catch (e) {
           return void (fail((e as Error).message), entry.resume());
         }
-        if (tree.size >= ARCHIVE_LIMITS.maxEntries) return void (fail(`more than ${ARCHIVE_LIMITS.maxEntries} entries`), entry.resume());
+        if (tree.size >= ARCHIVE_LIMITS.maxEntries)
+          return void (fail(`more than ${ARCHIVE_LIMITS.maxEntries} entries`), entry.resume());
         if (entry.type === 'Directory') return void (tree.add(rel, { kind: 'dir' }), entry.resume());
-        if (entry.type === 'SymbolicLink') return void (tree.add(rel, { kind: 'link', target: entry.linkpath ?? '' }), entry.resume());
-        if (entry.type !== 'File' && entry.type !== 'OldFile') return void (fail(`${rel}: ${entry.type} entries are not part of a snapshot`), entry.resume());
+        if (entry.type === 'SymbolicLink')
+          return void (tree.add(rel, { kind: 'link', target: entry.linkpath ?? '' }), entry.resume());
+        if (entry.type !== 'File' && entry.type !== 'OldFile')
+          return void (fail(`${rel}: ${entry.type} entries are not part of a snapshot`), entry.resume());
         const size = entry.size ?? 0;
         total += size;
-        if (size > ARCHIVE_LIMITS.maxFileBytes) return void (fail(`${rel}: ${size} bytes, more than a kernel file holds`), entry.resume());
-        if (total > ARCHIVE_LIMITS.maxTotalBytes) return void (fail(`more than ${ARCHIVE_LIMITS.maxTotalBytes >> 20} MiB unpacked`), entry.resume());
+        if (size > ARCHIVE_LIMITS.maxFileBytes)
+          return void (fail(`${rel}: ${size} bytes, more than a kernel file holds`), entry.resume());
+        if (total > ARCHIVE_LIMITS.maxTotalBytes)
+          return void (fail(`more than ${ARCHIVE_LIMITS.maxTotalBytes >> 20} MiB unpacked`), entry.resume());
         const chunks: Buffer[] = [];
         entry.on('data', (c: Buffer) => chunks.push(c));
-        entry.on('end', () => tree.add(rel, { kind: 'file', data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+        entry.on('end', () =>
+          tree.add(rel, { kind: 'file', data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }),
+        );
       },
     });
   } catch (e) {

@@ -45,7 +45,12 @@ function makeLink(dst: string, rel: string, target: string): void {
  */
 function mirrorPath(src: string, dst: string, rel: string): string {
   const links: string[] = [];
-  const root: SysRoot = { dir: src, isReal: false, label: src, onAccess: (kind, p) => void (kind === 'link' && links.push(p)) };
+  const root: SysRoot = {
+    dir: src,
+    isReal: false,
+    label: src,
+    onAccess: (kind, p) => void (kind === 'link' && links.push(p)),
+  };
   const real = resolvePath(root, rel);
   for (const l of links) {
     const target = tryReadlink(join(src, l));
@@ -101,7 +106,12 @@ function copyPlain(src: string, dst: string, a: Access, opts: WriteOptions): boo
 }
 
 /** Copies every recorded access from src into dst; returns the number of files written. */
-export function writeSnapshotTree(src: string, dst: string, accesses: Iterable<Access>, opts: WriteOptions = {}): number {
+export function writeSnapshotTree(
+  src: string,
+  dst: string,
+  accesses: Iterable<Access>,
+  opts: WriteOptions = {},
+): number {
   let n = 0;
   for (const a of accesses) {
     if (opts.skip?.(a.rel)) continue;

@@ -59,7 +59,8 @@ export function writeKnob(path: string, text: string): void {
     fd = fs.openSync(path, constants.O_WRONLY | constants.O_TRUNC);
     const n = fs.writeSync(fd, data, 0, data.length);
     // A knob takes its value from one write(); a part of it would be another value.
-    if (n !== data.length) throw new NumakitError(`${path}: cannot write '${text.trim()}': the kernel took ${n} of ${data.length} bytes`);
+    if (n !== data.length)
+      throw new NumakitError(`${path}: cannot write '${text.trim()}': the kernel took ${n} of ${data.length} bytes`);
   } catch (e) {
     if (e instanceof NumakitError) throw e;
     throw new NumakitError(`${path}: cannot write '${text.trim()}': ${errnoText(e)}`);

@@ -14,11 +14,16 @@ function systemctl(args: string[]): { status: number | null; stdout: string; std
 /** Parses `systemctl show -p LoadState,ActiveState` output; null when the unit is not installed. */
 export function parseUnitState(text: string): ServiceState | null {
   const props = Object.fromEntries(
-    text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).trim()]),
+    text
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).trim()]),
   );
   if (props.LoadState !== 'loaded') return null;
   // activating/reloading count as running: stopping them is a real change.
-  return props.ActiveState === 'active' || props.ActiveState === 'activating' || props.ActiveState === 'reloading' ? 'running' : 'stopped';
+  return props.ActiveState === 'active' || props.ActiveState === 'activating' || props.ActiveState === 'reloading'
+    ? 'running'
+    : 'stopped';
 }
 
 /** The real service manager, or null when systemctl is not there or systemd is not running. */
@@ -32,7 +37,10 @@ export function openSystemctl(): ServiceManager | null {
     },
     set(unit, state) {
       const r = systemctl([state === 'running' ? 'start' : 'stop', unit]);
-      if (r.status !== 0) throw new NumakitError(`systemctl ${state === 'running' ? 'start' : 'stop'} ${unit} failed: ${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`}`);
+      if (r.status !== 0)
+        throw new NumakitError(
+          `systemctl ${state === 'running' ? 'start' : 'stop'} ${unit} failed: ${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`}`,
+        );
     },
   };
 }

@@ -26,7 +26,14 @@ export type ActOutcome =
   | ({ readonly kind: 'partial'; readonly notMoved: number; readonly why: string } & Moved)
   | ({ readonly kind: 'stopped'; readonly plannedBytes: number } & Moved)
   | { readonly kind: 'gone'; readonly threads: number; readonly step: string; readonly bytes?: number }
-  | { readonly kind: 'failed'; readonly threads: number; readonly code: string; readonly message: string; readonly bytes?: number; readonly putBack?: PutBack };
+  | {
+      readonly kind: 'failed';
+      readonly threads: number;
+      readonly code: string;
+      readonly message: string;
+      readonly bytes?: number;
+      readonly putBack?: PutBack;
+    };
 
 /** What a failed action undid: threads given their affinity of before it, and those it could not. */
 export interface PutBack {
@@ -57,7 +64,12 @@ const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 const errCode = (e: unknown) => (typeof codeOf(e) === 'string' ? (codeOf(e) as string) : 'ERROR');
 
 /** Sets the affinity of every thread not yet done (each to cpusOf(tid)); returns an outcome to stop on, or null. */
-export function setThreads(pid: number, cpusOf: (tid: number) => readonly number[], done: Map<number, SetThread>, d: ActDeps): ActOutcome | null {
+export function setThreads(
+  pid: number,
+  cpusOf: (tid: number) => readonly number[],
+  done: Map<number, SetThread>,
+  d: ActDeps,
+): ActOutcome | null {
   const threads = d.ops.threads(pid);
   if (threads === null) return { kind: 'gone', threads: done.size, step: 'listing its threads' };
   const todo: ThreadChange[] = [];
@@ -66,7 +78,8 @@ export function setThreads(pid: number, cpusOf: (tid: number) => readonly number
     try {
       todo.push({ pid, tid: t.tid, start: t.start, comm: t.comm, old: d.ops.getAffinity(t.tid), cpus: cpusOf(t.tid) });
     } catch (e) {
-      if (errCode(e) !== 'ESRCH') return { kind: 'failed', threads: done.size, code: errCode(e), message: (e as Error).message };
+      if (errCode(e) !== 'ESRCH')
+        return { kind: 'failed', threads: done.size, code: errCode(e), message: (e as Error).message };
     }
   }
   if (todo.length === 0) return null;
@@ -114,17 +127,26 @@ function moverOnTarget(d: ActDeps, cpus: readonly number[] | null): () => void {
   };
 }
 
-const STATE: Record<MoveEnd, PageMoveEntry['state']> = { done: 'done', stopped: 'stopped', full: 'full', gone: 'gone', failed: 'failed' };
+const STATE: Record<MoveEnd, PageMoveEntry['state']> = {
+  done: 'done',
+  stopped: 'stopped',
+  full: 'full',
+  gone: 'gone',
+  failed: 'failed',
+};
 
 function outcomeOf(r: MoveResult, pl: Placement, threads: number): ActOutcome {
   const base = { threads, bytes: r.movedBytes, pages: r.movedPages, migrateMs: r.ms, batches: r.batches };
   switch (r.end) {
     case 'done':
-      return r.notMoved > 0 ? { kind: 'partial', ...base, notMoved: r.notMoved, why: 'busy or shared' } : { kind: 'moved', ...base };
+      return r.notMoved > 0
+        ? { kind: 'partial', ...base, notMoved: r.notMoved, why: 'busy or shared' }
+        : { kind: 'moved', ...base };
     case 'full': {
       const why = `node ${pl.nodes.join(',')} ran out of free memory (ENOMEM)`;
       // Nothing moved: the threads would sit next to none of their memory; a failure, put back.
-      if (r.movedBytes === 0) return { kind: 'failed', threads, code: 'ENOMEM', message: r.message ?? `move_pages: ${why}`, bytes: 0 };
+      if (r.movedBytes === 0)
+        return { kind: 'failed', threads, code: 'ENOMEM', message: r.message ?? `move_pages: ${why}`, bytes: 0 };
       return { kind: 'partial', ...base, notMoved: r.notMoved, why };
     }
     case 'stopped':
@@ -132,21 +154,48 @@ function outcomeOf(r: MoveResult, pl: Placement, threads: number): ActOutcome {
     case 'gone':
       return { kind: 'gone', threads, step: 'migrating its pages', bytes: r.movedBytes };
     case 'failed':
-      return { kind: 'failed', threads, code: r.code ?? 'ERROR', message: r.message ?? 'move_pages failed', bytes: r.movedBytes };
+      return {
+        kind: 'failed',
+        threads,
+        code: r.code ?? 'ERROR',
+        message: r.message ?? 'move_pages failed',
+        bytes: r.movedBytes,
+      };
   }
 }
 
 /** The memory part, paced (mover.ts), journaled as it goes. */
-export async function moveMemory(pid: number, comm: string, pl: Placement, threads: number, d: ActDeps): Promise<ActOutcome> {
+export async function moveMemory(
+  pid: number,
+  comm: string,
+  pl: Placement,
+  threads: number,
+  d: ActDeps,
+): Promise<ActOutcome> {
   if (pl.moveBytes === 0) return { kind: 'moved', threads, bytes: 0, pages: 0, migrateMs: 0, batches: 0 };
   const start = d.ops.threadStart(pid, pid);
   if (start === null) return { kind: 'gone', threads, step: 'migrating its pages' };
   const now = () => new Date(d.wallClock?.() ?? Date.now());
-  d.journal.moveStarted({ pid, start, comm, from: pl.moveFrom, to: pl.nodes, plannedBytes: pl.moveBytes, ...(d.cgroup ? { cgroup: d.cgroup } : {}) }, now());
+  d.journal.moveStarted(
+    {
+      pid,
+      start,
+      comm,
+      from: pl.moveFrom,
+      to: pl.nodes,
+      plannedBytes: pl.moveBytes,
+      ...(d.cgroup ? { cgroup: d.cgroup } : {}),
+    },
+    now(),
+  );
   const back = moverOnTarget(d, pl.cpus);
   let r: MoveResult;
   try {
-    r = await movePaced(pid, pl.moveFrom, pl.nodes, { ...d.move, ops: d.ops, progress: (moved) => d.journal.moveUpdate(pid, moved, 'moving', now()) });
+    r = await movePaced(pid, pl.moveFrom, pl.nodes, {
+      ...d.move,
+      ops: d.ops,
+      progress: (moved) => d.journal.moveUpdate(pid, moved, 'moving', now()),
+    });
   } finally {
     back();
   }
@@ -181,10 +230,18 @@ export function bind(pid: number, pl: Placement, d: ActDeps, done: Map<number, S
     const stop = setThreads(pid, cpusOf, done, d);
     if (stop !== null) return stop;
   }
-  return done.size === 0 && d.ops.threads(pid) === null ? { kind: 'gone', threads: 0, step: 'setting its affinity' } : null;
+  return done.size === 0 && d.ops.threads(pid) === null
+    ? { kind: 'gone', threads: 0, step: 'setting its affinity' }
+    : null;
 }
 
-async function bindAndMove(pid: number, comm: string, pl: Placement, d: ActDeps, done: Map<number, SetThread>): Promise<ActOutcome> {
+async function bindAndMove(
+  pid: number,
+  comm: string,
+  pl: Placement,
+  d: ActDeps,
+  done: Map<number, SetThread>,
+): Promise<ActOutcome> {
   return bind(pid, pl, d, done) ?? moveMemory(pid, comm, pl, done.size, d);
 }
 

@@ -13,10 +13,22 @@ function total(os: readonly Outcome[], k: 'bytes' | 'pages' | 'migrateMs' | 'bat
 
 /** One outcome for the unit from its processes' outcomes. */
 function merge(os: readonly Outcome[], threads: number): Outcome {
-  const base = { threads, bytes: total(os, 'bytes'), pages: total(os, 'pages'), migrateMs: total(os, 'migrateMs'), batches: total(os, 'batches') };
+  const base = {
+    threads,
+    bytes: total(os, 'bytes'),
+    pages: total(os, 'pages'),
+    migrateMs: total(os, 'migrateMs'),
+    batches: total(os, 'batches'),
+  };
   const stopped = os.filter((o) => o.kind === 'stopped');
-  if (stopped.length > 0) return { kind: 'stopped', ...base, plannedBytes: stopped.reduce((s, o) => s + (o.kind === 'stopped' ? o.plannedBytes : 0), 0) };
-  if (os.length > 0 && os.every((o) => o.kind === 'gone')) return { kind: 'gone', threads, step: 'moving its processes' };
+  if (stopped.length > 0)
+    return {
+      kind: 'stopped',
+      ...base,
+      plannedBytes: stopped.reduce((s, o) => s + (o.kind === 'stopped' ? o.plannedBytes : 0), 0),
+    };
+  if (os.length > 0 && os.every((o) => o.kind === 'gone'))
+    return { kind: 'gone', threads, step: 'moving its processes' };
   const bad = os.find((o) => o.kind === 'failed' || o.kind === 'partial');
   if (bad === undefined) return { kind: 'moved', ...base };
   const why = bad.kind === 'failed' ? bad.message : bad.kind === 'partial' ? bad.why : '';
@@ -34,7 +46,11 @@ export async function actOnUnit(pids: readonly number[], comm: string, pl: Place
     if (stop === null || stop.kind === 'gone') continue;
     if (stop.kind !== 'failed') return stop;
     const back = [...done].map(([p, m]) => putBack(p, m, d));
-    return { ...stop, threads: threads(), putBack: { threads: back.reduce((s, b) => s + b.threads, 0), failures: back.flatMap((b) => b.failures) } };
+    return {
+      ...stop,
+      threads: threads(),
+      putBack: { threads: back.reduce((s, b) => s + b.threads, 0), failures: back.flatMap((b) => b.failures) },
+    };
   }
   const outcomes: Outcome[] = [];
   for (const pid of pids) {

@@ -36,8 +36,15 @@ export class AgentJournal {
   private cs: ChangeSet;
   private lastMoveSave = 0;
 
-  constructor(private readonly stateDir: string, now: Date) {
-    this.cs = createChangeSet(stateDir, { source: AGENT_SOURCE, status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [] }, now);
+  constructor(
+    private readonly stateDir: string,
+    now: Date,
+  ) {
+    this.cs = createChangeSet(
+      stateDir,
+      { source: AGENT_SOURCE, status: 'applying', pid: process.pid, planned: 0, entries: [], files: [], threads: [] },
+      now,
+    );
   }
 
   get changeSet(): ChangeSet {
@@ -67,10 +74,18 @@ export class AgentJournal {
   }
 
   /** Progress of the move of pid: saved when `force` or a second after the last save. */
-  moveUpdate(pid: number, movedBytes: number, state: PageMoveEntry['state'], now: Date, force = state !== 'moving'): void {
+  moveUpdate(
+    pid: number,
+    movedBytes: number,
+    state: PageMoveEntry['state'],
+    now: Date,
+    force = state !== 'moving',
+  ): void {
     if (!force && now.getTime() - this.lastMoveSave < MOVE_SAVE_EVERY_MS) return;
     this.lastMoveSave = now.getTime();
-    const moves = (this.cs.moves ?? []).map((e) => (e.pid === pid && e.state === 'moving' ? { ...e, movedBytes, state, at: now.toISOString() } : e));
+    const moves = (this.cs.moves ?? []).map((e) =>
+      e.pid === pid && e.state === 'moving' ? { ...e, movedBytes, state, at: now.toISOString() } : e,
+    );
     this.save({ ...this.cs, moves });
   }
 
@@ -81,14 +96,25 @@ export class AgentJournal {
       const value = formatCpuList(c.cpus);
       const i = threads.findIndex((e) => same(e, c));
       if (i >= 0) threads[i] = { ...threads[i]!, value, state: 'writing' };
-      else threads.push({ pid: c.pid, tid: c.tid, start: c.start, comm: c.comm, old: formatCpuList(c.old), value, state: 'writing' });
+      else
+        threads.push({
+          pid: c.pid,
+          tid: c.tid,
+          start: c.start,
+          comm: c.comm,
+          old: formatCpuList(c.old),
+          value,
+          state: 'writing',
+        });
     }
     this.save({ ...this.cs, threads });
   }
 
   /** Marks the threads whose affinity was set. */
   afterAffinity(done: readonly { tid: number; start: number }[]): void {
-    const threads = (this.cs.threads ?? []).map((e) => (e.state === 'writing' && done.some((d) => same(e, d)) ? { ...e, state: 'written' as const } : e));
+    const threads = (this.cs.threads ?? []).map((e) =>
+      e.state === 'writing' && done.some((d) => same(e, d)) ? { ...e, state: 'written' as const } : e,
+    );
     this.save({ ...this.cs, threads });
   }
 
@@ -113,7 +139,8 @@ export class AgentJournal {
     const kept = threads.filter((e) => e.state === 'restored' || alive(e));
     const moves = this.cs.moves ?? [];
     const keptMoves = moves.filter((m) => alive({ pid: m.pid, tid: m.pid, start: m.start }));
-    if (kept.length !== threads.length || keptMoves.length !== moves.length) this.save({ ...this.cs, threads: kept, ...(this.cs.moves === undefined ? {} : { moves: keptMoves }) });
+    if (kept.length !== threads.length || keptMoves.length !== moves.length)
+      this.save({ ...this.cs, threads: kept, ...(this.cs.moves === undefined ? {} : { moves: keptMoves }) });
   }
 
   /**
@@ -129,7 +156,10 @@ export class AgentJournal {
     this.save({ ...this.cs, entries: [...this.cs.entries, entry] });
     writeTarget(sys, change, now.path, value);
     const back = readTarget(sys, change);
-    if (back === null || !sameValue(change, now.path, back.raw, value)) throw new NumakitError(`/${now.path}: wrote '${value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`);
+    if (back === null || !sameValue(change, now.path, back.raw, value))
+      throw new NumakitError(
+        `/${now.path}: wrote '${value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`,
+      );
     this.save({ ...this.cs, entries: this.cs.entries.map((e, j) => (j === at ? { ...e, state: 'written' } : e)) });
     return entry.restore;
   }

@@ -19,7 +19,7 @@ const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
 /** "96 MiB moved in 0.6 s (160 MB/s, 24 batches)" */
 function rate(o: { bytes: number; migrateMs: number; batches: number }): string {
-  const mbps = o.migrateMs > 0 ? `${((o.bytes / 1e6) / (o.migrateMs / 1000)).toFixed(0)} MB/s, ` : '';
+  const mbps = o.migrateMs > 0 ? `${(o.bytes / 1e6 / (o.migrateMs / 1000)).toFixed(0)} MB/s, ` : '';
   return `${mib(o.bytes)} moved in ${(o.migrateMs / 1000).toFixed(1)} s (${mbps}${o.batches} batch${o.batches === 1 ? '' : 'es'})`;
 }
 
@@ -49,20 +49,44 @@ export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogForm
   const name = outcomeName(d, o);
   if (format === 'text') {
     const verb = d.kind === 'move' && o?.kind === 'advised' ? 'would move' : name;
-    const who = d.unit ? `cgroup ${d.unit.cgroup}${d.unit.pids.length > 0 ? ` (${d.unit.pids.length === 1 ? 'pid' : 'pids'} ${d.unit.pids.join(',')})` : ''}` : `pid ${d.pid} (${d.comm})`;
+    const who = d.unit
+      ? `cgroup ${d.unit.cgroup}${d.unit.pids.length > 0 ? ` (${d.unit.pids.length === 1 ? 'pid' : 'pids'} ${d.unit.pids.join(',')})` : ''}`
+      : `pid ${d.pid} (${d.comm})`;
     return `${at.toISOString()} ${verb} ${who}: ${d.reason}${detail(o)}`;
   }
-  const base: Record<string, unknown> = { time: at.toISOString(), pid: d.pid, comm: d.comm, ...(d.unit ? { cgroup: d.unit.cgroup, pids: d.unit.pids } : {}), outcome: name, reason: d.reason };
+  const base: Record<string, unknown> = {
+    time: at.toISOString(),
+    pid: d.pid,
+    comm: d.comm,
+    ...(d.unit ? { cgroup: d.unit.cgroup, pids: d.unit.pids } : {}),
+    outcome: name,
+    reason: d.reason,
+  };
   if (d.kind === 'move') {
     const p = d.placement;
     if (d.cpu !== undefined) base['cpu'] = round(d.cpu);
-    Object.assign(base, { nodes: p.nodes, cpus: p.cpus, moveFrom: p.moveFrom, moveBytes: p.moveBytes, localityNow: round(p.localityNow), localityAfter: round(p.localityAfter) });
-    if (p.split) Object.assign(base, { hotTids: p.split.hotTids, coldNodes: p.split.coldNodes, coldCpus: p.split.coldCpus, hotLocalityNow: round(p.split.hotLocalityNow), hotLocalityAfter: round(p.split.hotLocalityAfter) });
+    Object.assign(base, {
+      nodes: p.nodes,
+      cpus: p.cpus,
+      moveFrom: p.moveFrom,
+      moveBytes: p.moveBytes,
+      localityNow: round(p.localityNow),
+      localityAfter: round(p.localityAfter),
+    });
+    if (p.split)
+      Object.assign(base, {
+        hotTids: p.split.hotTids,
+        coldNodes: p.split.coldNodes,
+        coldCpus: p.split.coldCpus,
+        hotLocalityNow: round(p.split.hotLocalityNow),
+        hotLocalityAfter: round(p.split.hotLocalityAfter),
+      });
   } else {
     if (d.localityNow !== undefined) base['localityNow'] = round(d.localityNow);
     if (d.cpu !== undefined) base['cpu'] = round(d.cpu);
   }
-  if (o !== null && o.kind !== 'advised') Object.assign(base, Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'kind')));
+  if (o !== null && o.kind !== 'advised')
+    Object.assign(base, Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'kind')));
   return JSON.stringify(base);
 }
 

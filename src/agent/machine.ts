@@ -18,7 +18,11 @@ import type { NodeView } from '../policy/agent/types.js';
 export interface NodeLayout {
   /** Online nodes and CPUs when read: the layout is read again when these change. */
   readonly key: string;
-  readonly nodes: ReadonlyArray<{ readonly id: number; readonly cpus: number[]; readonly distances: Record<string, number> }>;
+  readonly nodes: ReadonlyArray<{
+    readonly id: number;
+    readonly cpus: number[];
+    readonly distances: Record<string, number>;
+  }>;
 }
 
 export interface MachineReading {
@@ -45,7 +49,9 @@ export class MachineFiles {
 
 export function readCpuTimes(files: MachineFiles): CpuReading {
   const text = files.procStat.read();
-  return (text === null ? null : parseOrWarn(files.root, 'proc/stat', text, parseProcStat)) ?? new Map<number, CpuTimes>();
+  return (
+    (text === null ? null : parseOrWarn(files.root, 'proc/stat', text, parseProcStat)) ?? new Map<number, CpuTimes>()
+  );
 }
 
 /**
@@ -62,7 +68,11 @@ export function readLayout(files: MachineFiles, previous: NodeLayout | null): No
     nodes: ids.map((id) => {
       const row = readNodeDistance(root, id) ?? [];
       // The SLIT row is in the order of the node directories (node ids ascending).
-      return { id, cpus: readNodeCpulist(root, id) ?? [], distances: Object.fromEntries(row.map((d, i) => [String(ids[i] ?? i), d])) };
+      return {
+        id,
+        cpus: readNodeCpulist(root, id) ?? [],
+        distances: Object.fromEntries(row.map((d, i) => [String(ids[i] ?? i), d])),
+      };
     }),
   };
 }
@@ -76,13 +86,20 @@ function idleShare(cpu: number, before: CpuReading | null, after: CpuReading): n
 }
 
 /** Every node now: free memory and numastat read here; idle CPUs between `before` (null: all idle) and `after`. */
-export function readMachine(root: SysRoot, layout: NodeLayout, before: CpuReading | null, after: CpuReading): MachineReading {
+export function readMachine(
+  root: SysRoot,
+  layout: NodeLayout,
+  before: CpuReading | null,
+  after: CpuReading,
+): MachineReading {
   const numastat = new Map<number, NodeNumastat>();
   const nodes = layout.nodes.map((n): NodeView => {
     const counters = readNodeNumastat(root, n.id);
     if (counters !== null) numastat.set(n.id, counters);
     return {
-      id: n.id, cpus: n.cpus, distances: n.distances,
+      id: n.id,
+      cpus: n.cpus,
+      distances: n.distances,
       freeBytes: readNodeMeminfo(root, n.id)?.['MemFree'] ?? 0,
       idleCpus: n.cpus.reduce((s, c) => s + idleShare(c, before, after), 0),
     };

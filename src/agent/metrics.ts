@@ -14,7 +14,8 @@ import type { AgentMetricsSink } from './metrics_sink.js';
 export function parseMetricsAddr(addr: string): { host: string; port: number } {
   const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(addr.trim());
   const port = m ? Number(m[2]) : NaN;
-  if (!m || port > 65535) throw new UsageError(`--metrics ${addr}: expected PORT or HOST:PORT (e.g. 9464 or 127.0.0.1:9464)`);
+  if (!m || port > 65535)
+    throw new UsageError(`--metrics ${addr}: expected PORT or HOST:PORT (e.g. 9464 or 127.0.0.1:9464)`);
   const host = m[1] === undefined || m[1] === '' ? '127.0.0.1' : m[1].replace(/^\[|\]$/g, '');
   return { host, port };
 }
@@ -38,30 +39,68 @@ export interface MetricsOptions {
 async function agentRegistry() {
   const { CounterVec, GaugeVec, Recent } = await import('../serve/registry.js');
   return {
-    locality: new GaugeVec('numakit_agent_process_locality', 'Share of a managed process\'s memory on the nodes where it runs (0..1)'),
+    locality: new GaugeVec(
+      'numakit_agent_process_locality',
+      "Share of a managed process's memory on the nodes where it runs (0..1)",
+    ),
     migrations: new CounterVec('numakit_agent_migrations_total', 'Processes whose pages the agent migrated', [{}]),
     bytes: new CounterVec('numakit_agent_moved_bytes_total', 'Bytes of memory the agent migrated', [{}]),
     pages: new CounterVec('numakit_agent_moved_pages_total', 'Pages the agent migrated', [{}]),
     threads: new CounterVec('numakit_agent_thread_affinity_changes_total', 'Thread affinities the agent set', [{}]),
-    cgroupLocality: new GaugeVec('numakit_agent_cgroup_locality', 'Share of a managed cgroup\'s memory on the nodes where its threads run (0..1), with --unit cgroup'),
-    cgroupBytes: new CounterVec('numakit_agent_cgroup_moved_bytes_total', 'Bytes of memory the agent migrated for a cgroup placed as one unit (--unit cgroup)'),
-    putBack: new CounterVec('numakit_agent_restore_failures_total', 'Thread affinities the agent set and could not put back after a failed action (journaled; numakit agent restore retries)', [{}]),
+    cgroupLocality: new GaugeVec(
+      'numakit_agent_cgroup_locality',
+      "Share of a managed cgroup's memory on the nodes where its threads run (0..1), with --unit cgroup",
+    ),
+    cgroupBytes: new CounterVec(
+      'numakit_agent_cgroup_moved_bytes_total',
+      'Bytes of memory the agent migrated for a cgroup placed as one unit (--unit cgroup)',
+    ),
+    putBack: new CounterVec(
+      'numakit_agent_restore_failures_total',
+      'Thread affinities the agent set and could not put back after a failed action (journaled; numakit agent restore retries)',
+      [{}],
+    ),
     // The outcomes of an action start at 0, so increase() sees the first one.
-    decisions: new CounterVec('numakit_agent_decisions_total', 'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)',
-      ['moved', 'partial', 'gone', 'failed', 'advised'].map((outcome) => ({ outcome }))),
-    free: new GaugeVec('numakit_node_free_bytes', 'Free memory of a node (nodeN/meminfo MemFree) at the agent\'s last pass'),
-    numastat: new CounterVec('numakit_node_numastat_pages_total', 'nodeN/numastat counters (pages since boot) at the agent\'s last pass'),
+    decisions: new CounterVec(
+      'numakit_agent_decisions_total',
+      'Decisions by outcome (moved, partial, gone, failed, advised, or why a process was left alone)',
+      ['moved', 'partial', 'gone', 'failed', 'advised'].map((outcome) => ({ outcome })),
+    ),
+    free: new GaugeVec(
+      'numakit_node_free_bytes',
+      "Free memory of a node (nodeN/meminfo MemFree) at the agent's last pass",
+    ),
+    numastat: new CounterVec(
+      'numakit_node_numastat_pages_total',
+      "nodeN/numastat counters (pages since boot) at the agent's last pass",
+    ),
     recent: new Recent<{ time: string; line: string }>(50),
   };
 }
 
 export async function startMetrics(addr: string, o: MetricsOptions): Promise<AgentMetrics> {
   const { host, port } = parseMetricsAddr(addr);
-  const [{ decideAccess, describeAccess }, { readTokenFile }, { startHttpServer }, { Scraper }, { appRoutes }, { selfFamilies }, r] = await Promise.all([
-    import('../serve/listen.js'), import('../serve/auth.js'), import('../serve/http_server.js'), import('../serve/scrape.js'), import('../serve/app.js'),
-    import('../serve/collect/self.js'), agentRegistry(),
+  const [
+    { decideAccess, describeAccess },
+    { readTokenFile },
+    { startHttpServer },
+    { Scraper },
+    { appRoutes },
+    { selfFamilies },
+    r,
+  ] = await Promise.all([
+    import('../serve/listen.js'),
+    import('../serve/auth.js'),
+    import('../serve/http_server.js'),
+    import('../serve/scrape.js'),
+    import('../serve/app.js'),
+    import('../serve/collect/self.js'),
+    agentRegistry(),
   ]);
-  const access = decideAccess({ host, port }, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, what: 'agent --metrics' });
+  const access = decideAccess(
+    { host, port },
+    { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, what: 'agent --metrics' },
+  );
   const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000, doctor: true });
   scraper.prime();
   const cpu = () => {
@@ -69,13 +108,35 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     return (u.user + u.system) / 1e6;
   };
   const extra = () => [
-    r.locality.family(), r.cgroupLocality.family(), r.cgroupBytes.family(), r.migrations.family(), r.bytes.family(), r.pages.family(), r.threads.family(), r.putBack.family(), r.decisions.family(), r.free.family(), r.numastat.family(),
-    { name: 'numakit_agent_cpu_seconds_total', type: 'counter' as const, help: 'CPU time the agent itself used (user + system)', samples: [{ labels: {}, value: cpu() }] },
+    r.locality.family(),
+    r.cgroupLocality.family(),
+    r.cgroupBytes.family(),
+    r.migrations.family(),
+    r.bytes.family(),
+    r.pages.family(),
+    r.threads.family(),
+    r.putBack.family(),
+    r.decisions.family(),
+    r.free.family(),
+    r.numastat.family(),
+    {
+      name: 'numakit_agent_cpu_seconds_total',
+      type: 'counter' as const,
+      help: 'CPU time the agent itself used (user + system)',
+      samples: [{ labels: {}, value: cpu() }],
+    },
     ...selfFamilies('numakit_agent_'),
   ];
   const server = await startHttpServer({
-    listen: { host, port }, token: access.kind === 'token' ? readTokenFile(access.file) : null, what: 'agent --metrics',
-    routes: appRoutes(scraper, { nodeExporterNames: true, extra, title: o.root.isReal ? hostname() : o.root.label, agent: () => ({ running: true, pid: process.pid, recent: r.recent.list() }) }),
+    listen: { host, port },
+    token: access.kind === 'token' ? readTokenFile(access.file) : null,
+    what: 'agent --metrics',
+    routes: appRoutes(scraper, {
+      nodeExporterNames: true,
+      extra,
+      title: o.root.isReal ? hostname() : o.root.label,
+      agent: () => ({ running: true, pid: process.pid, recent: r.recent.list() }),
+    }),
   });
   return {
     address: server.address,
@@ -105,7 +166,8 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     },
     machine: (m: MachineReading) => {
       for (const n of m.nodes) r.free.set({ node: String(n.id) }, n.freeBytes);
-      for (const [node, counters] of m.numastat) for (const [k, v] of Object.entries(counters)) r.numastat.setTotal({ node: String(node), counter: k }, v);
+      for (const [node, counters] of m.numastat)
+        for (const [k, v] of Object.entries(counters)) r.numastat.setTotal({ node: String(node), counter: k }, v);
     },
   };
 }

@@ -38,7 +38,13 @@ function ask(ops: ThreadOps, pid: number, b: BatchBuffers, n: number): void {
  * Moves the pages of b.addrs[0..count) that sit on a source node (b.setTargets) to its target;
  * throws the call's error but ENOMEM.
  */
-export function moveBatch(ops: ThreadOps, pid: number, span: Pick<MoveSpan, 'query' | 'to'>, b: BatchBuffers, count: number): BatchCount {
+export function moveBatch(
+  ops: ThreadOps,
+  pid: number,
+  span: Pick<MoveSpan, 'query' | 'to'>,
+  b: BatchBuffers,
+  count: number,
+): BatchCount {
   let n: number;
   if (span.query) {
     b.status.fill(UNSET, 0, count);

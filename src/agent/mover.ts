@@ -62,13 +62,27 @@ class Walk {
   readonly t0: number;
   readonly cpu0: number;
 
-  constructor(readonly d: MoveDeps, readonly pid: number, readonly planned: number, readonly buf: BatchBuffers) {
+  constructor(
+    readonly d: MoveDeps,
+    readonly pid: number,
+    readonly planned: number,
+    readonly buf: BatchBuffers,
+  ) {
     this.t0 = d.clock.now();
     this.cpu0 = d.clock.cpuMs();
   }
 
   result(end: MoveEnd, extra: { code?: string; message?: string } = {}): MoveResult {
-    return { end, plannedBytes: this.planned, movedBytes: this.moved, movedPages: this.pages, notMoved: this.left.length, ms: Math.round(this.d.clock.now() - this.t0), batches: this.batches, ...extra };
+    return {
+      end,
+      plannedBytes: this.planned,
+      movedBytes: this.moved,
+      movedPages: this.pages,
+      notMoved: this.left.length,
+      ms: Math.round(this.d.clock.now() - this.t0),
+      batches: this.batches,
+      ...extra,
+    };
   }
 
   /** Moves what buf.addrs[0..count) holds on a source node, and counts it. */
@@ -102,7 +116,12 @@ function ended(w: Walk, e: unknown): MoveResult {
 }
 
 /** Moves the pages of `pid` on `from` to `to` (as node_remap maps them), paced. */
-export async function movePaced(pid: number, from: readonly number[], to: readonly number[], d: MoveDeps): Promise<MoveResult> {
+export async function movePaced(
+  pid: number,
+  from: readonly number[],
+  to: readonly number[],
+  d: MoveDeps,
+): Promise<MoveResult> {
   const ranges = d.ops.anonRanges(pid);
   const plan = planMove(ranges ?? [], from, to);
   const w = new Walk(d, pid, plan.bytes, d.buffers ?? new BatchBuffers());
@@ -114,7 +133,10 @@ export async function movePaced(pid: number, from: readonly number[], to: readon
       let found = 0;
       for (let addr = span.start; addr < span.end && found < span.sourcePages; ) {
         if (d.signal.aborted) return w.result('stopped');
-        const count = Math.max(1, Math.min(Math.floor(w.batchBytes / span.step), Math.floor((span.end - addr) / span.step)));
+        const count = Math.max(
+          1,
+          Math.min(Math.floor(w.batchBytes / span.step), Math.floor((span.end - addr) / span.step)),
+        );
         w.buf.ensure(count);
         w.buf.fill(addr, span.step, count);
         const c = w.batch(span, span.step, count);

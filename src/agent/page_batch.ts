@@ -14,7 +14,15 @@ const WASM_PAGE = 65536;
 
 interface PageLoops {
   fill(out: number, start: number, step: number, count: number): void;
-  select(addrs: number, status: number, count: number, table: number, tableLen: number, chosen: number, nodes: number): number;
+  select(
+    addrs: number,
+    status: number,
+    count: number,
+    table: number,
+    tableLen: number,
+    chosen: number,
+    nodes: number,
+  ): number;
   unsure(status: number, n: number, unset: number, busy: number): number;
   tally(status: number, nodes: number, n: number, skip1: number, skip2: number, left: number, out: number): number;
 }
@@ -55,7 +63,8 @@ export class BatchBuffers {
   /** Source node -> target node for select(); set once a move, before its batches. */
   setTargets(target: ReadonlyMap<number, number>): void {
     const len = Math.max(0, ...target.keys()) + 1;
-    if (this.loops === null || len > this.table.length) this.layOut(Math.max(this.capacity, MIN_CAPACITY), Math.max(MIN_NODES, len));
+    if (this.loops === null || len > this.table.length)
+      this.layOut(Math.max(this.capacity, MIN_CAPACITY), Math.max(MIN_NODES, len));
     this.table.fill(-1, 0, len);
     for (const [from, to] of target) this.table[from] = to;
     this.tableLen = len;
@@ -77,7 +86,15 @@ export class BatchBuffers {
 
   /** Of addrs[0..count), those whose status is a source node go to chosen/nodes with their target; returns how many. */
   select(count: number): number {
-    return this.loops!.select(this.addrs.byteOffset, this.status.byteOffset, count, this.table.byteOffset, this.tableLen, this.chosen.byteOffset, this.nodes.byteOffset);
+    return this.loops!.select(
+      this.addrs.byteOffset,
+      this.status.byteOffset,
+      count,
+      this.table.byteOffset,
+      this.tableLen,
+      this.chosen.byteOffset,
+      this.nodes.byteOffset,
+    );
   }
 
   /** Whether a status of the first n is `unset` or `busy`. */
@@ -87,7 +104,15 @@ export class BatchBuffers {
 
   /** Counts the first n chosen pages by status; statuses skip1 and skip2 are not found. */
   tally(n: number, skip1: number, skip2: number): Tally {
-    const moved = this.loops!.tally(this.status.byteOffset, this.nodes.byteOffset, n, skip1, skip2, this.left.byteOffset, this.results.byteOffset);
+    const moved = this.loops!.tally(
+      this.status.byteOffset,
+      this.nodes.byteOffset,
+      n,
+      skip1,
+      skip2,
+      this.left.byteOffset,
+      this.results.byteOffset,
+    );
     return { found: this.results[0]!, moved, leftCount: this.results[1]! };
   }
 

@@ -27,7 +27,19 @@ import { UnitSource } from './unit_source.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 
 /** Skips worth one log line when a process first gets them (others are silent: every small or idle process). */
-const NOTABLE: ReadonlySet<SkipReason> = new Set(['excluded', 'not-included', 'pinned-cpus', 'pinned-memory', 'pinned-cgroup', 'no-permission', 'local', 'low-gain', 'no-room', 'budget', 'no-memory']);
+const NOTABLE: ReadonlySet<SkipReason> = new Set([
+  'excluded',
+  'not-included',
+  'pinned-cpus',
+  'pinned-memory',
+  'pinned-cgroup',
+  'no-permission',
+  'local',
+  'low-gain',
+  'no-room',
+  'budget',
+  'no-memory',
+]);
 /**
  * Skips after which the process is not looked at again (numa_maps not re-read) for a cooldown:
  * nothing to gain now (local, low-gain) or nothing it may do (pinned memory, no permission).
@@ -72,7 +84,10 @@ export class AgentPass {
   private cpusetLine: string | null = null;
   private readonly files: MachineFiles;
 
-  constructor(private readonly cfg: AgentConfig, private readonly deps: PassDeps) {
+  constructor(
+    private readonly cfg: AgentConfig,
+    private readonly deps: PassDeps,
+  ) {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
     // Kernel threads, processes under --min-rss and idle ones are dropped on one read of
@@ -82,12 +97,29 @@ export class AgentPass {
     // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
     this.files = new MachineFiles(deps.root);
     const screen = { minRssBytes: cfg.minRssBytes, pageSize: deps.pageSize, idleBelow: cfg.minCpu / 4 };
-    this.sampler = createSampler(deps.root, { skip: (pid) => this.skip(pid), prescreen: (b) => this.prescreen(b), select: (b) => this.select(b), anonOnly: true, threadUse: cfg.granularity === 'threads', screen });
-    this.units = cfg.unit !== 'cgroup' ? null : new UnitSource({
-      root: deps.root, cfg, selfPid: deps.selfPid, now: () => this.nowMs, allCpus: () => this.allCpus, allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
-      agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null, cooldownUntil: this.unitCooldown,
-      note: (cgroup, pid, comm, skip, reason) => this.note(pid, comm, skip, reason, { cgroup, pids: pid > 0 ? [pid] : [] }),
+    this.sampler = createSampler(deps.root, {
+      skip: (pid) => this.skip(pid),
+      prescreen: (b) => this.prescreen(b),
+      select: (b) => this.select(b),
+      anonOnly: true,
+      threadUse: cfg.granularity === 'threads',
+      screen,
     });
+    this.units =
+      cfg.unit !== 'cgroup'
+        ? null
+        : new UnitSource({
+            root: deps.root,
+            cfg,
+            selfPid: deps.selfPid,
+            now: () => this.nowMs,
+            allCpus: () => this.allCpus,
+            allNodes: () => this.layout?.nodes.map((n) => n.id) ?? [],
+            agentCpus: (pid) => deps.journal?.agentCpus(pid) ?? null,
+            cooldownUntil: this.unitCooldown,
+            note: (cgroup, pid, comm, skip, reason) =>
+              this.note(pid, comm, skip, reason, { cgroup, pids: pid > 0 ? [pid] : [] }),
+          });
   }
 
   /**
@@ -99,8 +131,10 @@ export class AgentPass {
     const all = layout.nodes.flatMap((n) => n.cpus).sort((a, b) => a - b);
     const own = readCgroupAllowedCpus(this.deps.root, this.deps.selfPid);
     const cpus = own === null ? all : all.filter((c) => own.cpus.includes(c));
-    const line = cpus.length === all.length || own === null ? null
-      : `placing only on CPUs ${formatCpuList(cpus) || 'none'} of ${formatCpuList(all)}: those the agent's cgroup ${own.cgroup} allows (/${own.path})`;
+    const line =
+      cpus.length === all.length || own === null
+        ? null
+        : `placing only on CPUs ${formatCpuList(cpus) || 'none'} of ${formatCpuList(all)}: those the agent's cgroup ${own.cgroup} allows (/${own.path})`;
     if (line !== null && line !== this.cpusetLine) this.deps.log(line);
     this.cpusetLine = line;
     return cpus;
@@ -110,11 +144,21 @@ export class AgentPass {
   private permitted(b: PrescreenBrief): number[] | string {
     const cg = readCgroupCpuset(this.deps.root, b.pid);
     if (cg === null) return this.allCpus;
-    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, { cpus: this.allCpus, nodes: this.layout?.nodes.map((n) => n.id) ?? [], cpuLimit: () => readCgroupCpuMax(this.deps.root, cg.cgroup) });
+    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, {
+      cpus: this.allCpus,
+      nodes: this.layout?.nodes.map((n) => n.id) ?? [],
+      cpuLimit: () => readCgroupCpuMax(this.deps.root, cg.cgroup),
+    });
     return pin ?? cg.cpus.filter((c) => this.allCpus.includes(c));
   }
 
-  private note(pid: number, comm: string, skip: SkipReason, reason: string, unit?: { cgroup: string; pids: number[] }): void {
+  private note(
+    pid: number,
+    comm: string,
+    skip: SkipReason,
+    reason: string,
+    unit?: { cgroup: string; pids: number[] },
+  ): void {
     if (NOTABLE.has(skip)) this.logDecision({ kind: 'skip', pid, comm, skip, reason, ...(unit ? { unit } : {}) }, null);
   }
 
@@ -124,8 +168,14 @@ export class AgentPass {
 
   private brief(b: PrescreenBrief, cpu: number): ProcessBrief {
     return {
-      pid: b.pid, comm: b.status.name, cmdline: b.cmdline, rssBytes: b.status.rssBytes, cpu,
-      cpusAllowed: b.status.cpusAllowed, cpusPermitted: this.permittedOf.get(b.pid) ?? b.status.cpusAllowed ?? [], agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
+      pid: b.pid,
+      comm: b.status.name,
+      cmdline: b.cmdline,
+      rssBytes: b.status.rssBytes,
+      cpu,
+      cpusAllowed: b.status.cpusAllowed,
+      cpusPermitted: this.permittedOf.get(b.pid) ?? b.status.cpusAllowed ?? [],
+      agentCpus: this.deps.journal?.agentCpus(b.pid) ?? null,
     };
   }
 
@@ -211,7 +261,10 @@ export class AgentPass {
     const views = [...samples.map((s) => this.view(s)).filter((v): v is ProcessView => v !== null), ...unitViews];
     this.forgetExited();
     if (views.length === 0) return [];
-    const r = decide({ nodes: (m ?? machine()).nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds }, this.cfg);
+    const r = decide(
+      { nodes: (m ?? machine()).nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds },
+      this.cfg,
+    );
     this.budget = r.budget;
     for (const d of r.decisions) {
       if (this.deps.signal?.aborted) break;
@@ -224,7 +277,16 @@ export class AgentPass {
   private view(s: ProcessSample): ProcessView | null {
     const b = this.briefs.get(s.pid);
     if (b === undefined) return null;
-    return { ...b, threads: s.threads, memory: s.memory, cpuNodes: s.cpuNodes, lastNodes: s.lastNodes, memsAllowed: s.memsAllowed, windowSeconds: s.windowSeconds, ...(s.threadUse ? { threadUse: s.threadUse } : {}) };
+    return {
+      ...b,
+      threads: s.threads,
+      memory: s.memory,
+      cpuNodes: s.cpuNodes,
+      lastNodes: s.lastNodes,
+      memsAllowed: s.memsAllowed,
+      windowSeconds: s.windowSeconds,
+      ...(s.threadUse ? { threadUse: s.threadUse } : {}),
+    };
   }
 
   private async carryOut(d: Decision): Promise<void> {
@@ -237,13 +299,27 @@ export class AgentPass {
       this.logDecision(d, { kind: 'advised' });
       return;
     }
-    const move = { clock: this.deps.clock ?? REAL_CLOCK, signal: this.deps.signal ?? NEVER, pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: this.cfg.maxMigrateCpu } };
-    const deps = { ops: this.deps.ops, journal: this.deps.journal, move, selfTid: this.deps.selfPid, ...(d.unit ? { cgroup: d.unit.cgroup } : {}) };
-    const o = d.unit ? await actOnUnit(d.unit.pids, d.comm, d.placement, deps) : await actOn(d.pid, d.comm, d.placement, deps);
+    const move = {
+      clock: this.deps.clock ?? REAL_CLOCK,
+      signal: this.deps.signal ?? NEVER,
+      pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: this.cfg.maxMigrateCpu },
+    };
+    const deps = {
+      ops: this.deps.ops,
+      journal: this.deps.journal,
+      move,
+      selfTid: this.deps.selfPid,
+      ...(d.unit ? { cgroup: d.unit.cgroup } : {}),
+    };
+    const o = d.unit
+      ? await actOnUnit(d.unit.pids, d.comm, d.placement, deps)
+      : await actOn(d.pid, d.comm, d.placement, deps);
     this.coolDown(d);
     this.logDecision(d, o);
-    if (o.kind === 'moved' || o.kind === 'partial' || o.kind === 'stopped') this.deps.metrics?.moved(o.bytes, o.pages, o.threads, d.unit?.cgroup);
-    if (o.kind === 'failed' && o.putBack !== undefined && o.putBack.failures.length > 0) this.deps.metrics?.putBackFailed(o.putBack.failures.length);
+    if (o.kind === 'moved' || o.kind === 'partial' || o.kind === 'stopped')
+      this.deps.metrics?.moved(o.bytes, o.pages, o.threads, d.unit?.cgroup);
+    if (o.kind === 'failed' && o.putBack !== undefined && o.putBack.failures.length > 0)
+      this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 
   private coolDown(d: Decision): void {
@@ -255,8 +331,10 @@ export class AgentPass {
   private forgetExited(): void {
     const alive = this.sampler.listed;
     for (const [pid, until] of this.cooldown) if (until <= this.nowMs && !alive.has(pid)) this.cooldown.delete(pid);
-    for (const [cg, until] of this.unitCooldown) if (until <= this.nowMs && !this.units?.seen.has(cg)) this.unitCooldown.delete(cg);
-    for (const who of this.lastLogged.keys()) if (typeof who === 'number' ? !alive.has(who) : !this.units?.seen.has(who)) this.lastLogged.delete(who);
+    for (const [cg, until] of this.unitCooldown)
+      if (until <= this.nowMs && !this.units?.seen.has(cg)) this.unitCooldown.delete(cg);
+    for (const who of this.lastLogged.keys())
+      if (typeof who === 'number' ? !alive.has(who) : !this.units?.seen.has(who)) this.lastLogged.delete(who);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
 }

@@ -45,7 +45,8 @@ function restoreThread(e: ThreadAffinityEntry, ops: RestoreOptions['ops']): Outc
   try {
     ops.setAffinity(e.tid, old);
     const now = ops.getAffinity(e.tid);
-    if (now.join(',') !== old.join(',')) return `thread ${e.tid} of pid ${e.pid} (${e.comm}): set CPUs ${e.old} but it has ${now.join(',')}`;
+    if (now.join(',') !== old.join(','))
+      return `thread ${e.tid} of pid ${e.pid} (${e.comm}): set CPUs ${e.old} but it has ${now.join(',')}`;
     return 'restored';
   } catch (err) {
     if ((err as { code?: string }).code === 'ESRCH') return 'gone';
@@ -57,7 +58,9 @@ const MiB = (b: number) => `${Math.round(b / 1048576)} MiB`;
 
 /** A move the agent did not finish (it was killed): said, and marked; its pages stay where they are. */
 function interrupted(m: PageMoveEntry, log: RestoreOptions['log']): PageMoveEntry {
-  log?.(`pid ${m.pid} (${m.comm}${m.cgroup ? `, cgroup ${m.cgroup}` : ''}): its move from node ${m.from.join(',')} to ${m.to.join(',')} was interrupted after ${MiB(m.movedBytes)} of ${MiB(m.plannedBytes)}; the pages stay where they are`);
+  log?.(
+    `pid ${m.pid} (${m.comm}${m.cgroup ? `, cgroup ${m.cgroup}` : ''}): its move from node ${m.from.join(',')} to ${m.to.join(',')} was interrupted after ${MiB(m.movedBytes)} of ${MiB(m.plannedBytes)}; the pages stay where they are`,
+  );
   return { ...m, state: 'interrupted' };
 }
 
@@ -77,20 +80,36 @@ export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions
     else gone++;
     threads = threads.map((t) => (t === e ? { ...t, state: 'restored' as const } : t));
   }
-  if (restored > 0) opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
+  if (restored > 0)
+    opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
   const moves = cs.moves?.map((m) => (m.state === 'moving' ? interrupted(m, opts.log) : m));
-  const undo = undoChangeSet(sys, { ...cs, threads, ...(moves ? { moves } : {}) }, { stateDir: opts.stateDir, log: opts.log });
+  const undo = undoChangeSet(
+    sys,
+    { ...cs, threads, ...(moves ? { moves } : {}) },
+    { stateDir: opts.stateDir, log: opts.log },
+  );
   let final = undo.changeSet;
   let journalError = undo.journalError;
   if (failures.length > 0) {
-    final = { ...final, status: 'rollback-incomplete', error: `still changed: ${[...failures, ...undo.failures].join('; ')}` };
+    final = {
+      ...final,
+      status: 'rollback-incomplete',
+      error: `still changed: ${[...failures, ...undo.failures].join('; ')}`,
+    };
     try {
       saveChangeSet(opts.stateDir, final);
     } catch (e) {
       journalError ??= (e as Error).message;
     }
   }
-  return { changeSet: final, threads: restored, gone, sysctls: undo.restored, failures: [...failures, ...undo.failures], ...(journalError === undefined ? {} : { journalError }) };
+  return {
+    changeSet: final,
+    threads: restored,
+    gone,
+    sysctls: undo.restored,
+    failures: [...failures, ...undo.failures],
+    ...(journalError === undefined ? {} : { journalError }),
+  };
 }
 
 /**
@@ -108,13 +127,19 @@ export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean 
 /** An agent change set with something still to put back. */
 export function isAgentLeftover(cs: ChangeSet): boolean {
   // A move in progress when its agent died is said (and marked interrupted) by a restore.
-  return cs.source === AGENT_SOURCE && (threadsToUndo(cs).length > 0 || cs.entries.some((e) => e.state !== 'restored') || (cs.moves ?? []).some((m) => m.state === 'moving'));
+  return (
+    cs.source === AGENT_SOURCE &&
+    (threadsToUndo(cs).length > 0 ||
+      cs.entries.some((e) => e.state !== 'restored') ||
+      (cs.moves ?? []).some((m) => m.state === 'moving'))
+  );
 }
 
 export function pendingAgentSets(stateDir: string, warn?: (line: string) => void): ChangeSet[] {
   const sets = sweepJournal(stateDir, warn).filter(isAgentLeftover);
   const live = sets.find((cs) => agentRunning(cs));
-  if (live !== undefined) throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
+  if (live !== undefined)
+    throw new NumakitError(`numakit agent (pid ${live.pid}) is running: stop it (SIGTERM restores everything) instead`);
   return sets;
 }
 

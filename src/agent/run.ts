@@ -53,7 +53,9 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
   try {
     for (const cs of pendingAgentSets(cfg.stateDir, deps.log)) {
       const r = restoreAgentSet(deps.sys, cs, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
-      deps.log(`restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`);
+      deps.log(
+        `restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`,
+      );
     }
     return new AgentJournal(cfg.stateDir, new Date(now));
   } finally {
@@ -92,8 +94,16 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       const old = journal.setSysctl(deps.sys, 'kernel.numa_balancing', to, 'numakit agent --numa-balancing off');
       if (old !== null) deps.log(`kernel.numa_balancing ${old} -> ${to} while the agent runs`);
     }
-    if (balancing.tiering) deps.log(`kernel.numa_balancing has memory tiering on (2): promotion from memory-only nodes is left to the kernel${cfg.promote ? ' (--promote does nothing)' : ''}`);
-    const pass = new AgentPass(balancing.tiering ? { ...cfg, promote: false } : cfg, { ...deps, journal, selfPid: deps.selfPid ?? process.pid, signal: stop.signal });
+    if (balancing.tiering)
+      deps.log(
+        `kernel.numa_balancing has memory tiering on (2): promotion from memory-only nodes is left to the kernel${cfg.promote ? ' (--promote does nothing)' : ''}`,
+      );
+    const pass = new AgentPass(balancing.tiering ? { ...cfg, promote: false } : cfg, {
+      ...deps,
+      journal,
+      selfPid: deps.selfPid ?? process.pid,
+      signal: stop.signal,
+    });
     await pass.run(now());
     deps.onReady?.();
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
@@ -108,7 +118,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
         interval = nextIntervalMs(interval, quietPass(decisions, pass.baselines), stretch);
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.
-        if (e instanceof JournalWriteError) throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);
+        if (e instanceof JournalWriteError)
+          throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);
         if (cfg.once) throw e;
         deps.log(`error in a pass (the agent goes on): ${(e as Error).message}`);
       }
@@ -126,7 +137,13 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
 }
 
 /** On exit: --once keeps its changes (status applied); otherwise everything is put back. */
-function finish(cfg: AgentConfig, deps: RunDeps, journal: AgentJournal, failed: boolean, signalled: { name: string; at: number } | null): void {
+function finish(
+  cfg: AgentConfig,
+  deps: RunDeps,
+  journal: AgentJournal,
+  failed: boolean,
+  signalled: { name: string; at: number } | null,
+): void {
   if (cfg.once && !failed) {
     saveChangeSet(cfg.stateDir, { ...journal.changeSet, status: 'applied' });
     return;
@@ -134,5 +151,7 @@ function finish(cfg: AgentConfig, deps: RunDeps, journal: AgentJournal, failed: 
   const r = restoreAgentSet(deps.sys, journal.changeSet, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
   // How long the stop took (a move in progress ends after its batch): what TimeoutStopSec must cover.
   const after = signalled === null ? '' : ` ${Math.round(performance.now() - signalled.at)} ms after ${signalled.name}`;
-  deps.log(`exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`);
+  deps.log(
+    `exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`,
+  );
 }

@@ -5,7 +5,15 @@
 import type { z as Z } from 'zod';
 import { NumakitError, UsageError } from '../model/errors.js';
 import { DEFAULT_AGENT, type AgentConfig } from './config.js';
-import { parseChoice, parseDuration, parseFraction, parseNonNegative, parseRegex, parseShare, parseSize } from './values.js';
+import {
+  parseChoice,
+  parseDuration,
+  parseFraction,
+  parseNonNegative,
+  parseRegex,
+  parseShare,
+  parseSize,
+} from './values.js';
 
 /** A raw value: a flag's string, or what YAML gave (number, boolean, list of strings). */
 export type Raw = string | number | boolean | readonly string[];
@@ -53,7 +61,11 @@ export const KEYS: Readonly<Record<string, Setter>> = {
 };
 
 /** Applies raw values in order; `where` prefixes messages ("--" for flags, "FILE: " for a file). */
-export function applySettings(base: AgentConfig, values: Readonly<Record<string, Raw | undefined>>, where: (key: string) => string): AgentConfig {
+export function applySettings(
+  base: AgentConfig,
+  values: Readonly<Record<string, Raw | undefined>>,
+  where: (key: string) => string,
+): AgentConfig {
   let cfg = base;
   for (const [k, v] of Object.entries(values)) {
     if (v === undefined) continue;
@@ -74,7 +86,11 @@ function schema(z: typeof Z) {
 }
 
 /** Parses a YAML config file's text into settings over `base`. */
-export async function parseConfigFile(text: string, path: string, base: AgentConfig = DEFAULT_AGENT): Promise<AgentConfig> {
+export async function parseConfigFile(
+  text: string,
+  path: string,
+  base: AgentConfig = DEFAULT_AGENT,
+): Promise<AgentConfig> {
   const [{ parse }, { z }] = await Promise.all([import('yaml'), import('zod')]);
   let doc: unknown;
   try {
@@ -86,7 +102,10 @@ export async function parseConfigFile(text: string, path: string, base: AgentCon
   if (!r.success) {
     const i = r.error.issues[0]!;
     const key = i.code === 'unrecognized_keys' ? (i as { keys: string[] }).keys.join(', ') : i.path.join('.');
-    const why = i.code === 'unrecognized_keys' ? `unknown setting (known: ${Object.keys(KEYS).join(', ')})` : i.message.replace(/^Invalid input: /, '');
+    const why =
+      i.code === 'unrecognized_keys'
+        ? `unknown setting (known: ${Object.keys(KEYS).join(', ')})`
+        : i.message.replace(/^Invalid input: /, '');
     throw new NumakitError(`${path}: ${key === '' ? 'expected a mapping of settings' : `'${key}'`}: ${why}`);
   }
   try {

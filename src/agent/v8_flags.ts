@@ -17,7 +17,11 @@
 //     to find it cannot start. Set any earlier (the npm bin's launcher), these flags would make V8
 //     refuse the bundle's code cache, which was built without them.
 // The collections that allocation triggers go on as before.
-export const AGENT_V8_FLAGS: readonly string[] = ['--no-memory-reducer', '--no-memory-reducer-for-small-heaps', '--no-incremental-marking'];
+export const AGENT_V8_FLAGS: readonly string[] = [
+  '--no-memory-reducer',
+  '--no-memory-reducer-for-small-heaps',
+  '--no-incremental-marking',
+];
 
 /** The V8 flags for a command line: `numakit [GLOBAL OPTIONS] agent ...`, not `agent restore`. */
 export function v8FlagsFor(argv: readonly string[]): readonly string[] {

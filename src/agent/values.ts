@@ -18,7 +18,8 @@ export function parseDuration(v: string | number, what: string): number {
 
 export function parseSize(v: string | number, what: string): number {
   const m = typeof v === 'number' ? ['', String(v), ''] : /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
-  if (!m || !(Number(m[1]) >= 0)) throw new UsageError(`${what} '${v}': expected a size such as 64M, 1G or a byte count`);
+  if (!m || !(Number(m[1]) >= 0))
+    throw new UsageError(`${what} '${v}': expected a size such as 64M, 1G or a byte count`);
   return Math.round(Number(m[1]) * SIZE[(m[2] ?? '').toLowerCase()]!);
 }
 
@@ -27,7 +28,8 @@ export function parseFraction(v: string | number, what: string): number {
   const n = Number(typeof v === 'string' ? v.trim().replace(/%$/, '') : v);
   const x = pct ? n / 100 : n;
   if (typeof v === 'string' && v.trim() === '') throw new UsageError(`${what}: empty`);
-  if (!Number.isFinite(x) || x < 0 || x > 1) throw new UsageError(`${what} '${v}': expected a fraction 0..1 or a percentage such as 10%`);
+  if (!Number.isFinite(x) || x < 0 || x > 1)
+    throw new UsageError(`${what} '${v}': expected a fraction 0..1 or a percentage such as 10%`);
   return x;
 }
 
@@ -53,6 +55,7 @@ export function parseRegex(v: string, what: string): RegExp {
 }
 
 export function parseChoice<T extends string>(v: string, choices: readonly T[], what: string): T {
-  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`${what} '${v}': expected ${choices.join(' or ')}`);
+  if (!(choices as readonly string[]).includes(v))
+    throw new UsageError(`${what} '${v}': expected ${choices.join(' or ')}`);
   return v as T;
 }

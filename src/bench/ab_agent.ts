@@ -40,19 +40,26 @@ export async function startAgent(args: readonly string[], readyWithinMs = 60_000
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new NumakitError(`bench ab: numakit agent exited (status ${code}) before it was ready: ${log.trim().split('\n').at(-1) ?? ''}`));
+      reject(
+        new NumakitError(
+          `bench ab: numakit agent exited (status ${code}) before it was ready: ${log.trim().split('\n').at(-1) ?? ''}`,
+        ),
+      );
     });
   });
   return {
     child,
     async stop(graceMs = 30_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return `numakit agent had exited (status ${child.exitCode ?? child.signalCode}) during the run`;
+      if (child.exitCode !== null || child.signalCode !== null)
+        return `numakit agent had exited (status ${child.exitCode ?? child.signalCode}) during the run`;
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       const code = await exited;
       clearTimeout(timer);
-      return code === 0 ? null : `numakit agent ended with status ${code}: run 'numakit agent restore' if it left anything behind`;
+      return code === 0
+        ? null
+        : `numakit agent ended with status ${code}: run 'numakit agent restore' if it left anything behind`;
     },
   };
 }

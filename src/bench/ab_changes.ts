@@ -16,18 +16,30 @@ export function profilePlan(sys: System, name: string): PlannedChange[] {
 }
 
 export function numaBalancingPlan(sys: System, value: 'on' | 'off'): PlannedChange[] {
-  const c: Change = { kind: 'sysctl', target: 'kernel.numa_balancing', value: value === 'on' ? '1' : '0', reason: `bench ab --numa-balancing ${value}` };
+  const c: Change = {
+    kind: 'sysctl',
+    target: 'kernel.numa_balancing',
+    value: value === 'on' ? '1' : '0',
+    reason: `bench ab --numa-balancing ${value}`,
+  };
   return planChanges(sys, [c]);
 }
 
 /** Refuses, before any run, a plan this process may not write. */
 export function requireWritable(sys: System, plan: readonly PlannedChange[], what: string): void {
   const denied = changesNeedingRoot(sys, plan);
-  if (denied.length > 0) throw new NumakitError(`bench ab: ${what} needs root: ${denied.length} change(s) not writable by uid ${process.getuid?.()}: ${denied.join(', ')}; nothing was changed`);
+  if (denied.length > 0)
+    throw new NumakitError(
+      `bench ab: ${what} needs root: ${denied.length} change(s) not writable by uid ${process.getuid?.()}: ${denied.join(', ')}; nothing was changed`,
+    );
 }
 
 /** Applies a plan as a change set; null when there was nothing to change. */
-export function applyChanges(sys: System, plan: readonly PlannedChange[], o: { stateDir: string; source: string }): ChangeSet | null {
+export function applyChanges(
+  sys: System,
+  plan: readonly PlannedChange[],
+  o: { stateDir: string; source: string },
+): ChangeSet | null {
   if (!plan.some((p) => p.action === 'change')) return null;
   return applyPlan(sys, plan, { stateDir: o.stateDir, source: o.source });
 }
@@ -37,7 +49,10 @@ export function undoChanges(sys: System, cs: ChangeSet, stateDir: string): void 
   const release = acquireLock(stateDir);
   try {
     const r = undoChangeSet(sys, cs, { stateDir });
-    if (r.failures.length > 0) throw new NumakitError(`bench ab: could not restore ${r.failures.join('; ')} (change set ${cs.id}; try numakit rollback)`);
+    if (r.failures.length > 0)
+      throw new NumakitError(
+        `bench ab: could not restore ${r.failures.join('; ')} (change set ${cs.id}; try numakit rollback)`,
+      );
   } finally {
     release();
   }

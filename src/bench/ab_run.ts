@@ -45,17 +45,22 @@ function preflight(a: AbArgs, env: Omit<WorkloadEnv, 'signal' | 'nodes'>, system
       }
     } else if (v.kind === 'tuned') requireWritable(system, profilePlan(system, v.profile!), `variant '${v.name}'`);
     else if (v.kind === 'agent' && process.getuid?.() !== 0 && !v.agentArgs!.includes('--advise')) {
-      throw new NumakitError(`bench ab: variant '${v.name}' needs root: numakit agent moves threads and pages and sets kernel.numa_balancing; nothing was changed`);
+      throw new NumakitError(
+        `bench ab: variant '${v.name}' needs root: numakit agent moves threads and pages and sets kernel.numa_balancing; nothing was changed`,
+      );
     }
   }
-  if (a.numaBalancing !== 'keep') requireWritable(system, numaBalancingPlan(system, a.numaBalancing), `--numa-balancing ${a.numaBalancing}`);
+  if (a.numaBalancing !== 'keep')
+    requireWritable(system, numaBalancingPlan(system, a.numaBalancing), `--numa-balancing ${a.numaBalancing}`);
 }
 
 function schedule(a: AbArgs): { v: ParsedVariant; round: number; order: number; warmup: boolean }[] {
   const rand = seededRandom(a.seed);
   const out: { v: ParsedVariant; round: number; order: number; warmup: boolean }[] = [];
-  for (let w = 1; w <= a.warmup; w++) a.variants.forEach((v, i) => out.push({ v, round: w, order: i + 1, warmup: true }));
-  for (let r = 1; r <= a.runs; r++) shuffled(a.variants, rand).forEach((v, i) => out.push({ v, round: r, order: i + 1, warmup: false }));
+  for (let w = 1; w <= a.warmup; w++)
+    a.variants.forEach((v, i) => out.push({ v, round: w, order: i + 1, warmup: true }));
+  for (let r = 1; r <= a.runs; r++)
+    shuffled(a.variants, rand).forEach((v, i) => out.push({ v, round: r, order: i + 1, warmup: false }));
   return out;
 }
 
@@ -63,9 +68,14 @@ function warnings(a: AbArgs, balancing: number | null): string[] {
   const out: string[] = [];
   const binds = a.variants.some((v) => v.kind === 'bind');
   if (binds && balancing === 1 && a.numaBalancing === 'keep') {
-    out.push('kernel.numa_balancing is 1 (AutoNUMA) while comparing bindings: it migrates the pages of unbound variants during their runs, so they measure placement plus migration; --numa-balancing off compares the placements alone');
+    out.push(
+      'kernel.numa_balancing is 1 (AutoNUMA) while comparing bindings: it migrates the pages of unbound variants during their runs, so they measure placement plus migration; --numa-balancing off compares the placements alone',
+    );
   }
-  if (a.variants.some((v) => v.kind === 'agent') && a.numaBalancing === 'on') out.push('--numa-balancing on with an agent variant: numakit agent turns AutoNUMA off while it runs (unless --numa-balancing keep is in its options)');
+  if (a.variants.some((v) => v.kind === 'agent') && a.numaBalancing === 'on')
+    out.push(
+      '--numa-balancing on with an agent variant: numakit agent turns AutoNUMA off while it runs (unless --numa-balancing keep is in its options)',
+    );
   return out;
 }
 
@@ -85,8 +95,15 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
   const plan = schedule(a);
   try {
     if (a.numaBalancing !== 'keep') {
-      const cs = applyChanges(system, numaBalancingPlan(system, a.numaBalancing), { stateDir: a.stateDir, source: 'bench ab --numa-balancing' });
-      if (cs !== null) undo.push({ what: `kernel.numa_balancing (change set ${cs.id})`, run: () => undoChanges(system, cs, a.stateDir) });
+      const cs = applyChanges(system, numaBalancingPlan(system, a.numaBalancing), {
+        stateDir: a.stateDir,
+        source: 'bench ab --numa-balancing',
+      });
+      if (cs !== null)
+        undo.push({
+          what: `kernel.numa_balancing (change set ${cs.id})`,
+          run: () => undoChanges(system, cs, a.stateDir),
+        });
     }
     for (const [i, p] of plan.entries()) {
       if (signal.aborted) break;
@@ -101,44 +118,86 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
       a.log(`bench ab: restored ${u.what}`);
     }
   }
-  if (signal.aborted) throw new NumakitError(`bench ab: interrupted after ${runs.length} of ${plan.length} runs; the workload was stopped and every change put back`, 130);
-  for (const r of runs.filter((x) => !x.ok)) notes.push(`${r.variant} run ${r.round}${r.warmup ? ' (warmup)' : ''} ${r.note}: excluded from the statistics`);
+  if (signal.aborted)
+    throw new NumakitError(
+      `bench ab: interrupted after ${runs.length} of ${plan.length} runs; the workload was stopped and every change put back`,
+      130,
+    );
+  for (const r of runs.filter((x) => !x.ok))
+    notes.push(`${r.variant} run ${r.round}${r.warmup ? ' (warmup)' : ''} ${r.note}: excluded from the statistics`);
   return {
-    schemaVersion: 1, kind: 'bench-ab', time, command: [...a.command], nodes: benchNodes(root, topo),
+    schemaVersion: 1,
+    kind: 'bench-ab',
+    time,
+    command: [...a.command],
+    nodes: benchNodes(root, topo),
     settings: { ...settings, loadAverage: { start, end: loadAverage(root) } },
-    options: { runs: a.runs, warmup: a.warmup, settleS: a.settleS, seed: a.seed, metric: a.metric === null ? null : { regex: a.metric.regex.source, better: a.metric.better }, numaBalancing: a.numaBalancing },
-    variants: a.variants.map((v) => ({ name: v.name, kind: v.kind, spec: v.spec })), runs,
+    options: {
+      runs: a.runs,
+      warmup: a.warmup,
+      settleS: a.settleS,
+      seed: a.seed,
+      metric: a.metric === null ? null : { regex: a.metric.regex.source, better: a.metric.better },
+      numaBalancing: a.numaBalancing,
+    },
+    variants: a.variants.map((v) => ({ name: v.name, kind: v.kind, spec: v.spec })),
+    runs,
     summary: summarize(a.variants, runs, { metric: a.metric, seed: a.seed }),
-    notes, warnings: warnings(a, settings.numaBalancing),
+    notes,
+    warnings: warnings(a, settings.numaBalancing),
   };
 }
 
 /** Sets the variant up, runs the workload once, tears the variant down (also on failure). */
-async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: ReturnType<typeof schedule>[number]): Promise<AbRun> {
+async function oneRun(
+  a: AbArgs,
+  env: WorkloadEnv,
+  system: System,
+  p: ReturnType<typeof schedule>[number],
+): Promise<AbRun> {
   const v = p.v;
   let cs: ChangeSet | null = null;
   let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
   try {
-    if (v.kind === 'tuned') cs = applyChanges(system, profilePlan(system, v.profile!), { stateDir: a.stateDir, source: `bench ab variant ${v.name}` });
+    if (v.kind === 'tuned')
+      cs = applyChanges(system, profilePlan(system, v.profile!), {
+        stateDir: a.stateDir,
+        source: `bench ab variant ${v.name}`,
+      });
     // The agent journals into the bench's state directory, beside the bench's own change sets.
-    if (v.kind === 'agent') agent = await startAgent(v.agentArgs!.includes('--state-dir') ? v.agentArgs! : ['--state-dir', a.stateDir, ...v.agentArgs!]);
+    if (v.kind === 'agent')
+      agent = await startAgent(
+        v.agentArgs!.includes('--state-dir') ? v.agentArgs! : ['--state-dir', a.stateDir, ...v.agentArgs!],
+      );
     const f = await runWorkload(env, a.command, v.binding);
     const metric = a.metric === null ? null : matchMetric(a.metric.regex, f.output);
     const exitedOk = f.exitCode === 0;
     if (exitedOk && a.metric !== null && metric === null && !env.signal.aborted) {
       const last = f.output.trim().split('\n').at(-1) ?? '';
-      throw new NumakitError(`bench ab: --metric '${a.metric.regex.source}' matched nothing in the output of ${v.name} run ${p.round} (its last line: '${last.slice(0, 120)}')`);
+      throw new NumakitError(
+        `bench ab: --metric '${a.metric.regex.source}' matched nothing in the output of ${v.name} run ${p.round} (its last line: '${last.slice(0, 120)}')`,
+      );
     }
-    const note = f.signal !== null ? `was killed by ${f.signal}` : exitedOk ? undefined : `exited with status ${f.exitCode}`;
+    const note =
+      f.signal !== null ? `was killed by ${f.signal}` : exitedOk ? undefined : `exited with status ${f.exitCode}`;
     const { output: _output, ...figures } = f;
-    return { variant: v.name, round: p.round, order: p.order, warmup: p.warmup, ok: exitedOk && !env.signal.aborted, metric, ...figures, ...(note === undefined ? {} : { note }) };
+    return {
+      variant: v.name,
+      round: p.round,
+      order: p.order,
+      warmup: p.warmup,
+      ok: exitedOk && !env.signal.aborted,
+      metric,
+      ...figures,
+      ...(note === undefined ? {} : { note }),
+    };
   } finally {
     // Torn down after every run; said on stderr when the bench was interrupted.
     const said = env.signal.aborted ? a.log : () => {};
     if (agent !== null) {
       const note = await agent.stop();
       if (note !== null) a.log(`bench ab: ${v.name} run ${p.round}: ${note}`);
-      said('bench ab: restored numakit agent\'s changes (stopped with SIGTERM, it put back what it changed)');
+      said("bench ab: restored numakit agent's changes (stopped with SIGTERM, it put back what it changed)");
     }
     if (cs !== null) {
       undoChanges(system, cs, a.stateDir);

@@ -8,7 +8,8 @@ export interface SummaryOptions {
   readonly seed?: number;
 }
 
-const stat3 = (xs: readonly number[]): Stat3 | null => (xs.length === 0 ? null : { median: median(xs), min: minOf(xs), max: maxOf(xs) });
+const stat3 = (xs: readonly number[]): Stat3 | null =>
+  xs.length === 0 ? null : { median: median(xs), min: minOf(xs), max: maxOf(xs) };
 const med = (xs: readonly number[]): number | null => (xs.length === 0 ? null : median(xs));
 
 function sumCounter(r: AbRun, counter: string): number {
@@ -22,14 +23,24 @@ export function measureOf(r: AbRun, o: SummaryOptions): number | null {
 const fmt = (x: number) => x.toFixed(2);
 
 /** "local is 1.31x [1.27, 1.36] faster than default", or "no difference measured (...)". */
-export function verdict(name: string, base: string, ci: { value: number; low: number; high: number }, o: SummaryOptions): string {
+export function verdict(
+  name: string,
+  base: string,
+  ci: { value: number; low: number; high: number },
+  o: SummaryOptions,
+): string {
   const [up, down] = o.metric === null ? ['faster', 'slower'] : ['better', 'worse'];
-  if (!(ci.low > 1 || ci.high < 1)) return `no difference measured (${fmt(ci.value)}x [${fmt(ci.low)}, ${fmt(ci.high)}])`;
+  if (!(ci.low > 1 || ci.high < 1))
+    return `no difference measured (${fmt(ci.value)}x [${fmt(ci.low)}, ${fmt(ci.high)}])`;
   if (ci.value > 1) return `${name} is ${fmt(ci.value)}x [${fmt(ci.low)}, ${fmt(ci.high)}] ${up} than ${base}`;
   return `${name} is ${fmt(1 / ci.value)}x [${fmt(1 / ci.high)}, ${fmt(1 / ci.low)}] ${down} than ${base}`;
 }
 
-export function summarize(variants: readonly AbVariant[], runs: readonly AbRun[], o: SummaryOptions): AbVariantSummary[] {
+export function summarize(
+  variants: readonly AbVariant[],
+  runs: readonly AbRun[],
+  o: SummaryOptions,
+): AbVariantSummary[] {
   const counted = (name: string) => runs.filter((r) => r.variant === name && !r.warmup && r.ok);
   const base = variants[0]!.name;
   const baseVals = counted(base).map((r) => measureOf(r, o)!);
@@ -42,18 +53,27 @@ export function summarize(variants: readonly AbVariant[], runs: readonly AbRun[]
     if (i > 0 && vals.length > 0 && baseVals.length > 0) {
       // Oriented so that > 1 is better: metric v/base when higher is better, else base/v.
       const higher = o.metric?.better === 'higher';
-      const ci = higher ? bootstrapRatio(baseVals, vals, { seed: o.seed }) : bootstrapRatio(vals, baseVals, { seed: o.seed });
+      const ci = higher
+        ? bootstrapRatio(baseVals, vals, { seed: o.seed })
+        : bootstrapRatio(vals, baseVals, { seed: o.seed });
       ratio = { value: ci.ratio, low: ci.low, high: ci.high };
       text = verdict(v.name, base, ratio, o);
     } else if (i === 0 && vals.length === 0) text = 'baseline: no successful run';
     return {
-      variant: v.name, runs: all.length, failed: all.length - ok.length,
-      measure: stat3(vals), wallS: stat3(ok.map((r) => r.wallS)),
-      userS: med(ok.map((r) => r.userS)), systemS: med(ok.map((r) => r.systemS)),
-      numaMiss: med(ok.map((r) => sumCounter(r, 'numa_miss'))), otherNode: med(ok.map((r) => sumCounter(r, 'other_node'))),
-      minorFaults: med(ok.map((r) => r.minorFaults)), majorFaults: med(ok.map((r) => r.majorFaults)),
+      variant: v.name,
+      runs: all.length,
+      failed: all.length - ok.length,
+      measure: stat3(vals),
+      wallS: stat3(ok.map((r) => r.wallS)),
+      userS: med(ok.map((r) => r.userS)),
+      systemS: med(ok.map((r) => r.systemS)),
+      numaMiss: med(ok.map((r) => sumCounter(r, 'numa_miss'))),
+      otherNode: med(ok.map((r) => sumCounter(r, 'other_node'))),
+      minorFaults: med(ok.map((r) => r.minorFaults)),
+      majorFaults: med(ok.map((r) => r.majorFaults)),
       ctxSwitches: med(ok.map((r) => r.voluntaryCtxSwitches + r.involuntaryCtxSwitches)),
-      ratio, verdict: text,
+      ratio,
+      verdict: text,
     };
   });
 }

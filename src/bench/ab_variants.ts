@@ -17,24 +17,38 @@ export interface ParsedVariant extends AbVariant {
 }
 
 function splitNamed(text: string): [string, string] {
-  if (text.startsWith('-') || text === 'agent' || text.startsWith('agent:') || text.startsWith('tuned:')) return [text, text];
+  if (text.startsWith('-') || text === 'agent' || text.startsWith('agent:') || text.startsWith('tuned:'))
+    return [text, text];
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new UsageError(`bench ab: --variant '${text}': expected NAME=OPTIONS (e.g. local='--cpunodebind=0 --membind=0'), agent or tuned:PROFILE`);
+  if (eq <= 0)
+    throw new UsageError(
+      `bench ab: --variant '${text}': expected NAME=OPTIONS (e.g. local='--cpunodebind=0 --membind=0'), agent or tuned:PROFILE`,
+    );
   return [text.slice(0, eq), text.slice(eq + 1)];
 }
 
 export function parseVariant(text: string): ParsedVariant {
   const [name, spec] = splitNamed(text);
-  if (!/^[\w.:+=,!\- ]{1,60}$/.test(name)) throw new UsageError(`bench ab: variant name '${name}': letters, digits, spaces and . _ : + = , ! - only`);
-  const words = spec.trim().split(/\s+/).filter((w) => w !== '');
+  if (!/^[\w.:+=,!\- ]{1,60}$/.test(name))
+    throw new UsageError(`bench ab: variant name '${name}': letters, digits, spaces and . _ : + = , ! - only`);
+  const words = spec
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length === 0) return { name, kind: 'default', spec: '' };
   if (words[0] === 'agent' || words[0]!.startsWith('agent:')) {
     const first = words[0]!.slice('agent:'.length);
-    return { name, kind: 'agent', spec, agentArgs: [...(first === '' || words[0] === 'agent' ? [] : [first]), ...words.slice(1)] };
+    return {
+      name,
+      kind: 'agent',
+      spec,
+      agentArgs: [...(first === '' || words[0] === 'agent' ? [] : [first]), ...words.slice(1)],
+    };
   }
   if (words[0]!.startsWith('tuned:')) {
     const profile = words[0]!.slice('tuned:'.length);
-    if (profile === '' || words.length > 1) throw new UsageError(`bench ab: variant '${name}': tuned:PROFILE takes one profile name`);
+    if (profile === '' || words.length > 1)
+      throw new UsageError(`bench ab: variant '${name}': tuned:PROFILE takes one profile name`);
     return { name, kind: 'tuned', spec, profile };
   }
   let binding: RunArgs;
@@ -43,14 +57,22 @@ export function parseVariant(text: string): ParsedVariant {
   } catch (e) {
     throw new UsageError(`bench ab: variant '${name}': ${(e as Error).message}`);
   }
-  if (binding.command.length > 0) throw new UsageError(`bench ab: variant '${name}': '${binding.command.join(' ')}' is not a numactl option (the workload goes after --)`);
-  if (binding.show || binding.hardware || binding.help) throw new UsageError(`bench ab: variant '${name}': --show, --hardware and --help print instead of binding`);
-  if (binding.memory === undefined && binding.cpus === undefined) throw new UsageError(`bench ab: variant '${name}': '${spec}' binds nothing`);
+  if (binding.command.length > 0)
+    throw new UsageError(
+      `bench ab: variant '${name}': '${binding.command.join(' ')}' is not a numactl option (the workload goes after --)`,
+    );
+  if (binding.show || binding.hardware || binding.help)
+    throw new UsageError(`bench ab: variant '${name}': --show, --hardware and --help print instead of binding`);
+  if (binding.memory === undefined && binding.cpus === undefined)
+    throw new UsageError(`bench ab: variant '${name}': '${spec}' binds nothing`);
   return { name, kind: 'bind', spec, binding };
 }
 
 export function parseVariants(texts: readonly string[]): ParsedVariant[] {
-  if (texts.length < 2) throw new UsageError('bench ab: give at least two --variant (the first is the baseline), e.g. --variant default= --variant local=\'--membind=0\'');
+  if (texts.length < 2)
+    throw new UsageError(
+      "bench ab: give at least two --variant (the first is the baseline), e.g. --variant default= --variant local='--membind=0'",
+    );
   const out = texts.map(parseVariant);
   const names = new Set<string>();
   for (const v of out) {

@@ -12,7 +12,9 @@ import { applyBinding, type SystemSets } from '../actuate/run_binding.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-export type RunFigures = Omit<AbRun, 'variant' | 'round' | 'order' | 'warmup' | 'ok' | 'metric'> & { readonly output: string };
+export type RunFigures = Omit<AbRun, 'variant' | 'round' | 'order' | 'warmup' | 'ok' | 'metric'> & {
+  readonly output: string;
+};
 
 export interface WorkloadEnv {
   readonly native: typeof Native;
@@ -28,7 +30,10 @@ function numastat(root: SysRoot, nodes: readonly number[]): Record<string, Recor
   return Object.fromEntries(nodes.map((n) => [String(n), readNodeNumastat(root, n) ?? {}]));
 }
 
-function delta(a: Record<string, Record<string, number>>, b: Record<string, Record<string, number>>): Record<string, Record<string, number>> {
+function delta(
+  a: Record<string, Record<string, number>>,
+  b: Record<string, Record<string, number>>,
+): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const [node, counters] of Object.entries(b)) {
     out[node] = Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v - (a[node]?.[k] ?? 0)]));
@@ -62,7 +67,11 @@ export function checkBinding(env: Omit<WorkloadEnv, 'signal' | 'nodes'>, binding
   }
 }
 
-export async function runWorkload(env: WorkloadEnv, cmd: readonly string[], binding: RunArgs | undefined): Promise<RunFigures> {
+export async function runWorkload(
+  env: WorkloadEnv,
+  cmd: readonly string[],
+  binding: RunArgs | undefined,
+): Promise<RunFigures> {
   const before = numastat(env.root, env.nodes);
   const ru0 = env.native.childrenRusage();
   const t0 = process.hrtime.bigint();
@@ -76,24 +85,43 @@ export async function runWorkload(env: WorkloadEnv, cmd: readonly string[], bind
   const kill = () => {
     try {
       process.kill(-child.pid!, 'SIGTERM');
-      setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(-child.pid!, 'SIGKILL'), 3000).unref();
+      setTimeout(
+        () => child.exitCode === null && child.signalCode === null && process.kill(-child.pid!, 'SIGKILL'),
+        3000,
+      ).unref();
     } catch {}
   };
   env.signal.addEventListener('abort', kill, { once: true });
   try {
     const exit = await new Promise<{ code: number | null; signal: string | null; wallS: number }>((resolve, reject) => {
-      child.once('error', (e: NodeJS.ErrnoException) => reject(new NumakitError(`bench ab: cannot run '${cmd[0]}': ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, e.code === 'ENOENT' ? 127 : 126)));
-      child.once('exit', (code, signal) => resolve({ code, signal, wallS: Number(process.hrtime.bigint() - t0) / 1e9 }));
+      child.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          new NumakitError(
+            `bench ab: cannot run '${cmd[0]}': ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`,
+            e.code === 'ENOENT' ? 127 : 126,
+          ),
+        ),
+      );
+      child.once('exit', (code, signal) =>
+        resolve({ code, signal, wallS: Number(process.hrtime.bigint() - t0) / 1e9 }),
+      );
     });
     const ru = env.native.childrenRusage();
     const after = numastat(env.root, env.nodes);
     if (child.stdout!.readableEnded === false) await new Promise((r) => child.once('close', r));
     return {
-      exitCode: exit.code, signal: exit.signal, wallS: exit.wallS,
-      userS: ru.userS - ru0.userS, systemS: ru.systemS - ru0.systemS, maxRssKb: ru.maxRssKb,
-      minorFaults: ru.minorFaults - ru0.minorFaults, majorFaults: ru.majorFaults - ru0.majorFaults,
-      voluntaryCtxSwitches: ru.voluntaryCtxSwitches - ru0.voluntaryCtxSwitches, involuntaryCtxSwitches: ru.involuntaryCtxSwitches - ru0.involuntaryCtxSwitches,
-      numastat: delta(before, after), output,
+      exitCode: exit.code,
+      signal: exit.signal,
+      wallS: exit.wallS,
+      userS: ru.userS - ru0.userS,
+      systemS: ru.systemS - ru0.systemS,
+      maxRssKb: ru.maxRssKb,
+      minorFaults: ru.minorFaults - ru0.minorFaults,
+      majorFaults: ru.majorFaults - ru0.majorFaults,
+      voluntaryCtxSwitches: ru.voluntaryCtxSwitches - ru0.voluntaryCtxSwitches,
+      involuntaryCtxSwitches: ru.involuntaryCtxSwitches - ru0.involuntaryCtxSwitches,
+      numastat: delta(before, after),
+      output,
     };
   } finally {
     env.signal.removeEventListener('abort', kill);

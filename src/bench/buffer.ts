@@ -15,7 +15,8 @@ export interface BenchBuffer {
 
 export function allocateBuffer(native: typeof Native, bytes: number): BenchBuffer {
   const pages = Math.ceil(bytes / WASM_PAGE);
-  if (pages > 65535) throw new NumakitError(`bench buffer of ${bytes} bytes is over the ${MAX_MEMORY_BYTES} a WebAssembly memory holds`);
+  if (pages > 65535)
+    throw new NumakitError(`bench buffer of ${bytes} bytes is over the ${MAX_MEMORY_BYTES} a WebAssembly memory holds`);
   let memory: WebAssembly.Memory;
   try {
     memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
@@ -23,7 +24,8 @@ export function allocateBuffer(native: typeof Native, bytes: number): BenchBuffe
     throw new NumakitError(`cannot reserve a ${Math.round(bytes / 2 ** 20)} MiB buffer: ${(e as Error).message}`);
   }
   const range = { addr: native.addressOf(memory.buffer), length: pages * WASM_PAGE };
-  if (range.addr % BigInt(native.pageSize()) !== 0n) throw new NumakitError('bench: the WebAssembly memory is not page aligned; cannot bind it');
+  if (range.addr % BigInt(native.pageSize()) !== 0n)
+    throw new NumakitError('bench: the WebAssembly memory is not page aligned; cannot bind it');
   return { memory, range };
 }
 
@@ -32,12 +34,21 @@ export function allocateBuffer(native: typeof Native, bytes: number): BenchBuffe
  * any page still present) and touches every page so that it is allocated there now.
  * `hugePages`: MADV_HUGEPAGE first (transparent huge pages).
  */
-export function bindBuffer(native: typeof Native, buf: BenchBuffer, node: number, opts: { hugePages: boolean }): string | null {
+export function bindBuffer(
+  native: typeof Native,
+  buf: BenchBuffer,
+  node: number,
+  opts: { hugePages: boolean },
+): string | null {
   native.madvise(buf.range, native.MADV_DONTNEED);
   if (opts.hugePages) native.madvise(buf.range, native.MADV_HUGEPAGE);
   let note: string | null = null;
   try {
-    native.mbind(buf.range, { mode: native.MPOL_BIND, nodes: [node] }, { flags: native.MPOL_MF_STRICT | native.MPOL_MF_MOVE });
+    native.mbind(
+      buf.range,
+      { mode: native.MPOL_BIND, nodes: [node] },
+      { flags: native.MPOL_MF_STRICT | native.MPOL_MF_MOVE },
+    );
   } catch (e) {
     // EIO: some page could not be moved. The verification below says how much.
     if (!(e instanceof native.NativeError) || e.code !== 'EIO') throw e;
@@ -52,7 +63,11 @@ export function bindBuffer(native: typeof Native, buf: BenchBuffer, node: number
 const CHUNK = 1 << 16;
 
 /** Where every page of the buffer is, against the node it was bound to. */
-export function verifyBuffer(native: typeof Native, buf: BenchBuffer, node: number): Omit<Placement, 'verified' | 'hugeShare'> {
+export function verifyBuffer(
+  native: typeof Native,
+  buf: BenchBuffer,
+  node: number,
+): Omit<Placement, 'verified' | 'hugeShare'> {
   const page = BigInt(native.pageSize());
   const total = Math.floor(buf.range.length / Number(page));
   const byNode: Record<string, number> = {};

@@ -21,7 +21,8 @@ export interface MemArgs extends Omit<MemOptions, 'arrayBytes' | 'latencyBytes'>
   readonly progress?: (done: number, total: number, what: string) => void;
 }
 
-const PREFETCH_NOTE = 'hardware prefetchers were left as they are (numakit cannot switch them: that takes model-specific registers); the random cycle defeats stride prefetchers, but an adjacent-line prefetcher may still fetch each line\'s neighbour';
+const PREFETCH_NOTE =
+  "hardware prefetchers were left as they are (numakit cannot switch them: that takes model-specific registers); the random cycle defeats stride prefetchers, but an adjacent-line prefetcher may still fetch each line's neighbour";
 
 function planNodes(root: SysRoot, topo: Topology): PlanNode[] {
   const allowed = readProcStatus(root, process.pid)?.cpusAllowed ?? null;
@@ -45,8 +46,14 @@ function selectNodes(spec: string | undefined, topo: Topology): number[] | undef
 function warnings(topo: Topology, settings: ReturnType<typeof readBenchSettings>, load: number[] | null): string[] {
   const out: string[] = [];
   const cpus = topo.cpus.filter((c) => c.online).length;
-  if (load !== null && load[0]! > cpus * 0.25) out.push(`load average ${load[0]!.toFixed(2)} on ${cpus} CPU(s) at start: other work shares the CPUs and memory; figures may be low, repeat when the machine is idle`);
-  if (settings.hypervisor) out.push('this is a virtual machine: guest nodes and vCPUs need not match the host\'s, and other guests share the memory system');
+  if (load !== null && load[0]! > cpus * 0.25)
+    out.push(
+      `load average ${load[0]!.toFixed(2)} on ${cpus} CPU(s) at start: other work shares the CPUs and memory; figures may be low, repeat when the machine is idle`,
+    );
+  if (settings.hypervisor)
+    out.push(
+      "this is a virtual machine: guest nodes and vCPUs need not match the host's, and other guests share the memory system",
+    );
   return out;
 }
 
@@ -54,29 +61,67 @@ export async function benchMem(root: SysRoot, args: MemArgs): Promise<MemResult>
   const topo = discoverTopology(root, { devices: false });
   const settings = readBenchSettings(root, topo);
   if (args.hugePages && (settings.thp === null || settings.thp === 'never')) {
-    throw new NumakitError(`--huge-pages needs transparent huge pages, but sys/kernel/mm/transparent_hugepage/enabled is ${settings.thp === null ? 'absent' : '[never]'} (hugetlbfs pages cannot back a WebAssembly memory)`);
+    throw new NumakitError(
+      `--huge-pages needs transparent huge pages, but sys/kernel/mm/transparent_hugepage/enabled is ${settings.thp === null ? 'absent' : '[never]'} (hugetlbfs pages cannot back a WebAssembly memory)`,
+    );
   }
   const plan = planMem(planNodes(root, topo), {
-    nodes: selectNodes(args.nodes, topo), threads: args.threads, arrayBytes: args.arrayBytes, latencyBytes: args.latencyBytes,
-    bandwidth: args.bandwidth, latency: args.latency, loaded: args.loaded,
+    nodes: selectNodes(args.nodes, topo),
+    threads: args.threads,
+    arrayBytes: args.arrayBytes,
+    latencyBytes: args.latencyBytes,
+    bandwidth: args.bandwidth,
+    latency: args.latency,
+    loaded: args.loaded,
   });
   const start = loadAverage(root);
   const time = new Date().toISOString();
   const native = await import('../native/index.js');
   const run = await runMem(native, root, plan, { ...args });
-  const options: MemOptions = { arrayBytes: plan.arrayBytes, latencyBytes: plan.latencyBytes, repeats: args.repeats, seconds: args.seconds, hugePages: args.hugePages, loaded: args.loaded, bandwidth: args.bandwidth, latency: args.latency };
+  const options: MemOptions = {
+    arrayBytes: plan.arrayBytes,
+    latencyBytes: plan.latencyBytes,
+    repeats: args.repeats,
+    seconds: args.seconds,
+    hugePages: args.hugePages,
+    loaded: args.loaded,
+    bandwidth: args.bandwidth,
+    latency: args.latency,
+  };
   const notes = [...plan.notes, ...run.notes];
-  if (topo.nodes.length === 1) notes.push('one NUMA node: every access here is local, so each matrix has one cell, this machine\'s local figure; there is no remote figure to compare it with');
+  if (topo.nodes.length === 1)
+    notes.push(
+      "one NUMA node: every access here is local, so each matrix has one cell, this machine's local figure; there is no remote figure to compare it with",
+    );
   if (args.latency) notes.push(PREFETCH_NOTE);
-  if (args.loaded && plan.rows.some((r) => r.cpus.length < 2)) notes.push(`loaded latency needs two CPUs on a node (one chases, the others stream): not measured for node(s) ${plan.rows.filter((r) => r.cpus.length < 2).map((r) => r.node).join(', ')}`);
-  const huge = [...run.bandwidth, ...run.latency].map((c) => c.placement.hugeShare).filter((h): h is number => h !== null);
-  if (args.hugePages && huge.length > 0) notes.push(`transparent huge pages backed ${(Math.min(...huge) * 100).toFixed(0)}% or more of the buffer (smaps AnonHugePages)`);
+  if (args.loaded && plan.rows.some((r) => r.cpus.length < 2))
+    notes.push(
+      `loaded latency needs two CPUs on a node (one chases, the others stream): not measured for node(s) ${plan.rows
+        .filter((r) => r.cpus.length < 2)
+        .map((r) => r.node)
+        .join(', ')}`,
+    );
+  const huge = [...run.bandwidth, ...run.latency]
+    .map((c) => c.placement.hugeShare)
+    .filter((h): h is number => h !== null);
+  if (args.hugePages && huge.length > 0)
+    notes.push(
+      `transparent huge pages backed ${(Math.min(...huge) * 100).toFixed(0)}% or more of the buffer (smaps AnonHugePages)`,
+    );
   return {
-    schemaVersion: 1, kind: 'bench-mem', time, nodes: benchNodes(root, topo),
-    settings: { ...settings, loadAverage: { start, end: loadAverage(root) } }, options,
-    cpuNodes: plan.rows.map((r) => r.node), memNodes: plan.cols,
+    schemaVersion: 1,
+    kind: 'bench-mem',
+    time,
+    nodes: benchNodes(root, topo),
+    settings: { ...settings, loadAverage: { start, end: loadAverage(root) } },
+    options,
+    cpuNodes: plan.rows.map((r) => r.node),
+    memNodes: plan.cols,
     stream: { llcBytes: plan.llcBytes, arrayToCache: plan.arrayToCache, ruleMet: plan.ruleMet },
-    bandwidth: run.bandwidth, latency: run.latency, loadedLatency: run.loadedLatency,
-    notes, warnings: [...warnings(topo, settings, start), ...topo.warnings],
+    bandwidth: run.bandwidth,
+    latency: run.latency,
+    loadedLatency: run.loadedLatency,
+    notes,
+    warnings: [...warnings(topo, settings, start), ...topo.warnings],
   };
 }

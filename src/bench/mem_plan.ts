@@ -57,7 +57,10 @@ function pickRows(nodes: readonly PlanNode[], req: MemRequest, notes: string[]):
   for (const n of nodes) {
     if (n.cpus.length === 0) continue;
     const cpus = req.threads === undefined ? [...n.cpus] : n.cpus.slice(0, req.threads);
-    if (req.threads !== undefined && req.threads > n.cpus.length) notes.push(`node ${n.id} has ${n.cpus.length} CPU(s) this process may use: ${n.cpus.length} thread(s) there, not ${req.threads}`);
+    if (req.threads !== undefined && req.threads > n.cpus.length)
+      notes.push(
+        `node ${n.id} has ${n.cpus.length} CPU(s) this process may use: ${n.cpus.length} thread(s) there, not ${req.threads}`,
+      );
     rows.push({ node: n.id, cpus });
   }
   return rows;
@@ -67,7 +70,8 @@ function pickRows(nodes: readonly PlanNode[], req: MemRequest, notes: string[]):
 function pickSizes(rows: readonly MemRow[], nodes: readonly PlanNode[], req: MemRequest, notes: string[]) {
   const llcs = rows.map((r) => nodes.find((n) => n.id === r.node)!.llcBytes);
   const llc = llcs.some((l) => l === null) ? null : Math.max(0, ...(llcs as number[]));
-  if (llc === null) notes.push(`last-level cache size unknown (no cache/ in sysfs): arrays default to ${mib(FALLBACK_ARRAY_BYTES)}`);
+  if (llc === null)
+    notes.push(`last-level cache size unknown (no cache/ in sysfs): arrays default to ${mib(FALLBACK_ARRAY_BYTES)}`);
   const loadedExtra = (a: number) => (req.loaded ? a : 0);
   let arrayBytes = req.arrayBytes ?? roundUp(llc === null ? FALLBACK_ARRAY_BYTES : Math.max(4 * llc, 32 * MiB), ALIGN);
   if (req.arrayBytes === undefined && 3 * arrayBytes > MAX_MEMORY_BYTES) {
@@ -86,18 +90,27 @@ export function planMem(nodes: readonly PlanNode[], req: MemRequest): MemPlan {
   const chosen = req.nodes === undefined ? nodes : nodes.filter((n) => req.nodes!.includes(n.id));
   const rows = pickRows(chosen, req, notes);
   const cols = chosen.filter((n) => n.hasMemory).map((n) => n.id);
-  if (rows.length === 0) throw new NumakitError(`no node with CPUs this process may use among nodes ${formatCpuList(chosen.map((n) => n.id))}: nothing can run the kernels`);
-  if (cols.length === 0) throw new NumakitError(`no node with memory among nodes ${formatCpuList(chosen.map((n) => n.id))}`);
+  if (rows.length === 0)
+    throw new NumakitError(
+      `no node with CPUs this process may use among nodes ${formatCpuList(chosen.map((n) => n.id))}: nothing can run the kernels`,
+    );
+  if (cols.length === 0)
+    throw new NumakitError(`no node with memory among nodes ${formatCpuList(chosen.map((n) => n.id))}`);
   const { llc, arrayBytes, latencyBytes } = pickSizes(rows, nodes, req, notes);
   const bw = req.bandwidth ? 3 * arrayBytes : 0;
   const lat = req.latency ? latencyBytes + (req.loaded ? arrayBytes : 0) : 0;
   const bufferBytes = roundUp(Math.max(bw, lat), 65536);
   if (bufferBytes > MAX_MEMORY_BYTES) {
-    throw new UsageError(`bench mem: ${mib(bufferBytes)} of buffer (3 x --size, or --latency-size + --size with --loaded) is over the ${mib(MAX_MEMORY_BYTES)} a WebAssembly memory holds`);
+    throw new UsageError(
+      `bench mem: ${mib(bufferBytes)} of buffer (3 x --size, or --latency-size + --size with --loaded) is over the ${mib(MAX_MEMORY_BYTES)} a WebAssembly memory holds`,
+    );
   }
   const arrayToCache = llc === null || llc === 0 ? null : arrayBytes / llc;
   const ruleMet = !req.bandwidth || arrayToCache === null ? null : arrayToCache >= 4;
-  if (ruleMet === false) notes.push(`arrays of ${mib(arrayBytes)} are ${arrayToCache!.toFixed(1)}x the ${mib(llc!)} last-level cache: below STREAM's 4x, caches inflate the figures`);
+  if (ruleMet === false)
+    notes.push(
+      `arrays of ${mib(arrayBytes)} are ${arrayToCache!.toFixed(1)}x the ${mib(llc!)} last-level cache: below STREAM's 4x, caches inflate the figures`,
+    );
   checkFree(nodes, cols, bufferBytes);
   return { rows, cols, arrayBytes, latencyBytes, bufferBytes, llcBytes: llc, arrayToCache, ruleMet, notes };
 }
@@ -108,7 +121,9 @@ function checkFree(nodes: readonly PlanNode[], cols: readonly number[], bufferBy
   for (const id of cols) {
     const free = nodes.find((n) => n.id === id)!.memFreeBytes;
     if (free !== null && free < bufferBytes + spare) {
-      throw new NumakitError(`not enough free memory on node ${id}: ${mib(free)} free, the benchmark buffer needs ${mib(bufferBytes)} there (+${mib(spare)} spare); use a smaller --size/--latency-size, or leave node ${id} out with --nodes`);
+      throw new NumakitError(
+        `not enough free memory on node ${id}: ${mib(free)} free, the benchmark buffer needs ${mib(bufferBytes)} there (+${mib(spare)} spare); use a smaller --size/--latency-size, or leave node ${id} out with --nodes`,
+      );
     }
   }
 }

@@ -19,7 +19,8 @@ const post = (m: FromWorker) => parentPort!.postMessage(m);
 
 function runKernel(kernel: string, s: Slice): void {
   if (kernel === 'read') sink ^= ex.read(s.a, s.n);
-  else if (kernel === 'write') ex.fill(s.c, s.n, 0x3f); // 0x3f3f... is a normal double
+  else if (kernel === 'write')
+    ex.fill(s.c, s.n, 0x3f); // 0x3f3f... is a normal double
   else if (kernel === 'copy') ex.copy(s.c, s.a, s.n);
   else ex.triad(s.a, s.b, s.c, s.n, 3.0);
 }

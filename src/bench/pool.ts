@@ -9,7 +9,12 @@ import { CTL, type FromWorker, type Kernel, type Slice, type ToWorker, type Work
 import { KERNELS_WASM_BASE64 } from './wasm/kernels_wasm.js';
 
 // Atomics.waitAsync is in Node 20 (V8 8.7+) but in TypeScript's lib only from ES2024.
-type WaitAsync = (a: Int32Array, i: number, v: number, ms: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+type WaitAsync = (
+  a: Int32Array,
+  i: number,
+  v: number,
+  ms: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /** The worker's entry: the built .js, or a tsx bootstrap when running from the .ts sources. */
@@ -31,7 +36,11 @@ export class KernelPool {
   private readonly times: Float64Array;
   private failure: Error | undefined;
 
-  private constructor(private readonly workers: Worker[], control: SharedArrayBuffer, times: SharedArrayBuffer) {
+  private constructor(
+    private readonly workers: Worker[],
+    control: SharedArrayBuffer,
+    times: SharedArrayBuffer,
+  ) {
     this.ctl = new Int32Array(control);
     this.times = new Float64Array(times);
     for (const w of workers) {
@@ -138,7 +147,11 @@ export class KernelPool {
    * Loaded latency: workers in `loaders` read their slices over and over while worker
    * `chaser` chases. Returns the chase's ns per load and the loaders' GB/s.
    */
-  async loaded(chaser: number, cycle: { start: number; lines: number; seconds: number }, loaders: ReadonlyMap<number, Slice>): Promise<{ nsPerLoad: number[]; gbps: number }> {
+  async loaded(
+    chaser: number,
+    cycle: { start: number; lines: number; seconds: number },
+    loaders: ReadonlyMap<number, Slice>,
+  ): Promise<{ nsPerLoad: number[]; gbps: number }> {
     Atomics.store(this.ctl, CTL.stop, 0);
     const streams = [...loaders].map(([i, slice]) => {
       const ready = this.nextMessage(i, 'ready');

@@ -15,7 +15,14 @@ export function readCpuModel(root: SysRoot): string | null {
 
 export function readBenchSettings(root: SysRoot, topo: Topology): Omit<BenchSettings, 'loadAverage'> {
   const k = topo.kernel;
-  const governors = [...new Set(readGovernors(root, topo.cpus.filter((c) => c.online).map((c) => c.id)).values())].sort();
+  const governors = [
+    ...new Set(
+      readGovernors(
+        root,
+        topo.cpus.filter((c) => c.online).map((c) => c.id),
+      ).values(),
+    ),
+  ].sort();
   return {
     kernel: k.kernelRelease.value,
     cpuModel: readCpuModel(root),

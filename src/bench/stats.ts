@@ -51,7 +51,11 @@ export interface RatioCI {
  * The ratio of medians b/a with a percentile bootstrap confidence interval: both samples are
  * resampled with replacement `resamples` times. NaN bounds when a sample is empty.
  */
-export function bootstrapRatio(a: readonly number[], b: readonly number[], opts: { level?: number; resamples?: number; seed?: number } = {}): RatioCI {
+export function bootstrapRatio(
+  a: readonly number[],
+  b: readonly number[],
+  opts: { level?: number; resamples?: number; seed?: number } = {},
+): RatioCI {
   const ratio = median(b) / median(a);
   if (a.length === 0 || b.length === 0) return { ratio, low: NaN, high: NaN };
   const rand = seededRandom(opts.seed ?? 1);

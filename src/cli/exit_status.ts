@@ -14,5 +14,7 @@ export const EXIT_TABLE: Readonly<Record<number, string>> = {
 /** The table as this command uses it: its own meanings (run: 126, 127) over the common ones. */
 export function exitTable(cmd: Pick<Command, 'exit'>): [number, string][] {
   const all = { ...EXIT_TABLE, ...cmd.exit };
-  return Object.entries(all).map(([k, v]) => [Number(k), v] as [number, string]).sort((a, b) => a[0] - b[0]);
+  return Object.entries(all)
+    .map(([k, v]) => [Number(k), v] as [number, string])
+    .sort((a, b) => a[0] - b[0]);
 }

@@ -15,8 +15,18 @@ export interface Globals {
 
 /** The global options' declaration: the top-level --help, the man page and completion read it. */
 export const GLOBAL_OPTIONS: OptionTable = {
-  root: { type: 'string', value: 'DIR|FILE.tar.gz', complete: 'file', help: 'read a snapshot (numakit snapshot) instead of this machine; never acted on' },
-  example: { type: 'string', value: 'NAME', complete: 'example', help: 'read a shipped example machine (numakit examples lists them)' },
+  root: {
+    type: 'string',
+    value: 'DIR|FILE.tar.gz',
+    complete: 'file',
+    help: 'read a snapshot (numakit snapshot) instead of this machine; never acted on',
+  },
+  example: {
+    type: 'string',
+    value: 'NAME',
+    complete: 'example',
+    help: 'read a shipped example machine (numakit examples lists them)',
+  },
   'no-color': { type: 'boolean', help: 'no colours (also NO_COLOR=1)' },
   version: { type: 'boolean', short: 'V', help: 'print the version and exit' },
   help: { type: 'boolean', short: 'h', help: 'this text; numakit COMMAND --help for a command' },
@@ -25,7 +35,10 @@ export const GLOBAL_OPTIONS: OptionTable = {
 const WITH_VALUE = new Set(['--root', '--example']);
 
 /** Splits argv into global options, the command name and the command's own arguments. */
-export function splitGlobals(argv: string[], isRaw: (cmd: string) => boolean): { globals: Globals; command?: string; args: string[] } {
+export function splitGlobals(
+  argv: string[],
+  isRaw: (cmd: string) => boolean,
+): { globals: Globals; command?: string; args: string[] } {
   const g: Globals = { noColor: false, help: false, version: false };
   const args: string[] = [];
   let command: string | undefined;
@@ -35,7 +48,10 @@ export function splitGlobals(argv: string[], isRaw: (cmd: string) => boolean): {
       args.push(...argv.slice(i));
       break;
     }
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     if (WITH_VALUE.has(flag)) {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
@@ -47,6 +63,7 @@ export function splitGlobals(argv: string[], isRaw: (cmd: string) => boolean): {
     else if (command === undefined && !a.startsWith('-')) command = a;
     else args.push(a);
   }
-  if (g.root !== undefined && g.example !== undefined) throw new UsageError('--root and --example cannot be used together');
+  if (g.root !== undefined && g.example !== undefined)
+    throw new UsageError('--root and --example cannot be used together');
   return { globals: g, command, args };
 }

@@ -43,7 +43,8 @@ export function optionGroups(options: OptionTable): [string, [string, OptionSpec
   return [...groups];
 }
 
-export const GLOBALS_LINE = 'global options (before or after the command): --root DIR|FILE.tar.gz, --example NAME, --no-color; see numakit --help';
+export const GLOBALS_LINE =
+  'global options (before or after the command): --root DIR|FILE.tar.gz, --example NAME, --no-color; see numakit --help';
 
 export function renderExitStatus(cmd: Pick<Command, 'exit'>): string[] {
   return ['exit status:', ...renderDefinitions(exitTable(cmd).map(([c, m]) => [String(c), m]))];
@@ -55,13 +56,34 @@ export function renderHelp(name: string, cmd: Command): string {
   const out = cmd.synopsis.map((s, i) => `${i === 0 ? 'usage: ' : '       '}${prog}${s === '' ? '' : ` ${s}`}`);
   out.push('', cmd.description.trimEnd());
   if (cmd.subcommands !== undefined) {
-    out.push('', 'commands:', ...renderDefinitions(Object.entries(cmd.subcommands).map(([n, c]) => [n, `${c.summary} (${prog} ${n} --help)`])));
+    out.push(
+      '',
+      'commands:',
+      ...renderDefinitions(Object.entries(cmd.subcommands).map(([n, c]) => [n, `${c.summary} (${prog} ${n} --help)`])),
+    );
   }
-  if (cmd.positionals?.help !== undefined) out.push('', 'arguments:', ...renderDefinitions([[cmd.positionals.name, cmd.positionals.help]]));
+  if (cmd.positionals?.help !== undefined)
+    out.push('', 'arguments:', ...renderDefinitions([[cmd.positionals.name, cmd.positionals.help]]));
   const groups = optionGroups(cmd.options);
   const w = labelWidth(groups.flatMap(([, opts]) => opts.map(([k, s]) => optionLabel(k, s))));
-  for (const [group, opts] of groups) out.push('', `${group}:`, ...renderDefinitions(opts.map(([k, s]) => [optionLabel(k, s), s.help]), w));
-  for (const s of cmd.sections ?? []) out.push('', `${s.title}:`, ...s.body.trimEnd().split('\n').map((l) => `  ${l}`.trimEnd()));
+  for (const [group, opts] of groups)
+    out.push(
+      '',
+      `${group}:`,
+      ...renderDefinitions(
+        opts.map(([k, s]) => [optionLabel(k, s), s.help]),
+        w,
+      ),
+    );
+  for (const s of cmd.sections ?? [])
+    out.push(
+      '',
+      `${s.title}:`,
+      ...s.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`.trimEnd()),
+    );
   out.push('', GLOBALS_LINE, '', ...renderExitStatus(cmd));
   return out.join('\n') + '\n';
 }

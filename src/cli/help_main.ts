@@ -19,7 +19,7 @@ export async function renderMainHelp(): Promise<string> {
     'global options (before or after the command):',
     ...renderDefinitions(Object.entries(GLOBAL_OPTIONS).map(([k, s]) => [optionLabel(k, s), s.help])),
     '',
-    'numakit COMMAND --help (or numakit help COMMAND) shows a command\'s options.',
+    "numakit COMMAND --help (or numakit help COMMAND) shows a command's options.",
     '',
     ...renderExitStatus(overview),
     '',

@@ -55,7 +55,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const { cmd, args: rest, name } = resolveSubcommand(await entry.load(), args, command ?? '');
   const parsed = parseCommandArgs(cmd, rest, name);
   if (parsed.help) {
-    io.out(command === undefined ? await (await import('./help_main.js')).renderMainHelp() : (await import('./help.js')).renderHelp(name, cmd));
+    io.out(
+      command === undefined
+        ? await (await import('./help_main.js')).renderMainHelp()
+        : (await import('./help.js')).renderHelp(name, cmd),
+    );
     return 0;
   }
   // Files that exist but cannot be used cost their fact, not the command: each is said once.
@@ -81,6 +85,7 @@ export function describeError(e: unknown): { message: string; code: number } {
     return { message: `${err.path}: ${err.code === 'EACCES' ? 'permission denied' : err.message}`, code: 1 };
   }
   // A command that still calls parseArgs itself: its errors are usage errors too.
-  if (err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS')) return { message: err.message.split('. ')[0]!, code: 2 };
+  if (err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
+    return { message: err.message.split('. ')[0]!, code: 2 };
   return { message: `internal error: ${err?.message ?? String(e)} (NUMAKIT_DEBUG=1 shows where)`, code: 70 };
 }

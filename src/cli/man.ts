@@ -21,12 +21,18 @@ export function roff(text: string): string {
 
 /** Lines of text kept as they are (help's '\n' are line breaks). */
 function lines(text: string): string[] {
-  return text.trimEnd().split('\n').flatMap((l, i) => (i === 0 ? [roff(l)] : ['.br', roff(l)]));
+  return text
+    .trimEnd()
+    .split('\n')
+    .flatMap((l, i) => (i === 0 ? [roff(l)] : ['.br', roff(l)]));
 }
 
 /** Prose: lines of a paragraph filled by roff, blank lines start a new paragraph. */
 function prose(text: string): string[] {
-  return text.trim().split(/\n\s*\n/).flatMap((p, i) => [...(i > 0 ? ['.PP'] : []), roff(p.replace(/\s*\n\s*/g, ' '))]);
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .flatMap((p, i) => [...(i > 0 ? ['.PP'] : []), roff(p.replace(/\s*\n\s*/g, ' '))]);
 }
 
 function options(table: OptionTable, withHelp: boolean): string[] {
@@ -43,9 +49,11 @@ function command(name: string, cmd: Command): string[] {
   const out = [`.SS ${roff(`numakit ${name}`)}`, `${roff(cmd.summary)}.`, '.PP', '.nf'];
   for (const s of cmd.synopsis) out.push(roff(`numakit ${name}${s === '' ? '' : ` ${s}`}`));
   out.push('.fi', '.PP', ...prose(cmd.description));
-  if (cmd.positionals?.help !== undefined) out.push('.TP', `.I ${roff(cmd.positionals.name)}`, ...lines(cmd.positionals.help));
+  if (cmd.positionals?.help !== undefined)
+    out.push('.TP', `.I ${roff(cmd.positionals.name)}`, ...lines(cmd.positionals.help));
   out.push(...options(cmd.options, true));
-  for (const s of cmd.sections ?? []) out.push('.PP', `\\fI${roff(s.title)}:\\fR`, '.RS', '.nf', ...roff(s.body.trimEnd()).split('\n'), '.fi', '.RE');
+  for (const s of cmd.sections ?? [])
+    out.push('.PP', `\\fI${roff(s.title)}:\\fR`, '.RS', '.nf', ...roff(s.body.trimEnd()).split('\n'), '.fi', '.RE');
   const own = Object.entries(cmd.exit ?? {});
   if (own.length > 0) out.push('.PP', '\\fIExit status:\\fR', ...own.flatMap(([c, m]) => ['.br', roff(`${c}: ${m}`)]));
   for (const [sub, c] of Object.entries(cmd.subcommands ?? {})) out.push(...command(`${name} ${sub}`, c));
@@ -70,21 +78,36 @@ export async function renderManPage(): Promise<string> {
     'They may stand before or after the command (for \\fBrun\\fR, only before it).',
     ...options(GLOBAL_OPTIONS, false),
   ];
-  if (Object.keys(overview.options).length > 0) out.push('.SH OPTIONS', 'With no command:', ...options(overview.options, false));
+  if (Object.keys(overview.options).length > 0)
+    out.push('.SH OPTIONS', 'With no command:', ...options(overview.options, false));
   out.push('.SH COMMANDS');
   for (const [name, entry] of Object.entries(COMMANDS)) out.push(...command(name, await entry.load()));
   out.push(
     '.SH EXIT STATUS',
     ...exitTable({}).flatMap(([c, m]) => ['.TP', `.B ${c}`, roff(m)]),
     '.PP',
-    roff('numakit run exits with the command\'s own status once it runs, 126 when the command cannot be executed and 127 when it is not found.'),
+    roff(
+      "numakit run exits with the command's own status once it runs, 126 when the command cannot be executed and 127 when it is not found.",
+    ),
     '.SH ENVIRONMENT',
-    '.TP', '.B NO_COLOR', 'no colours, as \\-\\-no\\-color.',
-    '.TP', '.B NUMAKIT_DEBUG', roff('=1: print the stack of an internal error.'),
-    '.TP', '.B NUMASTAT_WIDTH', roff('the width stat\'s tables fold at, as for numastat(8).'),
-    '.TP', '.B NUMAKIT_CACHE_DIR', roff('where the single executable unpacks its native module (default $XDG_CACHE_HOME/numakit or ~/.cache/numakit).'),
+    '.TP',
+    '.B NO_COLOR',
+    'no colours, as \\-\\-no\\-color.',
+    '.TP',
+    '.B NUMAKIT_DEBUG',
+    roff('=1: print the stack of an internal error.'),
+    '.TP',
+    '.B NUMASTAT_WIDTH',
+    roff("the width stat's tables fold at, as for numastat(8)."),
+    '.TP',
+    '.B NUMAKIT_CACHE_DIR',
+    roff(
+      'where the single executable unpacks its native module (default $XDG_CACHE_HOME/numakit or ~/.cache/numakit).',
+    ),
     '.SH FILES',
-    '.TP', '.B /var/lib/numakit', roff('the journal of apply and the agent (--state-dir).'),
+    '.TP',
+    '.B /var/lib/numakit',
+    roff('the journal of apply and the agent (--state-dir).'),
     '.SH SEE ALSO',
     '.BR numactl (8),',
     '.BR numastat (8),',

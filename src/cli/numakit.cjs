@@ -32,14 +32,19 @@ function cachedDataFor(id) {
   } catch {
     return undefined;
   }
-  return cache.length > ID_LENGTH && cache.toString('latin1', 0, ID_LENGTH) === id ? cache.subarray(ID_LENGTH) : undefined;
+  return cache.length > ID_LENGTH && cache.toString('latin1', 0, ID_LENGTH) === id
+    ? cache.subarray(ID_LENGTH)
+    : undefined;
 }
 
 /** The bundle as a script with CommonJS's wrapper (on its first line: line numbers unchanged). */
 function compile(source, cachedData) {
   // No import() inside (scripts/bundle-cli.mjs refuses a bundle with one): a script compiled
   // from a code cache has no loader for it.
-  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+  });
 }
 
 function run(script) {

@@ -47,8 +47,12 @@ export interface HelpSection {
 
 /** A value parsed from the command line, by the option's declaration. */
 type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
-  ? (S['multiple'] extends true ? boolean[] : boolean)
-  : (S['multiple'] extends true ? string[] : string);
+  ? S['multiple'] extends true
+    ? boolean[]
+    : boolean
+  : S['multiple'] extends true
+    ? string[]
+    : string;
 
 export type Values<O extends OptionTable> = { -readonly [K in keyof O]?: ValueOf<O[K]> };
 

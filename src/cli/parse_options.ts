@@ -26,7 +26,8 @@ function translate(e: unknown, who: string, options: OptionTable): never {
     const key = Object.keys(options).find((k) => `--${k}` === quoted || `-${options[k]!.short}` === quoted);
     const spec = key === undefined ? undefined : options[key];
     if (/does not take an argument/.test(err.message)) throw new UsageError(`${prefix(who)}${quoted} takes no value`);
-    if (/ambiguous/.test(err.message)) throw new UsageError(`${prefix(who)}${quoted} needs a value; one starting with '-' is written ${quoted}=VALUE`);
+    if (/ambiguous/.test(err.message))
+      throw new UsageError(`${prefix(who)}${quoted} needs a value; one starting with '-' is written ${quoted}=VALUE`);
     throw new UsageError(`${prefix(who)}${quoted} needs a value${spec?.value ? ` (${spec.value})` : ''}`);
   }
   throw e;
@@ -37,23 +38,32 @@ function checkChoices(values: Record<string, unknown>, options: OptionTable, who
     const spec = options[key];
     if (spec?.choices === undefined || v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) {
-      if (!spec.choices.includes(String(one))) throw new UsageError(`${prefix(who)}${flagOf(key, spec)} ${one}: expected one of ${spec.choices.join(', ')}`);
+      if (!spec.choices.includes(String(one)))
+        throw new UsageError(`${prefix(who)}${flagOf(key, spec)} ${one}: expected one of ${spec.choices.join(', ')}`);
     }
   }
 }
 
 function checkPositionals(decl: Declaration, positionals: string[], who: string): void {
   const p = decl.positionals;
-  const max = p === undefined ? 0 : p.max ?? 1;
+  const max = p === undefined ? 0 : (p.max ?? 1);
   if (positionals.length > max && p === undefined && decl.subcommands !== undefined) {
-    throw new UsageError(`${prefix(who)}unexpected argument '${positionals[0]}' (did you mean ${Object.keys(decl.subcommands).map((s) => `'numakit ${who} ${s}'`).join(' or ')}?)`);
+    throw new UsageError(
+      `${prefix(who)}unexpected argument '${positionals[0]}' (did you mean ${Object.keys(decl.subcommands)
+        .map((s) => `'numakit ${who} ${s}'`)
+        .join(' or ')}?)`,
+    );
   }
   if (positionals.length > max) {
-    throw new UsageError(`${prefix(who)}unexpected argument '${positionals[max]}'${p === undefined ? '' : ` (at most ${max} ${p.name})`}`);
+    throw new UsageError(
+      `${prefix(who)}unexpected argument '${positionals[max]}'${p === undefined ? '' : ` (at most ${max} ${p.name})`}`,
+    );
   }
-  if (p !== undefined && positionals.length < (p.min ?? 0)) throw new UsageError(`${prefix(who)}missing ${p.name}; see 'numakit ${who} --help'`);
+  if (p !== undefined && positionals.length < (p.min ?? 0))
+    throw new UsageError(`${prefix(who)}missing ${p.name}; see 'numakit ${who} --help'`);
   for (const v of p?.choices === undefined ? [] : positionals) {
-    if (!p!.choices!.includes(v)) throw new UsageError(`${prefix(who)}${p!.name} '${v}': expected one of ${p!.choices!.join(', ')}`);
+    if (!p!.choices!.includes(v))
+      throw new UsageError(`${prefix(who)}${p!.name} '${v}': expected one of ${p!.choices!.join(', ')}`);
   }
 }
 
@@ -62,7 +72,9 @@ function checkConflicts(decl: Declaration, values: Record<string, unknown>, who:
     const given = group.filter((k) => values[k] !== undefined && values[k] !== false);
     if (given.length > 1) {
       const flags = given.map((k) => flagOf(k, decl.options[k]!));
-      throw new UsageError(`${prefix(who)}${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} cannot be used together`);
+      throw new UsageError(
+        `${prefix(who)}${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} cannot be used together`,
+      );
     }
   }
 }
@@ -77,7 +89,12 @@ export function parseOptions(decl: Declaration, args: string[], who: string): Pa
   }
   let r;
   try {
-    r = parseArgs({ args, options: options as NonNullable<Parameters<typeof parseArgs>[0]>['options'], strict: true, allowPositionals: true });
+    r = parseArgs({
+      args,
+      options: options as NonNullable<Parameters<typeof parseArgs>[0]>['options'],
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (e) {
     translate(e, who, options);
   }
@@ -93,7 +110,11 @@ export function parseOptions(decl: Declaration, args: string[], who: string): Pa
 }
 
 /** Follows subcommands (`agent restore`): the command that runs, its arguments and its full name. */
-export function resolveSubcommand(cmd: Command, args: string[], name: string): { cmd: Command; args: string[]; name: string } {
+export function resolveSubcommand(
+  cmd: Command,
+  args: string[],
+  name: string,
+): { cmd: Command; args: string[]; name: string } {
   const sub = args[0] === undefined ? undefined : cmd.subcommands?.[args[0]];
   if (sub === undefined) return { cmd, args, name };
   return resolveSubcommand(sub, args.slice(1), `${name} ${args[0]}`);

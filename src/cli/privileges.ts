@@ -11,7 +11,13 @@ export function requireRoot(what: string, needs: string, uid: number | undefined
 
 /** The warning lines for corrupt journal files, found now or set aside before. */
 export function corruptJournalLines(j: JournalContents, stateDir: string): string[] {
-  const lines = j.corrupt.map((c) => `${c.path}: corrupt journal file (${c.reason}); skipped (the next apply, rollback or agent sets it aside in journal/corrupt/)`);
-  if (j.setAside.length > 0) lines.push(`${j.setAside.length} corrupt journal file(s) set aside in ${stateDir}/journal/corrupt/ (${j.setAside.join(', ')}): what they recorded cannot be undone by numakit; read them, then remove them`);
+  const lines = j.corrupt.map(
+    (c) =>
+      `${c.path}: corrupt journal file (${c.reason}); skipped (the next apply, rollback or agent sets it aside in journal/corrupt/)`,
+  );
+  if (j.setAside.length > 0)
+    lines.push(
+      `${j.setAside.length} corrupt journal file(s) set aside in ${stateDir}/journal/corrupt/ (${j.setAside.join(', ')}): what they recorded cannot be undone by numakit; read them, then remove them`,
+    );
   return lines;
 }

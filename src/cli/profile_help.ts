@@ -6,7 +6,9 @@ import { CLASSES } from '../policy/knowledge/types.js';
 export const PROFILE_NAMES = [...CLASSES, ...Object.keys(ALIASES)];
 
 export const PROFILE_HELP = `${CLASSES.map((n) => `  ${n.padEnd(15)} ${TABLE[n].summary}`).join('\n')}
-  aliases: ${Object.entries(ALIASES).map(([k, v]) => `${k} = ${v}`).join(', ')}; what each wants: docs/profiles.md`;
+  aliases: ${Object.entries(ALIASES)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(', ')}; what each wants: docs/profiles.md`;
 
 export const PLACEMENT_HELP = `where the workload's largest process runs, for the profiles whose advice
 depends on it (general, database, jvm): bound (numakit plan/run, numactl,

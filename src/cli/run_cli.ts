@@ -7,7 +7,8 @@ import { stdoutDirect } from './stdout.js';
 export function runCli(): void {
   // EPIPE on stdout (numakit topo | head) is a normal end, not an error (writeStdout says the
   // same when output goes straight to fd 1, src/cli/stdout.ts).
-  if (!stdoutDirect()) process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 1));
+  if (!stdoutDirect())
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 1));
 
   main(process.argv.slice(2)).then(
     (code) => {

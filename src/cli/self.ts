@@ -3,6 +3,9 @@
 // pids belong to another machine.
 import type { Context } from './context.js';
 
-export function withoutSelf<T extends { readonly pid: number }>(samples: readonly T[], ctx: Pick<Context, 'root'>): T[] {
+export function withoutSelf<T extends { readonly pid: number }>(
+  samples: readonly T[],
+  ctx: Pick<Context, 'root'>,
+): T[] {
   return ctx.root.isReal ? samples.filter((s) => s.pid !== process.pid) : [...samples];
 }

@@ -19,7 +19,14 @@ export async function statOverview(ctx: Context): Promise<{ text: string; data: 
     return null; // no NUMA statistics here: the overview's other sections say why
   }
   const { withoutSelf } = await import('./self.js');
-  const ranked = rankByRemote(withoutSelf(createSampler(ctx.root).sample(0), ctx)).filter((r) => r.remoteBytes >= MIN_REMOTE).slice(0, SHOW);
-  const counters = s.nodes.map((n, i) => ({ node: n, numaHit: s.numastat[i]?.['numa_hit'] ?? null, numaMiss: s.numastat[i]?.['numa_miss'] ?? null, missPercent: missShare(s.numastat[i]!) }));
+  const ranked = rankByRemote(withoutSelf(createSampler(ctx.root).sample(0), ctx))
+    .filter((r) => r.remoteBytes >= MIN_REMOTE)
+    .slice(0, SHOW);
+  const counters = s.nodes.map((n, i) => ({
+    node: n,
+    numaHit: s.numastat[i]?.['numa_hit'] ?? null,
+    numaMiss: s.numastat[i]?.['numa_miss'] ?? null,
+    missPercent: missShare(s.numastat[i]!),
+  }));
   return { text: renderStatOverview(s, ranked), data: { nodes: counters, mostRemote: ranked.map(rankedJson) } };
 }

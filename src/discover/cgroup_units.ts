@@ -8,7 +8,14 @@
 //   memory.numa_stat (anon)         its memory per node, for the units that pass
 // A leaf seen for the first time only gets its baselines (its CPU needs a window).
 import type { ThreadUse } from '../model/stat.js';
-import { readCgroupAnonByNode, readCgroupCpuUsec, readCgroupEffective, readCgroupMemoryCurrent, readCgroupProcs, listChildCgroups } from '../sysfs/cgroup_v2.js';
+import {
+  readCgroupAnonByNode,
+  readCgroupCpuUsec,
+  readCgroupEffective,
+  readCgroupMemoryCurrent,
+  readCgroupProcs,
+  listChildCgroups,
+} from '../sysfs/cgroup_v2.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { cpuSecondsByNode, readCpuNodes, readThreadTicks, threadUseOf, type ThreadTicks } from './processes.js';
@@ -76,7 +83,10 @@ interface Seen {
   readonly ticks: ReadonlyMap<number, ReadonlyMap<number, ThreadTicks>>;
 }
 
-function members(root: SysRoot, pids: readonly number[]): { members: UnitMember[]; ticks: Map<number, Map<number, ThreadTicks>> } {
+function members(
+  root: SysRoot,
+  pids: readonly number[],
+): { members: UnitMember[]; ticks: Map<number, Map<number, ThreadTicks>> } {
   const out: UnitMember[] = [];
   const ticks = new Map<number, Map<number, ThreadTicks>>();
   for (const pid of pids) {
@@ -110,7 +120,12 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
       for (const cgroup of listed) {
         const memoryBytes = readCgroupMemoryCurrent(root, cgroup);
         if (memoryBytes === null || memoryBytes < opts.minBytes) continue;
-        const brief: UnitBrief = { cgroup, memoryBytes, cpus: readCgroupEffective(root, cgroup, 'cpus'), mems: readCgroupEffective(root, cgroup, 'mems') };
+        const brief: UnitBrief = {
+          cgroup,
+          memoryBytes,
+          cpus: readCgroupEffective(root, cgroup, 'cpus'),
+          mems: readCgroupEffective(root, cgroup, 'mems'),
+        };
         if (opts.prescreen && !opts.prescreen(brief)) continue;
         const usec = readCgroupCpuUsec(root, cgroup);
         const pids = readCgroupProcs(root, cgroup);
@@ -122,7 +137,12 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
           baselines++;
           continue;
         }
-        const cpuBrief: UnitCpuBrief = { ...brief, cpuSeconds: Math.max(0, usec - before.usec) / 1e6, windowSeconds: (nowMs - prevAt) / 1000, members: m.members };
+        const cpuBrief: UnitCpuBrief = {
+          ...brief,
+          cpuSeconds: Math.max(0, usec - before.usec) / 1e6,
+          windowSeconds: (nowMs - prevAt) / 1000,
+          members: m.members,
+        };
         if (opts.select && !opts.select(cpuBrief)) continue;
         const anon = readCgroupAnonByNode(root, cgroup);
         if (anon === null) continue;
@@ -136,7 +156,13 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
 }
 
 /** Where the unit's threads ran over the window (all its members together). */
-function unitSample(b: UnitCpuBrief, anon: ReadonlyMap<number, number>, before: Seen, ticks: ReadonlyMap<number, ReadonlyMap<number, ThreadTicks>>, cpuNode: ReadonlyMap<number, number>): UnitSample {
+function unitSample(
+  b: UnitCpuBrief,
+  anon: ReadonlyMap<number, number>,
+  before: Seen,
+  ticks: ReadonlyMap<number, ReadonlyMap<number, ThreadTicks>>,
+  cpuNode: ReadonlyMap<number, number>,
+): UnitSample {
   const cpuNodes: Record<string, number> = {};
   const use: ThreadUse[] = [];
   const last = new Set<number>();

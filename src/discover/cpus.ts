@@ -7,7 +7,14 @@
 import { formatCpuList } from '../model/cpuset.js';
 import type { Cpu, CpusetRestriction } from '../model/topology.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
-import { CPU_DIR, knownCpus, listCpuDirs, readCpuList, readCpuTopology, type KnownCpus } from '../sysfs/cpu_topology.js';
+import {
+  CPU_DIR,
+  knownCpus,
+  listCpuDirs,
+  readCpuList,
+  readCpuTopology,
+  type KnownCpus,
+} from '../sysfs/cpu_topology.js';
 import { readNodeCpulist } from '../sysfs/node_list.js';
 import { listNumbered } from '../sysfs/read.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -51,9 +58,13 @@ export function nodeCpus(root: SysRoot, id: number, sets: CpuSets, taken: Set<nu
   const listed = readNodeCpulist(root, id) ?? sets.dirs.filter((c) => sets.link(c) === id);
   const present = new Set(sets.present ?? listed);
   const gone = listed.filter((c) => !present.has(c));
-  if (gone.length > 0) warnings.push(`node ${id}: cpulist names ${gone.length} CPU(s) not in cpu/present (${formatCpuList(gone)}): left out`);
+  if (gone.length > 0)
+    warnings.push(
+      `node ${id}: cpulist names ${gone.length} CPU(s) not in cpu/present (${formatCpuList(gone)}): left out`,
+    );
   const twice = listed.filter((c) => present.has(c) && taken.has(c));
-  if (twice.length > 0) warnings.push(`node ${id}: cpulist names CPU(s) ${formatCpuList(twice)} of another node: left out`);
+  if (twice.length > 0)
+    warnings.push(`node ${id}: cpulist names CPU(s) ${formatCpuList(twice)} of another node: left out`);
   const cpus = listed.filter((c) => present.has(c) && !taken.has(c));
   for (const c of cpus) taken.add(c);
   return cpus;
@@ -85,10 +96,21 @@ export function readCpus(root: SysRoot, sets: CpuSets, nodeOf: (cpu: number) => 
   const restriction = readCgroupAllowedCpus(root, 'self');
   const allowed = restriction === null ? null : new Set(restriction.cpus);
   const known = sharedTopology(root);
-  const cpus = dirs.filter((id) => present.has(id)).map((id): Cpu => {
-    const t = readCpuTopology(root, id, known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) });
-    return { ...t, online: online ? online.has(id) : t.online, node: nodeOf(id), allowed: allowed === null || allowed.has(id) };
-  });
+  const cpus = dirs
+    .filter((id) => present.has(id))
+    .map((id): Cpu => {
+      const t = readCpuTopology(
+        root,
+        id,
+        known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) },
+      );
+      return {
+        ...t,
+        online: online ? online.has(id) : t.online,
+        node: nodeOf(id),
+        allowed: allowed === null || allowed.has(id),
+      };
+    });
   // Only a cpuset that leaves something out is a restriction worth showing.
   const restricts = restriction !== null && cpus.some((c) => !c.allowed);
   return { cpus, possible, cpuset: restricts ? restriction : null };

@@ -26,14 +26,22 @@ const MIN_PROCESS_BYTES = 256 * 2 ** 20;
 
 function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
   const ints = readInterrupts(root);
-  if (ints === null) return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
+  if (ints === null)
+    return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
   const wanted = new Set(t.devices.flatMap((d) => d.irqs));
   const out: Record<number, IrqInfo> = {};
   for (const line of ints.lines) {
     if (!wanted.has(line.irq)) continue;
     const aff = readIrqAffinity(root, line.irq);
     if (aff === null) continue;
-    out[line.irq] = { irq: line.irq, affinity: aff.affinity, effective: aff.effective, counts: line.counts, total: line.total, desc: line.desc };
+    out[line.irq] = {
+      irq: line.irq,
+      affinity: aff.affinity,
+      effective: aff.effective,
+      counts: line.counts,
+      total: line.total,
+      desc: line.desc,
+    };
   }
   if (wanted.size > 0 && Object.keys(out).length === 0 && readDefaultIrqAffinity(root) === null) {
     return missing('proc/irq is absent or unreadable: run as root on the machine itself');
@@ -43,7 +51,8 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
 
 function readComms(root: SysRoot): Gathered<Record<string, number[]>> {
   const pids = listPids(root);
-  if (pids.length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
+  if (pids.length === 0)
+    return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
   const out: Record<string, number[]> = {};
   for (const pid of pids) {
     const comm = readComm(root, pid);
@@ -56,22 +65,34 @@ function readNumastat(root: SysRoot, t: Topology): Gathered<Record<number, Numas
   const out: Record<number, NumastatCounters> = {};
   for (const n of t.nodes) {
     const c = readNodeNumastat(root, n.id);
-    if (c === null) return missing(`sys/devices/system/node/node${n.id}/numastat is absent (kernel without NUMA, or a container)`);
+    if (c === null)
+      return missing(`sys/devices/system/node/node${n.id}/numastat is absent (kernel without NUMA, or a container)`);
     const v = (k: string) => c[k] ?? 0;
-    out[n.id] = { numa_hit: v('numa_hit'), numa_miss: v('numa_miss'), numa_foreign: v('numa_foreign'), interleave_hit: v('interleave_hit'), local_node: v('local_node'), other_node: v('other_node') };
+    out[n.id] = {
+      numa_hit: v('numa_hit'),
+      numa_miss: v('numa_miss'),
+      numa_foreign: v('numa_foreign'),
+      interleave_hit: v('interleave_hit'),
+      local_node: v('local_node'),
+      other_node: v('other_node'),
+    };
   }
   return gathered(out, 'sys/devices/system/node/node*/numastat');
 }
 
 function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, string>> {
-  const g = readGovernors(root, t.cpus.filter((c) => c.online).map((c) => c.id));
+  const g = readGovernors(
+    root,
+    t.cpus.filter((c) => c.online).map((c) => c.id),
+  );
   if (g.size === 0) return missing('no cpufreq/scaling_governor: no cpufreq driver (usual in VMs and containers)');
   return gathered(Object.fromEntries(g), 'sys/devices/system/cpu/cpu*/cpufreq/scaling_governor');
 }
 
 async function readPlacements(root: SysRoot): Promise<Gathered<ProcessPlacement[]>> {
   const pids = listPids(root).filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= MIN_PROCESS_BYTES);
-  if (listPids(root).length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+  if (listPids(root).length === 0)
+    return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
   const samples = await sampleProcesses(root, { windowMs: 0, pids });
   const out: ProcessPlacement[] = [];
   let denied = 0;
@@ -82,12 +103,20 @@ async function readPlacements(root: SysRoot): Promise<Gathered<ProcessPlacement[
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
     out.push({ ...s, cpusetCgroup: restricts ? cg.cgroup : null });
   }
-  if (denied > 0 && denied === out.length) return missing(`numa_maps of ${denied} large process(es) not readable: run as root`);
+  if (denied > 0 && denied === out.length)
+    return missing(`numa_maps of ${denied} large process(es) not readable: run as root`);
   return gathered(out, 'proc/*/numa_maps, proc/*/status');
 }
 
 function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
-  return t.devices.filter((d) => d.kind === 'nvme').flatMap((d) => String(d.details.namespaces ?? '').split(',').filter((n) => n !== '').map((disk) => ({ disk, controller: d.name })));
+  return t.devices
+    .filter((d) => d.kind === 'nvme')
+    .flatMap((d) =>
+      String(d.details.namespaces ?? '')
+        .split(',')
+        .filter((n) => n !== '')
+        .map((disk) => ({ disk, controller: d.name })),
+    );
 }
 
 /** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */

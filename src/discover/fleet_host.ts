@@ -19,33 +19,51 @@ export function inputKind(file: string): InputKind | null {
 
 /** "w7.tar.gz", "w7.doctor.json", "w7.json" -> "w7". */
 export function hostFromFileName(file: string): string {
-  return basename(file).replace(/\.(tar\.gz|tgz|json)$/, '').replace(/\.(doctor|snapshot)$/, '');
+  return basename(file)
+    .replace(/\.(tar\.gz|tgz|json)$/, '')
+    .replace(/\.(doctor|snapshot)$/, '');
 }
 
 /** The host a snapshot is of: its proc/sys/kernel/hostname, else its manifest's description. */
 function snapshotHost(root: SysRoot, file: string): string {
   const name = hostNameOf(root);
   if (name !== null) return name;
-  const m = /^snapshot of (\S+) taken by numakit/.exec(String((JSON.parse(readText(root, 'manifest.json') ?? '{}') as { description?: unknown }).description ?? ''));
+  const m = /^snapshot of (\S+) taken by numakit/.exec(
+    String((JSON.parse(readText(root, 'manifest.json') ?? '{}') as { description?: unknown }).description ?? ''),
+  );
   return m?.[1] ?? hostFromFileName(file);
 }
 
 async function readSnapshotPart(file: string, profileName: string): Promise<HostPart> {
-  const [{ readSnapshotArchive }, { gatherDoctorInput }, { runDoctor }, { doctorProfile }, { profileByName }, facts] = await Promise.all([
-    import('../actuate/snapshot_archive.js'), import('./doctor_input.js'), import('../policy/doctor/rules.js'),
-    import('../policy/doctor/profiles.js'), import('../policy/knowledge/profiles.js'), import('../policy/fleet/host_facts.js'),
-  ]);
+  const [{ readSnapshotArchive }, { gatherDoctorInput }, { runDoctor }, { doctorProfile }, { profileByName }, facts] =
+    await Promise.all([
+      import('../actuate/snapshot_archive.js'),
+      import('./doctor_input.js'),
+      import('../policy/doctor/rules.js'),
+      import('../policy/doctor/profiles.js'),
+      import('../policy/knowledge/profiles.js'),
+      import('../policy/fleet/host_facts.js'),
+    ]);
   const root = treeRoot(await readSnapshotArchive(file), file);
-  if (root.tree?.list('sys') === null) throw new NumakitError(`${file}: not a numakit snapshot: no sys/ in the archive`);
+  if (root.tree?.list('sys') === null)
+    throw new NumakitError(`${file}: not a numakit snapshot: no sys/ in the archive`);
   const input = await gatherDoctorInput(root);
   const findings = runDoctor(input, doctorProfile(profileByName(profileName), input));
   const settings = facts.hostSettings(input);
   const unread = facts.CORE_SETTINGS.filter((k) => settings[k] === null);
   return {
-    kind: 'snapshot', file, host: snapshotHost(root, file), shape: facts.topologyShape(input.topology), settings,
-    findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })), profile: profileName,
+    kind: 'snapshot',
+    file,
+    host: snapshotHost(root, file),
+    shape: facts.topologyShape(input.topology),
+    settings,
+    findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })),
+    profile: profileName,
     // A device without a node is doctor's device-node finding, not missing data.
-    gaps: [...input.topology.warnings.filter((w) => !/: node unknown \(numa_node/.test(w)), ...(unread.length > 0 ? [`not in the snapshot: ${unread.join(', ')}`] : [])],
+    gaps: [
+      ...input.topology.warnings.filter((w) => !/: node unknown \(numa_node/.test(w)),
+      ...(unread.length > 0 ? [`not in the snapshot: ${unread.join(', ')}`] : []),
+    ],
   };
 }
 
@@ -58,7 +76,16 @@ async function readDoctorPart(file: string): Promise<HostPart> {
     throw new NumakitError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const d = parseDoctorJson(text, file);
-  return { kind: 'doctor', file, host: d.host ?? hostFromFileName(file), shape: null, settings: null, findings: d.findings, profile: d.profile, gaps: [] };
+  return {
+    kind: 'doctor',
+    file,
+    host: d.host ?? hostFromFileName(file),
+    shape: null,
+    settings: null,
+    findings: d.findings,
+    profile: d.profile,
+    gaps: [],
+  };
 }
 
 /** Reads one input; never throws for a bad file (the message names it). */

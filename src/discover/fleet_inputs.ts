@@ -23,7 +23,10 @@ export function listFleetInputs(paths: readonly string[]): { files: string[]; pr
     try {
       isDir = statSync(p).isDirectory();
     } catch (e) {
-      problems.push({ input: p, message: `${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}` });
+      problems.push({
+        input: p,
+        message: `${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`,
+      });
       continue;
     }
     if (!isDir) {
@@ -34,10 +37,14 @@ export function listFleetInputs(paths: readonly string[]): { files: string[]; pr
     try {
       walk(p, found);
     } catch (e) {
-      problems.push({ input: p, message: `${p}: cannot list (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` });
+      problems.push({
+        input: p,
+        message: `${p}: cannot list (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      });
       continue;
     }
-    if (found.length === 0) problems.push({ input: p, message: `${p}: no snapshots (.tar.gz) or doctor --json files (.json) in it` });
+    if (found.length === 0)
+      problems.push({ input: p, message: `${p}: no snapshots (.tar.gz) or doctor --json files (.json) in it` });
     files.push(...found.sort());
   }
   return { files: [...new Set(files)], problems };

@@ -21,21 +21,22 @@ export async function readHostParts(files: readonly string[], profile: string, j
   if (jobs <= 1 || files.length < 2 || import.meta.url.endsWith('.ts')) return inThread(files, profile);
   const results: PartResult[] = new Array(files.length);
   let next = 0;
-  const runWorker = () => new Promise<void>((resolve, reject) => {
-    const w = new Worker(workerUrl);
-    let current = -1;
-    const feed = () => {
-      if (next >= files.length) return void w.terminate().then(() => resolve());
-      current = next++;
-      w.postMessage({ file: files[current], profile });
-    };
-    w.on('message', (r: PartResult) => {
-      results[current] = r;
+  const runWorker = () =>
+    new Promise<void>((resolve, reject) => {
+      const w = new Worker(workerUrl);
+      let current = -1;
+      const feed = () => {
+        if (next >= files.length) return void w.terminate().then(() => resolve());
+        current = next++;
+        w.postMessage({ file: files[current], profile });
+      };
+      w.on('message', (r: PartResult) => {
+        results[current] = r;
+        feed();
+      });
+      w.on('error', reject);
       feed();
     });
-    w.on('error', reject);
-    feed();
-  });
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, runWorker));
   return results;
 }

@@ -32,10 +32,16 @@ export function readDefaultHugePageSize(root: SysRoot): number {
 export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean } = {}): NodeStat {
   const dirs = listNodeDirs(root);
   const where = root.label === '/' ? '' : `${root.label}: `;
-  if (dirs.length === 0) throw new NumakitError(`${where}no ${NODE_DIR}/node* directories: sysfs not mounted or kernel without NUMA`);
+  if (dirs.length === 0)
+    throw new NumakitError(`${where}no ${NODE_DIR}/node* directories: sysfs not mounted or kernel without NUMA`);
   const counted = dirs.map((n) => [n, readNodeNumastat(root, n)] as const);
   for (const [n, c] of counted) {
-    if (c === null) warn(root, { path: `${NODE_DIR}/node${n}/numastat`, line: null, problem: `no usable counters: node ${n} left out of the tables` });
+    if (c === null)
+      warn(root, {
+        path: `${NODE_DIR}/node${n}/numastat`,
+        line: null,
+        problem: `no usable counters: node ${n} left out of the tables`,
+      });
   }
   const kept = counted.filter((x): x is readonly [number, NodeNumastat] => x[1] !== null);
   if (kept.length === 0) throw new NumakitError(`${where}no node has a readable ${NODE_DIR}/nodeN/numastat`);

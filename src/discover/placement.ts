@@ -13,7 +13,8 @@ import type { SysRoot } from '../sysfs/root.js';
 
 export function readPlacedProcesses(root: SysRoot): Gathered<PlacedProcess[]> {
   const pids = listPids(root);
-  if (pids.length === 0) return missing('no processes under proc/ (a snapshot taken without --processes, or a container)');
+  if (pids.length === 0)
+    return missing('no processes under proc/ (a snapshot taken without --processes, or a container)');
   const out: PlacedProcess[] = [];
   for (const pid of pids) {
     const s = readProcStatus(root, pid);

@@ -38,7 +38,10 @@ export class ProcScreen {
   private readonly files: ProcStatFiles;
   private readonly st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0 };
 
-  constructor(root: SysRoot, private readonly o: ProcScreenOptions) {
+  constructor(
+    root: SysRoot,
+    private readonly o: ProcScreenOptions,
+  ) {
     this.files = new ProcStatFiles(root);
   }
 

@@ -76,7 +76,14 @@ export function memoryFromNumaMaps(text: string, opts: MemoryOptions = {}): Proc
   });
   const nodes: Record<string, NodeMemory> = {};
   perNode.forEach((v, n) => {
-    if (v) nodes[String(n)] = { hugeBytes: v[0]!, heapBytes: v[1]!, stackBytes: v[2]!, privateBytes: v[3]!, totalBytes: v[0]! + v[1]! + v[2]! + v[3]! };
+    if (v)
+      nodes[String(n)] = {
+        hugeBytes: v[0]!,
+        heapBytes: v[1]!,
+        stackBytes: v[2]!,
+        privateBytes: v[3]!,
+        totalBytes: v[0]! + v[1]! + v[2]! + v[3]!,
+      };
   });
   return { kind: 'ok', nodes, totalBytes: total, policies };
 }
@@ -104,7 +111,11 @@ function matchText(root: SysRoot, pid: number): string {
  * caller reports it), anything else = a substring of "name cmdline" of any process other
  * than this one. PIDs come back sorted and unique; `unmatched` lists patterns that matched nothing.
  */
-export function findPids(root: SysRoot, specs: readonly string[], opts: { self?: number } = {}): { pids: number[]; unmatched: string[] } {
+export function findPids(
+  root: SysRoot,
+  specs: readonly string[],
+  opts: { self?: number } = {},
+): { pids: number[]; unmatched: string[] } {
   const self = opts.self ?? (root.isReal ? process.pid : -1);
   const pids = new Set<number>();
   const unmatched: string[] = [];
@@ -151,7 +162,11 @@ export function readCpuNodes(root: SysRoot): Map<number, number> {
  * CPU it last ran on (a thread that ran on several nodes within the window is attributed to
  * its last one; short windows keep that error small). Threads born in the window count fully.
  */
-export function cpuSecondsByNode(before: ReadonlyMap<number, ThreadTicks>, after: ReadonlyMap<number, ThreadTicks>, o: { cpuNode: ReadonlyMap<number, number> }): Record<string, number> {
+export function cpuSecondsByNode(
+  before: ReadonlyMap<number, ThreadTicks>,
+  after: ReadonlyMap<number, ThreadTicks>,
+  o: { cpuNode: ReadonlyMap<number, number> },
+): Record<string, number> {
   const { cpuNode } = o;
   const out: Record<string, number> = {};
   for (const [tid, a] of after) {
@@ -263,7 +278,11 @@ export function createSampler(root: SysRoot, opts: SamplerOptions = {}): Sampler
         // window's, so this pass only takes its baseline.
         const baselineOnly = unread.has(pid);
         const s = sampleOne(root, pid, prev.get(pid) ?? new Map(), cpuNode, baselineOnly ? 0 : windowSeconds, {
-          residentOnly: opts.pids === undefined, select: opts.select, prescreen: opts.prescreen, anonOnly: opts.anonOnly === true, threadUse: opts.threadUse === true,
+          residentOnly: opts.pids === undefined,
+          select: opts.select,
+          prescreen: opts.prescreen,
+          anonOnly: opts.anonOnly === true,
+          threadUse: opts.threadUse === true,
         });
         if (s === null) continue;
         if (s.ticks === null) nextUnread.add(pid);
@@ -303,9 +322,18 @@ export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promi
 }
 
 /** Each thread's CPU seconds between two readings and the node it last ran on. */
-export function threadUseOf(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>): ThreadUse[] {
+export function threadUseOf(
+  t0: ReadonlyMap<number, ThreadTicks>,
+  t1: ReadonlyMap<number, ThreadTicks>,
+  cpuNode: ReadonlyMap<number, number>,
+): ThreadUse[] {
   const out: ThreadUse[] = [];
-  for (const [tid, a] of t1) out.push({ tid, seconds: Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0)) / CLOCK_TICKS_PER_SECOND, node: cpuNode.get(a.processor) ?? null });
+  for (const [tid, a] of t1)
+    out.push({
+      tid,
+      seconds: Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0)) / CLOCK_TICKS_PER_SECOND,
+      node: cpuNode.get(a.processor) ?? null,
+    });
   return out;
 }
 
@@ -316,8 +344,18 @@ function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<n
 }
 
 function sampleOne(
-  root: SysRoot, pid: number, t0: ReadonlyMap<number, ThreadTicks>, cpuNode: ReadonlyMap<number, number>, windowSeconds: number,
-  how: { residentOnly: boolean; select?: ((p: SampleBrief) => boolean) | undefined; prescreen?: ((p: PrescreenBrief) => boolean) | undefined; anonOnly?: boolean; threadUse?: boolean },
+  root: SysRoot,
+  pid: number,
+  t0: ReadonlyMap<number, ThreadTicks>,
+  cpuNode: ReadonlyMap<number, number>,
+  windowSeconds: number,
+  how: {
+    residentOnly: boolean;
+    select?: ((p: SampleBrief) => boolean) | undefined;
+    prescreen?: ((p: PrescreenBrief) => boolean) | undefined;
+    anonOnly?: boolean;
+    threadUse?: boolean;
+  },
 ): { sample: ProcessSample | null; ticks: Map<number, ThreadTicks> | null } | null {
   const status = readProcStatus(root, pid);
   if (status === null || (how.residentOnly && status.rssBytes === 0)) return null;
@@ -331,7 +369,9 @@ function sampleOne(
   }
   const mem = readProcessMemory(root, pid, { policies: true, anonOnly: how.anonOnly === true });
   if (mem === null) return null;
-  const lastNodes = [...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
+  const lastNodes = [
+    ...new Set([...t1.values()].map((t) => cpuNode.get(t.processor)).filter((n): n is number => n !== undefined)),
+  ].sort((a, b) => a - b);
   const sample: ProcessSample = {
     ...mem,
     cmdline: cmd(),

@@ -22,7 +22,11 @@ export interface DiscoverOptions {
 }
 
 /** MemTotal and MemFree of a node's meminfo; MemFree above MemTotal is not believed. */
-function memoryOf(id: number, meminfo: Record<string, number> | null, warnings: string[]): { total: number | null; free: number | null } {
+function memoryOf(
+  id: number,
+  meminfo: Record<string, number> | null,
+  warnings: string[],
+): { total: number | null; free: number | null } {
   const total = meminfo?.MemTotal ?? null;
   const free = meminfo?.MemFree ?? null;
   if (total !== null && free !== null && free > total) {
@@ -45,7 +49,8 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
     const row = readNodeDistance(root, id);
     const distances: Record<number, number> = {};
     if (row !== null && row.length === ids.length) ids.forEach((other, i) => (distances[other] = row[i]!));
-    else if (row !== null) warnings.push(`node ${id}: distance has ${row.length} entries for ${ids.length} nodes; ignored`);
+    else if (row !== null)
+      warnings.push(`node ${id}: distance has ${row.length} entries for ${ids.length} nodes; ignored`);
     const mem = memoryOf(id, meminfo, warnings);
     return {
       id,
@@ -86,9 +91,16 @@ function nodeIds(root: SysRoot): number[] {
   const dirIds = listNodeDirs(root);
   if (dirIds.length > 0) return dirIds;
   const online = readNodeState(root, 'online');
-  if (online === null && listDir(root, NODE_DIR) !== null && readCpuList(root, 'online') === null && listCpuDirs(root).length === 0) {
+  if (
+    online === null &&
+    listDir(root, NODE_DIR) !== null &&
+    readCpuList(root, 'online') === null &&
+    listCpuDirs(root).length === 0
+  ) {
     // A NUMA kernel's node directory, but no node in it and nothing else to go by.
-    throw new NumakitError(`${root.label === '/' ? '' : `${root.label}: `}no readable node list: ${NODE_DIR} has no nodeN directory and no usable online file`);
+    throw new NumakitError(
+      `${root.label === '/' ? '' : `${root.label}: `}no readable node list: ${NODE_DIR} has no nodeN directory and no usable online file`,
+    );
   }
   return online ?? [];
 }
@@ -112,21 +124,38 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
     warnings.push('no NUMA information under sys/devices/system/node: treated as one node');
     const online = readCpuList(root, 'online') ?? sets.present ?? [];
     const present = new Set(sets.present ?? online);
-    nodes = [singleNodeFallback(root, online.filter((c) => present.has(c)))];
+    nodes = [
+      singleNodeFallback(
+        root,
+        online.filter((c) => present.has(c)),
+      ),
+    ];
   }
   const fromNodes = new Map<number, number>();
   for (const n of nodes) for (const c of n.cpus) fromNodes.set(c, n.id);
-  const { cpus, possible, cpuset } = readCpus(root, sets, (id) => fromNodes.get(id) ?? sets.link(id) ?? (nodes.length === 1 ? nodes[0]!.id : null));
+  const { cpus, possible, cpuset } = readCpus(
+    root,
+    sets,
+    (id) => fromNodes.get(id) ?? sets.link(id) ?? (nodes.length === 1 ? nodes[0]!.id : null),
+  );
   const kernel = readKernelFacts(root);
   const devices = opts.devices === false ? [] : checkDeviceNodes(readDevices(root), nodes, warnings);
   for (const d of devices) {
-    if (d.node === null && nodes.length > 1) warnings.push(`${d.kind} ${d.name}: unknown node (firmware gives no numa_node)`);
+    if (d.node === null && nodes.length > 1)
+      warnings.push(`${d.kind} ${d.name}: unknown node (firmware gives no numa_node)`);
   }
   const machineTotal = kernel.memTotalBytes.value;
   const nodeTotal = nodes.reduce((s, n) => s + (n.memTotalBytes ?? 0), 0);
-  if (machineTotal !== null && nodeTotal > 0 && nodes.every((n) => n.memTotalBytes !== null) && Math.abs(machineTotal - nodeTotal) > machineTotal * 0.05) {
+  if (
+    machineTotal !== null &&
+    nodeTotal > 0 &&
+    nodes.every((n) => n.memTotalBytes !== null) &&
+    Math.abs(machineTotal - nodeTotal) > machineTotal * 0.05
+  ) {
     // Seen on VMs: memory hot-added or ballooned outside the node zones is missing from nodeN/meminfo.
-    warnings.push(`node MemTotal adds up to ${formatBytes(nodeTotal)} but /proc/meminfo says ${formatBytes(machineTotal)}: totals are /proc/meminfo's, per-node figures nodeN/meminfo's, which miss memory hot-added or ballooned outside the nodes (VMs)`);
+    warnings.push(
+      `node MemTotal adds up to ${formatBytes(nodeTotal)} but /proc/meminfo says ${formatBytes(machineTotal)}: totals are /proc/meminfo's, per-node figures nodeN/meminfo's, which miss memory hot-added or ballooned outside the nodes (VMs)`,
+    );
   }
   return {
     nodes,

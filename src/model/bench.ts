@@ -106,7 +106,11 @@ export interface MemResult {
   readonly cpuNodes: number[];
   readonly memNodes: number[];
   /** STREAM's rule: each array at least 4x the last-level cache of the CPUs that run. */
-  readonly stream: { readonly llcBytes: number | null; readonly arrayToCache: number | null; readonly ruleMet: boolean | null };
+  readonly stream: {
+    readonly llcBytes: number | null;
+    readonly arrayToCache: number | null;
+    readonly ruleMet: boolean | null;
+  };
   readonly bandwidth: BandwidthCell[];
   readonly latency: LatencyCell[];
   readonly loadedLatency: LatencyCell[];

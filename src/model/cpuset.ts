@@ -21,7 +21,8 @@ export function parseCpuList(text: string, limit = MAX_CPUS): number[] {
     const hi = m[2] === undefined ? lo : Number(m[2]);
     const step = m[3] === undefined ? 1 : Number(m[3]);
     if (hi < lo || step < 1) throw new SysfsParseError('bad range in CPU/node list', { text: part });
-    if (hi >= limit) throw new SysfsParseError(`id beyond the kernel's limit (${limit}) in CPU/node list`, { text: part });
+    if (hi >= limit)
+      throw new SysfsParseError(`id beyond the kernel's limit (${limit}) in CPU/node list`, { text: part });
     if (unordered === null && out.length > 0 && lo <= out[out.length - 1]!) unordered = new Set(out);
     if (unordered === null) for (let i = lo; i <= hi; i += step) out.push(i);
     else for (let i = lo; i <= hi; i += step) unordered.add(i);
@@ -50,7 +51,8 @@ export function parseCpuMask(text: string): number[] {
   const s = cleanText(text).trim().replace(/^0x/i, '');
   if (s === '') return [];
   const words = s.split(',');
-  if (words.length > MAX_CPUS / 32) throw new SysfsParseError(`mask wider than the kernel's limit (${MAX_CPUS} bits)`, { text: s });
+  if (words.length > MAX_CPUS / 32)
+    throw new SysfsParseError(`mask wider than the kernel's limit (${MAX_CPUS} bits)`, { text: s });
   const out: number[] = [];
   let bit = 0;
   for (let w = words.length - 1; w >= 0; w--) {
@@ -68,6 +70,9 @@ export function formatCpuMask(ids: readonly number[], minWords = 1): string {
   const max = ids.length === 0 ? 0 : Math.max(...ids);
   const nwords = Math.max(minWords, Math.floor(max / 32) + 1);
   const words = new Array<number>(nwords).fill(0);
-  for (const id of ids) words[Math.floor(id / 32)]! |= 1 << id % 32;
-  return words.reverse().map((w) => (w >>> 0).toString(16).padStart(8, '0')).join(',');
+  for (const id of ids) words[Math.floor(id / 32)]! |= 1 << (id % 32);
+  return words
+    .reverse()
+    .map((w) => (w >>> 0).toString(16).padStart(8, '0'))
+    .join(',');
 }

@@ -30,7 +30,9 @@ export class NothingToDo extends NumakitError {
 /** An option the command does not have (exit 2). The help/parser test tells it from a bad value. */
 export class UnknownOptionError extends UsageError {
   constructor(who: string, option: string) {
-    super(`${who === '' ? '' : `${who}: `}unknown option '${option}'; see 'numakit ${who === '' ? '' : `${who} `}--help'`);
+    super(
+      `${who === '' ? '' : `${who}: `}unknown option '${option}'; see 'numakit ${who === '' ? '' : `${who} `}--help'`,
+    );
     this.name = 'UnknownOptionError';
   }
 }

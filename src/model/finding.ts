@@ -97,6 +97,7 @@ export function compareNames(a: string, b: string): number {
 /** Findings sorted by severity, then rule, then id; stable otherwise. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort(
-    (a, b) => severityRank(a.severity) - severityRank(b.severity) || compareNames(a.rule, b.rule) || compareNames(a.id, b.id),
+    (a, b) =>
+      severityRank(a.severity) - severityRank(b.severity) || compareNames(a.rule, b.rule) || compareNames(a.id, b.id),
   );
 }

@@ -94,4 +94,3 @@ export interface HostPart {
   /** Topology warnings and rules that could not be checked, for "incomplete". */
   readonly gaps: string[];
 }
-

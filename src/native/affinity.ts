@@ -43,9 +43,11 @@ function hintFor(pid: number, errno: number): string | undefined {
     case 'ESRCH':
       return 'the process or thread has exited';
     case 'EPERM':
-      return pid === 0 ? 'this thread may not change its CPUs (a SCHED_DEADLINE task?)' : 'another user\'s process needs CAP_SYS_NICE';
+      return pid === 0
+        ? 'this thread may not change its CPUs (a SCHED_DEADLINE task?)'
+        : "another user's process needs CAP_SYS_NICE";
     case 'EINVAL':
-      return 'no CPU of the list is online and in the cpuset (Cpus_allowed), or the mask is smaller than the kernel\'s';
+      return "no CPU of the list is online and in the cpuset (Cpus_allowed), or the mask is smaller than the kernel's";
     default:
       return undefined;
   }

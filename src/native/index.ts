@@ -7,7 +7,15 @@ export { getAffinity, setAffinity, getcpu, type CpuMaskOptions } from './affinit
 export * from './mempolicy.js';
 export { mbind, MPOL_MF_STRICT, MPOL_MF_MOVE, MPOL_MF_MOVE_ALL, type MbindOptions } from './mbind.js';
 export { addressOf, pageAddresses, pageAlignedRange, pageSize, type MemoryRange } from './memory.js';
-export { queryPages, movePages, movePagesInto, decodeStatus, type PageStatus, type PagesOptions, type MovePagesOptions } from './move_pages.js';
+export {
+  queryPages,
+  movePages,
+  movePagesInto,
+  decodeStatus,
+  type PageStatus,
+  type PagesOptions,
+  type MovePagesOptions,
+} from './move_pages.js';
 export { migratePages } from './migrate_pages.js';
 export { execvp } from './exec.js';
 export { madvise, MADV_DONTNEED, MADV_HUGEPAGE, MADV_NOHUGEPAGE } from './madvise.js';

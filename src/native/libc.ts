@@ -53,7 +53,16 @@ let cached: Libc | undefined;
 let real: Libc | undefined;
 
 /** The calls interceptLibc can replace: every syscall a command makes on the kernel's NUMA state, plus exec. */
-export const FAULTABLE = ['sched_getaffinity', 'sched_setaffinity', 'set_mempolicy', 'get_mempolicy', 'mbind', 'move_pages', 'migrate_pages', 'execvp'] as const;
+export const FAULTABLE = [
+  'sched_getaffinity',
+  'sched_setaffinity',
+  'set_mempolicy',
+  'get_mempolicy',
+  'mbind',
+  'move_pages',
+  'migrate_pages',
+  'execvp',
+] as const;
 export type FaultableCall = (typeof FAULTABLE)[number];
 
 /** Given a call's name and its real binding, the function to use instead. */
@@ -78,7 +87,8 @@ export function libc(): Libc {
 
 function bind(): Libc {
   if (real !== undefined) return real;
-  if (process.platform !== 'linux') throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
+  if (process.platform !== 'linux')
+    throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
   const koffi = loadKoffi();
   const lib = koffi.load('libc.so.6');
   // glibc's syscall() is variadic; on x86_64 and aarch64 Linux a variadic callee reads integer
@@ -95,8 +105,14 @@ function bind(): Libc {
     sched_setaffinity: lib.func('int sched_setaffinity(int pid, size_t size, void *mask)'),
     getcpu: sys('getcpu', 'void *cpu, void *node, void *unused'),
     set_mempolicy: sys('set_mempolicy', 'long mode, void *nmask, unsigned long maxnode'),
-    get_mempolicy: sys('get_mempolicy', 'void *mode, void *nmask, unsigned long maxnode, uintptr_t addr, unsigned long flags'),
-    mbind: sys('mbind', 'uintptr_t addr, unsigned long len, long mode, void *nmask, unsigned long maxnode, unsigned long flags'),
+    get_mempolicy: sys(
+      'get_mempolicy',
+      'void *mode, void *nmask, unsigned long maxnode, uintptr_t addr, unsigned long flags',
+    ),
+    mbind: sys(
+      'mbind',
+      'uintptr_t addr, unsigned long len, long mode, void *nmask, unsigned long maxnode, unsigned long flags',
+    ),
     move_pages: sys('move_pages', 'long pid, unsigned long count, void *pages, void *nodes, void *status, long flags'),
     migrate_pages: sys('migrate_pages', 'long pid, unsigned long maxnode, void *old_nodes, void *new_nodes'),
     execvp: lib.func('int execvp(const char *file, const char **argv)'),

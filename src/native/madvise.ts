@@ -7,7 +7,11 @@ export const MADV_DONTNEED = 4;
 export const MADV_HUGEPAGE = 14;
 export const MADV_NOHUGEPAGE = 15;
 
-const NAMES: Readonly<Record<number, string>> = { [MADV_DONTNEED]: 'MADV_DONTNEED', [MADV_HUGEPAGE]: 'MADV_HUGEPAGE', [MADV_NOHUGEPAGE]: 'MADV_NOHUGEPAGE' };
+const NAMES: Readonly<Record<number, string>> = {
+  [MADV_DONTNEED]: 'MADV_DONTNEED',
+  [MADV_HUGEPAGE]: 'MADV_HUGEPAGE',
+  [MADV_NOHUGEPAGE]: 'MADV_NOHUGEPAGE',
+};
 
 /**
  * madvise(range, advice). MADV_DONTNEED on private anonymous memory frees the pages: the next
@@ -18,7 +22,10 @@ export function madvise(range: MemoryRange, advice: number): void {
   if (libc().madvise(range.addr, range.length, advice) < 0) {
     fail('madvise', {
       target: `0x${range.addr.toString(16)}+${range.length}, ${NAMES[advice] ?? advice}`,
-      hint: advice === MADV_HUGEPAGE && libc().koffi.errno() === 22 ? 'this kernel has no transparent huge pages' : undefined,
+      hint:
+        advice === MADV_HUGEPAGE && libc().koffi.errno() === 22
+          ? 'this kernel has no transparent huge pages'
+          : undefined,
     });
   }
 }

@@ -15,7 +15,8 @@ export function longsFor(nbits: number): number {
  * so is a size past MAX_MASK_BITS (no kernel call reads more; 2^31 bits would be 256 MiB).
  */
 export function toMask(ids: Iterable<number>, nbits: number): BigUint64Array {
-  if (nbits > MAX_MASK_BITS) throw new RangeError(`a mask of ${nbits} bits is larger than the kernel reads (${MAX_MASK_BITS})`);
+  if (nbits > MAX_MASK_BITS)
+    throw new RangeError(`a mask of ${nbits} bits is larger than the kernel reads (${MAX_MASK_BITS})`);
   const mask = new BigUint64Array(longsFor(nbits));
   for (const id of ids) {
     if (!Number.isInteger(id) || id < 0 || id >= nbits) {

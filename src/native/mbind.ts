@@ -24,7 +24,13 @@ export function mbind(range: MemoryRange, policy: Mempolicy, options: MbindOptio
   const rc = libc().mbind(range.addr, range.length, mode, empty ? null : mask, empty ? 0 : maxnode, options.flags ?? 0);
   if (rc < 0) {
     const errno = libc().koffi.errno();
-    const hint = errno === 22 && range.addr % BigInt(pageSize()) !== 0n ? 'the start address must be page aligned' : policyHint(policy.mode, errno);
-    fail('mbind', { target: `0x${range.addr.toString(16)}+${range.length}, ${describePolicy(policy)}`, hint: errno === 5 ? 'MPOL_MF_STRICT: some pages could not be moved' : hint });
+    const hint =
+      errno === 22 && range.addr % BigInt(pageSize()) !== 0n
+        ? 'the start address must be page aligned'
+        : policyHint(policy.mode, errno);
+    fail('mbind', {
+      target: `0x${range.addr.toString(16)}+${range.length}, ${describePolicy(policy)}`,
+      hint: errno === 5 ? 'MPOL_MF_STRICT: some pages could not be moved' : hint,
+    });
   }
 }

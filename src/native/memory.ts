@@ -33,7 +33,8 @@ export function pageAlignedRange(memory: ArrayBufferView | ArrayBufferLike): Mem
   const end = start + BigInt(memory.byteLength);
   const first = ((start + size - 1n) / size) * size;
   const last = (end / size) * size;
-  if (last <= first) throw new RangeError(`a buffer of ${memory.byteLength} bytes holds no whole page of ${size} bytes`);
+  if (last <= first)
+    throw new RangeError(`a buffer of ${memory.byteLength} bytes holds no whole page of ${size} bytes`);
   return { addr: first, length: Number(last - first) };
 }
 

@@ -57,7 +57,10 @@ export interface NodeMaskOptions {
  * The node mask and maxnode to pass for `nodes`. The kernel's get_nodes() decrements
  * maxnode before reading the mask (mm/mempolicy.c), so like libnuma we pass nbits + 1.
  */
-export function nodeMaskArgs(nodes: readonly number[], options: NodeMaskOptions = {}): { mask: BigUint64Array; maxnode: number } {
+export function nodeMaskArgs(
+  nodes: readonly number[],
+  options: NodeMaskOptions = {},
+): { mask: BigUint64Array; maxnode: number } {
   const nbits = maskBitsFor(nodes, options.nodeCount ?? possibleNodeCount());
   return { mask: toMask(nodes, nbits), maxnode: nbits + 1 };
 }
@@ -116,7 +119,8 @@ export function pageNode(addr: bigint): number {
 /** The node the next interleaved allocation goes to; only valid under MPOL_INTERLEAVE. */
 export function nextInterleaveNode(): number {
   const node = new Int32Array(1);
-  if (libc().get_mempolicy(node, null, 0, 0n, MPOL_F_NODE) < 0) fail('get_mempolicy', { target: 'next interleave node' });
+  if (libc().get_mempolicy(node, null, 0, 0n, MPOL_F_NODE) < 0)
+    fail('get_mempolicy', { target: 'next interleave node' });
   return node[0]!;
 }
 

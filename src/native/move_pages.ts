@@ -4,9 +4,7 @@ import { fail, libc } from './libc.js';
 import { MPOL_MF_MOVE, MPOL_MF_MOVE_ALL } from './mbind.js';
 
 /** Per page: the node it is on (or was moved to), or why not (e.g. ENOENT: never touched). */
-export type PageStatus =
-  | { kind: 'node'; node: number }
-  | { kind: 'error'; errno: number; code: string };
+export type PageStatus = { kind: 'node'; node: number } | { kind: 'error'; errno: number; code: string };
 
 export interface PagesOptions {
   /** Process whose pages these are; default 0, the caller. */
@@ -38,7 +36,8 @@ export function movePages(
   nodes: readonly number[],
   options: MovePagesOptions = {},
 ): { status: PageStatus[]; notMoved: number } {
-  if (pages.length !== nodes.length) throw new RangeError(`move_pages: ${pages.length} pages but ${nodes.length} nodes`);
+  if (pages.length !== nodes.length)
+    throw new RangeError(`move_pages: ${pages.length} pages but ${nodes.length} nodes`);
   if (pages.length === 0) return { status: [], notMoved: 0 };
   const pid = options.pid ?? 0;
   const status = new Int32Array(pages.length);
@@ -55,7 +54,9 @@ export function movePages(
 
 /** A status entry is a node id, or a negative errno for that page (e.g. -ENOENT, -EFAULT). */
 export function decodeStatus(status: Int32Array): PageStatus[] {
-  return Array.from(status, (s) => (s >= 0 ? { kind: 'node', node: s } : { kind: 'error', errno: -s, code: errnoName(-s) }));
+  return Array.from(status, (s) =>
+    s >= 0 ? { kind: 'node', node: s } : { kind: 'error', errno: -s, code: errnoName(-s) },
+  );
 }
 
 /**
@@ -64,7 +65,13 @@ export function decodeStatus(status: Int32Array): PageStatus[] {
  * `nodes` null only queries. Fills `status` (node, or -errno per page) and returns the
  * kernel's count of pages not moved. Throws a NativeError (ESRCH, ENOMEM, EPERM ...).
  */
-export function movePagesInto(pid: number, count: number, pages: ArrayBufferView, nodes: Int32Array | null, status: Int32Array): number {
+export function movePagesInto(
+  pid: number,
+  count: number,
+  pages: ArrayBufferView,
+  nodes: Int32Array | null,
+  status: Int32Array,
+): number {
   if (count === 0) return 0;
   const rc = libc().move_pages(pid, count, pages, nodes, status, nodes === null ? 0 : MPOL_MF_MOVE);
   if (rc < 0) fail('move_pages', { target: `pid ${pid}, ${count} pages` });

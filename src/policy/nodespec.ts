@@ -66,7 +66,14 @@ function parseSpec(text: string, what: What, ctx: SpecContext): number[] {
   return ids.sort((a, b) => a - b);
 }
 
-function addPart(part: string, picked: Set<number>, what: What, relative: boolean, ctx: SpecContext, fail: (why: string) => never): void {
+function addPart(
+  part: string,
+  picked: Set<number>,
+  what: What,
+  relative: boolean,
+  ctx: SpecContext,
+  fail: (why: string) => never,
+): void {
   const m = /^(\d+)(?:-(\d+))?$/.exec(part);
   if (m === null) fail(part === '' ? 'empty list item' : `'${part}' is not a number or A-B range`);
   const lo = toId(Number(m![1]), what, relative, ctx, fail);
@@ -87,7 +94,11 @@ function toId(n: number, what: What, relative: boolean, ctx: SpecContext, fail: 
   }
   if (!allowed.includes(n)) {
     const exists = ctx.universe.includes(n);
-    fail(exists ? `${what} ${n} is not allowed here (allowed: ${list})` : `${what} ${n} does not exist (${what}s: ${formatCpuList(ctx.universe) || 'none'})`);
+    fail(
+      exists
+        ? `${what} ${n} is not allowed here (allowed: ${list})`
+        : `${what} ${n} does not exist (${what}s: ${formatCpuList(ctx.universe) || 'none'})`,
+    );
   }
   return n;
 }
@@ -99,6 +110,9 @@ function toId(n: number, what: What, relative: boolean, ctx: SpecContext, fail: 
 export function pciNumaNodePath(id: string): string {
   const m = /^(?:([0-9a-fA-F]{1,4}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})(?:\.([0-7]))?$/.exec(id);
   if (m === null) throw new SpecError(`invalid node specification 'pci:${id}': not a PCI address like 0000:3b:00.0`);
-  const hex = (v: string | undefined, width: number) => parseInt(v ?? '0', 16).toString(16).padStart(width, '0');
+  const hex = (v: string | undefined, width: number) =>
+    parseInt(v ?? '0', 16)
+      .toString(16)
+      .padStart(width, '0');
   return `sys/bus/pci/devices/${hex(m[1], 4)}:${hex(m[2], 2)}:${hex(m[3], 2)}.${m[4] ?? '0'}/numa_node`;
 }

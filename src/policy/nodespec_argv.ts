@@ -6,9 +6,7 @@ import { UnknownOptionError, UsageError } from '../model/errors.js';
 
 export type PolicyKind = 'interleave' | 'weighted-interleave' | 'membind' | 'preferred' | 'preferred-many';
 
-export type MemoryOption =
-  | { readonly kind: PolicyKind; readonly spec: string }
-  | { readonly kind: 'localalloc' };
+export type MemoryOption = { readonly kind: PolicyKind; readonly spec: string } | { readonly kind: 'localalloc' };
 
 export type CpuOption = { readonly kind: 'cpunodebind' | 'physcpubind'; readonly spec: string };
 
@@ -34,7 +32,17 @@ export class RunArgsError extends UsageError {
   }
 }
 
-type Name = PolicyKind | 'localalloc' | 'cpunodebind' | 'physcpubind' | 'show' | 'hardware' | 'all' | 'help' | 'balancing' | 'shm';
+type Name =
+  | PolicyKind
+  | 'localalloc'
+  | 'cpunodebind'
+  | 'physcpubind'
+  | 'show'
+  | 'hardware'
+  | 'all'
+  | 'help'
+  | 'balancing'
+  | 'shm';
 
 interface Opt {
   readonly long: string;
@@ -59,13 +67,29 @@ const OPTIONS: readonly Opt[] = [
   { long: 'balancing', short: 'b', name: 'balancing', arg: false },
   { long: 'help', short: 'h', name: 'help', arg: false },
   // numactl's shared memory and tmpfs file policies: recognised, to be refused by name.
-  ...([['shm', 'S', true], ['file', 'f', true], ['shmid', 'I', true], ['length', 'L', true], ['offset', 'o', true], ['shmmode', 'M', true],
-    ['strict', 't', false], ['huge', 'u', false], ['touch', 'T', false], ['dump', 'd', false], ['dump-nodes', 'D', false]] as const)
-    .map(([long, short, arg]) => ({ long, short, name: 'shm' as const, arg })),
+  ...(
+    [
+      ['shm', 'S', true],
+      ['file', 'f', true],
+      ['shmid', 'I', true],
+      ['length', 'L', true],
+      ['offset', 'o', true],
+      ['shmmode', 'M', true],
+      ['strict', 't', false],
+      ['huge', 'u', false],
+      ['touch', 'T', false],
+      ['dump', 'd', false],
+      ['dump-nodes', 'D', false],
+    ] as const
+  ).map(([long, short, arg]) => ({ long, short, name: 'shm' as const, arg })),
 ];
 
 /** The numactl options numakit run does not implement, as its --help lists them. */
-export const REFUSED_SHM_OPTIONS = OPTIONS.filter((o) => o.name === 'shm').map((o) => ({ long: o.long, short: o.short!, arg: o.arg }));
+export const REFUSED_SHM_OPTIONS = OPTIONS.filter((o) => o.name === 'shm').map((o) => ({
+  long: o.long,
+  short: o.short!,
+  arg: o.arg,
+}));
 
 function findLong(name: string): Opt {
   const exact = OPTIONS.find((o) => o.long === name);
@@ -73,7 +97,8 @@ function findLong(name: string): Opt {
   const prefixed = OPTIONS.filter((o) => o.long.startsWith(name));
   const distinct = new Set(prefixed.map((o) => o.name));
   if (prefixed.length === 0 || name === '') throw new UnknownOptionError('run', `--${name}`);
-  if (distinct.size > 1) throw new RunArgsError(`option '--${name}' is ambiguous (${prefixed.map((o) => `--${o.long}`).join(', ')})`);
+  if (distinct.size > 1)
+    throw new RunArgsError(`option '--${name}' is ambiguous (${prefixed.map((o) => `--${o.long}`).join(', ')})`);
   return prefixed[0]!;
 }
 
@@ -85,7 +110,14 @@ function findShort(letter: string): Opt {
 
 /** Splits `numakit run` arguments into options and the command. */
 export function parseRunArgs(args: readonly string[]): RunArgs {
-  const out: { -readonly [K in keyof RunArgs]: RunArgs[K] } = { all: false, balancing: false, show: false, hardware: false, help: false, command: [] };
+  const out: { -readonly [K in keyof RunArgs]: RunArgs[K] } = {
+    all: false,
+    balancing: false,
+    show: false,
+    hardware: false,
+    help: false,
+    command: [],
+  };
   let memoryFlag: string | undefined;
   let lastNodeSpec: string | undefined;
   let sawSpec = false;
@@ -115,7 +147,9 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
         out.balancing = true;
         return true;
       case 'shm':
-        throw new RunArgsError(`${flag}: numactl's shared memory and file policies (--shm, --file, --shmid, --length, --offset, --shmmode, --strict, --huge, --touch, --dump, --dump-nodes) are not implemented in numakit run; use numactl for them`);
+        throw new RunArgsError(
+          `${flag}: numactl's shared memory and file policies (--shm, --file, --shmid, --length, --offset, --shmmode, --strict, --huge, --touch, --dump, --dump-nodes) are not implemented in numakit run; use numactl for them`,
+        );
       case 'all':
         if (sawSpec) throw new RunArgsError('--all must come before every node and CPU specification');
         out.all = true;
@@ -170,6 +204,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     break; // the first word that is not an option starts the command
   }
   out.command = args.slice(i);
-  if (out.balancing && out.memory?.kind !== 'membind') throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
+  if (out.balancing && out.memory?.kind !== 'membind')
+    throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
   return out;
 }

@@ -69,7 +69,12 @@ export function renderPlan(plan: readonly PlannedChange[], opts: PlanViewOptions
   const left = opts.leftAlone ?? [];
   if (left.length > 0) out.push(`left alone here (${left.length}):`, ...left.map((l) => `  ${l}`));
   const n = plan.filter((p) => p.action === 'change').length;
-  if (opts.dryRun) out.push(n === 0 ? 'nothing to change.' : `dry run: nothing written. Run again with --yes to apply (every old value is journaled; numakit rollback undoes it).`);
+  if (opts.dryRun)
+    out.push(
+      n === 0
+        ? 'nothing to change.'
+        : `dry run: nothing written. Run again with --yes to apply (every old value is journaled; numakit rollback undoes it).`,
+    );
   return `${out.join('\n')}\n`;
 }
 
@@ -91,8 +96,18 @@ export function renderJournal(sets: readonly ChangeSet[], running: (cs: ChangeSe
     const threads = cs.threads ?? [];
     const undone = [...cs.entries, ...threads].filter((e) => e.state === 'restored').length;
     // apply: written of planned; the agent plans nothing ahead: its settings and threads so far.
-    const changes = cs.planned > 0 || threads.length === 0 ? `${cs.entries.length}/${cs.planned}` : `${cs.entries.length} + ${threads.length} thread(s)`;
-    rows.push([cs.id, cs.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), cs.source, statusText(cs, running(cs)), changes, `${undone}`]);
+    const changes =
+      cs.planned > 0 || threads.length === 0
+        ? `${cs.entries.length}/${cs.planned}`
+        : `${cs.entries.length} + ${threads.length} thread(s)`;
+    rows.push([
+      cs.id,
+      cs.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      cs.source,
+      statusText(cs, running(cs)),
+      changes,
+      `${undone}`,
+    ]);
   }
   const notes = sets.filter((cs) => cs.error !== undefined).map((cs) => `  ${cs.id}: ${cs.error}`);
   return `${renderTable(rows)}${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`;
@@ -101,9 +116,11 @@ export function renderJournal(sets: readonly ChangeSet[], running: (cs: ChangeSe
 /** The changes of one set, with their old values, for `journal ID`. */
 export function renderChangeSet(cs: ChangeSet, running: boolean): string {
   const out = [`change set ${cs.id}: ${cs.source}, ${cs.time}, ${statusText(cs, running)}`];
-  for (const e of cs.entries) out.push(`  ${changeLabel(e.change, e.path)}: ${e.restore} -> ${e.change.value}  [${e.state}]`);
+  for (const e of cs.entries)
+    out.push(`  ${changeLabel(e.change, e.path)}: ${e.restore} -> ${e.change.value}  [${e.state}]`);
   for (const f of cs.files) out.push(`  file ${f.path}${f.old === null ? ' (new)' : ' (replaced)'}  [${f.state}]`);
-  for (const t of cs.threads ?? []) out.push(`  thread ${t.tid} of pid ${t.pid} (${t.comm}) CPU affinity: ${t.old} -> ${t.value}  [${t.state}]`);
+  for (const t of cs.threads ?? [])
+    out.push(`  thread ${t.tid} of pid ${t.pid} (${t.comm}) CPU affinity: ${t.old} -> ${t.value}  [${t.state}]`);
   if (cs.error !== undefined) out.push(`  error: ${cs.error}`);
   return `${out.join('\n')}\n`;
 }

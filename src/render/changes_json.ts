@@ -13,16 +13,30 @@ export function changeSetJson(cs: ChangeSet, running: boolean): Record<string, u
 }
 
 /** apply --json: the plan, and the change set when --yes wrote it. */
-export function renderApplyJson(plan: readonly PlannedChange[], o: { source: string; dryRun: boolean; changeSet?: ChangeSet; persist: readonly string[] }): string {
+export function renderApplyJson(
+  plan: readonly PlannedChange[],
+  o: { source: string; dryRun: boolean; changeSet?: ChangeSet; persist: readonly string[] },
+): string {
   const count = (a: PlannedChange['action']) => plan.filter((p) => p.action === a).length;
-  return `${JSON.stringify({
-    schemaVersion: CHANGES_SCHEMA_VERSION, source: o.source, dryRun: o.dryRun,
-    summary: { change: count('change'), same: count('same'), absent: count('absent') },
-    changes: plan.map(plannedJson), persist: o.persist,
-    changeSet: o.changeSet === undefined ? null : changeSetJson(o.changeSet, false),
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      schemaVersion: CHANGES_SCHEMA_VERSION,
+      source: o.source,
+      dryRun: o.dryRun,
+      summary: { change: count('change'), same: count('same'), absent: count('absent') },
+      changes: plan.map(plannedJson),
+      persist: o.persist,
+      changeSet: o.changeSet === undefined ? null : changeSetJson(o.changeSet, false),
+    },
+    null,
+    2,
+  )}\n`;
 }
 
-export function renderChangeSetsJson(key: 'changeSets' | 'changeSet', value: unknown, extra: Record<string, unknown> = {}): string {
+export function renderChangeSetsJson(
+  key: 'changeSets' | 'changeSet',
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): string {
   return `${JSON.stringify({ schemaVersion: CHANGES_SCHEMA_VERSION, ...extra, [key]: value }, null, 2)}\n`;
 }

@@ -33,7 +33,13 @@ function sysctlConf(items: readonly PlannedChange[]): PersistFileText | null {
 function tunedConf(items: readonly PlannedChange[], opts: PersistOptions): PersistFileText | null {
   const thp = items.find((p) => p.path === THP_ENABLED);
   // Knobs that are files outside /proc/sys: sysfs, and the scan sysctls that moved to debugfs.
-  const sysfs = items.filter((p) => p.change.kind !== 'service' && p.change.kind !== 'irq-affinity' && p.path !== THP_ENABLED && p.path?.startsWith('sys/'));
+  const sysfs = items.filter(
+    (p) =>
+      p.change.kind !== 'service' &&
+      p.change.kind !== 'irq-affinity' &&
+      p.path !== THP_ENABLED &&
+      p.path?.startsWith('sys/'),
+  );
   if (thp === undefined && sysfs.length === 0) return null;
   const out = [HEADER, '[main]', `summary=numakit ${opts.name}`];
   if (opts.tunedBase !== undefined) out.push(`include=${opts.tunedBase}`);
@@ -74,7 +80,8 @@ function irqbalanceDropIn(irqs: readonly Change[]): PersistFileText {
 export function grubArguments(changes: readonly Change[]): string[] {
   const args: string[] = [];
   for (const c of changes) {
-    if (c.kind === 'sysctl' && c.target === 'kernel.numa_balancing') args.push(`numa_balancing=${c.value === '0' ? 'disable' : 'enable'}`);
+    if (c.kind === 'sysctl' && c.target === 'kernel.numa_balancing')
+      args.push(`numa_balancing=${c.value === '0' ? 'disable' : 'enable'}`);
     if (c.kind === 'sysfs' && c.target === THP_ENABLED) args.push(`transparent_hugepage=${c.value}`);
   }
   return args;
@@ -85,10 +92,21 @@ function bootText(changes: readonly Change[], opts: PersistOptions): PersistFile
   const units = changes.filter((c) => c.kind === 'service' && c.target !== 'irqbalance');
   const out = [HEADER, ''];
   if (grub.length > 0) {
-    out.push('Add to GRUB_CMDLINE_LINUX in /etc/default/grub, then regenerate the GRUB configuration', '(update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg):', `  ${grub.join(' ')}`, '');
+    out.push(
+      'Add to GRUB_CMDLINE_LINUX in /etc/default/grub, then regenerate the GRUB configuration',
+      '(update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg):',
+      `  ${grub.join(' ')}`,
+      '',
+    );
   }
-  if (units.length > 0) out.push('Units this profile stops; disable them so they stay stopped after a reboot:', ...units.map((c) => `  systemctl ${c.value === 'stopped' ? 'disable' : 'enable'} ${c.target}`), '');
-  if (opts.tunedBase !== undefined || grub.length > 0) out.push(`Activate the tuned profile: tuned-adm profile numakit-${opts.name}`, '');
+  if (units.length > 0)
+    out.push(
+      'Units this profile stops; disable them so they stay stopped after a reboot:',
+      ...units.map((c) => `  systemctl ${c.value === 'stopped' ? 'disable' : 'enable'} ${c.target}`),
+      '',
+    );
+  if (opts.tunedBase !== undefined || grub.length > 0)
+    out.push(`Activate the tuned profile: tuned-adm profile numakit-${opts.name}`, '');
   return out.length === 2 ? null : { path: 'numakit/boot.txt', text: out.join('\n') };
 }
 
@@ -96,7 +114,9 @@ export function renderPersistFiles(plan: readonly PlannedChange[], opts: Persist
   const items = plan.filter((p) => p.action !== 'absent');
   const changes = items.map((p) => p.change);
   const irqs = changes.filter((c) => c.kind === 'irq-affinity');
-  const stopsIrqbalance = changes.some((c) => c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped');
+  const stopsIrqbalance = changes.some(
+    (c) => c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped',
+  );
   return [
     sysctlConf(items),
     tunedConf(items, opts),

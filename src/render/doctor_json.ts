@@ -21,8 +21,20 @@ export function findingJson(f: Finding): Record<string, unknown> {
 }
 
 /** `warnings`: files that exist but could not be used (their checks say "not checked"). */
-export function renderDoctorJson(findings: readonly Finding[], o: { profile: string; placement?: string; target: string; host?: string | null; warnings?: readonly string[] }): string {
+export function renderDoctorJson(
+  findings: readonly Finding[],
+  o: { profile: string; placement?: string; target: string; host?: string | null; warnings?: readonly string[] },
+): string {
   const placement = o.placement === undefined ? {} : { placement: o.placement };
-  const doc = { schemaVersion: 1, target: o.target, host: o.host ?? null, profile: o.profile, ...placement, summary: countBySeverity(findings), findings: findings.map(findingJson), warnings: o.warnings ?? [] };
+  const doc = {
+    schemaVersion: 1,
+    target: o.target,
+    host: o.host ?? null,
+    profile: o.profile,
+    ...placement,
+    summary: countBySeverity(findings),
+    findings: findings.map(findingJson),
+    warnings: o.warnings ?? [],
+  };
   return JSON.stringify(doc, null, 2) + '\n';
 }

@@ -2,7 +2,13 @@
 import { isProblem, SEVERITY_ORDER, type Finding } from '../model/finding.js';
 import { summaryLine, type DoctorRenderOptions } from './doctor_text.js';
 
-const TITLES = { critical: 'Critical', warning: 'Warnings', info: 'Information', 'not-checked': 'Not checked', pass: 'Passed' } as const;
+const TITLES = {
+  critical: 'Critical',
+  warning: 'Warnings',
+  info: 'Information',
+  'not-checked': 'Not checked',
+  pass: 'Passed',
+} as const;
 
 function code(s: string): string {
   return '`' + s.replace(/`/g, "'") + '`';
@@ -20,12 +26,18 @@ function problem(f: Finding): string[] {
 }
 
 export function renderDoctorMarkdown(findings: readonly Finding[], o: DoctorRenderOptions): string {
-  const out = [`# numakit doctor: ${o.target}`, '', `Profile **${o.profile}**${o.placement === undefined ? '' : ` (placement ${o.placement})`}: ${summaryLine(findings)}.`, ''];
+  const out = [
+    `# numakit doctor: ${o.target}`,
+    '',
+    `Profile **${o.profile}**${o.placement === undefined ? '' : ` (placement ${o.placement})`}: ${summaryLine(findings)}.`,
+    '',
+  ];
   for (const sev of SEVERITY_ORDER) {
     const group = findings.filter((f) => f.severity === sev);
     if (group.length === 0 || (sev === 'pass' && !o.verbose)) continue;
     out.push(`## ${TITLES[sev]} (${group.length})`, '');
-    if (sev === 'not-checked') out.push(...group.map((f) => `- \`${f.id}\` ${f.title}: ${f.severity === 'not-checked' ? f.reason : ''}`), '');
+    if (sev === 'not-checked')
+      out.push(...group.map((f) => `- \`${f.id}\` ${f.title}: ${f.severity === 'not-checked' ? f.reason : ''}`), '');
     else if (sev === 'pass') out.push(...group.map((f) => `- \`${f.id}\` ${f.title}`), '');
     else for (const f of group) out.push(...problem(f));
   }

@@ -14,8 +14,20 @@ export interface DoctorRenderOptions {
   readonly color?: boolean;
 }
 
-const COLOURS: Record<Severity, string> = { critical: '31;1', warning: '33;1', info: '36', 'not-checked': '2', pass: '32' };
-const HEADINGS: Record<Severity, string> = { critical: 'CRITICAL', warning: 'WARNING', info: 'INFO', 'not-checked': 'NOT CHECKED', pass: 'PASSED' };
+const COLOURS: Record<Severity, string> = {
+  critical: '31;1',
+  warning: '33;1',
+  info: '36',
+  'not-checked': '2',
+  pass: '32',
+};
+const HEADINGS: Record<Severity, string> = {
+  critical: 'CRITICAL',
+  warning: 'WARNING',
+  info: 'INFO',
+  'not-checked': 'NOT CHECKED',
+  pass: 'PASSED',
+};
 
 function paint(on: boolean | undefined, code: string, s: string): string {
   return on ? `\x1b[${code}m${s}\x1b[0m` : s;
@@ -33,7 +45,8 @@ function renderProblem(f: Finding, o: DoctorRenderOptions): string[] {
 }
 
 function renderOther(f: Finding, o: DoctorRenderOptions): string[] {
-  if (f.severity === 'not-checked') return [`  ${paint(o.color, COLOURS[f.severity], `[${f.id}]`)} ${f.title}: ${f.reason}`];
+  if (f.severity === 'not-checked')
+    return [`  ${paint(o.color, COLOURS[f.severity], `[${f.id}]`)} ${f.title}: ${f.reason}`];
   if (f.severity === 'pass') return [`  ${paint(o.color, COLOURS.pass, `[${f.id}]`)} ${f.title}`];
   return [];
 }
@@ -50,7 +63,9 @@ export function summaryLine(findings: readonly Finding[]): string {
 }
 
 export function renderDoctorText(findings: readonly Finding[], o: DoctorRenderOptions): string {
-  const out = [`numakit doctor: ${o.target}, profile ${o.profile}${o.placement === undefined ? '' : ` (placement ${o.placement})`}`];
+  const out = [
+    `numakit doctor: ${o.target}, profile ${o.profile}${o.placement === undefined ? '' : ` (placement ${o.placement})`}`,
+  ];
   for (const sev of SEVERITY_ORDER) {
     const group = findings.filter((f) => f.severity === sev);
     if (group.length === 0 || (sev === 'pass' && !o.verbose)) continue;

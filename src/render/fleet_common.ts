@@ -13,7 +13,8 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The report's first line: how many hosts, inputs not used, the profiles findings were judged by. */
 export function headline(r: FleetReport): string {
-  const profiles = r.profiles.length === 0 ? '' : `; doctor profile${r.profiles.length > 1 ? 's' : ''} ${r.profiles.join(', ')}`;
+  const profiles =
+    r.profiles.length === 0 ? '' : `; doctor profile${r.profiles.length > 1 ? 's' : ''} ${r.profiles.join(', ')}`;
   const unused = r.problems.length > 0 ? `, ${plural(r.problems.length, 'input')} not used` : '';
   return `fleet report: ${plural(r.hosts.length, 'host')}${unused}${profiles}`;
 }

@@ -17,13 +17,24 @@ const SEVERITIES = ['critical', 'warning', 'info'] as const;
 
 function classTable(r: FleetReport, hosts: readonly HostRecord[]): string {
   const outlying = new Map<string, string[]>();
-  for (const o of r.outliers) for (const x of o.outliers) outlying.set(x.host, [...(outlying.get(x.host) ?? []), `${o.setting}=${x.value}`]);
+  for (const o of r.outliers)
+    for (const x of o.outliers) outlying.set(x.host, [...(outlying.get(x.host) ?? []), `${o.setting}=${x.value}`]);
   const rows = hosts.map((h) => {
     const problems = (h.findings ?? []).filter((f) => (SEVERITIES as readonly string[]).includes(f.severity));
     const count = (s: string) => String(problems.filter((f) => f.severity === s).length);
-    return [esc(h.host), ...SEVERITIES.map(count), esc(problems.map((f) => f.id).join(', ')), esc((outlying.get(h.host) ?? []).join(', ')), esc(h.incomplete.join('; '))];
+    return [
+      esc(h.host),
+      ...SEVERITIES.map(count),
+      esc(problems.map((f) => f.id).join(', ')),
+      esc((outlying.get(h.host) ?? []).join(', ')),
+      esc(h.incomplete.join('; ')),
+    ];
   });
-  return table(['host', 'critical', 'warning', 'info', 'findings', 'differs from the fleet', 'incomplete'], rows, new Set([1, 2, 3]));
+  return table(
+    ['host', 'critical', 'warning', 'info', 'findings', 'differs from the fleet', 'incomplete'],
+    rows,
+    new Set([1, 2, 3]),
+  );
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0 2em}
@@ -40,12 +51,47 @@ rows.forEach(function(r){b.appendChild(r)})})});`;
 export function renderFleetHtml(r: FleetReport): string {
   const byHost = new Map(r.hosts.map((h) => [h.host, h]));
   const parts = [`<h1>${esc(headline(r))}</h1>`];
-  r.classes.forEach((c, i) => parts.push(`<h2>Class ${i + 1}: ${esc(c.label)} (${c.hosts.length} hosts)</h2>`, classTable(r, c.hosts.map((h) => byHost.get(h)!))));
+  r.classes.forEach((c, i) =>
+    parts.push(
+      `<h2>Class ${i + 1}: ${esc(c.label)} (${c.hosts.length} hosts)</h2>`,
+      classTable(
+        r,
+        c.hosts.map((h) => byHost.get(h)!),
+      ),
+    ),
+  );
   const unclassed = r.hosts.filter((h) => h.shape === null);
-  if (unclassed.length > 0) parts.push(`<h2>No topology (doctor report only): ${unclassed.length} hosts</h2>`, classTable(r, unclassed));
-  parts.push('<h2>Findings x hosts</h2>', table(['severity', 'finding', 'title', 'hosts', 'which'], r.findings.map((f) => [f.severity, esc(f.id), esc(f.title), String(f.hosts.length), esc(f.hosts.join(', '))]), new Set([3])));
-  parts.push('<h2>Settings that differ from the majority</h2>', table(['setting', 'majority', 'hosts with it', 'differs'], r.outliers.map((o) => [esc(o.setting), esc(o.majority), `${o.majorityCount} of ${o.known}`, esc(outlierText(o, Infinity))]), new Set([2])));
-  parts.push('<h2>Incomplete data</h2>', table(['host', 'why'], r.incomplete.map((i) => [esc(i.host), esc(i.reasons.join('; '))])));
-  if (r.problems.length > 0) parts.push('<h2>Inputs not used</h2>', `<ul>${r.problems.map((p) => `<li>${esc(p.message)}</li>`).join('')}</ul>`);
+  if (unclassed.length > 0)
+    parts.push(`<h2>No topology (doctor report only): ${unclassed.length} hosts</h2>`, classTable(r, unclassed));
+  parts.push(
+    '<h2>Findings x hosts</h2>',
+    table(
+      ['severity', 'finding', 'title', 'hosts', 'which'],
+      r.findings.map((f) => [f.severity, esc(f.id), esc(f.title), String(f.hosts.length), esc(f.hosts.join(', '))]),
+      new Set([3]),
+    ),
+  );
+  parts.push(
+    '<h2>Settings that differ from the majority</h2>',
+    table(
+      ['setting', 'majority', 'hosts with it', 'differs'],
+      r.outliers.map((o) => [
+        esc(o.setting),
+        esc(o.majority),
+        `${o.majorityCount} of ${o.known}`,
+        esc(outlierText(o, Infinity)),
+      ]),
+      new Set([2]),
+    ),
+  );
+  parts.push(
+    '<h2>Incomplete data</h2>',
+    table(
+      ['host', 'why'],
+      r.incomplete.map((i) => [esc(i.host), esc(i.reasons.join('; '))]),
+    ),
+  );
+  if (r.problems.length > 0)
+    parts.push('<h2>Inputs not used</h2>', `<ul>${r.problems.map((p) => `<li>${esc(p.message)}</li>`).join('')}</ul>`);
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(headline(r))}</title><style>${STYLE}</style></head>\n<body>\n${parts.join('\n')}\n<script>${SORT}</script>\n</body></html>\n`;
 }

@@ -25,8 +25,18 @@ export interface NrtOptions {
   readonly reservedCpus: readonly number[];
 }
 
-export interface ResourceInfo { name: string; capacity: string; allocatable: string; available: string }
-export interface Zone { name: string; type: 'Node'; costs: { name: string; value: number }[]; resources: ResourceInfo[] }
+export interface ResourceInfo {
+  name: string;
+  capacity: string;
+  allocatable: string;
+  available: string;
+}
+export interface Zone {
+  name: string;
+  type: 'Node';
+  costs: { name: string; value: number }[];
+  resources: ResourceInfo[];
+}
 export interface NodeResourceTopology {
   apiVersion: typeof NRT_API_VERSION;
   kind: 'NodeResourceTopology';
@@ -43,31 +53,47 @@ export function legacyPolicyName(policy: TopologyManagerPolicy, scope: TopologyM
   return `${name}${scope === 'pod' ? 'Pod' : 'Container'}Level`;
 }
 
-const resource = (name: string, capacity: number, allocatable = capacity): ResourceInfo =>
-  ({ name, capacity: String(capacity), allocatable: String(allocatable), available: String(allocatable) });
+const resource = (name: string, capacity: number, allocatable = capacity): ResourceInfo => ({
+  name,
+  capacity: String(capacity),
+  allocatable: String(allocatable),
+  available: String(allocatable),
+});
 
 /** "hugepages-2Mi", "hugepages-1Gi": the Kubernetes resource name of a huge page size. */
 export function hugepageResource(sizeKb: number): string {
-  return sizeKb % (1024 * 1024) === 0 ? `hugepages-${sizeKb / (1024 * 1024)}Gi` : sizeKb % 1024 === 0 ? `hugepages-${sizeKb / 1024}Mi` : `hugepages-${sizeKb}Ki`;
+  return sizeKb % (1024 * 1024) === 0
+    ? `hugepages-${sizeKb / (1024 * 1024)}Gi`
+    : sizeKb % 1024 === 0
+      ? `hugepages-${sizeKb / 1024}Mi`
+      : `hugepages-${sizeKb}Ki`;
 }
 
 export function buildNrt(t: Topology, o: NrtOptions): NodeResourceTopology {
   const reserved = new Set(o.reservedCpus);
   const online = new Set(t.cpus.filter((c) => c.online).map((c) => c.id));
-  const zones = t.nodes.filter((n) => n.cpus.length > 0 || (n.memTotalBytes ?? 0) > 0).map((n): Zone => {
-    const cpus = n.cpus.filter((c) => online.has(c));
-    const resources: ResourceInfo[] = [];
-    if (cpus.length > 0) resources.push(resource('cpu', cpus.length, cpus.filter((c) => !reserved.has(c)).length));
-    if (n.memTotalBytes !== null) resources.push(resource('memory', n.memTotalBytes));
-    for (const p of n.hugepages) if (p.total > 0) resources.push(resource(hugepageResource(p.sizeKb), p.total * p.sizeKb * 1024));
-    const costs = t.nodes.filter((m) => n.distances[m.id] !== undefined).map((m) => ({ name: `node-${m.id}`, value: n.distances[m.id]! }));
-    return { name: `node-${n.id}`, type: 'Node', costs, resources };
-  });
+  const zones = t.nodes
+    .filter((n) => n.cpus.length > 0 || (n.memTotalBytes ?? 0) > 0)
+    .map((n): Zone => {
+      const cpus = n.cpus.filter((c) => online.has(c));
+      const resources: ResourceInfo[] = [];
+      if (cpus.length > 0) resources.push(resource('cpu', cpus.length, cpus.filter((c) => !reserved.has(c)).length));
+      if (n.memTotalBytes !== null) resources.push(resource('memory', n.memTotalBytes));
+      for (const p of n.hugepages)
+        if (p.total > 0) resources.push(resource(hugepageResource(p.sizeKb), p.total * p.sizeKb * 1024));
+      const costs = t.nodes
+        .filter((m) => n.distances[m.id] !== undefined)
+        .map((m) => ({ name: `node-${m.id}`, value: n.distances[m.id]! }));
+      return { name: `node-${n.id}`, type: 'Node', costs, resources };
+    });
   return {
     apiVersion: NRT_API_VERSION,
     kind: 'NodeResourceTopology',
     metadata: { name: o.node, labels: { [MANAGED_BY.key]: MANAGED_BY.value } },
-    attributes: [{ name: 'topologyManagerPolicy', value: o.policy }, { name: 'topologyManagerScope', value: o.scope }],
+    attributes: [
+      { name: 'topologyManagerPolicy', value: o.policy },
+      { name: 'topologyManagerScope', value: o.scope },
+    ],
     topologyPolicies: [legacyPolicyName(o.policy, o.scope)],
     zones,
   };

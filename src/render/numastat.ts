@@ -6,22 +6,65 @@
 // are the pools of every page size (numastat 2.0.16 multiplies the counts by the default size
 // only, so strict does too). Pure.
 import type { NodeStat } from '../model/stat.js';
-import { autoWidth, displayTable, newTable, setCell, addTo, sortRowsDescending, type NumastatTable } from './numastat_table.js';
+import {
+  autoWidth,
+  displayTable,
+  newTable,
+  setCell,
+  addTo,
+  sortRowsDescending,
+  type NumastatTable,
+} from './numastat_table.js';
 
 const MiB = 1024 * 1024;
 
 export const COUNTER_ROWS: readonly [string, string][] = [
-  ['numa_hit', 'Numa_Hit'], ['numa_miss', 'Numa_Miss'], ['numa_foreign', 'Numa_Foreign'],
-  ['interleave_hit', 'Interleave_Hit'], ['local_node', 'Local_Node'], ['other_node', 'Other_Node'],
+  ['numa_hit', 'Numa_Hit'],
+  ['numa_miss', 'Numa_Miss'],
+  ['numa_foreign', 'Numa_Foreign'],
+  ['interleave_hit', 'Interleave_Hit'],
+  ['local_node', 'Local_Node'],
+  ['other_node', 'Other_Node'],
 ];
 
 /** numastat 2.0.16's meminfo rows, in its order. */
 export const MEMINFO_ROWS: readonly string[] = [
-  'MemTotal', 'MemFree', 'MemUsed', 'HighTotal', 'HighFree', 'LowTotal', 'LowFree', 'Active', 'Inactive',
-  'Active(anon)', 'Inactive(anon)', 'Active(file)', 'Inactive(file)', 'Unevictable', 'Mlocked', 'Dirty',
-  'Writeback', 'FilePages', 'Mapped', 'AnonPages', 'Shmem', 'KernelStack', 'PageTables', 'NFS_Unstable',
-  'Bounce', 'WritebackTmp', 'Slab', 'SReclaimable', 'SUnreclaim', 'AnonHugePages', 'ShmemHugePages',
-  'ShmemPmdMapped', 'HugePages_Total', 'HugePages_Free', 'HugePages_Surp', 'KReclaimable',
+  'MemTotal',
+  'MemFree',
+  'MemUsed',
+  'HighTotal',
+  'HighFree',
+  'LowTotal',
+  'LowFree',
+  'Active',
+  'Inactive',
+  'Active(anon)',
+  'Inactive(anon)',
+  'Active(file)',
+  'Inactive(file)',
+  'Unevictable',
+  'Mlocked',
+  'Dirty',
+  'Writeback',
+  'FilePages',
+  'Mapped',
+  'AnonPages',
+  'Shmem',
+  'KernelStack',
+  'PageTables',
+  'NFS_Unstable',
+  'Bounce',
+  'WritebackTmp',
+  'Slab',
+  'SReclaimable',
+  'SUnreclaim',
+  'AnonHugePages',
+  'ShmemHugePages',
+  'ShmemPmdMapped',
+  'HugePages_Total',
+  'HugePages_Free',
+  'HugePages_Surp',
+  'KReclaimable',
 ];
 
 export interface SystemTableOptions {
@@ -70,7 +113,14 @@ function layout(t: NumastatTable, nodes: readonly number[], o: SystemTableOption
   });
 }
 
-function fill(t: NumastatTable, labels: string[], keys: string[], v: Values, o: SystemTableOptions, nodes: readonly number[]): string {
+function fill(
+  t: NumastatTable,
+  labels: string[],
+  keys: string[],
+  v: Values,
+  o: SystemTableOptions,
+  nodes: readonly number[],
+): string {
   const h = t.headerRows;
   labels.forEach((l, i) => setCell(t, { row: h + i, col: 0, cell: { t: 'str', s: l } }));
   keys.forEach((k, i) => {
@@ -82,7 +132,12 @@ function fill(t: NumastatTable, labels: string[], keys: string[], v: Values, o: 
     });
   });
   if (o.compress) for (let c = 0; c < t.nCols; c++) autoWidth(t, { col: c, min: 4, max: 16 });
-  if (o.sort !== null) sortRowsDescending(t, { first: h, last: h + keys.length - 1, col: sortColumn(nodes, { sort: o.sort, strict: o.strict }) });
+  if (o.sort !== null)
+    sortRowsDescending(t, {
+      first: h,
+      last: h + keys.length - 1,
+      col: sortColumn(nodes, { sort: o.sort, strict: o.strict }),
+    });
   return v.warnings.join('') + displayTable(t, { screenWidth: o.screenWidth, showZero: o.showZero });
 }
 
@@ -105,7 +160,13 @@ function counterValues(s: NodeStat, unit: number): Values {
 
 /** numastat with no options: counters in pages, "nodeN" headings, no Total. */
 export function renderNumastatCompat(s: NodeStat, o: Pick<SystemTableOptions, 'screenWidth'>): string {
-  const opts: SystemTableOptions = { screenWidth: o.screenWidth, showZero: true, compress: false, sort: null, strict: true };
+  const opts: SystemTableOptions = {
+    screenWidth: o.screenWidth,
+    showZero: true,
+    compress: false,
+    sort: null,
+    strict: true,
+  };
   const t = newTable(1, 1, COUNTER_ROWS.length, s.nodes.length + 1);
   layout(t, s.nodes, opts, true);
   const keys = COUNTER_ROWS.map(([k]) => k);
@@ -117,23 +178,44 @@ export function renderNumastatCounters(s: NodeStat, o: SystemTableOptions): stri
   const t = newTable(2, 1, COUNTER_ROWS.length, s.nodes.length + 1);
   layout(t, s.nodes, o, false);
   const v = counterValues(s, s.pageSize);
-  return '\nPer-node numastat info (in MBs):\n' + fill(t, COUNTER_ROWS.map(([, l]) => l), COUNTER_ROWS.map(([k]) => k), v, o, s.nodes);
+  return (
+    '\nPer-node numastat info (in MBs):\n' +
+    fill(
+      t,
+      COUNTER_ROWS.map(([, l]) => l),
+      COUNTER_ROWS.map(([k]) => k),
+      v,
+      o,
+      s.nodes,
+    )
+  );
 }
 
 const HUGE_ROWS: Record<string, 'totalBytes' | 'freeBytes' | 'surplusBytes'> = {
-  HugePages_Total: 'totalBytes', HugePages_Free: 'freeBytes', HugePages_Surp: 'surplusBytes',
+  HugePages_Total: 'totalBytes',
+  HugePages_Free: 'freeBytes',
+  HugePages_Surp: 'surplusBytes',
 };
 
 /** A HugePages_* row: strict (numastat) multiplies the count of default-size pages by the
  * default size, so pools of other sizes (1 GiB next to 2 MiB) are missed; numakit sums every pool. */
-function meminfoValue(s: NodeStat, n: number, key: string, raw: number, o: { strict: boolean; defaultHugeBytes: number }): number {
+function meminfoValue(
+  s: NodeStat,
+  n: number,
+  key: string,
+  raw: number,
+  o: { strict: boolean; defaultHugeBytes: number },
+): number {
   const pool = HUGE_ROWS[key];
   if (pool === undefined) return raw / MiB;
   const huge = s.huge[n];
   return huge && !o.strict ? huge[pool] / MiB : (raw * o.defaultHugeBytes) / MiB;
 }
 
-function meminfoValues(s: NodeStat, o: SystemTableOptions & { defaultHugeBytes: number }): { v: Values; keys: string[] } {
+function meminfoValues(
+  s: NodeStat,
+  o: SystemTableOptions & { defaultHugeBytes: number },
+): { v: Values; keys: string[] } {
   const rows = new Map<string, (number | undefined)[]>();
   const warnings: string[] = [];
   const keys = [...MEMINFO_ROWS];

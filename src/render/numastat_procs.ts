@@ -5,10 +5,25 @@
 // numa_maps could not be read shows "no permission" instead of zeros. Pure.
 import type { NodeMemory, ProcessMemoryInfo } from '../model/stat.js';
 import { sortColumn } from './numastat.js';
-import { addTo, autoWidth, displayTable, markRowAlwaysShown, newTable, setCell, sortRowsDescending, zeroData, type NumastatTable } from './numastat_table.js';
+import {
+  addTo,
+  autoWidth,
+  displayTable,
+  markRowAlwaysShown,
+  newTable,
+  setCell,
+  sortRowsDescending,
+  zeroData,
+  type NumastatTable,
+} from './numastat_table.js';
 
 const MiB = 1024 * 1024;
-const CATEGORIES: readonly [keyof NodeMemory, string][] = [['hugeBytes', 'Huge'], ['heapBytes', 'Heap'], ['stackBytes', 'Stack'], ['privateBytes', 'Private']];
+const CATEGORIES: readonly [keyof NodeMemory, string][] = [
+  ['hugeBytes', 'Huge'],
+  ['heapBytes', 'Heap'],
+  ['stackBytes', 'Stack'],
+  ['privateBytes', 'Private'],
+];
 export const NO_PERMISSION = 'no permission';
 
 export interface ProcessTableOptions {
@@ -37,7 +52,12 @@ function setup(nodes: readonly number[], rows: number, o: ProcessTableOptions): 
   return t;
 }
 
-function addProcess(t: NumastatTable, p: ProcessMemoryInfo, nodes: readonly number[], rowOf: (cat: number) => number): void {
+function addProcess(
+  t: NumastatTable,
+  p: ProcessMemoryInfo,
+  nodes: readonly number[],
+  rowOf: (cat: number) => number,
+): void {
   if (p.memory.kind !== 'ok') return;
   const totalCol = 1 + nodes.length;
   const totalRow = t.nRows - 1;
@@ -47,7 +67,13 @@ function addProcess(t: NumastatTable, p: ProcessMemoryInfo, nodes: readonly numb
     CATEGORIES.forEach(([key], cat) => {
       const v = mem[key] / MiB;
       if (v === 0) return;
-      for (const [r, c] of [[rowOf(cat), col], [rowOf(cat), totalCol], [totalRow, col], [totalRow, totalCol]] as const) addTo(t, { row: r, col: c, v: v });
+      for (const [r, c] of [
+        [rowOf(cat), col],
+        [rowOf(cat), totalCol],
+        [totalRow, col],
+        [totalRow, totalCol],
+      ] as const)
+        addTo(t, { row: r, col: c, v: v });
     });
   }
 }
@@ -62,17 +88,27 @@ function show(t: NumastatTable, nodes: readonly number[], dataRows: number, o: P
   const rule = t.nRows - 2;
   markRowAlwaysShown(t, rule);
   for (let c = 0; c < t.nCols; c++) setCell(t, { row: rule, col: c, cell: { t: 'rep', c: '-' } });
-  if (o.sort !== null) sortRowsDescending(t, { first: 2, last: 2 + dataRows - 1, col: sortColumn(nodes, { sort: o.sort, strict: o.strict }) });
+  if (o.sort !== null)
+    sortRowsDescending(t, {
+      first: 2,
+      last: 2 + dataRows - 1,
+      col: sortColumn(nodes, { sort: o.sort, strict: o.strict }),
+    });
   return displayTable(t, { screenWidth: o.screenWidth, showZero: o.showZero });
 }
 
 /** The -p output for processes in ascending PID order (as numastat sorts them). */
-export function renderNumastatProcesses(procs: readonly ProcessMemoryInfo[], nodes: readonly number[], o: ProcessTableOptions): string {
+export function renderNumastatProcesses(
+  procs: readonly ProcessMemoryInfo[],
+  nodes: readonly number[],
+  o: ProcessTableOptions,
+): string {
   const perProcess = o.verbose || procs.length === 1;
   const dataRows = perProcess ? CATEGORIES.length : procs.length;
   const t = setup(nodes, dataRows, o);
   let out = '';
-  if (perProcess) CATEGORIES.forEach(([, label], i) => setCell(t, { row: 2 + i, col: 0, cell: { t: 'str', s: label } }));
+  if (perProcess)
+    CATEGORIES.forEach(([, label], i) => setCell(t, { row: 2 + i, col: 0, cell: { t: 'str', s: label } }));
   else {
     setCell(t, { row: 0, col: 0, cell: { t: 'str', s: 'PID' } });
     setCell(t, { row: 1, col: 0, cell: { t: 'rep', c: '-' } });

@@ -34,7 +34,10 @@ export function newTable(headerRows: number, headerCols: number, dataRows: numbe
   const nRows = headerRows + dataRows;
   const nCols = headerCols + dataCols;
   return {
-    headerRows, headerCols, nRows, nCols,
+    headerRows,
+    headerCols,
+    nRows,
+    nCols,
     cells: Array.from({ length: nRows }, () => new Array<Cell>(nCols).fill(NULL_CELL)),
     width: new Array<number>(nCols).fill(0),
     places: new Array<number>(nCols).fill(0),
@@ -57,7 +60,8 @@ export function addTo(t: NumastatTable, at: { row: number; col: number; v: numbe
 
 /** Every data cell becomes the number 0 (numastat's zero_table_data). */
 export function zeroData(t: NumastatTable): void {
-  for (let r = t.headerRows; r < t.nRows; r++) for (let c = t.headerCols; c < t.nCols; c++) t.cells[r]![c] = { t: 'num', v: 0 };
+  for (let r = t.headerRows; r < t.nRows; r++)
+    for (let c = t.headerCols; c < t.nCols; c++) t.cells[r]![c] = { t: 'num', v: 0 };
 }
 
 export function markRowAlwaysShown(t: NumastatTable, row: number): void {
@@ -80,10 +84,18 @@ export function cFixed(v: number, places: number): string {
 function fmt(cell: Cell, width: number, places: number): string {
   let s: string;
   switch (cell.t) {
-    case 'null': s = ''; break;
-    case 'num': s = cFixed(cell.v, places); break;
-    case 'str': s = cell.s; break;
-    case 'rep': s = cell.c.repeat(Math.max(0, width - 1)); break;
+    case 'null':
+      s = '';
+      break;
+    case 'num':
+      s = cFixed(cell.v, places);
+      break;
+    case 'str':
+      s = cell.s;
+      break;
+    case 'rep':
+      s = cell.c.repeat(Math.max(0, width - 1));
+      break;
   }
   return s.slice(0, width);
 }
@@ -103,9 +115,12 @@ function justified(t: NumastatTable, row: number, col: number): string {
   const w = t.width[col]!;
   const p = fmt(t.cells[row]![col]!, w, t.places[col]!);
   switch (t.align[col]) {
-    case 'left': return p.padEnd(w);
-    case 'right': return p.padStart(w);
-    default: return (' '.repeat(Math.floor((w - p.length + 1) / 2)) + p).padEnd(w);
+    case 'left':
+      return p.padEnd(w);
+    case 'right':
+      return p.padStart(w);
+    default:
+      return (' '.repeat(Math.floor((w - p.length + 1) / 2)) + p).padEnd(w);
   }
 }
 
@@ -155,9 +170,12 @@ export function displayTable(t: NumastatTable, o: DisplayOptions): string {
   if (!seen) return 'Table has no data.\n';
   if (!nonZero && !o.showZero) return 'Table has no non-zero data.\n';
   const colShown = (c: number) =>
-    (t.colFlags[c]! & ALWAYS) !== 0 || ((t.colFlags[c]! & SEEN) !== 0 && (o.showZero || (t.colFlags[c]! & NONZERO) !== 0));
+    (t.colFlags[c]! & ALWAYS) !== 0 ||
+    ((t.colFlags[c]! & SEEN) !== 0 && (o.showZero || (t.colFlags[c]! & NONZERO) !== 0));
   const rowShown = (r: number) =>
-    r < t.headerRows || (t.rowFlags[r]! & ALWAYS) !== 0 || ((t.rowFlags[r]! & SEEN) !== 0 && (o.showZero || (t.rowFlags[r]! & NONZERO) !== 0));
+    r < t.headerRows ||
+    (t.rowFlags[r]! & ALWAYS) !== 0 ||
+    ((t.rowFlags[r]! & SEEN) !== 0 && (o.showZero || (t.rowFlags[r]! & NONZERO) !== 0));
   let out = '';
   let col = -1;
   let dataCol = t.headerCols;

@@ -16,7 +16,13 @@ export function meminfoJson(s: NodeStat): Record<string, unknown> {
 
 export function processJson(p: ProcessMemoryInfo): Record<string, unknown> {
   if (p.memory.kind !== 'ok') return { pid: p.pid, comm: p.comm, error: 'no-permission' };
-  return { pid: p.pid, comm: p.comm, nodes: p.memory.nodes, totalBytes: p.memory.totalBytes, policies: p.memory.policies };
+  return {
+    pid: p.pid,
+    comm: p.comm,
+    nodes: p.memory.nodes,
+    totalBytes: p.memory.totalBytes,
+    policies: p.memory.policies,
+  };
 }
 
 export function rankedJson(r: RankedProcess<ProcessSample>): Record<string, unknown> {

@@ -22,7 +22,9 @@ export function renderStatOverview(s: NodeStat, worst: readonly RankedProcess<Pr
   }
   const total = { numa_hit: hit, numa_miss: miss };
   const all = missShare(total);
-  const perNode = s.nodes.map((n, i) => [n, missShare(s.numastat[i]!)] as const).filter((x): x is readonly [number, number] => x[1] !== null);
+  const perNode = s.nodes
+    .map((n, i) => [n, missShare(s.numastat[i]!)] as const)
+    .filter((x): x is readonly [number, number] => x[1] !== null);
   const top = perNode.sort((a, b) => b[1] - a[1])[0];
   const lines = [
     all === null
@@ -31,7 +33,10 @@ export function renderStatOverview(s: NodeStat, worst: readonly RankedProcess<Pr
   ];
   if (worst.length > 0) {
     lines.push('  most memory away from where it runs:');
-    for (const r of worst) lines.push(`    ${String(r.sample.pid).padStart(7)} ${r.sample.comm.padEnd(15)} ${formatBytes(r.remoteBytes).padStart(9)} remote   locality ${formatLocality(r.locality)}`);
+    for (const r of worst)
+      lines.push(
+        `    ${String(r.sample.pid).padStart(7)} ${r.sample.comm.padEnd(15)} ${formatBytes(r.remoteBytes).padStart(9)} remote   locality ${formatLocality(r.locality)}`,
+      );
   }
   lines.push('  numakit stat --procs   locality of every process;  numakit top   live view');
   return `${lines.join('\n')}\n`;

@@ -14,14 +14,21 @@ function perNode(p: ProcessSample): string {
 }
 
 function ranOn(p: ProcessSample): string {
-  const e = Object.entries(p.cpuNodes).filter(([, s]) => s > 0).sort(([a], [b]) => Number(a) - Number(b));
+  const e = Object.entries(p.cpuNodes)
+    .filter(([, s]) => s > 0)
+    .sort(([a], [b]) => Number(a) - Number(b));
   if (e.length === 0) return p.lastNodes.length === 0 ? '-' : `(${p.lastNodes.join(',')})`;
   return e.map(([n, s]) => `${n}:${s.toFixed(2)}s`).join(' ');
 }
 
 function policies(p: ProcessSample): string {
   if (p.memory.kind !== 'ok') return '-';
-  return Object.entries(p.memory.policies).sort(([, a], [, b]) => b - a).map(([k]) => k).join(',') || '-';
+  return (
+    Object.entries(p.memory.policies)
+      .sort(([, a], [, b]) => b - a)
+      .map(([k]) => k)
+      .join(',') || '-'
+  );
 }
 
 export function formatLocality(l: number | null): string {
@@ -33,24 +40,42 @@ export type ProcReader = 'user' | 'root' | 'snapshot';
 
 /** Why numa_maps could not be read, said truthfully for who read it. */
 export function noPermissionWhy(reader: ProcReader): string {
-  if (reader === 'snapshot') return 'the snapshot was taken without permission to read these processes\' numa_maps (take it as root)';
-  if (reader === 'root') return 'the kernel refused /proc/PID/numa_maps to root too: a ptrace restriction (Yama ptrace_scope 3, a container or user namespace without CAP_SYS_PTRACE) or /proc mounted with hidepid';
-  return 'numa_maps of other users\' processes is readable only by root or their owner (run numakit as root)';
+  if (reader === 'snapshot')
+    return "the snapshot was taken without permission to read these processes' numa_maps (take it as root)";
+  if (reader === 'root')
+    return 'the kernel refused /proc/PID/numa_maps to root too: a ptrace restriction (Yama ptrace_scope 3, a container or user namespace without CAP_SYS_PTRACE) or /proc mounted with hidepid';
+  return "numa_maps of other users' processes is readable only by root or their owner (run numakit as root)";
 }
 
-export function renderStatProcs(ranked: readonly RankedProcess<ProcessSample>[], o: { windowSeconds: number; total: number; reader?: ProcReader }): string {
-  const rows = [['PID', 'COMM', 'MEMORY', 'REMOTE', 'LOCALITY', 'RAN ON (CPU s)', 'MEMORY PER NODE', 'POLICY', 'CPUS', 'MEMS']];
+export function renderStatProcs(
+  ranked: readonly RankedProcess<ProcessSample>[],
+  o: { windowSeconds: number; total: number; reader?: ProcReader },
+): string {
+  const rows = [
+    ['PID', 'COMM', 'MEMORY', 'REMOTE', 'LOCALITY', 'RAN ON (CPU s)', 'MEMORY PER NODE', 'POLICY', 'CPUS', 'MEMS'],
+  ];
   for (const { sample: p, locality, remoteBytes } of ranked) {
     const noPerm = p.memory.kind !== 'ok';
     rows.push([
-      String(p.pid), p.comm,
-      noPerm ? 'no permission' : formatBytes(p.memory.totalBytes), noPerm ? '-' : formatBytes(remoteBytes),
-      formatLocality(locality), ranOn(p), perNode(p), policies(p),
-      p.cpusAllowed ? formatCpuList(p.cpusAllowed) : '?', p.memsAllowed ? formatCpuList(p.memsAllowed) : '?',
+      String(p.pid),
+      p.comm,
+      noPerm ? 'no permission' : formatBytes(p.memory.totalBytes),
+      noPerm ? '-' : formatBytes(remoteBytes),
+      formatLocality(locality),
+      ranOn(p),
+      perNode(p),
+      policies(p),
+      p.cpusAllowed ? formatCpuList(p.cpusAllowed) : '?',
+      p.memsAllowed ? formatCpuList(p.memsAllowed) : '?',
     ]);
   }
-  const when = o.windowSeconds > 0 ? `CPU time sampled over ${o.windowSeconds}s` : 'CPU time since each process started (a snapshot cannot be sampled)';
+  const when =
+    o.windowSeconds > 0
+      ? `CPU time sampled over ${o.windowSeconds}s`
+      : 'CPU time since each process started (a snapshot cannot be sampled)';
   const head = `Processes by memory on nodes they did not run on (${ranked.length} of ${o.total}; ${when})\n`;
-  const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok') ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n` : '';
+  const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
+    ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
+    : '';
   return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local).\n`;
 }

@@ -54,17 +54,31 @@ function nodeLines(f: TopFrame): string[] {
 function procLine(r: RankedProcess<ProcessSample>): string {
   const p = r.sample;
   const mem = p.memory.kind === 'ok' ? formatBytes(p.memory.totalBytes) : 'no perm';
-  const ran = Object.entries(p.cpuNodes).filter(([, s]) => s > 0).map(([n]) => n).join(',') || (p.lastNodes.length ? `(${p.lastNodes.join(',')})` : '-');
-  const per = p.memory.kind === 'ok'
-    ? Object.entries(p.memory.nodes).sort(([a], [b]) => Number(a) - Number(b)).map(([n, m]) => `${n}:${formatBytes(m.totalBytes).replace(' ', '')}`).join(' ')
-    : '';
+  const ran =
+    Object.entries(p.cpuNodes)
+      .filter(([, s]) => s > 0)
+      .map(([n]) => n)
+      .join(',') || (p.lastNodes.length ? `(${p.lastNodes.join(',')})` : '-');
+  const per =
+    p.memory.kind === 'ok'
+      ? Object.entries(p.memory.nodes)
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(([n, m]) => `${n}:${formatBytes(m.totalBytes).replace(' ', '')}`)
+          .join(' ')
+      : '';
   return `${String(p.pid).padStart(7)} ${p.comm.slice(0, 15).padEnd(15)} ${mem.padStart(9)} ${formatBytes(r.remoteBytes).padStart(9)} ${formatLocality(r.locality).padStart(8)}  ${ran.padEnd(7)} ${per}`;
 }
 
 /** The screen as lines, each cut to the width, at most `height` lines. */
 export function renderTopFrame(f: TopFrame): string[] {
   const title = `numakit top  ${f.time}  every ${f.intervalSeconds}s  ${f.processCount} processes   q: quit`;
-  const lines = [title, '', ...nodeLines(f), '', `    PID COMM               MEMORY    REMOTE LOCALITY  RAN ON  MEMORY PER NODE`];
+  const lines = [
+    title,
+    '',
+    ...nodeLines(f),
+    '',
+    `    PID COMM               MEMORY    REMOTE LOCALITY  RAN ON  MEMORY PER NODE`,
+  ];
   const room = Math.max(0, f.height - lines.length);
   for (const r of f.procs.slice(0, room)) lines.push(procLine(r));
   return lines.slice(0, f.height).map((l) => l.slice(0, f.width));

@@ -9,7 +9,12 @@ export interface WatchPoint {
 }
 
 const COLS: readonly [string, string][] = [
-  ['numa_hit', 'hit/s'], ['numa_miss', 'miss/s'], ['numa_foreign', 'frgn/s'], ['interleave_hit', 'intl/s'], ['local_node', 'local/s'], ['other_node', 'other/s'],
+  ['numa_hit', 'hit/s'],
+  ['numa_miss', 'miss/s'],
+  ['numa_foreign', 'frgn/s'],
+  ['interleave_hit', 'intl/s'],
+  ['local_node', 'local/s'],
+  ['other_node', 'other/s'],
 ];
 const W = 9;
 

@@ -23,8 +23,13 @@ function unknownBox(t: Topology, x: number, y: number): { svg: string; height: n
   if (devs.length === 0) return { svg: '', height: 0 };
   const h = 30 + devs.length * 16;
   return {
-    svg: el('g', { class: 'unknown-node' }, rect(x, y, BOX_W, h, { class: 'unknown-box', rx: 6 }), text(x + 10, y + 18, 'Unknown node (firmware gives no numa_node)', { class: 'node-title' }),
-      ...devs.map((d, i) => text(x + 10, y + 36 + i * 16, deviceLabel(d), { class: `device ${d.kind}` }))),
+    svg: el(
+      'g',
+      { class: 'unknown-node' },
+      rect(x, y, BOX_W, h, { class: 'unknown-box', rx: 6 }),
+      text(x + 10, y + 18, 'Unknown node (firmware gives no numa_node)', { class: 'node-title' }),
+      ...devs.map((d, i) => text(x + 10, y + 36 + i * 16, deviceLabel(d), { class: `device ${d.kind}` })),
+    ),
     height: h,
   };
 }
@@ -45,6 +50,21 @@ export function renderTopoSvg(t: Topology, o: { inlineStyle?: boolean } = {}): s
   const hm = heatmap(t, MARGIN + cols * (BOX_W + GAP), MARGIN + 28);
   const width = MARGIN * 2 + cols * (BOX_W + GAP) + (hm.width > 0 ? hm.width + GAP : 0);
   const height = Math.max(below, MARGIN + 28 + hm.height + GAP) + MARGIN;
-  return `${el('svg', { xmlns: 'http://www.w3.org/2000/svg', class: 'topology', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summaryLine(t) },
-    o.inlineStyle === false ? '' : el('style', {}, SVG_STYLE), text(MARGIN, MARGIN + 12, summaryLine(t), { class: 'summary' }), ...boxes, unknown.svg, hm.svg)}\n`;
+  return `${el(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'topology',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': summaryLine(t),
+    },
+    o.inlineStyle === false ? '' : el('style', {}, SVG_STYLE),
+    text(MARGIN, MARGIN + 12, summaryLine(t), { class: 'summary' }),
+    ...boxes,
+    unknown.svg,
+    hm.svg,
+  )}\n`;
 }

@@ -1,6 +1,15 @@
 // `numakit topo` human view: summary line, one block per node, distances, warnings.
 import { formatCpuList } from '../model/cpuset.js';
-import { cpusOfNode, machineMemoryBytes, packageIds, physicalCores, type Cpu, type Device, type NumaNode, type Topology } from '../model/topology.js';
+import {
+  cpusOfNode,
+  machineMemoryBytes,
+  packageIds,
+  physicalCores,
+  type Cpu,
+  type Device,
+  type NumaNode,
+  type Topology,
+} from '../model/topology.js';
 import { formatBytes, plural } from './units.js';
 
 export function summaryLine(topo: Topology): string {
@@ -30,7 +39,9 @@ export function describeDevice(d: Device): string {
 function hugepageText(n: NumaNode): string | null {
   const used = n.hugepages.filter((p) => p.total > 0);
   if (used.length === 0) return null;
-  return used.map((p) => `${p.sizeKb >= 1024 ? `${p.sizeKb / 1024}M` : `${p.sizeKb}k`}: ${p.free}/${p.total} free`).join(', ');
+  return used
+    .map((p) => `${p.sizeKb >= 1024 ? `${p.sizeKb / 1024}M` : `${p.sizeKb}k`}: ${p.free}/${p.total} free`)
+    .join(', ');
 }
 
 /** "package 0 (Intel(R) Xeon(R) Gold 6338)", like lstopo's Package above the node; null for a memory-only node. */
@@ -45,21 +56,33 @@ export function packageText(topo: Topology, cpus: readonly Cpu[]): string | null
 function nodeBlock(topo: Topology, n: NumaNode): string[] {
   const cpus = cpusOfNode(topo, n.id);
   const offline = cpus.filter((c) => !c.online).map((c) => c.id);
-  const cpuText = n.cpus.length === 0 ? 'no CPUs (memory-only)' : `CPUs ${formatCpuList(n.cpus)} (${plural(physicalCores(cpus), 'core')})`;
-  const memText = n.memTotalBytes === null ? 'memory unknown (no meminfo)'
-    : n.memTotalBytes === 0 ? 'no memory'
-    : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
+  const cpuText =
+    n.cpus.length === 0
+      ? 'no CPUs (memory-only)'
+      : `CPUs ${formatCpuList(n.cpus)} (${plural(physicalCores(cpus), 'core')})`;
+  const memText =
+    n.memTotalBytes === null
+      ? 'memory unknown (no meminfo)'
+      : n.memTotalBytes === 0
+        ? 'no memory'
+        : `memory ${formatBytes(n.memTotalBytes)}, ${formatBytes(n.memFreeBytes)} free`;
   const lines = [`node ${n.id}  ${cpuText}; ${memText}`];
   if (offline.length > 0) lines.push(`        offline CPUs: ${formatCpuList(offline)}`);
   const denied = cpus.filter((c) => !c.allowed).map((c) => c.id);
-  if (denied.length > 0 && topo.cpuset) lines.push(`        not allowed (outside cgroup ${topo.cpuset.cgroup}'s cpuset): ${formatCpuList(denied)}`);
-  const pkg = packageText(topo, cpus.filter((c) => c.online));
+  if (denied.length > 0 && topo.cpuset)
+    lines.push(`        not allowed (outside cgroup ${topo.cpuset.cgroup}'s cpuset): ${formatCpuList(denied)}`);
+  const pkg = packageText(
+    topo,
+    cpus.filter((c) => c.online),
+  );
   if (pkg !== null) lines.push(`        ${pkg}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
   if (n.access) {
     const a = n.access;
-    lines.push(`        HMAT from node ${formatCpuList(a.initiators)}: read ${a.readLatencyNs ?? '?'} ns, ${a.readBandwidthMBps ?? '?'} MB/s`);
+    lines.push(
+      `        HMAT from node ${formatCpuList(a.initiators)}: read ${a.readLatencyNs ?? '?'} ns, ${a.readBandwidthMBps ?? '?'} MB/s`,
+    );
   }
   if (n.memoryTier !== null) lines.push(`        memory tier ${n.memoryTier}`);
   for (const d of topo.devices.filter((x) => x.node === n.id)) lines.push(`        ${describeDevice(d)}`);
@@ -86,7 +109,10 @@ export function renderTopoText(topo: Topology): string {
     for (const d of unknown) out.push(`  ${topo.nodes.length > 1 ? '! ' : ''}${describeDevice(d)}`);
   }
   if (topo.cpuset) {
-    out.push('', `cgroup ${topo.cpuset.cgroup} allows CPUs ${formatCpuList(topo.cpuset.cpus)} only (/${topo.cpuset.path})`);
+    out.push(
+      '',
+      `cgroup ${topo.cpuset.cgroup} allows CPUs ${formatCpuList(topo.cpuset.cpus)} only (/${topo.cpuset.path})`,
+    );
   }
   out.push('', ...renderDistances(topo));
   const warns = topo.warnings.filter((w) => !/unknown node/.test(w));

@@ -19,9 +19,13 @@ export function renderTable(rows: string[][], opts: { indent?: string } = {}): s
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
   const numeric = (s: string) => /^-?[\d.,]+( ?[%KMGTPi]*B?)?$/.test(s);
   return rows
-    .map((r) =>
-      (opts.indent ?? '') +
-      r.map((c, i) => (i > 0 && numeric(c) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd(),
+    .map(
+      (r) =>
+        (opts.indent ?? '') +
+        r
+          .map((c, i) => (i > 0 && numeric(c) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
     )
     .join('\n');
 }

@@ -16,7 +16,8 @@ export { sea };
 function expectedHash(key: string): string {
   const m = (globalThis as { __numakitSeaAssets?: Record<string, string> }).__numakitSeaAssets ?? {};
   const h = m[key];
-  if (h === undefined) throw new NumakitError(`this numakit executable carries no ${key} (built for another platform?)`);
+  if (h === undefined)
+    throw new NumakitError(`this numakit executable carries no ${key} (built for another platform?)`);
   return h;
 }
 
@@ -29,12 +30,16 @@ const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
  */
 export function cacheDir(): string {
   const home = homedir();
-  const base = process.env['NUMAKIT_CACHE_DIR'] ?? join(process.env['XDG_CACHE_HOME'] ?? (home !== '' ? join(home, '.cache') : tmpdir()), 'numakit');
+  const base =
+    process.env['NUMAKIT_CACHE_DIR'] ??
+    join(process.env['XDG_CACHE_HOME'] ?? (home !== '' ? join(home, '.cache') : tmpdir()), 'numakit');
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const st = lstatSync(base);
   const uid = process.getuid?.() ?? st.uid;
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
-    throw new NumakitError(`cache directory ${base}: must be a directory owned by you and writable by no one else (set NUMAKIT_CACHE_DIR)`);
+    throw new NumakitError(
+      `cache directory ${base}: must be a directory owned by you and writable by no one else (set NUMAKIT_CACHE_DIR)`,
+    );
   }
   return base;
 }
@@ -47,7 +52,8 @@ export function assetFile(key: string, name: string): string {
   const path = join(cacheDir(), `${want.slice(0, 16)}-${name}`);
   if (existsSync(path) && sha256(readFileSync(path)) === want) return path;
   const bytes = new Uint8Array(api.getRawAsset(key));
-  if (sha256(bytes) !== want) throw new NumakitError(`this numakit executable is damaged: asset ${key} does not match its checksum`);
+  if (sha256(bytes) !== want)
+    throw new NumakitError(`this numakit executable is damaged: asset ${key} does not match its checksum`);
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, bytes, { mode: 0o600 });
   chmodSync(tmp, 0o500);

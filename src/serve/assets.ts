@@ -19,7 +19,9 @@ export function assetRoutes(dir: URL = new URL('./web/', import.meta.url)): Map<
     try {
       body = readFileSync(new URL(name, dir));
     } catch {
-      throw new NumakitError(`serve: the dashboard file ${name} is missing from ${dir.pathname} (a build without 'npm run build'?)`);
+      throw new NumakitError(
+        `serve: the dashboard file ${name} is missing from ${dir.pathname} (a build without 'npm run build'?)`,
+      );
     }
     const reply: Reply = { type, body };
     routes.set(name === 'index.html' ? '/' : `/${name}`, () => reply);

@@ -11,15 +11,19 @@ const MAX_TOKEN_FILE = 4096;
 export function readTokenFile(path: string): string {
   let text: string;
   try {
-    if (statSync(path).size > MAX_TOKEN_FILE) throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
+    if (statSync(path).size > MAX_TOKEN_FILE)
+      throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (e instanceof NumakitError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new NumakitError(`--token-file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    throw new NumakitError(
+      `--token-file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
   }
   const token = text.trim();
-  if (token.length < 16 || /\s/.test(token)) throw new NumakitError(`--token-file ${path}: expected one token of at least 16 characters without spaces`);
+  if (token.length < 16 || /\s/.test(token))
+    throw new NumakitError(`--token-file ${path}: expected one token of at least 16 characters without spaces`);
   return token;
 }
 

@@ -12,7 +12,10 @@ import { gapReason } from './collect/context.js';
 const root = workerData as SysRoot;
 try {
   const input = await gatherDoctorInput(root);
-  parentPort!.postMessage({ ok: true, findings: runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)) });
+  parentPort!.postMessage({
+    ok: true,
+    findings: runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)),
+  });
 } catch (e) {
   parentPort!.postMessage({ ok: false, reason: gapReason(e) });
 }

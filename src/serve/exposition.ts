@@ -67,7 +67,8 @@ export function renderExposition(families: readonly Family[]): string {
     if (f.samples.length === 0) continue;
     out.push(`# HELP ${f.name} ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
     for (const x of f.samples) {
-      for (const k of Object.keys(x.labels)) if (!LABEL.test(k) || k.startsWith('__')) throw new Error(`invalid label name '${k}' on ${f.name}`);
+      for (const k of Object.keys(x.labels))
+        if (!LABEL.test(k) || k.startsWith('__')) throw new Error(`invalid label name '${k}' on ${f.name}`);
       out.push(`${f.name}${formatLabels(x.labels)} ${formatValue(x.value)}`);
     }
   }

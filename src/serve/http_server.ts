@@ -33,7 +33,12 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  maxHeaderBytes: 8192, headersTimeoutMs: 5000, requestTimeoutMs: 10000, keepAliveMs: 5000, checkIntervalMs: 500, maxConnections: 64,
+  maxHeaderBytes: 8192,
+  headersTimeoutMs: 5000,
+  requestTimeoutMs: 10000,
+  keepAliveMs: 5000,
+  checkIntervalMs: 500,
+  maxConnections: 64,
 };
 
 export interface ServerOptions {
@@ -57,26 +62,41 @@ export interface RunningServer {
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 };
 
 function send(res: ServerResponse, head: boolean, r: Reply): void {
   const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
-  res.writeHead(r.status ?? 200, { ...SECURITY_HEADERS, 'Content-Type': r.type, 'Content-Length': String(body.length), ...r.headers });
+  res.writeHead(r.status ?? 200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': r.type,
+    'Content-Length': String(body.length),
+    ...r.headers,
+  });
   res.end(head ? undefined : body);
 }
 
-const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({ status, type: 'text/plain; charset=utf-8', body: `${body}\n`, ...(headers ? { headers } : {}) });
+const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
+  status,
+  type: 'text/plain; charset=utf-8',
+  body: `${body}\n`,
+  ...(headers ? { headers } : {}),
+});
 
 /** What to answer before any route runs: method, body, authorization, path. null = go on. */
 export function screen(req: IncomingMessage, o: ServerOptions): Reply | null {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'read-only: GET and HEAD only', { Allow: 'GET, HEAD', Connection: 'close' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return text(405, 'read-only: GET and HEAD only', { Allow: 'GET, HEAD', Connection: 'close' });
   const len = req.headers['content-length'];
-  if ((len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined) return text(413, 'no request body is accepted', { Connection: 'close' });
+  if ((len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined)
+    return text(413, 'no request body is accepted', { Connection: 'close' });
   if (o.token !== null && !tokenMatches(o.token, req.headers.authorization)) {
-    return text(401, 'authorization required (Bearer token)', { 'WWW-Authenticate': 'Basic realm="numakit", charset="UTF-8"' });
+    return text(401, 'authorization required (Bearer token)', {
+      'WWW-Authenticate': 'Basic realm="numakit", charset="UTF-8"',
+    });
   }
   if (req.url === undefined || !req.url.startsWith('/')) return text(400, 'bad request target');
   return null;
@@ -88,7 +108,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOption
   if (early !== null) return send(res, head, early);
   const url = new URL(req.url!, 'http://numakit.invalid');
   const route = o.routes.get(url.pathname);
-  if (route === undefined) return send(res, head, text(404, `not found: ${url.pathname.slice(0, 200)} (numakit ${o.what}: see / and /metrics)`));
+  if (route === undefined)
+    return send(
+      res,
+      head,
+      text(404, `not found: ${url.pathname.slice(0, 200)} (numakit ${o.what}: see / and /metrics)`),
+    );
   try {
     send(res, head, await route(req, url));
   } catch (e) {
@@ -100,16 +125,29 @@ async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOption
 
 export async function startHttpServer(o: ServerOptions): Promise<RunningServer> {
   const L = { ...DEFAULT_LIMITS, ...o.limits };
-  const server = createServer({
-    maxHeaderSize: L.maxHeaderBytes, headersTimeout: L.headersTimeoutMs, requestTimeout: L.requestTimeoutMs,
-    keepAliveTimeout: L.keepAliveMs, connectionsCheckingInterval: L.checkIntervalMs, requireHostHeader: false,
-  }, (req, res) => void handle(req, res, o));
+  const server = createServer(
+    {
+      maxHeaderSize: L.maxHeaderBytes,
+      headersTimeout: L.headersTimeoutMs,
+      requestTimeout: L.requestTimeoutMs,
+      keepAliveTimeout: L.keepAliveMs,
+      connectionsCheckingInterval: L.checkIntervalMs,
+      requireHostHeader: false,
+    },
+    (req, res) => void handle(req, res, o),
+  );
   server.maxConnections = L.maxConnections;
   // Sockets idle this long with a request half-read or never started are dropped too.
   server.setTimeout(L.requestTimeoutMs + L.checkIntervalMs, (socket: Socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new NumakitError(`${o.what}: cannot listen on ${formatAddress(o.listen)}: ${e.code === 'EADDRINUSE' ? 'address in use' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : e.message}`)));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new NumakitError(
+          `${o.what}: cannot listen on ${formatAddress(o.listen)}: ${e.code === 'EADDRINUSE' ? 'address in use' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : e.message}`,
+        ),
+      ),
+    );
     server.listen(o.listen.port, o.listen.host, resolve);
   });
   // A malformed request, headers over the limit or too slow: Node's own clientError answer
@@ -119,9 +157,10 @@ export async function startHttpServer(o: ServerOptions): Promise<RunningServer> 
   return {
     address: formatAddress({ host: typeof a === 'object' && a !== null ? a.address : o.listen.host, port }),
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -16,7 +16,8 @@ export const DEFAULT_LISTEN: ListenAddress = { host: '127.0.0.1', port: 9464 };
 export function parseListen(text: string, what = '--listen'): ListenAddress {
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]*)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) throw new UsageError(`${what} ${text}: expected ADDR:PORT (e.g. 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464)`);
+  if (!m || port > 65535)
+    throw new UsageError(`${what} ${text}: expected ADDR:PORT (e.g. 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464)`);
   const v6 = m[1];
   if (v6 !== undefined && isIP(v6) !== 6) throw new UsageError(`${what} ${text}: '${v6}' is not an IPv6 address`);
   const host = v6 ?? (m[2] === '' ? '0.0.0.0' : m[2]!);
@@ -35,22 +36,31 @@ export type Access =
   | { readonly kind: 'public' };
 
 /** Decides the access mode, refusing a non-loopback address without a token or --insecure-public. */
-export function decideAccess(addr: ListenAddress, o: { tokenFile?: string | undefined; insecurePublic?: boolean | undefined; what?: string }): Access {
+export function decideAccess(
+  addr: ListenAddress,
+  o: { tokenFile?: string | undefined; insecurePublic?: boolean | undefined; what?: string },
+): Access {
   const what = o.what ?? 'serve';
-  if (o.tokenFile !== undefined && o.insecurePublic) throw new UsageError(`${what}: --token-file and --insecure-public cannot be used together`);
+  if (o.tokenFile !== undefined && o.insecurePublic)
+    throw new UsageError(`${what}: --token-file and --insecure-public cannot be used together`);
   if (o.tokenFile !== undefined) return { kind: 'token', file: o.tokenFile };
   if (o.insecurePublic) return { kind: 'public' };
   if (!isLoopback(addr.host)) {
-    throw new UsageError(`${what}: ${addr.host} is reachable from other machines: give --token-file FILE (a bearer token) or --insecure-public`);
+    throw new UsageError(
+      `${what}: ${addr.host} is reachable from other machines: give --token-file FILE (a bearer token) or --insecure-public`,
+    );
   }
   return { kind: 'loopback' };
 }
 
 export function describeAccess(a: Access): string {
   switch (a.kind) {
-    case 'loopback': return 'loopback only, no authentication';
-    case 'token': return `bearer token from ${a.file} required`;
-    case 'public': return 'OPEN TO ANY CLIENT THAT REACHES THIS ADDRESS, no authentication (--insecure-public)';
+    case 'loopback':
+      return 'loopback only, no authentication';
+    case 'token':
+      return `bearer token from ${a.file} required`;
+    case 'public':
+      return 'OPEN TO ANY CLIENT THAT REACHES THIS ADDRESS, no authentication (--insecure-public)';
   }
 }
 

@@ -7,7 +7,8 @@ import type { Scrape } from './scrape.js';
 
 export function topologyJson(sc: Scrape, title: string): object {
   return {
-    version: sc.topologyVersion, title,
+    version: sc.topologyVersion,
+    title,
     summary: sc.topology ? summaryLine(sc.topology) : 'topology not readable',
     svg: sc.topology ? renderTopoSvg(sc.topology, { inlineStyle: false }) : '',
   };
@@ -16,19 +17,39 @@ export function topologyJson(sc: Scrape, title: string): object {
 export function liveJson(sc: Scrape, agent: AgentStatus | null): object {
   const mem = (m: Record<string, number> | null, k: string) => m?.[k] ?? null;
   return {
-    at: sc.at, scrapeSeconds: sc.seconds, partial: sc.partial, gaps: sc.gaps, topologyVersion: sc.topologyVersion,
+    at: sc.at,
+    scrapeSeconds: sc.seconds,
+    partial: sc.partial,
+    gaps: sc.gaps,
+    topologyVersion: sc.topologyVersion,
     nodes: sc.memory.map((n) => {
       const cpu = sc.cpu.find((c) => c.node === n.node);
       return {
-        node: n.node, memTotal: mem(n.meminfo, 'MemTotal'), memFree: mem(n.meminfo, 'MemFree'), numastat: n.numastat,
-        cpus: cpu?.cpus ?? 0, busyCpus: cpu?.busyCpus ?? null, idleCpus: cpu?.idleCpus ?? null,
+        node: n.node,
+        memTotal: mem(n.meminfo, 'MemTotal'),
+        memFree: mem(n.meminfo, 'MemFree'),
+        numastat: n.numastat,
+        cpus: cpu?.cpus ?? 0,
+        busyCpus: cpu?.busyCpus ?? null,
+        idleCpus: cpu?.idleCpus ?? null,
       };
     }),
-    processes: sc.processes.top, scanned: sc.processes.scanned,
-    doctor: sc.doctor === null ? null : {
-      at: sc.doctor.at, notChecked: sc.doctor.notChecked.length,
-      problems: sc.doctor.problems.map((p) => ({ severity: p.severity, rule: p.rule, title: p.title, why: p.why, fix: p.fix })),
-    },
+    processes: sc.processes.top,
+    scanned: sc.processes.scanned,
+    doctor:
+      sc.doctor === null
+        ? null
+        : {
+            at: sc.doctor.at,
+            notChecked: sc.doctor.notChecked.length,
+            problems: sc.doctor.problems.map((p) => ({
+              severity: p.severity,
+              rule: p.rule,
+              title: p.title,
+              why: p.why,
+              fix: p.fix,
+            })),
+          },
     agent,
   };
 }

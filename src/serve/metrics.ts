@@ -18,10 +18,30 @@ export interface FamilyOptions {
 export function scrapeMetaFamilies(sc: Scrape): Family[] {
   return [
     family('numakit_scrape_duration_seconds', 'gauge', 'How long this scrape took', [s(sc.seconds)]),
-    family('numakit_scrape_partial', 'gauge', '1 when the scrape ran past its time limit and returns only what it had read', [s(sc.partial ? 1 : 0)]),
-    family('numakit_scrape_collector_duration_seconds', 'gauge', 'How long each collector took in this scrape', sc.collectors.map((c) => s(c.seconds, { collector: c.name }))),
-    family('numakit_scrape_collector_success', 'gauge', '1 when the collector read everything it looked for (0: see numakit_scrape_gaps)', sc.collectors.map((c) => s(c.ok ? 1 : 0, { collector: c.name }))),
-    family('numakit_scrape_gaps', 'gauge', 'Facts missing from this scrape by collector and reason (unparseable file, process that vanished, no permission, deadline, error)', sc.gaps.map(([collector, reason, n]) => s(n, { collector, reason }))),
+    family(
+      'numakit_scrape_partial',
+      'gauge',
+      '1 when the scrape ran past its time limit and returns only what it had read',
+      [s(sc.partial ? 1 : 0)],
+    ),
+    family(
+      'numakit_scrape_collector_duration_seconds',
+      'gauge',
+      'How long each collector took in this scrape',
+      sc.collectors.map((c) => s(c.seconds, { collector: c.name })),
+    ),
+    family(
+      'numakit_scrape_collector_success',
+      'gauge',
+      '1 when the collector read everything it looked for (0: see numakit_scrape_gaps)',
+      sc.collectors.map((c) => s(c.ok ? 1 : 0, { collector: c.name })),
+    ),
+    family(
+      'numakit_scrape_gaps',
+      'gauge',
+      'Facts missing from this scrape by collector and reason (unparseable file, process that vanished, no permission, deadline, error)',
+      sc.gaps.map(([collector, reason, n]) => s(n, { collector, reason })),
+    ),
   ];
 }
 

@@ -7,7 +7,11 @@ type Labels = Readonly<Record<string, string>>;
 class Vec {
   protected readonly values = new Map<string, { labels: Labels; value: number }>();
 
-  constructor(readonly name: string, readonly type: MetricType, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly type: MetricType,
+    readonly help: string,
+  ) {}
 
   protected entry(labels: Labels): { labels: Labels; value: number } {
     const k = JSON.stringify(Object.entries(labels).sort());
@@ -17,7 +21,12 @@ class Vec {
   }
 
   family(): Family {
-    return family(this.name, this.type, this.help, [...this.values.values()].map((e) => s(e.value, e.labels)));
+    return family(
+      this.name,
+      this.type,
+      this.help,
+      [...this.values.values()].map((e) => s(e.value, e.labels)),
+    );
   }
 }
 

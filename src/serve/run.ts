@@ -56,14 +56,29 @@ async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promis
   const token = access.kind === 'token' ? readTokenFile(access.file) : null;
   // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
   const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
-  const scraper = new Scraper(env.root, { top: o.top, doctorIntervalMs: o.doctorIntervalMs, timeoutMs: SCRAPE_TIMEOUT_MS, doctor: true, ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}) });
+  const scraper = new Scraper(env.root, {
+    top: o.top,
+    doctorIntervalMs: o.doctorIntervalMs,
+    timeoutMs: SCRAPE_TIMEOUT_MS,
+    doctor: true,
+    ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}),
+  });
   scraper.prime();
   const server = await startHttpServer({
-    listen, token, what: 'serve', routes: appRoutes(scraper, { nodeExporterNames: o.nodeExporterNames, title: env.root.isReal ? hostname() : env.root.label }), ...(env.limits ? { limits: env.limits } : {}),
+    listen,
+    token,
+    what: 'serve',
+    routes: appRoutes(scraper, {
+      nodeExporterNames: o.nodeExporterNames,
+      title: env.root.isReal ? hostname() : env.root.label,
+    }),
+    ...(env.limits ? { limits: env.limits } : {}),
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
-  env.out(`numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`);
+  env.out(
+    `numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`,
+  );
   env.onListening?.(server);
   await stopped;
   await Promise.all([server.close(), scraper.doctor.stop()]);

@@ -60,7 +60,11 @@ export class Scraper {
   readonly doctor: DoctorCache;
   private readonly pageSize: number;
 
-  constructor(readonly root: SysRoot, readonly opts: ScrapeOptions, private readonly clock: () => number = () => performance.now()) {
+  constructor(
+    readonly root: SysRoot,
+    readonly opts: ScrapeOptions,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
     this.procs = new TopProcessesCollector(opts.top, opts.mapsTtlMs);
     this.topo = new TopologyCache(opts.topologyTtlMs ?? 60_000);
     this.doctor = new DoctorCache(root, opts.doctorIntervalMs);
@@ -104,8 +108,20 @@ export class Scraper {
     if (this.opts.doctor === true) this.doctor.refreshLater();
     const entries = gaps.entries();
     return {
-      at: Date.now(), seconds: (this.clock() - t0) / 1000, partial: entries.some(([, r]) => r === 'deadline'), collectors: runs, gaps: entries,
-      topology, topologyVersion: this.topo.version, memory, cpu, hugepages, tiering, irqs, processes, doctor: this.doctor.run,
+      at: Date.now(),
+      seconds: (this.clock() - t0) / 1000,
+      partial: entries.some(([, r]) => r === 'deadline'),
+      collectors: runs,
+      gaps: entries,
+      topology,
+      topologyVersion: this.topo.version,
+      memory,
+      cpu,
+      hugepages,
+      tiering,
+      irqs,
+      processes,
+      doctor: this.doctor.run,
     };
   }
 }

@@ -38,9 +38,10 @@ export interface CgroupAllowed {
 export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cpus' | 'mems'): CgroupAllowed | null {
   const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
   if (p === null) return null;
-  const [base, cg, files] = p.cpusetV1 !== null
-    ? ['sys/fs/cgroup/cpuset', p.cpusetV1, FILES[what].v1]
-    : ['sys/fs/cgroup', p.v2, FILES[what].v2];
+  const [base, cg, files] =
+    p.cpusetV1 !== null
+      ? ['sys/fs/cgroup/cpuset', p.cpusetV1, FILES[what].v1]
+      : ['sys/fs/cgroup', p.v2, FILES[what].v2];
   if (cg === null) return null;
   for (const file of files) {
     for (const dir of upward(cg)) {

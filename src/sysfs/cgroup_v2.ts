@@ -45,7 +45,11 @@ export function parseNumaStat(text: string): Map<string, Map<number, number>> {
 
 /** Anonymous memory per node (bytes): the numa_stat "anon" line; null when absent. */
 export function readCgroupAnonByNode(root: SysRoot, cgroup: string): Map<number, number> | null {
-  return readParsed(root, cgroupFile(cgroup, 'memory.numa_stat'), (t) => parseNumaStat(t).get('anon') ?? new Map<number, number>());
+  return readParsed(
+    root,
+    cgroupFile(cgroup, 'memory.numa_stat'),
+    (t) => parseNumaStat(t).get('anon') ?? new Map<number, number>(),
+  );
 }
 
 export function readCgroupMemoryCurrent(root: SysRoot, cgroup: string): number | null {
@@ -62,7 +66,8 @@ export function parseCpuStatUsage(text: string): number {
 /** cpu.max: the CPU limit in CPUs (quota / period), or null for "max" (no limit). */
 export function parseCpuMax(text: string): number | null {
   const m = /^(max|\d+)(?:\s+(\d+))?\s*$/.exec(text.replace(/\0+$/, '').trim());
-  if (!m) throw new SysfsParseError('cpu.max is not "QUOTA PERIOD" or "max PERIOD"', { text: text.split('\n')[0] ?? '' });
+  if (!m)
+    throw new SysfsParseError('cpu.max is not "QUOTA PERIOD" or "max PERIOD"', { text: text.split('\n')[0] ?? '' });
   const period = Number(m[2] ?? 100000);
   if (m[1] === 'max') return null;
   if (period <= 0) throw new SysfsParseError('cpu.max has a period of 0', { text: text.trim() });
@@ -80,10 +85,13 @@ export function readCgroupCpuUsec(root: SysRoot, cgroup: string): number | null 
 }
 
 export function parsePidList(text: string): number[] {
-  return text.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
-    if (!/^\d+$/.test(l.trim())) throw new SysfsParseError('not a pid', { line: i + 1, text: l });
-    return Number(l.trim());
-  });
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, i) => {
+      if (!/^\d+$/.test(l.trim())) throw new SysfsParseError('not a pid', { line: i + 1, text: l });
+      return Number(l.trim());
+    });
 }
 
 /** Pids in the cgroup (cgroup.procs); null when it is gone. */

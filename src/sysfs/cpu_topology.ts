@@ -90,7 +90,11 @@ function sharer(known: KnownCpus | undefined, cpu: number, key: 'siblings' | 'l3
  * read takes its core's ids from it, and a CPU in an L3 already read takes that list: the same
  * values the files would give, read once.
  */
-export function readCpuTopology(root: SysRoot, cpu: number, opts: { known?: KnownCpus; online?: boolean } = {}): CpuTopologyRaw {
+export function readCpuTopology(
+  root: SysRoot,
+  cpu: number,
+  opts: { known?: KnownCpus; online?: boolean } = {},
+): CpuTopologyRaw {
   const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
   // The caller may know it from cpu/online (one read for all CPUs).
@@ -107,7 +111,7 @@ export function readCpuTopology(root: SysRoot, cpu: number, opts: { known?: Know
     die: core ? core.die : readInt(root, `${top}/die_id`),
     cluster: core ? core.cluster : readInt(root, `${top}/cluster_id`),
     core: core ? core.core : readInt(root, `${top}/core_id`),
-    siblings: core ? core.siblings : readList(root, `${top}/thread_siblings_list`) ?? [cpu],
+    siblings: core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]),
     l3: cache ? cache.l3 : readLastLevelCache(root, cpu),
   };
   if (known !== undefined) {

@@ -19,7 +19,12 @@ const parseIrq = integerIn(0, 2 ** 32 - 1);
 /** A short text attribute (model, transport, class): printable ASCII, at most 256 characters. */
 function readWord(root: SysRoot, path: string): string | null {
   const t = readText(root, path);
-  return t === null ? null : t.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, 256);
+  return t === null
+    ? null
+    : t
+        .replace(/[^\x20-\x7e]/g, ' ')
+        .trim()
+        .slice(0, 256);
 }
 
 function readNumaNode(root: SysRoot, path: string): number | null {
@@ -116,7 +121,9 @@ export function readNvmeDevices(root: SysRoot): Device[] {
     const details: Record<string, string | number> = {};
     if (model) details.model = model;
     if (namespaces.length > 0) details.namespaces = namespaces.join(',');
-    out.push(make('nvme', name, { ...b, node: b.node ?? (own !== null && own >= 0 ? own : null) }, { transport, details }));
+    out.push(
+      make('nvme', name, { ...b, node: b.node ?? (own !== null && own >= 0 ? own : null) }, { transport, details }),
+    );
   }
   return out;
 }

@@ -10,7 +10,8 @@ export const HOSTNAME_PATH = 'proc/sys/kernel/hostname';
 /** A host name as the kernel holds it (up to 64 bytes, no spaces); trailing newline/NULs dropped. */
 export function parseHostname(text: string): string {
   const name = text.replace(/\0+$/, '').trim();
-  if (name === '' || name.length > 253 || /[\s/\x00-\x1f\x7f]/.test(name)) throw new SysfsParseError('not a host name', { text });
+  if (name === '' || name.length > 253 || /[\s/\x00-\x1f\x7f]/.test(name))
+    throw new SysfsParseError('not a host name', { text });
   return name;
 }
 

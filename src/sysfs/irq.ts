@@ -28,11 +28,15 @@ export interface Interrupts {
 export function parseInterrupts(text: string): Interrupts {
   const rows = text.split('\n');
   const header = rows[0] ?? '';
-  const cpus = header.trim().split(/\s+/).map((h) => {
-    const m = /^CPU(\d{1,4})$/.exec(h);
-    if (!m || Number(m[1]) >= MAX_CPUS) throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text: header });
-    return Number(m[1]);
-  });
+  const cpus = header
+    .trim()
+    .split(/\s+/)
+    .map((h) => {
+      const m = /^CPU(\d{1,4})$/.exec(h);
+      if (!m || Number(m[1]) >= MAX_CPUS)
+        throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text: header });
+      return Number(m[1]);
+    });
   const lines: InterruptLine[] = [];
   rows.slice(1).forEach((row, i) => {
     const m = /^\s*(\d{1,10}):(.*)$/.exec(row);
@@ -44,11 +48,13 @@ export function parseInterrupts(text: string): Interrupts {
       // One regex and one Number() a count: a file has a column per CPU on every line.
       const f = fields[c];
       const v = f !== undefined && /^\d+$/.test(f) ? Number(f) : NaN;
-      if (!Number.isSafeInteger(v)) throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
+      if (!Number.isSafeInteger(v))
+        throw new SysfsParseError('interrupt count is not a number', { line: i + 2, text: row });
       counts[cpus[c]!] = v;
       total += v;
     }
-    if (!Number.isSafeInteger(total)) throw new SysfsParseError('interrupt counts add up beyond 2^53', { line: i + 2, text: row });
+    if (!Number.isSafeInteger(total))
+      throw new SysfsParseError('interrupt counts add up beyond 2^53', { line: i + 2, text: row });
     lines.push({ irq: Number(m[1]), counts, total, desc: fields.slice(cpus.length).join(' ') });
   });
   return { cpus, lines };

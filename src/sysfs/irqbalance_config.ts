@@ -8,7 +8,6 @@ import type { SysRoot } from './root.js';
 
 export const IRQBALANCE_CONFIGS = ['etc/default/irqbalance', 'etc/sysconfig/irqbalance'];
 
-
 function unquote(v: string): string {
   return v.trim().replace(/^(["'])(.*)\1$/, '$2');
 }

@@ -29,7 +29,9 @@ function knownOf(root: SysRoot): Known {
 
 /** A path of plain names: no "", "." or ".." component, no leading or trailing "/". */
 function isPlain(rel: string): boolean {
-  return rel !== '' && !rel.startsWith('/') && !rel.endsWith('/') && !rel.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(rel);
+  return (
+    rel !== '' && !rel.startsWith('/') && !rel.endsWith('/') && !rel.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(rel)
+  );
 }
 
 /**

@@ -16,7 +16,10 @@ export class KeptFile {
   private buf: Buffer | null = null;
   private readonly fast: boolean;
 
-  constructor(private readonly root: SysRoot, private readonly rel: string) {
+  constructor(
+    private readonly root: SysRoot,
+    private readonly rel: string,
+  ) {
     this.fast = root.isReal && root.tree === undefined && root.onAccess === undefined;
   }
 

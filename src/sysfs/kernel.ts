@@ -66,8 +66,12 @@ export function parseCpuinfoModels(text: string): Record<string, string> {
 
 /** One read of /proc/cpuinfo for every fact taken from it (it is slow to generate on large x86 machines). */
 function cpuinfoFacts(root: SysRoot): { hypervisor: Fact<boolean>; cpuModels: Fact<Record<string, string>> } {
-  const f = fact(root, 'proc/cpuinfo', (t) => ({ hypervisor: parseCpuinfoHypervisor(t), models: parseCpuinfoModels(t) }));
-  if (f.value === null) return { hypervisor: f as unknown as Fact<boolean>, cpuModels: f as unknown as Fact<Record<string, string>> };
+  const f = fact(root, 'proc/cpuinfo', (t) => ({
+    hypervisor: parseCpuinfoHypervisor(t),
+    models: parseCpuinfoModels(t),
+  }));
+  if (f.value === null)
+    return { hypervisor: f as unknown as Fact<boolean>, cpuModels: f as unknown as Fact<Record<string, string>> };
   return { hypervisor: { ...f, value: f.value.hypervisor }, cpuModels: { ...f, value: f.value.models } };
 }
 

@@ -10,7 +10,6 @@ import type { SysRoot } from './root.js';
 
 export const KSM_DIR = 'sys/kernel/mm/ksm';
 
-
 export function readKsm(root: SysRoot): KsmState {
   const run: Fact<number> = readFact(root, `${KSM_DIR}/run`, integerIn(0, 2));
   return {

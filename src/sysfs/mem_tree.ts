@@ -106,7 +106,8 @@ function parentOf(p: string): string {
 /** "./sys/x/" -> "sys/x"; throws on absolute paths and ".." (an archive must not name them). */
 export function normalise(rel: string): string {
   const plain = rel.startsWith('./') ? rel.slice(2) : rel;
-  if (!plain.startsWith('/') && !/(^|\/)\.{1,2}(\/|$)|\/\//.test(plain)) return plain.endsWith('/') ? plain.slice(0, -1) : plain;
+  if (!plain.startsWith('/') && !/(^|\/)\.{1,2}(\/|$)|\/\//.test(plain))
+    return plain.endsWith('/') ? plain.slice(0, -1) : plain;
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   if (rel.startsWith('/') || parts.includes('..')) throw new RangeError(`unsafe path '${rel}'`);
   return parts.join('/');

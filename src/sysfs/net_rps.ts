@@ -10,7 +10,6 @@ import { listDir } from './read.js';
 import { readFact, readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-
 /** Receive queues of an interface in queue order; [] when it has none (or rps is compiled out). */
 export function readRxQueues(root: SysRoot, iface: string): RxQueue[] {
   const dir = `sys/class/net/${iface}/queues`;

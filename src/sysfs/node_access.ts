@@ -18,7 +18,9 @@ export function readNodeAccess(root: SysRoot, node: number): NodeAccess | null {
   const dir = `${NODE_DIR}/node${node}/access0/initiators`;
   const names = listDir(root, dir);
   if (names === null) return null;
-  const initiators = names.flatMap((n) => (/^node(0|[1-9]\d{0,3})$/.exec(n) && Number(n.slice(4)) < MAX_NODES ? [Number(n.slice(4))] : [])).sort((a, b) => a - b);
+  const initiators = names
+    .flatMap((n) => (/^node(0|[1-9]\d{0,3})$/.exec(n) && Number(n.slice(4)) < MAX_NODES ? [Number(n.slice(4))] : []))
+    .sort((a, b) => a - b);
   return {
     initiators,
     readLatencyNs: readOptionalInt(root, `${dir}/read_latency`),

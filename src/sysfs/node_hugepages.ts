@@ -16,7 +16,12 @@ export function readNodeHugepages(root: SysRoot, node: number): HugePagePool[] {
     if (!m) continue;
     const base = `${dir}/${name}`;
     const count = (f: string) => readParsed(root, `${base}/${f}`, parseCount) ?? 0;
-    pools.push({ sizeKb: Number(m[1]), total: count('nr_hugepages'), free: count('free_hugepages'), surplus: count('surplus_hugepages') });
+    pools.push({
+      sizeKb: Number(m[1]),
+      total: count('nr_hugepages'),
+      free: count('free_hugepages'),
+      surplus: count('surplus_hugepages'),
+    });
   }
   return pools.sort((a, b) => a.sizeKb - b.sizeKb);
 }

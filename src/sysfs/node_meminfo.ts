@@ -16,7 +16,8 @@ function parseMeminfoLines(text: string, prefix: RegExp | null): Meminfo {
     const m = /^\s*([A-Za-z0-9_()]+):\s+(\d{1,20})(?:\s+(kB))?\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a meminfo line', { line: i + 1, text: raw });
     const v = Number(m[2]) * (m[3] === 'kB' ? 1024 : 1);
-    if (!Number.isSafeInteger(v)) throw new SysfsParseError('meminfo value beyond 2^53 bytes', { line: i + 1, text: raw });
+    if (!Number.isSafeInteger(v))
+      throw new SysfsParseError('meminfo value beyond 2^53 bytes', { line: i + 1, text: raw });
     out[m[1]!] = v;
   });
   return out;

@@ -24,7 +24,10 @@ export function parseOsRelease(text: string, path = 'etc/os-release'): OsRelease
   if (id === undefined || id === '') throw new SysfsParseError('no ID= line', { text: text.slice(0, 60) });
   return {
     id: id.toLowerCase(),
-    idLike: (kv.get('ID_LIKE') ?? '').toLowerCase().split(/\s+/).filter((x) => x !== ''),
+    idLike: (kv.get('ID_LIKE') ?? '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((x) => x !== ''),
     versionId: kv.get('VERSION_ID') ?? null,
     prettyName: kv.get('PRETTY_NAME') ?? null,
     path,

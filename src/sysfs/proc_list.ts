@@ -13,7 +13,10 @@ export function listPids(root: SysRoot): number[] {
 export function listTids(root: SysRoot, pid: number): number[] | null {
   const names = listDir(root, `proc/${pid}/task`);
   if (names === null) return null;
-  return names.filter((n) => /^[1-9]\d{0,9}$/.test(n)).map(Number).sort((a, b) => a - b);
+  return names
+    .filter((n) => /^[1-9]\d{0,9}$/.test(n))
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** /proc/PID/cmdline with its NUL separators as spaces (as numastat and ps show it). */

@@ -29,7 +29,10 @@ export function parseProcMaps(text: string): Mapping[] {
     const end = m ? parseInt(m[2]!, 16) : NaN;
     if (m && m[1]!.length >= 14 && !Number.isSafeInteger(end)) return; // [vsyscall] at ffffffffff600000: kernel space
     if (!m || !Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) {
-      throw new SysfsParseError('not a maps line ("start-end perms offset dev inode [path]")', { line: i + 1, text: line });
+      throw new SysfsParseError('not a maps line ("start-end perms offset dev inode [path]")', {
+        line: i + 1,
+        text: line,
+      });
     }
     out.push({ start, end, perms: m[3]!, path: m[4]!.trim() });
   });

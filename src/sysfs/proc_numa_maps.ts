@@ -60,7 +60,8 @@ function digits(t: string, from: number, to: number): number {
 /** Policy words -> [mode, nodes]: "interleave:0-3", "bind=static:1", "prefer (many):0,2", "weighted interleave:0-1". */
 function policyOf(words: string[]): [string, string] {
   let text = words[1] ?? '';
-  if ((text === 'weighted' || (text === 'prefer' && words[2]?.startsWith('(many)'))) && words[2] !== undefined) text = `${text} ${words[2]}`;
+  if ((text === 'weighted' || (text === 'prefer' && words[2]?.startsWith('(many)'))) && words[2] !== undefined)
+    text = `${text} ${words[2]}`;
   const colon = text.indexOf(':');
   const mode = (colon < 0 ? text : text.slice(0, colon)).replace(/=[a-z]+$/, '');
   return [mode === '' ? 'unknown' : mode, colon < 0 ? '' : text.slice(colon + 1)];
@@ -103,15 +104,21 @@ export function scanNumaMaps(text: string, visit: (m: ScannedMapping) => void): 
         const node = digits(w, 1, eq);
         const pages = digits(w, eq + 1, w.length);
         if (eq > 1 && node >= 0 && pages >= 0) {
-          if (node >= MAX_NODES) throw new SysfsParseError(`node id beyond the kernel's limit (${MAX_NODES}) in numa_maps`, { line: lineNo, text: line });
+          if (node >= MAX_NODES)
+            throw new SysfsParseError(`node id beyond the kernel's limit (${MAX_NODES}) in numa_maps`, {
+              line: lineNo,
+              text: line,
+            });
           pairs.push(node, pages);
           continue;
         }
-        if (eq > 1 && /^N\d+=\d+$/.test(w)) throw new SysfsParseError('number beyond 2^53 in numa_maps', { line: lineNo, text: line });
+        if (eq > 1 && /^N\d+=\d+$/.test(w))
+          throw new SysfsParseError('number beyond 2^53 in numa_maps', { line: lineNo, text: line });
       } else if (c === 107 /* k */ && w.startsWith('kernelpagesize_kB=')) {
         pageKb = digits(w, 18, w.length);
         // 4 kB .. 16 GB pages (powerpc's largest hugetlb size)
-        if (!(pageKb > 0) || pageKb > 16 * 2 ** 20) throw new SysfsParseError('bad kernelpagesize_kB in numa_maps', { line: lineNo, text: line });
+        if (!(pageKb > 0) || pageKb > 16 * 2 ** 20)
+          throw new SysfsParseError('bad kernelpagesize_kB in numa_maps', { line: lineNo, text: line });
         continue;
       }
       if (category === null) category = categoryOf(w);
@@ -141,7 +148,9 @@ export function parseNumaMapsLine(line: string): NumaMapping {
 /** The policy as the kernel prints it, flags included: "bind=static:1", "prefer (many):0,2", "default". */
 export function policyAsPrinted(m: ScannedMapping): string {
   const w = m.words;
-  return (w[1] === 'weighted' || (w[1] === 'prefer' && w[2]?.startsWith('(many)'))) && w[2] !== undefined ? `${w[1]} ${w[2]}` : (w[1] ?? '');
+  return (w[1] === 'weighted' || (w[1] === 'prefer' && w[2]?.startsWith('(many)'))) && w[2] !== undefined
+    ? `${w[1]} ${w[2]}`
+    : (w[1] ?? '');
 }
 
 /** Policy of a scanned mapping as "mode" or "mode:nodes". */

@@ -25,9 +25,11 @@ export function parseProcStat(text: string): Map<number, CpuTimes> {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (!m) return;
     const words = m[2]!.trim().split(/\s+/);
-    if (Number(m[1]) >= MAX_CPUS) throw new SysfsParseError('CPU id beyond the kernel\'s limit', { line: i + 1, text: line });
+    if (Number(m[1]) >= MAX_CPUS)
+      throw new SysfsParseError("CPU id beyond the kernel's limit", { line: i + 1, text: line });
     const v = words.map(Number);
-    if (v.length < 4 || words.some((w) => !isSafeDecimal(w) || w.startsWith('-'))) throw new SysfsParseError('cpuN line without 4 numbers', { line: i + 1, text: line });
+    if (v.length < 4 || words.some((w) => !isSafeDecimal(w) || w.startsWith('-')))
+      throw new SysfsParseError('cpuN line without 4 numbers', { line: i + 1, text: line });
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     out.set(Number(m[1]), { busy: total - v[3]! - (v[4] ?? 0), total });
   });

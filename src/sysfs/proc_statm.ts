@@ -8,7 +8,8 @@ import type { SysRoot } from './root.js';
 /** Resident pages (field 2). */
 export function parseStatmResident(text: string): number {
   const f = text.trim().split(/\s+/);
-  if (f.length < 2 || !/^\d+$/.test(f[1]!) || !isSafeDecimal(f[1]!)) throw new SysfsParseError('statm has no resident page count', { text: text.trim() });
+  if (f.length < 2 || !/^\d+$/.test(f[1]!) || !isSafeDecimal(f[1]!))
+    throw new SysfsParseError('statm has no resident page count', { text: text.trim() });
   return Number(f[1]);
 }
 

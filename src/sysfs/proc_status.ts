@@ -32,10 +32,12 @@ export function parseProcStatus(text: string): ProcStatus {
   const f = fields(text);
   const name = f.get('Name');
   const state = f.get('State');
-  if (name === undefined || state === undefined) throw new SysfsParseError('no Name or State line in status', { text: text.slice(0, 60) });
+  if (name === undefined || state === undefined)
+    throw new SysfsParseError('no Name or State line in status', { text: text.slice(0, 60) });
   const rss = /^(\d{1,15})\s*kB/.exec(f.get('VmRSS') ?? '');
   const threads = (f.get('Threads') ?? '1').trim();
-  if (!isSafeDecimal(threads) || Number(threads) < 1) throw new SysfsParseError('Threads is not a count', { text: threads });
+  if (!isSafeDecimal(threads) || Number(threads) < 1)
+    throw new SysfsParseError('Threads is not a count', { text: threads });
   const list = (k: string) => (f.has(k) ? parseCpuList(f.get(k)!) : null);
   return {
     name,

@@ -23,8 +23,10 @@ function reasonOf(e: unknown): AbsentReason | null {
   // ENODEV/ENXIO/EINVAL/EIO/EOPNOTSUPP: attributes with no value now (a NIC's speed while its
   // link is down, a device attribute its driver does not implement). ESRCH: a /proc/PID file of
   // a process that just exited. ENAMETOOLONG: no such path can exist.
-  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENODEV' || code === 'ENXIO' || code === 'EINVAL') return 'missing';
-  if (code === 'ESRCH' || code === 'EIO' || code === 'EOPNOTSUPP' || code === 'EAGAIN' || code === 'ENAMETOOLONG') return 'missing';
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENODEV' || code === 'ENXIO' || code === 'EINVAL')
+    return 'missing';
+  if (code === 'ESRCH' || code === 'EIO' || code === 'EOPNOTSUPP' || code === 'EAGAIN' || code === 'ENAMETOOLONG')
+    return 'missing';
   if (code === 'EACCES' || code === 'EPERM') return 'no-permission';
   if (code === 'ELOOP') return 'unparseable';
   return null;
@@ -95,7 +97,8 @@ function readAll(fd: number): Content {
     }
     if (n === 0) break;
     filled += n;
-    if (full.length * CHUNK + filled > MAX_FILE_BYTES) return { problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` };
+    if (full.length * CHUNK + filled > MAX_FILE_BYTES)
+      return { problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` };
     if (filled < CHUNK) continue;
     full.push(Buffer.from(SCRATCH)); // a copy: SCRATCH is filled again
     filled = 0;
@@ -204,10 +207,12 @@ export function listSubdirs(root: SysRoot, rel: string): string[] | null {
   root.onAccess?.('dir', rel);
   if (root.tree) {
     const tree = root.tree;
-    return tree.list(rel)?.filter((n) => {
-      const r = tree.lookup(`${rel}/${n}`, false);
-      return r.ok && r.entry.kind === 'dir';
-    }) ?? null;
+    return (
+      tree.list(rel)?.filter((n) => {
+        const r = tree.lookup(`${rel}/${n}`, false);
+        return r.ok && r.entry.kind === 'dir';
+      }) ?? null
+    );
   }
   try {
     return entriesOf(root, rel).subdirs.sort();

@@ -8,7 +8,6 @@ import { readFile } from './read.js';
 import { parseOrWarn } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-
 export function parseSwapUsage(meminfoText: string): SwapUsage {
   const m = parseMeminfo(meminfoText);
   const total = m.SwapTotal;

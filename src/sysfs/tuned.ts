@@ -8,7 +8,10 @@ import type { SysRoot } from './root.js';
 export const TUNED_ACTIVE = 'etc/tuned/active_profile';
 
 export function parseTunedProfile(text: string): string[] {
-  const names = text.trim().split(/\s+/).filter((s) => s !== '');
+  const names = text
+    .trim()
+    .split(/\s+/)
+    .filter((s) => s !== '');
   for (const n of names) {
     if (!/^[A-Za-z0-9_.+-]+$/.test(n)) throw new SysfsParseError('not a tuned profile name', { text: n });
   }

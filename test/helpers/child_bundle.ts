@@ -19,8 +19,15 @@ export function bundleChild(entry: string): ChildBundle {
   const dir = mkdtempSync(join(tmpdir(), 'numakit-child-'));
   const file = join(dir, 'child.mjs');
   buildSync({
-    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: file,
-    external: ['koffi'], logLevel: 'error', define: { 'import.meta.url': JSON.stringify(pathToFileURL(entry).href) },
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: file,
+    external: ['koffi'],
+    logLevel: 'error',
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(entry).href) },
   });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

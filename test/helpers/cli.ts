@@ -46,7 +46,14 @@ export async function runCommand(cmd: Command, root: SysRoot, args: string[], op
   const env = opts.env ?? {};
   // As main() does: each read warning once on stderr.
   const warnings = new Warnings((w) => void err.push(`numakit: warning: ${formatWarning(w)}\n`));
-  const ctx: Context = { root: { ...root, warnings }, rootGiven: true, out: (t) => void out.push(t), err: (t) => void err.push(t), isTTY: color, color };
+  const ctx: Context = {
+    root: { ...root, warnings },
+    rootGiven: true,
+    out: (t) => void out.push(t),
+    err: (t) => void err.push(t),
+    isTTY: color,
+    color,
+  };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {

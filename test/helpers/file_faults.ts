@@ -21,7 +21,11 @@ export interface Call {
 export type Rule = (call: Call) => string | number | undefined;
 
 export function errnoError(code: string, call: Call): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: injected, ${call.op} '${call.path}'`), { code, syscall: call.op, path: call.path });
+  return Object.assign(new Error(`${code}: injected, ${call.op} '${call.path}'`), {
+    code,
+    syscall: call.op,
+    path: call.path,
+  });
 }
 
 /** True for an open that writes (a knob, a journal temporary file). */

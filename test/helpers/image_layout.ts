@@ -22,12 +22,17 @@ export interface Stage {
 
 /** The Containerfile's stages: FROM, COPY, RUN (continuation lines joined) and USER. */
 export function parseContainerfile(text: string): Stage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const stages: { from: string; name: string | null; copies: string[][]; runs: string[]; user: string | null }[] = [];
   for (const l of lines) {
     const [op, ...rest] = l.split(/\s+/);
     const cur = stages.at(-1);
-    if (op === 'FROM') stages.push({ from: rest[0]!, name: rest[1] === 'AS' ? rest[2]! : null, copies: [], runs: [], user: null });
+    if (op === 'FROM')
+      stages.push({ from: rest[0]!, name: rest[1] === 'AS' ? rest[2]! : null, copies: [], runs: [], user: null });
     else if (op === 'COPY' && cur && !rest[0]!.startsWith('--from')) cur.copies.push(rest);
     else if (op === 'RUN' && cur) cur.runs.push(rest.join(' '));
     else if (op === 'USER' && cur) cur.user = rest[0]!;
@@ -37,7 +42,8 @@ export function parseContainerfile(text: string): Stage[] {
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
 }
 
 /** Builds the image's file layout under `dir`; returns the root and the installed command. */
@@ -60,6 +66,21 @@ export function buildImageLayout(dir: string): { root: string; bin: string; stag
   run('npm', ['pack', '--ignore-scripts', '--pack-destination', pkgDir], ctx);
   const tgz = readdirSync(pkgDir).find((f) => f.endsWith('.tgz'))!;
   const root = join(dir, 'rootfs');
-  run('npm', ['install', '--global', '--prefix', join(root, 'usr', 'local'), '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', join(pkgDir, tgz)], dir);
+  run(
+    'npm',
+    [
+      'install',
+      '--global',
+      '--prefix',
+      join(root, 'usr', 'local'),
+      '--omit=dev',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(pkgDir, tgz),
+    ],
+    dir,
+  );
   return { root, bin: join(root, 'usr', 'local', 'bin', 'numakit'), stages };
 }

@@ -21,7 +21,10 @@ export interface KillPoints {
  * Counts, through the file-call table: a write(2) on a file under one of `knobRoots`, and the
  * fsync(2) of a directory in `durableDirs` (the last step of an atomic write or remove there).
  */
-export function killPoints(killAt: number, opts: { knobRoots: readonly string[]; durableDirs: (dir: string) => boolean }): KillPoints {
+export function killPoints(
+  killAt: number,
+  opts: { knobRoots: readonly string[]; durableDirs: (dir: string) => boolean },
+): KillPoints {
   const names: string[] = [];
   const kp: KillPoints = {
     point(what) {

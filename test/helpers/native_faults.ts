@@ -9,8 +9,12 @@ import { interceptLibc, type FaultableCall } from '../../src/native/libc.js';
 /** The errnos every native call is tested with (issue 18), and their strerror text. */
 export const FAULTS = ['ESRCH', 'EPERM', 'EINVAL', 'ENOMEM', 'EBUSY', 'EFAULT'] as const;
 export const FAULT_MESSAGE: Readonly<Record<(typeof FAULTS)[number], string>> = {
-  ESRCH: 'No such process', EPERM: 'Operation not permitted', EINVAL: 'Invalid argument',
-  ENOMEM: 'Cannot allocate memory', EBUSY: 'Device or resource busy', EFAULT: 'Bad address',
+  ESRCH: 'No such process',
+  EPERM: 'Operation not permitted',
+  EINVAL: 'Invalid argument',
+  ENOMEM: 'Cannot allocate memory',
+  EBUSY: 'Device or resource busy',
+  EFAULT: 'Bad address',
 };
 
 export interface NativeFault {
@@ -30,7 +34,14 @@ export interface NativeFaultSpec {
 }
 
 /** Calls that change the kernel's state (dry mode records them). */
-const CHANGING = new Set<FaultableCall>(['sched_setaffinity', 'set_mempolicy', 'mbind', 'move_pages', 'migrate_pages', 'execvp']);
+const CHANGING = new Set<FaultableCall>([
+  'sched_setaffinity',
+  'set_mempolicy',
+  'mbind',
+  'move_pages',
+  'migrate_pages',
+  'execvp',
+]);
 
 export function errnoNumber(name: string): number {
   const n = (constants.errno as Record<string, number>)[name];

@@ -3,7 +3,21 @@
 // staged in a directory of its own under os.tmpdir(): package.json, dist/, examples/ and the
 // runtime dependencies, hard-linked (copied across file systems), readable by everyone.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,7 +48,10 @@ function linkTree(from: string, to: string): void {
 function runtimePackages(repo: string): string[] {
   const seen = new Set<string>();
   const visit = (dir: string) => {
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const name of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
       if (seen.has(name) || !existsSync(join(repo, 'node_modules', name, 'package.json'))) continue;
       seen.add(name);
@@ -87,9 +104,15 @@ export interface AsUserOptions {
 
 /** Runs `node BIN ARGS` as uid/gid 65534 with no supplementary groups (setpriv, util-linux). */
 export function runAsNobody(bin: string, args: readonly string[], opts: AsUserOptions): Promise<AsUser> {
-  const p = spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, bin, ...args], {
-    cwd: opts.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', LANG: 'C.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const p = spawn(
+    'setpriv',
+    [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, bin, ...args],
+    {
+      cwd: opts.cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', LANG: 'C.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   const timer = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
@@ -98,8 +121,10 @@ export function runAsNobody(bin: string, args: readonly string[], opts: AsUserOp
     if (opts.untilOut?.test(out)) p.kill('SIGTERM');
   });
   p.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve) => p.on('close', (code, signal) => {
-    clearTimeout(timer);
-    resolve({ code, signal, out, err });
-  }));
+  return new Promise((resolve) =>
+    p.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, err });
+    }),
+  );
 }

@@ -13,11 +13,18 @@ import { runSections, type SectionsRun } from './sections.js';
 import { FOUR_NODE_ASYM } from './topologies.js';
 
 const INTERVAL_S = 5;
-const scenario = (name: string, args: string) => `node ${guestHelper('agent_scenario.mjs')} numakit ${name} --interval ${INTERVAL_S}s ${args}`;
+const scenario = (name: string, args: string) =>
+  `node ${guestHelper('agent_scenario.mjs')} numakit ${name} --interval ${INTERVAL_S}s ${args}`;
 // agent_workload[.]mjs: the scenario runner's own command line holds these agent options.
 const ONLY = "--agent '--include agent_workload[.]mjs";
 
-interface Final { locality: number; hotLocality: number | null; runNodes: number[]; affinity: Record<string, string>; affinityBefore: Record<string, string> }
+interface Final {
+  locality: number;
+  hotLocality: number | null;
+  runNodes: number[];
+  affinity: Record<string, string>;
+  affinityBefore: Record<string, string>;
+}
 interface Measured {
   t95: Record<string, number | null>;
   /** The main thread's own locality (held 2 s). */
@@ -39,29 +46,37 @@ function json<T>(run: SectionsRun, name: string): T {
   }
 }
 
-const decisions = (log: string) => log.split('\n').filter((l) => l.startsWith('{"time"') && !l.includes('"event"')).map((l) => JSON.parse(l) as { pid: number; comm: string; outcome: string; reason: string });
+const decisions = (log: string) =>
+  log
+    .split('\n')
+    .filter((l) => l.startsWith('{"time"') && !l.includes('"event"'))
+    .map((l) => JSON.parse(l) as { pid: number; comm: string; outcome: string; reason: string });
 
 describe('numakit agent in a 4node-asym guest', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(FOUR_NODE_ASYM, {
-      // Node 1's CPU is kept busy: with it idle, the scheduler alone moves the process there.
-      // "present": the process runs first, then the agent starts (the bench's harder protocol).
-      misplaced: scenario('misplaced', `--mib 96 --timeout 90 ${ONLY}'`),
-      competing: scenario('competing', `--mib 120 --timeout 150 ${ONLY}'`),
-      // Never reaches 95% (that is the point): runs to its timeout, long enough for 4+ passes.
-      leftalone: scenario('leftalone', `--mib 120 --timeout 40 ${ONLY} --min-rss 100M --exclude batchjob'`),
-      // numactl-pinned workloads (deterministic placement), managed with --override-pins; with
-      // --tune threads the threads must leave node 0 for their memory (an affinity that changes):
-      sigkill: scenario('sigkill', `--mib 96 --timeout 90 ${ONLY} --override-pins --tune threads'`),
-      exitmid: scenario('exit-mid', `--mib 150 --timeout 90 ${ONLY} --tune pages --override-pins'`),
-      // A hot thread and three helpers (2 CPUs): more than one node, though the hot thread fits one.
-      helpers: scenario('helpers', `--mib 48 --timeout 90 ${ONLY}'`),
-      // A cgroup v2 leaf (CPUs 1-2) with a busy and an idle process, memory on node 3.
-      cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
-      // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes 1 s into it.
-      sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
-    }, { timeoutMs: 1_500_000 });
+    run = await runSections(
+      FOUR_NODE_ASYM,
+      {
+        // Node 1's CPU is kept busy: with it idle, the scheduler alone moves the process there.
+        // "present": the process runs first, then the agent starts (the bench's harder protocol).
+        misplaced: scenario('misplaced', `--mib 96 --timeout 90 ${ONLY}'`),
+        competing: scenario('competing', `--mib 120 --timeout 150 ${ONLY}'`),
+        // Never reaches 95% (that is the point): runs to its timeout, long enough for 4+ passes.
+        leftalone: scenario('leftalone', `--mib 120 --timeout 40 ${ONLY} --min-rss 100M --exclude batchjob'`),
+        // numactl-pinned workloads (deterministic placement), managed with --override-pins; with
+        // --tune threads the threads must leave node 0 for their memory (an affinity that changes):
+        sigkill: scenario('sigkill', `--mib 96 --timeout 90 ${ONLY} --override-pins --tune threads'`),
+        exitmid: scenario('exit-mid', `--mib 150 --timeout 90 ${ONLY} --tune pages --override-pins'`),
+        // A hot thread and three helpers (2 CPUs): more than one node, though the hot thread fits one.
+        helpers: scenario('helpers', `--mib 48 --timeout 90 ${ONLY}'`),
+        // A cgroup v2 leaf (CPUs 1-2) with a busy and an idle process, memory on node 3.
+        cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
+        // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes 1 s into it.
+        sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
+      },
+      { timeoutMs: 1_500_000 },
+    );
   });
   after(() => run?.cleanup());
 
@@ -72,11 +87,18 @@ describe('numakit agent in a 4node-asym guest', () => {
     // The kernel's copy time is not the agent's: under TCG on a loaded host a page costs ms
     // (a TLB shootdown per page on 6.1), so the time migrate_pages took (logged) is added.
     const copy = decisions(r.log).reduce((s, x) => s + ((x as { migrateMs?: number }).migrateMs ?? 0), 0) / 1000;
-    assert.ok(t - r.readyAfter <= 2 * INTERVAL_S + copy + 0.5, `95% ${t - r.readyAfter} s after ready (interval ${INTERVAL_S} s, copying ${copy} s)\n${r.log}`);
+    assert.ok(
+      t - r.readyAfter <= 2 * INTERVAL_S + copy + 0.5,
+      `95% ${t - r.readyAfter} s after ready (interval ${INTERVAL_S} s, copying ${copy} s)\n${r.log}`,
+    );
     assert.ok(r.final['busy']!.locality >= 0.95);
     assert.ok(r.pagesMoved >= 96 * 256 * 0.9, `only ${r.pagesMoved} pages moved: its memory had to move`);
     assert.equal(r.exitCode, 0);
-    assert.deepEqual(r.affinityAfterExit['busy'], r.final['busy']!.affinityBefore, 'every thread\'s affinity back after SIGTERM');
+    assert.deepEqual(
+      r.affinityAfterExit['busy'],
+      r.final['busy']!.affinityBefore,
+      "every thread's affinity back after SIGTERM",
+    );
   });
 
   it('helper threads (a hot thread and helpers that push the process over a node): the hot thread ends >= 95% local', () => {
@@ -84,7 +106,10 @@ describe('numakit agent in a 4node-asym guest', () => {
     const f = r.final['busy']!;
     assert.ok(r.hot95['busy'] !== null, `the hot thread never held 95%: ${JSON.stringify(f)}\n${r.log}`);
     assert.ok((f.hotLocality ?? 0) >= 0.95, `hot thread ${f.hotLocality} local at the end\n${r.log}`);
-    assert.ok(decisions(r.log).some((x) => x.outcome === 'moved'), r.log);
+    assert.ok(
+      decisions(r.log).some((x) => x.outcome === 'moved'),
+      r.log,
+    );
   });
 
   it('--unit cgroup: a cgroup leaf is placed as one unit within its cpuset, and the log names it', () => {
@@ -94,10 +119,17 @@ describe('numakit agent in a 4node-asym guest', () => {
     const node = moved.at(-1)!.nodes!;
     assert.ok(node.length === 1 && (node[0] === 1 || node[0] === 2), `within CPUs 1-2 (nodes 1, 2): node ${node}`);
     for (const [name, f] of Object.entries(r.final)) {
-      assert.deepEqual([...new Set(Object.values(f.affinity))], [String(node[0])], `${name}: every thread on node ${node[0]}'s CPU`);
+      assert.deepEqual(
+        [...new Set(Object.values(f.affinity))],
+        [String(node[0])],
+        `${name}: every thread on node ${node[0]}'s CPU`,
+      );
       const pages = (f as Final & { pages: Record<string, number> }).pages;
       const all = Object.values(pages).reduce((a, b) => a + b, 0);
-      assert.ok((pages[String(node[0])] ?? 0) >= all * 0.95, `${name}: memory on node ${node[0]}: ${JSON.stringify(pages)}`);
+      assert.ok(
+        (pages[String(node[0])] ?? 0) >= all * 0.95,
+        `${name}: memory on node ${node[0]}: ${JSON.stringify(pages)}`,
+      );
     }
   });
 
@@ -112,15 +144,36 @@ describe('numakit agent in a 4node-asym guest', () => {
   it('left alone: a small process, a user-pinned one, an excluded name', () => {
     const r = json<Measured>(run, 'leftalone');
     const d = decisions(r.log);
-    assert.deepEqual(d.filter((x) => ['moved', 'partial'].includes(x.outcome)), [], r.log);
-    assert.ok(d.some((x) => x.outcome === 'pinned-cpus'), `no pinned-cpus line:\n${r.log}`);
-    assert.ok(d.some((x) => x.outcome === 'excluded'), `no excluded line:\n${r.log}`);
-    for (const [name, f] of Object.entries(r.final)) assert.deepEqual(f.affinity, f.affinityBefore, `${name}'s affinity changed`);
+    assert.deepEqual(
+      d.filter((x) => ['moved', 'partial'].includes(x.outcome)),
+      [],
+      r.log,
+    );
+    assert.ok(
+      d.some((x) => x.outcome === 'pinned-cpus'),
+      `no pinned-cpus line:\n${r.log}`,
+    );
+    assert.ok(
+      d.some((x) => x.outcome === 'excluded'),
+      `no excluded line:\n${r.log}`,
+    );
+    for (const [name, f] of Object.entries(r.final))
+      assert.deepEqual(f.affinity, f.affinityBefore, `${name}'s affinity changed`);
   });
 
-  it('after SIGKILL of the agent, `numakit agent restore` brings every thread\'s affinity and numa_balancing back exactly', () => {
-    interface State { affinity: Record<string, string>; numaBalancing: string }
-    const r = json<{ movedSeen: boolean; before: State; during: State; after: State; restore: { code: number; stdout: string; stderr: string }; log: string }>(run, 'sigkill');
+  it("after SIGKILL of the agent, `numakit agent restore` brings every thread's affinity and numa_balancing back exactly", () => {
+    interface State {
+      affinity: Record<string, string>;
+      numaBalancing: string;
+    }
+    const r = json<{
+      movedSeen: boolean;
+      before: State;
+      during: State;
+      after: State;
+      restore: { code: number; stdout: string; stderr: string };
+      log: string;
+    }>(run, 'sigkill');
     assert.ok(r.movedSeen, r.log);
     assert.equal(r.before.numaBalancing, '1');
     assert.equal(r.during.numaBalancing, '0', 'the agent switched AutoNUMA off');
@@ -130,11 +183,28 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(r.after.numaBalancing, '1');
   });
 
-  it('SIGTERM in the middle of a 200 MB move: the agent exits within 1 s, every thread\'s affinity and numa_balancing back, the move journaled as stopped part way', () => {
-    interface State { affinity: Record<string, string>; numaBalancing: string; pages?: Record<string, number> }
-    const r = json<{ caught: boolean; exitMs: number; outputAfterSignal: [number, string][]; exitCode: number; before: State; during: State; after: State; moves: { state: string; movedBytes: number; plannedBytes: number; to: number[] }[] | null; log: string }>(run, 'sigterm');
+  it("SIGTERM in the middle of a 200 MB move: the agent exits within 1 s, every thread's affinity and numa_balancing back, the move journaled as stopped part way", () => {
+    interface State {
+      affinity: Record<string, string>;
+      numaBalancing: string;
+      pages?: Record<string, number>;
+    }
+    const r = json<{
+      caught: boolean;
+      exitMs: number;
+      outputAfterSignal: [number, string][];
+      exitCode: number;
+      before: State;
+      during: State;
+      after: State;
+      moves: { state: string; movedBytes: number; plannedBytes: number; to: number[] }[] | null;
+      log: string;
+    }>(run, 'sigterm');
     assert.ok(r.caught, `no move seen in the journal:\n${r.log}`);
-    assert.ok(r.exitMs <= 1000, `exited ${r.exitMs} ms after SIGTERM; its output after the signal (ms, text): ${JSON.stringify(r.outputAfterSignal)}\n${r.log}`);
+    assert.ok(
+      r.exitMs <= 1000,
+      `exited ${r.exitMs} ms after SIGTERM; its output after the signal (ms, text): ${JSON.stringify(r.outputAfterSignal)}\n${r.log}`,
+    );
     assert.equal(r.exitCode, 0);
     assert.deepEqual(r.after.affinity, r.before.affinity);
     assert.equal(r.before.numaBalancing, '1');
@@ -147,7 +217,14 @@ describe('numakit agent in a 4node-asym guest', () => {
   });
 
   it('a process that exits in the middle of its migration costs a log line, nothing else', () => {
-    const r = json<{ caught: boolean; pagesAtStart: Record<string, number>; aliveAfter: boolean; exitCode: number | null; pid: number; log: string }>(run, 'exitmid');
+    const r = json<{
+      caught: boolean;
+      pagesAtStart: Record<string, number>;
+      aliveAfter: boolean;
+      exitCode: number | null;
+      pid: number;
+      log: string;
+    }>(run, 'exitmid');
     assert.ok(r.caught, `no migration seen (pages at start ${JSON.stringify(r.pagesAtStart)}):\n${r.log}`);
     assert.ok(r.aliveAfter, `the agent died:\n${r.log}`);
     assert.equal(r.exitCode, 0, r.log);

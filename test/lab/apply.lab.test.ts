@@ -76,7 +76,10 @@ describe('apply and rollback in a 2node guest', () => {
 
   it('a read-only knob fails the apply, which rolls back the changes it had made and says so', () => {
     const s = sectionOk(run, 'readonly');
-    assert.match(s.stderr, /apply failed: \/proc\/sys\/vm\/swappiness: cannot write '10': .*; it had changed 2 value\(s\) \(\/sys\/kernel\/mm\/transparent_hugepage\/enabled, .*\): all rolled back/);
+    assert.match(
+      s.stderr,
+      /apply failed: \/proc\/sys\/vm\/swappiness: cannot write '10': .*; it had changed 2 value\(s\) \(\/sys\/kernel\/mm\/transparent_hugepage\/enabled, .*\): all rolled back/,
+    );
     assert.match(s.stdout, /failed/);
     assert.match(s.stdout, /IDENTICAL\n$/);
   });

@@ -42,7 +42,10 @@ function list(v: string, flag: string, each: (s: string, f: string) => number): 
 }
 
 function matrix(v: string): number[][] {
-  return v.split(';').filter((r) => r.trim() !== '').map((row) => row.split(',').map((s) => int(s.trim(), '--distances')));
+  return v
+    .split(';')
+    .filter((r) => r.trim() !== '')
+    .map((row) => row.split(',').map((s) => int(s.trim(), '--distances')));
 }
 
 type Mutable = { -readonly [K in keyof Topology]: Topology[K] };
@@ -51,17 +54,29 @@ function applyFlag(t: Mutable, flag: string, value: string): void {
   switch (flag) {
     case '--topology': {
       const named = topologyByName(value);
-      if (!named) throw new LabUsageError(`unknown topology '${value}' (known: ${LAB_TOPOLOGIES.map((x) => x.name).join(', ')})`);
+      if (!named)
+        throw new LabUsageError(`unknown topology '${value}' (known: ${LAB_TOPOLOGIES.map((x) => x.name).join(', ')})`);
       for (const k of ['distances', 'memoryOnly', 'hmat'] as const) delete t[k];
       Object.assign(t, named);
       return;
     }
-    case '--nodes': t.nodes = int(value, flag); return;
-    case '--cpus': t.cpus = list(value, flag, int); return;
-    case '--mem': t.memMiB = list(value, flag, mib); return;
-    case '--distances': t.distances = matrix(value); return;
-    case '--memory-only': t.memoryOnly = value.split(',').map((s) => int(s.trim(), flag)); return;
-    default: throw new LabUsageError(`unknown option '${flag}'`);
+    case '--nodes':
+      t.nodes = int(value, flag);
+      return;
+    case '--cpus':
+      t.cpus = list(value, flag, int);
+      return;
+    case '--mem':
+      t.memMiB = list(value, flag, mib);
+      return;
+    case '--distances':
+      t.distances = matrix(value);
+      return;
+    case '--memory-only':
+      t.memoryOnly = value.split(',').map((s) => int(s.trim(), flag));
+      return;
+    default:
+      throw new LabUsageError(`unknown option '${flag}'`);
   }
 }
 
@@ -73,7 +88,10 @@ export function parseLabArgs(argv: readonly string[], extraFlags: readonly strin
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') return { topology: t, timeoutMs, extra, command: argv.slice(i + 1) };
-    if (arg === '--hmat') { t.hmat = true; continue; }
+    if (arg === '--hmat') {
+      t.hmat = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];

@@ -12,7 +12,11 @@ function tail(text: string, lines = TAIL_LINES): string {
   return cut.map((l) => `  | ${l}`).join('\n');
 }
 
-export function describeGuestFailure(what: string, r: { code: number | null; stdout: string; stderr: string }, log?: string): string {
+export function describeGuestFailure(
+  what: string,
+  r: { code: number | null; stdout: string; stderr: string },
+  log?: string,
+): string {
   const status = r.code === null ? 'never finished' : `exited ${r.code}`;
   const parts = [`${what} ${status}`, `stdout:\n${tail(r.stdout)}`, `stderr:\n${tail(r.stderr)}`];
   if (log !== undefined && r.code === null) parts.push(`guest console:\n${tail(log)}`);
@@ -21,7 +25,10 @@ export function describeGuestFailure(what: string, r: { code: number | null; std
 
 /** Fails unless the guest ran the command and it exited 0. */
 export function assertGuestOk(r: GuestResult, what = 'guest command'): void {
-  if (r.timedOut) throw new AssertionError({ message: `${what} timed out after ${r.durationMs} ms\n${describeGuestFailure(what, r, r.log)}` });
+  if (r.timedOut)
+    throw new AssertionError({
+      message: `${what} timed out after ${r.durationMs} ms\n${describeGuestFailure(what, r, r.log)}`,
+    });
   if (r.code !== 0) throw new AssertionError({ message: describeGuestFailure(what, r, r.log) });
 }
 
@@ -30,7 +37,9 @@ export function sectionOk(run: SectionsRun, name: string): SectionResult {
   const s = run.sections[name];
   if (!s) throw new AssertionError({ message: `no section '${name}' in this run` });
   if (run.guest.timedOut) {
-    throw new AssertionError({ message: `guest timed out after ${run.guest.durationMs} ms\n${describeGuestFailure(`section ${name}`, s, run.guest.log)}` });
+    throw new AssertionError({
+      message: `guest timed out after ${run.guest.durationMs} ms\n${describeGuestFailure(`section ${name}`, s, run.guest.log)}`,
+    });
   }
   if (s.code !== 0) throw new AssertionError({ message: describeGuestFailure(`section ${name}`, s, run.guest.log) });
   return s;

@@ -22,7 +22,8 @@ function seedStartingWith(first: 't' | 'a'): number {
 
 /** bench ab with a tuned: and an agent variant, interrupted once its first workload runs. */
 function interrupted(first: 't' | 'a'): string {
-  const knobs = 'echo "$(cat /proc/sys/kernel/numa_balancing) $(cat /proc/sys/vm/swappiness) $(cat /proc/sys/vm/zone_reclaim_mode)"';
+  const knobs =
+    'echo "$(cat /proc/sys/kernel/numa_balancing) $(cat /proc/sys/vm/swappiness) $(cat /proc/sys/vm/zone_reclaim_mode)"';
   return `state=$(mktemp -d); rm -f /tmp/started; before=$(${knobs})
 ${NUMAKIT} bench ab --runs 3 --settle 0 --seed ${seedStartingWith(first)} --state-dir "$state" --numa-balancing off \\
   --variant t=tuned:database --variant a=agent -- sh -c 'touch /tmp/started; exec sleep 60' >/tmp/ab.out 2>/tmp/ab.err &
@@ -47,19 +48,29 @@ interface Interrupted {
 describe('numakit bench on 2 nodes', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(TWO_NODE, {
-      mem: `${MEM} --loaded`,
-      ab_dd: `${NUMAKIT} bench ab --runs 3 --settle 0 --variant local='--cpunodebind=0 --membind=0' --variant remote='--cpunodebind=0 --membind=1' --json -- dd if=/dev/zero of=/dev/null bs=32M count=4`,
-      ab_sysbench: `${NUMAKIT} bench ab --runs 3 --settle 0 --variant default= --variant interleave=--interleave=all --metric 'transferred \\(([0-9.]+) MiB/sec\\)' --report "$LAB_OUT/report" --json -- sysbench memory --memory-total-size=128M run`,
-      sigint_tuned: interrupted('t'),
-      sigint_agent: interrupted('a'),
-    }, { timeoutMs: SLOW_GUEST_MS });
+    run = await runSections(
+      TWO_NODE,
+      {
+        mem: `${MEM} --loaded`,
+        ab_dd: `${NUMAKIT} bench ab --runs 3 --settle 0 --variant local='--cpunodebind=0 --membind=0' --variant remote='--cpunodebind=0 --membind=1' --json -- dd if=/dev/zero of=/dev/null bs=32M count=4`,
+        ab_sysbench: `${NUMAKIT} bench ab --runs 3 --settle 0 --variant default= --variant interleave=--interleave=all --metric 'transferred \\(([0-9.]+) MiB/sec\\)' --report "$LAB_OUT/report" --json -- sysbench memory --memory-total-size=128M run`,
+        sigint_tuned: interrupted('t'),
+        sigint_agent: interrupted('a'),
+      },
+      { timeoutMs: SLOW_GUEST_MS },
+    );
   });
   after(() => run?.cleanup());
 
-  it('mem: a 2 x 2 matrix, every cell\'s buffer verified on its node, loaded latency with one streamer', () => {
+  it("mem: a 2 x 2 matrix, every cell's buffer verified on its node, loaded latency with one streamer", () => {
     const r = JSON.parse(sectionOk(run, 'mem').stdout) as MemResult;
-    assert.deepEqual([r.cpuNodes, r.memNodes], [[0, 1], [0, 1]]);
+    assert.deepEqual(
+      [r.cpuNodes, r.memNodes],
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    );
     assert.equal(r.bandwidth.length, 4);
     for (const c of [...r.bandwidth, ...r.latency, ...r.loadedLatency]) {
       assert.equal(c.placement.share, 1, `${c.cpuNode}->${c.memNode}: ${JSON.stringify(c.placement.byNode)}`);
@@ -77,7 +88,10 @@ describe('numakit bench on 2 nodes', () => {
     const other = (v: string) => r.runs.filter((x) => x.variant === v).map((x) => x.numastat['1']!['other_node']!);
     const [remote, local] = [other('remote'), other('local')];
     const seen = `node 1 other_node per run: remote +${remote.join(', +')}; local +${local.join(', +')}`;
-    assert.ok(remote.every((x) => x >= 200), seen);
+    assert.ok(
+      remote.every((x) => x >= 200),
+      seen,
+    );
     assert.ok(Math.max(...local) * 5 < Math.min(...remote), seen);
     assert.ok(r.runs.every((x) => x.ok && x.userS + x.systemS > 0));
   });
@@ -96,7 +110,11 @@ describe('numakit bench on 2 nodes', () => {
       const r = JSON.parse(lines.at(-2)!) as Interrupted;
       const journal = JSON.parse(lines.at(-1)!) as { changeSets: { status: string; source: string }[] };
       assert.equal(r.rc, 130, s.stderr);
-      assert.equal(r.after, r.before, `numa_balancing swappiness zone_reclaim_mode: before ${r.before}, during ${r.during}, after ${r.after}`);
+      assert.equal(
+        r.after,
+        r.before,
+        `numa_balancing swappiness zone_reclaim_mode: before ${r.before}, during ${r.during}, after ${r.after}`,
+      );
       // bench's --numa-balancing off holds AutoNUMA at 0 in both variants (the database profile
       // wants it off too when bound); tuned:database shows as its swappiness of 10.
       const [balancing, swappiness] = r.during.split(' ');
@@ -108,7 +126,10 @@ describe('numakit bench on 2 nodes', () => {
       assert.equal(r.left, 0, 'no workload or agent process left');
       assert.match(s.stderr, /bench ab: restored kernel\.numa_balancing/);
       assert.match(s.stderr, first === 'tuned' ? /restored profile database/ : /restored numakit agent/);
-      assert.ok(journal.changeSets.length >= 2 && journal.changeSets.every((c) => c.status === 'rolled-back'), JSON.stringify(journal));
+      assert.ok(
+        journal.changeSets.length >= 2 && journal.changeSets.every((c) => c.status === 'rolled-back'),
+        JSON.stringify(journal),
+      );
     });
   }
 });
@@ -122,9 +143,16 @@ describe('numakit bench mem on 4 nodes', () => {
 
   it('a 4 x 4 matrix, every cell verified on its node', () => {
     const r = JSON.parse(sectionOk(run, 'mem').stdout) as MemResult;
-    assert.deepEqual([r.cpuNodes, r.memNodes], [[0, 1, 2, 3], [0, 1, 2, 3]]);
+    assert.deepEqual(
+      [r.cpuNodes, r.memNodes],
+      [
+        [0, 1, 2, 3],
+        [0, 1, 2, 3],
+      ],
+    );
     assert.equal(r.bandwidth.length, 16);
     assert.equal(r.latency.length, 16);
-    for (const c of [...r.bandwidth, ...r.latency]) assert.ok(c.placement.verified && c.placement.onNode === c.placement.pages, `${c.cpuNode}->${c.memNode}`);
+    for (const c of [...r.bandwidth, ...r.latency])
+      assert.ok(c.placement.verified && c.placement.onNode === c.placement.pages, `${c.cpuNode}->${c.memNode}`);
   });
 });

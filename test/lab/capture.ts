@@ -30,7 +30,8 @@ const GUEST_COMMAND = `${NUMAKIT} snapshot "$LAB_OUT/snap" && uname -r >"$LAB_OU
  * low-locality rule have something to fix), one local on node 0, one interleaved over all
  * nodes. process.title names each (libuv sets the comm), so its comm says what it is.
  */
-const WORKLOAD = (name: string, mib: number) => `node -e 'process.title="${name}";const b=Buffer.alloc(${mib}<<20,1);setInterval(()=>{for(let i=0;i<b.length;i+=4096)b[i]++},50)'`;
+const WORKLOAD = (name: string, mib: number) =>
+  `node -e 'process.title="${name}";const b=Buffer.alloc(${mib}<<20,1);setInterval(()=>{for(let i=0;i<b.length;i+=4096)b[i]++},50)'`;
 const WORKLOADS = [
   `numactl --cpunodebind=0 --membind=$(($(ls -d /sys/devices/system/node/node* | wc -l) - 1)) ${WORKLOAD('remote-app', 96)} &`,
   `numactl --cpunodebind=0 --membind=0 ${WORKLOAD('local-app', 64)} &`,
@@ -41,19 +42,38 @@ const GUEST_COMMAND_PROCESSES = `${WORKLOADS} ${NUMAKIT} snapshot --processes "$
 
 /** The topology part of the qemu command line (what makes the machine), for the manifest. */
 function qemuTopologyArgs(topology: Topology): string[] {
-  const all = buildQemuArgs(resolveTopology(topology), { kernel: '', initrd: '', shareDir: '', consoleFile: '', accel: 'tcg' });
+  const all = buildQemuArgs(resolveTopology(topology), {
+    kernel: '',
+    initrd: '',
+    shareDir: '',
+    consoleFile: '',
+    accel: 'tcg',
+  });
   const end = all.indexOf('-kernel');
-  return all.slice(0, end).filter((a, i, xs) => a !== '-accel' && a !== '-cpu' && xs[i - 1] !== '-accel' && xs[i - 1] !== '-cpu');
+  return all
+    .slice(0, end)
+    .filter((a, i, xs) => a !== '-accel' && a !== '-cpu' && xs[i - 1] !== '-accel' && xs[i - 1] !== '-cpu');
 }
 
 function qemuVersion(): string {
-  return spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'unknown';
+  return (
+    spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'unknown'
+  );
 }
 
-const WORKLOADS_TEXT = ', with three workloads (remote-app: CPUs on node 0, memory bound to node 1; local-app; spread-app: interleaved)';
+const WORKLOADS_TEXT =
+  ', with three workloads (remote-app: CPUs on node 0, memory bound to node 1; local-app; spread-app: interleaved)';
 
-function manifest(argv: readonly string[], name: string, topology: Topology, snapDir: string, kernel: string): Record<string, unknown> {
-  const snap = existsSync(join(snapDir, 'manifest.json')) ? (JSON.parse(readFileSync(join(snapDir, 'manifest.json'), 'utf8')) as Record<string, unknown>) : {};
+function manifest(
+  argv: readonly string[],
+  name: string,
+  topology: Topology,
+  snapDir: string,
+  kernel: string,
+): Record<string, unknown> {
+  const snap = existsSync(join(snapDir, 'manifest.json'))
+    ? (JSON.parse(readFileSync(join(snapDir, 'manifest.json'), 'utf8')) as Record<string, unknown>)
+    : {};
   return {
     ...snap,
     name,
@@ -75,15 +95,23 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const force = argv.includes('--force');
   const processes = argv.includes('--processes');
-  const args = parseLabArgs(argv.filter((a) => a !== '--force' && a !== '--processes'), ['--name', '--out']);
+  const args = parseLabArgs(
+    argv.filter((a) => a !== '--force' && a !== '--processes'),
+    ['--name', '--out'],
+  );
   const name = args.extra.get('--name');
-  if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error('--name NAME is required (lowercase letters, digits, dashes)');
+  if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name))
+    throw new Error('--name NAME is required (lowercase letters, digits, dashes)');
   const dest = args.extra.get('--out') ?? join(REPO_ROOT, 'examples', name);
-  if (existsSync(dest) && !force) throw new Error(`${relative(process.cwd(), dest)} exists (add --force to replace it)`);
+  if (existsSync(dest) && !force)
+    throw new Error(`${relative(process.cwd(), dest)} exists (add --force to replace it)`);
   const out = mkdtempSync(join(tmpdir(), 'numakit-capture-'));
   try {
     console.error(`capture: ${describeTopology(resolveTopology(args.topology))}`);
-    const r = await runInGuest(args.topology, processes ? GUEST_COMMAND_PROCESSES : GUEST_COMMAND, { outDir: out, timeoutMs: args.timeoutMs ?? 300_000 });
+    const r = await runInGuest(args.topology, processes ? GUEST_COMMAND_PROCESSES : GUEST_COMMAND, {
+      outDir: out,
+      timeoutMs: args.timeoutMs ?? 300_000,
+    });
     if (r.code !== 0) {
       console.error(describeGuestFailure('numakit snapshot in the guest', r, r.log));
       return 1;
@@ -91,8 +119,13 @@ async function main(argv: readonly string[]): Promise<number> {
     const kernel = readFileSync(join(out, 'kernel.txt'), 'utf8').trim();
     rmSync(dest, { recursive: true, force: true });
     cpSync(join(out, 'snap'), dest, { recursive: true, verbatimSymlinks: true });
-    writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest(argv, name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n');
-    console.error(`capture: wrote ${relative(process.cwd(), dest)} (kernel ${kernel}, ${(r.durationMs / 1000).toFixed(1)} s)`);
+    writeFileSync(
+      join(dest, 'manifest.json'),
+      JSON.stringify(manifest(argv, name, args.topology, join(out, 'snap'), kernel), null, 2) + '\n',
+    );
+    console.error(
+      `capture: wrote ${relative(process.cwd(), dest)} (kernel ${kernel}, ${(r.durationMs / 1000).toFixed(1)} s)`,
+    );
     return 0;
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -28,7 +28,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 124;
   }
   if (r.code === null) {
-    console.error(`lab: the guest never ran the command; its console:\n${r.log.trim().split('\n').slice(-30).join('\n')}`);
+    console.error(
+      `lab: the guest never ran the command; its console:\n${r.log.trim().split('\n').slice(-30).join('\n')}`,
+    );
     return 125;
   }
   console.error(`lab: exit ${r.code} after ${(r.durationMs / 1000).toFixed(1)} s`);

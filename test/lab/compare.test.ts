@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { alignFreeLines, factsFromHwloc, factsFromTopoJson, parseNumactlHardware, withoutFreeMemory } from './compare.js';
+import {
+  alignFreeLines,
+  factsFromHwloc,
+  factsFromTopoJson,
+  parseNumactlHardware,
+  withoutFreeMemory,
+} from './compare.js';
 
-const NUMACTL = 'available: 2 nodes (0-1)\nnode 0 cpus: 0 1\nnode 0 size: 458 MB\nnode 0 free: 428 MB\nnode 1 cpus: 2 3\nnode 1 size: 503 MB\nnode 1 free: 476 MB\n';
+const NUMACTL =
+  'available: 2 nodes (0-1)\nnode 0 cpus: 0 1\nnode 0 size: 458 MB\nnode 0 free: 428 MB\nnode 1 cpus: 2 3\nnode 1 size: 503 MB\nnode 1 free: 476 MB\n';
 
 describe('alignFreeLines', () => {
   it('forgives free lines within the tolerance, and nothing else', () => {
@@ -25,7 +32,10 @@ describe('facts', () => {
       ],
     };
     const hw = {
-      nodes: [{ id: 0, cpus: [0], memTotalBytes: 100 }, { id: 1, cpus: [1], memTotalBytes: 200 }],
+      nodes: [
+        { id: 0, cpus: [0], memTotalBytes: 100 },
+        { id: 1, cpus: [1], memTotalBytes: 200 },
+      ],
       distances: { 0: { 0: 10, 1: 16 }, 1: { 0: 16, 1: 10 } },
     };
     assert.deepEqual(factsFromTopoJson(json), factsFromHwloc(hw));
@@ -33,9 +43,23 @@ describe('facts', () => {
   });
 
   it('a memory-only node at the expected locality has no CPUs of its own', () => {
-    const hw = { nodes: [{ id: 0, cpus: [0, 1], memTotalBytes: 1 }, { id: 1, cpus: [0, 1], memTotalBytes: 1 }] };
-    assert.deepEqual(factsFromHwloc(hw, new Map([[1, [0, 1]]])).map((n) => n.cpus), [[0, 1], []]);
-    assert.deepEqual(factsFromHwloc(hw, new Map([[1, [0]]])).map((n) => n.cpus), [[0, 1], [0, 1]]);
+    const hw = {
+      nodes: [
+        { id: 0, cpus: [0, 1], memTotalBytes: 1 },
+        { id: 1, cpus: [0, 1], memTotalBytes: 1 },
+      ],
+    };
+    assert.deepEqual(
+      factsFromHwloc(hw, new Map([[1, [0, 1]]])).map((n) => n.cpus),
+      [[0, 1], []],
+    );
+    assert.deepEqual(
+      factsFromHwloc(hw, new Map([[1, [0]]])).map((n) => n.cpus),
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    );
   });
 
   it('withoutFreeMemory drops memFreeBytes at any depth', () => {
@@ -48,7 +72,11 @@ describe('parseNumactlHardware', () => {
     const text = `${NUMACTL}node 2 cpus:\nnode 2 size: 251 MB\nnode distances:\nnode   0   1   2 \n  0:  10  21  30 \n  1:  21  10  32 \n  2:  30  32  10 \n`;
     assert.deepEqual(parseNumactlHardware(text), {
       cpus: { 0: [0, 1], 1: [2, 3], 2: [] },
-      distances: [[10, 21, 30], [21, 10, 32], [30, 32, 10]],
+      distances: [
+        [10, 21, 30],
+        [21, 10, 32],
+        [30, 32, 10],
+      ],
     });
   });
 });

@@ -38,7 +38,9 @@ export function alignFreeLines(reference: string, candidate: string, toleranceMb
     .map((line) => {
       const m = FREE_LINE.exec(line);
       const ref = m?.[1] !== undefined ? refFree.get(m[1]) : undefined;
-      return m && ref !== undefined && Math.abs(Number(m[2]) - ref) <= toleranceMb ? line.replace(/free: \d+ MB/, `free: ${ref} MB`) : line;
+      return m && ref !== undefined && Math.abs(Number(m[2]) - ref) <= toleranceMb
+        ? line.replace(/free: \d+ MB/, `free: ${ref} MB`)
+        : line;
     })
     .join('\n');
 }

@@ -18,7 +18,9 @@ const SECTIONS = {
 
 const THREE = ['zone-reclaim', 'thp/enabled', 'numa-balancing'];
 
-interface Json { findings: { id: string; severity: string }[] }
+interface Json {
+  findings: { id: string; severity: string }[];
+}
 
 function severities(run: SectionsRun, name: string): Record<string, string> {
   const s = sectionOk(run, name);
@@ -34,10 +36,18 @@ describe('doctor in a 2node guest', () => {
   after(() => run?.cleanup());
 
   it('zone_reclaim_mode=1, THP always, numa_balancing=1 under spark: all three reported', () => {
-    assert.deepEqual(severities(run, 'bad'), { 'zone-reclaim': 'warning', 'thp/enabled': 'warning', 'numa-balancing': 'warning' });
+    assert.deepEqual(severities(run, 'bad'), {
+      'zone-reclaim': 'warning',
+      'thp/enabled': 'warning',
+      'numa-balancing': 'warning',
+    });
   });
 
   it('with the three fixed: none reported, each checked and passed', () => {
-    assert.deepEqual(severities(run, 'fixed'), { 'zone-reclaim': 'pass', 'thp/enabled': 'pass', 'numa-balancing': 'pass' });
+    assert.deepEqual(severities(run, 'fixed'), {
+      'zone-reclaim': 'pass',
+      'thp/enabled': 'pass',
+      'numa-balancing': 'pass',
+    });
   });
 });

@@ -64,7 +64,10 @@ process.on('exit', () => {
 });
 // qemu runs in its own process group, so Ctrl-C or a test runner's SIGTERM does not reach it:
 // exit as the signal would have, through the 'exit' handler above that kills every live guest.
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => process.exit(code));
 }
 
@@ -81,9 +84,22 @@ export function shellQuote(s: string): string {
 }
 
 function runScript(command: string, cwd: string, env: Readonly<Record<string, string>>): string {
-  const path = [dirname(process.execPath), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
+  const path = [
+    dirname(process.execPath),
+    '/usr/local/sbin',
+    '/usr/local/bin',
+    '/usr/sbin',
+    '/usr/bin',
+    '/sbin',
+    '/bin',
+  ].join(':');
   const vars: Record<string, string> = {
-    PATH: path, HOME: '/root', LANG: 'C.UTF-8', TERM: 'dumb', LAB_GUEST: '1', LAB_OUT: GUEST_OUT,
+    PATH: path,
+    HOME: '/root',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    LAB_GUEST: '1',
+    LAB_OUT: GUEST_OUT,
     ...(process.env['CI'] ? { CI: process.env['CI'] } : {}),
     ...env,
   };
@@ -95,7 +111,11 @@ function readOr(path: string): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
-function collect(share: string, t: ResolvedTopology, extra: { timedOut: boolean; qemuErr: string; started: number; pgid: number }): GuestResult {
+function collect(
+  share: string,
+  t: ResolvedTopology,
+  extra: { timedOut: boolean; qemuErr: string; started: number; pgid: number },
+): GuestResult {
   const rc = readOr(join(share, 'rc')).trim();
   const code = !extra.timedOut && /^\d+$/.test(rc) ? Number(rc) : null;
   const log = readOr(join(share, 'console.log')) + (extra.qemuErr ? `\nqemu: ${extra.qemuErr.trim()}` : '');
@@ -125,7 +145,10 @@ interface QemuExit {
  */
 function runQemu(qemu: string, args: readonly string[], timeoutMs: number, boot?: BootWatch): Promise<QemuExit> {
   const backstop = String(Math.ceil(timeoutMs / 1000) + 10);
-  const child = spawn('timeout', ['-s', 'KILL', backstop, qemu, ...args], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('timeout', ['-s', 'KILL', backstop, qemu, ...args], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const pgid = child.pid ?? 0;
   liveGroups.add(pgid);
   let qemuErr = '';
@@ -136,12 +159,18 @@ function runQemu(qemu: string, args: readonly string[], timeoutMs: number, boot?
     killGroup(pgid);
   }, timeoutMs);
   let neverBooted = false;
-  const watch = boot === undefined ? undefined : setTimeout(() => {
-    if (readOr(boot.consoleFile).includes(INIT_MARK)) return;
-    neverBooted = true;
-    timedOut = true;
-    killGroup(pgid);
-  }, Math.min(boot.withinMs, timeoutMs));
+  const watch =
+    boot === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            if (readOr(boot.consoleFile).includes(INIT_MARK)) return;
+            neverBooted = true;
+            timedOut = true;
+            killGroup(pgid);
+          },
+          Math.min(boot.withinMs, timeoutMs),
+        );
   return new Promise((resolveExit, reject) => {
     child.on('error', (e) => reject(new Error(`cannot start qemu: ${e.message}`)));
     child.on('close', () => {
@@ -165,16 +194,33 @@ export async function runInGuest(topology: Topology, command: string, opts: Gues
   liveShares.add(share);
   try {
     writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
-    const inputs = { kernel: assets.kernel, initrd: assets.initrd, shareDir: share, consoleFile: join(share, 'console.log'), accel: assets.accel, ...(opts.sshPort === undefined ? {} : { sshPort: opts.sshPort }) };
+    const inputs = {
+      kernel: assets.kernel,
+      initrd: assets.initrd,
+      shareDir: share,
+      consoleFile: join(share, 'console.log'),
+      accel: assets.accel,
+      ...(opts.sshPort === undefined ? {} : { sshPort: opts.sshPort }),
+    };
     const started = Date.now();
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let exit = await runQemu(assets.qemu, buildQemuArgs(t, inputs), timeoutMs, { consoleFile: inputs.consoleFile, withinMs: BOOT_WITHIN_MS });
+    let exit = await runQemu(assets.qemu, buildQemuArgs(t, inputs), timeoutMs, {
+      consoleFile: inputs.consoleFile,
+      withinMs: BOOT_WITHIN_MS,
+    });
     if (exit.neverBooted) {
       // Seen once on a loaded 2-core host: a TCG guest that printed nothing at all for its whole
       // timeout. Nothing of the command ran, so one more boot is safe.
       rmSync(inputs.consoleFile, { force: true });
-      const again = await runQemu(assets.qemu, buildQemuArgs(t, inputs), Math.max(1000, timeoutMs - (Date.now() - started)));
-      exit = { ...again, qemuErr: `lab: init said nothing within ${BOOT_WITHIN_MS / 1000} s; booted once more\n${again.qemuErr}` };
+      const again = await runQemu(
+        assets.qemu,
+        buildQemuArgs(t, inputs),
+        Math.max(1000, timeoutMs - (Date.now() - started)),
+      );
+      exit = {
+        ...again,
+        qemuErr: `lab: init said nothing within ${BOOT_WITHIN_MS / 1000} s; booted once more\n${again.qemuErr}`,
+      };
     }
     if (opts.outDir && existsSync(join(share, 'out'))) {
       mkdirSync(opts.outDir, { recursive: true });

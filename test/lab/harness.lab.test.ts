@@ -20,7 +20,8 @@ describe('lab harness', () => {
   it('runs a command in the cwd; exit code, stdout, stderr and $LAB_OUT come back; failures show output', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lab-harness-'));
     try {
-      const cmd = 'pwd; ls -d /sys/devices/system/node/node* | wc -l; echo to-host > "$LAB_OUT/f.txt"; ln -s f.txt "$LAB_OUT/link"; echo boom >&2; exit 7';
+      const cmd =
+        'pwd; ls -d /sys/devices/system/node/node* | wc -l; echo to-host > "$LAB_OUT/f.txt"; ln -s f.txt "$LAB_OUT/link"; echo boom >&2; exit 7';
       const r = await runInGuest(SMALL, cmd, { outDir: out, timeoutMs: 120_000 });
       assert.equal(r.code, 7, r.log);
       assert.equal(r.timedOut, false);
@@ -28,7 +29,10 @@ describe('lab harness', () => {
       assert.equal(r.stderr, 'boom\n');
       assert.equal(readFileSync(join(out, 'f.txt'), 'utf8'), 'to-host\n');
       assert.equal(readlinkSync(join(out, 'link')), 'f.txt', 'relative symlinks come back as they are');
-      assert.throws(() => assertGuestOk(r, 'probe'), (e: Error) => /probe exited 7/.test(e.message) && /\| boom/.test(e.message));
+      assert.throws(
+        () => assertGuestOk(r, 'probe'),
+        (e: Error) => /probe exited 7/.test(e.message) && /\| boom/.test(e.message),
+      );
       assert.equal(groupAlive(r.pgid), false, 'qemu outlived the run');
     } finally {
       rmSync(out, { recursive: true, force: true });

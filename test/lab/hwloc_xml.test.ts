@@ -28,7 +28,11 @@ describe('parseHwlocXml', () => {
       { id: 1, cpus: [2, 3], memTotalBytes: 527794176 },
       { id: 2, cpus: [], memTotalBytes: 263876608 },
     ]);
-    assert.deepEqual(h.distances, { 0: { 0: 10, 1: 21, 2: 30 }, 1: { 0: 21, 1: 10, 2: 32 }, 2: { 0: 30, 1: 32, 2: 10 } });
+    assert.deepEqual(h.distances, {
+      0: { 0: 10, 1: 21, 2: 30 },
+      1: { 0: 21, 1: 10, 2: 32 },
+      2: { 0: 30, 1: 32, 2: 10 },
+    });
   });
 
   it('rejects XML without NUMA nodes and a short distance matrix', () => {

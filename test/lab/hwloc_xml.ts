@@ -36,8 +36,12 @@ function parseDistances(xml: string): HwlocNuma['distances'] {
   if (!m) return undefined;
   const indexes = (/<indexes[^>]*>([^<]*)</.exec(m[2] ?? '')?.[1] ?? '').trim().split(/\s+/).map(Number);
   // hwloc writes the matrix in chunks of at most 10 values, one <u64values> element each.
-  const values = [...(m[2] ?? '').matchAll(/<u64values[^>]*>([^<]*)</g)].flatMap((v) => (v[1] ?? '').trim().split(/\s+/)).filter(Boolean).map(Number);
-  if (values.length !== indexes.length * indexes.length) throw new SyntaxError(`hwloc distances: ${values.length} values for ${indexes.length} nodes`);
+  const values = [...(m[2] ?? '').matchAll(/<u64values[^>]*>([^<]*)</g)]
+    .flatMap((v) => (v[1] ?? '').trim().split(/\s+/))
+    .filter(Boolean)
+    .map(Number);
+  if (values.length !== indexes.length * indexes.length)
+    throw new SyntaxError(`hwloc distances: ${values.length} values for ${indexes.length} nodes`);
   const out: Record<number, Record<number, number>> = {};
   indexes.forEach((a, i) => {
     out[a] = Object.fromEntries(indexes.map((b, j) => [b, values[i * indexes.length + j] ?? NaN]));
@@ -48,7 +52,11 @@ function parseDistances(xml: string): HwlocNuma['distances'] {
 export function parseHwlocXml(xml: string): HwlocNuma {
   const nodes = [...xml.matchAll(/<object type="NUMANode"[^>]*>/g)].map((m) => {
     const a = attrs(m[0]);
-    return { id: Number(a['os_index']), cpus: parseHwlocBitmap(a['cpuset'] ?? '0x0'), memTotalBytes: Number(a['local_memory'] ?? 0) };
+    return {
+      id: Number(a['os_index']),
+      cpus: parseHwlocBitmap(a['cpuset'] ?? '0x0'),
+      memTotalBytes: Number(a['local_memory'] ?? 0),
+    };
   });
   if (nodes.length === 0) throw new SyntaxError('no NUMANode object in the hwloc XML');
   nodes.sort((a, b) => a.id - b.id);

@@ -2,7 +2,16 @@
 // that mounts the host's / read-only over 9p under a tmpfs overlay, chroots into it, runs
 // /run/lab/run.sh (written by the host into the read-write share) and powers off.
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { LabSetupError, run } from './exec.js';
 import type { LabKernel } from './kernel.js';
@@ -70,7 +79,14 @@ function parseModulesDep(text: string): Map<string, string[]> {
 /** Module paths (relative to the modules dir) in load order: dependencies first. */
 export function moduleLoadOrder(modulesDep: string, wanted: readonly string[]): string[] {
   const deps = parseModulesDep(modulesDep);
-  const byName = new Map([...deps.keys()].map((p) => [basename(p).replace(/\.ko(\.[a-z]+)?$/, '').replace(/-/g, '_'), p]));
+  const byName = new Map(
+    [...deps.keys()].map((p) => [
+      basename(p)
+        .replace(/\.ko(\.[a-z]+)?$/, '')
+        .replace(/-/g, '_'),
+      p,
+    ]),
+  );
   const order: string[] = [];
   const visit = (path: string): void => {
     if (order.includes(path)) return;
@@ -79,7 +95,8 @@ export function moduleLoadOrder(modulesDep: string, wanted: readonly string[]): 
   };
   for (const name of wanted) {
     const path = byName.get(name.replace(/-/g, '_'));
-    if (!path) throw new LabSetupError(`kernel module ${name} not found in modules.dep (is it built in, or the wrong kernel?)`);
+    if (!path)
+      throw new LabSetupError(`kernel module ${name} not found in modules.dep (is it built in, or the wrong kernel?)`);
     visit(path);
   }
   return order;
@@ -103,16 +120,28 @@ function stage(dir: string, kernel: LabKernel, busybox: string, order: readonly 
 /** Builds (or reuses) the initramfs for this kernel; its name changes with /init and the modules. */
 export function ensureInitramfs(cache: string, kernel: LabKernel, opts: { net?: boolean } = {}): string {
   const busybox = findBusybox();
-  const order = moduleLoadOrder(readFileSync(join(kernel.modulesDir, 'modules.dep'), 'utf8'), opts.net ? [...GUEST_MODULES, ...NET_MODULES] : GUEST_MODULES);
-  const key = createHash('sha256').update(INIT_SCRIPT).update(order.join(',')).update(readFileSync(busybox)).digest('hex').slice(0, 12);
+  const order = moduleLoadOrder(
+    readFileSync(join(kernel.modulesDir, 'modules.dep'), 'utf8'),
+    opts.net ? [...GUEST_MODULES, ...NET_MODULES] : GUEST_MODULES,
+  );
+  const key = createHash('sha256')
+    .update(INIT_SCRIPT)
+    .update(order.join(','))
+    .update(readFileSync(busybox))
+    .digest('hex')
+    .slice(0, 12);
   const out = join(cache, `initramfs-${kernel.abi}-${key}.cpio`);
   if (existsSync(out)) return out;
   const dir = join(cache, `initramfs-staging-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
-  if (order.some((m) => !m.endsWith('.ko'))) throw new LabSetupError('compressed kernel modules are not supported by the lab initramfs');
+  if (order.some((m) => !m.endsWith('.ko')))
+    throw new LabSetupError('compressed kernel modules are not supported by the lab initramfs');
   try {
     stage(dir, kernel, busybox, order);
-    run('sh', ['-c', `find . -print0 | cpio --null -o -H newc --quiet > '${out}.tmp'`], { cwd: dir, what: 'cpio (apt-get install cpio)' });
+    run('sh', ['-c', `find . -print0 | cpio --null -o -H newc --quiet > '${out}.tmp'`], {
+      cwd: dir,
+      what: 'cpio (apt-get install cpio)',
+    });
     renameSync(`${out}.tmp`, out);
   } finally {
     rmSync(dir, { recursive: true, force: true });

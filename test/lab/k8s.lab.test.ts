@@ -22,10 +22,25 @@ const STATE = '/var/lib/numakit';
 // its capabilities.
 const WORKLOAD = `setpriv --reuid 1000 --regid 1000 --clear-groups numactl --cpunodebind=0 --membind=1 node ${guestHelper('agent_workload.mjs')} 48 --pin > /tmp/wl.out 2>&1 &
 for i in $(seq 1 300); do grep -q ready /tmp/wl.out 2>/dev/null && break; sleep 0.2; done; WL=$(awk '/ready/{print $2}' /tmp/wl.out); echo "workload $WL"`;
-const AGENT_TEST_ARGS = ['--once', '--interval', '3s', '--min-rss', '16M', '--min-cpu', '0.05', '--include', 'agent_workload', '--override-pins', '--tune', 'threads'];
-const fetchMetrics = (port: number) => `node -e ${shellQuote(`fetch('http://127.0.0.1:${port}/metrics',{headers:{authorization:'Bearer lab-token-0123456789abcdef'}}).then(async r=>{console.log('HTTP',r.status);console.log(await r.text())}).catch(e=>{console.log('ERR',e.message);process.exit(1)})`)}`;
+const AGENT_TEST_ARGS = [
+  '--once',
+  '--interval',
+  '3s',
+  '--min-rss',
+  '16M',
+  '--min-cpu',
+  '0.05',
+  '--include',
+  'agent_workload',
+  '--override-pins',
+  '--tune',
+  'threads',
+];
+const fetchMetrics = (port: number) =>
+  `node -e ${shellQuote(`fetch('http://127.0.0.1:${port}/metrics',{headers:{authorization:'Bearer lab-token-0123456789abcdef'}}).then(async r=>{console.log('HTTP',r.status);console.log(await r.text())}).catch(e=>{console.log('ERR',e.message);process.exit(1)})`)}`;
 // Until the server answers, or its process has exited (bounded: a section must end).
-const waitPort = (port: number) => `SP=$!; for i in $(seq 1 240); do kill -0 $SP 2>/dev/null || { echo "server exited"; break; }; node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))" && break; sleep 0.5; done`;
+const waitPort = (port: number) =>
+  `SP=$!; for i in $(seq 1 240); do kill -0 $SP 2>/dev/null || { echo "server exited"; break; }; node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))" && break; sleep 0.5; done`;
 
 let image: string;
 let work: string;
@@ -45,7 +60,8 @@ ${waitPort(port)}
 ${fetchMetrics(port)}
 for p in $(pgrep -f "serve --listen 127.0.0.1:${port}"); do grep CapEff /proc/$p/status; kill $p; done`;
   };
-  const agent = (spec: ContainerSpec, extra: string[], o: { dropCap?: string } = {}) => podCommand(spec, image, { ...o, argv: [...spec.argv, ...extra] });
+  const agent = (spec: ContainerSpec, extra: string[], o: { dropCap?: string } = {}) =>
+    podCommand(spec, image, { ...o, argv: [...spec.argv, ...extra] });
   // stderr with stdout in each section: a command's error lines follow the marker they belong to.
   const sections: Record<string, string> = {
     report: `${podCommand(report, image, { argv: once })}; echo "exit $?"
@@ -86,7 +102,7 @@ kill $WL`,
   return Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, `exec 2>&1\n${v}`]));
 }
 
-describe('Kubernetes modes under their pods\' constraints in a 2-node guest', () => {
+describe("Kubernetes modes under their pods' constraints in a 2-node guest", () => {
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'numakit-lab-k8s-'));
     image = buildImageLayout(work).root;
@@ -104,9 +120,14 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
     };
     for (const k of ['exporter', 'exporter-processes']) {
       const sp = specs[k]!;
-      specs[k] = { ...sp, argv: sp.argv.map((a) => (a === '/etc/numakit/token/token' ? `${IMAGE_MOUNT}/etc/numakit/token/token` : a)) };
+      specs[k] = {
+        ...sp,
+        argv: sp.argv.map((a) => (a === '/etc/numakit/token/token' ? `${IMAGE_MOUNT}/etc/numakit/token/token` : a)),
+      };
     }
-    run = await runSections(TWO_NODE, sections(), { timeoutMs: Number(process.env['LAB_K8S_TIMEOUT_MS'] ?? 1_200_000) });
+    run = await runSections(TWO_NODE, sections(), {
+      timeoutMs: Number(process.env['LAB_K8S_TIMEOUT_MS'] ?? 1_200_000),
+    });
   });
   after(() => {
     run?.cleanup();
@@ -115,7 +136,11 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
 
   it('report: snapshot and doctor report as user 65534 with no capability, /sys, /proc/sys and / read-only', () => {
     const s = sectionOk(run, 'report');
-    assert.match(s.stdout, /^\{"schemaVersion":1,"target":"this machine","host":"numakit-lab",/m, 'one JSON line on stdout');
+    assert.match(
+      s.stdout,
+      /^\{"schemaVersion":1,"target":"this machine","host":"numakit-lab",/m,
+      'one JSON line on stdout',
+    );
     assert.match(s.stdout, /exit 0/);
     assert.match(s.stdout, /CapEff:\s+0000000000000000\n65534\n/);
     for (const what of ['proc/sys', 'sys', 'root']) assert.match(s.stdout, new RegExp(`^${what} read-only$`, 'm'));
@@ -126,7 +151,7 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
     assert.match(s.stdout, /^numakit_/m);
     assert.match(s.stdout, /CapEff:\s+0000000000000000/);
   });
-  it('exporter with processes: CAP_SYS_PTRACE exports another user\'s process; without it, a no-permission gap', () => {
+  it("exporter with processes: CAP_SYS_PTRACE exports another user's process; without it, a no-permission gap", () => {
     const s = sectionOk(run, 'exporter-processes');
     const pid = /workload (\d+)/.exec(s.stdout)![1]!;
     const [, withCap, without] = s.stdout.split(/== with CAP_SYS_PTRACE|== without/);
@@ -138,15 +163,26 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
     const s = sectionOk(run, 'agent-advise');
     const pid = Number(/workload (\d+)/.exec(s.stdout)![1]);
     const [, withCap, without] = s.stdout.split(/== with CAP_SYS_PTRACE|== without/);
-    const outcome = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { pid?: number; outcome?: string }).find((d) => d.pid === pid)?.outcome;
+    const outcome = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { pid?: number; outcome?: string })
+        .find((d) => d.pid === pid)?.outcome;
     assert.equal(outcome(withCap!), 'advised', withCap);
     assert.equal(outcome(without!), 'no-permission', without);
   });
   it('agent (act): moves with CAP_SYS_NICE and fails with EPERM without; restore likewise; the preStop hook stops a running agent and it restores', () => {
     const s = sectionOk(run, 'agent-act');
     const pid = Number(/workload (\d+)/.exec(s.stdout)![1]);
-    const decisions = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { pid?: number; outcome?: string; reason?: string });
-    const [, without, withCap, restoreWithout, restoreWith, running] = s.stdout.split(/== without CAP_SYS_NICE|== with\n|== restore without CAP_SYS_NICE|== restore with\n|== the agent running/);
+    const decisions = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { pid?: number; outcome?: string; reason?: string });
+    const [, without, withCap, restoreWithout, restoreWith, running] = s.stdout.split(
+      /== without CAP_SYS_NICE|== with\n|== restore without CAP_SYS_NICE|== restore with\n|== the agent running/,
+    );
     assert.equal(decisions(without!).find((d) => d.pid === pid)?.outcome, 'failed', without);
     assert.match(without!, /not permitted|EPERM/);
     assert.equal(decisions(withCap!).find((d) => d.pid === pid)?.outcome, 'moved', withCap);
@@ -156,7 +192,10 @@ describe('Kubernetes modes under their pods\' constraints in a 2-node guest', ()
     assert.match(restoreWith!, /\d+ thread affinit(y|ies) restored .*rolled-back\nexit 0/);
     assert.match(restoreWith!, /affinity after restore: .*: (0,1|0-1)\n/);
     assert.match(running!, /affinity while the agent runs: .*: (2,3|2-3)\n/);
-    assert.match(running!, /the agent has stopped and put back what it changed\nexit 0\naffinity after the preStop hook: .*: (0,1|0-1)\n/);
+    assert.match(
+      running!,
+      /the agent has stopped and put back what it changed\nexit 0\naffinity after the preStop hook: .*: (0,1|0-1)\n/,
+    );
   });
   it('agent with AutoNUMA off: CAP_SYS_ADMIN remounts /proc/sys and turns numa_balancing off, restored on stop; without it, the remount is refused', () => {
     const s = sectionOk(run, 'numa-balancing-off');

@@ -48,17 +48,29 @@ function downloadDeb(cache: string, abi: string): string {
 }
 
 /** The virtio NIC's driver and what it depends on, for guests with a network (GuestOptions.sshPort). */
-const NET_PARTS = ['./lib/modules/*/kernel/drivers/net/virtio_net.ko', './lib/modules/*/kernel/drivers/net/net_failover.ko', './lib/modules/*/kernel/net/core/failover.ko'];
+const NET_PARTS = [
+  './lib/modules/*/kernel/drivers/net/virtio_net.ko',
+  './lib/modules/*/kernel/drivers/net/net_failover.ko',
+  './lib/modules/*/kernel/net/core/failover.ko',
+];
 
 /** Unpacks only what the lab needs: the bzImage and the module tree's fs/, net/9p, virtio parts. */
 function unpack(deb: string, dest: string, abi: string, extra: readonly string[] = []): void {
   const tmp = `${dest}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const parts = ['./boot/vmlinuz-*', './lib/modules/*/modules.*', './lib/modules/*/kernel/fs/*',
-    './lib/modules/*/kernel/net/9p/*', './lib/modules/*/kernel/drivers/virtio/*', ...extra];
+  const parts = [
+    './boot/vmlinuz-*',
+    './lib/modules/*/modules.*',
+    './lib/modules/*/kernel/fs/*',
+    './lib/modules/*/kernel/net/9p/*',
+    './lib/modules/*/kernel/drivers/virtio/*',
+    ...extra,
+  ];
   const quoted = parts.map((p) => `'${p}'`).join(' ');
-  run('sh', ['-c', `dpkg-deb --fsys-tarfile '${deb}' | tar -x --wildcards -C '${tmp}' ${quoted}`], { what: 'unpacking the kernel package' });
+  run('sh', ['-c', `dpkg-deb --fsys-tarfile '${deb}' | tar -x --wildcards -C '${tmp}' ${quoted}`], {
+    what: 'unpacking the kernel package',
+  });
   run('depmod', ['-b', tmp, abi], { what: 'depmod' });
   writeFileSync(join(tmp, 'vmlinux'), extractVmlinux(readFileSync(join(tmp, 'boot', `vmlinuz-${abi}`))));
   rmSync(dest, { recursive: true, force: true });

@@ -13,8 +13,11 @@ export function pagesPerNode(numaMaps: string, opts: { anonOnly?: boolean } = {}
 /** The "Cpus_allowed_list:" of /proc/PID/status as CPU ids. */
 export function cpusAllowed(status: string): number[] {
   const list = /^Cpus_allowed_list:\s*(.*)$/m.exec(status)?.[1]?.trim() ?? '';
-  return list.split(',').filter(Boolean).flatMap((r) => {
-    const [a = 0, b = a] = r.split('-').map(Number);
-    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  });
+  return list
+    .split(',')
+    .filter(Boolean)
+    .flatMap((r) => {
+      const [a = 0, b = a] = r.split('-').map(Number);
+      return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    });
 }

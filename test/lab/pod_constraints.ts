@@ -27,12 +27,21 @@ export interface ContainerSpec {
 export function containerSpec(dir: string, name: string, init = false): ContainerSpec {
   const r = spawnSync('kubectl', ['kustomize', join(REPO_ROOT, 'deploy', 'kubernetes', dir)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${r.stderr || r.error?.message}`);
-  const ds = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o: any) => o.kind === 'DaemonSet') as any;
+  const ds = parseAllDocuments(r.stdout)
+    .map((d) => d.toJS())
+    .find((o: any) => o.kind === 'DaemonSet') as any;
   const pod = ds.spec.template.spec;
   const c = (init ? pod.initContainers : pod.containers).find((x: any) => x.name === name);
   if (!c) throw new Error(`${dir}: no ${init ? 'init ' : ''}container ${name}`);
   const env: Record<string, string> = {};
-  for (const e of c.env ?? []) env[e.name] = e.value ?? (e.valueFrom?.fieldRef?.fieldPath === 'status.podIP' ? '127.0.0.1' : e.valueFrom?.fieldRef?.fieldPath === 'spec.nodeName' ? 'lab-node' : '');
+  for (const e of c.env ?? [])
+    env[e.name] =
+      e.value ??
+      (e.valueFrom?.fieldRef?.fieldPath === 'status.podIP'
+        ? '127.0.0.1'
+        : e.valueFrom?.fieldRef?.fieldPath === 'spec.nodeName'
+          ? 'lab-node'
+          : '');
   // Kubernetes expands $(VAR) in command and args from the container's env.
   const expand = (s: string) => s.replace(/\$\(([A-Z_][A-Z0-9_]*)\)/g, (m, v: string) => env[v] ?? m);
   const writable: Record<string, string> = {};
@@ -44,7 +53,10 @@ export function containerSpec(dir: string, name: string, init = false): Containe
     else if (m.readOnly !== true && v.hostPath) writable[m.mountPath] = v.hostPath.path;
   }
   return {
-    name, env, writable, sysReadOnly,
+    name,
+    env,
+    writable,
+    sysReadOnly,
     argv: [...(c.command ?? []), ...(c.args ?? [])].map(expand),
     uid: c.securityContext?.runAsUser ?? pod.securityContext?.runAsUser ?? 0,
     caps: [...(c.securityContext?.capabilities?.add ?? [])],
@@ -58,22 +70,34 @@ export const IMAGE_MOUNT = '/opt/numakit-image';
  * The shell command that runs `argv` (default: the container's) under the container's
  * constraints; `dropCap` removes one of its capabilities, `rewrite` edits the argv first.
  */
-export function podCommand(spec: ContainerSpec, image: string, o: { dropCap?: string; argv?: string[]; background?: boolean } = {}): string {
+export function podCommand(
+  spec: ContainerSpec,
+  image: string,
+  o: { dropCap?: string; argv?: string[]; background?: boolean } = {},
+): string {
   const caps = spec.caps.filter((c) => c !== o.dropCap);
-  if (o.dropCap !== undefined && caps.length === spec.caps.length) throw new Error(`${spec.name} has no capability ${o.dropCap} to drop`);
+  if (o.dropCap !== undefined && caps.length === spec.caps.length)
+    throw new Error(`${spec.name} has no capability ${o.dropCap} to drop`);
   const setup = [
     `mkdir -p ${IMAGE_MOUNT} && mount --bind ${shellQuote(image)} ${IMAGE_MOUNT}`,
-    ...Object.entries(spec.writable).map(([path, src]) => src === 'tmpfs'
-      ? `mkdir -p ${path} && mount -t tmpfs -o mode=1777 tmpfs ${path}`
-      : `mkdir -p ${src} ${path} && mount --bind ${src} ${path}`),
+    ...Object.entries(spec.writable).map(([path, src]) =>
+      src === 'tmpfs'
+        ? `mkdir -p ${path} && mount -t tmpfs -o mode=1777 tmpfs ${path}`
+        : `mkdir -p ${src} ${path} && mount --bind ${src} ${path}`,
+    ),
     ...(spec.sysReadOnly ? ['mount --bind /sys /sys && mount -o remount,bind,ro /sys'] : []),
     'mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys',
     'mount --bind /proc/irq /proc/irq && mount -o remount,bind,ro /proc/irq',
     ...(spec.readOnlyRoot ? ['mount -o remount,bind,ro /'] : []),
   ];
   const bounding = ['-all', ...caps.map((c) => `+${c.toLowerCase()}`)].join(',');
-  const env = Object.entries({ ...spec.env, PATH: `${IMAGE_MOUNT}/usr/local/bin:${dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`, HOME: '/tmp' })
-    .map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+  const env = Object.entries({
+    ...spec.env,
+    PATH: `${IMAGE_MOUNT}/usr/local/bin:${dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`,
+    HOME: '/tmp',
+  })
+    .map(([k, v]) => `${k}=${shellQuote(v)}`)
+    .join(' ');
   const argv = (o.argv ?? spec.argv).map(shellQuote).join(' ');
   const inner = `${setup.join(' && ')} && exec env -i ${env} setpriv --reuid ${spec.uid} --regid ${spec.uid} --clear-groups --inh-caps=-all --bounding-set=${bounding} --no-new-privs -- ${argv}`;
   return `unshare --mount --propagation private sh -c ${shellQuote(inner)}${o.background ? ' &' : ''}`;

@@ -15,7 +15,10 @@ describe('buildQemuArgs', () => {
     const args = buildQemuArgs(resolveTopology(TWO_NODE), inputs);
     assert.deepEqual(values(args, '-smp'), ['4,sockets=2,cores=2,threads=1,maxcpus=4']);
     assert.deepEqual(values(args, '-numa'), [
-      'node,nodeid=0,memdev=m0', 'node,nodeid=1,memdev=m1', 'cpu,node-id=0,socket-id=0', 'cpu,node-id=1,socket-id=1',
+      'node,nodeid=0,memdev=m0',
+      'node,nodeid=1,memdev=m1',
+      'cpu,node-id=0,socket-id=0',
+      'cpu,node-id=1,socket-id=1',
     ]);
     assert.deepEqual(values(args, '-accel'), ['tcg,thread=multi']);
     assert.deepEqual(values(args, '-machine'), ['q35']);
@@ -24,7 +27,9 @@ describe('buildQemuArgs', () => {
   });
 
   it('passes every off-diagonal distance', () => {
-    const dist = values(buildQemuArgs(resolveTopology(FOUR_NODE_ASYM), inputs), '-numa').filter((v) => v.startsWith('dist,'));
+    const dist = values(buildQemuArgs(resolveTopology(FOUR_NODE_ASYM), inputs), '-numa').filter((v) =>
+      v.startsWith('dist,'),
+    );
     assert.equal(dist.length, 12);
     assert.ok(dist.includes('dist,src=0,dst=3,val=28'));
   });
@@ -32,9 +37,10 @@ describe('buildQemuArgs', () => {
   it('uneven CPU counts get one socket per CPU', () => {
     const args = buildQemuArgs(resolveTopology({ name: 'u', nodes: 2, cpus: [2, 1], memMiB: 128 }), inputs);
     assert.deepEqual(values(args, '-smp'), ['3,sockets=3,cores=1,threads=1,maxcpus=3']);
-    assert.deepEqual(values(args, '-numa').filter((v) => v.startsWith('cpu,')), [
-      'cpu,node-id=0,socket-id=0', 'cpu,node-id=0,socket-id=1', 'cpu,node-id=1,socket-id=2',
-    ]);
+    assert.deepEqual(
+      values(args, '-numa').filter((v) => v.startsWith('cpu,')),
+      ['cpu,node-id=0,socket-id=0', 'cpu,node-id=0,socket-id=1', 'cpu,node-id=1,socket-id=2'],
+    );
   });
 
   it('HMAT: initiators for memory-only nodes and latency/bandwidth per pair', () => {
@@ -43,7 +49,11 @@ describe('buildQemuArgs', () => {
     assert.deepEqual(values(args, '-machine'), ['q35,hmat=on']);
     assert.equal(nearestInitiator(t, 2), 0);
     assert.ok(values(args, '-numa').includes('node,nodeid=2,memdev=m2,initiator=0'));
-    assert.ok(values(args, '-numa').includes('hmat-lb,initiator=1,target=2,hierarchy=memory,data-type=access-latency,latency=32'));
+    assert.ok(
+      values(args, '-numa').includes(
+        'hmat-lb,initiator=1,target=2,hierarchy=memory,data-type=access-latency,latency=32',
+      ),
+    );
     assert.equal(values(args, '-numa').filter((v) => v.startsWith('hmat-lb,')).length, 2 * 3 * 2);
   });
 

@@ -52,8 +52,10 @@ function nodeArgs(t: ResolvedTopology, n: ResolvedNode): string[] {
   const initiator = t.hmat ? `,initiator=${nearestInitiator(t, n.id)}` : '';
   if (n.memMiB === 0) return ['-numa', `node,nodeid=${n.id}${initiator}`];
   return [
-    '-object', `memory-backend-ram,id=m${n.id},size=${n.memMiB}M`,
-    '-numa', `node,nodeid=${n.id},memdev=m${n.id}${initiator}`,
+    '-object',
+    `memory-backend-ram,id=m${n.id},size=${n.memMiB}M`,
+    '-numa',
+    `node,nodeid=${n.id},memdev=m${n.id}${initiator}`,
   ];
 }
 
@@ -87,22 +89,40 @@ export function buildQemuArgs(t: ResolvedTopology, q: QemuInputs): string[] {
   const { smp, cpuMap } = smpArgs(t);
   const accel = q.accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
   return [
-    '-machine', t.hmat ? 'q35,hmat=on' : 'q35',
+    '-machine',
+    t.hmat ? 'q35,hmat=on' : 'q35',
     ...accel,
-    '-m', `${t.totalMiB}M`,
+    '-m',
+    `${t.totalMiB}M`,
     ...smp,
     ...t.nodes.flatMap((n) => nodeArgs(t, n)),
     ...cpuMap,
     ...distanceArgs(t),
     ...hmatArgs(t),
-    '-kernel', q.kernel,
-    '-initrd', q.initrd,
-    '-append', KERNEL_CMDLINE,
-    '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
-    '-virtfs', `local,path=${q.shareDir},mount_tag=labshare,security_model=none,multidevs=remap`,
-    '-nodefaults', '-no-user-config', '-display', 'none',
-    ...(q.sshPort === undefined ? ['-net', 'none'] : ['-netdev', `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${q.sshPort}-:22`, '-device', 'virtio-net-pci,netdev=n0']),
-    '-serial', `file:${q.consoleFile}`,
+    '-kernel',
+    q.kernel,
+    '-initrd',
+    q.initrd,
+    '-append',
+    KERNEL_CMDLINE,
+    '-virtfs',
+    'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
+    '-virtfs',
+    `local,path=${q.shareDir},mount_tag=labshare,security_model=none,multidevs=remap`,
+    '-nodefaults',
+    '-no-user-config',
+    '-display',
+    'none',
+    ...(q.sshPort === undefined
+      ? ['-net', 'none']
+      : [
+          '-netdev',
+          `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${q.sshPort}-:22`,
+          '-device',
+          'virtio-net-pci,netdev=n0',
+        ]),
+    '-serial',
+    `file:${q.consoleFile}`,
     '-no-reboot',
   ];
 }

@@ -26,7 +26,8 @@ console.log(JSON.stringify({ cpus, anon, touched: b.length }));
 // 180 s leaves room for a busy one.
 const SLOW_GUEST_MS = 360_000;
 
-const NEED_NUMACTL = 'command -v numactl >/dev/null || { echo "the lab guest needs numactl (apt-get install numactl)" >&2; exit 99; }';
+const NEED_NUMACTL =
+  'command -v numactl >/dev/null || { echo "the lab guest needs numactl (apt-get install numactl)" >&2; exit 99; }';
 
 interface Placement {
   cpus: string;
@@ -46,19 +47,23 @@ function shares(p: Placement, nodes: number): number[] {
 describe('numakit run on 2 nodes', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(TWO_NODE, {
-      run_bind: `${NUMAKIT} run --cpunodebind=0 --membind=1 -- ${WORKLOAD}`,
-      numactl_bind: `${NEED_NUMACTL}; numactl --cpunodebind=0 --membind=1 -- ${WORKLOAD}`,
-      run_interleave: `${NUMAKIT} run --interleave=all -- ${WORKLOAD}`,
-      numactl_interleave: `${NEED_NUMACTL}; numactl --interleave=all -- ${WORKLOAD}`,
-      run_show: `${NUMAKIT} run -N 1 -m 0,1 --show`,
-      numactl_show: `${NEED_NUMACTL}; numactl -N 1 -m 0,1 --show`,
-      exit_code: `${NUMAKIT} run -m 0 -- sh -c 'exit 42'; echo "rc=$?"`,
-      signal: `${NUMAKIT} run -m 0 -- sh -c 'kill -TERM $$'; echo "rc=$?"`,
-      pid: `sh -c 'echo "$$"; exec ${NUMAKIT} run -l -- sh -c "echo \\$\\$"'`,
-      exec_fail: `${NUMAKIT} run -- numakit-no-such-command; echo "rc=$?"`,
-      missing_node: `${NUMAKIT} run --membind=7 -- true; echo "rc=$?"`,
-    }, { timeoutMs: SLOW_GUEST_MS });
+    run = await runSections(
+      TWO_NODE,
+      {
+        run_bind: `${NUMAKIT} run --cpunodebind=0 --membind=1 -- ${WORKLOAD}`,
+        numactl_bind: `${NEED_NUMACTL}; numactl --cpunodebind=0 --membind=1 -- ${WORKLOAD}`,
+        run_interleave: `${NUMAKIT} run --interleave=all -- ${WORKLOAD}`,
+        numactl_interleave: `${NEED_NUMACTL}; numactl --interleave=all -- ${WORKLOAD}`,
+        run_show: `${NUMAKIT} run -N 1 -m 0,1 --show`,
+        numactl_show: `${NEED_NUMACTL}; numactl -N 1 -m 0,1 --show`,
+        exit_code: `${NUMAKIT} run -m 0 -- sh -c 'exit 42'; echo "rc=$?"`,
+        signal: `${NUMAKIT} run -m 0 -- sh -c 'kill -TERM $$'; echo "rc=$?"`,
+        pid: `sh -c 'echo "$$"; exec ${NUMAKIT} run -l -- sh -c "echo \\$\\$"'`,
+        exec_fail: `${NUMAKIT} run -- numakit-no-such-command; echo "rc=$?"`,
+        missing_node: `${NUMAKIT} run --membind=7 -- true; echo "rc=$?"`,
+      },
+      { timeoutMs: SLOW_GUEST_MS },
+    );
   });
   after(() => run?.cleanup());
 
@@ -85,7 +90,7 @@ describe('numakit run on 2 nodes', () => {
     assert.equal(sectionOk(run, 'run_show').stdout, sectionOk(run, 'numactl_show').stdout);
   });
 
-  it('exit codes, signals and the pid are the command\'s own', () => {
+  it("exit codes, signals and the pid are the command's own", () => {
     assert.match(sectionOk(run, 'exit_code').stdout, /^rc=42$/m);
     assert.match(sectionOk(run, 'signal').stdout, /^rc=143$/m);
     const [shell, command] = sectionOk(run, 'pid').stdout.trim().split('\n');
@@ -98,17 +103,24 @@ describe('numakit run on 2 nodes', () => {
     assert.equal(fail.stderr, "numakit: run: execution of 'numakit-no-such-command': No such file or directory\n");
     const missing = sectionOk(run, 'missing_node');
     assert.match(missing.stdout, /^rc=1$/m);
-    assert.match(missing.stderr, /^numakit: run: invalid node specification '7': node 7 does not exist \(nodes: 0-1\)\n$/);
+    assert.match(
+      missing.stderr,
+      /^numakit: run: invalid node specification '7': node 7 does not exist \(nodes: 0-1\)\n$/,
+    );
   });
 });
 
 describe('numakit run with a memory-only node', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(THREE_NODE_CXL, {
-      membind_cxl: `${NUMAKIT} run --membind=2 -- ${WORKLOAD}`,
-      cpunodebind_cxl: `${NUMAKIT} run --cpunodebind=2 -- true; echo "rc=$?"`,
-    }, { timeoutMs: SLOW_GUEST_MS });
+    run = await runSections(
+      THREE_NODE_CXL,
+      {
+        membind_cxl: `${NUMAKIT} run --membind=2 -- ${WORKLOAD}`,
+        cpunodebind_cxl: `${NUMAKIT} run --cpunodebind=2 -- true; echo "rc=$?"`,
+      },
+      { timeoutMs: SLOW_GUEST_MS },
+    );
   });
   after(() => run?.cleanup());
 

@@ -19,7 +19,10 @@ const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 describe('the single executable in a guest without Node', () => {
   let run: SectionsRun;
   before(async () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-sea.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-sea.mjs')], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     run = await runSections(TWO_NODE, {
       nonode: `for n in $(type -ap node) /usr/bin/node /usr/local/bin/node; do rm -f "$n"; done; export ${PATH}; hash -r; command -v node || echo "no node"; cp ${shellQuote(SEA)} /tmp/numakit`,
       version: `export ${PATH}; /tmp/numakit --version`,
@@ -39,7 +42,10 @@ describe('the single executable in a guest without Node', () => {
   });
 
   it('reads the guest like numactl --hardware', () => {
-    assert.equal(sectionOk(run, 'topo').stdout.replace(/free: \d+ MB/g, 'free: N MB'), sectionOk(run, 'numactl').stdout.replace(/free: \d+ MB/g, 'free: N MB'));
+    assert.equal(
+      sectionOk(run, 'topo').stdout.replace(/free: \d+ MB/g, 'free: N MB'),
+      sectionOk(run, 'numactl').stdout.replace(/free: \d+ MB/g, 'free: N MB'),
+    );
   });
 
   it('carries the examples and the doctor', () => {

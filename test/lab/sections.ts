@@ -36,7 +36,8 @@ function sectionScript(sections: Readonly<Record<string, string>>): string {
 }
 
 function readSection(dir: string, name: string): SectionResult {
-  const read = (ext: string) => (existsSync(join(dir, `${name}.${ext}`)) ? readFileSync(join(dir, `${name}.${ext}`), 'utf8') : '');
+  const read = (ext: string) =>
+    existsSync(join(dir, `${name}.${ext}`)) ? readFileSync(join(dir, `${name}.${ext}`), 'utf8') : '';
   const rc = read('rc').trim();
   return { name, code: /^\d+$/.test(rc) ? Number(rc) : null, stdout: read('out'), stderr: read('err') };
 }

@@ -34,14 +34,16 @@ describe('serve in a 3node-cxl guest', () => {
   it('node_memory_numa_* equal node_exporter --collector.meminfo_numa on all three nodes; SIGTERM exits 0', () => {
     assert.match(sectionOk(run, 'scrape').stdout, /serve exit 0/);
     assertSameAsNodeExporter(out('nk1.txt'), out('ne.txt'), out('nk2.txt'));
-    for (const n of [0, 1, 2]) assert.ok(value(out('nk1.txt'), `node_memory_numa_MemTotal{node="${n}"}`)! > 0, `node ${n}`);
+    for (const n of [0, 1, 2])
+      assert.ok(value(out('nk1.txt'), `node_memory_numa_MemTotal{node="${n}"}`)! > 0, `node ${n}`);
   });
 
-  it('distances and node info are the guest\'s; the memory-only node has no CPU', () => {
+  it("distances and node info are the guest's; the memory-only node has no CPU", () => {
     const t = out('nk1.txt');
-    for (const [a, row] of THREE_NODE_CXL.distances!.entries()) for (const [b, d] of row.entries()) {
-      assert.equal(value(t, `numakit_node_distance_info{node="${a}",peer="${b}",distance="${d}"}`), 1);
-    }
+    for (const [a, row] of THREE_NODE_CXL.distances!.entries())
+      for (const [b, d] of row.entries()) {
+        assert.equal(value(t, `numakit_node_distance_info{node="${a}",peer="${b}",distance="${d}"}`), 1);
+      }
     assert.match(t, /^numakit_node_info\{node="2",cpus="0",has_cpu="false",has_memory="true",/m);
     assert.ok(value(t, 'numakit_processes_numa_maps_read')! > 0, 'a multi-node kernel: numa_maps read');
     assert.match(t, /^numakit_process_locality\{pid="\d+",name="[^"]+"\} [\d.]+$/m);

@@ -34,7 +34,9 @@ export function ensureLabAssets(opts: { net?: boolean } = {}): LabAssets {
   if (have) return have;
   const missing = NEEDED.filter((c) => !hasCommand(c));
   if (missing.length > 0) {
-    throw new LabSetupError(`the lab needs ${missing.join(', ')} (apt-get install qemu-system-x86 kmod xz-utils cpio busybox-static)`);
+    throw new LabSetupError(
+      `the lab needs ${missing.join(', ')} (apt-get install qemu-system-x86 kmod xz-utils cpio busybox-static)`,
+    );
   }
   const cache = labCacheDir();
   mkdirSync(cache, { recursive: true });

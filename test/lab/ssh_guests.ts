@@ -37,7 +37,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-export const SSH_OPTS = ['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '-o', 'ConnectTimeout=10', '-o', 'BatchMode=yes'];
+export const SSH_OPTS = [
+  '-o',
+  'StrictHostKeyChecking=no',
+  '-o',
+  'UserKnownHostsFile=/dev/null',
+  '-o',
+  'LogLevel=ERROR',
+  '-o',
+  'ConnectTimeout=10',
+  '-o',
+  'BatchMode=yes',
+];
 
 function guestScript(name: string, pubKey: string, setup: string): string {
   return `set -e
@@ -52,9 +63,14 @@ until [ -e /tmp/lab-released ]; do sleep 1; done`;
 }
 
 /** Boots the guests in parallel and waits until each answers over SSH. */
-export async function bootSshGuests(specs: readonly { name: string; topology: Topology; setup?: string }[], timeoutMs: number): Promise<SshGuests> {
+export async function bootSshGuests(
+  specs: readonly { name: string; topology: Topology; setup?: string }[],
+  timeoutMs: number,
+): Promise<SshGuests> {
   if (spawnSync('sh', ['-c', 'command -v ssh && test -x /usr/sbin/sshd'], { stdio: 'ignore' }).status !== 0) {
-    throw new Error('SSH guests need ssh and /usr/sbin/sshd on the host (apt-get install openssh-client openssh-server)');
+    throw new Error(
+      'SSH guests need ssh and /usr/sbin/sshd on the host (apt-get install openssh-client openssh-server)',
+    );
   }
   const keyDir = mkdtempSync(join(tmpdir(), 'numakit-lab-ssh-'));
   const keyFile = join(keyDir, 'id');
@@ -63,10 +79,17 @@ export async function bootSshGuests(specs: readonly { name: string; topology: To
   const guests: SshGuest[] = [];
   for (const s of specs) {
     const port = await freePort();
-    guests.push({ name: s.name, port, done: runInGuest(s.topology, guestScript(s.name, pub, s.setup ?? ''), { sshPort: port, timeoutMs }) });
+    guests.push({
+      name: s.name,
+      port,
+      done: runInGuest(s.topology, guestScript(s.name, pub, s.setup ?? ''), { sshPort: port, timeoutMs }),
+    });
   }
   const ssh = (g: SshGuest, command: string) => {
-    const r = spawnSync('ssh', ['-i', keyFile, '-p', String(g.port), ...SSH_OPTS, 'root@127.0.0.1', command], { encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync('ssh', ['-i', keyFile, '-p', String(g.port), ...SSH_OPTS, 'root@127.0.0.1', command], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
   };
   const release = async () => {
@@ -79,11 +102,16 @@ export async function bootSshGuests(specs: readonly { name: string; topology: To
   for (const g of guests) {
     let up = false;
     while (!up && Date.now() < deadline) {
-      const finished = await Promise.race([g.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 2000))]);
+      const finished = await Promise.race([
+        g.done.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 2000)),
+      ]);
       if (finished) {
         const r = await g.done;
         await release();
-        throw new Error(`guest ${g.name} ended before SSH answered (code ${r.code}):\n${r.stderr}\n${r.log.slice(-3000)}`);
+        throw new Error(
+          `guest ${g.name} ended before SSH answered (code ${r.code}):\n${r.stderr}\n${r.log.slice(-3000)}`,
+        );
       }
       up = ssh(g, 'true').status === 0;
     }

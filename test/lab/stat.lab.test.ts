@@ -11,22 +11,31 @@ import { NUMAKIT } from './numakit.js';
 import { runSections, type SectionsRun } from './sections.js';
 import { FOUR_NODE_ASYM } from './topologies.js';
 
-const NEED = 'for c in numastat numactl migratepages; do command -v $c >/dev/null || { echo "the lab guest needs $c (apt-get install numactl)" >&2; exit 99; }; done';
+const NEED =
+  'for c in numastat numactl migratepages; do command -v $c >/dev/null || { echo "the lab guest needs $c (apt-get install numactl)" >&2; exit 99; }; done';
 // Options, and how far numakit's value may lie outside numastat's before/after values: the
 // counters only grow (0; MB rounding for -n); meminfo moves by numakit's own footprint (a Node
 // process: ~40 MB mapped, some MB of heap) on whichever node it ran; the shell's memory is stable.
 // (-z, -c on system tables and -s are compared byte for byte on fixtures, in the unit tests: live,
 // numakit's own footprint can turn a zero row non-zero or widen a column between the reads.)
 const MODES: Record<string, [args: string, slack: number]> = {
-  default: ['', 0], n: ['-n', 0.01], m: ['-m', 128], p: ['-p $$', 0.05], pc: ['-c -p $$', 1], mn: ['-m -n', 128],
+  default: ['', 0],
+  n: ['-n', 0.01],
+  m: ['-m', 128],
+  p: ['-p $$', 0.05],
+  pc: ['-c -p $$', 1],
+  mn: ['-m -n', 128],
 };
 
 // numakit runs between two numastat runs; "@@ NAME before|ours|after" lines split the output.
-const PARITY = [NEED, ...Object.entries(MODES).flatMap(([name, [args]]) => [
-  `echo "@@ ${name} before"; numastat ${args}`,
-  `echo "@@ ${name} ours"; ${NUMAKIT} stat --numastat ${args}`,
-  `echo "@@ ${name} after"; numastat ${args}`,
-])].join('\n');
+const PARITY = [
+  NEED,
+  ...Object.entries(MODES).flatMap(([name, [args]]) => [
+    `echo "@@ ${name} before"; numastat ${args}`,
+    `echo "@@ ${name} ours"; ${NUMAKIT} stat --numastat ${args}`,
+    `echo "@@ ${name} after"; numastat ${args}`,
+  ]),
+].join('\n');
 
 // dd keeps a 128 MiB buffer (anonymous memory) and fills it from /dev/zero again and again:
 // all CPU on node 0, nearly all memory on node 1. Its few file pages (dd, libc) may lie anywhere.
@@ -58,7 +67,13 @@ function split(stdout: string): Map<string, string> {
   return parts;
 }
 
-interface Proc { pid: number; locality: number | null; nodes: Record<string, { totalBytes: number }>; totalBytes: number; cpuNodes: Record<string, number> }
+interface Proc {
+  pid: number;
+  locality: number | null;
+  nodes: Record<string, { totalBytes: number }>;
+  totalBytes: number;
+  cpuNodes: Record<string, number>;
+}
 
 describe('numakit stat in a 4-node guest', () => {
   let run: SectionsRun;
@@ -72,7 +87,11 @@ describe('numakit stat in a 4-node guest', () => {
       const parts = split(sectionOk(run, 'parity').stdout);
       const [before, ours, after] = ['before', 'ours', 'after'].map((k) => parts.get(`${name} ${k}`)!);
       assert.ok(before!.split('\n').length > 3, `numastat printed:\n${before}`);
-      assert.deepEqual(compareNumastat(ours!, before!, { after: after!, slack }), [], `numakit:\n${ours}\nnumastat before:\n${before}\nnumastat after:\n${after}`);
+      assert.deepEqual(
+        compareNumastat(ours!, before!, { after: after!, slack }),
+        [],
+        `numakit:\n${ours}\nnumastat before:\n${before}\nnumastat after:\n${after}`,
+      );
     });
   }
 
@@ -83,11 +102,19 @@ describe('numakit stat in a 4-node guest', () => {
     const before = find('before');
     const afterMigrate = find('after');
     assert.ok(before && afterMigrate, `dd (PID ${pid}) not among the processes:\n${parts.get('before')}`);
-    assert.ok((before.nodes['1']?.totalBytes ?? 0) > 0.9 * before.totalBytes, `node 1 holds ${JSON.stringify(before.nodes)}`);
+    assert.ok(
+      (before.nodes['1']?.totalBytes ?? 0) > 0.9 * before.totalBytes,
+      `node 1 holds ${JSON.stringify(before.nodes)}`,
+    );
     assert.ok((before.cpuNodes['0'] ?? 0) > 0, `CPU time ${JSON.stringify(before.cpuNodes)}`);
-    t.diagnostic(`locality before ${before.locality?.toFixed(3)} after ${afterMigrate.locality?.toFixed(3)}; node 1 share before ${((before.nodes['1']?.totalBytes ?? 0) / before.totalBytes).toFixed(3)}`);
+    t.diagnostic(
+      `locality before ${before.locality?.toFixed(3)} after ${afterMigrate.locality?.toFixed(3)}; node 1 share before ${((before.nodes['1']?.totalBytes ?? 0) / before.totalBytes).toFixed(3)}`,
+    );
     assert.ok(before.locality !== null && before.locality < 0.1, `locality before: ${before.locality}`);
-    assert.ok(afterMigrate.locality !== null && afterMigrate.locality > 0.9, `locality after migratepages: ${afterMigrate.locality} ${JSON.stringify(afterMigrate.nodes)}`);
+    assert.ok(
+      afterMigrate.locality !== null && afterMigrate.locality > 0.9,
+      `locality after migratepages: ${afterMigrate.locality} ${JSON.stringify(afterMigrate.nodes)}`,
+    );
     const p = JSON.parse(parts.get('p')!).processes[0];
     assert.ok(p.nodes['1'].totalBytes >= 128 * 1024 * 1024, `stat -p: ${JSON.stringify(p.nodes)}`);
   });

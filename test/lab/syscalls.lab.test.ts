@@ -24,16 +24,23 @@ function json<T>(run: SectionsRun, name: string): T {
 describe('syscall layer in a 4node-asym guest', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(FOUR_NODE_ASYM, {
-      mbind: helper('mbind 1'),
-      migrate: helper('migrate 1 0'),
-      affinity: helper('affinity 2'),
-    }, { timeoutMs: 300_000 });
+    run = await runSections(
+      FOUR_NODE_ASYM,
+      {
+        mbind: helper('mbind 1'),
+        migrate: helper('migrate 1 0'),
+        affinity: helper('affinity 2'),
+      },
+      { timeoutMs: 300_000 },
+    );
   });
   after(() => run?.cleanup());
 
   it('mbind to node 1: every page lands on node 1 (move_pages query and numa_maps agree)', () => {
-    const r = json<{ pages: number; start: string; moveQuery: Record<string, number>; numaMapsLine: string | null }>(run, 'mbind');
+    const r = json<{ pages: number; start: string; moveQuery: Record<string, number>; numaMapsLine: string | null }>(
+      run,
+      'mbind',
+    );
     assert.ok(r.pages >= 4000, `only ${r.pages} pages`);
     assert.deepEqual(r.moveQuery, { 1: r.pages });
     assert.ok(r.numaMapsLine, `no numa_maps line starts at ${r.start}`);
@@ -41,18 +48,24 @@ describe('syscall layer in a 4node-asym guest', () => {
     assert.deepEqual(pagesPerNode(r.numaMapsLine), { 1: r.pages });
   });
 
-  it('migrate_pages 1 -> 0 moves a child\'s pages (numa_maps before/after)', () => {
+  it("migrate_pages 1 -> 0 moves a child's pages (numa_maps before/after)", () => {
     const r = json<{ notMoved: number; before: string; after: string }>(run, 'migrate');
     const before = pagesPerNode(r.before, { anonOnly: true });
     const afterMove = pagesPerNode(r.after, { anonOnly: true });
     const on1 = before[1] ?? 0;
     assert.ok(on1 >= 16384, `the child had only ${on1} anonymous pages on node 1 before: ${JSON.stringify(before)}`);
     assert.ok((afterMove[1] ?? 0) <= r.notMoved + on1 * 0.05, `still on node 1 after: ${JSON.stringify(afterMove)}`);
-    assert.ok((afterMove[0] ?? 0) >= (before[0] ?? 0) + on1 * 0.95, `node 0 did not gain the pages: ${JSON.stringify({ before, afterMove })}`);
+    assert.ok(
+      (afterMove[0] ?? 0) >= (before[0] ?? 0) + on1 * 0.95,
+      `node 0 did not gain the pages: ${JSON.stringify({ before, afterMove })}`,
+    );
   });
 
-  it('setting another process\'s affinity to node 2\'s CPUs shows in /proc/PID/status', () => {
-    const r = json<{ cpus: number[]; getAffinity: number[]; statusBefore: string; statusAfter: string }>(run, 'affinity');
+  it("setting another process's affinity to node 2's CPUs shows in /proc/PID/status", () => {
+    const r = json<{ cpus: number[]; getAffinity: number[]; statusBefore: string; statusAfter: string }>(
+      run,
+      'affinity',
+    );
     const node2 = resolveTopology(FOUR_NODE_ASYM).nodes[2]?.cpus ?? [];
     assert.deepEqual(r.cpus, node2);
     assert.notDeepEqual(cpusAllowed(r.statusBefore), node2);
@@ -60,4 +73,3 @@ describe('syscall layer in a 4node-asym guest', () => {
     assert.deepEqual(r.getAffinity, node2);
   });
 });
-

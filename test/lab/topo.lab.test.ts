@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sectionOk } from './assert.js';
-import { alignFreeLines, factsFromHwloc, factsFromTopoJson, parseNumactlHardware, withoutFreeMemory, type TopoJson } from './compare.js';
+import {
+  alignFreeLines,
+  factsFromHwloc,
+  factsFromTopoJson,
+  parseNumactlHardware,
+  withoutFreeMemory,
+  type TopoJson,
+} from './compare.js';
 import { parseHwlocXml } from './hwloc_xml.js';
 import { shellQuote } from './guest.js';
 import { guestHelper, NUMAKIT, NUMAKIT_BIN, numakitOnHost } from './numakit.js';

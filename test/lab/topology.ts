@@ -78,7 +78,8 @@ export function resolveTopology(t: Topology): ResolvedTopology {
   if (t.nodes > MAX_NODES) throw new TopologyError(`at most ${MAX_NODES} nodes, got ${t.nodes}`);
   const memoryOnly = new Set(t.memoryOnly ?? []);
   for (const id of memoryOnly) {
-    if (!Number.isInteger(id) || id < 0 || id >= t.nodes) throw new TopologyError(`memory-only node ${id} does not exist`);
+    if (!Number.isInteger(id) || id < 0 || id >= t.nodes)
+      throw new TopologyError(`memory-only node ${id} does not exist`);
   }
   const cpus = perNode(t.cpus, t.nodes, 'cpus').map((c, id) => (memoryOnly.has(id) ? 0 : c));
   const mem = perNode(t.memMiB, t.nodes, 'memory');
@@ -112,7 +113,9 @@ export function resolveTopology(t: Topology): ResolvedTopology {
 
 /** A one-line description, e.g. "4 nodes, cpus 1/1/1/1, MiB 512/512/512/512, distances 10/16/22/28". */
 export function describeTopology(r: ResolvedTopology): string {
-  const dist = r.explicitDistances ? `distances ${[...new Set(r.distances.flat())].sort((a, b) => a - b).join('/')}` : 'default distances';
+  const dist = r.explicitDistances
+    ? `distances ${[...new Set(r.distances.flat())].sort((a, b) => a - b).join('/')}`
+    : 'default distances';
   const cpus = r.nodes.map((n) => n.cpus.length).join('/');
   const mem = r.nodes.map((n) => n.memMiB).join('/');
   return `${r.nodes.length} nodes, cpus ${cpus}, MiB ${mem}, ${dist}${r.hmat ? ', HMAT' : ''}`;

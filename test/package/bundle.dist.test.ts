@@ -17,7 +17,10 @@ const dir = mkdtempSync(join(tmpdir(), 'numakit-bundle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(bin: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -29,7 +32,7 @@ interface Launcher {
 }
 
 describe('the bundled executable', () => {
-  it('is the package\'s bin', () => {
+  it("is the package's bin", () => {
     assert.equal(pkg.bin.numakit, 'dist/cli/numakit.cjs');
   });
 
@@ -86,7 +89,9 @@ describe('the bundled executable', () => {
   });
 
   it('names the TypeScript source of an error with NUMAKIT_DEBUG=1', () => {
-    const r = run(join(REPO_DIR, pkg.bin.numakit), ['--root', join(dir, 'missing.tar.gz'), 'topo'], { NUMAKIT_DEBUG: '1' });
+    const r = run(join(REPO_DIR, pkg.bin.numakit), ['--root', join(dir, 'missing.tar.gz'), 'topo'], {
+      NUMAKIT_DEBUG: '1',
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /src\/actuate\/snapshot_archive\.ts:\d+:\d+/);
   });

@@ -20,9 +20,15 @@ const numakit = (bin: string, ...args: string[]) => spawnSync(process.execPath, 
 
 describe('the prebuilt completion table', () => {
   it('is the table of the built commands, loaded', async () => {
-    const t = (await import(pathToFileURL(TABLE).href)) as { PREBUILT: string; loadCompletionCommands: () => Promise<unknown> };
+    const t = (await import(pathToFileURL(TABLE).href)) as {
+      PREBUILT: string;
+      loadCompletionCommands: () => Promise<unknown>;
+    };
     assert.ok(existsSync(t.PREBUILT), `${t.PREBUILT}: the build writes it`);
-    assert.deepEqual(JSON.parse(readFileSync(t.PREBUILT, 'utf8')), JSON.parse(JSON.stringify(await t.loadCompletionCommands())));
+    assert.deepEqual(
+      JSON.parse(readFileSync(t.PREBUILT, 'utf8')),
+      JSON.parse(JSON.stringify(await t.loadCompletionCommands())),
+    );
   });
 
   it('gives the same bash, zsh and fish scripts as loading the commands', () => {

@@ -17,12 +17,19 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function numakit(...args: string[]) {
-  return spawnSync(image.bin, args, { encoding: 'utf8', cwd: dir, env: { PATH: `${dirname(image.bin)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, LANG: 'C.UTF-8' } });
+  return spawnSync(image.bin, args, {
+    encoding: 'utf8',
+    cwd: dir,
+    env: { PATH: `${dirname(image.bin)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, LANG: 'C.UTF-8' },
+  });
 }
 
 describe('the container image', () => {
   it('is Debian slim with Node 20 in both stages, and runs as nobody', () => {
-    assert.deepEqual(image.stages.map((s) => s.from), ['docker.io/library/node:20-bookworm-slim', 'docker.io/library/node:20-bookworm-slim']);
+    assert.deepEqual(
+      image.stages.map((s) => s.from),
+      ['docker.io/library/node:20-bookworm-slim', 'docker.io/library/node:20-bookworm-slim'],
+    );
     assert.equal(process.versions.node.split('.')[0], '20', 'the layout is tested with the Node major the image has');
     assert.equal(image.stages[1]!.user, '65534:65534');
   });
@@ -32,7 +39,7 @@ describe('the container image', () => {
     assert.ok(!existsSync(join(pkg, 'node_modules', 'typescript')));
     assert.ok(!existsSync(join(pkg, 'src')));
   });
-  it('runs the modes\' commands: doctor --json, snapshot, fleet report, serve --help, agent --help', () => {
+  it("runs the modes' commands: doctor --json, snapshot, fleet report, serve --help, agent --help", () => {
     const doctor = numakit('--example', 'spark-2s', 'doctor', '--json');
     assert.ok(doctor.status === 0 || doctor.status === 1, doctor.stderr);
     assert.equal((JSON.parse(doctor.stdout) as { schemaVersion: number }).schemaVersion, 1);

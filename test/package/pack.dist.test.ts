@@ -12,7 +12,10 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../helpers/cli.js';
 
-const pkg = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
 let dir: string;
 let prefix: string;
 let files: string[];
@@ -23,32 +26,65 @@ function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
 
 /** The installed command, with only the prefix's bin and node's own directory on PATH. */
 function numakit(...args: string[]) {
-  return sh(join(prefix, 'bin', 'numakit'), args, { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, LANG: 'C.UTF-8' });
+  return sh(join(prefix, 'bin', 'numakit'), args, {
+    PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: dir,
+    LANG: 'C.UTF-8',
+  });
 }
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'numakit-pack-'));
   prefix = join(dir, 'prefix');
-  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO_DIR, encoding: 'utf8' });
+  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: REPO_DIR,
+    encoding: 'utf8',
+  });
   assert.equal(pack.status, 0, pack.stderr);
   const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   files = info.files.map((f) => f.path);
-  const install = sh('npm', ['install', '-g', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', join(dir, info.filename)]);
+  const install = sh('npm', [
+    'install',
+    '-g',
+    '--prefix',
+    prefix,
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    join(dir, info.filename),
+  ]);
   assert.equal(install.status, 0, install.stderr);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the npm package', () => {
   it('holds the built code, examples, man page and completions; no sources or tests', () => {
-    for (const f of ['dist/cli/bin.js', 'dist/cli/numakit.cjs', 'dist/cli/numakit.bundle.cjs', 'dist/cli/numakit.bundle.cache', 'examples/spark-2s/manifest.json', 'dist/share/man/man1/numakit.1', 'dist/share/bash-completion/completions/numakit', 'dist/cli/completion/commands.json', 'dist/share/zsh/site-functions/_numakit', 'dist/share/fish/vendor_completions.d/numakit.fish', 'README.md']) {
+    for (const f of [
+      'dist/cli/bin.js',
+      'dist/cli/numakit.cjs',
+      'dist/cli/numakit.bundle.cjs',
+      'dist/cli/numakit.bundle.cache',
+      'examples/spark-2s/manifest.json',
+      'dist/share/man/man1/numakit.1',
+      'dist/share/bash-completion/completions/numakit',
+      'dist/cli/completion/commands.json',
+      'dist/share/zsh/site-functions/_numakit',
+      'dist/share/fish/vendor_completions.d/numakit.fish',
+      'README.md',
+    ]) {
       assert.ok(files.includes(f), f);
     }
-    assert.deepEqual(files.filter((f) => /^(src|test|scripts|bench)\//.test(f)), []);
+    assert.deepEqual(
+      files.filter((f) => /^(src|test|scripts|bench)\//.test(f)),
+      [],
+    );
   });
 
   it('installs no devDependency, and links the man page', () => {
     const modules = join(prefix, 'lib', 'node_modules', 'numakit', 'node_modules');
-    for (const dev of Object.keys(pkg.devDependencies)) assert.ok(!existsSync(join(modules, dev)), `${dev} is a devDependency`);
+    for (const dev of Object.keys(pkg.devDependencies))
+      assert.ok(!existsSync(join(modules, dev)), `${dev} is a devDependency`);
     assert.ok(existsSync(join(prefix, 'share', 'man', 'man1', 'numakit.1')));
   });
 
@@ -64,8 +100,15 @@ describe('the npm package', () => {
     assert.match(numakit('help', '--man').stdout, /^\.TH NUMAKIT 1/);
   });
 
-  it('run loads koffi\'s prebuilt binary (no install script ran) and execs the command', () => {
-    const r = numakit('run', '--localalloc', '--', 'sh', '-c', 'grep -c " local " /proc/self/numa_maps >/dev/null && echo bound');
+  it("run loads koffi's prebuilt binary (no install script ran) and execs the command", () => {
+    const r = numakit(
+      'run',
+      '--localalloc',
+      '--',
+      'sh',
+      '-c',
+      'grep -c " local " /proc/self/numa_maps >/dev/null && echo bound',
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'bound\n');
   });

@@ -15,23 +15,37 @@ import { REPO_DIR } from '../helpers/cli.js';
 
 const QEMU = '/usr/bin/qemu-aarch64-static';
 const SYSROOT = '/usr/aarch64-linux-gnu';
-const missing = [QEMU, join(SYSROOT, 'lib', 'ld-linux-aarch64.so.1'), join(SYSROOT, 'lib', 'libstdc++.so.6')].filter((f) => !existsSync(f));
-if (missing.length > 0 && process.env.CI) throw new Error(`${missing.join(', ')} missing: .ci/run installs qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross`);
+const missing = [QEMU, join(SYSROOT, 'lib', 'ld-linux-aarch64.so.1'), join(SYSROOT, 'lib', 'libstdc++.so.6')].filter(
+  (f) => !existsSync(f),
+);
+if (missing.length > 0 && process.env.CI)
+  throw new Error(
+    `${missing.join(', ')} missing: .ci/run installs qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross`,
+  );
 
-describe('the aarch64 single executable under qemu-user', { skip: missing.length > 0 ? `${missing.join(', ')} missing (.ci/run installs them)` : false }, () => {
+describe('the aarch64 single executable under qemu-user', {
+  skip: missing.length > 0 ? `${missing.join(', ')} missing (.ci/run installs them)` : false,
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'numakit-sea-arm64-'));
   const cache = join(dir, 'cache');
   const exe = join(dir, 'numakit-linux-arm64');
   let built = '';
   before(() => {
-    built = execFileSync(process.execPath, [join(REPO_DIR, 'scripts', 'build-sea.mjs'), '--arch', 'arm64', '--out', dir], { cwd: REPO_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    built = execFileSync(
+      process.execPath,
+      [join(REPO_DIR, 'scripts', 'build-sea.mjs'), '--arch', 'arm64', '--out', dir],
+      { cwd: REPO_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     mkdirSync(cache, { mode: 0o700 });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   // No node on PATH: the executable is Node.
   const run = (args: string[]) => {
-    const r = spawnSync(QEMU, ['-L', SYSROOT, exe, ...args], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', NUMAKIT_CACHE_DIR: cache, NO_COLOR: '1' } });
+    const r = spawnSync(QEMU, ['-L', SYSROOT, exe, ...args], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', NUMAKIT_CACHE_DIR: cache, NO_COLOR: '1' },
+    });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -51,7 +65,7 @@ describe('the aarch64 single executable under qemu-user', { skip: missing.length
     assert.match(t.stdout, /^2 nodes, 2 packages, 32 cores, 64 threads/);
   });
 
-  it('unpacks koffi\'s arm64 module to its cache and binds a command through it', () => {
+  it("unpacks koffi's arm64 module to its cache and binds a command through it", () => {
     const r = run(['run', '--physcpubind=0', '--', 'sh', '-c', 'grep Cpus_allowed_list /proc/self/status']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^Cpus_allowed_list:\s+0\n$/);

@@ -16,63 +16,162 @@ const WHICH = 'which processes';
 const HOW = 'how';
 const RUNNING = 'running';
 const OPTIONS = {
-  'min-rss': { type: 'string', value: 'SIZE', group: WHICH, help: 'resident memory to be managed (default 32M; k/M/G binary units)' },
-  'min-cpu': { type: 'string', value: 'CPUS', group: WHICH, help: 'CPU use to be managed, in CPUs (default 0.2 = 20% of one CPU)' },
-  include: { type: 'string', multiple: true, value: 'RE', group: WHICH, help: 'only processes whose comm or command line matches (repeatable)' },
-  exclude: { type: 'string', multiple: true, value: 'RE', group: WHICH, help: 'never processes whose comm or command line matches (repeatable)' },
+  'min-rss': {
+    type: 'string',
+    value: 'SIZE',
+    group: WHICH,
+    help: 'resident memory to be managed (default 32M; k/M/G binary units)',
+  },
+  'min-cpu': {
+    type: 'string',
+    value: 'CPUS',
+    group: WHICH,
+    help: 'CPU use to be managed, in CPUs (default 0.2 = 20% of one CPU)',
+  },
+  include: {
+    type: 'string',
+    multiple: true,
+    value: 'RE',
+    group: WHICH,
+    help: 'only processes whose comm or command line matches (repeatable)',
+  },
+  exclude: {
+    type: 'string',
+    multiple: true,
+    value: 'RE',
+    group: WHICH,
+    help: 'never processes whose comm or command line matches (repeatable)',
+  },
   'override-pins': {
-    type: 'boolean', group: WHICH,
+    type: 'boolean',
+    group: WHICH,
     help: 'also manage processes whose CPU affinity or memory policy was set by\nsomeone else (left alone by default). Never: kernel threads, PID 1, itself.',
   },
   promote: {
-    type: 'boolean', group: HOW,
+    type: 'boolean',
+    group: HOW,
     help: "also move memory from memory-only nodes (CXL, PMEM) to the CPU nodes it\nplaces a process on (by default it stays: tiering put it there); with\nkernel.numa_balancing's tiering mode (2) on, promotion is the kernel's",
   },
-  tune: { type: 'string', value: 'MODE', group: HOW, help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)' },
-  strategy: { type: 'string', value: 'S', group: HOW, help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)' },
+  tune: {
+    type: 'string',
+    value: 'MODE',
+    group: HOW,
+    help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)',
+  },
+  strategy: {
+    type: 'string',
+    value: 'S',
+    group: HOW,
+    help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)',
+  },
   unit: {
-    type: 'string', value: 'U', group: HOW,
+    type: 'string',
+    value: 'U',
+    group: HOW,
     help: "process (default) or cgroup: each cgroup v2 leaf (a pod's container, a\nservice) placed as one, within its cpuset, its memory per node from\nmemory.numa_stat; --include/--exclude then match the cgroup's path.\nKubernetes Guaranteed pods with exclusive CPUs or nodes are never touched",
   },
   granularity: {
-    type: 'string', value: 'G', group: HOW,
+    type: 'string',
+    value: 'G',
+    group: HOW,
     help: 'threads (default): when its hot threads (the busiest, most of its CPU)\nfit fewer nodes than the whole process, they go with the memory and\nthe other threads to the spare CPUs of the nearest node; process: all\nthreads of a process together',
   },
-  'min-gain': { type: 'string', value: 'F', group: HOW, help: 'act only when locality would rise by at least this (default 10%)' },
-  cooldown: { type: 'string', value: 'DUR', group: HOW, help: 'leave a process alone this long after acting on it (default 30s)' },
-  'max-migrate-mbps': { type: 'string', value: 'N', group: HOW, help: 'global migration budget in MB/s (default 1000; 0 = unlimited)' },
+  'min-gain': {
+    type: 'string',
+    value: 'F',
+    group: HOW,
+    help: 'act only when locality would rise by at least this (default 10%)',
+  },
+  cooldown: {
+    type: 'string',
+    value: 'DUR',
+    group: HOW,
+    help: 'leave a process alone this long after acting on it (default 30s)',
+  },
+  'max-migrate-mbps': {
+    type: 'string',
+    value: 'N',
+    group: HOW,
+    help: 'global migration budget in MB/s (default 1000; 0 = unlimited)',
+  },
   'max-migrate-cpu': {
-    type: 'string', value: 'F', group: HOW,
+    type: 'string',
+    value: 'F',
+    group: HOW,
     help: "share of one CPU a page move may use, the kernel's copy included\n(default 50%). Moves go in batches of about 100 ms, paced to both\nbudgets; SIGTERM stops one after its current batch",
   },
   'numa-balancing': {
-    type: 'string', value: 'M', group: HOW,
+    type: 'string',
+    value: 'M',
+    group: HOW,
     help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit; its memory-tiering mode, 2, stays on) or keep",
   },
-  interval: { type: 'string', value: 'DUR', group: RUNNING, help: 'time between passes (default 5s): the shortest, when something needs doing' },
+  interval: {
+    type: 'string',
+    value: 'DUR',
+    group: RUNNING,
+    help: 'time between passes (default 5s): the shortest, when something needs doing',
+  },
   'max-interval': {
-    type: 'string', value: 'DUR', group: RUNNING,
+    type: 'string',
+    value: 'DUR',
+    group: RUNNING,
     help: 'while passes find nothing to do, the time between them grows by\n--interval up to this (default 3 x --interval; equal: never grows);\na new process may wait this long to be seen',
   },
   advise: { type: 'boolean', group: RUNNING, help: 'change nothing: log what it would do and why' },
   once: {
-    type: 'boolean', group: RUNNING,
+    type: 'boolean',
+    group: RUNNING,
     help: "one pass (over one interval) and exit; its changes stay, journaled\n(numa_balancing is not touched); 'numakit agent restore' undoes them",
   },
-  'log-format': { type: 'string', value: 'F', group: RUNNING, help: 'text (default) or json: one line per decision with its reason' },
+  'log-format': {
+    type: 'string',
+    value: 'F',
+    group: RUNNING,
+    help: 'text (default) or json: one line per decision with its reason',
+  },
   metrics: {
-    type: 'string', value: 'ADDR', group: RUNNING,
+    type: 'string',
+    value: 'ADDR',
+    group: RUNNING,
     help: "serve Prometheus metrics at http://ADDR/metrics, with the dashboard of\n'numakit serve' and the agent's recent decisions at http://ADDR/\n(PORT or HOST:PORT; host 127.0.0.1 unless given)",
   },
-  'metrics-token-file': { type: 'string', value: 'FILE', complete: 'file', group: RUNNING, help: 'require this bearer token on the metrics endpoint' },
-  'metrics-insecure-public': { type: 'boolean', group: RUNNING, help: 'allow a non-loopback --metrics host without a token' },
-  config: { type: 'string', value: 'FILE', complete: 'file', group: RUNNING, help: 'YAML file with the same keys as these options (flags win)' },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', group: RUNNING, help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
+  'metrics-token-file': {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    group: RUNNING,
+    help: 'require this bearer token on the metrics endpoint',
+  },
+  'metrics-insecure-public': {
+    type: 'boolean',
+    group: RUNNING,
+    help: 'allow a non-loopback --metrics host without a token',
+  },
+  config: {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    group: RUNNING,
+    help: 'YAML file with the same keys as these options (flags win)',
+  },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    group: RUNNING,
+    help: `journal directory (default ${DEFAULT_AGENT.stateDir})`,
+  },
 } as const;
 
 const RESTORE_OPTIONS = {
   'dry-run': { type: 'boolean', help: 'list what would be put back, change nothing (no root needed)' },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_AGENT.stateDir})` },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: `journal directory (default ${DEFAULT_AGENT.stateDir})`,
+  },
 } as const;
 
 /** restore --dry-run, and restore with no journal at all: read only, nothing created. */
@@ -88,7 +187,10 @@ async function listLeftovers(stateDir: string, ctx: Context): Promise<number> {
 
 /** Settings from the config file (if any) then the flags. */
 export async function agentConfig(args: string[]): Promise<AgentConfig> {
-  return configOf(parseOptions({ options: OPTIONS, subcommands: { restore }, positionals: undefined }, args, 'agent').values as Values<typeof OPTIONS>);
+  return configOf(
+    parseOptions({ options: OPTIONS, subcommands: { restore }, positionals: undefined }, args, 'agent')
+      .values as Values<typeof OPTIONS>,
+  );
 }
 
 async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
@@ -99,13 +201,21 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new NumakitError(`--config ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new NumakitError(
+        `--config ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
     cfg = await parseConfigFile(text, file);
   }
-  const flags = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'config')) as Record<string, Raw | undefined>;
+  const flags = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'config')) as Record<
+    string,
+    Raw | undefined
+  >;
   const out = applySettings(cfg, flags, (k) => `agent: --${k}`);
-  if (out.maxIntervalMs !== null && out.maxIntervalMs < out.intervalMs) throw new UsageError(`agent: --max-interval ${out.maxIntervalMs / 1000}s is shorter than --interval ${out.intervalMs / 1000}s`);
+  if (out.maxIntervalMs !== null && out.maxIntervalMs < out.intervalMs)
+    throw new UsageError(
+      `agent: --max-interval ${out.maxIntervalMs / 1000}s is shorter than --interval ${out.intervalMs / 1000}s`,
+    );
   return out;
 }
 
@@ -113,18 +223,29 @@ async function runRestore({ values }: ParsedOptions<typeof RESTORE_OPTIONS>, ctx
   const stateDir = values['state-dir'] ?? DEFAULT_AGENT.stateDir;
   if (values['dry-run'] || !existsSync(join(stateDir, 'journal'))) return listLeftovers(stateDir, ctx);
   requireRealRoot(ctx.root, 'agent restore');
-  requireRoot('agent restore', `CAP_SYS_NICE to set other processes' CPU affinity back, /proc/sys writes and the journal in ${stateDir}`);
+  requireRoot(
+    'agent restore',
+    `CAP_SYS_NICE to set other processes' CPU affinity back, /proc/sys writes and the journal in ${stateDir}`,
+  );
   const { restoreLeftovers } = await import('../../agent/restore.js');
   const { nativeOps } = await import('../../agent/ops.js');
   const results = restoreLeftovers(openSystem(ctx.root), {
-    stateDir, ops: await nativeOps(ctx.root), log: (l) => ctx.out(`  ${l}\n`), warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
+    stateDir,
+    ops: await nativeOps(ctx.root),
+    log: (l) => ctx.out(`  ${l}\n`),
+    warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
   if (results.length === 0) ctx.out('nothing to restore: no agent change set with changes left\n');
-  for (const r of results) ctx.out(`change set ${r.changeSet.id}: ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'} restored (${r.gone} thread(s) had exited), ${r.sysctls.length} sysctl(s); ${r.changeSet.status}\n`);
+  for (const r of results)
+    ctx.out(
+      `change set ${r.changeSet.id}: ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'} restored (${r.gone} thread(s) had exited), ${r.sysctls.length} sysctl(s); ${r.changeSet.status}\n`,
+    );
   const failed = results.flatMap((r) => r.failures);
-  if (failed.length > 0) throw new NumakitError(`restore incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
+  if (failed.length > 0)
+    throw new NumakitError(`restore incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
   const unrecorded = results.find((r) => r.journalError !== undefined);
-  if (unrecorded !== undefined) throw new NumakitError(`restored, but the journal could not record it (${unrecorded.journalError})`);
+  if (unrecorded !== undefined)
+    throw new NumakitError(`restored, but the journal could not record it (${unrecorded.journalError})`);
   return 0;
 }
 
@@ -135,7 +256,10 @@ const restore: Command<ParsedOptions<typeof RESTORE_OPTIONS>> = {
 journaled and did not restore itself (it was killed with SIGKILL, or crashed). The shipped
 systemd unit runs it as ExecStopPost.`,
   options: RESTORE_OPTIONS,
-  exit: { 0: 'restored, or nothing to restore (as rollback: an empty journal is not a failure)', 1: 'something could not be restored (the journal keeps it for another try)' },
+  exit: {
+    0: 'restored, or nothing to restore (as rollback: an empty journal is not a failure)',
+    1: 'something could not be restored (the journal keeps it for another try)',
+  },
   run: runRestore,
 };
 
@@ -143,29 +267,59 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   const cfg = await configOf(values);
   if (!cfg.advise) {
     requireRealRoot(ctx.root, 'agent');
-    requireRoot('agent', 'CAP_SYS_NICE to set other processes\' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither');
+    requireRoot(
+      'agent',
+      "CAP_SYS_NICE to set other processes' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither",
+    );
   }
   if (cfg.unit === 'cgroup' && !(await import('../../sysfs/cgroup_v2.js')).hasCgroupV2(ctx.root)) {
-    throw new NumakitError('agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit\'s memory per node comes from its memory.numa_stat); use --unit process');
+    throw new NumakitError(
+      "agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit's memory per node comes from its memory.numa_stat); use --unit process",
+    );
   }
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
-  const metrics = cfg.metrics === null ? null : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {
-    root: ctx.root, tokenFile: cfg.metricsTokenFile ?? undefined, insecurePublic: cfg.metricsInsecurePublic,
-  });
+  const metrics =
+    cfg.metrics === null
+      ? null
+      : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {
+          root: ctx.root,
+          tokenFile: cfg.metricsTokenFile ?? undefined,
+          insecurePublic: cfg.metricsInsecurePublic,
+        });
   const log = (l: string) => {
     ctx.out(`${l}\n`);
     metrics?.logged(l);
   };
-  const what = { pid: process.pid, intervalSeconds: cfg.intervalMs / 1000, maxIntervalSeconds: maxIntervalOf(cfg) / 1000, tune: cfg.tune, strategy: cfg.strategy, advise: cfg.advise, metrics: metrics?.address ?? null };
+  const what = {
+    pid: process.pid,
+    intervalSeconds: cfg.intervalMs / 1000,
+    maxIntervalSeconds: maxIntervalOf(cfg) / 1000,
+    tune: cfg.tune,
+    strategy: cfg.strategy,
+    advise: cfg.advise,
+    metrics: metrics?.address ?? null,
+  };
   // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
-  const onReady = () => log(cfg.logFormat === 'json'
-    ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-    : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`);
+  const onReady = () =>
+    log(
+      cfg.logFormat === 'json'
+        ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
+        : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`,
+    );
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);
   try {
-    return await runAgent(cfg, { root: ctx.root, sys: openSystem(ctx.root), ops, log, signals: process, pageSize: readPageSize(ctx.root), metrics, onReady });
+    return await runAgent(cfg, {
+      root: ctx.root,
+      sys: openSystem(ctx.root),
+      ops,
+      log,
+      signals: process,
+      pageSize: readPageSize(ctx.root),
+      metrics,
+      onReady,
+    });
   } finally {
     await metrics?.close();
   }

@@ -23,17 +23,40 @@ import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
 
 const SOURCES = 'sources (exactly one)';
 const OPTIONS = {
-  profile: { type: 'string', value: 'NAME', group: SOURCES, help: `a workload profile; the same names as doctor and plan:\n${PROFILE_HELP}` },
+  profile: {
+    type: 'string',
+    value: 'NAME',
+    group: SOURCES,
+    help: `a workload profile; the same names as doctor and plan:\n${PROFILE_HELP}`,
+  },
   'from-doctor': { type: 'boolean', group: SOURCES, help: 'the fixes of the problems numakit doctor finds now' },
-  'doctor-profile': { type: 'string', value: 'NAME', group: SOURCES, help: "with --from-doctor: doctor's profile (default general)" },
+  'doctor-profile': {
+    type: 'string',
+    value: 'NAME',
+    group: SOURCES,
+    help: "with --from-doctor: doctor's profile (default general)",
+  },
   placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
-  yes: { type: 'boolean', help: 'write (needs root). Before each write the old value is journaled\n(complete, fsynced); each write is read back; any failure (a write, a\nread-back, the journal itself) rolls back what this apply changed.' },
+  yes: {
+    type: 'boolean',
+    help: 'write (needs root). Before each write the old value is journaled\n(complete, fsynced); each write is read back; any failure (a write, a\nread-back, the journal itself) rolls back what this apply changed.',
+  },
   persist: {
-    type: 'string', value: 'DIR', complete: 'dir',
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
     help: 'also write the persistent form into DIR (laid out as /etc: sysctl.d/,\ntuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes.',
   },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
-  json: { type: 'boolean', help: 'the plan (and with --yes the change set written) as one JSON object\n(schemaVersion 1, docs/json.md)' },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
+  },
+  json: {
+    type: 'boolean',
+    help: 'the plan (and with --yes the change set written) as one JSON object\n(schemaVersion 1, docs/json.md)',
+  },
 } as const;
 
 interface Source {
@@ -47,11 +70,23 @@ interface Source {
   readonly notes: string[];
 }
 
-async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string; placement?: string }, file: string | undefined, sys: System, err: (t: string) => void): Promise<Source> {
-  const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(Boolean).length;
-  if (values['doctor-profile'] !== undefined && values['from-doctor'] !== true) throw new UsageError('apply: --doctor-profile goes with --from-doctor');
-  if (given !== 1) throw new UsageError('apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: general, spark, database, latency, throughput, jvm, memory-tiering)');
-  if (values.placement !== undefined && file !== undefined) throw new UsageError('apply: --placement goes with --profile or --from-doctor');
+async function loadSource(
+  values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string; placement?: string },
+  file: string | undefined,
+  sys: System,
+  err: (t: string) => void,
+): Promise<Source> {
+  const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(
+    Boolean,
+  ).length;
+  if (values['doctor-profile'] !== undefined && values['from-doctor'] !== true)
+    throw new UsageError('apply: --doctor-profile goes with --from-doctor');
+  if (given !== 1)
+    throw new UsageError(
+      'apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: general, spark, database, latency, throughput, jvm, memory-tiering)',
+    );
+  if (values.placement !== undefined && file !== undefined)
+    throw new UsageError('apply: --placement goes with --profile or --from-doctor');
   const placement = parsePlacement(values.placement);
   if (values.profile !== undefined) {
     const { profileSource } = await import('../../actuate/profile_source.js');
@@ -64,9 +99,16 @@ async function loadSource(values: { profile?: string; 'from-doctor'?: boolean; '
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new NumakitError(`${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new NumakitError(
+        `${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
-    return { name: basename(file).replace(/\.[^.]*$/, ''), label: `file ${file}`, changes: parseChangeFile(text, file), notes: [] };
+    return {
+      name: basename(file).replace(/\.[^.]*$/, ''),
+      label: `file ${file}`,
+      changes: parseChangeFile(text, file),
+      notes: [],
+    };
   }
   return doctorSource(sys, values['doctor-profile'] ?? 'general', placement);
 }
@@ -91,15 +133,22 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const say = values.json ? () => {} : ctx.out;
   if (yes) {
     requireRealRoot(ctx.root, 'apply --yes');
-    requireRoot('apply --yes', 'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run');
+    requireRoot(
+      'apply --yes',
+      'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run',
+    );
   }
   const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
   const source = await loadSource(values, positionals[0], sys, ctx.err);
   const plan = planChanges(sys, dedupeChanges(source.changes));
-  const files = values.persist === undefined ? [] : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
+  const files =
+    values.persist === undefined
+      ? []
+      : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
-  if (!yes || nothing) say(renderPlan(plan, { source: source.header ?? source.label, dryRun: !yes, leftAlone: source.notes }));
+  if (!yes || nothing)
+    say(renderPlan(plan, { source: source.header ?? source.label, dryRun: !yes, leftAlone: source.notes }));
   if (!yes && files.length > 0) {
     if (isSystemConfigDir(values.persist!)) {
       say(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
@@ -108,7 +157,16 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
       say(`wrote the persistent form for review:\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
     }
   }
-  const json = (changeSet?: ChangeSet) => values.json && ctx.out(renderApplyJson(plan, { source: source.label, dryRun: !yes, persist: files.map((f) => f.path), ...(changeSet ? { changeSet } : {}) }));
+  const json = (changeSet?: ChangeSet) =>
+    values.json &&
+    ctx.out(
+      renderApplyJson(plan, {
+        source: source.label,
+        dryRun: !yes,
+        persist: files.map((f) => f.path),
+        ...(changeSet ? { changeSet } : {}),
+      }),
+    );
   if (!yes || nothing) {
     if (yes) say('nothing to change; no change set recorded.\n');
     json();
@@ -116,8 +174,11 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   }
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const cs = applyPlan(sys, plan, {
-    stateDir, source: source.label, persist: files,
-    onStart: () => say(renderPlan(plan, { source: source.header ?? source.label, dryRun: false, leftAlone: source.notes })),
+    stateDir,
+    source: source.label,
+    persist: files,
+    onStart: () =>
+      say(renderPlan(plan, { source: source.header ?? source.label, dryRun: false, leftAlone: source.notes })),
     log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
@@ -128,14 +189,20 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
 
 const apply: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default',
-  synopsis: ['(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]'],
+  synopsis: [
+    '(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]',
+  ],
   description: `Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
 each change as 'path: old -> new', what is already set, what this machine lacks, and what
 the profile leaves alone here and why. What each profile wants comes from one table, shared
 with doctor and plan (docs/profiles.md).
 Undo with 'numakit rollback'; list change sets with 'numakit journal'. See docs/apply.md.`,
   options: OPTIONS,
-  positionals: { name: 'FILE.yaml', complete: 'file', help: 'a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]' },
+  positionals: {
+    name: 'FILE.yaml',
+    complete: 'file',
+    help: 'a change file: changes: [{kind: sysctl|sysfs|irq-affinity|service, target, value}]',
+  },
   exit: { 1: 'a change could not be made (what this apply changed is rolled back)' },
   run,
 };

@@ -8,18 +8,51 @@ import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 
 const OPTIONS = {
-  variant: { type: 'string', multiple: true, value: 'NAME=SPEC', help: "a way to run the workload; the first is the baseline. SPEC: numactl options\n('--cpunodebind=0 --membind=1'), empty (as it is), agent[:OPTIONS] (with numakit\nagent running) or tuned:PROFILE (an apply profile, rolled back after each run)" },
+  variant: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME=SPEC',
+    help: "a way to run the workload; the first is the baseline. SPEC: numactl options\n('--cpunodebind=0 --membind=1'), empty (as it is), agent[:OPTIONS] (with numakit\nagent running) or tuned:PROFILE (an apply profile, rolled back after each run)",
+  },
   runs: { type: 'string', value: 'N', help: 'counted runs per variant, at least 3 (default 5)' },
   warmup: { type: 'string', value: 'N', help: 'uncounted runs per variant first (default 0)' },
   settle: { type: 'string', value: 'S', help: 'pause between runs (default 1s)' },
-  seed: { type: 'string', value: 'N', help: 'seed of the shuffled order and the bootstrap (default: from the clock; recorded)' },
-  metric: { type: 'string', value: 'REGEX', help: "compare the workload's own figure: the last match of REGEX's first group in\nits output (default: wall time)" },
+  seed: {
+    type: 'string',
+    value: 'N',
+    help: 'seed of the shuffled order and the bootstrap (default: from the clock; recorded)',
+  },
+  metric: {
+    type: 'string',
+    value: 'REGEX',
+    help: "compare the workload's own figure: the last match of REGEX's first group in\nits output (default: wall time)",
+  },
   'lower-is-better': { type: 'boolean', help: 'the --metric is a time or latency: lower is better' },
-  'numa-balancing': { type: 'string', value: 'MODE', choices: ['keep', 'off', 'on'], help: 'keep | off | on: kernel.numa_balancing during the runs (journaled, put back)' },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: 'journal directory for tuned: and --numa-balancing (default /var/lib/numakit)' },
+  'numa-balancing': {
+    type: 'string',
+    value: 'MODE',
+    choices: ['keep', 'off', 'on'],
+    help: 'keep | off | on: kernel.numa_balancing during the runs (journaled, put back)',
+  },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'journal directory for tuned: and --numa-balancing (default /var/lib/numakit)',
+  },
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
-  save: { type: 'string', value: 'FILE', complete: 'file', help: 'also write the JSON result to FILE (for bench compare)' },
-  report: { type: 'string', value: 'DIR', complete: 'dir', help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)' },
+  save: {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'also write the JSON result to FILE (for bench compare)',
+  },
+  report: {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)',
+  },
 } as const;
 
 type Values = ParsedOptions<typeof OPTIONS>['values'];
@@ -39,7 +72,8 @@ function parse(args: string[]): AbParsed {
 
 function metricOf(v: Values): { regex: RegExp; better: 'higher' | 'lower' } | null {
   if (v.metric === undefined) {
-    if (v['lower-is-better']) throw new UsageError('bench ab: --lower-is-better goes with --metric (wall time is always lower-is-better)');
+    if (v['lower-is-better'])
+      throw new UsageError('bench ab: --lower-is-better goes with --metric (wall time is always lower-is-better)');
     return null;
   }
   let regex: RegExp;
@@ -48,18 +82,25 @@ function metricOf(v: Values): { regex: RegExp; better: 'higher' | 'lower' } | nu
   } catch (e) {
     throw new UsageError(`bench ab: --metric '${v.metric}': ${(e as Error).message}`);
   }
-  if (new RegExp(`${v.metric}|`).exec('')!.length < 2) throw new UsageError(`bench ab: --metric '${v.metric}' has no (group) to capture the number`);
+  if (new RegExp(`${v.metric}|`).exec('')!.length < 2)
+    throw new UsageError(`bench ab: --metric '${v.metric}' has no (group) to capture the number`);
   return { regex, better: v['lower-is-better'] ? 'lower' : 'higher' };
 }
 
 async function run({ values, command }: AbParsed, ctx: Context): Promise<number> {
   const { parseVariants } = await import('../../bench/ab_variants.js');
   const variants = parseVariants(values.variant ?? []);
-  if (command.length === 0) throw new UsageError("bench ab: no workload; give it after '--': numakit bench ab --variant ... -- COMMAND [ARGS...]");
+  if (command.length === 0)
+    throw new UsageError(
+      "bench ab: no workload; give it after '--': numakit bench ab --variant ... -- COMMAND [ARGS...]",
+    );
   const runs = values.runs === undefined ? 5 : positiveInt(values.runs, '--runs');
   if (runs < 3) throw new UsageError(`bench ab: --runs ${runs}: at least 3 (a confidence interval needs a spread)`);
   const args = {
-    command, variants, runs, metric: metricOf(values),
+    command,
+    variants,
+    runs,
+    metric: metricOf(values),
     warmup: values.warmup === undefined ? 0 : positiveInt(values.warmup, '--warmup'),
     settleS: values.settle === undefined ? 1 : seconds(values.settle, '--settle'),
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
@@ -75,7 +116,11 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
   process.on('SIGTERM', stop);
   let result;
   try {
-    result = await benchAb(ctx.root, { ...args, progress: progress.update, log: (l) => ctx.err(`${l}\n`) }, abort.signal);
+    result = await benchAb(
+      ctx.root,
+      { ...args, progress: progress.update, log: (l) => ctx.err(`${l}\n`) },
+      abort.signal,
+    );
   } finally {
     progress.done();
     process.off('SIGINT', stop);
@@ -99,10 +144,18 @@ bootstrap interval, and a verdict only when the interval excludes 1. Binding var
 no privilege; tuned: and agent variants and --numa-balancing need root. SIGINT or SIGTERM
 stops the workload and puts back every change before exiting (status 130).`,
   options: OPTIONS,
-  sections: [{ title: 'example', body: `numakit bench ab --runs 7 --variant default= \\
+  sections: [
+    {
+      title: 'example',
+      body: `numakit bench ab --runs 7 --variant default= \\
   --variant local='--cpunodebind=0 --membind=0' --variant remote='--cpunodebind=0 --membind=1' \\
-  --metric 'events per second:\\s+([0-9.]+)' -- sysbench memory --memory-access-mode=rnd run` }],
-  exit: { 1: 'a run of the workload failed (it is excluded and reported), or a variant cannot be set up', 130: 'interrupted; everything was put back' },
+  --metric 'events per second:\\s+([0-9.]+)' -- sysbench memory --memory-access-mode=rnd run`,
+    },
+  ],
+  exit: {
+    1: 'a run of the workload failed (it is excluded and reported), or a variant cannot be set up',
+    130: 'interrupted; everything was put back',
+  },
   parse,
   run,
 };

@@ -12,7 +12,10 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const { readResult } = await import('../../bench/result_file.js');
   const a = readResult(fa);
   const b = readResult(fb);
-  if (a.kind !== b.kind) throw new NumakitError(`bench compare: ${fa} is a ${a.kind} result and ${fb} a ${b.kind} one; compare two of the same kind`);
+  if (a.kind !== b.kind)
+    throw new NumakitError(
+      `bench compare: ${fa} is a ${a.kind} result and ${fb} a ${b.kind} one; compare two of the same kind`,
+    );
   const { compareResults } = await import('../../bench/compare.js');
   const c = compareResults(a, b, { a: fa, b: fb });
   const { renderCompareText } = await import('../../render/bench/compare_text.js');

@@ -9,35 +9,68 @@ import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 
 const OPTIONS = {
-  nodes: { type: 'string', value: 'NODES', help: 'only these nodes as rows and columns (numactl syntax: 0-1, all, !2 ...)' },
-  threads: { type: 'string', value: 'N', help: 'threads per CPU node (default: every CPU of the node this process may use)' },
+  nodes: {
+    type: 'string',
+    value: 'NODES',
+    help: 'only these nodes as rows and columns (numactl syntax: 0-1, all, !2 ...)',
+  },
+  threads: {
+    type: 'string',
+    value: 'N',
+    help: 'threads per CPU node (default: every CPU of the node this process may use)',
+  },
   size: { type: 'string', value: 'SIZE', help: 'bytes per array (default 4x the last-level cache, at least 32M)' },
-  'latency-size': { type: 'string', value: 'SIZE', help: 'the latency cycle (default 256M, or 4x the last-level cache if larger)' },
+  'latency-size': {
+    type: 'string',
+    value: 'SIZE',
+    help: 'the latency cycle (default 256M, or 4x the last-level cache if larger)',
+  },
   seconds: { type: 'string', value: 'S', help: 'at least this long per kernel and per latency figure (default 0.5)' },
   repeats: { type: 'string', value: 'N', help: 'timed reps per kernel, at least 5 (default 5)' },
-  only: { type: 'string', value: 'WHAT', choices: ['bandwidth', 'latency'], help: 'bandwidth | latency (default: both)' },
-  loaded: { type: 'boolean', help: 'also loaded latency: the chase while the node\'s other CPUs stream reads' },
+  only: {
+    type: 'string',
+    value: 'WHAT',
+    choices: ['bandwidth', 'latency'],
+    help: 'bandwidth | latency (default: both)',
+  },
+  loaded: { type: 'boolean', help: "also loaded latency: the chase while the node's other CPUs stream reads" },
   'huge-pages': { type: 'boolean', help: 'ask for transparent huge pages (MADV_HUGEPAGE); says how much it got' },
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
   csv: { type: 'boolean', help: 'one line per figure' },
-  save: { type: 'string', value: 'FILE', complete: 'file', help: 'also write the JSON result to FILE (for bench compare)' },
-  report: { type: 'string', value: 'DIR', complete: 'dir', help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)' },
+  save: {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'also write the JSON result to FILE (for bench compare)',
+  },
+  report: {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)',
+  },
 } as const;
 
 type Parsed = ParsedOptions<typeof OPTIONS>;
 
 async function run({ values }: Parsed, ctx: Context): Promise<number> {
   const only = values.only;
-  if (values.loaded && only === 'bandwidth') throw new UsageError('bench mem: --loaded measures latency; it cannot go with --only bandwidth');
+  if (values.loaded && only === 'bandwidth')
+    throw new UsageError('bench mem: --loaded measures latency; it cannot go with --only bandwidth');
   const threads = values.threads === undefined ? undefined : positiveInt(values.threads, '--threads');
   const repeats = values.repeats === undefined ? 5 : positiveInt(values.repeats, '--repeats');
   if (repeats < 5) throw new UsageError(`bench mem: --repeats ${repeats}: STREAM's rule is at least 5 timed reps`);
   const args = {
-    nodes: values.nodes, threads, repeats,
-    arrayBytes: size(values.size, '--size'), latencyBytes: size(values['latency-size'], '--latency-size'),
+    nodes: values.nodes,
+    threads,
+    repeats,
+    arrayBytes: size(values.size, '--size'),
+    latencyBytes: size(values['latency-size'], '--latency-size'),
     seconds: values.seconds === undefined ? 0.5 : seconds(values.seconds, '--seconds'),
-    hugePages: values['huge-pages'] === true, loaded: values.loaded === true,
-    bandwidth: only !== 'latency', latency: only !== 'bandwidth',
+    hugePages: values['huge-pages'] === true,
+    loaded: values.loaded === true,
+    bandwidth: only !== 'latency',
+    latency: only !== 'bandwidth',
   };
   requireRealRoot(ctx.root, 'bench mem');
   const { benchMem } = await import('../../bench/mem_bench.js');
@@ -45,7 +78,9 @@ async function run({ values }: Parsed, ctx: Context): Promise<number> {
   const result = await benchMem(ctx.root, { ...args, progress: progress.update }).finally(progress.done);
   const { renderMemCsv } = await import('../../render/bench/mem_csv.js');
   const { renderMemText } = await import('../../render/bench/mem_text.js');
-  ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : values.csv ? renderMemCsv(result) : renderMemText(result));
+  ctx.out(
+    values.json ? `${JSON.stringify(result, null, 2)}\n` : values.csv ? renderMemCsv(result) : renderMemText(result),
+  );
   const { writeOutputs } = await import('./bench_output.js');
   await writeOutputs(result, { save: values.save, report: values.report }, ctx);
   return 0;

@@ -15,13 +15,19 @@ function write(path: string, text: string): void {
   }
 }
 
-export async function writeOutputs(result: BenchResult, opts: { save?: string; report?: string }, ctx: Context): Promise<void> {
+export async function writeOutputs(
+  result: BenchResult,
+  opts: { save?: string; report?: string },
+  ctx: Context,
+): Promise<void> {
   if (opts.save !== undefined) write(opts.save, `${JSON.stringify(result, null, 2)}\n`);
   if (opts.report === undefined) return;
   try {
     mkdirSync(opts.report, { recursive: true });
   } catch (e) {
-    throw new NumakitError(`cannot create ${opts.report}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new NumakitError(
+      `cannot create ${opts.report}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   const { renderReportMarkdown } = await import('../../render/bench/report_md.js');
   const { renderReportHtml } = await import('../../render/bench/report_html.js');

@@ -12,20 +12,25 @@ const completion: Command<ParsedOptions<typeof OPTIONS>> = {
 commands, subcommands, options, and their values (profiles, workloads, example names, files).`,
   options: OPTIONS,
   positionals: { name: 'SHELL', min: 1, choices: SHELLS },
-  sections: [{
-    title: 'install',
-    body: `bash: numakit completion bash > /etc/bash_completion.d/numakit   (or: source <(numakit completion bash))
+  sections: [
+    {
+      title: 'install',
+      body: `bash: numakit completion bash > /etc/bash_completion.d/numakit   (or: source <(numakit completion bash))
 zsh:  numakit completion zsh > "\${fpath[1]}/_numakit"
 fish: numakit completion fish > ~/.config/fish/completions/numakit.fish
 The npm package ships the three in share/ (dist/share/ in the package).`,
-  }],
+    },
+  ],
   async run({ positionals }, ctx) {
     const { completionTable } = await import('../completion/table.js');
     const table = await completionTable((await listExamples()).map((e) => e.name));
     const shell = positionals[0] as (typeof SHELLS)[number];
-    const render = shell === 'bash' ? (await import('../completion/bash.js')).renderBashCompletion
-      : shell === 'zsh' ? (await import('../completion/zsh.js')).renderZshCompletion
-      : (await import('../completion/fish.js')).renderFishCompletion;
+    const render =
+      shell === 'bash'
+        ? (await import('../completion/bash.js')).renderBashCompletion
+        : shell === 'zsh'
+          ? (await import('../completion/zsh.js')).renderZshCompletion
+          : (await import('../completion/fish.js')).renderFishCompletion;
     ctx.out(render(table));
     return 0;
   },

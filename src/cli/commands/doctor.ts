@@ -16,14 +16,24 @@ import { readWarnings } from '../warnings.js';
 
 const OPTIONS = {
   profile: {
-    type: 'string', value: 'NAME', complete: PROFILE_NAMES,
+    type: 'string',
+    value: 'NAME',
+    complete: PROFILE_NAMES,
     help: `the workload, which decides what is right (default general); the same\nnames as apply and plan:\n${PROFILE_HELP}`,
   },
   placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
-  json: { type: 'boolean', help: 'machine-readable (schemaVersion 1; host; placement; each finding: id, rule, severity,\ntitle, evidence [{path, value}], why, fix {runtime, persistent, manual}, changes)' },
+  json: {
+    type: 'boolean',
+    help: 'machine-readable (schemaVersion 1; host; placement; each finding: id, rule, severity,\ntitle, evidence [{path, value}], why, fix {runtime, persistent, manual}, changes)',
+  },
   markdown: { type: 'boolean', help: 'a report to paste into a ticket' },
   verbose: { type: 'boolean', short: 'v', help: 'also list the checks that passed' },
-  'fail-on': { type: 'string', value: 'LEVEL', choices: ['warning', 'critical'], help: 'exit 1 when a finding at or above LEVEL exists: warning | critical\n(default critical); 0 otherwise' },
+  'fail-on': {
+    type: 'string',
+    value: 'LEVEL',
+    choices: ['warning', 'critical'],
+    help: 'exit 1 when a finding at or above LEVEL exists: warning | critical\n(default critical); 0 otherwise',
+  },
   rules: { type: 'boolean', help: 'list the rules and exit' },
 } as const;
 
@@ -45,12 +55,14 @@ data says "not checked" and why. What each profile wants comes from one table, s
 apply and plan (docs/profiles.md).`,
   options: OPTIONS,
   conflicts: [['json', 'markdown', 'rules']],
-  sections: [{
-    title: 'examples',
-    body: `numakit doctor --profile spark
+  sections: [
+    {
+      title: 'examples',
+      body: `numakit doctor --profile spark
 numakit --example spark-2s doctor --profile spark --fail-on warning
 numakit doctor --profile database --placement bound --markdown > numa-report.md`,
-  }],
+    },
+  ],
   exit: { 1: 'a finding at or above --fail-on (default critical)' },
   async run({ values }, ctx) {
     const ref = profileByName(values.profile ?? 'general');
@@ -65,8 +77,21 @@ numakit doctor --profile database --placement bound --markdown > numa-report.md`
     const input = await gatherDoctorInput(ctx.root);
     const profile = doctorProfile(ref, input, placement);
     const findings = runDoctor(input, profile);
-    const o = { profile: profile.name, placement: profile.placement.detail, target: target(ctx), host: hostNameOf(ctx.root), verbose: values.verbose === true, color: ctx.color };
-    ctx.out(values.json ? renderDoctorJson(findings, { ...o, warnings: readWarnings(ctx) }) : values.markdown ? renderDoctorMarkdown(findings, o) : renderDoctorText(findings, o));
+    const o = {
+      profile: profile.name,
+      placement: profile.placement.detail,
+      target: target(ctx),
+      host: hostNameOf(ctx.root),
+      verbose: values.verbose === true,
+      color: ctx.color,
+    };
+    ctx.out(
+      values.json
+        ? renderDoctorJson(findings, { ...o, warnings: readWarnings(ctx) })
+        : values.markdown
+          ? renderDoctorMarkdown(findings, o)
+          : renderDoctorText(findings, o),
+    );
     return findings.some((f) => atLeast(f, fail)) ? 1 : 0;
   },
 };

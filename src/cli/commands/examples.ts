@@ -15,7 +15,9 @@ one with --example NAME, e.g. 'numakit --example spark-2s topo'.`,
   async run({ values }, ctx) {
     const list = await listExamples();
     if (values.json) {
-      ctx.out(`${JSON.stringify({ schemaVersion: 1, examples: list.map((e) => ({ name: e.name, synthetic: e.synthetic, description: e.description, source: e.source })) }, null, 2)}\n`);
+      ctx.out(
+        `${JSON.stringify({ schemaVersion: 1, examples: list.map((e) => ({ name: e.name, synthetic: e.synthetic, description: e.description, source: e.source })) }, null, 2)}\n`,
+      );
       return 0;
     }
     if (list.length === 0) {

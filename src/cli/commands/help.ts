@@ -12,7 +12,8 @@ const OPTIONS = {
 const help: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'help on a command, or the whole manual page (--man)',
   synopsis: ['[COMMAND [SUBCOMMAND]]', '--man'],
-  description: "Prints a command's help (the same as numakit COMMAND --help), or with no command the list\nof commands (numakit --help).",
+  description:
+    "Prints a command's help (the same as numakit COMMAND --help), or with no command the list\nof commands (numakit --help).",
   options: OPTIONS,
   positionals: { name: 'COMMAND', max: 2, choices: undefined },
   async run({ values, positionals }, ctx) {

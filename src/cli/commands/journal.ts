@@ -7,20 +7,39 @@ import type { Command, ParsedOptions } from '../options.js';
 import { corruptJournalLines } from '../privileges.js';
 
 const OPTIONS = {
-  json: { type: 'boolean', help: 'the journal records as JSON (schemaVersion 1, docs/json.md): {changeSets}\nor, with ID, {changeSet}' },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
+  json: {
+    type: 'boolean',
+    help: 'the journal records as JSON (schemaVersion 1, docs/json.md): {changeSets}\nor, with ID, {changeSet}',
+  },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
+  },
 } as const;
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   if (positionals.length > 0) {
     const cs = loadChangeSet(stateDir, positionals[0]!);
-    ctx.out(values.json ? renderChangeSetsJson('changeSet', changeSetJson(cs, isRunning(cs))) : renderChangeSet(cs, isRunning(cs)));
+    ctx.out(
+      values.json
+        ? renderChangeSetsJson('changeSet', changeSetJson(cs, isRunning(cs)))
+        : renderChangeSet(cs, isRunning(cs)),
+    );
     return 0;
   }
   const j = readJournal(stateDir);
   for (const line of corruptJournalLines(j, stateDir)) ctx.err(`numakit: warning: ${line}\n`);
-  ctx.out(values.json ? renderChangeSetsJson('changeSets', j.sets.map((cs) => changeSetJson(cs, isRunning(cs)))) : renderJournal(j.sets, isRunning));
+  ctx.out(
+    values.json
+      ? renderChangeSetsJson(
+          'changeSets',
+          j.sets.map((cs) => changeSetJson(cs, isRunning(cs))),
+        )
+      : renderJournal(j.sets, isRunning),
+  );
   return 0;
 }
 

@@ -38,23 +38,34 @@ function oneNodeText(doctor: unknown): string {
     ? 'This machine shows one NUMA node, but the hardware under it may have more (see doctor below):\n' +
       'its CPUs may not reach all memory at the same cost, and numakit cannot see or place across it.\n'
     : 'This machine has one NUMA node: every CPU reaches all memory at the same distance, so there is\nnothing to place.\n';
-  return `\n${first}To see what numakit does on a multi-node server, try an example:\n` +
-    "  numakit examples            # the shipped machine snapshots\n  numakit --example spark-2s topo\n";
+  return (
+    `\n${first}To see what numakit does on a multi-node server, try an example:\n` +
+    '  numakit examples            # the shipped machine snapshots\n  numakit --example spark-2s topo\n'
+  );
 }
 
 function overviewJson(ctx: Context, t: Topology, sections: Record<string, unknown>): string {
-  return JSON.stringify({
-    schemaVersion: 1,
-    target: ctx.root.isReal ? 'this machine' : ctx.root.label,
-    summary: summaryLine(t),
-    nodes: t.nodes.map((n) => ({
-      id: n.id, cpus: n.cpus, memTotalBytes: n.memTotalBytes, memFreeBytes: n.memFreeBytes,
-      devices: t.devices.filter((d) => d.node === n.id).map((d) => ({ kind: d.kind, name: d.name })),
-    })),
-    devicesWithoutNode: t.devices.filter((d) => d.node === null).map((d) => ({ kind: d.kind, name: d.name })),
-    distances: Object.fromEntries(t.nodes.map((n) => [String(n.id), n.distances])),
-    ...sections,
-  }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        target: ctx.root.isReal ? 'this machine' : ctx.root.label,
+        summary: summaryLine(t),
+        nodes: t.nodes.map((n) => ({
+          id: n.id,
+          cpus: n.cpus,
+          memTotalBytes: n.memTotalBytes,
+          memFreeBytes: n.memFreeBytes,
+          devices: t.devices.filter((d) => d.node === n.id).map((d) => ({ kind: d.kind, name: d.name })),
+        })),
+        devicesWithoutNode: t.devices.filter((d) => d.node === null).map((d) => ({ kind: d.kind, name: d.name })),
+        distances: Object.fromEntries(t.nodes.map((n) => [String(n.id), n.distances])),
+        ...sections,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 const overview: Command<ParsedOptions<typeof OPTIONS>> = {

@@ -15,8 +15,16 @@ const OPTIONS = {
   last: { type: 'boolean', help: 'the newest change set with something to undo (the default)' },
   all: { type: 'boolean', help: 'every change set with something to undo, newest first' },
   'dry-run': { type: 'boolean', help: 'show what would be restored, change nothing' },
-  'state-dir': { type: 'string', value: 'DIR', complete: 'dir', help: `journal directory (default ${DEFAULT_STATE_DIR})` },
-  json: { type: 'boolean', help: 'what was (or with --dry-run would be) restored as one JSON object\n(schemaVersion 1, docs/json.md)' },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
+  },
+  json: {
+    type: 'boolean',
+    help: 'what was (or with --dry-run would be) restored as one JSON object\n(schemaVersion 1, docs/json.md)',
+  },
 } as const;
 
 async function run(parsed: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
@@ -25,13 +33,18 @@ async function run(parsed: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise
   } catch (e) {
     // An empty journal is not a failure: exit 0, as agent restore does.
     if (!(e instanceof NothingToDo)) throw e;
-    ctx.out(parsed.values.json ? renderChangeSetsJson('changeSets', [], { dryRun: parsed.values['dry-run'] === true, note: e.message }) : `${e.message}\n`);
+    ctx.out(
+      parsed.values.json
+        ? renderChangeSetsJson('changeSets', [], { dryRun: parsed.values['dry-run'] === true, note: e.message })
+        : `${e.message}\n`,
+    );
     return 0;
   }
 }
 
 async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
-  if (positionals.length > 0 && (values.last === true || values.all === true)) throw new UsageError('rollback: give one of ID, --last or --all');
+  if (positionals.length > 0 && (values.last === true || values.all === true))
+    throw new UsageError('rollback: give one of ID, --last or --all');
   const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
   const which = { id: positionals[0], all: values.all === true };
   const warn = (line: string) => ctx.err(`numakit: warning: ${line}\n`);
@@ -39,26 +52,54 @@ async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx:
     const j = readJournal(stateDir);
     corruptJournalLines(j, stateDir).forEach(warn);
     const chosen = selectForRollback(j.sets, which);
-    if (values.json) ctx.out(renderChangeSetsJson('changeSets', chosen.map((cs) => changeSetJson(cs, isRunning(cs))), { dryRun: true }));
+    if (values.json)
+      ctx.out(
+        renderChangeSetsJson(
+          'changeSets',
+          chosen.map((cs) => changeSetJson(cs, isRunning(cs))),
+          { dryRun: true },
+        ),
+      );
     else for (const cs of chosen) ctx.out(renderChangeSet(cs, isRunning(cs)));
     return 0;
   }
   requireRealRoot(ctx.root, 'rollback');
-  requireRoot('rollback', `it writes kernel knobs (/proc/sys, /sys, /proc/irq), starts units and updates the journal in ${stateDir}`);
+  requireRoot(
+    'rollback',
+    `it writes kernel knobs (/proc/sys, /sys, /proc/irq), starts units and updates the journal in ${stateDir}`,
+  );
   const sys = openSystem(ctx.root, { services: openSystemctl() });
   const results = rollback(sys, { stateDir, ...which, log: (l) => values.json || ctx.out(`  ${l}\n`), warn });
   for (const r of results) {
-    if (r.drifted.length > 0) ctx.err(`numakit: note: changed by someone else since the apply, restored anyway: ${r.drifted.join(', ')}\n`);
-    if (!values.json) ctx.out(`change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`);
+    if (r.drifted.length > 0)
+      ctx.err(`numakit: note: changed by someone else since the apply, restored anyway: ${r.drifted.join(', ')}\n`);
+    if (!values.json)
+      ctx.out(
+        `change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`,
+      );
   }
   if (values.json) {
-    ctx.out(renderChangeSetsJson('changeSets', results.map((r) => ({ ...changeSetJson(r.changeSet, false), restored: r.restored.length, drifted: r.drifted, failures: r.failures })), { dryRun: false }));
+    ctx.out(
+      renderChangeSetsJson(
+        'changeSets',
+        results.map((r) => ({
+          ...changeSetJson(r.changeSet, false),
+          restored: r.restored.length,
+          drifted: r.drifted,
+          failures: r.failures,
+        })),
+        { dryRun: false },
+      ),
+    );
   }
   const failed = results.flatMap((r) => r.failures);
-  if (failed.length > 0) throw new NumakitError(`rollback incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
+  if (failed.length > 0)
+    throw new NumakitError(`rollback incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
   const unrecorded = results.find((r) => r.journalError !== undefined);
   if (unrecorded !== undefined) {
-    throw new NumakitError(`every value is back, but the journal could not record it (${unrecorded.journalError}): 'numakit journal' may still list change set ${unrecorded.changeSet.id} as not undone`);
+    throw new NumakitError(
+      `every value is back, but the journal could not record it (${unrecorded.journalError}): 'numakit journal' may still list change set ${unrecorded.changeSet.id} as not undone`,
+    );
   }
   return 0;
 }
@@ -74,7 +115,10 @@ and skipped: the other change sets are still undone.`,
   options: OPTIONS,
   positionals: { name: 'ID', help: 'that change set (see numakit journal)' },
   conflicts: [['last', 'all']],
-  exit: { 0: 'restored, or nothing to roll back (an empty journal, or every change set already undone)', 1: 'something could not be restored: each value still changed is listed with its value now and its old value (the journal keeps it for another try)' },
+  exit: {
+    0: 'restored, or nothing to roll back (an empty journal, or every change set already undone)',
+    1: 'something could not be restored: each value still changed is listed with its value now and its old value (the journal keeps it for another try)',
+  },
   run,
 };
 export default cmd;

@@ -12,22 +12,55 @@ type Native = typeof import('../../native/index.js');
 const POLICY = 'memory policy (one of)';
 const CPU = 'CPU binding';
 const OTHER = 'options';
-const REFUSED = "numactl options numakit run refuses (shared memory and file policies are not implemented)";
+const REFUSED = 'numactl options numakit run refuses (shared memory and file policies are not implemented)';
 const OPTIONS = {
   interleave: { type: 'string', short: 'i', value: 'NODES', group: POLICY, help: 'interleave pages over NODES' },
-  'weighted-interleave': { type: 'string', short: 'w', value: 'NODES', group: POLICY, help: 'interleave by the weights in\n/sys/kernel/mm/mempolicy/weighted_interleave (Linux 6.9+)' },
+  'weighted-interleave': {
+    type: 'string',
+    short: 'w',
+    value: 'NODES',
+    group: POLICY,
+    help: 'interleave by the weights in\n/sys/kernel/mm/mempolicy/weighted_interleave (Linux 6.9+)',
+  },
   preferred: { type: 'string', short: 'p', value: 'NODE', group: POLICY, help: 'prefer NODE, fall back to others' },
   'preferred-many': { type: 'string', short: 'P', value: 'NODES', group: POLICY, help: 'prefer NODES (Linux 5.15+)' },
   membind: { type: 'string', short: 'm', value: 'NODES', group: POLICY, help: 'allocate only on NODES' },
   localalloc: { type: 'boolean', short: 'l', group: POLICY, help: 'allocate on the node the thread runs on' },
-  balancing: { type: 'boolean', short: 'b', group: POLICY, help: 'with --membind: let the kernel\'s NUMA balancing move pages within NODES\n(MPOL_F_NUMA_BALANCING, Linux 5.12+; without it the bind is plain, with a note)' },
-  cpunodebind: { type: 'string', short: 'N', value: 'NODES', group: CPU, help: 'run on the CPUs of NODES that this process may use (its Cpus_allowed_list,\nwithin its cgroup\'s cpuset); a node with none of them is refused' },
+  balancing: {
+    type: 'boolean',
+    short: 'b',
+    group: POLICY,
+    help: "with --membind: let the kernel's NUMA balancing move pages within NODES\n(MPOL_F_NUMA_BALANCING, Linux 5.12+; without it the bind is plain, with a note)",
+  },
+  cpunodebind: {
+    type: 'string',
+    short: 'N',
+    value: 'NODES',
+    group: CPU,
+    help: "run on the CPUs of NODES that this process may use (its Cpus_allowed_list,\nwithin its cgroup's cpuset); a node with none of them is refused",
+  },
   cpubind: { type: 'string', short: 'c', value: 'NODES', group: CPU, help: "numactl's old spelling of --cpunodebind" },
   physcpubind: { type: 'string', short: 'C', value: 'CPUS', group: CPU, help: 'run on CPUS' },
-  all: { type: 'boolean', short: 'a', group: OTHER, help: "NODES/CPUS may name any node or CPU, not only this cpuset's; --cpunodebind\nasks for all CPUs of NODES" },
+  all: {
+    type: 'boolean',
+    short: 'a',
+    group: OTHER,
+    help: "NODES/CPUS may name any node or CPU, not only this cpuset's; --cpunodebind\nasks for all CPUs of NODES",
+  },
   show: { type: 'boolean', short: 's', group: OTHER, help: 'print the current policy and binding (numactl --show)' },
   hardware: { type: 'boolean', short: 'H', group: OTHER, help: 'print the nodes (numactl --hardware)' },
-  ...Object.fromEntries(REFUSED_SHM_OPTIONS.map((o) => [o.long, { type: o.arg ? 'string' : 'boolean', short: o.short, group: REFUSED, help: 'refused: exit 2 naming the gap; use numactl', ...(o.arg ? { value: 'ARG' } : {}) } as const])),
+  ...Object.fromEntries(
+    REFUSED_SHM_OPTIONS.map((o) => [
+      o.long,
+      {
+        type: o.arg ? 'string' : 'boolean',
+        short: o.short,
+        group: REFUSED,
+        help: 'refused: exit 2 naming the gap; use numactl',
+        ...(o.arg ? { value: 'ARG' } : {}),
+      } as const,
+    ]),
+  ),
 } as const;
 
 const run: Command<RunArgs> = {
@@ -40,13 +73,15 @@ signals, stdin/stdout and exit status). Options are read like numactl's: until
 unique prefix (--inter=all). Refuses --root/--example: a snapshot cannot be bound to.`,
   options: OPTIONS,
   positionals: { name: 'COMMAND [ARGS...]', max: Infinity, complete: 'command' },
-  sections: [{
-    title: 'NODES and CPUS',
-    body: `all | N | N-M | lists of those (0,2-3) | !SPEC (all but) |
+  sections: [
+    {
+      title: 'NODES and CPUS',
+      body: `all | N | N-M | lists of those (0,2-3) | !SPEC (all but) |
 +SPEC (numbers count within this cpuset) | same (the previous NODES).
 For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH
 (the node the device, or the disk holding PATH, is attached to).`,
-  }],
+    },
+  ],
   exit: {
     0: "COMMAND's own exit status once it runs (with --show or --hardware: 0)",
     1: 'a node or CPU that does not exist or cannot be used, or a failed system call',
@@ -65,7 +100,8 @@ For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH
     try {
       return await runCommand(opts, ctx);
     } catch (e) {
-      if (e instanceof NumakitError && !e.message.startsWith('run: ')) throw new NumakitError(`run: ${e.message}`, e.exitCode);
+      if (e instanceof NumakitError && !e.message.startsWith('run: '))
+        throw new NumakitError(`run: ${e.message}`, e.exitCode);
       if (e instanceof Error && e.name === 'NativeError') throw new NumakitError(`run: ${e.message}`);
       throw e;
     }
@@ -80,8 +116,10 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
     ctx.out(renderNumactlHardware(discoverTopology(ctx.root, { devices: false })));
     return 0;
   }
-  if (!ctx.root.isReal) throw new NumakitError(`run: refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
-  if (!opts.show && opts.command.length === 0) throw new UsageError('run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]');
+  if (!ctx.root.isReal)
+    throw new NumakitError(`run: refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
+  if (!opts.show && opts.command.length === 0)
+    throw new UsageError('run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]');
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
@@ -97,7 +135,10 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
   } catch (e) {
     if (!(e instanceof native.NativeError)) throw e;
     // 127 not found, 126 found but not executable: the shell's and env(1)'s convention.
-    throw new NumakitError(`run: execution of '${file}': ${native.errnoMessage(e.errno)}`, e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 127 : 126);
+    throw new NumakitError(
+      `run: execution of '${file}': ${native.errnoMessage(e.errno)}`,
+      e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 127 : 126,
+    );
   }
   return 127; // not reached: execvp returns only by throwing
 }
@@ -120,10 +161,25 @@ function readShowState(native: Native, sys: SystemSets): ShowState {
   } catch {}
   const affinity = native.getAffinity();
   const runNodes = sys.nodes.filter((n) => (sys.nodeCpus.get(n) ?? []).some((c) => affinity.includes(c)));
-  return { mode: policy.mode, policyNodes: policy.nodes, interleaveNext, affinity, runNodes, memsAllowed: sys.memsAllowed };
+  return {
+    mode: policy.mode,
+    policyNodes: policy.nodes,
+    interleaveNext,
+    affinity,
+    runNodes,
+    memsAllowed: sys.memsAllowed,
+  };
 }
 
-const NAMES: Record<number, string> = { 0: 'default', 1: 'preferred', 2: 'bind', 3: 'interleave', 4: 'local', 5: 'preferred-many', 6: 'weighted-interleave' };
+const NAMES: Record<number, string> = {
+  0: 'default',
+  1: 'preferred',
+  2: 'bind',
+  3: 'interleave',
+  4: 'local',
+  5: 'preferred-many',
+  6: 'weighted-interleave',
+};
 
 /**
  * numactl.c show(): each mask line is "name: " and "N " per id. Where numactl prints nothing
@@ -134,11 +190,15 @@ export function renderShow(s: ShowState): string {
   const mask = (name: string, ids: readonly number[]) => `${name}: ${ids.map((i) => `${i} `).join('')}\n`;
   const interleaving = s.mode === 3 || s.mode === 6;
   const preferredNode =
-    s.mode === 1 ? `${s.policyNodes[0] ?? 0}`
-    : s.mode === 2 ? `${s.policyNodes[0] ?? 0}`
-    : interleaving ? `${s.interleaveNext} (interleave next)`
-    : s.mode === 5 ? `${s.interleaveNext} (preferred-many)`
-    : 'current';
+    s.mode === 1
+      ? `${s.policyNodes[0] ?? 0}`
+      : s.mode === 2
+        ? `${s.policyNodes[0] ?? 0}`
+        : interleaving
+          ? `${s.interleaveNext} (interleave next)`
+          : s.mode === 5
+            ? `${s.interleaveNext} (preferred-many)`
+            : 'current';
   let out = `policy: ${NAMES[s.mode] ?? `[${s.mode}]`}\npreferred node: ${preferredNode}\n`;
   if (interleaving) out += mask('interleavemask', s.policyNodes) + `interleavenode: ${s.interleaveNext}\n`;
   out += mask('physcpubind', s.affinity);

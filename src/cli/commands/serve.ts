@@ -4,12 +4,32 @@ import { UsageError } from '../../model/errors.js';
 import type { Command, ParsedOptions, Values } from '../options.js';
 
 const OPTIONS = {
-  listen: { type: 'string', value: 'ADDR:PORT', help: 'where to listen (default 127.0.0.1:9464; [::1]:9464 for IPv6). An address\nother machines can reach needs --token-file or --insecure-public' },
-  'token-file': { type: 'string', value: 'FILE', complete: 'file', help: 'require this bearer token (Prometheus: authorization.credentials_file;\na browser: any user name, the token as password)' },
+  listen: {
+    type: 'string',
+    value: 'ADDR:PORT',
+    help: 'where to listen (default 127.0.0.1:9464; [::1]:9464 for IPv6). An address\nother machines can reach needs --token-file or --insecure-public',
+  },
+  'token-file': {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'require this bearer token (Prometheus: authorization.credentials_file;\na browser: any user name, the token as password)',
+  },
   'insecure-public': { type: 'boolean', help: 'allow a non-loopback address without a token (say so on purpose)' },
-  top: { type: 'string', value: 'K', help: 'processes exported by remote memory (default 10, at most 100); labelled\nby name and pid only, never the command line' },
-  'doctor-interval': { type: 'string', value: 'DUR', help: "re-run doctor's checks at most this often (default 5m; e.g. 30s, 1h)" },
-  'no-node-exporter-names': { type: 'boolean', help: 'leave out node_memory_numa_* (node_exporter --collector.meminfo_numa\nalready exports them)' },
+  top: {
+    type: 'string',
+    value: 'K',
+    help: 'processes exported by remote memory (default 10, at most 100); labelled\nby name and pid only, never the command line',
+  },
+  'doctor-interval': {
+    type: 'string',
+    value: 'DUR',
+    help: "re-run doctor's checks at most this often (default 5m; e.g. 30s, 1h)",
+  },
+  'no-node-exporter-names': {
+    type: 'boolean',
+    help: 'leave out node_memory_numa_* (node_exporter --collector.meminfo_numa\nalready exports them)',
+  },
 } as const;
 
 export interface ServeOptions {
@@ -23,19 +43,27 @@ export interface ServeOptions {
 
 export async function serveOptions(values: Values<typeof OPTIONS>): Promise<ServeOptions> {
   const top = values.top === undefined ? 10 : Number(values.top);
-  if (!/^\d+$/.test(values.top ?? '10') || top > 100) throw new UsageError(`serve: --top ${values.top}: expected a whole number 0..100`);
+  if (!/^\d+$/.test(values.top ?? '10') || top > 100)
+    throw new UsageError(`serve: --top ${values.top}: expected a whole number 0..100`);
   const { parseDuration } = await import('../../agent/values.js');
   const doctorIntervalMs = parseDuration(values['doctor-interval'] ?? '5m', 'serve: --doctor-interval');
-  if (doctorIntervalMs < 1000) throw new UsageError(`serve: --doctor-interval ${values['doctor-interval']}: at least 1s`);
+  if (doctorIntervalMs < 1000)
+    throw new UsageError(`serve: --doctor-interval ${values['doctor-interval']}: at least 1s`);
   return {
-    listen: values.listen, tokenFile: values['token-file'], insecurePublic: values['insecure-public'] === true, top, doctorIntervalMs,
+    listen: values.listen,
+    tokenFile: values['token-file'],
+    insecurePublic: values['insecure-public'] === true,
+    top,
+    doctorIntervalMs,
     nodeExporterNames: values['no-node-exporter-names'] !== true,
   };
 }
 
 const serve: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)',
-  synopsis: ['[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]'],
+  synopsis: [
+    '[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]',
+  ],
   description: `A Prometheus exporter and a live web dashboard of this machine's NUMA state, on one port:
   /metrics   node_exporter's node_memory_numa_* series (same names, types and labels), and
              numakit_* series no exporter has: CPU busy/idle per node, distances, huge pages
@@ -46,12 +74,14 @@ const serve: Command<ParsedOptions<typeof OPTIONS>> = {
 
 Read-only: nothing it serves changes the machine. Runs until SIGINT or SIGTERM.`,
   options: OPTIONS,
-  sections: [{
-    title: 'examples',
-    body: `numakit serve                                   # http://127.0.0.1:9464/
+  sections: [
+    {
+      title: 'examples',
+      body: `numakit serve                                   # http://127.0.0.1:9464/
 numakit serve --listen 0.0.0.0:9464 --token-file /etc/numakit/token
 numakit --example epyc-nps4 serve               # a shipped example's picture and metrics`,
-  }],
+    },
+  ],
   exit: { 1: 'cannot listen (address in use, no such address) or read the token file' },
   async run({ values }, ctx) {
     const o = await serveOptions(values);

@@ -10,7 +10,10 @@ import type { SysRoot } from '../../sysfs/root.js';
 import type { Command, ParsedOptions } from '../options.js';
 
 const OPTIONS = {
-  processes: { type: 'boolean', help: 'include per-process data (/proc/PID/{status,numa_maps,stat,...});\noff by default' },
+  processes: {
+    type: 'boolean',
+    help: 'include per-process data (/proc/PID/{status,numa_maps,stat,...});\noff by default',
+  },
   'no-redact': { type: 'boolean', help: 'keep full command lines (by default only the program name is kept)' },
   json: { type: 'boolean', help: 'say what was written as JSON (schemaVersion 1, docs/json.md)' },
 } as const;
@@ -29,7 +32,10 @@ const OWN_LIMITS = /^proc\/self\/(cgroup|status)$/;
 
 /** Keeps argv[0] and replaces every argument by "REDACTED" (cmdline is NUL-separated). */
 export function redactCmdline(content: Buffer): Buffer {
-  const args = content.toString('utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+  const args = content
+    .toString('utf8')
+    .split('\0')
+    .filter((a, i, all) => a !== '' || i < all.length - 1);
   if (args.length <= 1) return content;
   return Buffer.from([args[0], ...args.slice(1).map(() => 'REDACTED')].join('\0') + '\0');
 }
@@ -65,12 +71,19 @@ as "unreadable" in the manifest and in --json. With or without --processes it ca
 limits of its own process (proc/self/cgroup and status, and the cgroup files they lead to), so
 topo and plan on it see the cpuset and memory limit it ran under.`,
   options: OPTIONS,
-  positionals: { name: 'OUT', min: 1, complete: 'file', help: 'an empty or new directory, or a file ending in .tar.gz' },
+  positionals: {
+    name: 'OUT',
+    min: 1,
+    complete: 'file',
+    help: 'an empty or new directory, or a file ending in .tar.gz',
+  },
   async run({ values, positionals }, ctx) {
     const out = positionals[0]!;
-    if (ctx.root.tree) throw new NumakitError(`snapshot: ${ctx.root.label} is already a snapshot archive: copy the file instead`);
+    if (ctx.root.tree)
+      throw new NumakitError(`snapshot: ${ctx.root.label} is already a snapshot archive: copy the file instead`);
     const archive = /\.(tar\.gz|tgz)$/.test(out);
-    if (!archive && existsSync(out) && readdirSync(out).length > 0) throw new NumakitError(`snapshot: ${out}: directory is not empty`);
+    if (!archive && existsSync(out) && readdirSync(out).length > 0)
+      throw new NumakitError(`snapshot: ${out}: directory is not empty`);
     const processes = values.processes === true;
     const accesses = await record(ctx.root, processes, (s) => ctx.err(`${s}\n`));
     const { writeSnapshotTree } = await import('../../actuate/snapshot_write.js');
@@ -82,9 +95,13 @@ topo and plan on it see the cpuset and memory limit it ran under.`,
         denied: (rel) => void unreadable.push(`/${rel}`),
         // numakit's own process is never a process of its snapshot (as it is never in stat --procs
         // or top): what is read of it is written under proc/self/ as plain files, no link to a pid.
-        skip: (rel) => rel === 'proc/self' || (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) || (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
+        skip: (rel) =>
+          rel === 'proc/self' ||
+          (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) ||
+          (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
         plain: (rel) => rel.startsWith('proc/self/'),
-        transform: (rel, c) => (values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
+        transform: (rel, c) =>
+          values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c),
       });
       const manifest = {
         name: 'snapshot',
@@ -100,9 +117,11 @@ topo and plan on it see the cpuset and memory limit it ran under.`,
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
       if (archive) await (await import('../../actuate/snapshot_archive.js')).createSnapshotArchive(dir, out);
       if (unreadable.length > 0) ctx.err(`numakit: note: ${unreadableNote(unreadable)}\n`);
-      ctx.out(values.json
-        ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date, unreadable })}\n`
-        : `numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`);
+      ctx.out(
+        values.json
+          ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date, unreadable })}\n`
+          : `numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`,
+      );
     } finally {
       if (archive) rmSync(dir, { recursive: true, force: true });
     }

@@ -17,7 +17,7 @@ export function screenWidth(strict: boolean, isTTY: boolean, env: NodeJS.Process
   if (e !== undefined) {
     const n = parseInt(e, 10);
     w = n >= 1 && n <= 10000000 ? n : 80;
-  } else if (isTTY) w = strict ? 80 : process.stdout.columns ?? 80;
+  } else if (isTTY) w = strict ? 80 : (process.stdout.columns ?? 80);
   else w = 10000000;
   return Math.max(w, 32);
 }
@@ -25,7 +25,14 @@ export function screenWidth(strict: boolean, isTTY: boolean, env: NodeJS.Process
 async function runTables(o: StatOptions, ctx: Context): Promise<number> {
   const strict = o.numastat;
   const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json });
-  const procs = o.specs.length > 0 ? (await import('./stat_processes.js')).readProcesses(ctx, o, strict ? { pageSize: s.pageSize, hugePageSize: s.defaultHugePageSize } : undefined) : [];
+  const procs =
+    o.specs.length > 0
+      ? (await import('./stat_processes.js')).readProcesses(
+          ctx,
+          o,
+          strict ? { pageSize: s.pageSize, hugePageSize: s.defaultHugePageSize } : undefined,
+        )
+      : [];
   const showCounters = o.counters || (procs.length === 0 && !o.meminfo);
   if (o.json) {
     const parts: Record<string, unknown> = {};
@@ -36,13 +43,23 @@ async function runTables(o: StatOptions, ctx: Context): Promise<number> {
     ctx.out(renderStatJson(parts));
     return 0;
   }
-  const t = { screenWidth: screenWidth(strict, ctx.isTTY), showZero: o.showZero, compress: o.compress, sort: o.sort, strict };
+  const t = {
+    screenWidth: screenWidth(strict, ctx.isTTY),
+    showZero: o.showZero,
+    compress: o.compress,
+    sort: o.sort,
+    strict,
+  };
   if (o.compat) {
     ctx.out(renderNumastatCompat(s, t));
     return 0;
   }
   let out = '';
-  if (procs.length > 0) out += (await import('../../render/numastat_procs.js')).renderNumastatProcesses(procs, s.nodes, { ...t, verbose: o.verbose });
+  if (procs.length > 0)
+    out += (await import('../../render/numastat_procs.js')).renderNumastatProcesses(procs, s.nodes, {
+      ...t,
+      verbose: o.verbose,
+    });
   if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: s.defaultHugePageSize });
   if (showCounters) out += renderNumastatCounters(s, t);
   ctx.out(out);
@@ -74,7 +91,12 @@ See also: numakit top (live view).`,
       return 0;
     }
     if (o.procs) return (await import('./stat_processes.js')).runProcs(o, ctx);
-    if (o.watch !== null) return (await import('./stat_watch.js')).runWatch(ctx, { intervalSeconds: o.watch, count: o.count, json: o.json });
+    if (o.watch !== null)
+      return (await import('./stat_watch.js')).runWatch(ctx, {
+        intervalSeconds: o.watch,
+        count: o.count,
+        json: o.json,
+      });
     return await runTables(o, ctx);
   },
 };

@@ -9,17 +9,51 @@ import { MAX_WAIT_MS } from '../../model/timer_limit.js';
 const NUMASTAT = 'numastat options';
 export const STAT_OPTIONS = {
   c: { type: 'boolean', short: 'c', shortOnly: true, group: NUMASTAT, help: 'narrow columns, no decimals' },
-  m: { type: 'boolean', short: 'm', shortOnly: true, group: NUMASTAT, help: 'per-node meminfo in MB (huge page rows count the pools of every page size)' },
-  n: { type: 'boolean', short: 'n', shortOnly: true, group: NUMASTAT, help: 'the allocation counters in MB, with a Total column' },
-  p: {
-    type: 'string', short: 'p', shortOnly: true, multiple: true, value: 'PID|PATTERN', complete: 'pid', group: NUMASTAT,
-    help: 'memory per node of a process (Huge, Heap, Stack, Private, Total) from\n/proc/PID/numa_maps, with each mapping\'s page size; a PATTERN selects every\nprocess whose name or command line contains it; several processes: one row each',
+  m: {
+    type: 'boolean',
+    short: 'm',
+    shortOnly: true,
+    group: NUMASTAT,
+    help: 'per-node meminfo in MB (huge page rows count the pools of every page size)',
   },
-  s: { type: 'string', short: 's', shortOnly: true, value: '[NODE]', group: NUMASTAT, help: 'sort rows by the Total column, or by NODE (-s2: attached, as in numastat)' },
+  n: {
+    type: 'boolean',
+    short: 'n',
+    shortOnly: true,
+    group: NUMASTAT,
+    help: 'the allocation counters in MB, with a Total column',
+  },
+  p: {
+    type: 'string',
+    short: 'p',
+    shortOnly: true,
+    multiple: true,
+    value: 'PID|PATTERN',
+    complete: 'pid',
+    group: NUMASTAT,
+    help: "memory per node of a process (Huge, Heap, Stack, Private, Total) from\n/proc/PID/numa_maps, with each mapping's page size; a PATTERN selects every\nprocess whose name or command line contains it; several processes: one row each",
+  },
+  s: {
+    type: 'string',
+    short: 's',
+    shortOnly: true,
+    value: '[NODE]',
+    group: NUMASTAT,
+    help: 'sort rows by the Total column, or by NODE (-s2: attached, as in numastat)',
+  },
   v: { type: 'boolean', short: 'v', shortOnly: true, group: NUMASTAT, help: 'one table per process' },
-  V: { type: 'boolean', short: 'V', shortOnly: true, group: NUMASTAT, help: 'print the version, as numastat -V does, and exit' },
+  V: {
+    type: 'boolean',
+    short: 'V',
+    shortOnly: true,
+    group: NUMASTAT,
+    help: 'print the version, as numastat -V does, and exit',
+  },
   z: { type: 'boolean', short: 'z', shortOnly: true, group: NUMASTAT, help: 'hide rows and columns that are all zero' },
-  numastat: { type: 'boolean', help: "exactly numastat 2.0.x's output for the same options (its widths, headings,\norder, warnings and its huge page arithmetic)" },
+  numastat: {
+    type: 'boolean',
+    help: "exactly numastat 2.0.x's output for the same options (its widths, headings,\norder, warnings and its huge page arithmetic)",
+  },
   json: { type: 'boolean', help: 'machine-readable (every mode; schemaVersion 1, docs/stat.md)' },
   procs: {
     type: 'boolean',
@@ -27,14 +61,23 @@ export const STAT_OPTIONS = {
   },
   top: { type: 'string', value: 'N', help: 'how many processes --procs shows (default 20)' },
   window: { type: 'string', value: 'SEC', help: 'how long --procs samples CPU time (default 1)' },
-  watch: { type: 'string', value: 'SEC', help: 'counters per second and free memory per node, one line every SEC seconds,\nuntil Ctrl-C; NDJSON with --json' },
+  watch: {
+    type: 'string',
+    value: 'SEC',
+    help: 'counters per second and free memory per node, one line every SEC seconds,\nuntil Ctrl-C; NDJSON with --json',
+  },
   count: { type: 'string', value: 'N', help: 'with --watch: stop after N lines' },
 } as const;
 
 /** The declaration stat's parser and its help share. */
 export const STAT_DECLARATION = {
   options: STAT_OPTIONS,
-  positionals: { name: 'PID|PATTERN', max: Infinity, complete: 'pid', help: 'the same as -p PID|PATTERN, as numastat takes them' },
+  positionals: {
+    name: 'PID|PATTERN',
+    max: Infinity,
+    complete: 'pid',
+    help: 'the same as -p PID|PATTERN, as numastat takes them',
+  },
   conflicts: [['numastat', 'json']],
 } as const;
 
@@ -66,7 +109,8 @@ function positiveNumber(v: string | undefined, flag: string, integer: boolean): 
   if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0) || (integer && !Number.isInteger(n))) {
     throw new UsageError(`stat: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
   }
-  if (!integer && n * 1000 > MAX_WAIT_MS) throw new UsageError(`stat: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
+  if (!integer && n * 1000 > MAX_WAIT_MS)
+    throw new UsageError(`stat: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
   return n;
 }
 
@@ -85,28 +129,60 @@ function sortNode(v: string | undefined): number | null {
 
 /** Options of one mode used in another: each a usage error naming both. */
 function checkModes(o: StatOptions, v: ParsedOptions<typeof STAT_OPTIONS>['values']): void {
-  const numastatOpts = [v.c && '-c', v.m && '-m', v.n && '-n', v.p && '-p', v.s !== undefined && '-s', v.v && '-v', v.z && '-z'].filter(Boolean);
+  const numastatOpts = [
+    v.c && '-c',
+    v.m && '-m',
+    v.n && '-n',
+    v.p && '-p',
+    v.s !== undefined && '-s',
+    v.v && '-v',
+    v.z && '-z',
+  ].filter(Boolean);
   const firstNumastat = numastatOpts[0] ?? (o.specs.length > 0 ? `process '${o.specs[0]}'` : undefined);
-  if (o.procs && (o.watch !== null || o.numastat)) throw new UsageError(`stat: --procs and ${o.numastat ? '--numastat' : '--watch'} cannot be used together`);
-  if (o.procs && firstNumastat !== undefined) throw new UsageError(`stat: --procs and ${firstNumastat} cannot be used together (--procs ranks every process by remote memory)`);
+  if (o.procs && (o.watch !== null || o.numastat))
+    throw new UsageError(`stat: --procs and ${o.numastat ? '--numastat' : '--watch'} cannot be used together`);
+  if (o.procs && firstNumastat !== undefined)
+    throw new UsageError(
+      `stat: --procs and ${firstNumastat} cannot be used together (--procs ranks every process by remote memory)`,
+    );
   if (o.watch !== null && (firstNumastat !== undefined || o.numastat)) {
-    throw new UsageError(`stat: --watch and ${firstNumastat ?? '--numastat'} cannot be used together (--watch shows the counters per second)`);
+    throw new UsageError(
+      `stat: --watch and ${firstNumastat ?? '--numastat'} cannot be used together (--watch shows the counters per second)`,
+    );
   }
-  if ((v.top !== undefined || v.window !== undefined) && !o.procs) throw new UsageError(`stat: ${v.top !== undefined ? '--top' : '--window'} goes with --procs`);
+  if ((v.top !== undefined || v.window !== undefined) && !o.procs)
+    throw new UsageError(`stat: ${v.top !== undefined ? '--top' : '--window'} goes with --procs`);
   if (v.count !== undefined && o.watch === null) throw new UsageError('stat: --count goes with --watch');
 }
 
 export function parseStatArgs(args: string[]): StatOptions {
-  const { values: v, positionals, help } = parseOptions(STAT_DECLARATION, rewriteSort(args), 'stat') as ParsedOptions<typeof STAT_OPTIONS>;
+  const {
+    values: v,
+    positionals,
+    help,
+  } = parseOptions(STAT_DECLARATION, rewriteSort(args), 'stat') as ParsedOptions<typeof STAT_OPTIONS>;
   const specs = [...(v.p ?? []), ...positionals];
   const o: StatOptions = {
-    compress: v.c === true, meminfo: v.m === true, counters: v.n === true, specs,
-    sort: sortNode(v.s), verbose: v.v === true, version: v.V === true, showZero: v.z !== true,
-    numastat: v.numastat === true, json: v.json === true, procs: v.procs === true,
-    top: positiveNumber(v.top, '--top', true) ?? 20, windowSeconds: positiveNumber(v.window, '--window', false) ?? 1,
-    watch: positiveNumber(v.watch, '--watch', false), count: positiveNumber(v.count, '--count', true), compat: false, help,
+    compress: v.c === true,
+    meminfo: v.m === true,
+    counters: v.n === true,
+    specs,
+    sort: sortNode(v.s),
+    verbose: v.v === true,
+    version: v.V === true,
+    showZero: v.z !== true,
+    numastat: v.numastat === true,
+    json: v.json === true,
+    procs: v.procs === true,
+    top: positiveNumber(v.top, '--top', true) ?? 20,
+    windowSeconds: positiveNumber(v.window, '--window', false) ?? 1,
+    watch: positiveNumber(v.watch, '--watch', false),
+    count: positiveNumber(v.count, '--count', true),
+    compat: false,
+    help,
   };
-  o.compat = !o.compress && !o.meminfo && !o.counters && specs.length === 0 && o.sort === null && !o.verbose && o.showZero;
+  o.compat =
+    !o.compress && !o.meminfo && !o.counters && specs.length === 0 && o.sort === null && !o.verbose && o.showZero;
   if (!help) checkModes(o, v);
   return o;
 }

@@ -18,7 +18,8 @@ function reader(ctx: Context): ProcReader {
 
 export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | undefined): ProcessMemoryInfo[] {
   const { pids, unmatched } = findPids(ctx.root, o.specs);
-  if (unmatched.length > 0) throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
+  if (unmatched.length > 0)
+    throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
   const procs: ProcessMemoryInfo[] = [];
   for (const pid of pids) {
     const p = readProcessMemory(ctx.root, pid, { units, policies: o.json });
@@ -26,15 +27,37 @@ export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits
     else procs.push(p);
   }
   if (procs.length === 0) throw new NumakitError(`stat: none of the processes exists (${pids.join(', ')})`);
-  if (procs.some((p) => p.memory.kind !== 'ok')) ctx.err(`numakit: stat: ${procs.filter((p) => p.memory.kind !== 'ok').map((p) => `PID ${p.pid}`).join(', ')}: ${noPermissionWhy(reader(ctx))}\n`);
+  if (procs.some((p) => p.memory.kind !== 'ok'))
+    ctx.err(
+      `numakit: stat: ${procs
+        .filter((p) => p.memory.kind !== 'ok')
+        .map((p) => `PID ${p.pid}`)
+        .join(', ')}: ${noPermissionWhy(reader(ctx))}\n`,
+    );
   return procs;
 }
 
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
-  const samples = withoutSelf(await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }), ctx);
+  const samples = withoutSelf(
+    await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }),
+    ctx,
+  );
   const ranked = rankByRemote(samples).slice(0, o.top);
-  if (o.json) ctx.out(renderStatJson({ windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, processes: ranked.map(rankedJson), warnings: readWarnings(ctx) }));
-  else ctx.out(renderStatProcs(ranked, { windowSeconds: ctx.root.isReal ? o.windowSeconds : 0, total: samples.length, reader: reader(ctx) }));
+  if (o.json)
+    ctx.out(
+      renderStatJson({
+        windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
+        processes: ranked.map(rankedJson),
+        warnings: readWarnings(ctx),
+      }),
+    );
+  else
+    ctx.out(
+      renderStatProcs(ranked, {
+        windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
+        total: samples.length,
+        reader: reader(ctx),
+      }),
+    );
   return 0;
 }
-

@@ -1,13 +1,24 @@
 // numakit stat --watch: sample the counters every interval until Ctrl-C (or --count lines).
 import { readNodeStat } from '../../discover/node_stat.js';
-import { renderWatchHeader, renderWatchJson, renderWatchLine, watchRates, type WatchPoint } from '../../render/stat_watch.js';
+import {
+  renderWatchHeader,
+  renderWatchJson,
+  renderWatchLine,
+  watchRates,
+  type WatchPoint,
+} from '../../render/stat_watch.js';
 import { readNodeMeminfo } from '../../sysfs/node_meminfo.js';
 import type { Context } from '../context.js';
 import { wakeableWait, type Wait } from '../wait.js';
 
 function point(ctx: Context): WatchPoint {
   const s = readNodeStat(ctx.root, { meminfo: false });
-  const nodes = new Map(s.nodes.map((n, i) => [n, { counters: s.numastat[i]!, freeBytes: readNodeMeminfo(ctx.root, n)?.['MemFree'] ?? null }]));
+  const nodes = new Map(
+    s.nodes.map((n, i) => [
+      n,
+      { counters: s.numastat[i]!, freeBytes: readNodeMeminfo(ctx.root, n)?.['MemFree'] ?? null },
+    ]),
+  );
   return { nodes, atMs: performance.now() };
 }
 
@@ -15,7 +26,10 @@ function clock(): string {
   return new Date().toTimeString().slice(0, 8);
 }
 
-export async function runWatch(ctx: Context, o: { intervalSeconds: number; count: number | null; json: boolean }): Promise<number> {
+export async function runWatch(
+  ctx: Context,
+  o: { intervalSeconds: number; count: number | null; json: boolean },
+): Promise<number> {
   let prev = point(ctx);
   let stop = false;
   let wait: Wait | null = null;

@@ -17,13 +17,20 @@ import { wakeableWait } from '../wait.js';
 
 const OPTIONS = {
   interval: { type: 'string', value: 'SEC', help: 'seconds between refreshes (default 1)' },
-  iterations: { type: 'string', value: 'N', help: 'stop after N screens (default: until q; 1 when output is not a terminal)' },
+  iterations: {
+    type: 'string',
+    value: 'N',
+    help: 'stop after N screens (default: until q; 1 when output is not a terminal)',
+  },
 } as const;
 
 const ENTER = '\x1b[?1049h\x1b[?25l';
 const LEAVE = '\x1b[?25h\x1b[?1049l';
 
-interface Prev { counters: Map<number, Readonly<Record<string, number>>>; atMs: number }
+interface Prev {
+  counters: Map<number, Readonly<Record<string, number>>>;
+  atMs: number;
+}
 
 function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNode[]; next: Prev } {
   const s = readNodeStat(ctx.root);
@@ -32,29 +39,50 @@ function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNod
   const nodes = s.nodes.map((id, i) => {
     const c = s.numastat[i]!;
     const p = prev?.counters.get(id);
-    const r = (k: string) => (p && secs > 0 && p[k] !== undefined && c[k] !== undefined ? Math.max(0, c[k]! - p[k]!) / secs : null);
+    const r = (k: string) =>
+      p && secs > 0 && p[k] !== undefined && c[k] !== undefined ? Math.max(0, c[k]! - p[k]!) / secs : null;
     const m = s.meminfo[i];
-    return { id, totalBytes: m?.['MemTotal'] ?? null, freeBytes: m?.['MemFree'] ?? null, hitRate: r('numa_hit'), missRate: r('numa_miss'), foreignRate: r('numa_foreign'), otherRate: r('other_node') };
+    return {
+      id,
+      totalBytes: m?.['MemTotal'] ?? null,
+      freeBytes: m?.['MemFree'] ?? null,
+      hitRate: r('numa_hit'),
+      missRate: r('numa_miss'),
+      foreignRate: r('numa_foreign'),
+      otherRate: r('other_node'),
+    };
   });
   return { nodes, next: { counters, atMs: now } };
 }
 
-function frame(ctx: Context, sampler: Sampler, state: { prev: Prev | null }, o: { interval: number; width: number; height: number }): string[] {
+function frame(
+  ctx: Context,
+  sampler: Sampler,
+  state: { prev: Prev | null },
+  o: { interval: number; width: number; height: number },
+): string[] {
   const now = performance.now();
   const { nodes, next } = nodesNow(ctx, state.prev, now);
   state.prev = next;
   const samples = withoutSelf(sampler.sample(now), ctx);
   return renderTopFrame({
-    time: new Date().toTimeString().slice(0, 8), intervalSeconds: o.interval, nodes,
-    procs: rankByRemote(samples), processCount: samples.length, width: o.width, height: o.height,
+    time: new Date().toTimeString().slice(0, 8),
+    intervalSeconds: o.interval,
+    nodes,
+    procs: rankByRemote(samples),
+    processCount: samples.length,
+    width: o.width,
+    height: o.height,
   });
 }
 
 function positive(v: string | undefined, flag: string, integer: boolean): number | null {
   if (v === undefined) return null;
   const n = Number(v);
-  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new UsageError(`top: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
-  if (!integer && n * 1000 > MAX_WAIT_MS) throw new UsageError(`top: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
+  if (!(n > 0) || (integer && !Number.isInteger(n)))
+    throw new UsageError(`top: ${flag} needs a positive ${integer ? 'integer' : 'number'}, got '${v}'`);
+  if (!integer && n * 1000 > MAX_WAIT_MS)
+    throw new UsageError(`top: ${flag} '${v}': at most ${MAX_WAIT_MS / 1000} seconds (24 days)`);
   return n;
 }
 
@@ -67,7 +95,10 @@ function inForeground(): boolean {
   const text = readText(REAL_ROOT, `proc/${process.pid}/stat`);
   if (text === null) return false;
   // Fields after the last ')' (comm may hold one): rest[0] is field 3, so field N is rest[N - 3].
-  const rest = text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+  const rest = text
+    .slice(text.lastIndexOf(')') + 1)
+    .trim()
+    .split(/\s+/);
   return rest[5] !== undefined && rest[5] === rest[2]; // tpgid (8) === pgrp (5)
 }
 
@@ -78,13 +109,18 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   const state = { prev: null as Prev | null };
   let quit = false;
   let wake: () => void = () => {};
-  const stop = () => { quit = true; wake(); };
+  const stop = () => {
+    quit = true;
+    wake();
+  };
   const keys = inForeground();
   const restore = () => {
     if (keys) stdin.setRawMode(false);
     out.write(LEAVE);
   };
-  const onKey = (b: Buffer) => { if (b.includes(0x71) || b.includes(0x51) || b.includes(0x03)) stop(); };
+  const onKey = (b: Buffer) => {
+    if (b.includes(0x71) || b.includes(0x51) || b.includes(0x03)) stop();
+  };
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   out.write(ENTER);
   process.on('exit', restore);

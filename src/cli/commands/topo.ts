@@ -9,8 +9,18 @@ import { readWarnings } from '../warnings.js';
 const OPTIONS = {
   json: { type: 'boolean', help: 'machine-readable, schemaVersion 1 (docs/topo.md)' },
   numactl: { type: 'boolean', help: "exactly the output of 'numactl --hardware'" },
-  svg: { type: 'string', value: 'FILE', complete: 'file', help: "the topology as a picture (SVG): nodes with their CPUs, memory and\ndevices, memory-only nodes marked, the distances as a heatmap; - = stdout" },
-  html: { type: 'string', value: 'FILE', complete: 'file', help: 'the same picture in a web page of its own, with the text view; - = stdout' },
+  svg: {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'the topology as a picture (SVG): nodes with their CPUs, memory and\ndevices, memory-only nodes marked, the distances as a heatmap; - = stdout',
+  },
+  html: {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'the same picture in a web page of its own, with the text view; - = stdout',
+  },
 } as const;
 
 /** Writes a picture file (or stdout for "-"); one line naming the file on failure. */
@@ -20,7 +30,9 @@ function writeOut(file: string, text: string, out: (t: string) => void, what: st
     writeFileSync(file, text);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new NumakitError(`topo: --${what} ${file}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new NumakitError(
+      `topo: --${what} ${file}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+    );
   }
 }
 
@@ -35,16 +47,23 @@ const topo: Command<ParsedOptions<typeof OPTIONS>> = {
     const t = discoverTopology(ctx.root, { devices: !values.numactl });
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
-      const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([import('../../render/topo_svg.js'), import('../../render/topo_html.js')]);
+      const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([
+        import('../../render/topo_svg.js'),
+        import('../../render/topo_html.js'),
+      ]);
       const title = ctx.root.isReal ? 'this machine' : ctx.root.label;
       if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t), ctx.out, 'svg');
       else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
       return 0;
     }
     // Each view loads only its own renderer (start-up: docs/startup.md).
-    ctx.out(values.json ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx))
-      : values.numactl ? (await import('../../render/numactl_hardware.js')).renderNumactlHardware(t)
-      : renderTopoText(t));
+    ctx.out(
+      values.json
+        ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx))
+        : values.numactl
+          ? (await import('../../render/numactl_hardware.js')).renderNumactlHardware(t)
+          : renderTopoText(t),
+    );
     return 0;
   },
 };

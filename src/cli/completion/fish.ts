@@ -8,11 +8,16 @@ function values(kind: CompleteKind, examples: readonly string[]): string {
   const words = valueWords(kind, examples);
   if (words !== null) return ` -x -a ${q(words.join(' '))}`;
   switch (kind) {
-    case 'file': return ' -r -F';
-    case 'dir': return " -x -a '(__fish_complete_directories)'";
-    case 'command': return " -x -a '(__fish_complete_command)'";
-    case 'pid': return " -x -a '(__fish_complete_pids)'";
-    default: return ' -x';
+    case 'file':
+      return ' -r -F';
+    case 'dir':
+      return " -x -a '(__fish_complete_directories)'";
+    case 'command':
+      return " -x -a '(__fish_complete_command)'";
+    case 'pid':
+      return " -x -a '(__fish_complete_pids)'";
+    default:
+      return ' -x';
   }
 }
 
@@ -42,9 +47,13 @@ export function renderFishCompletion(t: CompletionTable): string {
   ];
   for (const c of t.commands) {
     const cond = condition(c, t);
-    for (const s of c.subcommands) lines.push(`complete -c numakit${cond} -a ${s} -d ${q(t.commands.find((x) => x.path === `${c.path} ${s}`)!.summary)}`);
+    for (const s of c.subcommands)
+      lines.push(
+        `complete -c numakit${cond} -a ${s} -d ${q(t.commands.find((x) => x.path === `${c.path} ${s}`)!.summary)}`,
+      );
     for (const o of c.options) lines.push(option(cond, o, t.examples));
-    if (c.positional !== null && c.positional !== 'none') lines.push(`complete -c numakit${cond}${values(c.positional, t.examples).replace(' -r -F', ' -F')}`);
+    if (c.positional !== null && c.positional !== 'none')
+      lines.push(`complete -c numakit${cond}${values(c.positional, t.examples).replace(' -r -F', ' -F')}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -54,7 +54,7 @@ function flatten(path: string, cmd: Command, out: CompletionCommand[]): void {
     summary: cmd.summary,
     options: [...Object.entries(cmd.options).map(([k, s]) => option(k, s)), option('help', HELP_OPTION)],
     subcommands: Object.keys(cmd.subcommands ?? {}),
-    positional: cmd.positionals === undefined ? null : cmd.positionals.choices ?? cmd.positionals.complete ?? 'none',
+    positional: cmd.positionals === undefined ? null : (cmd.positionals.choices ?? cmd.positionals.complete ?? 'none'),
   });
   for (const [name, sub] of Object.entries(cmd.subcommands ?? {})) flatten(`${path} ${name}`, sub, out);
 }

@@ -11,11 +11,16 @@ function action(kind: CompleteKind, examples: readonly string[]): string {
   const words = valueWords(kind, examples);
   if (words !== null) return `(${words.join(' ')})`;
   switch (kind) {
-    case 'file': return '_files';
-    case 'dir': return '_files -/';
-    case 'command': return '_command_names -e';
-    case 'pid': return '_pids';
-    default: return ' ';
+    case 'file':
+      return '_files';
+    case 'dir':
+      return '_files -/';
+    case 'command':
+      return '_command_names -e';
+    case 'pid':
+      return '_pids';
+    default:
+      return ' ';
   }
 }
 
@@ -23,7 +28,8 @@ function spec(o: CompletionOption, examples: readonly string[]): string {
   const value = o.takesValue ? `:value:${action(o.values, examples)}` : '';
   const d = `[${desc(o.description)}]${value}`;
   const star = o.multiple ? '*' : '';
-  if (o.long !== undefined && o.short !== undefined) return `'(-${o.short} --${o.long})'${star}{-${o.short},--${o.long}}'${d}'`;
+  if (o.long !== undefined && o.short !== undefined)
+    return `'(-${o.short} --${o.long})'${star}{-${o.short},--${o.long}}'${d}'`;
   return `'${star}${o.long !== undefined ? `--${o.long}` : `-${o.short}`}${d}'`;
 }
 
@@ -31,7 +37,10 @@ function fn(c: CompletionCommand, t: CompletionTable): string {
   const name = `_numakit_${c.path.replace(/[^a-z0-9]/g, '_')}`;
   const args = c.options.map((o) => `    ${spec(o, t.examples)}`);
   if (c.subcommands.length > 0) {
-    args.push(`    '1:command:((${c.subcommands.map((s) => `${s}\\:"${desc(t.commands.find((x) => x.path === `${c.path} ${s}`)!.summary)}"`).join(' ')}))'`, `    '*:: :->sub'`);
+    args.push(
+      `    '1:command:((${c.subcommands.map((s) => `${s}\\:"${desc(t.commands.find((x) => x.path === `${c.path} ${s}`)!.summary)}"`).join(' ')}))'`,
+      `    '*:: :->sub'`,
+    );
     return `${name}() {
   local state
   _arguments -C \\

@@ -16,7 +16,8 @@ export function isKubeGuaranteed(cgroup: string): boolean {
   return !parts.slice(at + 1).some((p) => /(^|-)(burstable|besteffort)(\.slice|$|-)/.test(p));
 }
 
-const narrower = (set: readonly number[] | null, all: readonly number[]) => set !== null && set.length > 0 && all.some((x) => !set.includes(x));
+const narrower = (set: readonly number[] | null, all: readonly number[]) =>
+  set !== null && set.length > 0 && all.some((x) => !set.includes(x));
 
 export interface PinContext {
   /** The CPUs and nodes the agent places on (its own cpuset's). */
@@ -36,14 +37,22 @@ export interface PinContext {
  * limit in cpu.max (newer kubelets can leave it off exclusive CPUs; --cpu-cfs-quota=false sets none
  * at all) the cgroup cannot tell the two apart and the pod is left alone, saying so.
  */
-export function cgroupPin(cgroup: string, cpus: readonly number[] | null, mems: readonly number[] | null, ctx: PinContext): string | null {
+export function cgroupPin(
+  cgroup: string,
+  cpus: readonly number[] | null,
+  mems: readonly number[] | null,
+  ctx: PinContext,
+): string | null {
   if (!isKubeGuaranteed(cgroup)) return null;
   if (narrower(cpus, ctx.cpus)) {
     const limit = ctx.cpuLimit?.() ?? null;
     const list = formatCpuList(cpus!);
-    if (limit === null) return `Kubernetes Guaranteed pod with a cpuset narrower than the node's, CPUs ${list}: exclusive CPUs (CPU Manager) or the shared pool, which its cgroup cannot tell apart without a CPU limit in cpu.max: cgroup ${cgroup}`;
-    if (Number.isInteger(limit) && limit === cpus!.length) return `Kubernetes Guaranteed pod with exclusive CPUs ${list} (CPU Manager): cgroup ${cgroup}`;
+    if (limit === null)
+      return `Kubernetes Guaranteed pod with a cpuset narrower than the node's, CPUs ${list}: exclusive CPUs (CPU Manager) or the shared pool, which its cgroup cannot tell apart without a CPU limit in cpu.max: cgroup ${cgroup}`;
+    if (Number.isInteger(limit) && limit === cpus!.length)
+      return `Kubernetes Guaranteed pod with exclusive CPUs ${list} (CPU Manager): cgroup ${cgroup}`;
   }
-  if (narrower(mems, ctx.nodes)) return `Kubernetes Guaranteed pod bound to node ${formatCpuList(mems!)} (Memory Manager): cgroup ${cgroup}`;
+  if (narrower(mems, ctx.nodes))
+    return `Kubernetes Guaranteed pod bound to node ${formatCpuList(mems!)} (Memory Manager): cgroup ${cgroup}`;
   return null;
 }

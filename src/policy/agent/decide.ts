@@ -38,8 +38,12 @@ export function afterMove(nodes: readonly NodeView[], p: ProcessView, pl: Placem
     const own = p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0;
     const target = pl.nodes.includes(n.id);
     const cold = pl.split?.coldNodes.includes(n.id) === true;
-    const freed = pl.moveFrom.includes(n.id) && p.memory.kind === 'ok' ? (p.memory.nodes[String(n.id)]?.totalBytes ?? 0) : 0;
-    const idle = pl.cpus === null ? n.idleCpus : Math.min(n.cpus.length, n.idleCpus + own) - (target ? share : 0) - (cold ? coldShare : 0);
+    const freed =
+      pl.moveFrom.includes(n.id) && p.memory.kind === 'ok' ? (p.memory.nodes[String(n.id)]?.totalBytes ?? 0) : 0;
+    const idle =
+      pl.cpus === null
+        ? n.idleCpus
+        : Math.min(n.cpus.length, n.idleCpus + own) - (target ? share : 0) - (cold ? coldShare : 0);
     return { ...n, idleCpus: idle, freeBytes: n.freeBytes + freed - (target ? moveShare : 0) };
   });
 }
@@ -53,13 +57,18 @@ function threadsWhere(pl: Placement): string {
 }
 
 function moveReason(pl: Placement, tune: PolicyOptions['tune']): string {
-  const what = [threadsWhere(pl), pl.moveBytes > 0 ? `${mib(pl.moveBytes)} from node ${pl.moveFrom.join(',')} to ${pl.nodes.join(',')}` : '']
-    .filter(Boolean).join(', ');
+  const what = [
+    threadsWhere(pl),
+    pl.moveBytes > 0 ? `${mib(pl.moveBytes)} from node ${pl.moveFrom.join(',')} to ${pl.nodes.join(',')}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const hot = pl.split ? ` (hot threads ${pct(pl.split.hotLocalityNow)} -> ${pct(pl.split.hotLocalityAfter)})` : '';
   return `locality ${pct(pl.localityNow)} -> ${pct(pl.localityAfter)}${hot}: ${what || 'nothing to move'} (tune ${tune})`;
 }
 
-const sameCpus = (a: readonly number[] | null, b: readonly number[]) => a !== null && a.length === b.length && a.every((c) => b.includes(c));
+const sameCpus = (a: readonly number[] | null, b: readonly number[]) =>
+  a !== null && a.length === b.length && a.every((c) => b.includes(c));
 
 /** Its main thread already has the CPUs the placement gives it (the hot or the cold ones with a split). */
 function boundThere(p: ProcessView, pl: Placement): boolean {
@@ -79,7 +88,10 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   const base = { pid: p.pid, comm: p.comm, ...(p.unit ? { unit: p.unit } : {}) };
   const pin = memoryPin(p, opts);
   if (pin !== null) {
-    const why = pin === 'no-permission' ? 'numa_maps not readable' : `memory policy set by the user (${Object.keys(p.memory.kind === 'ok' ? p.memory.policies : {}).join(' ')})`;
+    const why =
+      pin === 'no-permission'
+        ? 'numa_maps not readable'
+        : `memory policy set by the user (${Object.keys(p.memory.kind === 'ok' ? p.memory.policies : {}).join(' ')})`;
     return { kind: 'skip', ...base, skip: pin, reason: why };
   }
   const r = place(p, nodes, opts);
@@ -92,22 +104,34 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   // With a split, "local" is about the hot threads: the cold ones run near, not with, the memory.
   const localNow = pl.split?.hotLocalityNow ?? pl.localityNow;
   if (localNow >= LOCAL_ENOUGH && gain < opts.minGain) {
-    if (boundThere(p, pl)) return { kind: 'skip', ...base, skip: 'local', reason: localReason(pl), localityNow: pl.localityNow };
+    if (boundThere(p, pl))
+      return { kind: 'skip', ...base, skip: 'local', reason: localReason(pl), localityNow: pl.localityNow };
     // Local but free to wander: bind its threads where its memory is (no memory moves), so the
     // scheduler cannot drift it away, and so later decisions count its CPU on that node.
     const bind = { ...pl, moveFrom: [], moveBytes: 0, localityAfter: Math.max(pl.localityNow, pl.localityAfter) };
-    const what = pl.split ? `hot threads ${pct(pl.split.hotLocalityNow)}: bind them to node ${pl.nodes.join(',')} where its memory is, the others to node ${pl.split.coldNodes.join(',')}` : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is`;
+    const what = pl.split
+      ? `hot threads ${pct(pl.split.hotLocalityNow)}: bind them to node ${pl.nodes.join(',')} where its memory is, the others to node ${pl.split.coldNodes.join(',')}`
+      : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is`;
     return { kind: 'move', ...base, placement: bind, reason: `${what} (tune ${opts.tune})`, cpu: p.cpu };
   }
   if (gain < opts.minGain) {
-    return { kind: 'skip', ...base, skip: 'low-gain', reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`, localityNow: pl.localityNow, cpu: p.cpu };
+    return {
+      kind: 'skip',
+      ...base,
+      skip: 'low-gain',
+      reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`,
+      localityNow: pl.localityNow,
+      cpu: p.cpu,
+    };
   }
   return { kind: 'move', ...base, placement: pl, reason: moveReason(pl, opts.tune), cpu: p.cpu };
 }
 
 export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {
   const bo: BudgetOptions = { mbps: opts.maxMigrateMbps, burstSeconds: input.intervalSeconds };
-  const ordered = [...input.processes].sort((a, b) => remoteBytes(b) - remoteBytes(a) || b.rssBytes - a.rssBytes || a.pid - b.pid);
+  const ordered = [...input.processes].sort(
+    (a, b) => remoteBytes(b) - remoteBytes(a) || b.rssBytes - a.rssBytes || a.pid - b.pid,
+  );
   let nodes = input.nodes;
   let budget = input.budget;
   const decisions: Decision[] = [];
@@ -116,7 +140,15 @@ export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {
     if (d.kind === 'move') {
       const next = spend(budget, d.placement.moveBytes, bo);
       if (next === null) {
-        decisions.push({ kind: 'skip', pid: p.pid, comm: p.comm, ...(p.unit ? { unit: p.unit } : {}), skip: 'budget', reason: `${mib(d.placement.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`, localityNow: d.placement.localityNow });
+        decisions.push({
+          kind: 'skip',
+          pid: p.pid,
+          comm: p.comm,
+          ...(p.unit ? { unit: p.unit } : {}),
+          skip: 'budget',
+          reason: `${mib(d.placement.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`,
+          localityNow: d.placement.localityNow,
+        });
         continue;
       }
       budget = next;

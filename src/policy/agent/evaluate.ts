@@ -24,10 +24,15 @@ export interface Scored {
   readonly here: boolean;
 }
 
-export const memOn = (p: ProcessView, n: number) => (p.memory.kind === 'ok' ? (p.memory.nodes[String(n)]?.totalBytes ?? 0) : 0);
+export const memOn = (p: ProcessView, n: number) =>
+  p.memory.kind === 'ok' ? (p.memory.nodes[String(n)]?.totalBytes ?? 0) : 0;
 
 export function memoryNodes(p: ProcessView): number[] {
-  return p.memory.kind === 'ok' ? Object.keys(p.memory.nodes).map(Number).filter((n) => memOn(p, n) > 0) : [];
+  return p.memory.kind === 'ok'
+    ? Object.keys(p.memory.nodes)
+        .map(Number)
+        .filter((n) => memOn(p, n) > 0)
+    : [];
 }
 
 /**
@@ -50,12 +55,18 @@ export function memoryAfter(p: ProcessView, moves: readonly number[], to: readon
   return after;
 }
 
-export function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: readonly NodeView[]; runNodes: readonly number[] }, opts: PolicyOptions): Scored | null {
+export function evaluate(
+  p: ProcessView,
+  set: readonly NodeView[],
+  ctx: { all: readonly NodeView[]; runNodes: readonly number[] },
+  opts: PolicyOptions,
+): Scored | null {
   const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
   const ids = new Set(set.map((n) => n.id));
   const cpuNode = new Set(ctx.all.filter((n) => n.cpus.length > 0).map((n) => n.id));
   // Memory on a memory-only node stays there (tiering put it there) unless --promote.
-  const moves = opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
+  const moves =
+    opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
   const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const free = set.reduce((s, n) => s + n.freeBytes, 0);
   if (moveBytes > 0 && free - moveBytes < FREE_RESERVE_BYTES * set.length) return null;
@@ -63,7 +74,13 @@ export function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: r
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
   if (spare < -NEED_SLACK) return null;
-  const cpus = opts.tune === 'pages' ? null : set.flatMap((n) => n.cpus).filter((c) => p.cpusPermitted.includes(c)).sort((a, b) => a - b);
+  const cpus =
+    opts.tune === 'pages'
+      ? null
+      : set
+          .flatMap((n) => n.cpus)
+          .filter((c) => p.cpusPermitted.includes(c))
+          .sort((a, b) => a - b);
   // Its threads spread over the set's nodes in proportion to the CPUs they may use there; each
   // thread reaches all of its memory. So locality and reach are what the threads see, on
   // average, once the memory sits where the kernel will put it: a set of two nodes with the
@@ -79,8 +96,12 @@ export function evaluate(p: ProcessView, set: readonly NodeView[], ctx: { all: r
     for (const [m, bytes] of mem) reach += (share * bytes * 10) / distance(n, m);
   }
   const placement: Placement = {
-    nodes: [...ids].sort((a, b) => a - b), cpus, moveFrom: moves.sort((a, b) => a - b), moveBytes,
-    localityNow: locality(p) ?? 0, localityAfter: total > 0 ? local / total : 0,
+    nodes: [...ids].sort((a, b) => a - b),
+    cpus,
+    moveFrom: moves.sort((a, b) => a - b),
+    moveBytes,
+    localityNow: locality(p) ?? 0,
+    localityAfter: total > 0 ? local / total : 0,
   };
   const here = ids.size === ctx.runNodes.length && ctx.runNodes.every((n) => ids.has(n));
   return { set, placement, reach: total > 0 ? reach / total : 0, spare, here };
@@ -114,4 +135,3 @@ export function better(a: Scored, b: Scored, total: number, opts: PolicyOptions)
 function byCodePoint(x: string, y: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
-

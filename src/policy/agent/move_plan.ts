@@ -56,7 +56,14 @@ export function planMove(ranges: readonly RangeInput[], from: readonly number[],
     bytes += source * r.pageBytes;
     // Direct only when each page found goes to the one target: no other pages, one target.
     const query = other > 0 || targets.size > 1;
-    spans.push({ start: r.start, end: r.end, step: r.pageBytes, query, to: query ? null : [...targets][0]!, sourcePages: source });
+    spans.push({
+      start: r.start,
+      end: r.end,
+      step: r.pageBytes,
+      query,
+      to: query ? null : [...targets][0]!,
+      sourcePages: source,
+    });
   }
   return { spans, target, bytes };
 }

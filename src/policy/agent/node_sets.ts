@@ -15,10 +15,19 @@ export function distance(from: NodeView, to: number): number {
 }
 
 function nearest(from: NodeView, pool: readonly NodeView[], k: number): NodeView[] {
-  return [...pool].sort((a, b) => distance(from, a.id) - distance(from, b.id) || (a.id === from.id ? -1 : b.id === from.id ? 1 : a.id - b.id)).slice(0, k);
+  return [...pool]
+    .sort(
+      (a, b) =>
+        distance(from, a.id) - distance(from, b.id) || (a.id === from.id ? -1 : b.id === from.id ? 1 : a.id - b.id),
+    )
+    .slice(0, k);
 }
 
-const key = (set: readonly NodeView[]) => set.map((n) => n.id).sort((a, b) => a - b).join(',');
+const key = (set: readonly NodeView[]) =>
+  set
+    .map((n) => n.id)
+    .sort((a, b) => a - b)
+    .join(',');
 
 /**
  * Candidate sets. `usable` are the CPU nodes the process may run on; `need` its CPU need;

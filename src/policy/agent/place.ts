@@ -20,25 +20,38 @@ import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from
 
 export { FIT_SLACK, FREE_RESERVE_BYTES, remapNode } from './evaluate.js';
 
-export type PlaceResult = { readonly ok: true; readonly placement: Placement; readonly spare: number } | { readonly ok: false; readonly skip: SkipReason; readonly reason: string };
+export type PlaceResult =
+  | { readonly ok: true; readonly placement: Placement; readonly spare: number }
+  | { readonly ok: false; readonly skip: SkipReason; readonly reason: string };
 
 /** The CPU nodes the process may use: CPUs it is permitted, memory in its Mems_allowed. */
 function usableNodes(p: ProcessView, nodes: readonly NodeView[]): NodeView[] {
-  return nodes.filter((n) => n.cpus.some((c) => p.cpusPermitted.includes(c)) && (p.memsAllowed === null || p.memsAllowed.includes(n.id)));
+  return nodes.filter(
+    (n) => n.cpus.some((c) => p.cpusPermitted.includes(c)) && (p.memsAllowed === null || p.memsAllowed.includes(n.id)),
+  );
 }
 
 export function place(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOptions): PlaceResult {
   const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
   if (total === 0) return { ok: false, skip: 'no-memory', reason: 'no anonymous memory in numa_maps' };
-  const run = Object.entries(p.cpuNodes).filter(([, s]) => s > 0).map(([n]) => Number(n));
+  const run = Object.entries(p.cpuNodes)
+    .filter(([, s]) => s > 0)
+    .map(([n]) => Number(n));
   const runNodes = run.length > 0 ? run : [...p.lastNodes];
   const usable = usableNodes(p, nodes);
-  const sets = opts.tune === 'pages' ? [usable.filter((n) => runNodes.includes(n.id))].filter((s) => s.length > 0) : candidateSets(usable, p.cpu, runNodes);
+  const sets =
+    opts.tune === 'pages'
+      ? [usable.filter((n) => runNodes.includes(n.id))].filter((s) => s.length > 0)
+      : candidateSets(usable, p.cpu, runNodes);
   const scored = sets.map((s) => evaluate(p, s, { all: nodes, runNodes }, opts)).filter((s): s is Scored => s !== null);
   const split = placeSplit(p, { all: nodes, usable, runNodes }, sets[0]?.length ?? 0, opts);
   if (split !== null) scored.push(split);
   if (scored.length === 0) {
-    return { ok: false, skip: 'no-room', reason: `no node set has ${p.cpu.toFixed(1)} idle CPUs and room for its memory` };
+    return {
+      ok: false,
+      skip: 'no-room',
+      reason: `no node set has ${p.cpu.toFixed(1)} idle CPUs and room for its memory`,
+    };
   }
   const best = scored.sort((a, b) => better(a, b, total, opts))[0]!;
   return { ok: true, placement: best.placement, spare: best.spare };

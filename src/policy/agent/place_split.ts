@@ -21,18 +21,33 @@ interface Ctx {
 }
 
 /** The node for the cold threads: one that holds them (within FIT_SLACK), nearest the hot set, most spare. */
-function coldNode(p: ProcessView, hotSet: readonly NodeView[], coldCpu: number, cold: Record<string, number>, usable: readonly NodeView[]): NodeView | null {
+function coldNode(
+  p: ProcessView,
+  hotSet: readonly NodeView[],
+  coldCpu: number,
+  cold: Record<string, number>,
+  usable: readonly NodeView[],
+): NodeView | null {
   const ids = new Set(hotSet.map((n) => n.id));
   const near = (n: NodeView) => Math.min(...hotSet.map((h) => distance(h, n.id)));
-  const spare = (n: NodeView) => Math.min(n.cpus.length, n.idleCpus + (p.windowSeconds > 0 ? (cold[String(n.id)] ?? 0) / p.windowSeconds : 0)) - coldCpu;
+  const spare = (n: NodeView) =>
+    Math.min(n.cpus.length, n.idleCpus + (p.windowSeconds > 0 ? (cold[String(n.id)] ?? 0) / p.windowSeconds : 0)) -
+    coldCpu;
   const options = usable.filter((n) => !ids.has(n.id));
-  options.sort((a, b) => Number(spare(b) >= -FIT_SLACK) - Number(spare(a) >= -FIT_SLACK) || near(a) - near(b) || spare(b) - spare(a) || a.id - b.id);
+  options.sort(
+    (a, b) =>
+      Number(spare(b) >= -FIT_SLACK) - Number(spare(a) >= -FIT_SLACK) ||
+      near(a) - near(b) ||
+      spare(b) - spare(a) ||
+      a.id - b.id,
+  );
   return options[0] ?? null;
 }
 
 /** The split placement's score, or null when a split does not apply or cannot beat `wholeK` nodes. */
 export function placeSplit(p: ProcessView, ctx: Ctx, wholeK: number, opts: PolicyOptions): Scored | null {
-  if (opts.granularity !== 'threads' || opts.tune === 'pages' || p.threadUse === undefined || p.memory.kind !== 'ok') return null;
+  if (opts.granularity !== 'threads' || opts.tune === 'pages' || p.threadUse === undefined || p.memory.kind !== 'ok')
+    return null;
   const rank = rankThreads(p.threadUse, p.windowSeconds);
   if (rank.hot.length === 0 || rank.coldCpu < MIN_COLD_CPU) return null;
   const hotSeconds = secondsByNode(rank.hot);
@@ -68,8 +83,13 @@ export function placeSplit(p: ProcessView, ctx: Ctx, wholeK: number, opts: Polic
         ...hot.placement,
         localityAfter: h * hot.placement.localityAfter + (1 - h) * coldLocal,
         split: {
-          hotTids: rank.hot.map((t) => t.tid), coldNodes: [cn.id], coldCpus, hotCpu: rank.hotCpu, coldCpu: rank.coldCpu,
-          hotLocalityNow: threadsLocality(rank.hot, p.memory) ?? 0, hotLocalityAfter: hot.placement.localityAfter,
+          hotTids: rank.hot.map((t) => t.tid),
+          coldNodes: [cn.id],
+          coldCpus,
+          hotCpu: rank.hotCpu,
+          coldCpu: rank.coldCpu,
+          hotLocalityNow: threadsLocality(rank.hot, p.memory) ?? 0,
+          hotLocalityAfter: hot.placement.localityAfter,
         },
       },
     });

@@ -31,13 +31,19 @@ export function rankThreads(use: readonly ThreadUse[], windowSeconds: number): T
     if (n < 0) n = sorted.length;
     hot = total;
   }
-  return { hot: sorted.slice(0, n), cold: sorted.slice(n), hotCpu: hot / windowSeconds, coldCpu: (total - hot) / windowSeconds };
+  return {
+    hot: sorted.slice(0, n),
+    cold: sorted.slice(n),
+    hotCpu: hot / windowSeconds,
+    coldCpu: (total - hot) / windowSeconds,
+  };
 }
 
 /** Node id -> CPU seconds of these threads (by the node they last ran on). */
 export function secondsByNode(threads: readonly ThreadUse[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const t of threads) if (t.node !== null && t.seconds > 0) out[String(t.node)] = (out[String(t.node)] ?? 0) + t.seconds;
+  for (const t of threads)
+    if (t.node !== null && t.seconds > 0) out[String(t.node)] = (out[String(t.node)] ?? 0) + t.seconds;
   return out;
 }
 

@@ -87,9 +87,23 @@ export interface ProcessView extends ProcessBrief {
 
 /** Why a process is left alone. */
 export type SkipReason =
-  | 'kernel-thread' | 'init' | 'self' | 'small' | 'idle' | 'excluded' | 'not-included'
-  | 'pinned-cpus' | 'pinned-memory' | 'cooldown' | 'no-permission' | 'local' | 'low-gain'
-  | 'no-room' | 'budget' | 'no-memory' | 'pinned-cgroup';
+  | 'kernel-thread'
+  | 'init'
+  | 'self'
+  | 'small'
+  | 'idle'
+  | 'excluded'
+  | 'not-included'
+  | 'pinned-cpus'
+  | 'pinned-memory'
+  | 'cooldown'
+  | 'no-permission'
+  | 'local'
+  | 'low-gain'
+  | 'no-room'
+  | 'budget'
+  | 'no-memory'
+  | 'pinned-cgroup';
 
 /**
  * --granularity threads: the hot threads go to `cpus` with the memory; every other thread
@@ -122,8 +136,25 @@ export interface Placement {
 }
 
 export type Decision =
-  | { readonly kind: 'move'; readonly pid: number; readonly comm: string; readonly placement: Placement; readonly reason: string; /** CPUs it used over the window. */ readonly cpu?: number; readonly unit?: Unit }
-  | { readonly kind: 'skip'; readonly pid: number; readonly comm: string; readonly skip: SkipReason; readonly reason: string; readonly localityNow?: number; readonly cpu?: number; readonly unit?: Unit };
+  | {
+      readonly kind: 'move';
+      readonly pid: number;
+      readonly comm: string;
+      readonly placement: Placement;
+      readonly reason: string /** CPUs it used over the window. */;
+      readonly cpu?: number;
+      readonly unit?: Unit;
+    }
+  | {
+      readonly kind: 'skip';
+      readonly pid: number;
+      readonly comm: string;
+      readonly skip: SkipReason;
+      readonly reason: string;
+      readonly localityNow?: number;
+      readonly cpu?: number;
+      readonly unit?: Unit;
+    };
 
 export const DEFAULT_POLICY: PolicyOptions = {
   minRssBytes: 32 * 1024 * 1024,

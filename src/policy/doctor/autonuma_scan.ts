@@ -12,17 +12,40 @@ import type { Rule } from './rule.js';
 const ID = 'autonuma-scan';
 
 export const autonumaScan: Rule = {
-  id: ID, number: 4, title: 'AutoNUMA scan parameters too aggressive or too lazy for the profile',
+  id: ID,
+  number: 4,
+  title: 'AutoNUMA scan parameters too aggressive or too lazy for the profile',
   check(input, profile): Finding[] {
     const t = input.topology;
     const want = profile.wants.autonumaScan;
     if (t.nodes.length <= 1) return [singleNode(ID, 'AutoNUMA scan')];
-    if (!autonumaRuns(t.kernel.numaBalancing.value)) return [pass(ID, ID, 'AutoNUMA is off: scan parameters unused', [evFact(t.kernel.numaBalancing)])];
-    if (want === undefined || want.state !== 'want') return [pass(ID, ID, want?.state === 'moot' ? `scan parameters: ${want.why}` : `no scan rate wanted by the ${profile.name} profile`)];
+    if (!autonumaRuns(t.kernel.numaBalancing.value))
+      return [pass(ID, ID, 'AutoNUMA is off: scan parameters unused', [evFact(t.kernel.numaBalancing)])];
+    if (want === undefined || want.state !== 'want')
+      return [
+        pass(
+          ID,
+          ID,
+          want?.state === 'moot'
+            ? `scan parameters: ${want.why}`
+            : `no scan rate wanted by the ${profile.name} profile`,
+        ),
+      ];
     const s = t.kernel.numaBalancingScan;
     const knobs = [s.delayMs, s.periodMinMs, s.periodMaxMs, s.sizeMb];
     const absentKnob = knobs.find((k) => k.value === null);
-    if (absentKnob) return [notChecked(ID, ID, 'AutoNUMA scan parameters', absentReason(absentKnob, 'since 5.13 the scan knobs live in debugfs: mount it (mount -t debugfs none /sys/kernel/debug) and run as root'))];
+    if (absentKnob)
+      return [
+        notChecked(
+          ID,
+          ID,
+          'AutoNUMA scan parameters',
+          absentReason(
+            absentKnob,
+            'since 5.13 the scan knobs live in debugfs: mount it (mount -t debugfs none /sys/kernel/debug) and run as root',
+          ),
+        ),
+      ];
     const v = scanVerdict(s.periodMinMs.value!, s.sizeMb.value!, want.advice.value);
     const evidence = knobs.map((k) => evFact(k));
     if (v === null) return [pass(ID, ID, `scan parameters suit the ${profile.name} profile`, evidence)];
@@ -32,12 +55,19 @@ export const autonumaScan: Rule = {
       const k = knobs[all.indexOf(c)]!;
       return k.path.startsWith('proc/sys/') ? null : k.path;
     };
-    return [problem(ID, {
-      id: `${ID}/${v.kind}`, severity: v.kind === 'aggressive' ? 'warning' : 'info', evidence, changes, ...commandsFor(changes, pathOf),
-      title: `AutoNUMA scans ${v.kind === 'aggressive' ? 'too often or in too small steps' : 'too rarely'} for the ${profile.name} profile: ${v.what}`,
-      why: v.kind === 'aggressive'
-        ? 'each scan unmaps pages to catch hinting faults: frequent small scans cost system CPU time and migrate pages back and forth'
-        : 'hot pages stay remote for minutes before AutoNUMA notices them',
-    })];
+    return [
+      problem(ID, {
+        id: `${ID}/${v.kind}`,
+        severity: v.kind === 'aggressive' ? 'warning' : 'info',
+        evidence,
+        changes,
+        ...commandsFor(changes, pathOf),
+        title: `AutoNUMA scans ${v.kind === 'aggressive' ? 'too often or in too small steps' : 'too rarely'} for the ${profile.name} profile: ${v.what}`,
+        why:
+          v.kind === 'aggressive'
+            ? 'each scan unmaps pages to catch hinting faults: frequent small scans cost system CPU time and migrate pages back and forth'
+            : 'hot pages stay remote for minutes before AutoNUMA notices them',
+      }),
+    ];
   },
 };

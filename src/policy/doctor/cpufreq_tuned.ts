@@ -22,18 +22,31 @@ const GOVERNORS = '/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor';
 function governor(input: DoctorInput, profile: Profile): Finding {
   if (!input.governors.ok) return notChecked(ID, `${ID}/governor`, 'CPU frequency governor', input.governors.reason);
   const want = wanted(profile, 'governor');
-  const slow = Object.entries(input.governors.value).filter(([, g]) => g !== 'performance').map(([c, g]) => ({ cpu: Number(c), g }));
+  const slow = Object.entries(input.governors.value)
+    .filter(([, g]) => g !== 'performance')
+    .map(([c, g]) => ({ cpu: Number(c), g }));
   const evidence = [ev(input.governors.source, [...new Set(Object.values(input.governors.value))].join(','))];
-  if (want === null || slow.length === 0) return pass(ID, `${ID}/governor`, `governor ${[...new Set(Object.values(input.governors.value))].join(',')}`, evidence);
+  if (want === null || slow.length === 0)
+    return pass(
+      ID,
+      `${ID}/governor`,
+      `governor ${[...new Set(Object.values(input.governors.value))].join(',')}`,
+      evidence,
+    );
   const cpus = slow.map((s) => s.cpu);
   const tuned = wanted(profile, 'tuned');
   return problem(ID, {
-    id: `${ID}/governor`, severity: 'warning', evidence: [ev(`sys/devices/system/cpu/cpu${cpus[0]}/cpufreq/scaling_governor`, slow[0]!.g), ...evidence],
+    id: `${ID}/governor`,
+    severity: 'warning',
+    evidence: [ev(`sys/devices/system/cpu/cpu${cpus[0]}/cpufreq/scaling_governor`, slow[0]!.g), ...evidence],
     title: `${cpus.length} CPU(s) (${formatCpuList(cpus)}) use the "${slow[0]!.g}" governor; the ${profile.name} profile wants "performance"`,
     why: want.reason,
     runtime: [`for g in ${GOVERNORS}; do echo performance > "$g"; done`],
     persistent: [`echo 'w ${GOVERNORS} - - - - performance' > /etc/tmpfiles.d/numakit-governor.conf`],
-    manual: tuned === null ? [] : [`or let tuned keep it: tuned profile ${suggested(profile, tuned.value)} (see ${ID}/tuned)`],
+    manual:
+      tuned === null
+        ? []
+        : [`or let tuned keep it: tuned profile ${suggested(profile, tuned.value)} (see ${ID}/tuned)`],
     changes: governorChanges(want, input.topology, cpus),
   });
 }
@@ -52,11 +65,18 @@ function suggested(profile: Profile, t: TunedWant): string {
 function childProfile(base: string, profile: Profile): string[] {
   if (!clashes(base, profile)) return [];
   const dir = `/etc/tuned/${base}-numakit`;
-  return [`mkdir -p ${dir}`, `printf '[main]\\ninclude=${base}\\n\\n[vm]\\ntransparent_hugepages=${wanted(profile, 'thpEnabled')!.value.prefer}\\n' > ${dir}/tuned.conf`];
+  return [
+    `mkdir -p ${dir}`,
+    `printf '[main]\\ninclude=${base}\\n\\n[vm]\\ntransparent_hugepages=${wanted(profile, 'thpEnabled')!.value.prefer}\\n' > ${dir}/tuned.conf`,
+  ];
 }
 
 function activate(profile: Profile, base: string, start: boolean): string[] {
-  return [...childProfile(base, profile), ...(start ? ['systemctl enable --now tuned'] : []), `tuned-adm profile ${clashes(base, profile) ? `${base}-numakit` : base}`];
+  return [
+    ...childProfile(base, profile),
+    ...(start ? ['systemctl enable --now tuned'] : []),
+    `tuned-adm profile ${clashes(base, profile) ? `${base}-numakit` : base}`,
+  ];
 }
 
 function tunedFights(input: DoctorInput, profile: Profile, t: TunedWant | null, names: string[]): Finding | null {
@@ -65,10 +85,13 @@ function tunedFights(input: DoctorInput, profile: Profile, t: TunedWant | null, 
   if (saving === undefined && thpClash === undefined) return null;
   const thp = wanted(profile, 'thpEnabled');
   return problem(ID, {
-    id: `${ID}/tuned`, severity: 'warning', evidence: [evFact(input.tunedProfile, (v) => v.join(' '))],
-    title: saving !== undefined
-      ? `tuned profile "${saving}" saves power; the ${profile.name} profile wants ${t!.profile}`
-      : `tuned profile "${thpClash}" sets THP "${TUNED_THP[thpClash!]}"; the ${profile.name} profile wants "${thp!.value.prefer}"`,
+    id: `${ID}/tuned`,
+    severity: 'warning',
+    evidence: [evFact(input.tunedProfile, (v) => v.join(' '))],
+    title:
+      saving !== undefined
+        ? `tuned profile "${saving}" saves power; the ${profile.name} profile wants ${t!.profile}`
+        : `tuned profile "${thpClash}" sets THP "${TUNED_THP[thpClash!]}"; the ${profile.name} profile wants "${thp!.value.prefer}"`,
     why: 'tuned re-applies its settings at every start: it undoes the tuning numakit or a script made',
     runtime: activate(profile, saving !== undefined ? t!.profile : thpClash!, false),
     persistent: [],
@@ -82,9 +105,17 @@ function tuned(input: DoctorInput, profile: Profile): Finding {
   const running = input.comms.ok && input.comms.value['tuned'] !== undefined;
   if (f.value === null || f.value.length === 0 || !running) {
     if (t === null) return pass(ID, `${ID}/tuned`, 'tuned not in use', [evFact(f, (v) => v.join(' '))]);
-    if (!input.comms.ok && f.value === null) return notChecked(ID, `${ID}/tuned`, 'tuned profile', `${absentReason(f, 'tuned not installed')}; ${input.comms.reason}`);
+    if (!input.comms.ok && f.value === null)
+      return notChecked(
+        ID,
+        `${ID}/tuned`,
+        'tuned profile',
+        `${absentReason(f, 'tuned not installed')}; ${input.comms.reason}`,
+      );
     return problem(ID, {
-      id: `${ID}/tuned`, severity: 'info', evidence: [evFact(f, (v) => v.join(' ') || '(none)'), ev('proc/*/comm', running ? 'tuned running' : 'no tuned')],
+      id: `${ID}/tuned`,
+      severity: 'info',
+      evidence: [evFact(f, (v) => v.join(' ') || '(none)'), ev('proc/*/comm', running ? 'tuned running' : 'no tuned')],
       title: `no tuned profile active; the ${profile.name} profile suggests "${suggested(profile, t.value)}"`,
       why: 'tuned sets the governor, energy-performance bias and scheduler knobs in one place and keeps them across reboots',
       runtime: activate(profile, t.value.profile, true),
@@ -92,10 +123,17 @@ function tuned(input: DoctorInput, profile: Profile): Finding {
       manual: ['tuned-adm remembers the active profile across reboots'],
     });
   }
-  return tunedFights(input, profile, t?.value ?? null, f.value) ?? pass(ID, `${ID}/tuned`, `tuned profile ${f.value.join(' ')} suits the ${profile.name} profile`, [evFact(f, (v) => v.join(' '))]);
+  return (
+    tunedFights(input, profile, t?.value ?? null, f.value) ??
+    pass(ID, `${ID}/tuned`, `tuned profile ${f.value.join(' ')} suits the ${profile.name} profile`, [
+      evFact(f, (v) => v.join(' ')),
+    ])
+  );
 }
 
 export const cpufreqTuned: Rule = {
-  id: ID, number: 19, title: 'CPU frequency governor; tuned profile against the workload profile',
+  id: ID,
+  number: 19,
+  title: 'CPU frequency governor; tuned profile against the workload profile',
   check: (input, profile) => [governor(input, profile), tuned(input, profile)],
 };

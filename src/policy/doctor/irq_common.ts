@@ -5,7 +5,9 @@ import { nodeCpus } from './make.js';
 
 /** Devices with IRQs that a NUMA placement cares about. */
 export function irqDevices(input: DoctorInput): Device[] {
-  return input.topology.devices.filter((d) => d.irqs.length > 0 && (d.kind === 'net' || d.kind === 'nvme' || d.kind === 'ib' || d.kind === 'gpu'));
+  return input.topology.devices.filter(
+    (d) => d.irqs.length > 0 && (d.kind === 'net' || d.kind === 'nvme' || d.kind === 'ib' || d.kind === 'gpu'),
+  );
 }
 
 /** The IRQs of a device that were found in /proc/irq. */

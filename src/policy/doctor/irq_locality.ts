@@ -19,13 +19,29 @@ function nicFinding(input: DoctorInput, d: Device, irqs: IrqInfo[]): Finding | n
   if (remote.length === 0) return null;
   const cpus = formatCpuList([...local]);
   return problem(ID, {
-    id: `${ID}/${d.name}`, severity: 'warning',
-    evidence: [ev(`sys/class/${d.kind === 'ib' ? 'infiniband' : d.kind === 'gpu' ? 'bus/pci/devices' : 'net'}/${d.name}/device/numa_node`, d.node!), ...remote.slice(0, 6).map((i) => ev(`proc/irq/${i.irq}/${i.effective ? 'effective_affinity_list' : 'smp_affinity_list'}`, formatCpuList(servingCpus(i))))],
+    id: `${ID}/${d.name}`,
+    severity: 'warning',
+    evidence: [
+      ev(
+        `sys/class/${d.kind === 'ib' ? 'infiniband' : d.kind === 'gpu' ? 'bus/pci/devices' : 'net'}/${d.name}/device/numa_node`,
+        d.node!,
+      ),
+      ...remote
+        .slice(0, 6)
+        .map((i) =>
+          ev(
+            `proc/irq/${i.irq}/${i.effective ? 'effective_affinity_list' : 'smp_affinity_list'}`,
+            formatCpuList(servingCpus(i)),
+          ),
+        ),
+    ],
     title: `${remote.length} of ${irqs.length} IRQs of ${d.kind} ${d.name} (node ${d.node}) are served only by CPUs of other nodes`,
     why: 'each interrupt and its softirq work run on a remote node: packets and descriptors cross the interconnect, and the local CPUs miss them in cache',
     runtime: remote.map((i) => `echo ${cpus} > /proc/irq/${i.irq}/smp_affinity_list`),
     persistent: [],
-    manual: ['MSI IRQ numbers change between boots: numakit apply --persist DIR writes a boot-time unit for these affinities; under a pinning profile stop irqbalance or ban these IRQs (see irqbalance)'],
+    manual: [
+      'MSI IRQ numbers change between boots: numakit apply --persist DIR writes a boot-time unit for these affinities; under a pinning profile stop irqbalance or ban these IRQs (see irqbalance)',
+    ],
     changes: remote.map((i) => change.irq(i.irq, cpus, d.name, `${d.name} IRQs on its node ${d.node}`)),
   });
 }
@@ -46,18 +62,26 @@ function nvmeFinding(input: DoctorInput, d: Device, irqs: IrqInfo[]): Finding | 
   }
   if (total === 0 || remote / total <= 0.5) return null;
   return problem(ID, {
-    id: `${ID}/${d.name}`, severity: 'info',
-    evidence: [ev(`sys/class/nvme/${d.name}/device/numa_node`, d.node!), ev('proc/interrupts', `${pct(remote / total)} of ${total} ${d.name} interrupts on CPUs of other nodes`)],
+    id: `${ID}/${d.name}`,
+    severity: 'info',
+    evidence: [
+      ev(`sys/class/nvme/${d.name}/device/numa_node`, d.node!),
+      ev('proc/interrupts', `${pct(remote / total)} of ${total} ${d.name} interrupts on CPUs of other nodes`),
+    ],
     title: `most I/O completions of ${d.name} (node ${d.node}) run on other nodes: the I/O is submitted from there`,
     why: 'NVMe queue IRQs are kernel-managed per CPU group; remote completions mean the workload using this disk runs on another node, so its data crosses the interconnect',
     runtime: [],
     persistent: [],
-    manual: [`run the I/O workload on node ${d.node}: numakit run --cpunodebind=${d.node} --membind=${d.node} -- COMMAND, or systemd CPUAffinity=/NUMAPolicy= in its unit (numakit plan service); or give each node its own disk`],
+    manual: [
+      `run the I/O workload on node ${d.node}: numakit run --cpunodebind=${d.node} --membind=${d.node} -- COMMAND, or systemd CPUAffinity=/NUMAPolicy= in its unit (numakit plan service); or give each node its own disk`,
+    ],
   });
 }
 
 export const irqLocality: Rule = {
-  id: ID, number: 10, title: 'NIC/NVMe IRQs served by CPUs of another node',
+  id: ID,
+  number: 10,
+  title: 'NIC/NVMe IRQs served by CPUs of another node',
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'IRQ locality')];
     if (!input.irqs.ok) return [notChecked(ID, ID, 'IRQ locality', input.irqs.reason)];

@@ -16,12 +16,15 @@ function daemons(input: DoctorInput): string[] {
 }
 
 export const ksm: Rule = {
-  id: ID, number: 8, title: 'KSM merging pages (across nodes)',
+  id: ID,
+  number: 8,
+  title: 'KSM merging pages (across nodes)',
   check(input, profile): Finding[] {
     const k = input.ksm;
     if (k.run.value === null) {
       // No ksm directory while THP's sysfs is there: a kernel built without CONFIG_KSM.
-      if (k.run.absent === 'missing' && input.topology.kernel.thpEnabled.value !== null) return [pass(ID, ID, 'kernel has no KSM', [evFact(k.run)])];
+      if (k.run.absent === 'missing' && input.topology.kernel.thpEnabled.value !== null)
+        return [pass(ID, ID, 'kernel has no KSM', [evFact(k.run)])];
       return [notChecked(ID, ID, 'KSM', absentReason(k.run, '/sys/kernel/mm not visible (container?)'))];
     }
     const evidence = [evFact(k.run), evFact(k.pagesSharing), evFact(k.mergeAcrossNodes)];
@@ -30,19 +33,35 @@ export const ksm: Rule = {
     const ds = daemons(input);
     const want = wanted(profile, 'ksm');
     const title = `KSM is merging pages${across ? ' across nodes (merge_across_nodes=1)' : ''}${ds.length > 0 ? `, driven by ${ds.join(', ')}` : ''}`;
-    const crossNode = 'if KSM is wanted (VM hosts): stop it with run=2, set merge_across_nodes=0, then run=1, so pages merge within a node only';
+    const crossNode =
+      'if KSM is wanted (VM hosts): stop it with run=2, set merge_across_nodes=0, then run=1, so pages merge within a node only';
     if (want === null) {
       if (!across) return [pass(ID, ID, `${title}; the ${profile.name} profile has no opinion on KSM`, evidence)];
-      return [problem(ID, {
-        id: ID, severity: 'info', evidence, title, runtime: [], persistent: [], manual: [crossNode, 'or turn it off: numakit apply --profile database does (KSM off)'],
-        why: 'a merged page lives on one node: every other node\'s user of it reads remote memory',
-      })];
+      return [
+        problem(ID, {
+          id: ID,
+          severity: 'info',
+          evidence,
+          title,
+          runtime: [],
+          persistent: [],
+          manual: [crossNode, 'or turn it off: numakit apply --profile database does (KSM off)'],
+          why: "a merged page lives on one node: every other node's user of it reads remote memory",
+        }),
+      ];
     }
     const changes = ksmChanges(want, ds.length > 0 ? { ksmtuned: 'running' } : {});
-    return [problem(ID, {
-      id: ID, severity: 'warning', evidence, changes, ...commandsFor(changes), manual: [crossNode],
-      title: `${title}; the ${profile.name} profile wants it off`,
-      why: want.reason,
-    })];
+    return [
+      problem(ID, {
+        id: ID,
+        severity: 'warning',
+        evidence,
+        changes,
+        ...commandsFor(changes),
+        manual: [crossNode],
+        title: `${title}; the ${profile.name} profile wants it off`,
+        why: want.reason,
+      }),
+    ];
   },
 };

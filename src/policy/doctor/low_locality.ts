@@ -15,17 +15,22 @@ const SHOW = 5;
 /** The node holding most of the process's memory. */
 export function homeNode(p: ProcessView): NodeId | null {
   let best: NodeId | null = null;
-  for (const [n, b] of Object.entries(p.bytesByNode)) if (best === null || b > (p.bytesByNode[best] ?? 0)) best = Number(n);
+  for (const [n, b] of Object.entries(p.bytesByNode))
+    if (best === null || b > (p.bytesByNode[best] ?? 0)) best = Number(n);
   return best;
 }
 
 function describe(p: ProcessView): string {
-  const nodes = Object.entries(p.bytesByNode).map(([n, b]) => `node${n} ${gib(b)}`).join(', ');
+  const nodes = Object.entries(p.bytesByNode)
+    .map(([n, b]) => `node${n} ${gib(b)}`)
+    .join(', ');
   return `${p.comm}(${p.pid}): ${gib(p.totalBytes)} (${nodes}), runs on node ${p.runNodes.join(',') || '?'}, locality ${pct(p.locality ?? 0)}`;
 }
 
 export const lowLocality: Rule = {
-  id: ID, number: 15, title: 'processes with much memory and low locality',
+  id: ID,
+  number: 15,
+  title: 'processes with much memory and low locality',
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'process locality')];
     if (!input.processes.ok) return [notChecked(ID, ID, 'process locality', input.processes.reason)];
@@ -34,17 +39,26 @@ export const lowLocality: Rule = {
       .sort((a, b) => b.totalBytes * (1 - b.locality!) - a.totalBytes * (1 - a.locality!));
     if (low.length === 0) return [pass(ID, ID, `no process over ${gib(MIN_BYTES)} has locality under ${pct(LOW)}`)];
     const top = low.slice(0, SHOW);
-    return [problem(ID, {
-      id: ID, severity: 'warning',
-      evidence: top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
-      title: `${low.length} large process(es) run away from their memory: ${top.map((p) => `${p.comm}(${p.pid})`).join(', ')}`,
-      why: 'most of their memory accesses cross the interconnect: higher latency and lower bandwidth on every miss',
-      runtime: top.flatMap((p) => { const h = homeNode(p); return h === null ? [] : [`taskset -acp ${formatCpuList(nodeCpus(input.topology, h))} ${p.pid}`]; }),
-      persistent: [],
-      manual: [
-        'the commands run each process on the node that holds most of its memory (or move the memory instead: migratepages PID FROM TO)',
-        ...top.map((p) => `start ${p.comm} bound: numakit run --cpunodebind=${homeNode(p) ?? 'N'} --membind=${homeNode(p) ?? 'N'} -- COMMAND (numakit plan service for a unit)`),
-      ],
-    })];
+    return [
+      problem(ID, {
+        id: ID,
+        severity: 'warning',
+        evidence: top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
+        title: `${low.length} large process(es) run away from their memory: ${top.map((p) => `${p.comm}(${p.pid})`).join(', ')}`,
+        why: 'most of their memory accesses cross the interconnect: higher latency and lower bandwidth on every miss',
+        runtime: top.flatMap((p) => {
+          const h = homeNode(p);
+          return h === null ? [] : [`taskset -acp ${formatCpuList(nodeCpus(input.topology, h))} ${p.pid}`];
+        }),
+        persistent: [],
+        manual: [
+          'the commands run each process on the node that holds most of its memory (or move the memory instead: migratepages PID FROM TO)',
+          ...top.map(
+            (p) =>
+              `start ${p.comm} bound: numakit run --cpunodebind=${homeNode(p) ?? 'N'} --membind=${homeNode(p) ?? 'N'} -- COMMAND (numakit plan service for a unit)`,
+          ),
+        ],
+      }),
+    ];
   },
 };

@@ -41,8 +41,14 @@ export interface ProblemSpec {
 
 export function problem(rule: string, s: ProblemSpec): Problem {
   return {
-    id: s.id, rule, severity: s.severity, title: s.title, evidence: s.evidence, why: s.why,
-    fix: { runtime: s.runtime, persistent: s.persistent, manual: s.manual ?? [] }, changes: s.changes ?? [],
+    id: s.id,
+    rule,
+    severity: s.severity,
+    title: s.title,
+    evidence: s.evidence,
+    why: s.why,
+    fix: { runtime: s.runtime, persistent: s.persistent, manual: s.manual ?? [] },
+    changes: s.changes ?? [],
   };
 }
 
@@ -50,7 +56,13 @@ export function pass(rule: string, id: string, title: string, evidence: Evidence
   return { id, rule, severity: 'pass', title, evidence, why };
 }
 
-export function notChecked(rule: string, id: string, title: string, reason: string, evidence: Evidence[] = []): NotChecked {
+export function notChecked(
+  rule: string,
+  id: string,
+  title: string,
+  reason: string,
+  evidence: Evidence[] = [],
+): NotChecked {
   return { id, rule, severity: 'not-checked', title, evidence, why: '', reason };
 }
 
@@ -107,7 +119,12 @@ export function sysctlPath(key: string): string {
 
 /** A file name for one knob's persistent file: sys/kernel/mm/transparent_hugepage/enabled -> transparent_hugepage-enabled. */
 function knobName(path: string): string {
-  return path.split('/').filter((p) => p !== '').slice(-2).join('-').replace(/[^\w.-]/g, '_');
+  return path
+    .split('/')
+    .filter((p) => p !== '')
+    .slice(-2)
+    .join('-')
+    .replace(/[^\w.-]/g, '_');
 }
 
 /**
@@ -115,7 +132,10 @@ function knobName(path: string): string {
  * appended to) and in the order of the changes. `pathOf` says where a sysctl lives when it is
  * not under /proc/sys (the AutoNUMA scan knobs are in debugfs since 5.13).
  */
-export function commandsFor(changes: readonly Change[], pathOf: (c: Change) => string | null = () => null): { runtime: string[]; persistent: string[] } {
+export function commandsFor(
+  changes: readonly Change[],
+  pathOf: (c: Change) => string | null = () => null,
+): { runtime: string[]; persistent: string[] } {
   const runtime: string[] = [];
   const persistent: string[] = [];
   for (const c of changes) {
@@ -141,6 +161,18 @@ export function commandsFor(changes: readonly Change[], pathOf: (c: Change) => s
 export const change = {
   sysctl: (key: string, value: string | number, reason: string): Change => sysctl(key, value, reason),
   sysfs: (path: string, value: string | number, reason: string): Change => sysfs(path, value, reason),
-  irq: (irq: number, cpus: string, device: string, reason: string): Change => ({ kind: 'irq-affinity', target: irq, value: cpus, device, reason, subset: true }),
-  service: (unit: string, state: 'running' | 'stopped', reason: string): Change => ({ kind: 'service', target: unit, value: state, reason }),
+  irq: (irq: number, cpus: string, device: string, reason: string): Change => ({
+    kind: 'irq-affinity',
+    target: irq,
+    value: cpus,
+    device,
+    reason,
+    subset: true,
+  }),
+  service: (unit: string, state: 'running' | 'stopped', reason: string): Change => ({
+    kind: 'service',
+    target: unit,
+    value: state,
+    reason,
+  }),
 };

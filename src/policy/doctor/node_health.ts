@@ -12,9 +12,12 @@ const UNEVEN = 0.8;
 
 function offline(input: DoctorInput): Finding {
   const off = input.topology.cpus.filter((c) => !c.online).map((c) => c.id);
-  if (off.length === 0) return pass(ID, `${ID}/offline-cpus`, 'all CPUs online', [ev('sys/devices/system/cpu/online', 'all')]);
+  if (off.length === 0)
+    return pass(ID, `${ID}/offline-cpus`, 'all CPUs online', [ev('sys/devices/system/cpu/online', 'all')]);
   return problem(ID, {
-    id: `${ID}/offline-cpus`, severity: 'warning', evidence: [ev('sys/devices/system/cpu/online', `missing ${formatCpuList(off)}`)],
+    id: `${ID}/offline-cpus`,
+    severity: 'warning',
+    evidence: [ev('sys/devices/system/cpu/online', `missing ${formatCpuList(off)}`)],
     title: `${off.length} CPU(s) offline: ${formatCpuList(off)}`,
     why: 'their node has fewer CPUs than placements and per-node sizing assume; nodes may look smaller or CPU-less',
     runtime: off.map((c) => `echo 1 > /sys/devices/system/cpu/cpu${c}/online`),
@@ -28,12 +31,17 @@ function memoryless(input: DoctorInput): Finding {
   const nodes = input.topology.nodes.filter((n) => n.cpus.length > 0 && !n.hasMemory);
   if (nodes.length === 0) return pass(ID, `${ID}/memoryless`, 'every node with CPUs has memory');
   return problem(ID, {
-    id: `${ID}/memoryless`, severity: 'warning', evidence: nodes.map((n) => ev(`${NODE}/has_memory`, `node ${n.id} absent (CPUs ${formatCpuList(n.cpus)})`)),
+    id: `${ID}/memoryless`,
+    severity: 'warning',
+    evidence: nodes.map((n) => ev(`${NODE}/has_memory`, `node ${n.id} absent (CPUs ${formatCpuList(n.cpus)})`)),
     title: `node ${nodes.map((n) => n.id).join(',')} has CPUs but no memory`,
-    why: 'every allocation by those CPUs is remote; usually DIMMs missing or failed on that socket\'s channels',
+    why: "every allocation by those CPUs is remote; usually DIMMs missing or failed on that socket's channels",
     runtime: [],
     persistent: [],
-    manual: ['place memory-heavy work on the nodes with memory: numakit run --cpunodebind=N -- COMMAND', 'populate every socket\'s memory channels (check the DIMM population and the BIOS event log)'],
+    manual: [
+      'place memory-heavy work on the nodes with memory: numakit run --cpunodebind=N -- COMMAND',
+      "populate every socket's memory channels (check the DIMM population and the BIOS event log)",
+    ],
   });
 }
 
@@ -49,18 +57,24 @@ function hugepages(input: DoctorInput): Finding[] {
     const even = Math.round(totals.reduce((s, x) => s + x.total, 0) / totals.length);
     const file = (id: number) => `${NODE}/node${id}/hugepages/hugepages-${size}kB/nr_hugepages`;
     const changes = totals.map((x) => change.sysfs(file(x.id), even, `even ${size} kB huge pages per node`));
-    out.push(problem(ID, {
-      id: `${ID}/hugepages-${size}kB`, severity: 'warning', evidence: totals.map((x) => ev(file(x.id), x.total)),
-      title: `${size} kB huge pages reserved unevenly: ${totals.map((x) => `node${x.id} ${x.total}`).join(', ')}`,
-      why: 'a process bound to a node with few huge pages falls back to small pages or to remote huge pages',
-      ...commandsFor(changes),
-      changes,
-    }));
+    out.push(
+      problem(ID, {
+        id: `${ID}/hugepages-${size}kB`,
+        severity: 'warning',
+        evidence: totals.map((x) => ev(file(x.id), x.total)),
+        title: `${size} kB huge pages reserved unevenly: ${totals.map((x) => `node${x.id} ${x.total}`).join(', ')}`,
+        why: 'a process bound to a node with few huge pages falls back to small pages or to remote huge pages',
+        ...commandsFor(changes),
+        changes,
+      }),
+    );
   }
   return out.length > 0 ? out : [pass(ID, `${ID}/hugepages`, 'huge page reservations even (or none)')];
 }
 
 export const nodeHealth: Rule = {
-  id: ID, number: 18, title: 'offline CPUs, nodes without memory, uneven huge page reservations',
+  id: ID,
+  number: 18,
+  title: 'offline CPUs, nodes without memory, uneven huge page reservations',
   check: (input) => [offline(input), memoryless(input), ...hugepages(input)],
 };

@@ -28,22 +28,53 @@ function against(mask: number, a: Advice<AutonumaMode>, p: Profile, path: string
   if (matches(mask, a.value)) return pass(ID, ID, `AutoNUMA ${state(mask)}, as the ${p.name} profile wants`, evidence);
   const changes = autonumaChanges(a);
   return problem(ID, {
-    id: ID, severity: 'warning', evidence, changes, ...commandsFor(changes),
+    id: ID,
+    severity: 'warning',
+    evidence,
+    changes,
+    ...commandsFor(changes),
     title: `AutoNUMA is ${state(mask)}; the ${p.name} profile wants it ${WORDS[a.value]}`,
     why: a.reason,
   });
 }
 
 export const numaBalancing: Rule = {
-  id: ID, number: 3, title: 'kernel.numa_balancing against the profile and the placement of its processes',
+  id: ID,
+  number: 3,
+  title: 'kernel.numa_balancing against the profile and the placement of its processes',
   check(input, profile): Finding[] {
     const want = profile.wants.autonuma;
     if (want?.state === 'moot' && input.topology.nodes.length <= 1) return [singleNode(ID, 'AutoNUMA')];
     const f = input.topology.kernel.numaBalancing;
-    if (f.value === null) return [notChecked(ID, ID, 'AutoNUMA setting', absentReason(f, 'kernel without CONFIG_NUMA_BALANCING, or a container hiding /proc/sys'))];
-    if (want === undefined) return [pass(ID, ID, `AutoNUMA ${state(f.value)}; the ${profile.name} profile has no opinion here (${profile.placement.detail})`, [evFact(f)])];
+    if (f.value === null)
+      return [
+        notChecked(
+          ID,
+          ID,
+          'AutoNUMA setting',
+          absentReason(f, 'kernel without CONFIG_NUMA_BALANCING, or a container hiding /proc/sys'),
+        ),
+      ];
+    if (want === undefined)
+      return [
+        pass(
+          ID,
+          ID,
+          `AutoNUMA ${state(f.value)}; the ${profile.name} profile has no opinion here (${profile.placement.detail})`,
+          [evFact(f)],
+        ),
+      ];
     if (want.state === 'moot') return [pass(ID, ID, `AutoNUMA ${state(f.value)}: ${want.why}`, [evFact(f)])];
-    if (want.state === 'ask') return [notChecked(ID, ID, 'AutoNUMA against placement', `the ${profile.name} profile wants AutoNUMA ${formatResolved('autonuma', want)}`, [evFact(f)])];
+    if (want.state === 'ask')
+      return [
+        notChecked(
+          ID,
+          ID,
+          'AutoNUMA against placement',
+          `the ${profile.name} profile wants AutoNUMA ${formatResolved('autonuma', want)}`,
+          [evFact(f)],
+        ),
+      ];
     return [against(f.value, want.advice, profile, f.path)];
   },
 };

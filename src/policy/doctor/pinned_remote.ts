@@ -16,23 +16,39 @@ function remoteShare(p: ProcessView, node: number): number {
 }
 
 function finding(input: DoctorInput, p: ProcessView, node: number): Finding {
-  const others = Object.keys(p.bytesByNode).map(Number).filter((n) => n !== node && (p.bytesByNode[n] ?? 0) > 0);
+  const others = Object.keys(p.bytesByNode)
+    .map(Number)
+    .filter((n) => n !== node && (p.bytesByNode[n] ?? 0) > 0);
   const by = p.cpusetCgroup !== null ? `cgroup cpuset ${p.cpusetCgroup}` : 'its CPU affinity';
   return problem(ID, {
-    id: `${ID}/${p.pid}`, severity: 'warning',
-    evidence: [ev(`proc/${p.pid}/status`, `Cpus_allowed_list ${formatCpuList(p.allowedCpus)} (node ${node})`), ev(`proc/${p.pid}/numa_maps`, Object.entries(p.bytesByNode).map(([n, b]) => `node${n} ${gib(b)}`).join(', '))],
+    id: `${ID}/${p.pid}`,
+    severity: 'warning',
+    evidence: [
+      ev(`proc/${p.pid}/status`, `Cpus_allowed_list ${formatCpuList(p.allowedCpus)} (node ${node})`),
+      ev(
+        `proc/${p.pid}/numa_maps`,
+        Object.entries(p.bytesByNode)
+          .map(([n, b]) => `node${n} ${gib(b)}`)
+          .join(', '),
+      ),
+    ],
     title: `${p.comm}(${p.pid}) is held on node ${node} by ${by} but ${pct(remoteShare(p, node))} of its ${gib(p.totalBytes)} is on node ${others.join(',')}`,
-    why: (input.topology.kernel.numaBalancing.value ?? 0) & 1
-      ? 'AutoNUMA cannot move its threads to their memory (the pinning forbids it) and migrates pages slowly: accesses stay remote'
-      : 'with AutoNUMA off nothing brings the memory back: every access to it stays remote',
+    why:
+      (input.topology.kernel.numaBalancing.value ?? 0) & 1
+        ? 'AutoNUMA cannot move its threads to their memory (the pinning forbids it) and migrates pages slowly: accesses stay remote'
+        : 'with AutoNUMA off nothing brings the memory back: every access to it stays remote',
     runtime: [`migratepages ${p.pid} ${others.join(',')} ${node}`],
     persistent: [],
-    manual: [`the command moves its memory next to its CPUs; start it with its memory bound too: numakit run --cpunodebind=${node} --membind=${node} -- COMMAND (systemd: NUMAPolicy=bind NUMAMask=${node}), or loosen the cpuset so AutoNUMA can move it`],
+    manual: [
+      `the command moves its memory next to its CPUs; start it with its memory bound too: numakit run --cpunodebind=${node} --membind=${node} -- COMMAND (systemd: NUMAPolicy=bind NUMAMask=${node}), or loosen the cpuset so AutoNUMA can move it`,
+    ],
   });
 }
 
 export const pinnedRemote: Rule = {
-  id: ID, number: 16, title: 'processes pinned to one node with their memory elsewhere',
+  id: ID,
+  number: 16,
+  title: 'processes pinned to one node with their memory elsewhere',
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'pinned processes')];
     if (!input.processes.ok) return [notChecked(ID, ID, 'pinned processes with remote memory', input.processes.reason)];

@@ -12,6 +12,8 @@ export type Profile = TuningProfile;
 export function doctorProfile(ref: ProfileRef, input: DoctorInput, given?: Placement): Profile {
   const t = input.topology;
   const ps = input.placed;
-  const placement = choosePlacement(ref.klass, given, () => detectPlacement(t, ps.ok ? ps.value : null, ps.ok ? '' : ps.reason));
+  const placement = choosePlacement(ref.klass, given, () =>
+    detectPlacement(t, ps.ok ? ps.value : null, ps.ok ? '' : ps.reason),
+  );
   return resolveProfile(ref, machineFacts(t), placement);
 }

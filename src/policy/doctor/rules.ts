@@ -24,8 +24,25 @@ import { vmVnuma } from './vm_vnuma.js';
 import { zoneReclaim } from './zone_reclaim.js';
 
 export const RULES: readonly Rule[] = [
-  numaOff, vmVnuma, numaBalancing, autonumaScan, thp, zoneReclaim, swap, ksm, irqbalance, irqLocality,
-  ioQueues, deviceNode, memoryImbalance, numaMiss, lowLocality, pinnedRemote, memoryOnlyNodes, nodeHealth, cpufreqTuned,
+  numaOff,
+  vmVnuma,
+  numaBalancing,
+  autonumaScan,
+  thp,
+  zoneReclaim,
+  swap,
+  ksm,
+  irqbalance,
+  irqLocality,
+  ioQueues,
+  deviceNode,
+  memoryImbalance,
+  numaMiss,
+  lowLocality,
+  pinnedRemote,
+  memoryOnlyNodes,
+  nodeHealth,
+  cpufreqTuned,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -31,10 +31,15 @@ function uniform<T>(xs: readonly T[]): boolean {
 /** "2 nodes x 64 CPUs, 96 GiB/node, distances 10/21"; uneven nodes are listed one by one. */
 export function describeShape(s: TopologyShape): string {
   const n = s.cpus.length;
-  const cpus = uniform(s.cpus) ? `${n} node${n === 1 ? '' : 's'} x ${s.cpus[0] ?? 0} CPUs` : `${n} nodes, CPUs ${s.cpus.join('/')}`;
+  const cpus = uniform(s.cpus)
+    ? `${n} node${n === 1 ? '' : 's'} x ${s.cpus[0] ?? 0} CPUs`
+    : `${n} nodes, CPUs ${s.cpus.join('/')}`;
   const mem = s.memBytes.map((m) => (m === null ? '?' : gib(m)));
   const memText = uniform(mem) ? `${mem[0]} GiB/node` : `GiB ${mem.join('/')}`;
-  const dist = [...new Set(s.distances.flat())].filter((d) => d > 0).sort((a, b) => a - b).join('/');
+  const dist = [...new Set(s.distances.flat())]
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b)
+    .join('/');
   return `${cpus}, ${memText}${n > 1 ? `, distances ${dist}` : ''}`;
 }
 

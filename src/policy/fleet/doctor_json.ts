@@ -32,12 +32,20 @@ export function parseDoctorJson(text: string, file: string): DoctorReport {
     throw new NumakitError(`${file}: not JSON: ${(e as Error).message}`);
   }
   const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof raw !== 'object' || raw === null || !('findings' in raw)) throw new NumakitError(`${file}: not a numakit doctor --json report (no findings)`);
-  if (version !== 1) throw new NumakitError(`${file}: doctor --json schemaVersion ${JSON.stringify(version)}; this numakit reads schemaVersion 1`);
+  if (typeof raw !== 'object' || raw === null || !('findings' in raw))
+    throw new NumakitError(`${file}: not a numakit doctor --json report (no findings)`);
+  if (version !== 1)
+    throw new NumakitError(
+      `${file}: doctor --json schemaVersion ${JSON.stringify(version)}; this numakit reads schemaVersion 1`,
+    );
   const r = DoctorSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0]!;
     throw new NumakitError(`${file}: not a numakit doctor --json report: ${i.path.join('.') || '(top)'}: ${i.message}`);
   }
-  return { host: r.data.host ?? null, profile: r.data.profile, findings: r.data.findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })) };
+  return {
+    host: r.data.host ?? null,
+    profile: r.data.profile,
+    findings: r.data.findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, title: f.title })),
+  };
 }

@@ -17,5 +17,10 @@ export function findingRows(hosts: readonly { host: string; findings: readonly H
   }
   return [...rows.values()]
     .map((r) => ({ ...r, hosts: r.hosts.sort() }))
-    .sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.hosts.length - a.hosts.length || a.id.localeCompare(b.id));
+    .sort(
+      (a, b) =>
+        severityRank(a.severity) - severityRank(b.severity) ||
+        b.hosts.length - a.hosts.length ||
+        a.id.localeCompare(b.id),
+    );
 }

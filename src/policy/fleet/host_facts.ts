@@ -18,7 +18,8 @@ export function topologyShape(t: Topology): TopologyShape {
 const text = <T>(f: Fact<T>, show: (v: T) => string = String): string | null => (isPresent(f) ? show(f.value) : null);
 
 /** Kernel command-line arguments that decide NUMA behaviour (root=, quiet ... are not compared). */
-const NUMA_ARGS = /^(numa|numa_balancing|transparent_hugepage|default_hugepagesz|hugepagesz|hugepages|isolcpus|nohz_full|rcu_nocbs)(=|$)/;
+const NUMA_ARGS =
+  /^(numa|numa_balancing|transparent_hugepage|default_hugepagesz|hugepagesz|hugepages|isolcpus|nohz_full|rcu_nocbs)(=|$)/;
 
 export function numaCmdline(cmdline: string): string {
   const args = cmdline.split(/\s+/).filter((a) => NUMA_ARGS.test(a));
@@ -32,7 +33,10 @@ function governor(g: DoctorInput['governors']): string | null {
   for (const v of Object.values(g.value)) counts.set(v, (counts.get(v) ?? 0) + 1);
   if (counts.size === 0) return null;
   if (counts.size === 1) return [...counts.keys()][0]!;
-  return `mixed: ${[...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} x${n}`).join(', ')}`;
+  return `mixed: ${[...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} x${n}`)
+    .join(', ')}`;
 }
 
 /** Huge pages reserved, per size, summed over nodes: "2048kB:512 1048576kB:0". */
@@ -40,11 +44,19 @@ function hugepages(t: Topology): string | null {
   const by = new Map<number, number>();
   for (const n of t.nodes) for (const p of n.hugepages) by.set(p.sizeKb, (by.get(p.sizeKb) ?? 0) + p.total);
   if (by.size === 0) return null;
-  return [...by].sort((a, b) => a[0] - b[0]).map(([kb, total]) => `${kb}kB:${total}`).join(' ');
+  return [...by]
+    .sort((a, b) => a[0] - b[0])
+    .map(([kb, total]) => `${kb}kB:${total}`)
+    .join(' ');
 }
 
 /** Settings every Linux NUMA host has: a snapshot without them is incomplete. */
-export const CORE_SETTINGS = ['kernel.numa_balancing', 'transparent_hugepage/enabled', 'vm.zone_reclaim_mode', 'vm.swappiness'] as const;
+export const CORE_SETTINGS = [
+  'kernel.numa_balancing',
+  'transparent_hugepage/enabled',
+  'vm.zone_reclaim_mode',
+  'vm.swappiness',
+] as const;
 
 /** The settings a fleet report compares; null where the host's data lacks them. */
 export function hostSettings(input: DoctorInput): Settings {

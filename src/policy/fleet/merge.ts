@@ -11,7 +11,10 @@ export function mergeHostParts(parts: readonly HostPart[]): { records: HostRecor
     const slot = byHost.get(p.host) ?? {};
     const have = slot[p.kind];
     if (have) {
-      problems.push({ input: p.file, message: `${p.file}: a second ${p.kind === 'snapshot' ? 'snapshot' : 'doctor report'} of host ${p.host} (${have.file} is used)` });
+      problems.push({
+        input: p.file,
+        message: `${p.file}: a second ${p.kind === 'snapshot' ? 'snapshot' : 'doctor report'} of host ${p.host} (${have.file} is used)`,
+      });
       continue;
     }
     slot[p.kind] = p;

@@ -16,7 +16,10 @@ export function settingOutliers(hosts: readonly { host: string; settings: Settin
     // Most common first; ties broken by the value so the report is stable.
     const [majority, majorityCount] = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
     const outliers = hosts
-      .filter((h) => { const v = h.settings[setting]; return v !== null && v !== undefined && v !== majority; })
+      .filter((h) => {
+        const v = h.settings[setting];
+        return v !== null && v !== undefined && v !== majority;
+      })
       .map((h) => ({ host: h.host, value: h.settings[setting]! }))
       .sort((a, b) => a.value.localeCompare(b.value) || a.host.localeCompare(b.host));
     const known = [...counts.values()].reduce((a, b) => a + b, 0);

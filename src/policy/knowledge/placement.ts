@@ -30,11 +30,14 @@ export function parsePlacement(v: string | undefined): Placement | undefined {
 function boundTo(t: Topology, p: PlacedProcess): string | null {
   const cpuNodes = new Set((p.cpusAllowed ?? []).map((c) => t.cpus.find((x) => x.id === c)?.node ?? null));
   const withCpus = t.nodes.filter((n) => n.cpus.length > 0).length;
-  if (p.cpusAllowed !== null && p.cpusAllowed.length > 0 && cpuNodes.size === 1 && withCpus > 1) return `its CPUs are on node ${[...cpuNodes][0]} only`;
+  if (p.cpusAllowed !== null && p.cpusAllowed.length > 0 && cpuNodes.size === 1 && withCpus > 1)
+    return `its CPUs are on node ${[...cpuNodes][0]} only`;
   const memNodes = t.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0).map((n) => n.id);
   const mems = p.memsAllowed ?? memNodes;
-  if (mems.length > 0 && mems.length < memNodes.length) return `its cpuset allows memory on node(s) ${mems.join(',')} only`;
-  if (p.memPolicy != null && isExplicitPolicy(p.memPolicy)) return `its memory policy is ${p.memPolicy.text} for ${Math.round(p.memPolicy.share * 100)}% of its resident memory (numactl, systemd NUMAPolicy=, numakit run)`;
+  if (mems.length > 0 && mems.length < memNodes.length)
+    return `its cpuset allows memory on node(s) ${mems.join(',')} only`;
+  if (p.memPolicy != null && isExplicitPolicy(p.memPolicy))
+    return `its memory policy is ${p.memPolicy.text} for ${Math.round(p.memPolicy.share * 100)}% of its resident memory (numactl, systemd NUMAPolicy=, numakit run)`;
   return null;
 }
 
@@ -48,10 +51,14 @@ export function isExplicitPolicy(p: MemPolicyShare): boolean {
 /** The placement of the largest process of 1 GiB or more; unknown without process data. */
 export function detectPlacement(t: Topology, processes: readonly PlacedProcess[] | null, why: string): PlacementInfo {
   // One node: every setting that depends on placement is moot there (resolve.ts), whatever runs.
-  if (t.nodes.length <= 1) return { value: null, how: 'unknown', detail: 'not needed: one NUMA node, nothing to place' };
+  if (t.nodes.length <= 1)
+    return { value: null, how: 'unknown', detail: 'not needed: one NUMA node, nothing to place' };
   if (processes === null) return { value: null, how: 'unknown', detail: `unknown: ${why}` };
-  const big = [...processes].filter((p) => p.totalBytes >= LARGE_PROCESS_BYTES).sort((x, y) => y.totalBytes - x.totalBytes)[0];
-  if (big === undefined) return { value: null, how: 'unknown', detail: 'unknown: no process of 1 GiB or more runs to tell it from' };
+  const big = [...processes]
+    .filter((p) => p.totalBytes >= LARGE_PROCESS_BYTES)
+    .sort((x, y) => y.totalBytes - x.totalBytes)[0];
+  if (big === undefined)
+    return { value: null, how: 'unknown', detail: 'unknown: no process of 1 GiB or more runs to tell it from' };
   const name = `${big.comm} (pid ${big.pid}, ${(big.totalBytes / GiB).toFixed(1)} GiB)`;
   const bound = boundTo(t, big);
   return bound === null
@@ -63,14 +70,22 @@ export function detectPlacement(t: Topology, processes: readonly PlacedProcess[]
  * The placement a profile is judged with: fixed by the class (spark, latency: bound;
  * throughput: unpinned), else --placement, else what was detected.
  */
-export function choosePlacement(klass: WorkloadClass, given: Placement | undefined, detect: () => PlacementInfo): PlacementInfo {
+export function choosePlacement(
+  klass: WorkloadClass,
+  given: Placement | undefined,
+  detect: () => PlacementInfo,
+): PlacementInfo {
   const fixed = TABLE[klass].placement;
   if (fixed === 'bound' || fixed === 'unpinned') {
-    if (given !== undefined && given !== fixed) throw new UsageError(`--placement ${given}: the ${klass} profile is ${fixed} by definition; --placement is for the profiles whose advice depends on it (general, database, jvm)`);
+    if (given !== undefined && given !== fixed)
+      throw new UsageError(
+        `--placement ${given}: the ${klass} profile is ${fixed} by definition; --placement is for the profiles whose advice depends on it (general, database, jvm)`,
+      );
     return { value: fixed, how: 'class', detail: `${fixed}: the ${klass} profile is ${fixed} by definition` };
   }
   if (fixed === 'any') {
-    if (given !== undefined) throw new UsageError(`--placement ${given}: the ${klass} profile does not depend on placement`);
+    if (given !== undefined)
+      throw new UsageError(`--placement ${given}: the ${klass} profile does not depend on placement`);
     return { value: null, how: 'class', detail: `the ${klass} profile does not depend on placement` };
   }
   if (given !== undefined) return { value: given, how: 'given', detail: `${given}: as given with --placement` };

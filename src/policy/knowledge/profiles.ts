@@ -18,7 +18,9 @@ export interface ProfileRef {
 }
 
 export function profileNamesText(): string {
-  return `${CLASSES.join(', ')} (aliases: ${Object.entries(ALIASES).map(([k, v]) => `${k} = ${v}`).join(', ')})`;
+  return `${CLASSES.join(', ')} (aliases: ${Object.entries(ALIASES)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(', ')})`;
 }
 
 export function profileByName(name: string, what = '--profile'): ProfileRef {
@@ -35,5 +37,7 @@ export function profileLabel(ref: ProfileRef): string {
 
 /** A note for stderr when an alias was used, else null. */
 export function aliasNote(ref: ProfileRef): string | null {
-  return ref.alias === null ? null : `profile '${ref.alias}' is an alias of '${ref.klass}' (${TABLE[ref.klass].summary}); the same name works in doctor, apply and plan`;
+  return ref.alias === null
+    ? null
+    : `profile '${ref.alias}' is an alias of '${ref.klass}' (${TABLE[ref.klass].summary}); the same name works in doctor, apply and plan`;
 }

@@ -6,12 +6,25 @@ import type { Topology } from '../../model/topology.js';
 import type { PlacementInfo } from './placement.js';
 import type { ProfileRef } from './profiles.js';
 import { TABLE } from './table.js';
-import { isByPlacement, SETTINGS, type Advice, type Entry, type SettingKey, type SettingValues, type WorkloadClass } from './types.js';
+import {
+  isByPlacement,
+  SETTINGS,
+  type Advice,
+  type Entry,
+  type SettingKey,
+  type SettingValues,
+  type WorkloadClass,
+} from './types.js';
 
 export type Resolved<T> =
   | { readonly state: 'want'; readonly advice: Advice<T> }
   | { readonly state: 'moot'; readonly why: string }
-  | { readonly state: 'ask'; readonly why: string; readonly bound: Advice<T> | null; readonly unpinned: Advice<T> | null };
+  | {
+      readonly state: 'ask';
+      readonly why: string;
+      readonly bound: Advice<T> | null;
+      readonly unpinned: Advice<T> | null;
+    };
 
 export type Wants = { readonly [K in SettingKey]?: Resolved<SettingValues[K]> };
 
@@ -51,14 +64,30 @@ export function kernelAtLeast(release: string | null, major: number, minor: numb
 /** Settings that mean nothing on one node: there is nowhere else to place or take memory. */
 const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion'];
 
-function moot(key: SettingKey, f: MachineFacts, autonuma: Resolved<SettingValues['autonuma']> | undefined): string | null {
+function moot(
+  key: SettingKey,
+  f: MachineFacts,
+  autonuma: Resolved<SettingValues['autonuma']> | undefined,
+): string | null {
   if (f.nodes <= 1 && NUMA_ONLY.includes(key)) return 'one NUMA node: nothing to place';
-  if (key === 'demotion' && f.memoryOnlyNodes === 0) return 'no memory-only (slower) node on this machine: nothing to demote to';
-  if (key === 'autonumaScan' && autonuma !== undefined && (autonuma.state === 'moot' || (autonuma.state === 'want' && autonuma.advice.value === 'off'))) return 'AutoNUMA is to be off: its scan rate is unused';
+  if (key === 'demotion' && f.memoryOnlyNodes === 0)
+    return 'no memory-only (slower) node on this machine: nothing to demote to';
+  if (
+    key === 'autonumaScan' &&
+    autonuma !== undefined &&
+    (autonuma.state === 'moot' || (autonuma.state === 'want' && autonuma.advice.value === 'off'))
+  )
+    return 'AutoNUMA is to be off: its scan rate is unused';
   return null;
 }
 
-function resolveOne<K extends SettingKey>(key: K, klass: WorkloadClass, f: MachineFacts, placement: PlacementInfo, autonuma: Resolved<SettingValues['autonuma']> | undefined): Resolved<SettingValues[K]> | undefined {
+function resolveOne<K extends SettingKey>(
+  key: K,
+  klass: WorkloadClass,
+  f: MachineFacts,
+  placement: PlacementInfo,
+  autonuma: Resolved<SettingValues['autonuma']> | undefined,
+): Resolved<SettingValues[K]> | undefined {
   const entry = TABLE[klass].settings[key] as Entry<SettingValues[K]> | undefined;
   if (entry === undefined) return undefined;
   const why = moot(key, f, autonuma);
@@ -66,7 +95,12 @@ function resolveOne<K extends SettingKey>(key: K, klass: WorkloadClass, f: Machi
   if (!isByPlacement(entry)) return tieringCheck(key, entry, f) ?? { state: 'want', advice: entry };
   if (placement.value === null) {
     if (entry.bound === null && entry.unpinned === null) return undefined;
-    return { state: 'ask', why: `placement ${placement.detail}; give --placement bound|unpinned`, bound: entry.bound, unpinned: entry.unpinned };
+    return {
+      state: 'ask',
+      why: `placement ${placement.detail}; give --placement bound|unpinned`,
+      bound: entry.bound,
+      unpinned: entry.unpinned,
+    };
   }
   const advice = entry[placement.value];
   return advice === null ? undefined : { state: 'want', advice };
@@ -75,8 +109,13 @@ function resolveOne<K extends SettingKey>(key: K, klass: WorkloadClass, f: Machi
 /** AutoNUMA's tiering mode needs slower nodes and a 5.18+ kernel. */
 function tieringCheck<T>(key: SettingKey, advice: Advice<T>, f: MachineFacts): Resolved<T> | null {
   if (key !== 'autonuma' || advice.value !== 'tiering') return null;
-  if (f.memoryOnlyNodes === 0) return { state: 'moot', why: 'no memory-only (slower) node on this machine: nothing to promote from' };
-  if (!kernelAtLeast(f.kernelRelease, 5, 18)) return { state: 'moot', why: `kernel ${f.kernelRelease} has no memory tiering mode (numa_balancing = 2 needs 5.18 or later)` };
+  if (f.memoryOnlyNodes === 0)
+    return { state: 'moot', why: 'no memory-only (slower) node on this machine: nothing to promote from' };
+  if (!kernelAtLeast(f.kernelRelease, 5, 18))
+    return {
+      state: 'moot',
+      why: `kernel ${f.kernelRelease} has no memory tiering mode (numa_balancing = 2 needs 5.18 or later)`,
+    };
   return null;
 }
 
@@ -91,7 +130,14 @@ export function resolveWants(klass: WorkloadClass, f: MachineFacts, placement: P
 }
 
 export function resolveProfile(ref: ProfileRef, f: MachineFacts, placement: PlacementInfo): TuningProfile {
-  return { name: ref.klass, ref, summary: TABLE[ref.klass].summary, placement, facts: f, wants: resolveWants(ref.klass, f, placement) };
+  return {
+    name: ref.klass,
+    ref,
+    summary: TABLE[ref.klass].summary,
+    placement,
+    facts: f,
+    wants: resolveWants(ref.klass, f, placement),
+  };
 }
 
 /** The advice a profile wants for a setting here, or null (no opinion, moot, or asked). */

@@ -10,8 +10,12 @@ export interface ScanVerdict {
 /** null when scan_period_min_ms and scan_size_mb are within what the profile wants. */
 export function scanVerdict(periodMinMs: number, sizeMb: number, w: ScanWant): ScanVerdict | null {
   if (periodMinMs < w.minPeriodFloorMs || sizeMb < w.sizeFloorMb) {
-    return { kind: 'aggressive', what: `scan_period_min_ms ${periodMinMs} (floor ${w.minPeriodFloorMs}), scan_size_mb ${sizeMb} (floor ${w.sizeFloorMb})` };
+    return {
+      kind: 'aggressive',
+      what: `scan_period_min_ms ${periodMinMs} (floor ${w.minPeriodFloorMs}), scan_size_mb ${sizeMb} (floor ${w.sizeFloorMb})`,
+    };
   }
-  if (periodMinMs > w.minPeriodCeilingMs) return { kind: 'lazy', what: `scan_period_min_ms ${periodMinMs} (ceiling ${w.minPeriodCeilingMs})` };
+  if (periodMinMs > w.minPeriodCeilingMs)
+    return { kind: 'lazy', what: `scan_period_min_ms ${periodMinMs} (ceiling ${w.minPeriodCeilingMs})` };
   return null;
 }

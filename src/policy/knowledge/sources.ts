@@ -4,21 +4,27 @@
 export const SOURCES = {
   'kernel-sysctl-kernel': 'Linux Documentation/admin-guide/sysctl/kernel.rst: numa_balancing and numa_balancing_scan_*',
   'kernel-sysctl-vm': 'Linux Documentation/admin-guide/sysctl/vm.rst: zone_reclaim_mode, swappiness',
-  'kernel-mempolicy': 'Linux Documentation/admin-guide/mm/numa_memory_policy.rst and mm/mempolicy.c (mpol_misplaced, vma_policy_mof): memory under an explicit policy is not scanned or migrated by AutoNUMA unless MPOL_F_NUMA_BALANCING was asked',
+  'kernel-mempolicy':
+    'Linux Documentation/admin-guide/mm/numa_memory_policy.rst and mm/mempolicy.c (mpol_misplaced, vma_policy_mof): memory under an explicit policy is not scanned or migrated by AutoNUMA unless MPOL_F_NUMA_BALANCING was asked',
   'kernel-thp': 'Linux Documentation/admin-guide/mm/transhuge.rst: enabled and defrag',
   'kernel-ksm': 'Linux Documentation/admin-guide/mm/ksm.rst: run, merge_across_nodes',
   'kernel-scaling': 'Linux Documentation/networking/scaling.rst: RPS and RFS',
   'kernel-block': 'Linux Documentation/ABI/stable/sysfs-block: queue/rq_affinity',
   'kernel-cpufreq': 'Linux Documentation/admin-guide/pm/cpufreq.rst: scaling governors',
-  'kernel-tiering': 'Linux Documentation/admin-guide/sysctl/kernel.rst (numa_balancing = 2, memory tiering, 5.18+) and Documentation/ABI/testing/sysfs-kernel-mm-numa (demotion_enabled, 5.15+)',
-  irqbalance: 'irqbalance(1): places each IRQ on its device\'s NUMA node; --banirq leaves an IRQ alone',
-  tuned: 'tuned-profiles(7): throughput-performance (sets transparent_hugepages=always), latency-performance, network-latency',
+  'kernel-tiering':
+    'Linux Documentation/admin-guide/sysctl/kernel.rst (numa_balancing = 2, memory tiering, 5.18+) and Documentation/ABI/testing/sysfs-kernel-mm-numa (demotion_enabled, 5.15+)',
+  irqbalance: "irqbalance(1): places each IRQ on its device's NUMA node; --banirq leaves an IRQ alone",
+  tuned:
+    'tuned-profiles(7): throughput-performance (sets transparent_hugepages=always), latency-performance, network-latency',
   jdk: 'java(1): -XX:+UseTransparentHugePages uses madvise; -XX:+AlwaysPreTouch, -XX:+UseNUMA',
   redis: 'Redis administration documentation: THP off for latency; a BGSAVE fork can need up to twice the memory',
   elasticsearch: 'Elasticsearch documentation: heap at most 50% of the memory and below about 31 GiB; swapping off',
-  'report-000': 'field report 000: a Spark cluster made NUMA-aware (one executor per node, THP never, AutoNUMA off, executor sizing)',
-  'report-001': 'field report 001: a NUMA tuning guide (numactl policies, Redis pinning, interleaved JVM heaps, RPS/RFS)',
-  'report-002': 'field report 002: a large MySQL on AutoNUMA (slow scans, THP madvise, swappiness 10, zone_reclaim 0, KSM off, rq_affinity 2)',
+  'report-000':
+    'field report 000: a Spark cluster made NUMA-aware (one executor per node, THP never, AutoNUMA off, executor sizing)',
+  'report-001':
+    'field report 001: a NUMA tuning guide (numactl policies, Redis pinning, interleaved JVM heaps, RPS/RFS)',
+  'report-002':
+    'field report 002: a large MySQL on AutoNUMA (slow scans, THP madvise, swappiness 10, zone_reclaim 0, KSM off, rq_affinity 2)',
 } as const;
 
 export type SourceId = keyof typeof SOURCES;

@@ -3,7 +3,15 @@
 import type { SourceId } from './sources.js';
 
 export type WorkloadClass = 'general' | 'spark' | 'database' | 'latency' | 'throughput' | 'jvm' | 'memory-tiering';
-export const CLASSES: readonly WorkloadClass[] = ['general', 'spark', 'database', 'latency', 'throughput', 'jvm', 'memory-tiering'];
+export const CLASSES: readonly WorkloadClass[] = [
+  'general',
+  'spark',
+  'database',
+  'latency',
+  'throughput',
+  'jvm',
+  'memory-tiering',
+];
 
 /** Where the workload's big processes run: bound by a plan, numactl, systemd NUMAPolicy=/CPUAffinity= or a cpuset, or left to the kernel. */
 export type Placement = 'bound' | 'unpinned';
@@ -68,7 +76,19 @@ export type SettingKey = keyof SettingValues;
 
 /** The settings in the order every command lists them. */
 export const SETTINGS: readonly SettingKey[] = [
-  'autonuma', 'autonumaScan', 'thpEnabled', 'thpDefrag', 'zoneReclaim', 'swappiness', 'ksm', 'governor', 'irq', 'rps', 'rqAffinity', 'tuned', 'demotion',
+  'autonuma',
+  'autonumaScan',
+  'thpEnabled',
+  'thpDefrag',
+  'zoneReclaim',
+  'swappiness',
+  'ksm',
+  'governor',
+  'irq',
+  'rps',
+  'rqAffinity',
+  'tuned',
+  'demotion',
 ];
 
 /** Advice that depends on placement: what a bound and an unpinned workload want (null: no opinion). */

@@ -75,19 +75,39 @@ const EPSILON = 1e-9;
  * The memory plan of a decision: per usable node, what is committed there. Throws (a planner
  * bug, exit 70) when a node's commitment is over its budget: planners size or refuse first.
  */
-export function memoryPlan(m: MachineShare, per: ReadonlyMap<number, { items: Commitment[]; policy: MemPolicyKind }>, unknown: string | null = null): MemoryPlan {
+export function memoryPlan(
+  m: MachineShare,
+  per: ReadonlyMap<number, { items: Commitment[]; policy: MemPolicyKind }>,
+  unknown: string | null = null,
+): MemoryPlan {
   const nodes = m.usable.map((s: NodeShare) => {
     const p = per.get(s.node) ?? { items: [], policy: 'none' as const };
     const committedGiB = p.items.reduce((a, c) => a + c.gib, 0);
-    const n: NodeMemory = { node: s.node, memGiB: s.memGiB, freeGiB: s.freeGiB, reserveGiB: reserveGiB(s.memGiB), budgetGiB: budgetGiB(s.memGiB), items: p.items, committedGiB, policy: p.policy };
+    const n: NodeMemory = {
+      node: s.node,
+      memGiB: s.memGiB,
+      freeGiB: s.freeGiB,
+      reserveGiB: reserveGiB(s.memGiB),
+      budgetGiB: budgetGiB(s.memGiB),
+      items: p.items,
+      committedGiB,
+      policy: p.policy,
+    };
     // A node under the reserve has a negative budget; committing nothing there is not over it.
-    if (committedGiB > EPSILON && committedGiB > n.budgetGiB + EPSILON) throw new Error(`plan commits ${num(committedGiB)} GiB on node ${s.node}, over its budget of ${num(n.budgetGiB)} GiB`);
+    if (committedGiB > EPSILON && committedGiB > n.budgetGiB + EPSILON)
+      throw new Error(
+        `plan commits ${num(committedGiB)} GiB on node ${s.node}, over its budget of ${num(n.budgetGiB)} GiB`,
+      );
     return n;
   });
   return { nodes, unknown };
 }
 
 /** The same commitments on every listed node. */
-export function onNodes(nodes: readonly number[], items: Commitment[], policy: MemPolicyKind): Map<number, { items: Commitment[]; policy: MemPolicyKind }> {
+export function onNodes(
+  nodes: readonly number[],
+  items: Commitment[],
+  policy: MemPolicyKind,
+): Map<number, { items: Commitment[]; policy: MemPolicyKind }> {
   return new Map(nodes.map((n) => [n, { items, policy }]));
 }

@@ -6,7 +6,10 @@ import type { Derivation, MachineShare, NodeShare } from './types.js';
 export function chooseNode(m: MachineShare, requested: number | undefined, d: Derivation[]): NodeShare {
   if (requested !== undefined) {
     const s = m.usable.find((u) => u.node === requested);
-    if (s === undefined) throw new UsageError(`--node ${requested}: not a node with CPUs and memory on this machine (usable: ${m.usable.map((u) => u.node).join(', ')})`);
+    if (s === undefined)
+      throw new UsageError(
+        `--node ${requested}: not a node with CPUs and memory on this machine (usable: ${m.usable.map((u) => u.node).join(', ')})`,
+      );
     d.push({ what: 'node', formula: `--node ${requested}`, value: `${requested}` });
     return s;
   }
@@ -14,6 +17,13 @@ export function chooseNode(m: MachineShare, requested: number | undefined, d: De
   const best = [...m.usable].sort((a, b) => score(b) - score(a) || b.memGiB - a.memGiB || a.node - b.node)[0];
   if (best === undefined) throw new UsageError('no NUMA node has both CPUs and memory; nothing to plan');
   const devs = [...best.nvme, ...best.nics].map((x) => x.name);
-  d.push({ what: 'node', formula: devs.length > 0 ? `node ${best.node} holds ${devs.join(', ')} (local I/O)` : `no node holds the NVMe/NICs; node ${best.node} has the most memory`, value: `${best.node}` });
+  d.push({
+    what: 'node',
+    formula:
+      devs.length > 0
+        ? `node ${best.node} holds ${devs.join(', ')} (local I/O)`
+        : `no node holds the NVMe/NICs; node ${best.node} has the most memory`,
+    value: `${best.node}`,
+  });
   return best;
 }

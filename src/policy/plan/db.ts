@@ -60,7 +60,11 @@ function hugePagePlan(nodes: number[], poolBytes: number, d: Derivation[]): { no
   const raw = Math.ceil(poolBytes / (2 * 1024 * 1024));
   const total = Math.ceil(raw * 1.02);
   const per = Math.ceil(total / nodes.length);
-  d.push({ what: '2 MiB huge pages', formula: `${raw} pages for the pool + 2% = ${total}${nodes.length > 1 ? `, / ${nodes.length} nodes = ${per} each` : ''}`, value: `${total}` });
+  d.push({
+    what: '2 MiB huge pages',
+    formula: `${raw} pages for the pool + 2% = ${total}${nodes.length > 1 ? `, / ${nodes.length} nodes = ${per} each` : ''}`,
+    value: `${total}`,
+  });
   return nodes.map((node) => ({ node, pages: per }));
 }
 
@@ -68,30 +72,53 @@ function choosePolicy(s: NodeShare, poolGiB: number, committed: number, m: Machi
   const ratio = poolGiB / s.memGiB;
   const budget = budgetGiB(s.memGiB);
   const fits = committed <= budget;
-  const policy: MemPolicy = ratio <= BIND_MAX && fits ? 'bind' : ratio <= PREFERRED_MAX || m.usable.length === 1 ? 'preferred' : 'interleave';
-  const why = policy === 'bind'
-    ? `<= ${BIND_MAX} and ${num(committed)} <= budget ${num(budget)} GiB -> bind`
-    : ratio <= BIND_MAX
-      ? `<= ${BIND_MAX}, but ${num(committed)} GiB > budget ${num(budget)} GiB: bound, a full node would OOM-kill it -> preferred`
-      : policy === 'preferred' ? `> ${BIND_MAX}, <= ${PREFERRED_MAX} -> preferred` : `> ${PREFERRED_MAX} -> interleave`;
-  d.push({ what: 'memory policy', formula: `pool ${num(poolGiB)} GiB / node ${s.node} ${num(s.memGiB)} GiB = ${num(ratio)} ${why}`, value: policy });
+  const policy: MemPolicy =
+    ratio <= BIND_MAX && fits ? 'bind' : ratio <= PREFERRED_MAX || m.usable.length === 1 ? 'preferred' : 'interleave';
+  const why =
+    policy === 'bind'
+      ? `<= ${BIND_MAX} and ${num(committed)} <= budget ${num(budget)} GiB -> bind`
+      : ratio <= BIND_MAX
+        ? `<= ${BIND_MAX}, but ${num(committed)} GiB > budget ${num(budget)} GiB: bound, a full node would OOM-kill it -> preferred`
+        : policy === 'preferred'
+          ? `> ${BIND_MAX}, <= ${PREFERRED_MAX} -> preferred`
+          : `> ${PREFERRED_MAX} -> interleave`;
+  d.push({
+    what: 'memory policy',
+    formula: `pool ${num(poolGiB)} GiB / node ${s.node} ${num(s.memGiB)} GiB = ${num(ratio)} ${why}`,
+    value: policy,
+  });
   return policy;
 }
 
 /** Where the server's memory lands: on the node (bind), the node first and the rest spilled in turn (preferred), or evenly (interleave). */
-function commitments(m: MachineShare, s: NodeShare, policy: MemPolicy, items: Commitment[], committed: number, spread: readonly NodeShare[]): Map<number, { items: Commitment[]; policy: MemPolicyKind }> {
+function commitments(
+  m: MachineShare,
+  s: NodeShare,
+  policy: MemPolicy,
+  items: Commitment[],
+  committed: number,
+  spread: readonly NodeShare[],
+): Map<number, { items: Commitment[]; policy: MemPolicyKind }> {
   const all = items.map((c) => c.what).join(' + ');
   const out = new Map<number, { items: Commitment[]; policy: MemPolicyKind }>();
   if (policy === 'bind') return out.set(s.node, { items, policy });
   if (policy === 'interleave') {
-    for (const u of spread) out.set(u.node, { items: items.map((c) => ({ what: `${c.what} / ${spread.length}`, gib: c.gib / spread.length })), policy });
+    for (const u of spread)
+      out.set(u.node, {
+        items: items.map((c) => ({ what: `${c.what} / ${spread.length}`, gib: c.gib / spread.length })),
+        policy,
+      });
     return out;
   }
   let left = committed;
   for (const u of [s, ...m.usable.filter((x) => x.node !== s.node)]) {
     const here = Math.min(left, Math.max(0, budgetGiB(u.memGiB)));
     left -= here;
-    if (here > 0) out.set(u.node, { items: [{ what: u.node === s.node ? `${all}, up to the budget` : `${all}, spilled`, gib: here }], policy });
+    if (here > 0)
+      out.set(u.node, {
+        items: [{ what: u.node === s.node ? `${all}, up to the budget` : `${all}, spilled`, gib: here }],
+        policy,
+      });
   }
   return out;
 }
@@ -105,27 +132,62 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
   const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
   d.push({ what: 'unit and settings file', formula: o.layoutWhy, value: `${o.unit}.service, ${o.confPath}` });
   const s = chooseNode(m, o.node, d);
-  d.push({ what: 'server memory', formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`, value: `${num(committed)} GiB` });
+  d.push({
+    what: 'server memory',
+    formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`,
+    value: `${num(committed)} GiB`,
+  });
   if (committed > room) {
-    throw new UsageError(`--buffer-pool ${num(poolGiB)} GiB + ${num(serverGiB)} GiB server = ${num(committed)} GiB does not fit this machine: its CPU nodes can take ${num(room)} GiB after each keeps its reserve (${RESERVE_RULE}); use a smaller pool`);
+    throw new UsageError(
+      `--buffer-pool ${num(poolGiB)} GiB + ${num(serverGiB)} GiB server = ${num(committed)} GiB does not fit this machine: its CPU nodes can take ${num(room)} GiB after each keeps its reserve (${RESERVE_RULE}); use a smaller pool`,
+    );
   }
   let policy = choosePolicy(s, poolGiB, committed, m, d);
   const spread = policy === 'interleave' ? interleaveSet(m.usable, committed) : null;
   if (policy === 'interleave' && (spread === null || spread.length < 2)) {
     policy = 'preferred';
-    d.push({ what: 'memory policy', formula: `interleaved evenly, ${num(committed)} GiB would put more on some node than its budget: preferred node ${s.node}, spilling in turn`, value: policy });
+    d.push({
+      what: 'memory policy',
+      formula: `interleaved evenly, ${num(committed)} GiB would put more on some node than its budget: preferred node ${s.node}, spilling in turn`,
+      value: policy,
+    });
   }
   const nodes = policy === 'interleave' ? spread!.map((u) => u.node) : [s.node];
   const mask = nodes.join(',');
-  const items = [{ what: o.engine === 'mysql' ? 'buffer pool' : 'shared_buffers', gib: poolGiB }, { what: 'server', gib: serverGiB }];
+  const items = [
+    { what: o.engine === 'mysql' ? 'buffer pool' : 'shared_buffers', gib: poolGiB },
+    { what: 'server', gib: serverGiB },
+  ];
   const memory = memoryPlan(m, commitments(m, s, policy, items, committed, spread ?? m.usable));
-  if (policy === 'interleave' && spread!.length < m.usable.length) notes.push(`Interleaved over nodes ${mask} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
-  if (policy === 'interleave' && m.memoryNodes.length > m.usable.length) notes.push('Memory-only nodes are left out of the interleave mask: they are farther from every CPU.');
+  if (policy === 'interleave' && spread!.length < m.usable.length)
+    notes.push(
+      `Interleaved over nodes ${mask} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`,
+    );
+  if (policy === 'interleave' && m.memoryNodes.length > m.usable.length)
+    notes.push('Memory-only nodes are left out of the interleave mask: they are farther from every CPU.');
   notes.push(...oneNodeNotes(m));
-  if (o.engine === 'postgres') notes.push('work_mem x max_connections and maintenance_work_mem come on top of shared_buffers: keep them within what "Memory per node" leaves.');
-  if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`);
+  if (o.engine === 'postgres')
+    notes.push(
+      'work_mem x max_connections and maintenance_work_mem come on top of shared_buffers: keep them within what "Memory per node" leaves.',
+    );
+  if (o.systemdVersion < 243)
+    notes.push(
+      `systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`,
+    );
   return {
-    kind: 'db', machine: m, tuning: planTuning('database', m), memory, options: o, policy, node: s.node, mask, cpuList: policy === 'bind' ? s.cpuList : null, poolGiB, serverGiB,
-    hugePages: o.hugePages ? hugePagePlan(nodes, o.poolBytes, d) : [], derivations: d, notes,
+    kind: 'db',
+    machine: m,
+    tuning: planTuning('database', m),
+    memory,
+    options: o,
+    policy,
+    node: s.node,
+    mask,
+    cpuList: policy === 'bind' ? s.cpuList : null,
+    poolGiB,
+    serverGiB,
+    hugePages: o.hugePages ? hugePagePlan(nodes, o.poolBytes, d) : [],
+    derivations: d,
+    notes,
   };
 }

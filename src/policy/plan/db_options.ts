@@ -9,7 +9,17 @@ import { intIn, parseSize, safeCommand, safeName } from './validate.js';
 
 export const DB_KEYS = {
   mysql: ['buffer-pool', 'node', 'systemd-version', 'exec', 'name', 'huge-pages', 'distro', 'server'],
-  postgres: ['buffer-pool', 'node', 'systemd-version', 'exec', 'name', 'huge-pages', 'distro', 'pg-version', 'pg-cluster'],
+  postgres: [
+    'buffer-pool',
+    'node',
+    'systemd-version',
+    'exec',
+    'name',
+    'huge-pages',
+    'distro',
+    'pg-version',
+    'pg-cluster',
+  ],
 } as const;
 
 function layoutOf(engine: 'mysql' | 'postgres', m: MachineShare, raw: RawOptions) {
@@ -17,21 +27,41 @@ function layoutOf(engine: 'mysql' | 'postgres', m: MachineShare, raw: RawOptions
   if (engine === 'postgres') {
     const version = typeof raw['pg-version'] === 'string' ? intIn(raw['pg-version'], '--pg-version', 9, 99) : undefined;
     const l = postgresLayout(distro, version, safeName(str(raw, 'pg-cluster', 'main'), '--pg-cluster'));
-    return { unit: l.unit, confPath: l.confPath, includeFrom: l.includeFrom, exec: null, interleaveOption: false, why: l.why };
+    return {
+      unit: l.unit,
+      confPath: l.confPath,
+      includeFrom: l.includeFrom,
+      exec: null,
+      interleaveOption: false,
+      why: l.why,
+    };
   }
   const server = str(raw, 'server', 'mysql');
   if (server !== 'mysql' && server !== 'mariadb') throw new UsageError(`--server ${server}: expected mysql or mariadb`);
   const l = mysqlLayout(distro, server);
-  return { unit: l.unit, confPath: l.confPath, includeFrom: null, exec: l.exec, interleaveOption: l.interleaveOption, why: l.why };
+  return {
+    unit: l.unit,
+    confPath: l.confPath,
+    includeFrom: null,
+    exec: l.exec,
+    interleaveOption: l.interleaveOption,
+    why: l.why,
+  };
 }
 
 export function dbOptions(engine: 'mysql' | 'postgres', m: MachineShare, raw: RawOptions): DbOptions {
   const pool = raw['buffer-pool'];
-  if (typeof pool !== 'string') throw new UsageError(`plan ${engine}: --buffer-pool SIZE is required (innodb_buffer_pool_size or shared_buffers, e.g. 48g)`);
+  if (typeof pool !== 'string')
+    throw new UsageError(
+      `plan ${engine}: --buffer-pool SIZE is required (innodb_buffer_pool_size or shared_buffers, e.g. 48g)`,
+    );
   const systemdVersion = intIn(str(raw, 'systemd-version', '252'), '--systemd-version', 200, 999);
   const layout = layoutOf(engine, m, raw);
   const execText = str(raw, 'exec', layout.exec ?? '');
-  if (systemdVersion < 243 && execText === '') throw new UsageError(`plan ${engine}: systemd < 243 needs --exec 'FULL SERVER COMMAND' to put numactl in front of it`);
+  if (systemdVersion < 243 && execText === '')
+    throw new UsageError(
+      `plan ${engine}: systemd < 243 needs --exec 'FULL SERVER COMMAND' to put numactl in front of it`,
+    );
   return {
     engine,
     poolBytes: parseSize(pool, '--buffer-pool'),

@@ -25,8 +25,15 @@ export interface Distro {
 }
 
 const FAMILIES: Readonly<Record<string, DistroFamily>> = {
-  debian: 'debian', ubuntu: 'debian',
-  rhel: 'rhel', centos: 'rhel', rocky: 'rhel', almalinux: 'rhel', ol: 'rhel', fedora: 'rhel', amzn: 'rhel',
+  debian: 'debian',
+  ubuntu: 'debian',
+  rhel: 'rhel',
+  centos: 'rhel',
+  rocky: 'rhel',
+  almalinux: 'rhel',
+  ol: 'rhel',
+  fedora: 'rhel',
+  amzn: 'rhel',
 };
 export const DISTRO_NAMES = Object.keys(FAMILIES);
 
@@ -41,16 +48,26 @@ export function resolveDistro(os: OsRelease | null, given: string | undefined, m
     if (family === undefined) throw new UsageError(`--distro ${given}: one of ${DISTRO_NAMES.join(', ')}`);
     return { family, id: given, versionId: null, from: `--distro ${given}` };
   }
-  if (os === null) throw new UsageError(`${machineLabel} has no etc/os-release to tell the distribution: give --distro (${DISTRO_NAMES.join(', ')}); the units and config paths of the database packages differ`);
+  if (os === null)
+    throw new UsageError(
+      `${machineLabel} has no etc/os-release to tell the distribution: give --distro (${DISTRO_NAMES.join(', ')}); the units and config paths of the database packages differ`,
+    );
   const family = familyOf(os.id, os.idLike);
-  if (family === null) throw new UsageError(`${os.path}: distribution '${os.id}' is not one numakit knows the database packages of: give --distro (${DISTRO_NAMES.join(', ')}) for the closest`);
+  if (family === null)
+    throw new UsageError(
+      `${os.path}: distribution '${os.id}' is not one numakit knows the database packages of: give --distro (${DISTRO_NAMES.join(', ')}) for the closest`,
+    );
   return { family, id: os.id, versionId: os.versionId, from: `${os.path}: ${os.prettyName ?? os.id}` };
 }
 
 /** The PostgreSQL major version each release packages; null when unknown (then --pg-version is asked). */
 const PG_DEFAULT: Readonly<Record<string, number>> = {
-  'debian 11': 13, 'debian 12': 15, 'debian 13': 17,
-  'ubuntu 20.04': 12, 'ubuntu 22.04': 14, 'ubuntu 24.04': 16,
+  'debian 11': 13,
+  'debian 12': 15,
+  'debian 13': 17,
+  'ubuntu 20.04': 12,
+  'ubuntu 22.04': 14,
+  'ubuntu 24.04': 16,
 };
 
 export interface PostgresLayout {
@@ -65,16 +82,28 @@ export interface PostgresLayout {
 export function postgresLayout(d: Distro, version: number | undefined, cluster: string): PostgresLayout {
   if (d.family === 'debian') {
     const v = version ?? PG_DEFAULT[`${d.id} ${d.versionId}`] ?? null;
-    if (v === null) throw new UsageError(`postgres on ${d.id}${d.versionId === null ? '' : ` ${d.versionId}`}: give --pg-version N (the cluster's major version: its unit is postgresql@N-${cluster})`);
+    if (v === null)
+      throw new UsageError(
+        `postgres on ${d.id}${d.versionId === null ? '' : ` ${d.versionId}`}: give --pg-version N (the cluster's major version: its unit is postgresql@N-${cluster})`,
+      );
     return {
-      unit: `postgresql@${v}-${cluster}`, confPath: `/etc/postgresql/${v}/${cluster}/conf.d/numakit-numa.conf`, includeFrom: null, version: v,
+      unit: `postgresql@${v}-${cluster}`,
+      confPath: `/etc/postgresql/${v}/${cluster}/conf.d/numakit-numa.conf`,
+      includeFrom: null,
+      version: v,
       why: `${d.from}: Debian's packages run each cluster as postgresql@VERSION-CLUSTER (postgresql.service only starts them) and include its conf.d${version === undefined ? `; PostgreSQL ${v} is this release's` : ''}`,
     };
   }
   const data = version === undefined ? '/var/lib/pgsql/data' : `/var/lib/pgsql/${version}/data`;
   return {
-    unit: version === undefined ? 'postgresql' : `postgresql-${version}`, confPath: `${data}/conf.d/numakit-numa.conf`, includeFrom: `${data}/postgresql.conf`, version: version ?? null,
-    why: version === undefined ? `${d.from}: the distribution's postgresql-server runs as postgresql.service with its data in /var/lib/pgsql/data (PGDG packages: give --pg-version)` : `${d.from}: PGDG's postgresql${version}-server runs as postgresql-${version}.service with its data in ${data}`,
+    unit: version === undefined ? 'postgresql' : `postgresql-${version}`,
+    confPath: `${data}/conf.d/numakit-numa.conf`,
+    includeFrom: `${data}/postgresql.conf`,
+    version: version ?? null,
+    why:
+      version === undefined
+        ? `${d.from}: the distribution's postgresql-server runs as postgresql.service with its data in /var/lib/pgsql/data (PGDG packages: give --pg-version)`
+        : `${d.from}: PGDG's postgresql${version}-server runs as postgresql-${version}.service with its data in ${data}`,
   };
 }
 
@@ -93,12 +122,18 @@ export function mysqlLayout(d: Distro, server: MysqlServer): MysqlLayout {
   const deb = d.family === 'debian';
   if (server === 'mariadb') {
     return {
-      unit: 'mariadb', confPath: deb ? '/etc/mysql/mariadb.conf.d/60-numakit-numa.cnf' : '/etc/my.cnf.d/numakit-numa.cnf', exec: deb ? '/usr/sbin/mariadbd' : '/usr/libexec/mariadbd', interleaveOption: false,
+      unit: 'mariadb',
+      confPath: deb ? '/etc/mysql/mariadb.conf.d/60-numakit-numa.cnf' : '/etc/my.cnf.d/numakit-numa.cnf',
+      exec: deb ? '/usr/sbin/mariadbd' : '/usr/libexec/mariadbd',
+      interleaveOption: false,
       why: `${d.from}: MariaDB runs as mariadb.service and reads ${deb ? '/etc/mysql/mariadb.conf.d/' : '/etc/my.cnf.d/'}; it has no innodb_numa_interleave (removed in 10.2.23/10.3.14/10.4.4), so the unit's NUMA policy does the interleaving`,
     };
   }
   return {
-    unit: deb ? 'mysql' : 'mysqld', confPath: deb ? '/etc/mysql/mysql.conf.d/numakit-numa.cnf' : '/etc/my.cnf.d/numakit-numa.cnf', exec: deb ? '/usr/sbin/mysqld' : '/usr/libexec/mysqld', interleaveOption: true,
+    unit: deb ? 'mysql' : 'mysqld',
+    confPath: deb ? '/etc/mysql/mysql.conf.d/numakit-numa.cnf' : '/etc/my.cnf.d/numakit-numa.cnf',
+    exec: deb ? '/usr/sbin/mysqld' : '/usr/libexec/mysqld',
+    interleaveOption: true,
     why: `${d.from}: MySQL runs as ${deb ? 'mysql' : 'mysqld'}.service and reads ${deb ? '/etc/mysql/mysql.conf.d/' : '/etc/my.cnf.d/'}`,
   };
 }

@@ -1,6 +1,15 @@
 // The planners: workload name -> (machine, raw options) -> decision, a union on `kind`.
 import { UsageError } from '../../model/errors.js';
-import { checkAllowed, masterUrl, sparkCommon, sparkSizingOptions, str, SPARK_COMMON_KEYS, SPARK_SIZING_KEYS, type RawOptions } from './options.js';
+import {
+  checkAllowed,
+  masterUrl,
+  sparkCommon,
+  sparkSizingOptions,
+  str,
+  SPARK_COMMON_KEYS,
+  SPARK_SIZING_KEYS,
+  type RawOptions,
+} from './options.js';
 import { intIn, parseSize, safeCommand, safeName, safePath } from './validate.js';
 import { planSparkStandalone, type SparkStandaloneDecision } from './spark_standalone.js';
 import { planDb, type DbDecision } from './db.js';
@@ -13,7 +22,14 @@ import { planSparkYarn, type SparkYarnDecision } from './spark_yarn.js';
 import { limitFile, num } from './machine.js';
 import type { Derivation, MachineShare } from './types.js';
 
-export type PlanDecision = SparkStandaloneDecision | SparkYarnDecision | SparkK8sDecision | DbDecision | RedisDecision | JvmDecision | ServiceDecision;
+export type PlanDecision =
+  | SparkStandaloneDecision
+  | SparkYarnDecision
+  | SparkK8sDecision
+  | DbDecision
+  | RedisDecision
+  | JvmDecision
+  | ServiceDecision;
 
 interface Planner {
   readonly summary: string;
@@ -48,10 +64,14 @@ PLANNERS['spark-yarn'] = {
 };
 
 PLANNERS['spark-k8s'] = {
-  summary: 'kubelet (CPU Manager static, Topology Manager single-numa-node, Memory Manager Static), pod template, local PVs, Spark confs',
+  summary:
+    'kubelet (CPU Manager static, Topology Manager single-numa-node, Memory Manager Static), pod template, local PVs, Spark confs',
   keys: [...SPARK_SIZING_KEYS, 'spark-home', 'data-dir', 'k8s-node', 'image', 'namespace', 'local-size'],
   plan: (m, raw) => {
-    if (typeof raw['k8s-node'] !== 'string') throw new UsageError('plan spark-k8s: --k8s-node NAME is required (the Kubernetes node name of this machine, for its local PVs)');
+    if (typeof raw['k8s-node'] !== 'string')
+      throw new UsageError(
+        'plan spark-k8s: --k8s-node NAME is required (the Kubernetes node name of this machine, for its local PVs)',
+      );
     return planSparkK8s(m, {
       ...sparkSizingOptions(raw),
       sparkHome: safePath(str(raw, 'spark-home', '/opt/spark'), '--spark-home'),
@@ -65,7 +85,10 @@ PLANNERS['spark-k8s'] = {
 };
 
 function safeImage(v: string): string {
-  if (!/^[a-z0-9][a-z0-9._/:@-]*$/.test(v)) throw new UsageError(`--image: '${v}' refused: a container image reference (registry/name:tag) without spaces or shell metacharacters`);
+  if (!/^[a-z0-9][a-z0-9._/:@-]*$/.test(v))
+    throw new UsageError(
+      `--image: '${v}' refused: a container image reference (registry/name:tag) without spaces or shell metacharacters`,
+    );
   return v;
 }
 
@@ -80,21 +103,34 @@ function dbPlanner(engine: 'mysql' | 'postgres'): Planner {
 PLANNERS['mysql'] = dbPlanner('mysql');
 PLANNERS['postgres'] = dbPlanner('postgres');
 
-const optInt = (raw: RawOptions, key: string, lo: number, hi: number) => (typeof raw[key] === 'string' ? intIn(raw[key] as string, `--${key}`, lo, hi) : undefined);
+const optInt = (raw: RawOptions, key: string, lo: number, hi: number) =>
+  typeof raw[key] === 'string' ? intIn(raw[key] as string, `--${key}`, lo, hi) : undefined;
 
 PLANNERS['redis'] = {
   summary: 'one Redis per node (or --per-core) pinned with taskset + numactl --membind, own ports and units',
   keys: ['per-core', 'instances', 'base-port', 'user'],
   plan: (m, raw) => {
-    if (raw['per-core'] === true && raw['instances'] !== undefined) throw new UsageError('plan redis: --per-core and --instances cannot be used together');
-    return planRedis(m, { perCore: raw['per-core'] === true, instances: optInt(raw, 'instances', 1, 4096), basePort: intIn(str(raw, 'base-port', '6379'), '--base-port', 1024, 65535), user: safeName(str(raw, 'user', 'redis'), '--user') });
+    if (raw['per-core'] === true && raw['instances'] !== undefined)
+      throw new UsageError('plan redis: --per-core and --instances cannot be used together');
+    return planRedis(m, {
+      perCore: raw['per-core'] === true,
+      instances: optInt(raw, 'instances', 1, 4096),
+      basePort: intIn(str(raw, 'base-port', '6379'), '--base-port', 1024, 65535),
+      user: safeName(str(raw, 'user', 'redis'), '--user'),
+    });
   },
 };
 
 function jvmPlanner(flavour: 'jvm' | 'elasticsearch'): Planner {
   return {
-    summary: flavour === 'jvm' ? 'a JVM (--heap, --jar): one instance per node when the heap fits, else interleaved; UseNUMA, AlwaysPreTouch' : 'Elasticsearch (--heap): one node-bound instance per NUMA node, or one interleaved',
-    keys: flavour === 'jvm' ? ['heap', 'instances', 'name', 'java-home', 'jar', 'user'] : ['heap', 'instances', 'user', 'data-dir'],
+    summary:
+      flavour === 'jvm'
+        ? 'a JVM (--heap, --jar): one instance per node when the heap fits, else interleaved; UseNUMA, AlwaysPreTouch'
+        : 'Elasticsearch (--heap): one node-bound instance per NUMA node, or one interleaved',
+    keys:
+      flavour === 'jvm'
+        ? ['heap', 'instances', 'name', 'java-home', 'jar', 'user']
+        : ['heap', 'instances', 'user', 'data-dir'],
     plan: (m, raw) => {
       if (typeof raw['heap'] !== 'string') throw new UsageError(`plan ${flavour}: --heap SIZE is required (e.g. 31g)`);
       if (flavour === 'jvm' && typeof raw['jar'] !== 'string') throw new UsageError('plan jvm: --jar PATH is required');
@@ -119,8 +155,10 @@ PLANNERS['service'] = {
   summary: 'any program (--name N --exec CMD) as a template unit bound per node (--per-node) or to one node',
   keys: ['name', 'exec', 'per-node', 'node', 'systemd-version', 'user'],
   plan: (m, raw) => {
-    if (typeof raw['name'] !== 'string' || typeof raw['exec'] !== 'string') throw new UsageError("plan service: --name NAME and --exec 'PROGRAM ARGS' are required");
-    if (raw['per-node'] === true && raw['node'] !== undefined) throw new UsageError('plan service: --per-node and --node cannot be used together');
+    if (typeof raw['name'] !== 'string' || typeof raw['exec'] !== 'string')
+      throw new UsageError("plan service: --name NAME and --exec 'PROGRAM ARGS' are required");
+    if (raw['per-node'] === true && raw['node'] !== undefined)
+      throw new UsageError('plan service: --per-node and --node cannot be used together');
     return planService(m, {
       name: safeName(raw['name'], '--name'),
       exec: safeCommand(raw['exec'], '--exec'),
@@ -134,13 +172,20 @@ PLANNERS['service'] = {
 
 export function planWorkload(workload: string, machine: MachineShare, raw: RawOptions): PlanDecision {
   const p = PLANNERS[workload];
-  if (p === undefined) throw new UsageError(`plan: unknown workload '${workload}' (one of: ${Object.keys(PLANNERS).join(', ')})`);
+  if (p === undefined)
+    throw new UsageError(`plan: unknown workload '${workload}' (one of: ${Object.keys(PLANNERS).join(', ')})`);
   checkAllowed(workload, raw, p.keys);
   const d = p.plan(machine, raw);
   // Sized inside a cpuset: the first number says from which CPUs and memory nodes.
   const first = machine.restriction === null ? [] : [machine.restriction];
   const limit = memoryMaxCheck(d, machine);
-  return first.length === 0 && limit === null ? d : { ...d, derivations: [...first, ...d.derivations, ...(limit?.derivations ?? [])], notes: [...d.notes, ...(limit?.notes ?? [])] };
+  return first.length === 0 && limit === null
+    ? d
+    : {
+        ...d,
+        derivations: [...first, ...d.derivations, ...(limit?.derivations ?? [])],
+        notes: [...d.notes, ...(limit?.notes ?? [])],
+      };
 }
 
 /**
@@ -153,11 +198,28 @@ function memoryMaxCheck(d: PlanDecision, m: MachineShare): { derivations: Deriva
   if (max === null) return null;
   const file = limitFile(max.path);
   const where = `${file} of cgroup ${max.cgroup} (/${max.path}) = ${num(max.gib)} GiB`;
-  if (d.memory.unknown !== null) return { derivations: [], notes: [`numakit runs in cgroup ${max.cgroup} with a ${file} of ${num(max.gib)} GiB; what this plan's services use is not known here, so keep it within that if they run in the same cgroup.`] };
+  if (d.memory.unknown !== null)
+    return {
+      derivations: [],
+      notes: [
+        `numakit runs in cgroup ${max.cgroup} with a ${file} of ${num(max.gib)} GiB; what this plan's services use is not known here, so keep it within that if they run in the same cgroup.`,
+      ],
+    };
   const committed = d.memory.nodes.reduce((a, n) => a + n.committedGiB, 0);
   const over = committed - max.gib;
   return {
-    derivations: [{ what: 'committed in all, against this cgroup\'s limit', formula: `${d.memory.nodes.map((n) => num(n.committedGiB)).join(' + ')} = ${num(committed)} GiB; ${where}`, value: over > 1e-9 ? `over by ${num(over)} GiB` : 'within it' }],
-    notes: over > 1e-9 ? [`The plan commits ${num(committed)} GiB in all, more than the ${num(max.gib)} GiB ${file} of cgroup ${max.cgroup} that numakit runs in: if these services run in that cgroup (this container), the kernel OOM-kills inside it before they reach their sizes; give them smaller sizes or the cgroup a larger limit.`] : [],
+    derivations: [
+      {
+        what: "committed in all, against this cgroup's limit",
+        formula: `${d.memory.nodes.map((n) => num(n.committedGiB)).join(' + ')} = ${num(committed)} GiB; ${where}`,
+        value: over > 1e-9 ? `over by ${num(over)} GiB` : 'within it',
+      },
+    ],
+    notes:
+      over > 1e-9
+        ? [
+            `The plan commits ${num(committed)} GiB in all, more than the ${num(max.gib)} GiB ${file} of cgroup ${max.cgroup} that numakit runs in: if these services run in that cgroup (this container), the kernel OOM-kills inside it before they reach their sizes; give them smaller sizes or the cgroup a larger limit.`,
+          ]
+        : [],
   };
 }

@@ -9,7 +9,6 @@ import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
-
 export interface JvmOptions {
   readonly flavour: 'jvm' | 'elasticsearch';
   readonly heapBytes: number;
@@ -49,7 +48,10 @@ function fitsNode(s: NodeShare, heapGiB: number, committed: number, flavour: Jvm
 }
 
 function fitFormula(s: NodeShare, heapGiB: number, committed: number, flavour: JvmOptions['flavour']): string {
-  const es = flavour === 'elasticsearch' ? `; heap ${num(heapGiB)} ${heapGiB <= s.memGiB * ES_HEAP_SHARE ? '<=' : '>'} ${ES_HEAP_SHARE * 100}% of ${num(s.memGiB)} GiB` : '';
+  const es =
+    flavour === 'elasticsearch'
+      ? `; heap ${num(heapGiB)} ${heapGiB <= s.memGiB * ES_HEAP_SHARE ? '<=' : '>'} ${ES_HEAP_SHARE * 100}% of ${num(s.memGiB)} GiB`
+      : '';
   return `node ${s.node}: ${num(committed)} GiB ${committed <= budgetGiB(s.memGiB) ? '<=' : '>'} budget ${num(budgetGiB(s.memGiB))} GiB${es}`;
 }
 
@@ -57,32 +59,92 @@ export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
   const d: Derivation[] = [];
   const notes = [...m.notes];
   const heapGiB = o.heapBytes / GiB;
-  if (m.usable.length === 0) throw new UsageError(`${o.flavour}: no NUMA node has both CPUs and memory; nothing to plan`);
-  if (o.instances !== undefined && o.instances > m.usable.length) throw new UsageError(`--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})`);
+  if (m.usable.length === 0)
+    throw new UsageError(`${o.flavour}: no NUMA node has both CPUs and memory; nothing to plan`);
+  if (o.instances !== undefined && o.instances > m.usable.length)
+    throw new UsageError(
+      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})`,
+    );
   const nativeGiB = Math.max(1, heapGiB * JVM_NATIVE_SHARE);
   const committed = heapGiB + nativeGiB;
-  d.push({ what: 'JVM memory', formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`, value: `${num(committed)} GiB` });
+  d.push({
+    what: 'JVM memory',
+    formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`,
+    value: `${num(committed)} GiB`,
+  });
   const chosen = m.usable.slice(0, o.instances ?? m.usable.length);
   const fits = chosen.every((s) => fitsNode(s, heapGiB, committed, o.flavour));
   const worst = [...chosen].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
-  d.push({ what: 'heap against a node', formula: fitFormula(worst, heapGiB, committed, o.flavour), value: fits ? 'one instance per node, bound' : 'interleave' });
-  if (!fits && o.instances !== undefined && o.instances > 1) throw new UsageError(`--instances ${o.instances}: the heap does not fit one node, so the plan is one interleaved instance`);
+  d.push({
+    what: 'heap against a node',
+    formula: fitFormula(worst, heapGiB, committed, o.flavour),
+    value: fits ? 'one instance per node, bound' : 'interleave',
+  });
+  if (!fits && o.instances !== undefined && o.instances > 1)
+    throw new UsageError(
+      `--instances ${o.instances}: the heap does not fit one node, so the plan is one interleaved instance`,
+    );
   const spread = fits ? null : interleaveSet(m.usable, committed);
   if (!fits && spread === null) {
     const per = committed / m.usable.length;
     const small = [...m.usable].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
-    throw new UsageError(`--heap ${num(heapGiB)} GiB + ${num(nativeGiB)} GiB native = ${num(committed)} GiB does not fit this machine: interleaved it puts ${num(per)} GiB on each of ${m.usable.length} node(s), and ${budgetText(small.node, small.memGiB)}; use a smaller heap`);
+    throw new UsageError(
+      `--heap ${num(heapGiB)} GiB + ${num(nativeGiB)} GiB native = ${num(committed)} GiB does not fit this machine: interleaved it puts ${num(per)} GiB on each of ${m.usable.length} node(s), and ${budgetText(small.node, small.memGiB)}; use a smaller heap`,
+    );
   }
-  if (spread !== null && spread.length < m.usable.length) notes.push(`Interleaved over nodes ${spread.map((x) => x.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`);
-  if (!fits && committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB)))) notes.push(`The heap would fit a node's budget but not Elasticsearch's rule of at most ${ES_HEAP_SHARE * 100}% of the memory it runs in, so it is interleaved instead of bound.`);
-  if (o.flavour === 'elasticsearch' && heapGiB > 31) notes.push('A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.');
+  if (spread !== null && spread.length < m.usable.length)
+    notes.push(
+      `Interleaved over nodes ${spread.map((x) => x.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`,
+    );
+  if (!fits && committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB))))
+    notes.push(
+      `The heap would fit a node's budget but not Elasticsearch's rule of at most ${ES_HEAP_SHARE * 100}% of the memory it runs in, so it is interleaved instead of bound.`,
+    );
+  if (o.flavour === 'elasticsearch' && heapGiB > 31)
+    notes.push(
+      'A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.',
+    );
   notes.push(...oneNodeNotes(m));
   const nodes = fits ? chosen : spread!;
-  const instances = fits ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index })) : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
-  d.push({ what: 'instances', formula: fits ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}` : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`, value: `${instances.length}` });
-  const items = [{ what: 'heap', gib: heapGiB }, { what: 'JVM native', gib: nativeGiB }];
-  const memory = memoryPlan(m, fits
-    ? onNodes(nodes.map((s) => s.node), items, 'bind')
-    : onNodes(nodes.map((s) => s.node), items.map((c) => ({ what: `${c.what} / ${nodes.length}`, gib: c.gib / nodes.length })), 'interleave'));
-  return { kind: 'jvm', machine: m, tuning: planTuning('jvm', m), memory, options: o, heapGiB, mode: fits ? 'per-node' : 'interleave', instances, mask: nodes.map((s) => s.node).join(','), derivations: d, notes };
+  const instances = fits
+    ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index }))
+    : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
+  d.push({
+    what: 'instances',
+    formula: fits
+      ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}`
+      : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`,
+    value: `${instances.length}`,
+  });
+  const items = [
+    { what: 'heap', gib: heapGiB },
+    { what: 'JVM native', gib: nativeGiB },
+  ];
+  const memory = memoryPlan(
+    m,
+    fits
+      ? onNodes(
+          nodes.map((s) => s.node),
+          items,
+          'bind',
+        )
+      : onNodes(
+          nodes.map((s) => s.node),
+          items.map((c) => ({ what: `${c.what} / ${nodes.length}`, gib: c.gib / nodes.length })),
+          'interleave',
+        ),
+  );
+  return {
+    kind: 'jvm',
+    machine: m,
+    tuning: planTuning('jvm', m),
+    memory,
+    options: o,
+    heapGiB,
+    mode: fits ? 'per-node' : 'interleave',
+    instances,
+    mask: nodes.map((s) => s.node).join(','),
+    derivations: d,
+    notes,
+  };
 }

@@ -52,9 +52,13 @@ function deviceNotes(topo: Topology, usable: Set<number>): string[] {
   for (const d of topo.devices) {
     if (d.kind !== 'nvme' && d.kind !== 'net') continue;
     if (d.node === null) {
-      notes.push(`${d.kind} ${d.name}: on an unknown node (firmware gives no numa_node), so it is not assigned to any node; find its slot with lspci -vv and decide by hand.`);
+      notes.push(
+        `${d.kind} ${d.name}: on an unknown node (firmware gives no numa_node), so it is not assigned to any node; find its slot with lspci -vv and decide by hand.`,
+      );
     } else if (!usable.has(d.node)) {
-      notes.push(`${d.kind} ${d.name} sits on node ${d.node}, which has no CPUs or no memory; nothing is bound next to it.`);
+      notes.push(
+        `${d.kind} ${d.name} sits on node ${d.node}, which has no CPUs or no memory; nothing is bound next to it.`,
+      );
     }
   }
   return notes;
@@ -62,7 +66,11 @@ function deviceNotes(topo: Topology, usable: Set<number>): string[] {
 
 /** The note of the bound plans (databases, JVMs, Redis, services) on a machine of one NUMA node. */
 export function oneNodeNotes(m: MachineShare): string[] {
-  return m.facts.nodes === 1 ? ['This machine has one NUMA node: every CPU reaches all memory at the same distance, so binding keeps nothing more local (there is no remote memory to avoid); what still counts here is the memory arithmetic and, where the plan pins CPUs, the pinning.'] : [];
+  return m.facts.nodes === 1
+    ? [
+        'This machine has one NUMA node: every CPU reaches all memory at the same distance, so binding keeps nothing more local (there is no remote memory to avoid); what still counts here is the memory arithmetic and, where the plan pins CPUs, the pinning.',
+      ]
+    : [];
 }
 
 /** What the cgroup numakit runs in allows beyond its CPUs (those are in the topology): its memory nodes. */
@@ -77,11 +85,23 @@ export interface CgroupLimits {
 function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: CgroupLimits): string[] {
   const online = cpusOfNode(topo, id).filter((c) => c.online);
   const denied = online.filter((c) => !c.allowed).map((c) => c.id);
-  const cg = topo.cpuset === null ? '' : ` (cgroup ${topo.cpuset.cgroup}'s cpuset allows CPUs ${formatCpuList(topo.cpuset.cpus)})`;
+  const cg =
+    topo.cpuset === null
+      ? ''
+      : ` (cgroup ${topo.cpuset.cgroup}'s cpuset allows CPUs ${formatCpuList(topo.cpuset.cpus)})`;
   const notes: string[] = [];
-  if (denied.length > 0 && denied.length === online.length) notes.push(`node ${id}: none of its CPUs (${formatCpuList(denied)}) is allowed to this process${cg}, so it gets no work.`);
-  else if (denied.length > 0) notes.push(`node ${id}: ${denied.length === 1 ? 'CPU' : 'CPUs'} ${formatCpuList(denied)} ${denied.length === 1 ? 'is' : 'are'} outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`);
-  if (!memAllowed && limits.mems !== null) notes.push(`node ${id}: its memory is outside cgroup ${limits.mems.cgroup}'s memory nodes (${formatCpuList(limits.mems.ids)}, /${limits.mems.path}), so it gets no work and no memory.`);
+  if (denied.length > 0 && denied.length === online.length)
+    notes.push(
+      `node ${id}: none of its CPUs (${formatCpuList(denied)}) is allowed to this process${cg}, so it gets no work.`,
+    );
+  else if (denied.length > 0)
+    notes.push(
+      `node ${id}: ${denied.length === 1 ? 'CPU' : 'CPUs'} ${formatCpuList(denied)} ${denied.length === 1 ? 'is' : 'are'} outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`,
+    );
+  if (!memAllowed && limits.mems !== null)
+    notes.push(
+      `node ${id}: its memory is outside cgroup ${limits.mems.cgroup}'s memory nodes (${formatCpuList(limits.mems.ids)}, /${limits.mems.path}), so it gets no work and no memory.`,
+    );
   return notes;
 }
 
@@ -109,13 +129,24 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
   };
 }
 
-export function machineShare(topo: Topology, label: string, os: OsRelease | null = null, cgroup: CgroupLimits = { mems: null }): MachineShare {
+export function machineShare(
+  topo: Topology,
+  label: string,
+  os: OsRelease | null = null,
+  cgroup: CgroupLimits = { mems: null },
+): MachineShare {
   // Only memory nodes that leave a node with memory out restrict anything, and only a
   // memory limit below the machine's memory (v1 says "none" with a huge number).
   const m = cgroup.mems;
   const total = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0);
-  const max = cgroup.memoryMax !== undefined && cgroup.memoryMax !== null && cgroup.memoryMax.bytes < total ? cgroup.memoryMax : null;
-  const limits = { mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null, memoryMax: max };
+  const max =
+    cgroup.memoryMax !== undefined && cgroup.memoryMax !== null && cgroup.memoryMax.bytes < total
+      ? cgroup.memoryMax
+      : null;
+  const limits = {
+    mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null,
+    memoryMax: max,
+  };
   const notes: string[] = [];
   const usable: NodeShare[] = [];
   const memAllowed = (id: number) => limits.mems === null || limits.mems.ids.includes(id);
@@ -125,8 +156,12 @@ export function machineShare(topo: Topology, label: string, os: OsRelease | null
     notes.push(...limited);
     if (s.cpus.length > 0 && s.memBytes > 0 && memAllowed(n.id)) usable.push(s);
     else if (limited.length > 0) continue;
-    else if (s.cpus.length === 0 && s.memBytes > 0) notes.push(`node ${n.id} is memory-only (no CPUs, ${num(s.memGiB)} GiB): it gets no executor or instance; it can only serve interleaved or spilled memory.`);
-    else if (s.cpus.length > 0) notes.push(`node ${n.id} has CPUs but no memory: work bound there would allocate remotely, so it gets none.`);
+    else if (s.cpus.length === 0 && s.memBytes > 0)
+      notes.push(
+        `node ${n.id} is memory-only (no CPUs, ${num(s.memGiB)} GiB): it gets no executor or instance; it can only serve interleaved or spilled memory.`,
+      );
+    else if (s.cpus.length > 0)
+      notes.push(`node ${n.id} has CPUs but no memory: work bound there would allocate remotely, so it gets none.`);
   }
   notes.push(...deviceNotes(topo, new Set(usable.map((u) => u.node))));
   const memNodes = topo.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0 && memAllowed(n.id));
@@ -144,7 +179,13 @@ export function machineShare(topo: Topology, label: string, os: OsRelease | null
     notes,
     restriction: restriction(topo, usable, limits),
     memoryMax: max === null ? null : { cgroup: max.cgroup, path: max.path, gib: max.bytes / GiB },
-    kernel: { thp: k.thpEnabled.value, thpDefrag: k.thpDefrag.value, numaBalancing: k.numaBalancing.value, zoneReclaim: k.zoneReclaimMode.value, swappiness: k.swappiness.value },
+    kernel: {
+      thp: k.thpEnabled.value,
+      thpDefrag: k.thpDefrag.value,
+      numaBalancing: k.numaBalancing.value,
+      zoneReclaim: k.zoneReclaimMode.value,
+      swappiness: k.swappiness.value,
+    },
     facts: machineFacts(topo),
     os,
   };

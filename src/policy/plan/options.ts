@@ -27,7 +27,10 @@ export function sparkSizingOptions(raw: RawOptions): SparkSizingOptions {
   const d = SPARK_SIZING_DEFAULTS;
   return {
     coresFraction: fractionIn(str(raw, 'cores-fraction', `${d.coresFraction}`), '--cores-fraction', 0.25, 1),
-    memoryFraction: typeof raw['memory-fraction'] === 'string' ? fractionIn(raw['memory-fraction'], '--memory-fraction', 0.25, 0.95) : d.memoryFraction,
+    memoryFraction:
+      typeof raw['memory-fraction'] === 'string'
+        ? fractionIn(raw['memory-fraction'], '--memory-fraction', 0.25, 0.95)
+        : d.memoryFraction,
     overheadPct: intIn(str(raw, 'overhead', `${d.overheadPct}`), '--overhead', 10, 20),
     hosts: intIn(str(raw, 'hosts', `${d.hosts}`), '--hosts', 1, 100000),
   };

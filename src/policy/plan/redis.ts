@@ -39,7 +39,9 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
   const d: Derivation[] = [];
   if (m.usable.length === 0) throw new UsageError('redis: no NUMA node has both CPUs and memory; nothing to plan');
   if (o.instances !== undefined && o.instances > m.usable.length) {
-    throw new UsageError(`--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length}); use --per-core for more than one per node`);
+    throw new UsageError(
+      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length}); use --per-core for more than one per node`,
+    );
   }
   const nodes = o.instances === undefined ? m.usable : m.usable.slice(0, o.instances);
   const instances: RedisInstance[] = [];
@@ -48,13 +50,44 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
     const slots = o.perCore ? s.coreGroups.map((g) => formatCpuList(g)) : [s.cpuList];
     const budgetMib = budgetGiB(s.memGiB) * 1024;
     const mb = Math.floor((budgetMib / slots.length / REDIS_FORK_FACTOR - REDIS_BASE_MIB) / REDIS_FRAGMENTATION);
-    if (mb < REDIS_BASE_MIB) throw new UsageError(`redis: ${budgetText(s.node, s.memGiB)}; that leaves ${Math.max(0, mb)} MiB of maxmemory for each of ${slots.length} instance(s) once a BGSAVE fork may double them (at least ${REDIS_BASE_MIB} MiB needed); use fewer instances (no --per-core) or a larger node`);
-    d.push({ what: `node ${s.node} maxmemory per instance`, formula: `(budget ${num(budgetMib)} MiB${slots.length > 1 ? ` / ${slots.length} instances` : ''} / ${REDIS_FORK_FACTOR} (BGSAVE fork) - ${REDIS_BASE_MIB} MiB) / ${REDIS_FRAGMENTATION} (fragmentation) = ${mb} MiB`, value: `${mb}mb` });
+    if (mb < REDIS_BASE_MIB)
+      throw new UsageError(
+        `redis: ${budgetText(s.node, s.memGiB)}; that leaves ${Math.max(0, mb)} MiB of maxmemory for each of ${slots.length} instance(s) once a BGSAVE fork may double them (at least ${REDIS_BASE_MIB} MiB needed); use fewer instances (no --per-core) or a larger node`,
+      );
+    d.push({
+      what: `node ${s.node} maxmemory per instance`,
+      formula: `(budget ${num(budgetMib)} MiB${slots.length > 1 ? ` / ${slots.length} instances` : ''} / ${REDIS_FORK_FACTOR} (BGSAVE fork) - ${REDIS_BASE_MIB} MiB) / ${REDIS_FRAGMENTATION} (fragmentation) = ${mb} MiB`,
+      value: `${mb}mb`,
+    });
     const one = (mb * REDIS_FRAGMENTATION + REDIS_BASE_MIB) / 1024;
-    per.set(s.node, { items: [{ what: `${slots.length} instance(s) (maxmemory x ${REDIS_FRAGMENTATION} + ${REDIS_BASE_MIB} MiB each)`, gib: slots.length * one }, { what: 'their BGSAVE forks at worst', gib: slots.length * one }], policy: 'bind' });
-    for (const cpuList of slots) instances.push({ port: o.basePort + instances.length, node: s.node, cpuList, maxmemoryMb: mb });
+    per.set(s.node, {
+      items: [
+        {
+          what: `${slots.length} instance(s) (maxmemory x ${REDIS_FRAGMENTATION} + ${REDIS_BASE_MIB} MiB each)`,
+          gib: slots.length * one,
+        },
+        { what: 'their BGSAVE forks at worst', gib: slots.length * one },
+      ],
+      policy: 'bind',
+    });
+    for (const cpuList of slots)
+      instances.push({ port: o.basePort + instances.length, node: s.node, cpuList, maxmemoryMb: mb });
   }
-  d.push({ what: 'ports', formula: `${o.basePort} + 0 .. ${instances.length - 1}`, value: `${o.basePort}-${o.basePort + instances.length - 1}` });
-  if (o.basePort + instances.length - 1 > 65535) throw new UsageError(`--base-port ${o.basePort}: ${instances.length} instances run past port 65535`);
-  return { kind: 'redis', machine: m, tuning: planTuning('latency', m), memory: memoryPlan(m, per), options: o, instances, derivations: d, notes: [...m.notes, ...oneNodeNotes(m)] };
+  d.push({
+    what: 'ports',
+    formula: `${o.basePort} + 0 .. ${instances.length - 1}`,
+    value: `${o.basePort}-${o.basePort + instances.length - 1}`,
+  });
+  if (o.basePort + instances.length - 1 > 65535)
+    throw new UsageError(`--base-port ${o.basePort}: ${instances.length} instances run past port 65535`);
+  return {
+    kind: 'redis',
+    machine: m,
+    tuning: planTuning('latency', m),
+    memory: memoryPlan(m, per),
+    options: o,
+    instances,
+    derivations: d,
+    notes: [...m.notes, ...oneNodeNotes(m)],
+  };
 }

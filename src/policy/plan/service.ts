@@ -25,10 +25,41 @@ export interface ServiceDecision extends DecisionBase {
 export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision {
   const d: Derivation[] = [];
   const nodes = o.perNode ? m.usable : [chooseNode(m, o.node, d)];
-  if (o.perNode) d.push({ what: 'instances', formula: `one per node with CPUs and memory: ${nodes.map((s) => s.node).join(', ')}`, value: `${nodes.length}` });
+  if (o.perNode)
+    d.push({
+      what: 'instances',
+      formula: `one per node with CPUs and memory: ${nodes.map((s) => s.node).join(', ')}`,
+      value: `${nodes.length}`,
+    });
   const notes = [...m.notes, ...oneNodeNotes(m)];
-  if (o.systemdVersion < 243) notes.push(`systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the template runs the program through numactl with the instance name as the node.`);
-  for (const s of nodes) if (budgetGiB(s.memGiB) < 0.25) throw new UsageError(`service: ${budgetText(s.node, s.memGiB)}; a service bound there would have no room`);
-  const memory = memoryPlan(m, onNodes(nodes.map((s) => s.node), [], 'bind'), `${o.exec[0]}'s own memory is not known to the plan: each instance gets MemoryMax= its node's budget (MemTotal minus ${RESERVE_RULE}), so one that outgrows it is stopped by its cgroup rather than filling the node it is bound to`);
-  return { kind: 'service', machine: m, tuning: planTuning('general', m), memory, options: o, instances: nodes.map((s) => ({ node: s.node, cpuList: s.cpuList, memoryMaxMib: Math.floor(budgetGiB(s.memGiB) * 1024) })), derivations: d, notes };
+  if (o.systemdVersion < 243)
+    notes.push(
+      `systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the template runs the program through numactl with the instance name as the node.`,
+    );
+  for (const s of nodes)
+    if (budgetGiB(s.memGiB) < 0.25)
+      throw new UsageError(`service: ${budgetText(s.node, s.memGiB)}; a service bound there would have no room`);
+  const memory = memoryPlan(
+    m,
+    onNodes(
+      nodes.map((s) => s.node),
+      [],
+      'bind',
+    ),
+    `${o.exec[0]}'s own memory is not known to the plan: each instance gets MemoryMax= its node's budget (MemTotal minus ${RESERVE_RULE}), so one that outgrows it is stopped by its cgroup rather than filling the node it is bound to`,
+  );
+  return {
+    kind: 'service',
+    machine: m,
+    tuning: planTuning('general', m),
+    memory,
+    options: o,
+    instances: nodes.map((s) => ({
+      node: s.node,
+      cpuList: s.cpuList,
+      memoryMaxMib: Math.floor(budgetGiB(s.memGiB) * 1024),
+    })),
+    derivations: d,
+    notes,
+  };
 }

@@ -49,27 +49,82 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
   const sizing = sizeSparkExecutors(m, o, [], podBudgetGiB);
   const d: Derivation[] = [...sizing.derivations];
   const reserved = sizing.executors.flatMap((e) => e.share.coreGroups[0] ?? []);
-  d.push({ what: 'reservedSystemCPUs', formula: 'the first physical core of each node (all its threads), for the kubelet and system', value: formatCpuList(reserved) });
+  d.push({
+    what: 'reservedSystemCPUs',
+    formula: 'the first physical core of each node (all its threads), for the kubelet and system',
+    value: formatCpuList(reserved),
+  });
   const tpc = Math.min(...sizing.executors.map((e) => e.share.threadsPerCore));
   const podCpus = sizing.cores * tpc;
   const free = Math.min(...sizing.executors.map((e) => e.share.cpus.length - (e.share.coreGroups[0]?.length ?? 0)));
-  d.push({ what: 'executor pod CPUs', formula: `${sizing.cores} cores x ${tpc} thread${tpc === 1 ? '' : 's'} per core = ${podCpus} (<= ${free} CPUs left on a node)`, value: `${podCpus}` });
-  if (podCpus > free) throw new UsageError(`spark-k8s: executor pods of ${podCpus} CPUs do not fit the ${free} CPUs a node has after reservedSystemCPUs; lower --cores-fraction`);
+  d.push({
+    what: 'executor pod CPUs',
+    formula: `${sizing.cores} cores x ${tpc} thread${tpc === 1 ? '' : 's'} per core = ${podCpus} (<= ${free} CPUs left on a node)`,
+    value: `${podCpus}`,
+  });
+  if (podCpus > free)
+    throw new UsageError(
+      `spark-k8s: executor pods of ${podCpus} CPUs do not fit the ${free} CPUs a node has after reservedSystemCPUs; lower --cores-fraction`,
+    );
   const reservedMemory = sizing.executors.map((e) => ({ node: e.share.node, mi: reservedMiOf(e.share) }));
   const totalMi = reservedMemory.reduce((a, r) => a + r.mi, 0);
   const systemReservedMi = totalMi - EVICTION_HARD_MI;
-  d.push({ what: 'reservedMemory (Memory Manager)', formula: `each node's reserve, max(10%, 2 GiB), in Mi rounded up: ${reservedMemory.map((r) => `node ${r.node} ${r.mi}Mi`).join(', ')}`, value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', ') });
-  d.push({ what: 'systemReserved memory', formula: `the reservedMemory sum must equal kubeReserved + systemReserved + evictionHard: ${totalMi}Mi - evictionHard ${EVICTION_HARD_MI}Mi`, value: `${systemReservedMi}Mi` });
+  d.push({
+    what: 'reservedMemory (Memory Manager)',
+    formula: `each node's reserve, max(10%, 2 GiB), in Mi rounded up: ${reservedMemory.map((r) => `node ${r.node} ${r.mi}Mi`).join(', ')}`,
+    value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', '),
+  });
+  d.push({
+    what: 'systemReserved memory',
+    formula: `the reservedMemory sum must equal kubeReserved + systemReserved + evictionHard: ${totalMi}Mi - evictionHard ${EVICTION_HARD_MI}Mi`,
+    value: `${systemReservedMi}Mi`,
+  });
   const podMemoryGi = sizing.memoryGiB + sizing.overheadGiB;
-  d.push({ what: 'executor pod memory (request = limit)', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi (<= MemTotal - reservedMemory on every node)`, value: `${podMemoryGi}Gi` });
+  d.push({
+    what: 'executor pod memory (request = limit)',
+    formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi (<= MemTotal - reservedMemory on every node)`,
+    value: `${podMemoryGi}Gi`,
+  });
   const instances = sizing.executors.length * o.hosts;
-  d.push({ what: 'spark.executor.instances', formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`, value: `${instances}` });
+  d.push({
+    what: 'spark.executor.instances',
+    formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`,
+    value: `${instances}`,
+  });
   const volumes = sizing.executors.flatMap((e) => {
     const disk = nvmeDisk(e.share.nvme);
     return disk === null ? [] : [{ node: e.share.node, disk, path: `${o.dataDir}/node${e.share.node}/spark_local` }];
   });
-  const notes = [...m.notes, ...sizing.notes, 'The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0\'s NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.'];
-  if (volumes.length === 0) notes.push('No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node\'s root disk.');
-  const memory = memoryPlan(m, onNodes(sizing.executors.map((e) => e.share.node), [{ what: 'executor pod (heap + overhead)', gib: podMemoryGi }], 'bind'));
-  return { kind: 'spark-k8s', machine: m, tuning: planTuning('spark', m), memory, options: o, sizing, reservedCpus: formatCpuList(reserved), reservedMemory, systemReservedMi, podCpus, podMemoryGi, instances, volumes, derivations: d, notes };
+  const notes = [
+    ...m.notes,
+    ...sizing.notes,
+    "The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0's NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.",
+  ];
+  if (volumes.length === 0)
+    notes.push("No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node's root disk.");
+  const memory = memoryPlan(
+    m,
+    onNodes(
+      sizing.executors.map((e) => e.share.node),
+      [{ what: 'executor pod (heap + overhead)', gib: podMemoryGi }],
+      'bind',
+    ),
+  );
+  return {
+    kind: 'spark-k8s',
+    machine: m,
+    tuning: planTuning('spark', m),
+    memory,
+    options: o,
+    sizing,
+    reservedCpus: formatCpuList(reserved),
+    reservedMemory,
+    systemReservedMi,
+    podCpus,
+    podMemoryGi,
+    instances,
+    volumes,
+    derivations: d,
+    notes,
+  };
 }

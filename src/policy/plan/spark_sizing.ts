@@ -23,7 +23,12 @@ export interface SparkSizingOptions {
   readonly hosts: number;
 }
 
-export const SPARK_SIZING_DEFAULTS: SparkSizingOptions = { coresFraction: 0.8, memoryFraction: null, overheadPct: 15, hosts: 1 };
+export const SPARK_SIZING_DEFAULTS: SparkSizingOptions = {
+  coresFraction: 0.8,
+  memoryFraction: null,
+  overheadPct: 15,
+  hosts: 1,
+};
 /** Field report 000's recipe, shown next to the plan's numbers. */
 export const RECIPE_MEMORY_FRACTION = 0.85;
 
@@ -58,7 +63,8 @@ export interface SparkSizing {
   readonly notes: string[];
 }
 
-export const overheadOf = (memoryGiB: number, pct: number): number => Math.max(1, Math.ceil((memoryGiB * pct) / 100 - 1e-9));
+export const overheadOf = (memoryGiB: number, pct: number): number =>
+  Math.max(1, Math.ceil((memoryGiB * pct) / 100 - 1e-9));
 
 /** The largest whole-GiB heap with heap + overhead + daemons <= budget; 0 when not even 1g fits. */
 export function largestHeap(budget: number, pct: number, daemonsGiB: number): number {
@@ -70,41 +76,79 @@ export function largestHeap(budget: number, pct: number, daemonsGiB: number): nu
 /** What a plan may commit on a node (budget.ts), or a stricter figure of its own (spark-k8s: whole Mi). */
 export type BudgetOf = (s: NodeShare) => number;
 
-function memoryOf(s: NodeShare, o: SparkSizingOptions, daemons: Commitment[], budgetOf: BudgetOf, d: Derivation[], notes: string[]): number {
+function memoryOf(
+  s: NodeShare,
+  o: SparkSizingOptions,
+  daemons: Commitment[],
+  budgetOf: BudgetOf,
+  d: Derivation[],
+  notes: string[],
+): number {
   const daemonsGiB = daemons.reduce((a, c) => a + c.gib, 0);
   const n = `node ${s.node}`;
   const budget = budgetOf(s);
   const fit = largestHeap(budget, o.overheadPct, daemonsGiB);
   const plus = daemons.map((c) => ` + ${num(c.gib)} (${c.what})`).join('');
   if (fit < 1) {
-    throw new UsageError(`spark: ${budgetText(s.node, s.memGiB)}; the smallest executor needs ${num(2 + daemonsGiB)} GiB (1 + 1 overhead${plus}) and executors are bound to their node`);
+    throw new UsageError(
+      `spark: ${budgetText(s.node, s.memGiB)}; the smallest executor needs ${num(2 + daemonsGiB)} GiB (1 + 1 overhead${plus}) and executors are bound to their node`,
+    );
   }
   const largest = `largest E with E + ceil(E x ${o.overheadPct}%)${plus} <= ${num(budget)} GiB`;
   if (o.memoryFraction === null) {
-    d.push({ what: `${n} executor memory`, formula: `${largest}: ${fit} + ${overheadOf(fit, o.overheadPct)}${daemons.map((c) => ` + ${num(c.gib)}`).join('')} = ${num(fit + overheadOf(fit, o.overheadPct) + daemonsGiB)}`, value: `${fit}g` });
+    d.push({
+      what: `${n} executor memory`,
+      formula: `${largest}: ${fit} + ${overheadOf(fit, o.overheadPct)}${daemons.map((c) => ` + ${num(c.gib)}`).join('')} = ${num(fit + overheadOf(fit, o.overheadPct) + daemonsGiB)}`,
+      value: `${fit}g`,
+    });
     return fit;
   }
   const raw = s.memGiB * o.memoryFraction;
   const want = Math.max(1, Math.round(raw));
   const wantTotal = want + overheadOf(want, o.overheadPct) + daemonsGiB;
   if (wantTotal <= budget + 1e-9) {
-    d.push({ what: `${n} executor memory`, formula: `${num(s.memGiB)} GiB x ${o.memoryFraction} = ${num(raw)} -> ${want}g (${want} + ${overheadOf(want, o.overheadPct)}${plus} = ${num(wantTotal)} <= ${num(budget)} GiB)`, value: `${want}g` });
+    d.push({
+      what: `${n} executor memory`,
+      formula: `${num(s.memGiB)} GiB x ${o.memoryFraction} = ${num(raw)} -> ${want}g (${want} + ${overheadOf(want, o.overheadPct)}${plus} = ${num(wantTotal)} <= ${num(budget)} GiB)`,
+      value: `${want}g`,
+    });
     return want;
   }
-  d.push({ what: `${n} executor memory`, formula: `${num(s.memGiB)} GiB x ${o.memoryFraction} = ${num(raw)} -> ${want}g, but ${want} + ${overheadOf(want, o.overheadPct)}${plus} = ${num(wantTotal)} > ${num(budget)} GiB; ${largest}`, value: `${fit}g` });
-  notes.push(`--memory-fraction ${o.memoryFraction} asks for ${want}g executors on node ${s.node}; with their overhead${daemonsGiB > 0 ? ' and daemons' : ''} that is ${num(wantTotal)} GiB, over the node's ${num(budget)} GiB budget. Executors are bound to their node with --membind, where a full node means an OOM kill, not remote memory, so the plan uses the smaller heap ${fit}g.`);
+  d.push({
+    what: `${n} executor memory`,
+    formula: `${num(s.memGiB)} GiB x ${o.memoryFraction} = ${num(raw)} -> ${want}g, but ${want} + ${overheadOf(want, o.overheadPct)}${plus} = ${num(wantTotal)} > ${num(budget)} GiB; ${largest}`,
+    value: `${fit}g`,
+  });
+  notes.push(
+    `--memory-fraction ${o.memoryFraction} asks for ${want}g executors on node ${s.node}; with their overhead${daemonsGiB > 0 ? ' and daemons' : ''} that is ${num(wantTotal)} GiB, over the node's ${num(budget)} GiB budget. Executors are bound to their node with --membind, where a full node means an OOM kill, not remote memory, so the plan uses the smaller heap ${fit}g.`,
+  );
   return fit;
 }
 
-function sizeOne(s: NodeShare, o: SparkSizingOptions, daemons: Commitment[], budgetOf: BudgetOf, d: Derivation[], notes: string[]): ExecutorSize {
+function sizeOne(
+  s: NodeShare,
+  o: SparkSizingOptions,
+  daemons: Commitment[],
+  budgetOf: BudgetOf,
+  d: Derivation[],
+  notes: string[],
+): ExecutorSize {
   const n = `node ${s.node}`;
   const rawCores = s.physicalCores * o.coresFraction;
   const cores = Math.max(1, Math.round(rawCores));
-  d.push({ what: `${n} executor cores`, formula: `${s.physicalCores} physical cores x ${o.coresFraction} = ${num(rawCores)} -> ${cores}`, value: `${cores}` });
+  d.push({
+    what: `${n} executor cores`,
+    formula: `${s.physicalCores} physical cores x ${o.coresFraction} = ${num(rawCores)} -> ${cores}`,
+    value: `${cores}`,
+  });
   d.push({ what: `${n} budget`, formula: budgetFormula(s.memGiB), value: `${num(budgetGiB(s.memGiB))} GiB` });
   const memoryGiB = memoryOf(s, o, daemons, budgetOf, d, notes);
   const overheadGiB = overheadOf(memoryGiB, o.overheadPct);
-  d.push({ what: `${n} memory overhead`, formula: `${memoryGiB}g x ${o.overheadPct}% = ${num((memoryGiB * o.overheadPct) / 100)} -> ${overheadGiB}g (rounded up, at least 1g)`, value: `${overheadGiB}g` });
+  d.push({
+    what: `${n} memory overhead`,
+    formula: `${memoryGiB}g x ${o.overheadPct}% = ${num((memoryGiB * o.overheadPct) / 100)} -> ${overheadGiB}g (rounded up, at least 1g)`,
+    value: `${overheadGiB}g`,
+  });
   return { share: s, cores, memoryGiB, overheadGiB };
 }
 
@@ -113,33 +157,62 @@ function recipeOf(s: NodeShare, pct: number): Recipe {
   const memoryGiB = Math.max(1, Math.round(raw));
   const rawOver = (memoryGiB * pct) / 100;
   const overheadGiB = Math.max(1, Math.round(rawOver));
-  return { node: s, memoryGiB, overheadGiB, formulaMemory: `${num(s.memGiB)} x ${RECIPE_MEMORY_FRACTION} = ${num(raw)} -> ${memoryGiB}g`, formulaOverhead: `${memoryGiB}g x ${pct}% = ${num(rawOver)} -> ${overheadGiB}g` };
+  return {
+    node: s,
+    memoryGiB,
+    overheadGiB,
+    formulaMemory: `${num(s.memGiB)} x ${RECIPE_MEMORY_FRACTION} = ${num(raw)} -> ${memoryGiB}g`,
+    formulaOverhead: `${memoryGiB}g x ${pct}% = ${num(rawOver)} -> ${overheadGiB}g`,
+  };
 }
 
-function appWide(executors: ExecutorSize[], d: Derivation[], notes: string[]): { cores: number; memoryGiB: number; overheadGiB: number } {
+function appWide(
+  executors: ExecutorSize[],
+  d: Derivation[],
+  notes: string[],
+): { cores: number; memoryGiB: number; overheadGiB: number } {
   const pick = (what: string, key: 'cores' | 'memoryGiB' | 'overheadGiB', unit: string): number => {
     const vals = executors.map((e) => e[key]);
     const v = Math.min(...vals);
-    const formula = new Set(vals).size === 1 ? `the same on every node = ${v}${unit}` : `min(${vals.map((x) => `${x}${unit}`).join(', ')}) = ${v}${unit}`;
+    const formula =
+      new Set(vals).size === 1
+        ? `the same on every node = ${v}${unit}`
+        : `min(${vals.map((x) => `${x}${unit}`).join(', ')}) = ${v}${unit}`;
     d.push({ what, formula, value: `${v}${unit}` });
     return v;
   };
-  const out = { cores: pick('spark.executor.cores', 'cores', ''), memoryGiB: pick('spark.executor.memory', 'memoryGiB', 'g'), overheadGiB: pick('spark.executor.memoryOverhead', 'overheadGiB', 'g') };
+  const out = {
+    cores: pick('spark.executor.cores', 'cores', ''),
+    memoryGiB: pick('spark.executor.memory', 'memoryGiB', 'g'),
+    overheadGiB: pick('spark.executor.memoryOverhead', 'overheadGiB', 'g'),
+  };
   if (new Set(executors.map((e) => `${e.cores}/${e.memoryGiB}`)).size > 1) {
-    notes.push('The nodes differ in size; Spark has one executor size per application, so the app-wide values are the smallest node\'s and the larger nodes keep some room unused.');
+    notes.push(
+      "The nodes differ in size; Spark has one executor size per application, so the app-wide values are the smallest node's and the larger nodes keep some room unused.",
+    );
   }
   return out;
 }
 
 /** Sizes one executor per usable node; `daemons` is what the plan's own daemons use on every node. */
-export function sizeSparkExecutors(machine: MachineShare, o: SparkSizingOptions, daemons: Commitment[], budgetOf: BudgetOf = (s) => budgetGiB(s.memGiB)): SparkSizing {
-  if (machine.usable.length === 0) throw new UsageError('spark: no NUMA node has both CPUs and memory; nothing to plan');
+export function sizeSparkExecutors(
+  machine: MachineShare,
+  o: SparkSizingOptions,
+  daemons: Commitment[],
+  budgetOf: BudgetOf = (s) => budgetGiB(s.memGiB),
+): SparkSizing {
+  if (machine.usable.length === 0)
+    throw new UsageError('spark: no NUMA node has both CPUs and memory; nothing to plan');
   const derivations: Derivation[] = [];
   const notes: string[] = [];
   const executors = machine.usable.map((s) => sizeOne(s, o, daemons, budgetOf, derivations, notes));
   const wide = appWide(executors, derivations, notes);
   const hostCores = wide.cores * executors.length;
-  derivations.push({ what: 'executor cores on this host (worker cores)', formula: `${executors.map(() => wide.cores).join(' + ')} = ${hostCores}`, value: `${hostCores}` });
+  derivations.push({
+    what: 'executor cores on this host (worker cores)',
+    formula: `${executors.map(() => wide.cores).join(' + ')} = ${hostCores}`,
+    value: `${hostCores}`,
+  });
   const smallest = [...machine.usable].sort((a, b) => a.memGiB - b.memGiB || a.node - b.node)[0]!;
   return { executors, ...wide, hostCores, daemons, recipe: recipeOf(smallest, o.overheadPct), derivations, notes };
 }

@@ -46,7 +46,9 @@ export interface SparkStandaloneDecision extends DecisionBase {
 export function nvmeDisk(devs: { name: string; details: Record<string, string | number> }[]): string | null {
   const d = devs[0];
   if (d === undefined) return null;
-  const ns = String(d.details.namespaces ?? '').split(',').filter((s) => s !== '');
+  const ns = String(d.details.namespaces ?? '')
+    .split(',')
+    .filter((s) => s !== '');
   return ns[0] ?? `${d.name}n1`;
 }
 
@@ -62,7 +64,10 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
   const workers: SparkWorker[] = sizing.executors.map((e, i) => {
     const n = e.share.node;
     const disk = nvmeDisk(e.share.nvme);
-    if (disk === null) notes.push(`node ${n} has no NVMe of its own: ${o.dataDir}/node${n} will be on whatever disk holds it, and shuffle I/O may cross nodes.`);
+    if (disk === null)
+      notes.push(
+        `node ${n} has no NVMe of its own: ${o.dataDir}/node${n} will be on whatever disk holds it, and shuffle I/O may cross nodes.`,
+      );
     return {
       node: n,
       cpuList: e.share.cpuList,
@@ -81,12 +86,46 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
   const parallelism = 2 * coresMax;
   const derivations: Derivation[] = [
     ...sizing.derivations,
-    { what: 'node N worker memory (SPARK_WORKER_MEMORY)', formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${sizing.memoryGiB + sizing.overheadGiB}g`, value: `${sizing.memoryGiB + sizing.overheadGiB}g` },
-    { what: 'spark.cores.max', formula: `${sizing.hostCores} worker cores x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${coresMax}`, value: `${coresMax}` },
+    {
+      what: 'node N worker memory (SPARK_WORKER_MEMORY)',
+      formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${sizing.memoryGiB + sizing.overheadGiB}g`,
+      value: `${sizing.memoryGiB + sizing.overheadGiB}g`,
+    },
+    {
+      what: 'spark.cores.max',
+      formula: `${sizing.hostCores} worker cores x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${coresMax}`,
+      value: `${coresMax}`,
+    },
     { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
   ];
-  workers.forEach((w) => derivations.push({ what: `node ${w.node} worker ports`, formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`, value: `${w.port}, ${w.webuiPort}` }));
+  workers.forEach((w) =>
+    derivations.push({
+      what: `node ${w.node} worker ports`,
+      formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`,
+      value: `${w.port}, ${w.webuiPort}`,
+    }),
+  );
   const bound = machine.facts.nodes > 1;
-  const memory = memoryPlan(machine, onNodes(sizing.executors.map((e) => e.share.node), executorCommitments(sizing), bound ? 'bind' : 'none'));
-  return { kind: 'spark-standalone', machine, tuning: planTuning('spark', machine), memory, options: o, sizing, workers, bound, coresMax, parallelism, derivations, notes };
+  const memory = memoryPlan(
+    machine,
+    onNodes(
+      sizing.executors.map((e) => e.share.node),
+      executorCommitments(sizing),
+      bound ? 'bind' : 'none',
+    ),
+  );
+  return {
+    kind: 'spark-standalone',
+    machine,
+    tuning: planTuning('spark', machine),
+    memory,
+    options: o,
+    sizing,
+    workers,
+    bound,
+    coresMax,
+    parallelism,
+    derivations,
+    notes,
+  };
 }

@@ -56,7 +56,13 @@ export interface MachineShare {
   /** The memory.max (v1: memory.limit_in_bytes) of numakit's cgroup when below the machine's memory (a container's limit). */
   readonly memoryMax: { readonly cgroup: string; readonly path: string; readonly gib: number } | null;
   /** Current kernel settings that matter to every plan ("numa_balancing 1"). */
-  readonly kernel: { thp: string | null; thpDefrag: string | null; numaBalancing: number | null; zoneReclaim: number | null; swappiness: number | null };
+  readonly kernel: {
+    thp: string | null;
+    thpDefrag: string | null;
+    numaBalancing: number | null;
+    zoneReclaim: number | null;
+    swappiness: number | null;
+  };
   /** What changes a profile's advice on this machine (nodes, memory-only nodes, kernel). */
   readonly facts: MachineFacts;
   /** The distribution (etc/os-release), or null when the tree does not say. */

@@ -35,5 +35,7 @@ export function scanChanges(a: Advice<ScanWant>, k: KernelFacts['numaBalancingSc
   const now = [k.delayMs.value, k.periodMinMs.value, k.periodMaxMs.value, k.sizeMb.value];
   const keep = now.every((v) => v !== null) && scanVerdict(now[1]!, now[3]!, w) === null;
   const want = [w.delayMs, w.periodMinMs, w.periodMaxMs, w.sizeMb];
-  return SCAN_KNOBS.map((knob, i) => sysctl(`kernel.numa_balancing_scan_${knob}`, keep ? now[i]! : want[i]!, `AutoNUMA scan rate: ${a.reason}`));
+  return SCAN_KNOBS.map((knob, i) =>
+    sysctl(`kernel.numa_balancing_scan_${knob}`, keep ? now[i]! : want[i]!, `AutoNUMA scan rate: ${a.reason}`),
+  );
 }

@@ -36,22 +36,38 @@ function autonumaWillRun(p: TuningProfile, input: TuningInput): boolean {
 function changesFor(key: SettingKey, p: TuningProfile, input: TuningInput): Change[] | string {
   const t = input.topology;
   switch (key) {
-    case 'autonuma': return autonumaChanges(wanted(p, key)!);
-    case 'autonumaScan': return autonumaWillRun(p, input) ? scanChanges(wanted(p, key)!, t.kernel.numaBalancingScan) : 'AutoNUMA is off and stays off: its scan rate is unused';
-    case 'thpEnabled': return thpChanges('enabled', wanted(p, key)!);
-    case 'thpDefrag': return thpChanges('defrag', wanted(p, key)!);
-    case 'zoneReclaim': return zoneReclaimChanges(wanted(p, key)!);
-    case 'swappiness': return swappinessChanges(wanted(p, key)!);
-    case 'ksm': return ksmChanges(wanted(p, key)!, input.services);
-    case 'governor': return governorChanges(wanted(p, key)!, t);
-    case 'irq': return irqChanges(wanted(p, key)!, t, input.services);
+    case 'autonuma':
+      return autonumaChanges(wanted(p, key)!);
+    case 'autonumaScan':
+      return autonumaWillRun(p, input)
+        ? scanChanges(wanted(p, key)!, t.kernel.numaBalancingScan)
+        : 'AutoNUMA is off and stays off: its scan rate is unused';
+    case 'thpEnabled':
+      return thpChanges('enabled', wanted(p, key)!);
+    case 'thpDefrag':
+      return thpChanges('defrag', wanted(p, key)!);
+    case 'zoneReclaim':
+      return zoneReclaimChanges(wanted(p, key)!);
+    case 'swappiness':
+      return swappinessChanges(wanted(p, key)!);
+    case 'ksm':
+      return ksmChanges(wanted(p, key)!, input.services);
+    case 'governor':
+      return governorChanges(wanted(p, key)!, t);
+    case 'irq':
+      return irqChanges(wanted(p, key)!, t, input.services);
     case 'rps': {
       const nics = rpsNics(t, input.irqTotals);
-      return nics.length > 0 ? rpsChanges(wanted(p, key)!, t, nics) : 'no busy NIC (>= 10 Gb/s or 1M interrupts) with fewer rx queues than half its node\'s CPUs';
+      return nics.length > 0
+        ? rpsChanges(wanted(p, key)!, t, nics)
+        : "no busy NIC (>= 10 Gb/s or 1M interrupts) with fewer rx queues than half its node's CPUs";
     }
-    case 'rqAffinity': return rqAffinityChanges(wanted(p, key)!, t);
-    case 'tuned': return `${wanted(p, key)!.value.profile}: not a runtime change (--persist writes a tuned profile including it; tuned-adm activates it)`;
-    case 'demotion': return demotionChanges(wanted(p, key)!);
+    case 'rqAffinity':
+      return rqAffinityChanges(wanted(p, key)!, t);
+    case 'tuned':
+      return `${wanted(p, key)!.value.profile}: not a runtime change (--persist writes a tuned profile including it; tuned-adm activates it)`;
+    case 'demotion':
+      return demotionChanges(wanted(p, key)!);
   }
 }
 

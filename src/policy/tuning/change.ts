@@ -3,11 +3,21 @@ import type { ServiceChange, SysctlChange, SysfsChange } from '../../model/chang
 
 const acceptOf = (accept: readonly (string | number)[]) => (accept.length > 0 ? { accept: accept.map(String) } : {});
 
-export function sysctl(target: string, value: string | number, reason: string, accept: readonly (string | number)[] = []): SysctlChange {
+export function sysctl(
+  target: string,
+  value: string | number,
+  reason: string,
+  accept: readonly (string | number)[] = [],
+): SysctlChange {
   return { kind: 'sysctl', target, value: String(value), reason, ...acceptOf(accept) };
 }
 
-export function sysfs(target: string, value: string | number, reason: string, accept: readonly (string | number)[] = []): SysfsChange {
+export function sysfs(
+  target: string,
+  value: string | number,
+  reason: string,
+  accept: readonly (string | number)[] = [],
+): SysfsChange {
   return { kind: 'sysfs', target, value: String(value), reason, ...acceptOf(accept) };
 }
 

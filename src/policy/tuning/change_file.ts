@@ -55,7 +55,11 @@ const ChangeSchema = z.discriminatedUnion('kind', [
 
 const SHAPE = 'a change file is a map with a "changes:" list';
 const FileSchema = z.strictObject(
-  { changes: z.array(ChangeSchema, { error: (iss) => (iss.input === undefined ? `missing: ${SHAPE}` : undefined) }).min(1, 'at least one change') },
+  {
+    changes: z
+      .array(ChangeSchema, { error: (iss) => (iss.input === undefined ? `missing: ${SHAPE}` : undefined) })
+      .min(1, 'at least one change'),
+  },
   { error: (iss) => (iss.code === 'invalid_type' ? SHAPE : undefined) },
 );
 
@@ -101,7 +105,9 @@ export function parseChangeFile(text: string, name: string): Change[] {
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const node = doc.getIn(issue.path as (string | number)[], true) as { range?: [number, number, number] } | undefined;
-    const parent = doc.getIn(issue.path.slice(0, -1) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    const parent = doc.getIn(issue.path.slice(0, -1) as (string | number)[], true) as
+      | { range?: [number, number, number] }
+      | undefined;
     const at = node?.range ?? parent?.range;
     const line = at === undefined ? '' : `:${lines.linePos(at[0]).line}`;
     const field = issue.path.length === 0 ? '' : ` ${fieldName(issue.path)}:`;

@@ -14,7 +14,13 @@ const BUSY_SPEED_MBPS = 10000;
 const BUSY_INTERRUPTS = 1_000_000;
 
 export function nvmeNamespaces(t: Topology): string[] {
-  return t.devices.filter((d) => d.kind === 'nvme').flatMap((d) => String(d.details.namespaces ?? '').split(',').filter((n) => n !== ''));
+  return t.devices
+    .filter((d) => d.kind === 'nvme')
+    .flatMap((d) =>
+      String(d.details.namespaces ?? '')
+        .split(',')
+        .filter((n) => n !== ''),
+    );
 }
 
 export function rqAffinityChanges(a: Advice<2>, t: Topology): Change[] {
@@ -48,8 +54,13 @@ export function rpsChanges(a: Advice<'busy-nics'>, t: Topology, nics: readonly D
     const mask = formatCpuMask(deviceNodeCpus(t, d));
     for (let q = 0; q < rx; q++) {
       const dir = `sys/class/net/${d.name}/queues/rx-${q}`;
-      out.push({ ...sysfs(`${dir}/rps_cpus`, mask, `steer ${d.name} receive work to node ${d.node}: ${a.reason}`), subset: true });
-      out.push(sysfs(`${dir}/rps_flow_cnt`, flowsPerQueue(rx), 'RFS: flows per queue = rps_sock_flow_entries / queues'));
+      out.push({
+        ...sysfs(`${dir}/rps_cpus`, mask, `steer ${d.name} receive work to node ${d.node}: ${a.reason}`),
+        subset: true,
+      });
+      out.push(
+        sysfs(`${dir}/rps_flow_cnt`, flowsPerQueue(rx), 'RFS: flows per queue = rps_sock_flow_entries / queues'),
+      );
     }
   }
   if (out.length > 0) out.unshift(sysctl('net.core.rps_sock_flow_entries', FLOW_ENTRIES, 'RFS: the global flow table'));

@@ -11,7 +11,11 @@ import { service } from './change.js';
 
 /** Online CPUs of a device's node; [] when its node is unknown. */
 export function deviceNodeCpus(t: Topology, dev: Device): number[] {
-  return dev.node === null ? [] : cpusOfNode(t, dev.node).filter((c) => c.online).map((c) => c.id);
+  return dev.node === null
+    ? []
+    : cpusOfNode(t, dev.node)
+        .filter((c) => c.online)
+        .map((c) => c.id);
 }
 
 export function irqChange(irq: number, cpus: readonly number[], dev: Device, reason: string): Change {
@@ -29,7 +33,11 @@ export function nicIrqChanges(t: Topology, reason: string): Change[] {
   return out;
 }
 
-export function irqChanges(a: Advice<IrqMode>, t: Topology, services: Readonly<Record<string, ServiceState>>): Change[] {
+export function irqChanges(
+  a: Advice<IrqMode>,
+  t: Topology,
+  services: Readonly<Record<string, ServiceState>>,
+): Change[] {
   const pins = nicIrqChanges(t, a.reason);
   const stop = a.value === 'pinned' && pins.length > 0 && services.irqbalance === 'running';
   return [...(stop ? [service('irqbalance', 'stopped', 'it would move the pinned IRQs back')] : []), ...pins];

@@ -12,7 +12,14 @@ export function zoneReclaimChanges(a: Advice<0>): Change[] {
 
 /** The table's value is a ceiling: anything from 0 to it is left alone. */
 export function swappinessChanges(a: Advice<number>): Change[] {
-  return [sysctl('vm.swappiness', a.value, a.reason, Array.from({ length: a.value }, (_, i) => i))];
+  return [
+    sysctl(
+      'vm.swappiness',
+      a.value,
+      a.reason,
+      Array.from({ length: a.value }, (_, i) => i),
+    ),
+  ];
 }
 
 /**

@@ -7,5 +7,12 @@ import { sysfs } from './change.js';
 export const THP_DIR = 'sys/kernel/mm/transparent_hugepage';
 
 export function thpChanges(file: 'enabled' | 'defrag', a: Advice<ThpWant>): Change[] {
-  return [sysfs(`${THP_DIR}/${file}`, a.value.prefer, `THP ${file}: ${a.reason}`, a.value.accept.filter((x) => x !== a.value.prefer))];
+  return [
+    sysfs(
+      `${THP_DIR}/${file}`,
+      a.value.prefer,
+      `THP ${file}: ${a.reason}`,
+      a.value.accept.filter((x) => x !== a.value.prefer),
+    ),
+  ];
 }

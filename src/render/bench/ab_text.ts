@@ -13,14 +13,37 @@ function measureName(r: AbResult): string {
 }
 
 function table(r: AbResult): string {
-  const header = ['variant', 'runs', 'median', 'min', 'max', 'wall s', 'user s', 'sys s', 'minflt', 'majflt', 'ctxsw', 'numa_miss', 'other_node'];
+  const header = [
+    'variant',
+    'runs',
+    'median',
+    'min',
+    'max',
+    'wall s',
+    'user s',
+    'sys s',
+    'minflt',
+    'majflt',
+    'ctxsw',
+    'numa_miss',
+    'other_node',
+  ];
   const rows = r.summary.map((s: AbVariantSummary) => {
     const d = s.measure === null ? 0 : digitsFor(s.measure.median);
     return [
-      s.variant, s.failed > 0 ? `${s.runs - s.failed}/${s.runs}` : String(s.runs),
-      n(s.measure?.median ?? null, d), n(s.measure?.min ?? null, d), n(s.measure?.max ?? null, d),
-      n(s.wallS?.median ?? null, 3), n(s.userS, 3), n(s.systemS, 3),
-      n(s.minorFaults), n(s.majorFaults), n(s.ctxSwitches), n(s.numaMiss), n(s.otherNode),
+      s.variant,
+      s.failed > 0 ? `${s.runs - s.failed}/${s.runs}` : String(s.runs),
+      n(s.measure?.median ?? null, d),
+      n(s.measure?.min ?? null, d),
+      n(s.measure?.max ?? null, d),
+      n(s.wallS?.median ?? null, 3),
+      n(s.userS, 3),
+      n(s.systemS, 3),
+      n(s.minorFaults),
+      n(s.majorFaults),
+      n(s.ctxSwitches),
+      n(s.numaMiss),
+      n(s.otherNode),
     ];
   });
   return `${renderTable([header, ...rows], { indent: '  ' })}\n`;

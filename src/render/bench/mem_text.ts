@@ -17,10 +17,16 @@ function sizeLine(r: MemResult): string {
   const o = r.options;
   const parts: string[] = [];
   if (o.bandwidth) {
-    const ratio = r.stream.arrayToCache === null ? 'last-level cache unknown' : `${r.stream.arrayToCache.toFixed(1)}x the ${Math.round(r.stream.llcBytes! / MiB)} MiB last-level cache`;
-    parts.push(`arrays of ${Math.round(o.arrayBytes / MiB)} MiB (${ratio}), best and median of >= ${o.repeats} timed reps after one untimed pass`);
+    const ratio =
+      r.stream.arrayToCache === null
+        ? 'last-level cache unknown'
+        : `${r.stream.arrayToCache.toFixed(1)}x the ${Math.round(r.stream.llcBytes! / MiB)} MiB last-level cache`;
+    parts.push(
+      `arrays of ${Math.round(o.arrayBytes / MiB)} MiB (${ratio}), best and median of >= ${o.repeats} timed reps after one untimed pass`,
+    );
   }
-  if (o.latency) parts.push(`latency: a ${Math.round(o.latencyBytes / MiB)} MiB random cycle, one pointer per 64-byte line`);
+  if (o.latency)
+    parts.push(`latency: a ${Math.round(o.latencyBytes / MiB)} MiB random cycle, one pointer per 64-byte line`);
   return `${parts.join('; ')}${o.hugePages ? '; transparent huge pages asked for (MADV_HUGEPAGE)' : ''}\n`;
 }
 
@@ -31,8 +37,12 @@ function marks(cells: readonly { cpuNode: number; memNode: number; placement: Pl
     const p = c.placement;
     if (p.verified || seen.has(p.node)) continue;
     seen.add(p.node);
-    const where = Object.entries(p.byNode).map(([n, k]) => `node ${n}: ${k}`).join(', ');
-    out.push(`* column node ${p.node}: only ${(p.share * 100).toFixed(1)}% of ${p.pages} pages were on node ${p.node} (move_pages: ${where || 'none'}${p.unplaced > 0 ? `, ${p.unplaced} without a node` : ''})`);
+    const where = Object.entries(p.byNode)
+      .map(([n, k]) => `node ${n}: ${k}`)
+      .join(', ');
+    out.push(
+      `* column node ${p.node}: only ${(p.share * 100).toFixed(1)}% of ${p.pages} pages were on node ${p.node} (move_pages: ${where || 'none'}${p.unplaced > 0 ? `, ${p.unplaced} without a node` : ''})`,
+    );
   }
   return out;
 }
@@ -64,7 +74,8 @@ function latency(title: string, cells: readonly LatencyCell[], r: MemResult): st
   const rows = r.cpuNodes.filter((n) => cells.some((c) => c.cpuNode === n));
   let out = `${title}\n${renderMatrix({ rows, cols: r.memNodes, cell: get, digits: 1 })}`;
   const load = cells.filter((c) => c.loadGbps !== undefined);
-  if (load.length > 0) out += `  (traffic beside the chase: ${load.map((c) => `${c.cpuNode}->${c.memNode} ${c.loaders} thr ${c.loadGbps!.toFixed(1)} GB/s`).join(', ')})\n`;
+  if (load.length > 0)
+    out += `  (traffic beside the chase: ${load.map((c) => `${c.cpuNode}->${c.memNode} ${c.loaders} thr ${c.loadGbps!.toFixed(1)} GB/s`).join(', ')})\n`;
   return out;
 }
 
@@ -75,7 +86,8 @@ export function renderMemText(r: MemResult): string {
   out += '\n';
   if (r.options.bandwidth) out += `${bandwidth(r)}\n`;
   if (r.options.latency) out += latency('Idle latency, ns per load (median of laps)', r.latency, r);
-  if (r.options.loaded) out += `\n${latency('Loaded latency, ns per load, while the row\'s other CPUs stream reads', r.loadedLatency, r)}`;
+  if (r.options.loaded)
+    out += `\n${latency("Loaded latency, ns per load, while the row's other CPUs stream reads", r.loadedLatency, r)}`;
   const notes = [...marks([...r.bandwidth, ...r.latency]), ...r.notes, ...r.warnings];
   if (notes.length > 0) out += `\n${notes.map((n) => (n.startsWith('*') ? n : `note: ${n}`)).join('\n')}\n`;
   return out;

@@ -14,7 +14,9 @@ pre{background:#f6f6f6;padding:12px;overflow-x:auto;font:12px/1.35 "DejaVu Sans 
 
 export function renderReportHtml(r: MemResult | AbResult): string {
   const mem = r.kind === 'bench-mem';
-  const title = mem ? `numakit bench mem: ${r.cpuNodes.length} x ${r.memNodes.length} nodes` : `numakit bench ab: ${r.command.join(' ')}`;
+  const title = mem
+    ? `numakit bench mem: ${r.cpuNodes.length} x ${r.memNodes.length} nodes`
+    : `numakit bench ab: ${r.command.join(' ')}`;
   const charts = mem ? memCharts(r) : abCharts(r);
   const text = mem ? renderMemText(r) : renderAbText(r);
   return `<!DOCTYPE html>

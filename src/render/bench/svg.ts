@@ -21,19 +21,31 @@ export interface HeatCell {
 }
 
 /** rows x cols cells; colour by value between the matrix's min and max. */
-export function heatmap(title: string, rows: readonly string[], cols: readonly string[], cells: readonly (readonly HeatCell[])[], opts: { lowIsGood?: boolean } = {}): string {
+export function heatmap(
+  title: string,
+  rows: readonly string[],
+  cols: readonly string[],
+  cells: readonly (readonly HeatCell[])[],
+  opts: { lowIsGood?: boolean } = {},
+): string {
   const cw = 110;
   const ch = 44;
   const left = 90;
   const top = 46;
-  const vals = cells.flat().map((c) => c.value).filter((v): v is number => v !== null);
+  const vals = cells
+    .flat()
+    .map((c) => c.value)
+    .filter((v): v is number => v !== null);
   const lo = Math.min(...vals);
   const hi = Math.max(...vals);
   const w = left + cw * cols.length + 10;
   const h = top + ch * rows.length + 10;
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>`;
   s += `<text x="4" y="16" class="t">${esc(title)}</text>`;
-  cols.forEach((c, j) => (s += `<text x="${left + cw * j + cw / 2}" y="${top - 8}" text-anchor="middle" class="l">${esc(c)}</text>`));
+  cols.forEach(
+    (c, j) =>
+      (s += `<text x="${left + cw * j + cw / 2}" y="${top - 8}" text-anchor="middle" class="l">${esc(c)}</text>`),
+  );
   rows.forEach((r, i) => {
     s += `<text x="${left - 8}" y="${top + ch * i + ch / 2 + 4}" text-anchor="end" class="l">${esc(r)}</text>`;
     cells[i]!.forEach((c, j) => {
@@ -79,7 +91,8 @@ export function stripBox(title: string, groups: readonly Group[], unit: string):
   });
   const ya = 40 + rh * groups.length;
   s += `<line x1="${left}" x2="${left + width}" y1="${ya}" y2="${ya}" stroke="#888"/>`;
-  for (const t of [lo, (lo + hi) / 2, hi]) s += `<text x="${x(t)}" y="${ya + 16}" text-anchor="middle" class="l">${esc(fmt(t))}${unit === '' ? '' : ` ${esc(unit)}`}</text>`;
+  for (const t of [lo, (lo + hi) / 2, hi])
+    s += `<text x="${x(t)}" y="${ya + 16}" text-anchor="middle" class="l">${esc(fmt(t))}${unit === '' ? '' : ` ${esc(unit)}`}</text>`;
   return `${s}</svg>`;
 }
 
@@ -88,7 +101,12 @@ function fmt(v: number): string {
 }
 
 /** Stacked horizontal bars: each item's parts (e.g. user and system CPU seconds). */
-export function stackedBars(title: string, items: readonly { name: string; parts: readonly number[] }[], partNames: readonly string[], unit: string): string {
+export function stackedBars(
+  title: string,
+  items: readonly { name: string; parts: readonly number[] }[],
+  partNames: readonly string[],
+  unit: string,
+): string {
   const colours = ['#4a78b0', '#d95f02', '#7570b3'];
   const max = Math.max(1e-9, ...items.map((i) => i.parts.reduce((a, b) => a + b, 0)));
   const left = 120;
@@ -109,12 +127,18 @@ export function stackedBars(title: string, items: readonly { name: string; parts
     s += `<text x="${num(at) + 6}" y="${y + 15}" class="l">${esc(it.parts.map(fmt).join(' + '))} ${esc(unit)}</text>`;
   });
   const ly = 36 + rh * items.length + 14;
-  partNames.forEach((p, k) => (s += `<rect x="${left + k * 110}" y="${ly - 10}" width="12" height="12" fill="${colours[k % colours.length]}"/><text x="${left + k * 110 + 16}" y="${ly}" class="l">${esc(p)}</text>`));
+  partNames.forEach(
+    (p, k) =>
+      (s += `<rect x="${left + k * 110}" y="${ly - 10}" width="12" height="12" fill="${colours[k % colours.length]}"/><text x="${left + k * 110 + 16}" y="${ly}" class="l">${esc(p)}</text>`),
+  );
   return `${s}</svg>`;
 }
 
 /** Each ratio as a point with its interval, against a line at 1 (> 1 is better). */
-export function intervals(title: string, rows: readonly { name: string; value: number; low: number; high: number }[]): string {
+export function intervals(
+  title: string,
+  rows: readonly { name: string; value: number; low: number; high: number }[],
+): string {
   const lo = Math.min(0.9, ...rows.map((r) => r.low)) * 0.97;
   const hi = Math.max(1.1, ...rows.map((r) => r.high)) * 1.03;
   const left = 120;
@@ -133,6 +157,7 @@ export function intervals(title: string, rows: readonly { name: string; value: n
     s += `<line x1="${x(r.low)}" x2="${x(r.high)}" y1="${y}" y2="${y}" stroke="${c}" stroke-width="3"/>`;
     s += `<circle cx="${x(r.value)}" cy="${y}" r="5" fill="${c}"/>`;
   });
-  for (const t of [lo, 1, hi]) s += `<text x="${x(t)}" y="${h - 6}" text-anchor="middle" class="l">${t.toFixed(2)}x</text>`;
+  for (const t of [lo, 1, hi])
+    s += `<text x="${x(t)}" y="${h - 6}" text-anchor="middle" class="l">${t.toFixed(2)}x</text>`;
   return `${s}</svg>`;
 }

@@ -10,9 +10,20 @@ function dropIn(d: DbDecision): PlanFile {
   const entries: UnitEntry[] =
     o.systemdVersion >= 243
       ? numaEntries(d.policy, d.mask, d.cpuList)
-      : [['ExecStart', ''], ['ExecStart', `${numactlPrefix(d.policy, d.mask, d.cpuList)} ${o.exec!.join(' ')}`]];
-  const content = renderUnit([...generatedBy(o.engine, d.machine.label), `Memory policy ${d.policy} on node(s) ${d.mask}.`], [{ name: 'Service', entries }]);
-  return { path: `/etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `${d.policy} ${d.mask}${d.cpuList === null ? '' : `, CPUs ${d.cpuList}`} for ${o.unit}.service` };
+      : [
+          ['ExecStart', ''],
+          ['ExecStart', `${numactlPrefix(d.policy, d.mask, d.cpuList)} ${o.exec!.join(' ')}`],
+        ];
+  const content = renderUnit(
+    [...generatedBy(o.engine, d.machine.label), `Memory policy ${d.policy} on node(s) ${d.mask}.`],
+    [{ name: 'Service', entries }],
+  );
+  return {
+    path: `/etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf`,
+    content,
+    mode: 0o644,
+    about: `${d.policy} ${d.mask}${d.cpuList === null ? '' : `, CPUs ${d.cpuList}`} for ${o.unit}.service`,
+  };
 }
 
 function serverConf(d: DbDecision): PlanFile {
@@ -21,12 +32,30 @@ function serverConf(d: DbDecision): PlanFile {
   const head = generatedBy(o.engine, d.machine.label).map((l) => `# ${l}`);
   if (o.engine === 'mysql') {
     // MariaDB has no innodb_numa_interleave (mariadbd refuses to start on an unknown option): the unit's NUMAPolicy= interleaves.
-    const interleave = o.interleaveOption ? [`innodb_numa_interleave = ${d.policy === 'interleave' ? 'ON' : 'OFF'}`] : [];
-    const lines = [...head, '[mysqld]', `innodb_buffer_pool_size = ${gib}G`, ...interleave, ...(o.hugePages ? ['large_pages = ON'] : [])];
-    return { path: o.confPath, content: `${lines.join('\n')}\n`, mode: 0o644, about: `buffer pool size${o.interleaveOption ? ', innodb_numa_interleave' : ''}${o.hugePages ? ', large pages' : ''} (read by ${o.unit})` };
+    const interleave = o.interleaveOption
+      ? [`innodb_numa_interleave = ${d.policy === 'interleave' ? 'ON' : 'OFF'}`]
+      : [];
+    const lines = [
+      ...head,
+      '[mysqld]',
+      `innodb_buffer_pool_size = ${gib}G`,
+      ...interleave,
+      ...(o.hugePages ? ['large_pages = ON'] : []),
+    ];
+    return {
+      path: o.confPath,
+      content: `${lines.join('\n')}\n`,
+      mode: 0o644,
+      about: `buffer pool size${o.interleaveOption ? ', innodb_numa_interleave' : ''}${o.hugePages ? ', large pages' : ''} (read by ${o.unit})`,
+    };
   }
   const lines = [...head, `shared_buffers = ${gib}GB`, `huge_pages = ${o.hugePages ? 'on' : 'try'}`];
-  return { path: o.confPath, content: `${lines.join('\n')}\n`, mode: 0o644, about: `shared_buffers and huge_pages (in the conf.d of ${o.unit})` };
+  return {
+    path: o.confPath,
+    content: `${lines.join('\n')}\n`,
+    mode: 0o644,
+    about: `shared_buffers and huge_pages (in the conf.d of ${o.unit})`,
+  };
 }
 
 function hugePageFiles(d: DbDecision): PlanFile[] {
@@ -37,13 +66,36 @@ ${d.hugePages.map((h) => `echo ${h.pages} > /sys/devices/system/node/node${h.nod
 grep -H . /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages
 `;
   const unit = renderUnit(generatedBy(d.options.engine, label), [
-    { name: 'Unit', entries: [['Description', 'Reserve per-node huge pages for the database'], ['Before', `${d.options.unit}.service`]] },
-    { name: 'Service', entries: [['Type', 'oneshot'], ['RemainAfterExit', 'yes'], ['ExecStart', '/usr/local/sbin/numakit-hugepages.sh']] },
+    {
+      name: 'Unit',
+      entries: [
+        ['Description', 'Reserve per-node huge pages for the database'],
+        ['Before', `${d.options.unit}.service`],
+      ],
+    },
+    {
+      name: 'Service',
+      entries: [
+        ['Type', 'oneshot'],
+        ['RemainAfterExit', 'yes'],
+        ['ExecStart', '/usr/local/sbin/numakit-hugepages.sh'],
+      ],
+    },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
   return [
-    { path: '/usr/local/sbin/numakit-hugepages.sh', content: script, mode: 0o755, about: `huge pages: ${d.hugePages.map((h) => `node ${h.node} ${h.pages}`).join(', ')}` },
-    { path: '/etc/systemd/system/numakit-hugepages.service', content: unit, mode: 0o644, about: 'runs the huge page script at boot, before the server' },
+    {
+      path: '/usr/local/sbin/numakit-hugepages.sh',
+      content: script,
+      mode: 0o755,
+      about: `huge pages: ${d.hugePages.map((h) => `node ${h.node} ${h.pages}`).join(', ')}`,
+    },
+    {
+      path: '/etc/systemd/system/numakit-hugepages.service',
+      content: unit,
+      mode: 0o644,
+      about: 'runs the huge page script at boot, before the server',
+    },
   ];
 }
 
@@ -53,17 +105,34 @@ export function renderDb(d: DbDecision): PlanFile[] {
 
 export function dbDoc(d: DbDecision): PlanDoc {
   const o = d.options;
-  const why = { bind: 'the pool fits the node with room to spare, so CPUs and memory are bound there', preferred: 'the pool fills most of the node, so memory comes from it first and spills to the other nodes instead of swapping or OOM', interleave: 'the pool is larger than a node can hold comfortably, so pages are spread evenly over the nodes' }[d.policy];
+  const why = {
+    bind: 'the pool fits the node with room to spare, so CPUs and memory are bound there',
+    preferred:
+      'the pool fills most of the node, so memory comes from it first and spills to the other nodes instead of swapping or OOM',
+    interleave: 'the pool is larger than a node can hold comfortably, so pages are spread evenly over the nodes',
+  }[d.policy];
   return {
     workload: o.engine,
     intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
-    layout: [['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'], [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`]],
+    layout: [
+      ['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'],
+      [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`],
+    ],
     prepare: [
-      ...(o.includeFrom === null ? [] : [`Make postgresql.conf read the conf.d directory (the distribution's does not): \`grep -qx "include_dir = 'conf.d'" ${o.includeFrom} || echo "include_dir = 'conf.d'" >> ${o.includeFrom}\` (running it again adds nothing), and give the directory to postgres after installing the file: \`chown -R postgres:postgres ${o.confPath.replace(/\/[^/]+$/, '')}\`.`]),
+      ...(o.includeFrom === null
+        ? []
+        : [
+            `Make postgresql.conf read the conf.d directory (the distribution's does not): \`grep -qx "include_dir = 'conf.d'" ${o.includeFrom} || echo "include_dir = 'conf.d'" >> ${o.includeFrom}\` (running it again adds nothing), and give the directory to postgres after installing the file: \`chown -R postgres:postgres ${o.confPath.replace(/\/[^/]+$/, '')}\`.`,
+          ]),
       'Warm the buffer pool after a restart from the node it is bound to (Linux allocates on first touch): a restart is when placement is decided.',
     ],
-    enable: [`\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`],
-    rollback: [`Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and ${o.confPath}, \`systemctl daemon-reload\`, restart ${o.unit}.`, 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.'],
+    enable: [
+      `\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`,
+    ],
+    rollback: [
+      `Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and ${o.confPath}, \`systemctl daemon-reload\`, restart ${o.unit}.`,
+      'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.',
+    ],
     checks: [
       `\`numastat -p $(pidof ${o.engine === 'mysql' ? (o.exec?.[0]?.split('/').pop() ?? 'mysqld') : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,
       '`numakit stat`: numa_miss/numa_foreign per node; p95/p99 query latency and TPS against the A/B host.',

@@ -5,47 +5,128 @@ import { generatedBy } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 
-const heapOpts = (d: JvmDecision) => [`-Xms${Math.round(d.heapGiB)}g`, `-Xmx${Math.round(d.heapGiB)}g`, '-XX:+UseNUMA', '-XX:+AlwaysPreTouch'];
+const heapOpts = (d: JvmDecision) => [
+  `-Xms${Math.round(d.heapGiB)}g`,
+  `-Xmx${Math.round(d.heapGiB)}g`,
+  '-XX:+UseNUMA',
+  '-XX:+AlwaysPreTouch',
+];
 
 function unitName(d: JvmDecision, i: JvmInstance): string {
   return d.mode === 'interleave' ? d.options.name : `${d.options.name}-node${i.node}`;
 }
 
 function numa(d: JvmDecision, i: JvmInstance): UnitEntry[] {
-  return d.mode === 'interleave' ? numaEntries('interleave', d.mask, null) : numaEntries('bind', `${i.node}`, i.cpuList);
+  return d.mode === 'interleave'
+    ? numaEntries('interleave', d.mask, null)
+    : numaEntries('bind', `${i.node}`, i.cpuList);
 }
 
 function jvmUnit(d: JvmDecision, i: JvmInstance): PlanFile {
   const o = d.options;
   const name = unitName(d, i);
   const content = renderUnit(generatedBy(o.flavour, d.machine.label), [
-    { name: 'Unit', entries: [['Description', `${o.name} (${d.mode === 'interleave' ? `interleaved over nodes ${d.mask}` : `NUMA node ${i.node}`})`], ['After', 'network-online.target'], ['Wants', 'network-online.target']] },
-    { name: 'Service', entries: [['User', o.user], ...numa(d, i), ['ExecStart', `${o.java} ${heapOpts(d).join(' ')} -jar ${o.jar}`], ['Restart', 'on-failure']] },
+    {
+      name: 'Unit',
+      entries: [
+        [
+          'Description',
+          `${o.name} (${d.mode === 'interleave' ? `interleaved over nodes ${d.mask}` : `NUMA node ${i.node}`})`,
+        ],
+        ['After', 'network-online.target'],
+        ['Wants', 'network-online.target'],
+      ],
+    },
+    {
+      name: 'Service',
+      entries: [
+        ['User', o.user],
+        ...numa(d, i),
+        ['ExecStart', `${o.java} ${heapOpts(d).join(' ')} -jar ${o.jar}`],
+        ['Restart', 'on-failure'],
+      ],
+    },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
-  return { path: `/etc/systemd/system/${name}.service`, content, mode: 0o644, about: d.mode === 'interleave' ? `one JVM, memory interleaved over ${d.mask}` : `JVM bound to node ${i.node} (CPUs ${i.cpuList})` };
+  return {
+    path: `/etc/systemd/system/${name}.service`,
+    content,
+    mode: 0o644,
+    about:
+      d.mode === 'interleave'
+        ? `one JVM, memory interleaved over ${d.mask}`
+        : `JVM bound to node ${i.node} (CPUs ${i.cpuList})`,
+  };
 }
 
 function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
   const label = d.machine.label;
-  const opts = { path: '', content: `${[...generatedBy('elasticsearch', label).map((l) => `## ${l}`), ...heapOpts(d)].join('\n')}\n`, mode: 0o644, about: 'heap, UseNUMA, AlwaysPreTouch' };
+  const opts = {
+    path: '',
+    content: `${[...generatedBy('elasticsearch', label).map((l) => `## ${l}`), ...heapOpts(d)].join('\n')}\n`,
+    mode: 0o644,
+    about: 'heap, UseNUMA, AlwaysPreTouch',
+  };
   if (d.mode === 'interleave') {
     const dropIn = renderUnit(generatedBy('elasticsearch', label), [{ name: 'Service', entries: numa(d, i) }]);
     return [
-      { path: '/etc/systemd/system/elasticsearch.service.d/50-numakit-numa.conf', content: dropIn, mode: 0o644, about: `interleave over nodes ${d.mask}` },
+      {
+        path: '/etc/systemd/system/elasticsearch.service.d/50-numakit-numa.conf',
+        content: dropIn,
+        mode: 0o644,
+        about: `interleave over nodes ${d.mask}`,
+      },
       { ...opts, path: '/etc/elasticsearch/jvm.options.d/numakit.options' },
     ];
   }
   const conf = `/etc/elasticsearch/node${i.node}`;
-  const yml = [...generatedBy('elasticsearch', label).map((l) => `# ${l}`), '# Node-specific settings; add the cluster settings of your existing elasticsearch.yml below.', `node.name: \${HOSTNAME}-numa${i.node}`, `path.data: ${d.options.dataDir}/node${i.node}/elasticsearch`, `path.logs: /var/log/elasticsearch/node${i.node}`, `http.port: ${9200 + i.index}`, `transport.port: ${9300 + i.index}`, ''].join('\n');
+  const yml = [
+    ...generatedBy('elasticsearch', label).map((l) => `# ${l}`),
+    '# Node-specific settings; add the cluster settings of your existing elasticsearch.yml below.',
+    `node.name: \${HOSTNAME}-numa${i.node}`,
+    `path.data: ${d.options.dataDir}/node${i.node}/elasticsearch`,
+    `path.logs: /var/log/elasticsearch/node${i.node}`,
+    `http.port: ${9200 + i.index}`,
+    `transport.port: ${9300 + i.index}`,
+    '',
+  ].join('\n');
   const unit = renderUnit(generatedBy('elasticsearch', label), [
-    { name: 'Unit', entries: [['Description', `Elasticsearch bound to NUMA node ${i.node}`], ['After', 'network-online.target'], ['Wants', 'network-online.target']] },
-    { name: 'Service', entries: [['Type', 'notify'], ['User', d.options.user], ['Environment', `ES_PATH_CONF=${conf}`], ...numa(d, i), ['ExecStart', '/usr/share/elasticsearch/bin/elasticsearch'], ['LimitNOFILE', '65535'], ['LimitMEMLOCK', 'infinity'], ['TimeoutStartSec', '900']] },
+    {
+      name: 'Unit',
+      entries: [
+        ['Description', `Elasticsearch bound to NUMA node ${i.node}`],
+        ['After', 'network-online.target'],
+        ['Wants', 'network-online.target'],
+      ],
+    },
+    {
+      name: 'Service',
+      entries: [
+        ['Type', 'notify'],
+        ['User', d.options.user],
+        ['Environment', `ES_PATH_CONF=${conf}`],
+        ...numa(d, i),
+        ['ExecStart', '/usr/share/elasticsearch/bin/elasticsearch'],
+        ['LimitNOFILE', '65535'],
+        ['LimitMEMLOCK', 'infinity'],
+        ['TimeoutStartSec', '900'],
+      ],
+    },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
   return [
-    { path: `/etc/systemd/system/elasticsearch-node${i.node}.service`, content: unit, mode: 0o644, about: `Elasticsearch on node ${i.node}, ports ${9200 + i.index}/${9300 + i.index}` },
-    { path: `${conf}/elasticsearch.yml`, content: yml, mode: 0o644, about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports` },
+    {
+      path: `/etc/systemd/system/elasticsearch-node${i.node}.service`,
+      content: unit,
+      mode: 0o644,
+      about: `Elasticsearch on node ${i.node}, ports ${9200 + i.index}/${9300 + i.index}`,
+    },
+    {
+      path: `${conf}/elasticsearch.yml`,
+      content: yml,
+      mode: 0o644,
+      about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports`,
+    },
     { ...opts, path: `${conf}/jvm.options.d/numakit.options` },
   ];
 }
@@ -56,16 +137,42 @@ export function renderJvm(d: JvmDecision): PlanFile[] {
 
 export function jvmDoc(d: JvmDecision): PlanDoc {
   const o = d.options;
-  const units = d.options.flavour === 'elasticsearch' && d.mode === 'interleave' ? ['elasticsearch'] : d.instances.map((i) => (o.flavour === 'elasticsearch' ? `elasticsearch-node${i.node}` : unitName(d, i)));
+  const units =
+    d.options.flavour === 'elasticsearch' && d.mode === 'interleave'
+      ? ['elasticsearch']
+      : d.instances.map((i) => (o.flavour === 'elasticsearch' ? `elasticsearch-node${i.node}` : unitName(d, i)));
   return {
     workload: o.flavour,
-    intro: d.mode === 'per-node'
-      ? `The ${Math.round(d.heapGiB)} GiB heap fits one node, so each instance runs bound to its own node (NUMAPolicy=bind, CPUAffinity= of the node): all of its heap is local. -XX:+AlwaysPreTouch touches the whole heap at start so pages land on the bound node before traffic arrives.`
-      : `The ${Math.round(d.heapGiB)} GiB heap is more than one node should hold, so one instance runs with its memory interleaved over nodes ${d.mask}: every thread sees the same average latency instead of one node filling up and swapping. -XX:+UseNUMA lets the JVM place young objects near the thread that allocates them.`,
-    layout: [['unit', 'nodes', 'CPUs', 'heap'], ...d.instances.map((i, k) => [`${units[k] ?? units[0]}.service`, d.mode === 'interleave' ? d.mask : `${i.node}`, d.mode === 'interleave' ? 'all' : i.cpuList, `${Math.round(d.heapGiB)}g`])],
-    prepare: o.flavour === 'elasticsearch' && d.mode === 'per-node' ? ['Copy /etc/elasticsearch/* into each /etc/elasticsearch/nodeN/ before installing the files there, then merge the cluster settings into each elasticsearch.yml.', 'Stop the packaged elasticsearch.service: the per-node units replace it.'] : [],
+    intro:
+      d.mode === 'per-node'
+        ? `The ${Math.round(d.heapGiB)} GiB heap fits one node, so each instance runs bound to its own node (NUMAPolicy=bind, CPUAffinity= of the node): all of its heap is local. -XX:+AlwaysPreTouch touches the whole heap at start so pages land on the bound node before traffic arrives.`
+        : `The ${Math.round(d.heapGiB)} GiB heap is more than one node should hold, so one instance runs with its memory interleaved over nodes ${d.mask}: every thread sees the same average latency instead of one node filling up and swapping. -XX:+UseNUMA lets the JVM place young objects near the thread that allocates them.`,
+    layout: [
+      ['unit', 'nodes', 'CPUs', 'heap'],
+      ...d.instances.map((i, k) => [
+        `${units[k] ?? units[0]}.service`,
+        d.mode === 'interleave' ? d.mask : `${i.node}`,
+        d.mode === 'interleave' ? 'all' : i.cpuList,
+        `${Math.round(d.heapGiB)}g`,
+      ]),
+    ],
+    prepare:
+      o.flavour === 'elasticsearch' && d.mode === 'per-node'
+        ? [
+            'Copy /etc/elasticsearch/* into each /etc/elasticsearch/nodeN/ before installing the files there, then merge the cluster settings into each elasticsearch.yml.',
+            'Stop the packaged elasticsearch.service: the per-node units replace it.',
+          ]
+        : [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
-    rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove the generated files, \`systemctl daemon-reload\`.`, o.flavour === 'elasticsearch' ? 'Start the packaged elasticsearch.service again.' : 'Start the application the way it ran before.'],
-    checks: ['`numastat -p PID` of each JVM: heap on its own node (per-node) or spread evenly (interleave).', `GC pause times and p99 latency against the A/B host; \`numakit stat\` and \`${d.tuning.doctor}\`.`],
+    rollback: [
+      `\`systemctl disable --now ${units.join(' ')}\`, remove the generated files, \`systemctl daemon-reload\`.`,
+      o.flavour === 'elasticsearch'
+        ? 'Start the packaged elasticsearch.service again.'
+        : 'Start the application the way it ran before.',
+    ],
+    checks: [
+      '`numastat -p PID` of each JVM: heap on its own node (per-node) or spread evenly (interleave).',
+      `GC pause times and p99 latency against the A/B host; \`numakit stat\` and \`${d.tuning.doctor}\`.`,
+    ],
   };
 }

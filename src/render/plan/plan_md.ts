@@ -18,12 +18,21 @@ export interface PlanDoc {
   readonly checks: string[];
 }
 
-const TO_DO = { ok: 'already so', change: 'apply sets it', check: 'apply sets it where needed', nothing: '-', persist: 'apply --persist writes it' } as const;
+const TO_DO = {
+  ok: 'already so',
+  change: 'apply sets it',
+  check: 'apply sets it where needed',
+  nothing: '-',
+  persist: 'apply --persist writes it',
+} as const;
 
 /** The profile's kernel settings (the knowledge table's, for this machine) and the commands that set and check them. */
 function tuningSection(d: DecisionBase): string[] {
   const t = d.tuning;
-  const rows = [['setting', `wanted (profile ${t.profile.name})`, 'now', 'to do'], ...t.rows.map((r) => [r.label, r.want, r.now ?? '-', TO_DO[r.status]])];
+  const rows = [
+    ['setting', `wanted (profile ${t.profile.name})`, 'now', 'to do'],
+    ...t.rows.map((r) => [r.label, r.want, r.now ?? '-', TO_DO[r.status]]),
+  ];
   return [
     `Kernel settings of the **${t.profile.name}** profile (placement ${t.profile.placement.detail}), from numakit's table of what each workload wants (docs/profiles.md):`,
     '',
@@ -38,11 +47,23 @@ const gib = (v: number) => `${num(v)} GiB`;
 /** What the plan commits on each node against MemTotal minus the reserve. */
 function memorySection(d: DecisionBase): string[] {
   const m = d.memory;
-  const rows = [['node', 'MemTotal', 'reserve', 'budget', 'committed', 'left', 'free now', 'policy'], ...m.nodes.map((n) => [
-    `${n.node}`, gib(n.memGiB), gib(n.reserveGiB), gib(n.budgetGiB),
-    n.items.length === 0 ? (m.unknown === null ? '0' : 'not known') : `${gib(n.committedGiB)}: ${n.items.map((c) => `${c.what} ${num(c.gib)}`).join(' + ')}`,
-    n.items.length === 0 && m.unknown !== null ? '-' : gib(n.memGiB - n.committedGiB), n.freeGiB === null ? '-' : gib(n.freeGiB), n.policy,
-  ])];
+  const rows = [
+    ['node', 'MemTotal', 'reserve', 'budget', 'committed', 'left', 'free now', 'policy'],
+    ...m.nodes.map((n) => [
+      `${n.node}`,
+      gib(n.memGiB),
+      gib(n.reserveGiB),
+      gib(n.budgetGiB),
+      n.items.length === 0
+        ? m.unknown === null
+          ? '0'
+          : 'not known'
+        : `${gib(n.committedGiB)}: ${n.items.map((c) => `${c.what} ${num(c.gib)}`).join(' + ')}`,
+      n.items.length === 0 && m.unknown !== null ? '-' : gib(n.memGiB - n.committedGiB),
+      n.freeGiB === null ? '-' : gib(n.freeGiB),
+      n.policy,
+    ]),
+  ];
   const short = m.nodes.filter((n) => n.freeGiB !== null && n.freeGiB < n.committedGiB);
   return [
     '## Memory per node',
@@ -51,7 +72,10 @@ function memorySection(d: DecisionBase): string[] {
     '',
     mdTable(rows),
     ...(m.unknown === null ? [] : ['', `${m.unknown}.`]),
-    ...short.map((n) => `\nNode ${n.node} has ${gib(n.freeGiB!)} free now, less than the ${gib(n.committedGiB)} the plan commits there: stop what uses it (or wait for its page cache to be reclaimed) before starting, or the start will fail or reclaim under pressure.`),
+    ...short.map(
+      (n) =>
+        `\nNode ${n.node} has ${gib(n.freeGiB!)} free now, less than the ${gib(n.committedGiB)} the plan commits there: stop what uses it (or wait for its page cache to be reclaimed) before starting, or the start will fail or reclaim under pressure.`,
+    ),
   ];
 }
 
@@ -73,7 +97,18 @@ const bullets = (items: string[]) => items.map((s) => `- ${s}`);
 function filesSection(files: PlanFile[]): string[] {
   const rows = [['file', 'mode', 'what'], ...files.map((f) => [f.path, f.mode.toString(8).padStart(4, '0'), f.about])];
   const install = files.map((f) => `install -D -m ${f.mode.toString(8).padStart(4, '0')} .${f.path} ${f.path}`);
-  return ['## Files', '', mdTable(rows), '', 'Install them as root, from the --out directory:', '', '```sh', ...install, 'systemctl daemon-reload', '```'];
+  return [
+    '## Files',
+    '',
+    mdTable(rows),
+    '',
+    'Install them as root, from the --out directory:',
+    '',
+    '```sh',
+    ...install,
+    'systemctl daemon-reload',
+    '```',
+  ];
 }
 
 export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): string {
@@ -117,7 +152,10 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     '## Roll back',
     '',
-    ...numbered([...doc.rollback, 'Kernel settings: `numakit rollback` undoes the change set `numakit apply --yes` recorded (`numakit journal` lists them).']),
+    ...numbered([
+      ...doc.rollback,
+      'Kernel settings: `numakit rollback` undoes the change set `numakit apply --yes` recorded (`numakit journal` lists them).',
+    ]),
     '',
     '## Check after',
     '',

@@ -21,17 +21,43 @@ function instanceFiles(d: RedisDecision, i: RedisInstance): PlanFile[] {
     '',
   ].join('\n');
   const dropIn = renderUnit(generatedBy(W, d.machine.label), [
-    { name: 'Service', entries: [['ExecStart', ''], ['ExecStart', `/usr/bin/taskset -c ${i.cpuList} /usr/bin/numactl --membind=${i.node} /usr/bin/redis-server /etc/redis/numa/${i.port}.conf`]] },
+    {
+      name: 'Service',
+      entries: [
+        ['ExecStart', ''],
+        [
+          'ExecStart',
+          `/usr/bin/taskset -c ${i.cpuList} /usr/bin/numactl --membind=${i.node} /usr/bin/redis-server /etc/redis/numa/${i.port}.conf`,
+        ],
+      ],
+    },
   ]);
   return [
-    { path: `/etc/redis/numa/${i.port}.conf`, content: conf, mode: 0o644, about: `port ${i.port}, maxmemory ${i.maxmemoryMb}mb` },
-    { path: `/etc/systemd/system/redis-numa@${i.port}.service.d/50-numakit-numa.conf`, content: dropIn, mode: 0o644, about: `port ${i.port}: CPUs ${i.cpuList}, memory of node ${i.node}` },
+    {
+      path: `/etc/redis/numa/${i.port}.conf`,
+      content: conf,
+      mode: 0o644,
+      about: `port ${i.port}, maxmemory ${i.maxmemoryMb}mb`,
+    },
+    {
+      path: `/etc/systemd/system/redis-numa@${i.port}.service.d/50-numakit-numa.conf`,
+      content: dropIn,
+      mode: 0o644,
+      about: `port ${i.port}: CPUs ${i.cpuList}, memory of node ${i.node}`,
+    },
   ];
 }
 
 export function renderRedis(d: RedisDecision): PlanFile[] {
   const template = renderUnit(generatedBy(W, d.machine.label), [
-    { name: 'Unit', entries: [['Description', 'Redis on port %i bound to its NUMA node'], ['Wants', 'network-online.target'], ['After', 'network-online.target']] },
+    {
+      name: 'Unit',
+      entries: [
+        ['Description', 'Redis on port %i bound to its NUMA node'],
+        ['Wants', 'network-online.target'],
+        ['After', 'network-online.target'],
+      ],
+    },
     {
       name: 'Service',
       entries: [
@@ -47,7 +73,15 @@ export function renderRedis(d: RedisDecision): PlanFile[] {
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
-  return [{ path: '/etc/systemd/system/redis-numa@.service', content: template, mode: 0o644, about: 'template: one Redis per port' }, ...d.instances.flatMap((i) => instanceFiles(d, i))];
+  return [
+    {
+      path: '/etc/systemd/system/redis-numa@.service',
+      content: template,
+      mode: 0o644,
+      about: 'template: one Redis per port',
+    },
+    ...d.instances.flatMap((i) => instanceFiles(d, i)),
+  ];
 }
 
 export function redisDoc(d: RedisDecision): PlanDoc {
@@ -55,10 +89,25 @@ export function redisDoc(d: RedisDecision): PlanDoc {
   return {
     workload: W,
     intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
-    layout: [['port', 'node', 'CPUs', 'maxmemory'], ...d.instances.map((i) => [`${i.port}`, `${i.node}`, i.cpuList, `${i.maxmemoryMb}mb`])],
-    prepare: ['Install numactl (taskset is in util-linux); stop the packaged redis-server.service if these ports replace it.', 'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).'],
-    enable: [`\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``],
-    rollback: ['`systemctl disable --now \'redis-numa@*\'`, remove /etc/systemd/system/redis-numa@* and /etc/redis/numa, `systemctl daemon-reload`.', 'Start the packaged redis-server.service again and point clients back at its port.'],
-    checks: ['`numastat -p $(pgrep -f "redis-server.*:PORT")`: memory on the instance\'s node only.', '`taskset -cp PID`: the instance\'s CPUs.', `\`numakit stat\` and \`${d.tuning.doctor}\`; redis-cli --latency against the A/B host.`],
+    layout: [
+      ['port', 'node', 'CPUs', 'maxmemory'],
+      ...d.instances.map((i) => [`${i.port}`, `${i.node}`, i.cpuList, `${i.maxmemoryMb}mb`]),
+    ],
+    prepare: [
+      'Install numactl (taskset is in util-linux); stop the packaged redis-server.service if these ports replace it.',
+      'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).',
+    ],
+    enable: [
+      `\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``,
+    ],
+    rollback: [
+      "`systemctl disable --now 'redis-numa@*'`, remove /etc/systemd/system/redis-numa@* and /etc/redis/numa, `systemctl daemon-reload`.",
+      'Start the packaged redis-server.service again and point clients back at its port.',
+    ],
+    checks: [
+      '`numastat -p $(pgrep -f "redis-server.*:PORT")`: memory on the instance\'s node only.',
+      "`taskset -cp PID`: the instance's CPUs.",
+      `\`numakit stat\` and \`${d.tuning.doctor}\`; redis-cli --latency against the A/B host.`,
+    ],
   };
 }

@@ -12,17 +12,35 @@ export function renderService(d: ServiceDecision): PlanFile[] {
   const o = d.options;
   const modern = o.systemdVersion >= 243;
   const exec = modern ? o.exec.join(' ') : `/usr/bin/numactl --cpunodebind=%i --membind=%i ${o.exec.join(' ')}`;
-  const service: UnitEntry[] = [...(o.user === null ? [] : [['User', o.user] as const]), ['ExecStart', exec], ['Restart', 'on-failure']];
+  const service: UnitEntry[] = [
+    ...(o.user === null ? [] : [['User', o.user] as const]),
+    ['ExecStart', exec],
+    ['Restart', 'on-failure'],
+  ];
   const template = renderUnit(generatedBy('service', d.machine.label), [
     { name: 'Unit', entries: [['Description', `${o.name} on NUMA node %i`]] },
     { name: 'Service', entries: service },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
-  const files: PlanFile[] = [{ path: `/etc/systemd/system/${o.name}@.service`, content: template, mode: 0o644, about: `template: ${o.name}@NODE.service` }];
+  const files: PlanFile[] = [
+    {
+      path: `/etc/systemd/system/${o.name}@.service`,
+      content: template,
+      mode: 0o644,
+      about: `template: ${o.name}@NODE.service`,
+    },
+  ];
   for (const i of d.instances) {
     const numa = modern ? numaEntries('bind', `${i.node}`, i.cpuList) : [];
-    const content = renderUnit(generatedBy('service', d.machine.label), [{ name: 'Service', entries: [...numa, ['MemoryMax', `${i.memoryMaxMib}M`]] }]);
-    files.push({ path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`, content, mode: 0o644, about: `node ${i.node}: ${modern ? `CPUs ${i.cpuList}, memory bound, ` : ''}MemoryMax ${i.memoryMaxMib}M (the node's budget)` });
+    const content = renderUnit(generatedBy('service', d.machine.label), [
+      { name: 'Service', entries: [...numa, ['MemoryMax', `${i.memoryMaxMib}M`]] },
+    ]);
+    files.push({
+      path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`,
+      content,
+      mode: 0o644,
+      about: `node ${i.node}: ${modern ? `CPUs ${i.cpuList}, memory bound, ` : ''}MemoryMax ${i.memoryMaxMib}M (the node's budget)`,
+    });
   }
   return files;
 }
@@ -32,10 +50,19 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
   return {
     workload: 'service',
     intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
-    layout: [['unit', 'node', 'CPUs'], ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList])],
+    layout: [
+      ['unit', 'node', 'CPUs'],
+      ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList]),
+    ],
     prepare: [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
-    rollback: [`\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`],
-    checks: ['`numastat -p PID` of each instance: memory on its node.', '`grep Cpus_allowed_list /proc/PID/status`: its node\'s CPUs.', `\`numakit stat\` and \`${d.tuning.doctor}\`.`],
+    rollback: [
+      `\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`,
+    ],
+    checks: [
+      '`numastat -p PID` of each instance: memory on its node.',
+      "`grep Cpus_allowed_list /proc/PID/status`: its node's CPUs.",
+      `\`numakit stat\` and \`${d.tuning.doctor}\`.`,
+    ],
   };
 }

@@ -27,17 +27,29 @@ export function recipeCompare(s: SparkSizing, o: CompareOptions): NonNullable<Pl
   const rows = [
     ['', 'usual recipe (field report 000)', 'this plan'],
     ['executor memory', r.formulaMemory, `${s.memoryGiB}g: the largest heap that fits the node's budget`],
-    ['memory overhead', r.formulaOverhead, `${s.memoryGiB}g x ${pctOverhead}% = ${num((s.memoryGiB * pctOverhead) / 100)} -> ${overheadOf(s.memoryGiB, pctOverhead)}g (rounded up)`],
+    [
+      'memory overhead',
+      r.formulaOverhead,
+      `${s.memoryGiB}g x ${pctOverhead}% = ${num((s.memoryGiB * pctOverhead) / 100)} -> ${overheadOf(s.memoryGiB, pctOverhead)}g (rounded up)`,
+    ],
     ...(daemons > 0 ? [[names, 'not counted', `${num(daemons)}g`]] : []),
-    [`committed on node ${r.node.node} (${num(mem)} GiB)`, `${sum(r.memoryGiB, r.overheadGiB)} = ${num(recipeTotal)} GiB (${pct(recipeTotal, mem)})`, `${sum(s.memoryGiB, s.overheadGiB)} = ${num(planTotal)} GiB (${pct(planTotal, mem)})`],
-    ['left for the page cache, the kernel, everything else', `${num(mem - recipeTotal)} GiB`, `${num(mem - planTotal)} GiB (reserve ${RESERVE_RULE} = ${num(reserveGiB(mem))} GiB)`],
+    [
+      `committed on node ${r.node.node} (${num(mem)} GiB)`,
+      `${sum(r.memoryGiB, r.overheadGiB)} = ${num(recipeTotal)} GiB (${pct(recipeTotal, mem)})`,
+      `${sum(s.memoryGiB, s.overheadGiB)} = ${num(planTotal)} GiB (${pct(planTotal, mem)})`,
+    ],
+    [
+      'left for the page cache, the kernel, everything else',
+      `${num(mem - recipeTotal)} GiB`,
+      `${num(mem - planTotal)} GiB (reserve ${RESERVE_RULE} = ${num(reserveGiB(mem))} GiB)`,
+    ],
     ...(o.extra ?? []),
   ];
   return {
     title: 'The usual recipe and this plan',
     rows,
     why: [
-      `The recipe says to leave 10-15% of the node for the page cache and the OS, then puts a ${pctOverhead}% overhead on top of an 85% heap and breaks its own rule: it commits ${pct(recipeTotal, mem)} of node ${r.node.node}. ${o.oneNode === true ? 'This machine has one NUMA node, so there is no other node to take memory from' : 'Its executors are bound to their node (numactl --membind, or the kubelet\'s one-node cpuset), and a bound process whose node fills has no fallback node'}: the kernel OOM-kills an executor (after reclaiming the page cache its shuffle files needed)${o.oneNode === true ? '' : ' instead of using the other node\'s memory'}.`,
+      `The recipe says to leave 10-15% of the node for the page cache and the OS, then puts a ${pctOverhead}% overhead on top of an 85% heap and breaks its own rule: it commits ${pct(recipeTotal, mem)} of node ${r.node.node}. ${o.oneNode === true ? 'This machine has one NUMA node, so there is no other node to take memory from' : "Its executors are bound to their node (numactl --membind, or the kubelet's one-node cpuset), and a bound process whose node fills has no fallback node"}: the kernel OOM-kills an executor (after reclaiming the page cache its shuffle files needed)${o.oneNode === true ? '' : " instead of using the other node's memory"}.`,
       `This plan keeps the reserve, counts ${daemons > 0 ? `the ${names} and ` : ''}the overhead against the node, and takes the largest heap that fits: ${r.memoryGiB - s.memoryGiB}g less heap per executor than the recipe, and no OOM kill when the node is busy. Give --memory-fraction to ask for another share; a share that does not fit is lowered to the largest that does, and PLAN.md says so.`,
     ],
   };

@@ -2,7 +2,8 @@
 // field reports settled on for NUMA-bound executors.
 export type SparkConf = readonly (readonly [key: string, value: string])[];
 
-export const EXECUTOR_JAVA_OPTS = '-XX:+UseG1GC -XX:MaxGCPauseMillis=200 -XX:+UseNUMA -XX:+AlwaysPreTouch -XX:InitiatingHeapOccupancyPercent=35 -XX:+ParallelRefProcEnabled';
+export const EXECUTOR_JAVA_OPTS =
+  '-XX:+UseG1GC -XX:MaxGCPauseMillis=200 -XX:+UseNUMA -XX:+AlwaysPreTouch -XX:InitiatingHeapOccupancyPercent=35 -XX:+ParallelRefProcEnabled';
 export const DRIVER_JAVA_OPTS = '-XX:+UseG1GC';
 
 export function renderSparkDefaults(comment: string[], conf: SparkConf): string {

@@ -10,7 +10,10 @@ import { EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type Spark
 
 const W = 'spark-k8s';
 const STORAGE_CLASS = 'numakit-local-nvme';
-const yamlDoc = (d: SparkK8sDecision, objs: unknown[]) => `${generatedBy(W, d.machine.label).map((l) => `# ${l}`).join('\n')}\n${objs.map((o) => stringify(o)).join('---\n')}`;
+const yamlDoc = (d: SparkK8sDecision, objs: unknown[]) =>
+  `${generatedBy(W, d.machine.label)
+    .map((l) => `# ${l}`)
+    .join('\n')}\n${objs.map((o) => stringify(o)).join('---\n')}`;
 
 export function kubeletConfig(d: SparkK8sDecision): Record<string, unknown> {
   return {
@@ -39,18 +42,33 @@ export function podTemplate(d: SparkK8sDecision): Record<string, unknown> {
 }
 
 export function localVolumes(d: SparkK8sDecision): Record<string, unknown>[] {
-  const sc = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: STORAGE_CLASS }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' };
+  const sc = {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: STORAGE_CLASS },
+    provisioner: 'kubernetes.io/no-provisioner',
+    volumeBindingMode: 'WaitForFirstConsumer',
+  };
   const pvs = d.volumes.map((v) => ({
     apiVersion: 'v1',
     kind: 'PersistentVolume',
-    metadata: { name: `${d.options.k8sNode}-numa${v.node}-spark-local`, labels: { 'numakit.io/numa-node': `${v.node}` } },
+    metadata: {
+      name: `${d.options.k8sNode}-numa${v.node}-spark-local`,
+      labels: { 'numakit.io/numa-node': `${v.node}` },
+    },
     spec: {
       capacity: { storage: `${d.options.localSizeGiB}Gi` },
       accessModes: ['ReadWriteOnce'],
       persistentVolumeReclaimPolicy: 'Delete',
       storageClassName: STORAGE_CLASS,
       local: { path: v.path },
-      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [d.options.k8sNode] }] }] } },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [d.options.k8sNode] }] },
+          ],
+        },
+      },
     },
   }));
   return [sc, ...pvs];
@@ -60,7 +78,16 @@ export function sparkK8sConf(d: SparkK8sDecision): SparkConf {
   const s = d.sizing;
   const o = d.options;
   const vol = 'spark.kubernetes.executor.volumes.persistentVolumeClaim.spark-local-dir-1';
-  const pv: SparkConf = d.volumes.length === 0 ? [] : [[`${vol}.options.claimName`, 'OnDemand'], [`${vol}.options.storageClass`, STORAGE_CLASS], [`${vol}.options.sizeLimit`, `${o.localSizeGiB}Gi`], [`${vol}.mount.path`, '/data/spark-local'], [`${vol}.mount.readOnly`, 'false']];
+  const pv: SparkConf =
+    d.volumes.length === 0
+      ? []
+      : [
+          [`${vol}.options.claimName`, 'OnDemand'],
+          [`${vol}.options.storageClass`, STORAGE_CLASS],
+          [`${vol}.options.sizeLimit`, `${o.localSizeGiB}Gi`],
+          [`${vol}.mount.path`, '/data/spark-local'],
+          [`${vol}.mount.readOnly`, 'false'],
+        ];
   return [
     ['spark.kubernetes.namespace', o.namespace],
     ['spark.kubernetes.container.image', o.image],
@@ -80,12 +107,47 @@ export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
   const o = d.options;
   const conf = sparkK8sConf(d);
   const files: PlanFile[] = [
-    { path: '/etc/kubernetes/kubelet.conf.d/50-numakit-numa.conf', content: yamlDoc(d, [kubeletConfig(d)]), mode: 0o644, about: 'kubelet: CPU Manager static, Topology Manager single-numa-node (pod), Memory Manager Static' },
-    { path: `${o.sparkHome}/conf/executor-pod-template.yaml`, content: yamlDoc(d, [podTemplate(d)]), mode: 0o644, about: `Guaranteed executor pod: ${d.podCpus} CPUs, ${d.podMemoryGi}Gi` },
+    {
+      path: '/etc/kubernetes/kubelet.conf.d/50-numakit-numa.conf',
+      content: yamlDoc(d, [kubeletConfig(d)]),
+      mode: 0o644,
+      about: 'kubelet: CPU Manager static, Topology Manager single-numa-node (pod), Memory Manager Static',
+    },
+    {
+      path: `${o.sparkHome}/conf/executor-pod-template.yaml`,
+      content: yamlDoc(d, [podTemplate(d)]),
+      mode: 0o644,
+      about: `Guaranteed executor pod: ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`,
+    },
   ];
-  if (d.volumes.length > 0) files.push({ path: '/etc/numakit/spark-local-pv.yaml', content: yamlDoc(d, localVolumes(d)), mode: 0o644, about: `StorageClass and ${d.volumes.length} local PVs on the nodes' NVMe (kubectl apply -f)` });
-  files.push({ path: `${o.sparkHome}/conf/spark-defaults.conf`, content: renderSparkDefaults(generatedBy(W, d.machine.label), conf), mode: 0o644, about: 'executor size, pod template, local dir volumes' });
-  files.push({ path: '/usr/local/bin/spark-submit-numa', content: renderSubmitScript(shellHeader(W, d.machine.label, ['Submits an application to Kubernetes with this plan\'s executor pods.', 'Set K8S_API to the API server (e.g. https://10.0.0.1:6443).', 'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]']), o.sparkHome, 'k8s://"${K8S_API:?set K8S_API to the API server URL}"', conf), mode: 0o755, about: 'spark-submit to Kubernetes with the plan\'s confs' });
+  if (d.volumes.length > 0)
+    files.push({
+      path: '/etc/numakit/spark-local-pv.yaml',
+      content: yamlDoc(d, localVolumes(d)),
+      mode: 0o644,
+      about: `StorageClass and ${d.volumes.length} local PVs on the nodes' NVMe (kubectl apply -f)`,
+    });
+  files.push({
+    path: `${o.sparkHome}/conf/spark-defaults.conf`,
+    content: renderSparkDefaults(generatedBy(W, d.machine.label), conf),
+    mode: 0o644,
+    about: 'executor size, pod template, local dir volumes',
+  });
+  files.push({
+    path: '/usr/local/bin/spark-submit-numa',
+    content: renderSubmitScript(
+      shellHeader(W, d.machine.label, [
+        "Submits an application to Kubernetes with this plan's executor pods.",
+        'Set K8S_API to the API server (e.g. https://10.0.0.1:6443).',
+        'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]',
+      ]),
+      o.sparkHome,
+      'k8s://"${K8S_API:?set K8S_API to the API server URL}"',
+      conf,
+    ),
+    mode: 0o755,
+    about: "spark-submit to Kubernetes with the plan's confs",
+  });
   return files;
 }
 
@@ -94,10 +156,35 @@ export function sparkK8sDoc(d: SparkK8sDecision): PlanDoc {
     compare: recipeCompare(d.sizing, { overheadPct: d.options.overheadPct, oneNode: d.machine.facts.nodes === 1 }),
     workload: W,
     intro: `Executors as Guaranteed pods of ${d.podCpus} whole CPUs (${d.sizing.cores} physical cores) and ${d.podMemoryGi}Gi, which fit one NUMA node; the kubelet's Topology Manager (single-numa-node, pod scope) admits a pod only when its CPUs (CPU Manager static) and memory (Memory Manager Static) come from one node. Kubernetes node ${d.options.k8sNode} is this machine.`,
-    layout: [['NUMA node', 'reserved CPUs', 'reserved memory', 'executor pods', 'local PV'], ...d.sizing.executors.map((e) => [`${e.share.node}`, e.share.coreGroups[0]?.join(',') ?? '-', `${d.reservedMemory.find((r) => r.node === e.share.node)!.mi}Mi`, `1 x ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`, d.volumes.find((v) => v.node === e.share.node)?.path ?? 'none'])],
-    prepare: [`Drain the node (\`kubectl drain ${d.options.k8sNode} --ignore-daemonsets\`): changing the CPU and Memory Manager policies needs the old state files removed.`, 'Stop the kubelet and remove /var/lib/kubelet/cpu_manager_state and /var/lib/kubelet/memory_manager_state. The kubelet settings are a drop-in for kubelet 1.30 or later started with --config-dir=/etc/kubernetes/kubelet.conf.d; for older kubelets merge them into its config file (/var/lib/kubelet/config.yaml).', ...(d.volumes.length > 0 ? [`Mount each NVMe under ${d.options.dataDir}/nodeN and create the spark_local directories the PVs point at.`] : [])],
-    enable: ['Start the kubelet, `kubectl uncordon` the node, `kubectl apply -f /etc/numakit/spark-local-pv.yaml` if present, then submit a job.'],
-    rollback: ['Drain the node, stop the kubelet, remove the drop-in (or restore the previous config.yaml), remove the two state files again, start the kubelet and uncordon.', 'Remove the pod template and the volume confs from spark-defaults.conf; `kubectl delete -f /etc/numakit/spark-local-pv.yaml`.'],
-    checks: ['`kubectl get pod EXECUTOR -o jsonpath={.status.qosClass}`: Guaranteed.', 'On the node: `cat /var/lib/kubelet/cpu_manager_state`: each executor container has CPUs of one NUMA node.', 'Pods rejected with TopologyAffinityError mean a pod does not fit one node: lower --cores-fraction or --memory-fraction.', `\`numakit stat\` and \`${d.tuning.doctor}\` on the node.`],
+    layout: [
+      ['NUMA node', 'reserved CPUs', 'reserved memory', 'executor pods', 'local PV'],
+      ...d.sizing.executors.map((e) => [
+        `${e.share.node}`,
+        e.share.coreGroups[0]?.join(',') ?? '-',
+        `${d.reservedMemory.find((r) => r.node === e.share.node)!.mi}Mi`,
+        `1 x ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`,
+        d.volumes.find((v) => v.node === e.share.node)?.path ?? 'none',
+      ]),
+    ],
+    prepare: [
+      `Drain the node (\`kubectl drain ${d.options.k8sNode} --ignore-daemonsets\`): changing the CPU and Memory Manager policies needs the old state files removed.`,
+      'Stop the kubelet and remove /var/lib/kubelet/cpu_manager_state and /var/lib/kubelet/memory_manager_state. The kubelet settings are a drop-in for kubelet 1.30 or later started with --config-dir=/etc/kubernetes/kubelet.conf.d; for older kubelets merge them into its config file (/var/lib/kubelet/config.yaml).',
+      ...(d.volumes.length > 0
+        ? [`Mount each NVMe under ${d.options.dataDir}/nodeN and create the spark_local directories the PVs point at.`]
+        : []),
+    ],
+    enable: [
+      'Start the kubelet, `kubectl uncordon` the node, `kubectl apply -f /etc/numakit/spark-local-pv.yaml` if present, then submit a job.',
+    ],
+    rollback: [
+      'Drain the node, stop the kubelet, remove the drop-in (or restore the previous config.yaml), remove the two state files again, start the kubelet and uncordon.',
+      'Remove the pod template and the volume confs from spark-defaults.conf; `kubectl delete -f /etc/numakit/spark-local-pv.yaml`.',
+    ],
+    checks: [
+      '`kubectl get pod EXECUTOR -o jsonpath={.status.qosClass}`: Guaranteed.',
+      'On the node: `cat /var/lib/kubelet/cpu_manager_state`: each executor container has CPUs of one NUMA node.',
+      'Pods rejected with TopologyAffinityError mean a pod does not fit one node: lower --cores-fraction or --memory-fraction.',
+      `\`numakit stat\` and \`${d.tuning.doctor}\` on the node.`,
+    ],
   };
 }

@@ -1,12 +1,22 @@
 // Files of a spark-standalone plan: the java wrapper, one worker unit per node, spark-env.sh,
 // spark-defaults.conf, the IRQ script and a submit script. On one NUMA node (d.bound false) the
 // worker is not bound: no wrapper, no JAVA_HOME override.
-import { WORKER_DAEMON_GIB, type SparkStandaloneDecision, type SparkWorker } from '../../policy/plan/spark_standalone.js';
+import {
+  WORKER_DAEMON_GIB,
+  type SparkStandaloneDecision,
+  type SparkWorker,
+} from '../../policy/plan/spark_standalone.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import { renderIrqScript } from './irq_script.js';
 import { renderJavaWrapper } from './java_wrapper.js';
-import { DRIVER_JAVA_OPTS, EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type SparkConf } from './spark_conf.js';
+import {
+  DRIVER_JAVA_OPTS,
+  EXECUTOR_JAVA_OPTS,
+  renderSparkDefaults,
+  renderSubmitScript,
+  type SparkConf,
+} from './spark_conf.js';
 import { renderUnit } from './systemd.js';
 
 const W = 'spark-standalone';
@@ -14,18 +24,37 @@ const W = 'spark-standalone';
 function workerUnit(d: SparkStandaloneDecision, w: SparkWorker): PlanFile {
   const o = d.options;
   const content = renderUnit(generatedBy(W, d.machine.label), [
-    { name: 'Unit', entries: [['Description', d.bound ? `Spark worker bound to NUMA node ${w.node}` : 'Spark worker (one NUMA node: not bound)'], ['Wants', 'network-online.target'], ['After', 'network-online.target'], ['RequiresMountsFor', `${w.localDir} ${w.workerDir}`]] },
+    {
+      name: 'Unit',
+      entries: [
+        [
+          'Description',
+          d.bound ? `Spark worker bound to NUMA node ${w.node}` : 'Spark worker (one NUMA node: not bound)',
+        ],
+        ['Wants', 'network-online.target'],
+        ['After', 'network-online.target'],
+        ['RequiresMountsFor', `${w.localDir} ${w.workerDir}`],
+      ],
+    },
     {
       name: 'Service',
       entries: [
         ['User', o.user],
         ...(d.bound ? [['Environment', `SPARK_NUMA_NODE=${w.node}`] as const] : []),
         ['Environment', `SPARK_DAEMON_MEMORY=${WORKER_DAEMON_GIB}g`],
-        ...(d.bound ? [['Environment', `SPARK_CPU_LIST=${w.cpuList}`] as const, ['Environment', `JAVA_HOME=${o.wrapperHome}`] as const] : []),
+        ...(d.bound
+          ? [
+              ['Environment', `SPARK_CPU_LIST=${w.cpuList}`] as const,
+              ['Environment', `JAVA_HOME=${o.wrapperHome}`] as const,
+            ]
+          : []),
         ['Environment', `SPARK_WORKER_DIR=${w.workerDir}`],
         ['Environment', `SPARK_LOCAL_DIRS=${w.localDir}`],
         ['Environment', `SPARK_LOG_DIR=${w.logDir}`],
-        ['ExecStart', `${o.sparkHome}/bin/spark-class org.apache.spark.deploy.worker.Worker --cores ${w.cores} --memory ${w.memoryGiB}g --work-dir ${w.workerDir} --port ${w.port} --webui-port ${w.webuiPort} ${o.master}`],
+        [
+          'ExecStart',
+          `${o.sparkHome}/bin/spark-class org.apache.spark.deploy.worker.Worker --cores ${w.cores} --memory ${w.memoryGiB}g --work-dir ${w.workerDir} --port ${w.port} --webui-port ${w.webuiPort} ${o.master}`,
+        ],
         ['Restart', 'on-failure'],
         ['RestartSec', '10'],
         ['LimitNOFILE', '100000'],
@@ -33,7 +62,12 @@ function workerUnit(d: SparkStandaloneDecision, w: SparkWorker): PlanFile {
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
-  return { path: `/etc/systemd/system/spark-worker-node${w.node}.service`, content, mode: 0o644, about: `worker for node ${w.node}: ${w.cores} cores, ${w.memoryGiB}g, ports ${w.port}/${w.webuiPort}, local dir ${w.localDir}` };
+  return {
+    path: `/etc/systemd/system/spark-worker-node${w.node}.service`,
+    content,
+    mode: 0o644,
+    about: `worker for node ${w.node}: ${w.cores} cores, ${w.memoryGiB}g, ports ${w.port}/${w.webuiPort}, local dir ${w.localDir}`,
+  };
 }
 
 function sparkEnv(d: SparkStandaloneDecision): PlanFile {
@@ -41,13 +75,18 @@ function sparkEnv(d: SparkStandaloneDecision): PlanFile {
     '# shellcheck shell=bash',
     ...generatedBy(W, d.machine.label).map((l) => `# ${l}`),
     '# Per-worker values (SPARK_WORKER_CORES/MEMORY, SPARK_LOCAL_DIRS, ports, the NUMA node) live in',
-    '# the spark-worker-nodeN units. Do not set them here: this file is sourced after the unit\'s',
+    "# the spark-worker-nodeN units. Do not set them here: this file is sourced after the unit's",
     '# environment and one value here would apply to every worker on the host.',
     '',
     'export SPARK_WORKER_OPTS="-Dspark.worker.cleanup.enabled=true"',
     '',
   ].join('\n');
-  return { path: `${d.options.sparkHome}/conf/spark-env.sh`, content, mode: 0o644, about: 'settings shared by the workers (per-worker values are in the units)' };
+  return {
+    path: `${d.options.sparkHome}/conf/spark-env.sh`,
+    content,
+    mode: 0o644,
+    about: 'settings shared by the workers (per-worker values are in the units)',
+  };
 }
 
 export function sparkStandaloneConf(d: SparkStandaloneDecision): SparkConf {
@@ -73,23 +112,69 @@ export function renderSparkStandalone(d: SparkStandaloneDecision): PlanFile[] {
   const label = d.machine.label;
   const o = d.options;
   const conf = sparkStandaloneConf(d);
-  const wrapper: PlanFile = { path: `${o.wrapperHome}/bin/java`, content: renderJavaWrapper(shellHeader(W, label, ['numactl java wrapper: binds a JVM to one NUMA node.']), `${o.javaHome}/bin/java`), mode: 0o755, about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE' };
+  const wrapper: PlanFile = {
+    path: `${o.wrapperHome}/bin/java`,
+    content: renderJavaWrapper(
+      shellHeader(W, label, ['numactl java wrapper: binds a JVM to one NUMA node.']),
+      `${o.javaHome}/bin/java`,
+    ),
+    mode: 0o755,
+    about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE',
+  };
   const files: PlanFile[] = [
     ...(d.bound ? [wrapper] : []),
     ...d.workers.map((w) => workerUnit(d, w)),
     sparkEnv(d),
     {
       path: `${o.sparkHome}/conf/spark-defaults.conf`,
-      content: renderSparkDefaults([...generatedBy(W, label), ...(d.bound
-        ? ['spark.local.dir is not set: each worker\'s SPARK_LOCAL_DIRS (its own node\'s NVMe) overrides it.', 'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.']
-        : ['spark.local.dir is not set: the worker\'s SPARK_LOCAL_DIRS overrides it.'])], conf),
+      content: renderSparkDefaults(
+        [
+          ...generatedBy(W, label),
+          ...(d.bound
+            ? [
+                "spark.local.dir is not set: each worker's SPARK_LOCAL_DIRS (its own node's NVMe) overrides it.",
+                'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.',
+              ]
+            : ["spark.local.dir is not set: the worker's SPARK_LOCAL_DIRS overrides it."]),
+        ],
+        conf,
+      ),
       mode: 0o644,
       about: 'executor size, GC and NUMA JVM options for applications',
     },
   ];
   // One node: every CPU is on the NIC's node already (the table's IRQ placement is moot there).
-  const pins = d.bound ? d.workers.flatMap((w) => w.nics.map((n) => ({ name: n.name, node: w.node, cpuList: w.cpuList }))) : [];
-  if (pins.length > 0) files.push({ path: '/usr/local/sbin/numakit-irq-affinity.sh', content: renderIrqScript(shellHeader(W, label, ['Pins each NIC\'s IRQs to the CPUs of its own NUMA node.']), pins), mode: 0o755, about: `IRQs of ${pins.map((p) => p.name).join(', ')} to their nodes' CPUs` });
-  files.push({ path: '/usr/local/bin/spark-submit-numa', content: renderSubmitScript(shellHeader(W, label, ['Submits an application with this plan\'s executor size.', 'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]']), o.sparkHome, o.master, conf.filter(([k]) => !['spark.serializer', 'spark.network.timeout', 'spark.executorEnv.JAVA_HOME', 'spark.shuffle.service.enabled'].includes(k))), mode: 0o755, about: 'spark-submit with the plan\'s executor confs' });
+  const pins = d.bound
+    ? d.workers.flatMap((w) => w.nics.map((n) => ({ name: n.name, node: w.node, cpuList: w.cpuList })))
+    : [];
+  if (pins.length > 0)
+    files.push({
+      path: '/usr/local/sbin/numakit-irq-affinity.sh',
+      content: renderIrqScript(shellHeader(W, label, ["Pins each NIC's IRQs to the CPUs of its own NUMA node."]), pins),
+      mode: 0o755,
+      about: `IRQs of ${pins.map((p) => p.name).join(', ')} to their nodes' CPUs`,
+    });
+  files.push({
+    path: '/usr/local/bin/spark-submit-numa',
+    content: renderSubmitScript(
+      shellHeader(W, label, [
+        "Submits an application with this plan's executor size.",
+        'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]',
+      ]),
+      o.sparkHome,
+      o.master,
+      conf.filter(
+        ([k]) =>
+          ![
+            'spark.serializer',
+            'spark.network.timeout',
+            'spark.executorEnv.JAVA_HOME',
+            'spark.shuffle.service.enabled',
+          ].includes(k),
+      ),
+    ),
+    mode: 0o755,
+    about: "spark-submit with the plan's executor confs",
+  });
   return files;
 }

@@ -22,7 +22,10 @@ export function renderYarnSite(comment: string[], props: readonly (readonly [str
 }
 
 function yarnProps(d: SparkYarnDecision): [string, string][] {
-  const sizes: [string, string][] = [['yarn.nodemanager.resource.memory-mb', `${d.totalMb}`], ['yarn.nodemanager.resource.cpu-vcores', `${d.totalVcores}`]];
+  const sizes: [string, string][] = [
+    ['yarn.nodemanager.resource.memory-mb', `${d.totalMb}`],
+    ['yarn.nodemanager.resource.cpu-vcores', `${d.totalVcores}`],
+  ];
   if (!d.numaAware) return sizes;
   return [
     ...sizes,
@@ -32,7 +35,10 @@ function yarnProps(d: SparkYarnDecision): [string, string][] {
     ['yarn.nodemanager.numa-awareness.read-topology', 'false'],
     ['yarn.nodemanager.numa-awareness.numactl.cmd', '/usr/bin/numactl'],
     ['yarn.nodemanager.numa-awareness.node-ids', d.nodes.map((n) => n.node).join(',')],
-    ...d.nodes.flatMap((n): [string, string][] => [[`yarn.nodemanager.numa-awareness.${n.node}.memory`, `${n.memoryMb}`], [`yarn.nodemanager.numa-awareness.${n.node}.cpus`, `${n.vcores}`]]),
+    ...d.nodes.flatMap((n): [string, string][] => [
+      [`yarn.nodemanager.numa-awareness.${n.node}.memory`, `${n.memoryMb}`],
+      [`yarn.nodemanager.numa-awareness.${n.node}.cpus`, `${n.vcores}`],
+    ]),
   ];
 }
 
@@ -52,15 +58,59 @@ export function sparkYarnConf(d: SparkYarnDecision): SparkConf {
 export function renderSparkYarn(d: SparkYarnDecision): PlanFile[] {
   const o = d.options;
   const label = d.machine.label;
-  const cfg = [...generatedBy(W, label).map((l) => `# ${l}`), `yarn.nodemanager.linux-container-executor.group=${o.group}`, 'banned.users=hdfs,yarn,mapred,bin', 'min.user.id=1000', 'allowed.system.users=', ''].join('\n');
+  const cfg = [
+    ...generatedBy(W, label).map((l) => `# ${l}`),
+    `yarn.nodemanager.linux-container-executor.group=${o.group}`,
+    'banned.users=hdfs,yarn,mapred,bin',
+    'min.user.id=1000',
+    'allowed.system.users=',
+    '',
+  ].join('\n');
   const conf = sparkYarnConf(d);
   return [
     d.numaAware
-      ? { path: `${o.hadoopConf}/yarn-site.numakit.xml`, content: renderYarnSite(generatedBy(W, label), yarnProps(d)), mode: 0o644, about: 'NodeManager NUMA awareness and LinuxContainerExecutor properties: merge into yarn-site.xml' }
-      : { path: `${o.hadoopConf}/yarn-site.numakit.xml`, content: renderYarnSite(generatedBy(W, label), yarnProps(d)), mode: 0o644, about: 'NodeManager memory and vcores: merge into yarn-site.xml' },
-    ...(d.numaAware ? [{ path: `${o.hadoopConf}/container-executor.cfg`, content: cfg, mode: 0o400, about: 'container-executor settings (root-owned, read-only)' }] : []),
-    { path: `${o.sparkHome}/conf/spark-defaults.conf`, content: renderSparkDefaults(generatedBy(W, label), conf), mode: 0o644, about: 'executor size and NUMA JVM options' },
-    { path: '/usr/local/bin/spark-submit-numa', content: renderSubmitScript(shellHeader(W, label, ['Submits an application to YARN with this plan\'s executor size.', 'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]']), o.sparkHome, 'yarn', conf), mode: 0o755, about: 'spark-submit --master yarn with the plan\'s confs' },
+      ? {
+          path: `${o.hadoopConf}/yarn-site.numakit.xml`,
+          content: renderYarnSite(generatedBy(W, label), yarnProps(d)),
+          mode: 0o644,
+          about: 'NodeManager NUMA awareness and LinuxContainerExecutor properties: merge into yarn-site.xml',
+        }
+      : {
+          path: `${o.hadoopConf}/yarn-site.numakit.xml`,
+          content: renderYarnSite(generatedBy(W, label), yarnProps(d)),
+          mode: 0o644,
+          about: 'NodeManager memory and vcores: merge into yarn-site.xml',
+        },
+    ...(d.numaAware
+      ? [
+          {
+            path: `${o.hadoopConf}/container-executor.cfg`,
+            content: cfg,
+            mode: 0o400,
+            about: 'container-executor settings (root-owned, read-only)',
+          },
+        ]
+      : []),
+    {
+      path: `${o.sparkHome}/conf/spark-defaults.conf`,
+      content: renderSparkDefaults(generatedBy(W, label), conf),
+      mode: 0o644,
+      about: 'executor size and NUMA JVM options',
+    },
+    {
+      path: '/usr/local/bin/spark-submit-numa',
+      content: renderSubmitScript(
+        shellHeader(W, label, [
+          "Submits an application to YARN with this plan's executor size.",
+          'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]',
+        ]),
+        o.sparkHome,
+        'yarn',
+        conf,
+      ),
+      mode: 0o755,
+      about: "spark-submit --master yarn with the plan's confs",
+    },
   ];
 }
 
@@ -69,24 +119,56 @@ export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
   const recipeMb = (r.memoryGiB + r.overheadGiB) * 1024 * d.nodes.length;
   const totalMb = d.nodes.length * d.sizing.recipe.node.memGiB * 1024;
   return {
-    compare: recipeCompare(d.sizing, { overheadPct: d.options.overheadPct, oneNode: !d.numaAware, extra: [['yarn.nodemanager.resource.memory-mb', `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB`, `${d.totalMb} of ${Math.round(totalMb)} MB`]] }),
+    compare: recipeCompare(d.sizing, {
+      overheadPct: d.options.overheadPct,
+      oneNode: !d.numaAware,
+      extra: [
+        [
+          'yarn.nodemanager.resource.memory-mb',
+          `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB`,
+          `${d.totalMb} of ${Math.round(totalMb)} MB`,
+        ],
+      ],
+    }),
     workload: W,
     intro: d.numaAware
       ? `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node. NUMA awareness works only with the LinuxContainerExecutor.`
       : `This machine has one NUMA node: every CPU reaches all memory at the same distance, so the NodeManager's NUMA awareness is left off (it would bind every container to the whole machine, and it needs the LinuxContainerExecutor). The plan sizes the NodeManager's memory and vcores for one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores, within the machine's budget.`,
-    layout: [['node', 'memory for containers (MB)', 'vcores', 'executors'], ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1'])],
+    layout: [
+      ['node', 'memory for containers (MB)', 'vcores', 'executors'],
+      ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1']),
+    ],
     prepare: [
       `Merge the properties of ${d.options.hadoopConf}/yarn-site.numakit.xml into yarn-site.xml on this NodeManager.`,
-      ...(d.numaAware ? ['container-executor must be root-owned, group ' + d.options.group + ', mode 6050, and container-executor.cfg root-owned and not writable by others, or the NodeManager refuses to start.'] : []),
+      ...(d.numaAware
+        ? [
+            'container-executor must be root-owned, group ' +
+              d.options.group +
+              ', mode 6050, and container-executor.cfg root-owned and not writable by others, or the NodeManager refuses to start.',
+          ]
+        : []),
       `Raise yarn.scheduler.maximum-allocation-mb on the ResourceManager to at least ${d.containerMb}.`,
     ],
-    enable: [d.numaAware ? 'Restart the NodeManager on the one host; its log must say "NUMA resources allocation is enabled".' : `Restart the NodeManager on the one host; the ResourceManager UI must show it with ${d.totalMb} MB and ${d.totalVcores} vcores.`],
+    enable: [
+      d.numaAware
+        ? 'Restart the NodeManager on the one host; its log must say "NUMA resources allocation is enabled".'
+        : `Restart the NodeManager on the one host; the ResourceManager UI must show it with ${d.totalMb} MB and ${d.totalVcores} vcores.`,
+    ],
     rollback: [
-      d.numaAware ? 'Set yarn.nodemanager.numa-awareness.enabled to false (and the previous container executor class if it was different) and restart the NodeManager.' : 'Put back the previous yarn.nodemanager.resource.memory-mb and cpu-vcores and restart the NodeManager.',
+      d.numaAware
+        ? 'Set yarn.nodemanager.numa-awareness.enabled to false (and the previous container executor class if it was different) and restart the NodeManager.'
+        : 'Put back the previous yarn.nodemanager.resource.memory-mb and cpu-vcores and restart the NodeManager.',
       'Restore the previous spark-defaults.conf.',
     ],
     checks: d.numaAware
-      ? ['NodeManager log: `grep "NUMA node" ... | grep CONTAINER_ID` shows the node each container got.', '`numastat -p PID` of an executor: memory on its node.', `\`numakit stat\` and \`${d.tuning.doctor}\`.`]
-      : [`\`${d.tuning.doctor}\`: no THP finding.`, 'GC logs and executor RSS: no OOM kills; raise --overhead (up to 20) if off-heap use grows.'],
+      ? [
+          'NodeManager log: `grep "NUMA node" ... | grep CONTAINER_ID` shows the node each container got.',
+          '`numastat -p PID` of an executor: memory on its node.',
+          `\`numakit stat\` and \`${d.tuning.doctor}\`.`,
+        ]
+      : [
+          `\`${d.tuning.doctor}\`: no THP finding.`,
+          'GC logs and executor RSS: no OOM kills; raise --overhead (up to 20) if off-heap use grows.',
+        ],
   };
 }

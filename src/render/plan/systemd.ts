@@ -16,15 +16,28 @@ export function renderUnit(comment: string[], sections: readonly UnitSection[]):
 }
 
 /** The NUMA lines of a unit or drop-in (systemd >= 243: NUMAPolicy=, NUMAMask=). */
-export function numaEntries(policy: 'bind' | 'preferred' | 'interleave', mask: string, cpuList: string | null): UnitEntry[] {
-  const out: UnitEntry[] = [['NUMAPolicy', policy], ['NUMAMask', mask]];
+export function numaEntries(
+  policy: 'bind' | 'preferred' | 'interleave',
+  mask: string,
+  cpuList: string | null,
+): UnitEntry[] {
+  const out: UnitEntry[] = [
+    ['NUMAPolicy', policy],
+    ['NUMAMask', mask],
+  ];
   if (cpuList !== null) out.push(['CPUAffinity', cpuList]);
   return out;
 }
 
 /** The numactl prefix for systemd older than 243 (no NUMAPolicy=). */
-export function numactlPrefix(policy: 'bind' | 'preferred' | 'interleave', mask: string, cpuList: string | null): string {
+export function numactlPrefix(
+  policy: 'bind' | 'preferred' | 'interleave',
+  mask: string,
+  cpuList: string | null,
+): string {
   if (policy === 'interleave') return `/usr/bin/numactl --interleave=${mask}`;
   if (policy === 'preferred') return `/usr/bin/numactl --preferred=${mask}`;
-  return cpuList === null ? `/usr/bin/numactl --cpunodebind=${mask} --membind=${mask}` : `/usr/bin/numactl --physcpubind=${cpuList} --membind=${mask}`;
+  return cpuList === null
+    ? `/usr/bin/numactl --cpunodebind=${mask} --membind=${mask}`
+    : `/usr/bin/numactl --physcpubind=${cpuList} --membind=${mask}`;
 }

@@ -22,9 +22,14 @@ export function heatmap(t: Topology, x: number, y: number): { svg: string; width
       if (d === undefined) return;
       const cx = x + 24 + j * CELL;
       const cy = top + 18 + i * CELL;
-      parts.push(el('g', { class: 'dist', 'data-from': n.id, 'data-to': to },
-        rect(cx, cy, CELL - 2, CELL - 2, { fill: distanceColor(d, max) }),
-        text(cx + (CELL - 2) / 2, cy + CELL / 2 + 3, String(d), { 'text-anchor': 'middle', class: 'dist-value' })));
+      parts.push(
+        el(
+          'g',
+          { class: 'dist', 'data-from': n.id, 'data-to': to },
+          rect(cx, cy, CELL - 2, CELL - 2, { fill: distanceColor(d, max) }),
+          text(cx + (CELL - 2) / 2, cy + CELL / 2 + 3, String(d), { 'text-anchor': 'middle', class: 'dist-value' }),
+        ),
+      );
     });
   }
   return { svg: parts.join(''), width: 24 + ids.length * CELL, height: 24 + 18 + ids.length * CELL };

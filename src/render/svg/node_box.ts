@@ -38,14 +38,38 @@ function cpuGrid(cores: Cpu[][], x0: number, y0: number): Placed {
       y += CPU + 6;
     }
     parts.push(rect(x, y, w, CPU + 4, { class: 'core', rx: 2 }));
-    core.forEach((c, i) => parts.push(el('rect', { x: x + 2 + i * (CPU + 1), y: y + 2, width: CPU, height: CPU, class: c.online ? 'cpu' : 'cpu offline', 'data-cpu': c.id }, el('title', {}, `CPU ${c.id}${c.package !== null ? `, package ${c.package}` : ''}${c.core !== null ? `, core ${c.core}` : ''}${c.online ? '' : ' (offline)'}`))));
+    core.forEach((c, i) =>
+      parts.push(
+        el(
+          'rect',
+          {
+            x: x + 2 + i * (CPU + 1),
+            y: y + 2,
+            width: CPU,
+            height: CPU,
+            class: c.online ? 'cpu' : 'cpu offline',
+            'data-cpu': c.id,
+          },
+          el(
+            'title',
+            {},
+            `CPU ${c.id}${c.package !== null ? `, package ${c.package}` : ''}${c.core !== null ? `, core ${c.core}` : ''}${c.online ? '' : ' (offline)'}`,
+          ),
+        ),
+      ),
+    );
     x += w + GAP;
   }
   return { svg: parts.join(''), height: cores.length === 0 ? 0 : y - y0 + CPU + 6 };
 }
 
 export function deviceLabel(d: Device): string {
-  const extra = d.kind === 'nvme' && d.transport ? ` (${d.transport})` : typeof d.details.model === 'string' ? ` (${d.details.model})` : '';
+  const extra =
+    d.kind === 'nvme' && d.transport
+      ? ` (${d.transport})`
+      : typeof d.details.model === 'string'
+        ? ` (${d.details.model})`
+        : '';
   return `${d.kind === 'net' ? 'NIC' : d.kind === 'nvme' ? 'NVMe' : d.kind === 'gpu' ? 'GPU' : d.kind === 'ib' ? 'IB' : d.kind} ${d.name}${extra}`;
 }
 
@@ -54,9 +78,16 @@ function memoryBar(n: NumaNode, x: number, y: number): string {
   const total = n.memTotalBytes ?? 0;
   const used = total - (n.memFreeBytes ?? total);
   const label = n.memTotalBytes === null ? 'memory unknown' : `${formatBytes(used)} used of ${formatBytes(total)}`;
-  return rect(x, y, w, 12, { class: 'mem-free', rx: 2 })
-    + rect(x, y, total > 0 ? Math.round((w * used) / total) : 0, 12, { class: 'mem-used', id: `node-${n.id}-mem-used`, rx: 2, 'data-width': w })
-    + text(x, y + 26, label, { class: 'mem-text', id: `node-${n.id}-mem-text` });
+  return (
+    rect(x, y, w, 12, { class: 'mem-free', rx: 2 }) +
+    rect(x, y, total > 0 ? Math.round((w * used) / total) : 0, 12, {
+      class: 'mem-used',
+      id: `node-${n.id}-mem-used`,
+      rx: 2,
+      'data-width': w,
+    }) +
+    text(x, y + 26, label, { class: 'mem-text', id: `node-${n.id}-mem-text` })
+  );
 }
 
 export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed {
@@ -64,11 +95,28 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
   const cpus = t.cpus.filter((c) => c.node === n.id);
   const pkgs = [...new Set(cpus.map((c) => c.package).filter((p): p is number => p !== null))].sort((a, b) => a - b);
   const title = `Node ${n.id}${memOnly ? ' - memory only' : ''}${pkgs.length > 0 ? ` · package ${pkgs.join(',')}` : ''}${n.memoryTier !== null ? ` · tier ${n.memoryTier}` : ''}`;
-  const cores = coresOf(cpus.length > 0 ? cpus : n.cpus.map((id) => ({ id, node: n.id, online: true, package: null, die: null, cluster: null, core: null, siblings: [], l3: [], allowed: true })));
+  const cores = coresOf(
+    cpus.length > 0
+      ? cpus
+      : n.cpus.map((id) => ({
+          id,
+          node: n.id,
+          online: true,
+          package: null,
+          die: null,
+          cluster: null,
+          core: null,
+          siblings: [],
+          l3: [],
+          allowed: true,
+        })),
+  );
   const grid = cpuGrid(cores, x + PAD, y + PAD + LINE + 34);
   const devices = t.devices.filter((d) => d.node === n.id && d.kind !== 'block');
   const devY = y + PAD + LINE + 34 + grid.height + (grid.height > 0 ? 4 : 0);
-  const devs = devices.map((d, i) => text(x + PAD, devY + 12 + i * LINE, deviceLabel(d), { class: `device ${d.kind}` }));
+  const devs = devices.map((d, i) =>
+    text(x + PAD, devY + 12 + i * LINE, deviceLabel(d), { class: `device ${d.kind}` }),
+  );
   const height = devY - y + devices.length * LINE + PAD;
   const body = [
     rect(x, y, BOX_W, height, { class: memOnly ? 'node-box memory-only' : 'node-box', rx: 6 }),

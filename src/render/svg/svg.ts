@@ -2,13 +2,21 @@
 // and attribute value is escaped (device names and models come from the machine).
 
 export function esc(s: string | number): string {
-  return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return String(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export type Attrs = Readonly<Record<string, string | number | undefined>>;
 
 function attrs(a: Attrs): string {
-  return Object.entries(a).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${esc(v!)}"`).join('');
+  return Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${esc(v!)}"`)
+    .join('');
 }
 
 export function el(name: string, a: Attrs, ...children: string[]): string {

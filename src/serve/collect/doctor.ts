@@ -26,7 +26,11 @@ export class DoctorCache {
   private worker: Worker | null = null;
   private stopped = false;
 
-  constructor(private readonly root: SysRoot, private readonly intervalMs: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly root: SysRoot,
+    private readonly intervalMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get run(): DoctorRun | null {
     return this.last;
@@ -57,15 +61,29 @@ export class DoctorCache {
     const seconds = (this.clock() - t0) / 1000;
     if (this.stopped) return;
     this.last = r.ok
-      ? { at: this.clock(), seconds, failed: null, problems: r.findings.filter(isProblem), notChecked: r.findings.filter((f) => f.severity === 'not-checked').map((f) => f.id) }
-      : { at: this.clock(), seconds, problems: this.last?.problems ?? [], notChecked: this.last?.notChecked ?? [], failed: r.reason };
+      ? {
+          at: this.clock(),
+          seconds,
+          failed: null,
+          problems: r.findings.filter(isProblem),
+          notChecked: r.findings.filter((f) => f.severity === 'not-checked').map((f) => f.id),
+        }
+      : {
+          at: this.clock(),
+          seconds,
+          problems: this.last?.problems ?? [],
+          notChecked: this.last?.notChecked ?? [],
+          failed: r.reason,
+        };
   }
 
   /** One doctor run on a worker thread; the .mjs entry registers tsx when running from sources. */
   private inWorker(): Promise<WorkerResult> {
     const entry = import.meta.url.endsWith('.ts') ? '../doctor_worker_dev.mjs' : '../doctor_worker.js';
     return new Promise((resolve) => {
-      const w = new Worker(new URL(entry, import.meta.url), { workerData: { dir: this.root.dir, isReal: this.root.isReal, label: this.root.label } });
+      const w = new Worker(new URL(entry, import.meta.url), {
+        workerData: { dir: this.root.dir, isReal: this.root.isReal, label: this.root.label },
+      });
       this.worker = w;
       w.once('message', (m: WorkerResult) => resolve(m));
       w.once('error', (e) => resolve({ ok: false, reason: gapReason(e) }));
@@ -88,11 +106,30 @@ export function doctorFamilies(run: DoctorRun | null): Family[] {
   });
   const count = (sev: string) => run.problems.filter((p) => p.severity === sev).length;
   return [
-    family('numakit_doctor_finding', 'gauge', 'A doctor rule found a problem of this severity at its last run (numakit doctor --profile general)', findings.map((p) => s(1, { rule: p.rule, severity: p.severity }))),
-    family('numakit_doctor_findings', 'gauge', 'Doctor findings by severity at the last run', ['critical', 'warning', 'info'].map((sev) => s(count(sev), { severity: sev }))),
-    family('numakit_doctor_not_checked', 'gauge', 'Doctor checks that lacked their data at the last run', [s(run.notChecked.length)]),
-    family('numakit_doctor_last_run_timestamp_seconds', 'gauge', 'When doctor last ran (Unix time)', [s(run.at / 1000)]),
+    family(
+      'numakit_doctor_finding',
+      'gauge',
+      'A doctor rule found a problem of this severity at its last run (numakit doctor --profile general)',
+      findings.map((p) => s(1, { rule: p.rule, severity: p.severity })),
+    ),
+    family(
+      'numakit_doctor_findings',
+      'gauge',
+      'Doctor findings by severity at the last run',
+      ['critical', 'warning', 'info'].map((sev) => s(count(sev), { severity: sev })),
+    ),
+    family('numakit_doctor_not_checked', 'gauge', 'Doctor checks that lacked their data at the last run', [
+      s(run.notChecked.length),
+    ]),
+    family('numakit_doctor_last_run_timestamp_seconds', 'gauge', 'When doctor last ran (Unix time)', [
+      s(run.at / 1000),
+    ]),
     family('numakit_doctor_last_run_duration_seconds', 'gauge', 'How long the last doctor run took', [s(run.seconds)]),
-    family('numakit_doctor_last_run_success', 'gauge', 'Whether the last doctor run completed (0: it failed and the findings before it are shown)', [s(run.failed === null ? 1 : 0)]),
+    family(
+      'numakit_doctor_last_run_success',
+      'gauge',
+      'Whether the last doctor run completed (0: it failed and the findings before it are shown)',
+      [s(run.failed === null ? 1 : 0)],
+    ),
   ];
 }

@@ -29,24 +29,49 @@ export function readDeviceIrqs(c: CollectContext, t: Topology): DeviceIrqs[] {
     let remote = 0;
     for (const irq of d.irqs) {
       const aff = guard(c, 'irqs', () => readIrqAffinity(c.root, irq));
-      const serving = aff === null ? [] : aff.effective !== null && aff.effective.length > 0 ? aff.effective : aff.affinity;
+      const serving =
+        aff === null ? [] : aff.effective !== null && aff.effective.length > 0 ? aff.effective : aff.affinity;
       if (serving.length > 0 && !serving.some((cpu) => cpuNode.get(cpu) === d.node)) offNode++;
       for (const [cpu, n] of Object.entries(byIrq.get(irq)?.counts ?? {})) {
         if (cpuNode.get(Number(cpu)) === d.node) local += n;
         else remote += n;
       }
     }
-    return { device: d.name, kind: d.kind, node: d.node!, irqs: d.irqs.length, offNode, localInterrupts: local, remoteInterrupts: remote };
+    return {
+      device: d.name,
+      kind: d.kind,
+      node: d.node!,
+      irqs: d.irqs.length,
+      offNode,
+      localInterrupts: local,
+      remoteInterrupts: remote,
+    };
   });
 }
 
 export function irqFamilies(ds: readonly DeviceIrqs[]): Family[] {
   const l = (d: DeviceIrqs) => ({ device: d.device, kind: d.kind, node: String(d.node) });
   return [
-    family('numakit_device_irqs', 'gauge', 'IRQs of a device (msi_irqs) with a known node', ds.map((d) => s(d.irqs, l(d)))),
-    family('numakit_device_irqs_off_node', 'gauge', 'IRQs of the device served only by CPUs of other nodes (effective_affinity_list, else smp_affinity_list)', ds.map((d) => s(d.offNode, l(d)))),
-    family('numakit_device_interrupts_total', 'counter', 'Interrupts of the device since boot (/proc/interrupts) on CPUs of its node (where="local") or of other nodes (where="remote")', ds.flatMap((d) => [
-      s(d.localInterrupts, { ...l(d), where: 'local' }), s(d.remoteInterrupts, { ...l(d), where: 'remote' }),
-    ])),
+    family(
+      'numakit_device_irqs',
+      'gauge',
+      'IRQs of a device (msi_irqs) with a known node',
+      ds.map((d) => s(d.irqs, l(d))),
+    ),
+    family(
+      'numakit_device_irqs_off_node',
+      'gauge',
+      'IRQs of the device served only by CPUs of other nodes (effective_affinity_list, else smp_affinity_list)',
+      ds.map((d) => s(d.offNode, l(d))),
+    ),
+    family(
+      'numakit_device_interrupts_total',
+      'counter',
+      'Interrupts of the device since boot (/proc/interrupts) on CPUs of its node (where="local") or of other nodes (where="remote")',
+      ds.flatMap((d) => [
+        s(d.localInterrupts, { ...l(d), where: 'local' }),
+        s(d.remoteInterrupts, { ...l(d), where: 'remote' }),
+      ]),
+    ),
   ];
 }

@@ -29,7 +29,10 @@ interface Reading {
 }
 
 /** Sums per-CPU ticks by node; CPUs /proc/stat does not list (offline) are not counted. */
-export function ticksByNode(times: ReadonlyMap<number, CpuTimes>, nodeCpus: ReadonlyMap<number, readonly number[]>): NodeCpuTicks[] {
+export function ticksByNode(
+  times: ReadonlyMap<number, CpuTimes>,
+  nodeCpus: ReadonlyMap<number, readonly number[]>,
+): NodeCpuTicks[] {
   return [...nodeCpus].map(([node, cpus]) => {
     let busy = 0;
     let total = 0;
@@ -46,7 +49,11 @@ export function ticksByNode(times: ReadonlyMap<number, CpuTimes>, nodeCpus: Read
 }
 
 /** Busy and idle CPUs over the window between two readings of one node. */
-export function windowCpus(before: NodeCpuTicks | undefined, after: NodeCpuTicks, seconds: number): { busyCpus: number | null; idleCpus: number | null } {
+export function windowCpus(
+  before: NodeCpuTicks | undefined,
+  after: NodeCpuTicks,
+  seconds: number,
+): { busyCpus: number | null; idleCpus: number | null } {
   if (before === undefined || seconds <= 0) return { busyCpus: null, idleCpus: null };
   const total = after.total - before.total;
   if (total <= 0) return { busyCpus: null, idleCpus: null };
@@ -74,7 +81,14 @@ export class NodeCpuCollector {
     const base = [...this.readings].reverse().find((r) => now - r.at >= MIN_WINDOW_MS) ?? this.readings[0];
     this.readings = [...this.readings.filter((r) => now - r.at < 10 * MIN_WINDOW_MS), { at: now, nodes }];
     const seconds = base === undefined ? 0 : (now - base.at) / 1000;
-    return nodes.map((n) => ({ ...n, ...windowCpus(base?.nodes.find((b) => b.node === n.node), n, seconds) }));
+    return nodes.map((n) => ({
+      ...n,
+      ...windowCpus(
+        base?.nodes.find((b) => b.node === n.node),
+        n,
+        seconds,
+      ),
+    }));
   }
 }
 
@@ -82,11 +96,32 @@ export function nodeCpuFamilies(nodes: readonly NodeCpu[]): Family[] {
   const l = (n: NodeCpu) => ({ node: String(n.node) });
   const gauges = (key: 'busyCpus' | 'idleCpus') => nodes.filter((n) => n[key] !== null).map((n) => s(n[key]!, l(n)));
   return [
-    family('numakit_node_cpu_seconds_total', 'counter', 'CPU time of the node\'s CPUs since boot (/proc/stat), busy (not idle or iowait) or idle', nodes.flatMap((n) => [
-      s(n.busy / CLOCK_TICKS_PER_SECOND, { ...l(n), mode: 'busy' }), s((n.total - n.busy) / CLOCK_TICKS_PER_SECOND, { ...l(n), mode: 'idle' }),
-    ])),
-    family('numakit_node_cpus_online', 'gauge', 'Online CPUs of the node (nodeN/cpulist, listed in /proc/stat)', nodes.map((n) => s(n.cpus, l(n)))),
-    family('numakit_node_cpus_busy', 'gauge', 'CPUs of the node busy on average since the previous reading at least 1 s old', gauges('busyCpus')),
-    family('numakit_node_cpus_idle', 'gauge', 'CPUs of the node idle on average since the previous reading at least 1 s old', gauges('idleCpus')),
+    family(
+      'numakit_node_cpu_seconds_total',
+      'counter',
+      "CPU time of the node's CPUs since boot (/proc/stat), busy (not idle or iowait) or idle",
+      nodes.flatMap((n) => [
+        s(n.busy / CLOCK_TICKS_PER_SECOND, { ...l(n), mode: 'busy' }),
+        s((n.total - n.busy) / CLOCK_TICKS_PER_SECOND, { ...l(n), mode: 'idle' }),
+      ]),
+    ),
+    family(
+      'numakit_node_cpus_online',
+      'gauge',
+      'Online CPUs of the node (nodeN/cpulist, listed in /proc/stat)',
+      nodes.map((n) => s(n.cpus, l(n))),
+    ),
+    family(
+      'numakit_node_cpus_busy',
+      'gauge',
+      'CPUs of the node busy on average since the previous reading at least 1 s old',
+      gauges('busyCpus'),
+    ),
+    family(
+      'numakit_node_cpus_idle',
+      'gauge',
+      'CPUs of the node idle on average since the previous reading at least 1 s old',
+      gauges('idleCpus'),
+    ),
   ];
 }

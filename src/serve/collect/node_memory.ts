@@ -52,6 +52,7 @@ export function nodeExporterFamilies(nodes: readonly NodeMemory[]): Family[] {
     const name = meminfoMetricName(k);
     out.push(family(name, 'gauge', `Memory information field ${name.slice('node_memory_numa_'.length)}.`, xs));
   }
-  for (const [k, xs] of grouped(counters)) out.push(family(`node_memory_numa_${k}_total`, 'counter', `Memory information field ${k}_total.`, xs));
+  for (const [k, xs] of grouped(counters))
+    out.push(family(`node_memory_numa_${k}_total`, 'counter', `Memory information field ${k}_total.`, xs));
   return out;
 }

@@ -88,7 +88,8 @@ interface CachedMaps {
   readonly memory: ProcessMemory;
 }
 
-const better = (a: TopProcess, b: TopProcess) => b.remoteBytes - a.remoteBytes || b.totalBytes - a.totalBytes || a.pid - b.pid;
+const better = (a: TopProcess, b: TopProcess) =>
+  b.remoteBytes - a.remoteBytes || b.totalBytes - a.totalBytes || a.pid - b.pid;
 
 /** True when no process from `c` on (bounds only fall) can rank above the K-th. */
 export function certain(top: readonly TopProcess[], k: number, c: { bound: number }, oneMemoryNode: boolean): boolean {
@@ -102,7 +103,10 @@ export class TopProcessesCollector {
   private ticks = new Map<number, CachedTicks>();
   private maps = new Map<number, CachedMaps>();
 
-  constructor(private readonly k: number, private readonly mapsTtlMs = MAPS_TTL_MS) {}
+  constructor(
+    private readonly k: number,
+    private readonly mapsTtlMs = MAPS_TTL_MS,
+  ) {}
 
   read(c: CollectContext, m: MachineBrief): TopProcesses {
     const { cands, scanned } = this.candidates(c, m);
@@ -138,13 +142,23 @@ export class TopProcessesCollector {
       }
       try {
         const st = readProcStat(c.root, pid);
-        const hugetlb = st !== null && m.hugetlbInUse ? readProcStatus(c.root, pid)?.hugetlbBytes ?? 0 : 0;
+        const hugetlb = st !== null && m.hugetlbInUse ? (readProcStatus(c.root, pid)?.hugetlbBytes ?? 0) : 0;
         // Listed a moment ago, gone now: it exited during the scrape.
         if (st === null) c.gaps.add('processes', 'vanished');
         else {
           scanned++;
           const bound = st.rssPages * m.pageSize + hugetlb;
-          if (bound > 0) cands.push({ pid, name: st.comm, threads: st.threads, start: st.startTicks, rssPages: st.rssPages, bound, ticks: st.cpuTicks, processor: st.processor });
+          if (bound > 0)
+            cands.push({
+              pid,
+              name: st.comm,
+              threads: st.threads,
+              start: st.startTicks,
+              rssPages: st.rssPages,
+              bound,
+              ticks: st.cpuTicks,
+              processor: st.processor,
+            });
         }
       } catch (e) {
         c.gaps.add('processes', gapReason(e));
@@ -156,14 +170,26 @@ export class TopProcessesCollector {
   /** The same process (start time), read recently, RSS about the same. */
   private reusable(old: CachedMaps, p: Candidate, now: number, pageSize: number): boolean {
     const moved = Math.abs(p.rssPages - old.rssPages) * pageSize;
-    return old.start === p.start && now - old.at < this.mapsTtlMs && moved <= Math.max(old.rssPages * pageSize * 0.1, RSS_SLACK_BYTES);
+    return (
+      old.start === p.start &&
+      now - old.at < this.mapsTtlMs &&
+      moved <= Math.max(old.rssPages * pageSize * 0.1, RSS_SLACK_BYTES)
+    );
   }
 
   private memory(c: CollectContext, p: Candidate, m: MachineBrief): { memory: ProcessMemory; fresh: boolean } | null {
     // One memory node: all of it is there; its size is what stat (and status) said.
     if (m.memoryNodes.length === 1) {
       const n = String(m.memoryNodes[0]);
-      return { memory: { kind: 'ok', nodes: { [n]: { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: p.bound, totalBytes: p.bound } }, totalBytes: p.bound, policies: {} }, fresh: false };
+      return {
+        memory: {
+          kind: 'ok',
+          nodes: { [n]: { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: p.bound, totalBytes: p.bound } },
+          totalBytes: p.bound,
+          policies: {},
+        },
+        fresh: false,
+      };
     }
     const old = this.maps.get(p.pid);
     if (old !== undefined && this.reusable(old, p, c.now(), m.pageSize)) return { memory: old.memory, fresh: false };
@@ -184,7 +210,12 @@ export class TopProcessesCollector {
     return readThreadTicks(c.root, p.pid);
   }
 
-  private readOne(c: CollectContext, p: Candidate, m: MachineBrief, next: { ticks: Map<number, CachedTicks>; maps: Map<number, CachedMaps> }): { p: TopProcess; fresh: boolean } | null {
+  private readOne(
+    c: CollectContext,
+    p: Candidate,
+    m: MachineBrief,
+    next: { ticks: Map<number, CachedTicks>; maps: Map<number, CachedMaps> },
+  ): { p: TopProcess; fresh: boolean } | null {
     let threadTicks: Map<number, ThreadTicks> | null = new Map();
     let mem: ReturnType<TopProcessesCollector['memory']>;
     try {
@@ -204,16 +235,41 @@ export class TopProcessesCollector {
       return null;
     }
     next.ticks.set(p.pid, { start: p.start, total: p.ticks, threads: threadTicks });
-    next.maps.set(p.pid, { start: p.start, rssPages: p.rssPages, at: mem.fresh ? c.now() : this.maps.get(p.pid)!.at, memory: mem.memory });
-    const lastNodes = m.memoryNodes.length <= 1 ? [...m.memoryNodes]
-      : [...new Set([...threadTicks.values()].map((t) => m.cpuNode.get(t.processor)).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
-    const view = { memory: mem.memory, cpuNodes: cpuSecondsByNode(this.ticks.get(p.pid)?.threads ?? new Map(), threadTicks, { cpuNode: m.cpuNode }), lastNodes };
-    const ran = Object.entries(view.cpuNodes).filter(([, v]) => v > 0).map(([n]) => Number(n)).sort((a, b) => a - b);
+    next.maps.set(p.pid, {
+      start: p.start,
+      rssPages: p.rssPages,
+      at: mem.fresh ? c.now() : this.maps.get(p.pid)!.at,
+      memory: mem.memory,
+    });
+    const lastNodes =
+      m.memoryNodes.length <= 1
+        ? [...m.memoryNodes]
+        : [
+            ...new Set(
+              [...threadTicks.values()]
+                .map((t) => m.cpuNode.get(t.processor))
+                .filter((n): n is number => n !== undefined),
+            ),
+          ].sort((a, b) => a - b);
+    const view = {
+      memory: mem.memory,
+      cpuNodes: cpuSecondsByNode(this.ticks.get(p.pid)?.threads ?? new Map(), threadTicks, { cpuNode: m.cpuNode }),
+      lastNodes,
+    };
+    const ran = Object.entries(view.cpuNodes)
+      .filter(([, v]) => v > 0)
+      .map(([n]) => Number(n))
+      .sort((a, b) => a - b);
     return {
       fresh: mem.fresh,
       p: {
-        pid: p.pid, name: p.name, threads: m.memoryNodes.length > 1 ? threadTicks.size : p.threads, totalBytes: mem.memory.totalBytes,
-        remoteBytes: remoteBytes(view), locality: locality(view), runNodes: ran.length > 0 ? ran : lastNodes,
+        pid: p.pid,
+        name: p.name,
+        threads: m.memoryNodes.length > 1 ? threadTicks.size : p.threads,
+        totalBytes: mem.memory.totalBytes,
+        remoteBytes: remoteBytes(view),
+        locality: locality(view),
+        runNodes: ran.length > 0 ? ran : lastNodes,
         nodes: Object.fromEntries(Object.entries(mem.memory.nodes).map(([n, x]) => [n, x.totalBytes])),
       },
     };
@@ -223,11 +279,36 @@ export class TopProcessesCollector {
 export function processFamilies(t: TopProcesses): Family[] {
   const l = (p: TopProcess) => ({ pid: String(p.pid), name: p.name });
   return [
-    family('numakit_process_remote_bytes', 'gauge', 'Memory of a top-K process on nodes its threads did not run on since the previous scrape (numa_maps)', t.top.map((p) => s(p.remoteBytes, l(p)))),
-    family('numakit_process_memory_bytes', 'gauge', 'Memory of a top-K process (numa_maps, all nodes)', t.top.map((p) => s(p.totalBytes, l(p)))),
-    family('numakit_process_node_memory_bytes', 'gauge', 'Memory of a top-K process on one node (numa_maps)', t.top.flatMap((p) => Object.entries(p.nodes).map(([node, b]) => s(b, { ...l(p), node })))),
-    family('numakit_process_locality', 'gauge', 'Share of a top-K process\'s memory on the nodes where it spent CPU time, weighted by that time (1 = all local)', t.top.filter((p) => p.locality !== null).map((p) => s(p.locality!, l(p)))),
+    family(
+      'numakit_process_remote_bytes',
+      'gauge',
+      'Memory of a top-K process on nodes its threads did not run on since the previous scrape (numa_maps)',
+      t.top.map((p) => s(p.remoteBytes, l(p))),
+    ),
+    family(
+      'numakit_process_memory_bytes',
+      'gauge',
+      'Memory of a top-K process (numa_maps, all nodes)',
+      t.top.map((p) => s(p.totalBytes, l(p))),
+    ),
+    family(
+      'numakit_process_node_memory_bytes',
+      'gauge',
+      'Memory of a top-K process on one node (numa_maps)',
+      t.top.flatMap((p) => Object.entries(p.nodes).map(([node, b]) => s(b, { ...l(p), node }))),
+    ),
+    family(
+      'numakit_process_locality',
+      'gauge',
+      "Share of a top-K process's memory on the nodes where it spent CPU time, weighted by that time (1 = all local)",
+      t.top.filter((p) => p.locality !== null).map((p) => s(p.locality!, l(p))),
+    ),
     family('numakit_processes_scanned', 'gauge', 'Processes whose /proc/PID/stat this scrape read', [s(t.scanned)]),
-    family('numakit_processes_numa_maps_read', 'gauge', 'Processes whose numa_maps this scrape read (largest first until the top K were certain; others from the last 30 s)', [s(t.mapped)]),
+    family(
+      'numakit_processes_numa_maps_read',
+      'gauge',
+      'Processes whose numa_maps this scrape read (largest first until the top K were certain; others from the last 30 s)',
+      [s(t.mapped)],
+    ),
   ];
 }

@@ -18,10 +18,22 @@ export function selfFamilies(prefix = '', version = '0.1.0'): Family[] {
   const cpu = process.cpuUsage();
   const fds = openFds();
   return [
-    family(`${prefix}process_cpu_seconds_total`, 'counter', 'Total user and system CPU time spent in seconds.', [s((cpu.user + cpu.system) / 1e6)]),
-    family(`${prefix}process_resident_memory_bytes`, 'gauge', 'Resident memory size in bytes.', [s(process.memoryUsage.rss())]),
-    family(`${prefix}process_start_time_seconds`, 'gauge', 'Start time of the process since unix epoch in seconds.', [s(Math.round(STARTED))]),
+    family(`${prefix}process_cpu_seconds_total`, 'counter', 'Total user and system CPU time spent in seconds.', [
+      s((cpu.user + cpu.system) / 1e6),
+    ]),
+    family(`${prefix}process_resident_memory_bytes`, 'gauge', 'Resident memory size in bytes.', [
+      s(process.memoryUsage.rss()),
+    ]),
+    family(`${prefix}process_start_time_seconds`, 'gauge', 'Start time of the process since unix epoch in seconds.', [
+      s(Math.round(STARTED)),
+    ]),
     family(`${prefix}process_open_fds`, 'gauge', 'Number of open file descriptors.', fds === null ? [] : [s(fds)]),
-    ...(prefix === '' ? [family('numakit_build_info', 'gauge', 'numakit version and the Node.js it runs on', [s(1, { version, nodejs: process.version })])] : []),
+    ...(prefix === ''
+      ? [
+          family('numakit_build_info', 'gauge', 'numakit version and the Node.js it runs on', [
+            s(1, { version, nodejs: process.version }),
+          ]),
+        ]
+      : []),
   ];
 }

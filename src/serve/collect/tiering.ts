@@ -5,7 +5,8 @@ import { readProcVmstat } from '../../sysfs/proc_vmstat.js';
 import { family, s, type Family } from '../exposition.js';
 import { guard, type CollectContext } from './context.js';
 
-const KEYS = /^(pgpromote_|pgdemote_|pgmigrate_|numa_(pte_updates|huge_pte_updates|hint_faults|hint_faults_local|pages_migrated))/;
+const KEYS =
+  /^(pgpromote_|pgdemote_|pgmigrate_|numa_(pte_updates|huge_pte_updates|hint_faults|hint_faults_local|pages_migrated))/;
 
 export function readTiering(c: CollectContext): Record<string, number> {
   const v = guard(c, 'vmstat', () => readProcVmstat(c.root)) ?? {};

@@ -1,7 +1,7 @@
 // numakit serve's dashboard: the topology picture from /api/topology (redrawn when the
 // machine's topology changes), live values from /api/live every 2 s. Plain DOM, no library;
 // every value from the machine is set as text, never as HTML.
-'use strict';
+
 
 const POLL_MS = 2000;
 let topologyVersion = -1;
@@ -14,7 +14,10 @@ function bytes(b) {
   const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = b;
   let i = 0;
-  while (Math.abs(v) >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+  while (Math.abs(v) >= 1024 && i < u.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return i === 0 ? `${v} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${u[i]}`;
 }
 
@@ -25,11 +28,13 @@ function cell(row, text) {
 }
 
 function fillRows(tbody, rows) {
-  tbody.replaceChildren(...rows.map((cells) => {
-    const tr = document.createElement('tr');
-    cells.forEach((c) => cell(tr, c));
-    return tr;
-  }));
+  tbody.replaceChildren(
+    ...rows.map((cells) => {
+      const tr = document.createElement('tr');
+      cells.forEach((c) => cell(tr, c));
+      return tr;
+    }),
+  );
 }
 
 async function getJson(path) {
@@ -61,12 +66,23 @@ function fmtRate(r) {
 }
 
 function showNodes(live) {
-  fillRows($('nodes').tBodies[0], live.nodes.map((n) => {
-    const used = n.memTotal === null || n.memFree === null ? null : n.memTotal - n.memFree;
-    const r = (k) => fmtRate(rate(live, previous, n.node, k));
-    return [String(n.node), n.busyCpus === null ? `– / ${n.cpus}` : `${n.busyCpus.toFixed(2)} / ${n.cpus}`, `${bytes(used)} of ${bytes(n.memTotal)}`, bytes(n.memFree),
-      r('numa_hit'), r('numa_miss'), r('other_node'), r('local_node')];
-  }));
+  fillRows(
+    $('nodes').tBodies[0],
+    live.nodes.map((n) => {
+      const used = n.memTotal === null || n.memFree === null ? null : n.memTotal - n.memFree;
+      const r = (k) => fmtRate(rate(live, previous, n.node, k));
+      return [
+        String(n.node),
+        n.busyCpus === null ? `– / ${n.cpus}` : `${n.busyCpus.toFixed(2)} / ${n.cpus}`,
+        `${bytes(used)} of ${bytes(n.memTotal)}`,
+        bytes(n.memFree),
+        r('numa_hit'),
+        r('numa_miss'),
+        r('other_node'),
+        r('local_node'),
+      ];
+    }),
+  );
   for (const n of live.nodes) {
     const bar = document.getElementById(`node-${n.node}-mem-used`);
     const label = document.getElementById(`node-${n.node}-mem-text`);
@@ -78,10 +94,22 @@ function showNodes(live) {
 }
 
 function showProcesses(live) {
-  fillRows($('procs').tBodies[0], live.processes.map((p) => [String(p.pid), p.name, bytes(p.totalBytes), bytes(p.remoteBytes),
-    p.locality === null ? '–' : `${Math.round(p.locality * 100)}%`,
-    Object.entries(p.nodes).map(([n, b]) => `${n}: ${bytes(b)}`).join('  '), p.runNodes.join(',')]));
-  $('procs-note').textContent = `top ${live.processes.length} of ${live.scanned} processes; locality = share of memory on the nodes where the process ran since the previous reading`;
+  fillRows(
+    $('procs').tBodies[0],
+    live.processes.map((p) => [
+      String(p.pid),
+      p.name,
+      bytes(p.totalBytes),
+      bytes(p.remoteBytes),
+      p.locality === null ? '–' : `${Math.round(p.locality * 100)}%`,
+      Object.entries(p.nodes)
+        .map(([n, b]) => `${n}: ${bytes(b)}`)
+        .join('  '),
+      p.runNodes.join(','),
+    ]),
+  );
+  $('procs-note').textContent =
+    `top ${live.processes.length} of ${live.scanned} processes; locality = share of memory on the nodes where the process ran since the previous reading`;
 }
 
 function finding(f) {
@@ -96,7 +124,10 @@ function finding(f) {
   why.className = 'note';
   why.textContent = f.why;
   div.append(head, why);
-  for (const [label, lines] of [['now', f.fix.runtime], ['persistent', f.fix.persistent]]) {
+  for (const [label, lines] of [
+    ['now', f.fix.runtime],
+    ['persistent', f.fix.persistent],
+  ]) {
     if (lines.length === 0) continue;
     const pre = document.createElement('pre');
     pre.textContent = `# ${label}\n${lines.join('\n')}`;
@@ -117,11 +148,16 @@ function showDoctor(live) {
 function showAgent(live) {
   $('agent-section').hidden = !live.agent;
   if (!live.agent) return;
-  $('agent').replaceChildren(...live.agent.recent.slice().reverse().map((e) => {
-    const li = document.createElement('li');
-    li.textContent = e.line;
-    return li;
-  }));
+  $('agent').replaceChildren(
+    ...live.agent.recent
+      .slice()
+      .reverse()
+      .map((e) => {
+        const li = document.createElement('li');
+        li.textContent = e.line;
+        return li;
+      }),
+  );
 }
 
 function showStatus(live) {

@@ -26,7 +26,9 @@ function ticks(path) {
 }
 /** Per thread of pid, and in all. */
 function cpu(pid) {
-  const threads = Object.fromEntries(readdirSync(`/proc/${pid}/task`).map((tid) => [tid, ticks(`/proc/${pid}/task/${tid}/stat`)]));
+  const threads = Object.fromEntries(
+    readdirSync(`/proc/${pid}/task`).map((tid) => [tid, ticks(`/proc/${pid}/task/${tid}/stat`)]),
+  );
   return { all: ticks(`/proc/${pid}/stat`), main: threads[String(pid)], threads };
 }
 const seconds = (a, b) => ({ user: (b.user - a.user) / 100, sys: (b.sys - a.sys) / 100 });
@@ -35,26 +37,65 @@ writeFileSync('/proc/sys/kernel/numa_balancing', '0');
 const cpusOf = (n) => [...nodeOfCpu()].filter(([, x]) => x === n).map(([c]) => c);
 // Node 1's CPU kept busy, as in agent_scenario.mjs's "misplaced": the process cannot just go to its memory's node.
 const spinner = spawn('taskset', ['-c', String(cpusOf(1)[0]), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });
-const agent = spawn(process.execPath, [CLI, 'agent', '--interval', '5s', '--log-format', 'json', '--state-dir', '/run/numakit-agent', '--include', 'agent_workload[.]mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const agent = spawn(
+  process.execPath,
+  [
+    CLI,
+    'agent',
+    '--interval',
+    '5s',
+    '--log-format',
+    'json',
+    '--state-dir',
+    '/run/numakit-agent',
+    '--include',
+    'agent_workload[.]mjs',
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 let log = '';
-agent.stdout.on('data', (d) => { log += d; });
+agent.stdout.on('data', (d) => {
+  log += d;
+});
 const waitLog = async (re, from) => {
   while (!re.test(log.slice(from))) await sleep(100);
-  return log.slice(from).split('\n').find((l) => re.test(l));
+  return log
+    .slice(from)
+    .split('\n')
+    .find((l) => re.test(l));
 };
 await waitLog(/"event":"ready"/, 0);
 await sleep(Number(opt('--idle-first', 1)) * 1000);
 let last = cpu(agent.pid);
 for (let k = 1; k <= MOVES; k++) {
-  const w = spawn('numactl', ['--cpunodebind=0', '--membind=1', process.execPath, WORKLOAD, MIB], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const w = spawn('numactl', ['--cpunodebind=0', '--membind=1', process.execPath, WORKLOAD, MIB], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const t0 = Date.now();
   await once(w.stdout, 'data');
   const line = await waitLog(/"outcome":"(moved|partial)"/, log.length);
   await sleep(2000);
   const now = cpu(agent.pid);
   const moved = JSON.parse(line);
-  const others = Object.entries(now.threads).filter(([tid]) => tid !== String(agent.pid)).reduce((s, [tid, t]) => s + (t.user - (last.threads[tid]?.user ?? 0)), 0) / 100;
-  console.log(JSON.stringify({ label: opt('--label', 'numakit'), mib: Number(MIB), move: k, seconds: (Date.now() - t0) / 1000, all: seconds(last.all, now.all), main: seconds(last.main, now.main), otherThreadsUser: others, migrateMs: moved.migrateMs, batches: moved.batches, pages: moved.pages, outcome: moved.outcome }));
+  const others =
+    Object.entries(now.threads)
+      .filter(([tid]) => tid !== String(agent.pid))
+      .reduce((s, [tid, t]) => s + (t.user - (last.threads[tid]?.user ?? 0)), 0) / 100;
+  console.log(
+    JSON.stringify({
+      label: opt('--label', 'numakit'),
+      mib: Number(MIB),
+      move: k,
+      seconds: (Date.now() - t0) / 1000,
+      all: seconds(last.all, now.all),
+      main: seconds(last.main, now.main),
+      otherThreadsUser: others,
+      migrateMs: moved.migrateMs,
+      batches: moved.batches,
+      pages: moved.pages,
+      outcome: moved.outcome,
+    }),
+  );
   w.kill('SIGKILL');
   await once(w, 'exit');
   await sleep(3000);

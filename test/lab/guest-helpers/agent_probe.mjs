@@ -49,7 +49,11 @@ export function localityBetween(pid, before, after, cpuNode) {
     w.set(n, (w.get(n) ?? 0) + d);
     total += d;
   }
-  if (total === 0) for (const [, [, cpu]] of after) { w.set(cpuNode.get(cpu), 1); total = w.size; }
+  if (total === 0)
+    for (const [, [, cpu]] of after) {
+      w.set(cpuNode.get(cpu), 1);
+      total = w.size;
+    }
   const pages = pagesPerNode(pid);
   const all = Object.values(pages).reduce((a, b) => a + b, 0);
   let sum = 0;

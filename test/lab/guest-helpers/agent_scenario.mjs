@@ -17,7 +17,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { affinities, cpuSeconds, localityBetween, nodeOfCpu, pagesPerNode, systemCpuSeconds, threadLocality, threadTicks, vmstat } from './agent_probe.mjs';
+import {
+  affinities,
+  cpuSeconds,
+  localityBetween,
+  nodeOfCpu,
+  pagesPerNode,
+  systemCpuSeconds,
+  threadLocality,
+  threadTicks,
+  vmstat,
+} from './agent_probe.mjs';
 
 const [tuner, scenario] = process.argv.slice(2);
 const opt = (k, d) => {
@@ -36,12 +46,25 @@ const started = [];
 
 async function workload(name, mib, memNode, cpuNodeId, extra = [], cgroup = null) {
   // --name puts the name on its command line (for --exclude)
-  const argv = ['numactl', `--cpunodebind=${cpuNodeId}`, `--membind=${memNode}`, process.execPath, WORKLOAD, String(mib), '--name', name, ...extra];
+  const argv = [
+    'numactl',
+    `--cpunodebind=${cpuNodeId}`,
+    `--membind=${memNode}`,
+    process.execPath,
+    WORKLOAD,
+    String(mib),
+    '--name',
+    name,
+    ...extra,
+  ];
   // In a cgroup from the start: cgroup v2 charges memory to the cgroup its process was in when it
   // allocated (moved in later, its memory stays charged where it was: not in memory.numa_stat).
-  const child = cgroup === null
-    ? spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child =
+    cgroup === null
+      ? spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...argv], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
   started.push(child);
   const [chunk] = await once(child.stdout, 'data');
   if (!String(chunk).startsWith('ready')) throw new Error(`workload ${name}: ${chunk}`);
@@ -86,7 +109,11 @@ const SCENARIOS = {
     const cg = labCgroup('/lab/app', '1-2');
     return [await workload('busy', MIB, 3, 1, [], cg), await workload('side', 16, 3, 1, ['--idle'], cg)];
   },
-  leftalone: async () => [await workload('tiny', 8, 1, 0), await workload('pinned', MIB, 1, 0, ['--pin']), await workload('batchjob', MIB, 1, 0)],
+  leftalone: async () => [
+    await workload('tiny', 8, 1, 0),
+    await workload('pinned', MIB, 1, 0, ['--pin']),
+    await workload('batchjob', MIB, 1, 0),
+  ],
 };
 
 function startTuner() {
@@ -102,10 +129,34 @@ function startTuner() {
     const u = tuner === 'numad-u100' ? ['-u', '100'] : [];
     spawnSync('unshare', ['--time', '--fork', '--monotonic', '100000', 'numad', '-i', '5', '-l', '7', ...u]);
     const pid = Number(spawnSync('pidof', ['numad'], { encoding: 'utf8' }).stdout.trim().split(' ')[0]);
-    return { pid, stop: async () => process.kill(pid, 'SIGTERM'), log: () => { try { return readFileSync('/var/log/numad.log', 'utf8'); } catch { return ''; } } };
+    return {
+      pid,
+      stop: async () => process.kill(pid, 'SIGTERM'),
+      log: () => {
+        try {
+          return readFileSync('/var/log/numad.log', 'utf8');
+        } catch {
+          return '';
+        }
+      },
+    };
   }
   const args = (opt('--agent', '') || '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [CLI, 'agent', '--interval', opt('--interval', '5s'), '--log-format', 'json', '--state-dir', '/run/numakit-agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'agent',
+      '--interval',
+      opt('--interval', '5s'),
+      '--log-format',
+      'json',
+      '--state-dir',
+      '/run/numakit-agent',
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let log = '';
   const t = { exited: once(child, 'exit'), after: [] };
   child.stdout.on('data', (d) => {
@@ -138,7 +189,7 @@ async function measure(procs, t0) {
   // The main thread's own locality (the hot one in the helpers scenario), held like t95.
   const hot95 = Object.fromEntries(procs.map((p) => [p.name, null]));
   const hotTrace = [];
-  let last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
+  const last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
   let reachedAt = null;
   const trace = [];
   while (Date.now() - t0 < TIMEOUT) {
@@ -198,9 +249,18 @@ async function sigkillFlow() {
   // SIGKILL lands once the agent is out of the kernel (a migrate_pages in progress finishes
   // first); a systemd ExecStopPost likewise runs only after the main process is gone.
   await t.exited;
-  const r = spawnSync(process.execPath, [CLI, 'agent', 'restore', '--state-dir', '/run/numakit-agent'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, 'agent', 'restore', '--state-dir', '/run/numakit-agent'], {
+    encoding: 'utf8',
+  });
   const after = { affinity: affinities(p.pid), numaBalancing: knob() };
-  return { movedSeen, before, during, after, restore: { code: r.status, stdout: r.stdout, stderr: r.stderr }, log: t.log() };
+  return {
+    movedSeen,
+    before,
+    during,
+    after,
+    restore: { code: r.status, stdout: r.stdout, stderr: r.stderr },
+    log: t.log(),
+  };
 }
 
 /** The process exits (SIGKILL) while the agent migrates its pages. */
@@ -216,7 +276,11 @@ async function exitMidFlow() {
   const killedAfterPages = vmstat('pgmigrate_success') - m0;
   await sleep(3000);
   let alive = true;
-  try { process.kill(t.pid, 0); } catch { alive = false; }
+  try {
+    process.kill(t.pid, 0);
+  } catch {
+    alive = false;
+  }
   const code = alive ? await t.stop() : null;
   return { caught, killedAfterPages, pagesAtStart, aliveAfter: alive, exitCode: code, pid: p.pid, log: t.log() };
 }
@@ -225,7 +289,10 @@ async function exitMidFlow() {
 function lastJournal() {
   try {
     const dir = '/run/numakit-agent/journal';
-    const last = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().at(-1);
+    const last = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .at(-1);
     return last === undefined ? null : JSON.parse(readFileSync(`${dir}/${last}`, 'utf8'));
   } catch {
     return null; // not written yet, or being replaced
@@ -248,18 +315,39 @@ async function sigtermMidFlow() {
   // some batches through.
   const caught = await waitFor(() => journalMoves().some((m) => m.pid === p.pid && m.state === 'moving'), TIMEOUT);
   await sleep(1000);
-  const during = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid), loggedBefore: /"outcome":"(moved|partial|stopped)"/.test(t.log()) };
+  const during = {
+    affinity: affinities(p.pid),
+    numaBalancing: knob(),
+    pages: pagesPerNode(p.pid),
+    loggedBefore: /"outcome":"(moved|partial|stopped)"/.test(t.log()),
+  };
   const sentAt = (t.stoppedAt = Date.now());
   process.kill(t.pid, 'SIGTERM');
   const [code] = await t.exited;
   const exitMs = Date.now() - sentAt;
   const after = { affinity: affinities(p.pid), numaBalancing: knob(), pages: pagesPerNode(p.pid) };
   const journal = lastJournal();
-  return { caught, exitMs, outputAfterSignal: t.after, exitCode: code, before, during, after, moves: journal?.moves ?? null, status: journal?.status ?? null, log: t.log() };
+  return {
+    caught,
+    exitMs,
+    outputAfterSignal: t.after,
+    exitCode: code,
+    before,
+    during,
+    after,
+    moves: journal?.moves ?? null,
+    status: journal?.status ?? null,
+    log: t.log(),
+  };
 }
 
 if (scenario === 'sigkill' || scenario === 'exit-mid' || scenario === 'sigterm-mid') {
-  const r = scenario === 'sigkill' ? await sigkillFlow() : scenario === 'exit-mid' ? await exitMidFlow() : await sigtermMidFlow();
+  const r =
+    scenario === 'sigkill'
+      ? await sigkillFlow()
+      : scenario === 'exit-mid'
+        ? await exitMidFlow()
+        : await sigtermMidFlow();
   for (const c of started) c.kill('SIGKILL');
   process.stdout.write(`${JSON.stringify(r)}\n`);
   process.exit(0);
@@ -287,21 +375,39 @@ const balancingDuring = [];
 const { t95, hot95, trace, hotTrace } = await measure(procs, t0);
 balancingDuring.push(readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim());
 const final = {};
-for (const p of procs) final[p.name] = { ...(await finalLocality(p)), affinity: affinities(p.pid), affinityBefore: p.affinityBefore };
+for (const p of procs)
+  final[p.name] = { ...(await finalLocality(p)), affinity: affinities(p.pid), affinityBefore: p.affinityBefore };
 const tunerCpu = t === null ? null : cpuSeconds(t.pid);
 const tunerSystemCpu = t === null ? null : systemCpuSeconds(t.pid);
 const exitCode = t === null ? null : await t.stop();
 await sleep(300);
 const out = {
-  tuner: opt('--label', tuner), scenario, mib: MIB, tunerFirst, t95, hot95, readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000, final, pagesMoved: vmstat('pgmigrate_success') - moved0,
+  tuner: opt('--label', tuner),
+  scenario,
+  mib: MIB,
+  tunerFirst,
+  t95,
+  hot95,
+  readyAfter: t?.readyAt === undefined ? null : (t.readyAt - t0) / 1000,
+  final,
+  pagesMoved: vmstat('pgmigrate_success') - moved0,
   // CPU seconds: in all, and from the workloads' start (--tuner-first) or the tuner's ready line on.
-  tunerCpuSeconds: tunerCpu, tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0), tunerSystemCpuSeconds: tunerSystemCpu,
+  tunerCpuSeconds: tunerCpu,
+  tunerCpuManaging: tunerCpu === null ? null : tunerCpu - (cpuBefore ?? t?.cpuAtReady ?? 0),
+  tunerSystemCpuSeconds: tunerSystemCpu,
   // While managing (from the workloads' start, or the tuner's ready line): the kernel's share apart
   // (system time: mostly the page copying of its migrations) from the tuner's own (user) CPU.
   tunerSysManaging: tunerSystemCpu === null ? null : tunerSystemCpu - (sysBefore ?? t?.sysAtReady ?? 0),
-  numaBalancing: { before: balancingBefore, during: balancingDuring[0], after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim() },
+  numaBalancing: {
+    before: balancingBefore,
+    during: balancingDuring[0],
+    after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim(),
+  },
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
-  exitCode, log: t === null ? '' : t.log().slice(-20000), trace: trace.filter((_, i) => i % 4 === 0), hotTrace: hotTrace.filter((_, i) => i % 4 === 0),
+  exitCode,
+  log: t === null ? '' : t.log().slice(-20000),
+  trace: trace.filter((_, i) => i % 4 === 0),
+  hotTrace: hotTrace.filter((_, i) => i % 4 === 0),
 };
 for (const c of started) c.kill('SIGKILL');
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -19,7 +19,8 @@ if (!pin) {
 }
 const helpers = process.argv.includes('--helpers') ? Number(process.argv[process.argv.indexOf('--helpers') + 1]) : 0;
 // Each helper spins 30 ms then sleeps 70 ms: at most 30% of a CPU (less when a timer is late).
-const HELPER = 'const spin = () => { const e = Date.now() + 30; while (Date.now() < e); setTimeout(spin, 70); }; spin();';
+const HELPER =
+  'const spin = () => { const e = Date.now() + 30; while (Date.now() < e); setTimeout(spin, 70); }; spin();';
 for (let i = 0; i < helpers; i++) new Worker(HELPER, { eval: true });
 process.stdout.write(`ready ${process.pid}\n`);
 // --idle: holds its memory and does nothing (a sidecar in a pod, a helper process of a service).

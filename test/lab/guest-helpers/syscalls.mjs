@@ -13,16 +13,23 @@ const MiB = 1 << 20;
 
 function nodeCpus(node) {
   const list = readFileSync(`/sys/devices/system/node/node${node}/cpulist`, 'utf8').trim();
-  return list.split(',').filter(Boolean).flatMap((r) => {
-    const [a, b] = r.split('-').map(Number);
-    return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
-  });
+  return list
+    .split(',')
+    .filter(Boolean)
+    .flatMap((r) => {
+      const [a, b] = r.split('-').map(Number);
+      return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
+    });
 }
 
 function mbindScenario(node) {
   const buf = Buffer.allocUnsafeSlow(16 * MiB);
   const range = native.pageAlignedRange(buf);
-  native.mbind(range, { mode: native.MPOL_BIND, nodes: [node] }, { flags: native.MPOL_MF_MOVE | native.MPOL_MF_STRICT });
+  native.mbind(
+    range,
+    { mode: native.MPOL_BIND, nodes: [node] },
+    { flags: native.MPOL_MF_MOVE | native.MPOL_MF_STRICT },
+  );
   buf.fill(0x5a);
   const status = native.queryPages(native.pageAddresses(range));
   const nodes = {};
@@ -31,13 +38,17 @@ function mbindScenario(node) {
     nodes[k] = (nodes[k] ?? 0) + 1;
   }
   const start = range.addr.toString(16);
-  const line = readFileSync('/proc/self/numa_maps', 'utf8').split('\n').find((l) => l.startsWith(`${start} `));
+  const line = readFileSync('/proc/self/numa_maps', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${start} `));
   return { pages: status.length, pageSize: native.pageSize(), start, moveQuery: nodes, numaMapsLine: line ?? null };
 }
 
 async function startHog(preferred, mib) {
   const code = `const b=Buffer.alloc(${mib}*1048576,1);process.stdout.write('ready\\n');setInterval(()=>b[0]++,1000)`;
-  const child = spawn('numactl', [`--preferred=${preferred}`, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('numactl', [`--preferred=${preferred}`, process.execPath, '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // A hog that dies or never says ready fails this section at once instead of hanging the guest
   // until its timeout (which would fail every section of the boot, this one's cause unseen).
   const said = await Promise.race([
@@ -80,7 +91,11 @@ async function affinityScenario(node) {
 }
 
 const [scenario, a, b] = process.argv.slice(2);
-const run = { mbind: () => mbindScenario(Number(a)), migrate: () => migrateScenario(Number(a), Number(b)), affinity: () => affinityScenario(Number(a)) }[scenario];
+const run = {
+  mbind: () => mbindScenario(Number(a)),
+  migrate: () => migrateScenario(Number(a), Number(b)),
+  affinity: () => affinityScenario(Number(a)),
+}[scenario];
 if (!run) {
   console.error('usage: syscalls.mjs mbind NODE | migrate FROM TO | affinity NODE');
   process.exit(2);

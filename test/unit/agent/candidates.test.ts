@@ -7,16 +7,33 @@ import type { PolicyOptions, ProcessBrief } from '../../../src/policy/agent/type
 import { MiB, opts } from './build.js';
 
 const base: ProcessBrief = {
-  pid: 500, comm: 'java', cmdline: 'java -jar app.jar', rssBytes: 400 * MiB, cpu: 1,
-  cpusAllowed: [0, 1, 2, 3], cpusPermitted: [0, 1, 2, 3], agentCpus: null,
+  pid: 500,
+  comm: 'java',
+  cmdline: 'java -jar app.jar',
+  rssBytes: 400 * MiB,
+  cpu: 1,
+  cpusAllowed: [0, 1, 2, 3],
+  cpusPermitted: [0, 1, 2, 3],
+  agentCpus: null,
 };
-const ctx = { selfPid: 42, nowMs: 10_000, cooldownUntil: new Map([[501, 20_000], [502, 5_000]]) };
+const ctx = {
+  selfPid: 42,
+  nowMs: 10_000,
+  cooldownUntil: new Map([
+    [501, 20_000],
+    [502, 5_000],
+  ]),
+};
 
 const CASES: { name: string; p: Partial<ProcessBrief>; o?: Partial<PolicyOptions>; want: string | null }[] = [
   { name: 'a busy large process is a candidate', p: {}, want: null },
   { name: 'the agent itself', p: { pid: 42 }, want: 'self' },
   { name: 'PID 1', p: { pid: 1 }, want: 'init' },
-  { name: 'a kernel thread (no RSS, no cmdline)', p: { pid: 2, rssBytes: 0, cmdline: '', comm: 'kthreadd' }, want: 'kernel-thread' },
+  {
+    name: 'a kernel thread (no RSS, no cmdline)',
+    p: { pid: 2, rssBytes: 0, cmdline: '', comm: 'kthreadd' },
+    want: 'kernel-thread',
+  },
   { name: 'under --min-rss', p: { rssBytes: 31 * MiB }, want: 'small' },
   { name: 'under --min-cpu', p: { cpu: 0.1 }, want: 'idle' },
   { name: '--exclude on comm', p: {}, o: { exclude: [/^java$/] }, want: 'excluded' },
@@ -53,10 +70,11 @@ describe('agent migration budget', () => {
     assert.notEqual(spend(refill(debt, 3001, o), 1, o), null);
     assert.equal(spend(refill(debt, 5000, o), 300e6, o), null, 'not full, not enough');
   });
-  it('0 MB/s is unlimited', () => assert.equal(spend(newBudget(0, { mbps: 0, burstSeconds: 5 }), 1e12, { mbps: 0, burstSeconds: 5 })?.tokens, 0));
+  it('0 MB/s is unlimited', () =>
+    assert.equal(spend(newBudget(0, { mbps: 0, burstSeconds: 5 }), 1e12, { mbps: 0, burstSeconds: 5 })?.tokens, 0));
 });
 
-describe('the agent\'s memory: anonymous only', () => {
+describe("the agent's memory: anonymous only", () => {
   it('memoryFromNumaMaps({anonOnly}) leaves out file mappings but keeps anonymous huge pages', async () => {
     const { memoryFromNumaMaps } = await import('../../../src/discover/processes.js');
     const text = [

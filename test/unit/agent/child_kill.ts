@@ -18,10 +18,22 @@ import { busy, FakeMachine } from './tree.js';
 
 const [stateDir, killAt] = process.argv.slice(2) as [string, string];
 const m = new FakeMachine();
-process.stdout.write(`dir ${m.dir}\n${JSON.stringify(readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8'))}\n`);
+process.stdout.write(
+  `dir ${m.dir}\n${JSON.stringify(readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8'))}\n`,
+);
 mkdirSync(join(m.dir, 'affinity'));
-m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }, { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: [0, 1, 2, 3] }] }));
-const kp = killPoints(Number(killAt), { knobRoots: [`${m.dir}/proc`], durableDirs: (d) => d === `${stateDir}/journal` });
+m.add(
+  busy(200, 'spin', 400, 1, 0, {
+    threads: [
+      { tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] },
+      { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: [0, 1, 2, 3] },
+    ],
+  }),
+);
+const kp = killPoints(Number(killAt), {
+  knobRoots: [`${m.dir}/proc`],
+  durableDirs: (d) => d === `${stateDir}/journal`,
+});
 const ops: ThreadOps = {
   ...m.ops,
   setAffinity(tid, cpus) {
@@ -43,13 +55,23 @@ const ops: ThreadOps = {
 let moved = false;
 const signals = new EventEmitter();
 let t = 0;
-const done = runAgent({ ...DEFAULT_AGENT, stateDir, intervalMs: 20 }, {
-  root: m.root, sys: fakeSystem(m.dir), ops, log: () => {}, signals, pageSize: 4096, now: () => t, selfPid: 99999,
-  onReady: () => {
-    t = 5000;
-    m.tick(5, [1]);
+const done = runAgent(
+  { ...DEFAULT_AGENT, stateDir, intervalMs: 20 },
+  {
+    root: m.root,
+    sys: fakeSystem(m.dir),
+    ops,
+    log: () => {},
+    signals,
+    pageSize: 4096,
+    now: () => t,
+    selfPid: 99999,
+    onReady: () => {
+      t = 5000;
+      m.tick(5, [1]);
+    },
   },
-});
+);
 const poll = setInterval(() => {
   if (m.calls.some((c) => c.startsWith('movePages'))) {
     clearInterval(poll);

@@ -7,13 +7,29 @@ import { better, type Scored } from '../../../src/policy/agent/evaluate.js';
 import type { PolicyOptions } from '../../../src/policy/agent/types.js';
 
 const scored = (nodes: number[]): Scored => ({
-  set: [], reach: 0.5, spare: 1, here: false,
+  set: [],
+  reach: 0.5,
+  spare: 1,
+  here: false,
   placement: { nodes, cpus: null, moveFrom: [], moveBytes: 0, localityNow: 0, localityAfter: 0.5 },
 });
 const opts = { strategy: 'balance' } as PolicyOptions;
 
 describe('better: equal sets go by their node list', () => {
-  const cases: Array<[number[], number[]]> = [[[0], [1]], [[0, 1], [1]], [[0, 1], [0, 1, 2]], [[1, 2], [2]], [[10], [2]], [[0, 3], [1, 2]]];
+  const cases: Array<[number[], number[]]> = [
+    [[0], [1]],
+    [[0, 1], [1]],
+    [
+      [0, 1],
+      [0, 1, 2],
+    ],
+    [[1, 2], [2]],
+    [[10], [2]],
+    [
+      [0, 3],
+      [1, 2],
+    ],
+  ];
   for (const [first, second] of cases) {
     it(`${first} before ${second}, as localeCompare put them`, () => {
       const [a, b] = [first.join(','), second.join(',')];

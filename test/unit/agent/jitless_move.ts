@@ -8,5 +8,10 @@ const ops = {
   movePages: () => 0,
 } as unknown as ThreadOps;
 const clock = { now: () => 0, cpuMs: () => 0, sleep: async () => {} };
-const r = await movePaced(1, [1], [0], { ops, clock, pace: { mbps: 0, cpuShare: 1 }, signal: new AbortController().signal });
+const r = await movePaced(1, [1], [0], {
+  ops,
+  clock,
+  pace: { mbps: 0, cpuShare: 1 },
+  signal: new AbortController().signal,
+});
 process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -13,7 +13,7 @@ import { AgentJournal } from '../../../src/agent/journal.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { withFileFaults } from '../../helpers/file_faults.js';
-import { busy, eachWithFakeMachine, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, type FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
@@ -32,19 +32,32 @@ const corrupt = () => {
 };
 
 /** Runs the agent until it has acted once (or `stop` says so), then SIGTERM; resolves to its outcome. */
-async function runUntil(o: Partial<AgentConfig>, onReady: () => void = () => {}): Promise<{ code: number | null; error: Error | null }> {
+async function runUntil(
+  o: Partial<AgentConfig>,
+  onReady: () => void = () => {},
+): Promise<{ code: number | null; error: Error | null }> {
   const signals = new EventEmitter();
   let t = 0;
   const done = runAgent(cfg({ intervalMs: 20, ...o }), {
-    root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
-    now: () => t, selfPid: 99999,
+    root: m.root,
+    sys: openSystem(m.root, { isRoot: true }),
+    ops: m.ops,
+    log: (l) => void lines.push(l),
+    signals,
+    pageSize: 4096,
+    now: () => t,
+    selfPid: 99999,
     onReady: () => {
       onReady();
       t = 5000;
       m.tick(5, [1]);
     },
-  }).then((code) => ({ code, error: null }), (error: Error) => ({ code: null, error }));
-  for (let i = 0; i < 400 && m.calls.length === 0; i++) await Promise.race([done, new Promise((r) => setTimeout(r, 5))]);
+  }).then(
+    (code) => ({ code, error: null }),
+    (error: Error) => ({ code: null, error }),
+  );
+  for (let i = 0; i < 400 && m.calls.length === 0; i++)
+    await Promise.race([done, new Promise((r) => setTimeout(r, 5))]);
   signals.emit('SIGTERM');
   return done;
 }
@@ -55,12 +68,15 @@ describe('agent: a corrupt journal file', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const r = await runUntil({});
     assert.deepEqual(r, { code: 0, error: null });
-    assert.match(lines.join('\n'), /journal\/1\.json: corrupt journal file \(not valid JSON.*\); set aside as .*corrupt\/1\.json/);
+    assert.match(
+      lines.join('\n'),
+      /journal\/1\.json: corrupt journal file \(not valid JSON.*\); set aside as .*corrupt\/1\.json/,
+    );
     assert.deepEqual(m.calls.slice(0, 1), ['setAffinity 200 0']);
     assert.deepEqual(readJournal(stateDir).setAside, ['1.json']);
   });
 
-  it('does not keep agent restore from restoring a killed agent\'s set', () => {
+  it("does not keep agent restore from restoring a killed agent's set", () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const journal = new AgentJournal(stateDir, new Date(0));
     const sys = openSystem(m.root, { isRoot: true });
@@ -70,14 +86,20 @@ describe('agent: a corrupt journal file', () => {
     writeFileSync(join(stateDir, 'journal', '99.json'), 'garbage');
     const warned: string[] = [];
     const r = restoreLeftovers(sys, { stateDir, ops: m.ops, warn: (l) => warned.push(l) });
-    assert.deepEqual(r.map((x) => [x.changeSet.id, x.sysctls]), [[cs.id, ['/proc/sys/kernel/numa_balancing']]]);
+    assert.deepEqual(
+      r.map((x) => [x.changeSet.id, x.sysctls]),
+      [[cs.id, ['/proc/sys/kernel/numa_balancing']]],
+    );
     assert.equal(knob(), '1');
     assert.match(warned.join('\n'), /99\.json: corrupt journal file/);
   });
 });
 
 describe('agent: its journal fails mid-run', () => {
-  for (const [k, what] of [[1, 'before the affinity is set'], [2, 'after the affinity was set']] as const) {
+  for (const [k, what] of [
+    [1, 'before the affinity is set'],
+    [2, 'after the affinity was set'],
+  ] as const) {
     it(`EPERM on the journal write ${what}: the agent stops and puts everything back`, async () => {
       m.add(busy(200, 'spin', 400, 1, 0));
       let armed = false;
@@ -87,11 +109,22 @@ describe('agent: its journal fails mid-run', () => {
         () => runUntil({}, () => void (armed = true)),
       );
       assert.equal(r.code, null);
-      assert.match(r.error!.message, /^agent stopped: cannot write the journal: .*open failed: not permitted \(EPERM\); it puts back what it changed before it exits$/);
+      assert.match(
+        r.error!.message,
+        /^agent stopped: cannot write the journal: .*open failed: not permitted \(EPERM\); it puts back what it changed before it exits$/,
+      );
       assert.equal(knob(), '1', 'numa_balancing is back');
       assert.deepEqual(m.procs.get(200)!.threads[0]!.cpus, [0, 1, 2, 3], 'the affinity is back');
-      assert.deepEqual(m.calls.filter((c) => c.startsWith('setAffinity')), k === 1 ? [] : ['setAffinity 200 0', 'setAffinity 200 0,1,2,3']);
-      assert.match(lines.at(-1)!, k === 1 ? /exit: restored 0 thread affinities and \/proc\/sys\/kernel\/numa_balancing/ : /exit: restored 1 thread affinity and \/proc\/sys\/kernel\/numa_balancing/);
+      assert.deepEqual(
+        m.calls.filter((c) => c.startsWith('setAffinity')),
+        k === 1 ? [] : ['setAffinity 200 0', 'setAffinity 200 0,1,2,3'],
+      );
+      assert.match(
+        lines.at(-1)!,
+        k === 1
+          ? /exit: restored 0 thread affinities and \/proc\/sys\/kernel\/numa_balancing/
+          : /exit: restored 1 thread affinity and \/proc\/sys\/kernel\/numa_balancing/,
+      );
     });
   }
 });
@@ -102,11 +135,21 @@ describe('agent: kernel.numa_balancing cannot be written', () => {
       m.add(busy(200, 'spin', 400, 1, 0));
       // One failing write (the fake's regular file is emptied by O_TRUNC first: the exit restore puts it back).
       let once = true;
-      const r = await withFileFaults((c) => (c.op === 'write' && c.path.endsWith('kernel/numa_balancing') && once ? ((once = false), errno) : undefined), () => runUntil({}));
-      assert.match(r.error?.message ?? '', new RegExp(`/proc/sys/kernel/numa_balancing: cannot write '0': .*\\(${errno}`));
+      const r = await withFileFaults(
+        (c) =>
+          c.op === 'write' && c.path.endsWith('kernel/numa_balancing') && once ? ((once = false), errno) : undefined,
+        () => runUntil({}),
+      );
+      assert.match(
+        r.error?.message ?? '',
+        new RegExp(`/proc/sys/kernel/numa_balancing: cannot write '0': .*\\(${errno}`),
+      );
       assert.equal(knob(), '1');
       assert.deepEqual(m.calls, []);
-      assert.deepEqual(listChangeSets(stateDir).map((cs) => cs.status), ['rolled-back']);
+      assert.deepEqual(
+        listChangeSets(stateDir).map((cs) => cs.status),
+        ['rolled-back'],
+      );
     });
   }
 });

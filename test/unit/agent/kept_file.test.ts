@@ -11,7 +11,12 @@ import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 
 describe('KeptFile', () => {
   it('/proc/self/stat read twice through one open file: the second read is the file now (its CPU time moved on)', () => {
-    const ticks = (text: string) => text.slice(text.lastIndexOf(')') + 2).split(' ').slice(11, 13).reduce((a, x) => a + Number(x), 0);
+    const ticks = (text: string) =>
+      text
+        .slice(text.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13)
+        .reduce((a, x) => a + Number(x), 0);
     const f = new KeptFile(REAL_ROOT, 'proc/self/stat');
     const a = f.read()!;
     const t0 = process.cpuUsage();

@@ -23,13 +23,18 @@ let CHILD: ChildBundle;
 before(() => void (CHILD = bundleChild(fileURLToPath(new URL('./child_kill.ts', import.meta.url)))));
 after(() => CHILD.remove());
 
-async function child(stateDir: string, killAt: number): Promise<{ signal: string | null; code: number | null; dir: string; knob: string; points: string[]; err: string }> {
+async function child(
+  stateDir: string,
+  killAt: number,
+): Promise<{ signal: string | null; code: number | null; dir: string; knob: string; points: string[]; err: string }> {
   const p = spawn(process.execPath, [CHILD.file, stateDir, String(killAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   p.stdout.on('data', (d) => (out += d));
   p.stderr.on('data', (d) => (err += d));
-  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((r) => p.on('close', (code, signal) => r({ code, signal })));
+  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((r) =>
+    p.on('close', (code, signal) => r({ code, signal })),
+  );
   const [first, knob, ...points] = out.trim().split('\n');
   return { signal, code, dir: first!.replace(/^dir /, ''), knob: JSON.parse(knob!) as string, points, err };
 }
@@ -40,15 +45,27 @@ function restoreOps(dir: string): Pick<ThreadOps, 'threadStart' | 'getAffinity' 
   const file = (tid: number) => join(dir, 'affinity', String(tid));
   return {
     threadStart: (pid, tid) => readTaskStat(root, pid, tid)?.startTicks ?? null,
-    getAffinity: (tid) => (existsSync(file(tid)) ? readFileSync(file(tid), 'utf8').split(',').map(Number) : [0, 1, 2, 3]),
+    getAffinity: (tid) =>
+      existsSync(file(tid)) ? readFileSync(file(tid), 'utf8').split(',').map(Number) : [0, 1, 2, 3],
     setAffinity: (tid, cpus) => writeFileSync(file(tid), cpus.join(',')),
   };
 }
 
 function assertRestored(dir: string, knob: string, stateDir: string, what: string): void {
   const ops = restoreOps(dir);
-  withFileFaults(() => undefined, () => restoreLeftovers(fakeSystem(dir), { stateDir, ops }), { noSync: true });
-  assert.deepEqual([ops.getAffinity(200), ops.getAffinity(201)], [[0, 1, 2, 3], [0, 1, 2, 3]], `${what}: affinities`);
+  withFileFaults(
+    () => undefined,
+    () => restoreLeftovers(fakeSystem(dir), { stateDir, ops }),
+    { noSync: true },
+  );
+  assert.deepEqual(
+    [ops.getAffinity(200), ops.getAffinity(201)],
+    [
+      [0, 1, 2, 3],
+      [0, 1, 2, 3],
+    ],
+    `${what}: affinities`,
+  );
   assert.equal(readFileSync(join(dir, 'proc/sys/kernel/numa_balancing'), 'utf8'), knob, `${what}: numa_balancing`);
   assert.deepEqual(readJournal(stateDir).corrupt, [], `${what}: journal`);
 }
@@ -60,10 +77,18 @@ test('the agent killed after each write point: agent restore puts back every aff
   rmSync(full.dir, { recursive: true, force: true });
   rmSync(stateDir, { recursive: true, force: true });
   const points = full.points;
-  assert.deepEqual(points.filter((p) => !p.startsWith('durable')), [
-    'write <fake>/proc/sys/kernel/numa_balancing', 'setAffinity 200 0,2', 'setAffinity 201 0,2', 'movePages 200',
-    'setAffinity 201 0,1,2,3', 'setAffinity 200 0,1,2,3', 'write <fake>/proc/sys/kernel/numa_balancing',
-  ].map((p) => p.replace('<fake>', full.dir)));
+  assert.deepEqual(
+    points.filter((p) => !p.startsWith('durable')),
+    [
+      'write <fake>/proc/sys/kernel/numa_balancing',
+      'setAffinity 200 0,2',
+      'setAffinity 201 0,2',
+      'movePages 200',
+      'setAffinity 201 0,1,2,3',
+      'setAffinity 200 0,1,2,3',
+      'write <fake>/proc/sys/kernel/numa_balancing',
+    ].map((p) => p.replace('<fake>', full.dir)),
+  );
   let next = 1;
   const worker = async () => {
     for (let k = next++; k <= points.length; k = next++) {

@@ -15,7 +15,7 @@ import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/processes.js';
-import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
 
 let m: FakeMachine;
 let stateDir: string;
@@ -28,8 +28,19 @@ eachWithFakeMachine((machine, dir) => {
 
 const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });
 
-function agentPass(o: Partial<AgentConfig> = {}, journal: AgentJournal | null = new AgentJournal(stateDir, new Date(0))) {
-  const pass = new AgentPass(cfg(o), { root: m.root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+function agentPass(
+  o: Partial<AgentConfig> = {},
+  journal: AgentJournal | null = new AgentJournal(stateDir, new Date(0)),
+) {
+  const pass = new AgentPass(cfg(o), {
+    root: m.root,
+    ops: m.ops,
+    journal,
+    log: (l) => void lines.push(l),
+    selfPid: 99999,
+    pageSize: 4096,
+    clock: fakeClock(),
+  });
   return { pass, journal };
 }
 
@@ -48,29 +59,48 @@ function localityOf(pid: number): number | null {
 }
 
 describe('agent pass', () => {
-  it('misplaced, its memory\'s node busy: memory moves to the threads, threads are bound there; locality 100%', async () => {
+  it("misplaced, its memory's node busy: memory moves to the threads, threads are bound there; locality 100%", async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const { pass, journal } = agentPass();
     const d = await twoPasses(pass, 5, [1]);
     assert.equal(d.length, 1);
     assert.deepEqual(m.calls, ['setAffinity 200 0', 'movePages 200 -> 0']);
-    assert.match(lines.join('\n'), /moved pid 200 \(spin\): locality 0% -> 100%: threads to node 0, 400 MiB from node 1 to 0/);
+    assert.match(
+      lines.join('\n'),
+      /moved pid 200 \(spin\): locality 0% -> 100%: threads to node 0, 400 MiB from node 1 to 0/,
+    );
     assert.equal(localityOf(200), 1);
-    assert.deepEqual(journal!.changeSet.threads!.map((t) => [t.tid, t.old, t.value, t.state]), [[200, '0-3', '0', 'written']]);
+    assert.deepEqual(
+      journal!.changeSet.threads!.map((t) => [t.tid, t.old, t.value, t.state]),
+      [[200, '0-3', '0', 'written']],
+    );
   });
 
-  it('the agent\'s mover runs on the CPUs the process was given while it moves the pages, and is put back after', async () => {
+  it("the agent's mover runs on the CPUs the process was given while it moves the pages, and is put back after", async () => {
     m.add(busy(200, 'spin', 40, 1, 0));
     m.add(busy(99999, 'numakit', 40, 2, 2));
     const during = new Set<string>();
-    const ops = { ...m.ops, movePages: (...a: Parameters<typeof m.ops.movePages>) => (during.add(m.ops.getAffinity(99999).join(',')), m.ops.movePages(...a)) };
-    const pass = new AgentPass(cfg(), { root: m.root, ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    const ops = {
+      ...m.ops,
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => (
+        during.add(m.ops.getAffinity(99999).join(',')), m.ops.movePages(...a)
+      ),
+    };
+    const pass = new AgentPass(cfg(), {
+      root: m.root,
+      ops,
+      journal: new AgentJournal(stateDir, new Date(0)),
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+      clock: fakeClock(),
+    });
     await twoPasses(pass, 5, [1]);
     assert.deepEqual([...during], ['0']);
     assert.deepEqual(m.ops.getAffinity(99999), [0, 1, 2, 3]);
   });
 
-  it('misplaced, its memory\'s node idle: threads go to the memory, nothing migrates', async () => {
+  it("misplaced, its memory's node idle: threads go to the memory, nothing migrates", async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     await twoPasses(agentPass().pass);
     assert.deepEqual(m.calls, ['setAffinity 200 1']);
@@ -92,8 +122,18 @@ describe('agent pass', () => {
     const cpus = m.procs.get(200)!.threads.map((t) => t.cpus.join(','));
     assert.equal(cpus[0], '1', m.calls.join('\n'));
     assert.ok(cpus[1] === cpus[2] && cpus[1] !== '1' && cpus[1]!.split(',').length === 1, cpus.join(' / '));
-    assert.match(lines.join('\n'), /moved pid 200 \(java\): locality 0% -> 63% \(hot threads 0% -> 100%\): 1 hot thread \(63% of its CPU\) to node 1, the others to node \d/);
-    assert.deepEqual(journal!.changeSet.threads!.map((t) => [t.tid, t.value]), [[200, '1'], [201, cpus[1]], [202, cpus[1]]]);
+    assert.match(
+      lines.join('\n'),
+      /moved pid 200 \(java\): locality 0% -> 63% \(hot threads 0% -> 100%\): 1 hot thread \(63% of its CPU\) to node 1, the others to node \d/,
+    );
+    assert.deepEqual(
+      journal!.changeSet.threads!.map((t) => [t.tid, t.value]),
+      [
+        [200, '1'],
+        [201, cpus[1]],
+        [202, cpus[1]],
+      ],
+    );
     m.tick(5);
     assert.equal((await pass.run(10_000))[0], undefined, 'cooling down');
   });
@@ -170,7 +210,10 @@ describe('agent pass', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     await twoPasses(agentPass({ logFormat: 'json' }).pass);
     const o = JSON.parse(lines[0]!) as Record<string, unknown>;
-    assert.deepEqual([o['pid'], o['outcome'], o['nodes'], o['localityNow'], o['localityAfter'], o['threads']], [200, 'moved', [1], 0, 1, 1]);
+    assert.deepEqual(
+      [o['pid'], o['outcome'], o['nodes'], o['localityNow'], o['localityAfter'], o['threads']],
+      [200, 'moved', [1], 0, 1, 1],
+    );
   });
 });
 
@@ -183,13 +226,23 @@ describe('agent life: the interval', () => {
     let t = 0;
     let passes = 0;
     const done = runAgent(cfg({ intervalMs: 40, maxIntervalMs: 120, advise: true }), {
-      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096, selfPid: 99999, clock: fakeClock(),
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      selfPid: 99999,
+      clock: fakeClock(),
       now: () => (passes++, t),
       sleep: async (ms) => {
         sleeps.push(ms);
         t += ms;
         // The process starts in the wait before pass 5, its thread busy through it.
-        if (sleeps.length === 5) m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }] }));
+        if (sleeps.length === 5)
+          m.add(
+            busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }] }),
+          );
         m.tick(ms / 1000);
         if (sleeps.length === 8) signals.emit('SIGTERM');
         await new Promise((r) => setImmediate(r));
@@ -208,12 +261,26 @@ describe('agent life: restore', () => {
   const knob = () => readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8').trim();
 
   it('SIGTERM: numa_balancing and every thread affinity come back exactly', async () => {
-    m.add(busy(200, 'spin', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] }, { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: [0, 1, 2, 3] }] }));
+    m.add(
+      busy(200, 'spin', 400, 1, 0, {
+        threads: [
+          { tid: 200, ticks: 0, cpu: 0, start: 7, cpus: [0, 1, 2, 3] },
+          { tid: 201, ticks: 0, cpu: 0, start: 8, cpus: [0, 1, 2, 3] },
+        ],
+      }),
+    );
     const signals = new EventEmitter();
     let t = 0;
     const done = runAgent(cfg({ intervalMs: 20 }), {
-      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
-      now: () => t, selfPid: 99999, clock: fakeClock(),
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      now: () => t,
+      selfPid: 99999,
+      clock: fakeClock(),
       onReady: () => {
         assert.equal(knob(), '0');
         t = 5000;
@@ -231,7 +298,13 @@ describe('agent life: restore', () => {
     signals.emit('SIGTERM');
     assert.equal(await done, 0);
     assert.equal(knob(), '1');
-    assert.deepEqual(m.procs.get(200)!.threads.map((x) => x.cpus), [[0, 1, 2, 3], [0, 1, 2, 3]]);
+    assert.deepEqual(
+      m.procs.get(200)!.threads.map((x) => x.cpus),
+      [
+        [0, 1, 2, 3],
+        [0, 1, 2, 3],
+      ],
+    );
     assert.equal(listChangeSets(stateDir)[0]!.status, 'rolled-back');
     assert.match(lines.at(-1)!, /exit: restored 2 thread affinities and \/proc\/sys\/kernel\/numa_balancing/);
   });
@@ -241,10 +314,22 @@ describe('agent life: restore', () => {
     const signals = new EventEmitter();
     let t = 0;
     // The signal arrives while the 3rd batch is in the kernel.
-    const ops = { ...m.ops, movePages: (...a: Parameters<typeof m.ops.movePages>) => (m.movePagesCalls === 4 && signals.emit('SIGTERM'), m.ops.movePages(...a)) };
+    const ops = {
+      ...m.ops,
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => (
+        m.movePagesCalls === 4 && signals.emit('SIGTERM'), m.ops.movePages(...a)
+      ),
+    };
     const code = await runAgent(cfg({ intervalMs: 20 }), {
-      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops, log: (l) => void lines.push(l), signals, pageSize: 4096,
-      now: () => t, selfPid: 99999, clock: fakeClock(),
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      now: () => t,
+      selfPid: 99999,
+      clock: fakeClock(),
       onReady: () => {
         t = 5000;
         m.tick(5, [1]);
@@ -289,16 +374,30 @@ describe('agent life: restore', () => {
   it('after a SIGKILL in the middle of a page move: restore says how far the move got and marks it interrupted', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const journal = new AgentJournal(stateDir, new Date(0));
-    journal.moveStarted({ pid: 200, start: 1200, comm: 'spin', from: [1], to: [0], plannedBytes: 400 * 1048576 }, new Date(1000));
+    journal.moveStarted(
+      { pid: 200, start: 1200, comm: 'spin', from: [1], to: [0], plannedBytes: 400 * 1048576 },
+      new Date(1000),
+    );
     journal.moveUpdate(200, 100 * 1048576, 'moving', new Date(1500));
-    assert.equal(listChangeSets(stateDir)[0]!.moves![0]!.movedBytes, 0, 'progress within a second of the last save is not an fsync');
+    assert.equal(
+      listChangeSets(stateDir)[0]!.moves![0]!.movedBytes,
+      0,
+      'progress within a second of the last save is not an fsync',
+    );
     journal.moveUpdate(200, 120 * 1048576, 'moving', new Date(2500));
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     const cs = listChangeSets(stateDir)[0]!;
     writeFileSync(join(stateDir, 'journal', `${cs.id}.json`), JSON.stringify({ ...cs, pid: dead }));
-    const r = restoreLeftovers(openSystem(m.root, { isRoot: true }), { stateDir, ops: m.ops, log: (l) => void lines.push(l) });
+    const r = restoreLeftovers(openSystem(m.root, { isRoot: true }), {
+      stateDir,
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+    });
     assert.equal(r.length, 1);
-    assert.match(lines.join('\n'), /pid 200 \(spin\): its move from node 1 to 0 was interrupted after 120 MiB of 400 MiB; the pages stay where they are/);
+    assert.match(
+      lines.join('\n'),
+      /pid 200 \(spin\): its move from node 1 to 0 was interrupted after 120 MiB of 400 MiB; the pages stay where they are/,
+    );
     assert.equal(listChangeSets(stateDir)[0]!.moves![0]!.state, 'interrupted');
   });
 });
@@ -309,9 +408,19 @@ describe('agent pass: what it reads', () => {
     m.add(busy(300, 'tiny', 8, 1, 0));
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
-    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    const pass = new AgentPass(cfg(), {
+      root,
+      ops: m.ops,
+      journal: null,
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+    });
     await twoPasses(pass);
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/300/')), ['proc/300/stat', 'proc/300/stat']);
+    assert.deepEqual(
+      read.filter((r) => r.startsWith('proc/300/')),
+      ['proc/300/stat', 'proc/300/stat'],
+    );
     assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
   });
 
@@ -319,18 +428,39 @@ describe('agent pass: what it reads', () => {
     m.add({ ...busy(2, 'kworker/0:1', 0, 0, 0), pages: {}, cmdline: '', kernel: true });
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
-    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    const pass = new AgentPass(cfg(), {
+      root,
+      ops: m.ops,
+      journal: null,
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+    });
     for (let i = 0; i < 14; i++) {
       await pass.run(i * 5000);
       m.tick(5);
     }
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/2/')), ['proc/2/stat', 'proc/2/stat'], 'read at passes 1 and 13 (rechecked every 12 passes)');
+    assert.deepEqual(
+      read.filter((r) => r.startsWith('proc/2/')),
+      ['proc/2/stat', 'proc/2/stat'],
+      'read at passes 1 and 13 (rechecked every 12 passes)',
+    );
   });
 
   it('a process just under --min-cpu (a noisy reading) keeps its threads read: the pass it reads busy judges it', async () => {
-    const p = busy(200, 'java', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0.1 }] });
+    const p = busy(200, 'java', 400, 1, 0, {
+      threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0.1 }],
+    });
     m.add(p);
-    const pass = new AgentPass(cfg(), { root: m.root, ops: m.ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    const pass = new AgentPass(cfg(), {
+      root: m.root,
+      ops: m.ops,
+      journal: new AgentJournal(stateDir, new Date(0)),
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+      clock: fakeClock(),
+    });
     assert.deepEqual(await twoPasses(pass), [], '0.1 CPUs: under --min-cpu');
     p.threads[0]!.busy = 1;
     m.tick(5);
@@ -338,16 +468,33 @@ describe('agent pass: what it reads', () => {
   });
 
   it('a large idle process costs one read of its stat a pass once it is known idle; busy again, it is baselined then judged', async () => {
-    const p = busy(200, 'java', 400, 1, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0 }, { tid: 201, ticks: 0, cpu: 0, start: 1201, cpus: [0, 1, 2, 3], busy: 0 }] });
+    const p = busy(200, 'java', 400, 1, 0, {
+      threads: [
+        { tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0 },
+        { tid: 201, ticks: 0, cpu: 0, start: 1201, cpus: [0, 1, 2, 3], busy: 0 },
+      ],
+    });
     m.add(p);
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
-    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    const pass = new AgentPass(cfg(), {
+      root,
+      ops: m.ops,
+      journal: new AgentJournal(stateDir, new Date(0)),
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+      clock: fakeClock(),
+    });
     await twoPasses(pass);
     read.length = 0;
     m.tick(5);
     assert.deepEqual(await pass.run(10_000), []);
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/200/')), ['proc/200/stat'], 'idle: its stat only');
+    assert.deepEqual(
+      read.filter((r) => r.startsWith('proc/200/')),
+      ['proc/200/stat'],
+      'idle: its stat only',
+    );
     for (const t of p.threads) t.busy = 1;
     m.tick(5);
     assert.deepEqual(await pass.run(15_000), [], 'busy again: baselined');
@@ -361,13 +508,24 @@ describe('agent pass: what it reads', () => {
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
     const journal = new AgentJournal(stateDir, new Date(0));
-    const pass = new AgentPass(cfg({ cooldownMs: 30_000 }), { root, ops: m.ops, journal, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096, clock: fakeClock() });
+    const pass = new AgentPass(cfg({ cooldownMs: 30_000 }), {
+      root,
+      ops: m.ops,
+      journal,
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+      clock: fakeClock(),
+    });
     assert.equal((await twoPasses(pass, 5, [1]))[0]?.kind, 'move');
     assert.match(lines.join('\n'), /moved pid 200/);
     read.length = 0;
     m.tick(5);
     await pass.run(10_000);
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/200/')), ['proc/200/stat']);
+    assert.deepEqual(
+      read.filter((r) => r.startsWith('proc/200/')),
+      ['proc/200/stat'],
+    );
     m.tick(30);
     read.length = 0;
     await pass.run(40_000); // cooled: read again (baselined: its threads last read before the cooldown)
@@ -379,11 +537,21 @@ describe('agent pass: what it reads', () => {
     m.add(busy(400, 'backup', 400, 1, 0));
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
-    const pass = new AgentPass(cfg({ exclude: [/^backup$/] }), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    const pass = new AgentPass(cfg({ exclude: [/^backup$/] }), {
+      root,
+      ops: m.ops,
+      journal: null,
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+    });
     await twoPasses(pass);
     m.tick(5);
     await pass.run(10_000);
-    assert.deepEqual(read.filter((r) => r.startsWith('proc/400/task') || r === 'proc/400/numa_maps'), []);
+    assert.deepEqual(
+      read.filter((r) => r.startsWith('proc/400/task') || r === 'proc/400/numa_maps'),
+      [],
+    );
     assert.equal(lines.filter((l) => / excluded pid 400 /.test(l)).length, 1, lines.join('\n'));
     assert.ok(read.includes('proc/200/task/200/stat'));
   });
@@ -406,7 +574,7 @@ describe('agent pass: what it reads', () => {
     assert.equal(pass.wantsShortWindow, false);
   });
 
-  it('a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window\'s', async () => {
+  it("a process that grows past --min-rss is only baselined on that pass: its lifetime CPU is not one window's", async () => {
     const p = busy(200, 'spin', 8, 1, 0);
     m.add(p);
     m.tick(60); // an hour-old small process in spirit: 60 s of CPU before the agent starts
@@ -427,12 +595,22 @@ describe('agent pass: machine reads', () => {
   it('with nothing to place and no metrics, a pass reads no node meminfo, numastat, cpulist or distance after the first', async () => {
     const read: string[] = [];
     const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
-    const pass = new AgentPass(cfg(), { root, ops: m.ops, journal: null, log: (l) => void lines.push(l), selfPid: 99999, pageSize: 4096 });
+    const pass = new AgentPass(cfg(), {
+      root,
+      ops: m.ops,
+      journal: null,
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+    });
     await pass.run(0);
     read.length = 0;
     m.tick(5);
     await pass.run(5000);
-    assert.deepEqual(read.filter((r) => /node\d+\/(meminfo|numastat|cpulist|distance)$/.test(r)), []);
+    assert.deepEqual(
+      read.filter((r) => /node\d+\/(meminfo|numastat|cpulist|distance)$/.test(r)),
+      [],
+    );
     assert.ok(read.includes('proc/stat'));
   });
 });

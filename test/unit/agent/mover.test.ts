@@ -20,7 +20,15 @@ afterEach(() => m.cleanup());
 function deps(o: Partial<MoveDeps> = {}): MoveDeps & { clock: ReturnType<typeof fakeClock>; seen: number[] } {
   const seen: number[] = [];
   const clock = fakeClock();
-  return { ops: m.ops, clock, pace: { mbps: 0, cpuShare: 1 }, signal: new AbortController().signal, progress: (b) => void seen.push(b), seen, ...o } as MoveDeps & { clock: ReturnType<typeof fakeClock>; seen: number[] };
+  return {
+    ops: m.ops,
+    clock,
+    pace: { mbps: 0, cpuShare: 1 },
+    signal: new AbortController().signal,
+    progress: (b) => void seen.push(b),
+    seen,
+    ...o,
+  } as MoveDeps & { clock: ReturnType<typeof fakeClock>; seen: number[] };
 }
 
 describe('paced mover', () => {
@@ -28,10 +36,16 @@ describe('paced mover', () => {
     m.add(busy(200, 'spin', 64, 1, 0));
     const d = deps();
     const r = await movePaced(200, [1], [0], d);
-    assert.deepEqual([r.end, r.movedBytes, r.movedPages, r.notMoved, r.plannedBytes], ['done', 64 * MiB, 64 * 256, 0, 64 * MiB]);
+    assert.deepEqual(
+      [r.end, r.movedBytes, r.movedPages, r.notMoved, r.plannedBytes],
+      ['done', 64 * MiB, 64 * 256, 0, 64 * MiB],
+    );
     assert.deepEqual(m.procs.get(200)!.pages, { 0: 64 * 256 });
     assert.ok(r.batches >= 64 / (MAX_BATCH_BYTES / MiB), `${r.batches} batches`);
-    assert.ok(d.seen.length === r.batches && d.seen.every((b, i) => i === 0 || b >= d.seen[i - 1]!), 'progress after each batch, never going back');
+    assert.ok(
+      d.seen.length === r.batches && d.seen.every((b, i) => i === 0 || b >= d.seen[i - 1]!),
+      'progress after each batch, never going back',
+    );
   });
 
   it('ESRCH mid-move: the process exited; what moved before is counted, nothing throws', async () => {
@@ -98,14 +112,22 @@ describe('paced mover', () => {
     m.add(busy(200, 'spin', 1, 1, 0, { untouched: 256 * 1024 }));
     const r = await movePaced(200, [1], [0], deps());
     assert.deepEqual([r.end, r.movedPages], ['done', 256]);
-    assert.ok(r.batches <= 3, `${r.batches} batches: the walk stops once it found the 256 pages, not at the end of 1 GiB`);
+    assert.ok(
+      r.batches <= 3,
+      `${r.batches} batches: the walk stops once it found the 256 pages, not at the end of 1 GiB`,
+    );
   });
 
   it('a stop request ends the move after the batch in progress', async () => {
     m.add(busy(200, 'spin', 256, 1, 0));
     const stop = new AbortController();
     let batches = 0;
-    const r = await movePaced(200, [1], [0], deps({ signal: stop.signal, progress: () => void (++batches === 2 && stop.abort()) }));
+    const r = await movePaced(
+      200,
+      [1],
+      [0],
+      deps({ signal: stop.signal, progress: () => void (++batches === 2 && stop.abort()) }),
+    );
     assert.equal(r.end, 'stopped');
     assert.equal(r.batches, 2);
     assert.ok(r.movedBytes > 0 && r.movedBytes < 256 * MiB);
@@ -117,7 +139,11 @@ describe('paced mover', () => {
   });
 
   it('no WebAssembly (node --jitless): the move fails with the reason before any page, nothing thrown', () => {
-    const r = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', fileURLToPath(new URL('jitless_move.ts', import.meta.url))], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['--jitless', '--import', 'tsx', fileURLToPath(new URL('jitless_move.ts', import.meta.url))],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { end: string; message: string; batches: number; movedBytes: number };
     assert.deepEqual([out.end, out.batches, out.movedBytes], ['failed', 0, 0]);
@@ -139,8 +165,11 @@ describe('paced mover', () => {
     const r = await movePaced(200, [1], [0], d);
     assert.equal(r.end, 'done');
     const needMs = (20 * MiB) / (10 * 1e3);
-    assert.ok(d.clock.elapsed >= needMs - 1 && d.clock.elapsed <= needMs + 100, `${d.clock.elapsed} ms for 20 MiB at 10 MB/s`);
-    assert.ok(r.batches >= 20 * MiB / (10 * 1e6 * 0.1), `batches of at most 100 ms of budget: ${r.batches}`);
+    assert.ok(
+      d.clock.elapsed >= needMs - 1 && d.clock.elapsed <= needMs + 100,
+      `${d.clock.elapsed} ms for 20 MiB at 10 MB/s`,
+    );
+    assert.ok(r.batches >= (20 * MiB) / (10 * 1e6 * 0.1), `batches of at most 100 ms of budget: ${r.batches}`);
   });
 
   it('--max-migrate-cpu: with 10 ms of CPU a batch and a 25% share, each batch is followed by a pause of 3 times its CPU', async () => {

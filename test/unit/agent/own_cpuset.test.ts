@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_AGENT } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
-import { busy, eachWithFakeMachine, fakeClock, FakeMachine } from './tree.js';
+import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
 
 const SELF = 99999;
 let m: FakeMachine;
@@ -33,7 +33,18 @@ function container(cpus: string): void {
 
 async function twoPasses(): Promise<string[]> {
   const lines: string[] = [];
-  const pass = new AgentPass({ ...DEFAULT_AGENT, stateDir }, { root: m.root, ops: m.ops, journal: new AgentJournal(stateDir, new Date(0)), log: (l) => void lines.push(l), selfPid: SELF, pageSize: 4096, clock: fakeClock() });
+  const pass = new AgentPass(
+    { ...DEFAULT_AGENT, stateDir },
+    {
+      root: m.root,
+      ops: m.ops,
+      journal: new AgentJournal(stateDir, new Date(0)),
+      log: (l) => void lines.push(l),
+      selfPid: SELF,
+      pageSize: 4096,
+      clock: fakeClock(),
+    },
+  );
   await pass.run(0);
   m.tick(5);
   await pass.run(5000);
@@ -46,11 +57,21 @@ describe("the agent within its own cgroup's cpuset", () => {
     m.add(busy(200, 'app', 60, 3, 0, { threads: [{ tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1] }] }));
     container('0-1');
     const lines = await twoPasses();
-    assert.deepEqual(lines.filter((l) => l.includes('placing only')), ["placing only on CPUs 0-1 of 0-3: those the agent's cgroup / allows (/sys/fs/cgroup/cpuset.cpus.effective)"]);
+    assert.deepEqual(
+      lines.filter((l) => l.includes('placing only')),
+      ["placing only on CPUs 0-1 of 0-3: those the agent's cgroup / allows (/sys/fs/cgroup/cpuset.cpus.effective)"],
+    );
     const cpus = m.procs.get(200)!.threads[0]!.cpus;
-    assert.ok(cpus.every((c) => c === 0 || c === 1), `affinity ${cpus}: ${m.calls.join(' / ')}`);
+    assert.ok(
+      cpus.every((c) => c === 0 || c === 1),
+      `affinity ${cpus}: ${m.calls.join(' / ')}`,
+    );
     const pages = m.procs.get(200)!.pages;
-    assert.equal((pages[0] ?? 0) + (pages[1] ?? 0), 60 * 256, `memory moved next to the allowed CPUs: ${JSON.stringify(pages)}\n${lines.join('\n')}`);
+    assert.equal(
+      (pages[0] ?? 0) + (pages[1] ?? 0),
+      60 * 256,
+      `memory moved next to the allowed CPUs: ${JSON.stringify(pages)}\n${lines.join('\n')}`,
+    );
     assert.doesNotMatch(lines.join('\n'), /pinned/);
   });
 

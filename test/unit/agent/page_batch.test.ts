@@ -9,7 +9,8 @@ import { BatchBuffers } from '../../../src/agent/page_batch.js';
 
 const UNSET = -0x7fffffff;
 const [ENOENT, EFAULT, EBUSY, EACCES] = [-2, -14, -16, -13];
-const addrsOf = (b: BatchBuffers, words: Uint32Array, n: number) => Array.from({ length: n }, (_, i) => words[2 * i + 1]! * 2 ** 32 + words[2 * i]!);
+const addrsOf = (b: BatchBuffers, words: Uint32Array, n: number) =>
+  Array.from({ length: n }, (_, i) => words[2 * i + 1]! * 2 ** 32 + words[2 * i]!);
 
 function withTargets(target: [number, number][]): BatchBuffers {
   const b = new BatchBuffers();
@@ -30,19 +31,28 @@ describe('page loops (WebAssembly)', () => {
     it(`fill: ${name}`, () => {
       const b = withTargets([[1, 0]]);
       b.fill(start, step, count);
-      assert.deepEqual(addrsOf(b, b.addrs, count), Array.from({ length: count }, (_, i) => start + i * step));
+      assert.deepEqual(
+        addrsOf(b, b.addrs, count),
+        Array.from({ length: count }, (_, i) => start + i * step),
+      );
       b.setAddr(count, start + 12345 * 4096);
       assert.equal(addrsOf(b, b.addrs, count + 1)[count], start + 12345 * 4096, 'setAddr writes the same form');
     });
   }
 
   it('select: only pages on a source node, each with its own target, in order; -errno and unknown nodes are skipped', () => {
-    const b = withTargets([[2, 0], [3, 1]]);
+    const b = withTargets([
+      [2, 0],
+      [3, 1],
+    ]);
     b.fill(0x10000, 4096, 8);
     b.status.set([2, 0, 3, ENOENT, 5, 1, EFAULT, 2]);
     const n = b.select(8);
     assert.equal(n, 3);
-    assert.deepEqual(Array.from({ length: n }, (_, i) => b.chosenAddr(i)), [0x10000, 0x12000, 0x17000]);
+    assert.deepEqual(
+      Array.from({ length: n }, (_, i) => b.chosenAddr(i)),
+      [0x10000, 0x12000, 0x17000],
+    );
     assert.deepEqual([...b.nodes.subarray(0, n)], [0, 1, 0]);
   });
 
@@ -77,22 +87,46 @@ describe('page loops (WebAssembly)', () => {
 
   it('select and tally agree with a JavaScript reference on random statuses', () => {
     const status = fc.oneof(fc.integer({ min: 0, max: 7 }), fc.constantFrom(ENOENT, EFAULT, EBUSY, EACCES, UNSET));
-    fc.assert(fc.property(fc.array(status, { minLength: 1, maxLength: 300 }), fc.array(fc.integer({ min: -1, max: 7 }), { minLength: 8, maxLength: 8 }), fc.array(status, { minLength: 300, maxLength: 300 }), (st, table, after) => {
-      const target = new Map(table.flatMap((t, node) => (t >= 0 ? [[node, t] as [number, number]] : [])));
-      const b = new BatchBuffers();
-      b.setTargets(target);
-      b.ensure(st.length);
-      b.fill(0x40000000, 4096, st.length);
-      b.status.set(st);
-      const n = b.select(st.length);
-      const want = st.flatMap((s, i) => (target.has(s) ? [[0x40000000 + i * 4096, target.get(s)!]] : []));
-      assert.deepEqual(Array.from({ length: n }, (_, i) => [b.chosenAddr(i), b.nodes[i]]), want);
-      b.status.set(after.slice(0, n));
-      const t = b.tally(n, ENOENT, EFAULT);
-      const found = after.slice(0, n).map((s, i) => [s, i] as const).filter(([s]) => s !== ENOENT && s !== EFAULT);
-      assert.deepEqual(t, { found: found.length, moved: found.filter(([s, i]) => s === b.nodes[i]).length, leftCount: found.filter(([s, i]) => s !== b.nodes[i]).length });
-      assert.deepEqual([...b.left.subarray(0, t.leftCount)], found.filter(([s, i]) => s !== b.nodes[i]).map(([, i]) => i));
-      assert.equal(b.unsure(n, UNSET, EBUSY), after.slice(0, n).some((s) => s === UNSET || s === EBUSY));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.array(status, { minLength: 1, maxLength: 300 }),
+        fc.array(fc.integer({ min: -1, max: 7 }), { minLength: 8, maxLength: 8 }),
+        fc.array(status, { minLength: 300, maxLength: 300 }),
+        (st, table, after) => {
+          const target = new Map(table.flatMap((t, node) => (t >= 0 ? [[node, t] as [number, number]] : [])));
+          const b = new BatchBuffers();
+          b.setTargets(target);
+          b.ensure(st.length);
+          b.fill(0x40000000, 4096, st.length);
+          b.status.set(st);
+          const n = b.select(st.length);
+          const want = st.flatMap((s, i) => (target.has(s) ? [[0x40000000 + i * 4096, target.get(s)!]] : []));
+          assert.deepEqual(
+            Array.from({ length: n }, (_, i) => [b.chosenAddr(i), b.nodes[i]]),
+            want,
+          );
+          b.status.set(after.slice(0, n));
+          const t = b.tally(n, ENOENT, EFAULT);
+          const found = after
+            .slice(0, n)
+            .map((s, i) => [s, i] as const)
+            .filter(([s]) => s !== ENOENT && s !== EFAULT);
+          assert.deepEqual(t, {
+            found: found.length,
+            moved: found.filter(([s, i]) => s === b.nodes[i]).length,
+            leftCount: found.filter(([s, i]) => s !== b.nodes[i]).length,
+          });
+          assert.deepEqual(
+            [...b.left.subarray(0, t.leftCount)],
+            found.filter(([s, i]) => s !== b.nodes[i]).map(([, i]) => i),
+          );
+          assert.equal(
+            b.unsure(n, UNSET, EBUSY),
+            after.slice(0, n).some((s) => s === UNSET || s === EBUSY),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -10,14 +10,18 @@ import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 import { REAL_ROOT } from '../../../src/sysfs/root.js';
 
 const fields = (): StatFields => ({ cpuTicks: -1, startTicks: -1, threads: -1, rssPages: -1, vsizeBytes: -1 });
-const tail = '0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 5678 1048576 256 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0';
+const tail =
+  '0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 5678 1048576 256 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0';
 const line = (comm: string, rest = tail) => `4242 (${comm}) S 1 4242 4242 ${rest}\n`;
 
 describe('parseStatBytes', () => {
   const good: Array<[string, string]> = [
     ['a plain line', line('node')],
     ['comm with spaces and parentheses: fields counted from the last )', line('a) (b c) S 9')],
-    ['a kernel thread (vsize 0, rss 0)', `2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 3 0 0 20 0 1 0 10 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0\n`],
+    [
+      'a kernel thread (vsize 0, rss 0)',
+      `2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 3 0 0 20 0 1 0 10 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0\n`,
+    ],
     ['no trailing newline', line('x').trimEnd()],
   ];
   for (const [name, text] of good) {
@@ -26,7 +30,13 @@ describe('parseStatBytes', () => {
       const got = fields();
       const buf = Buffer.from(text);
       assert.equal(parseStatBytes(buf, buf.length, got), true);
-      assert.deepEqual(got, { cpuTicks: want.cpuTicks, startTicks: want.startTicks, threads: want.threads, rssPages: want.rssPages, vsizeBytes: want.vsizeBytes });
+      assert.deepEqual(got, {
+        cpuTicks: want.cpuTicks,
+        startTicks: want.startTicks,
+        threads: want.threads,
+        rssPages: want.rssPages,
+        vsizeBytes: want.vsizeBytes,
+      });
     });
   }
   const bad: Array<[string, string]> = [
@@ -55,7 +65,7 @@ describe('parseStatBytes', () => {
 });
 
 describe('ProcStatFiles on the running system', () => {
-  it('keeps a process\'s file open across reads; once it exits it reads as gone and its file is closed', async () => {
+  it("keeps a process's file open across reads; once it exits it reads as gone and its file is closed", async () => {
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     await once(child, 'spawn');
     const files = new ProcStatFiles(REAL_ROOT);

@@ -7,7 +7,18 @@ import { it } from 'node:test';
 import { agentRunning } from '../../../src/agent/restore.js';
 import type { ChangeSet } from '../../../src/model/change.js';
 
-const set = (pid: number): ChangeSet => ({ version: 1, id: 'x', time: '', source: 'agent', status: 'applying', pid, planned: 0, entries: [], files: [], threads: [] });
+const set = (pid: number): ChangeSet => ({
+  version: 1,
+  id: 'x',
+  time: '',
+  source: 'agent',
+  status: 'applying',
+  pid,
+  planned: 0,
+  entries: [],
+  files: [],
+  threads: [],
+});
 
 it('a zombie, a reused pid and a finished set are not a running agent; a live agent is', async () => {
   // sh forks `true` (which exits and stays a zombie: its new parent, sleep, never reaps) and prints its pid.
@@ -28,7 +39,17 @@ it('a zombie, a reused pid and a finished set are not a running agent; a live ag
 
 it('numakit rollback leaves agent change sets to `numakit agent restore` and says so', async () => {
   const { selectForRollback } = await import('../../../src/actuate/rollback.js');
-  const agentSet: ChangeSet = { ...set(1), status: 'applying', threads: [{ pid: 9, tid: 9, start: 1, comm: 'x', old: '0-3', value: '1', state: 'written' }] };
-  assert.throws(() => selectForRollback([agentSet], {}), /change set x holds numakit agent's changes: run 'numakit agent restore'/);
-  assert.throws(() => selectForRollback([agentSet], { id: 'x' }), /was made by numakit agent: run 'numakit agent restore'/);
+  const agentSet: ChangeSet = {
+    ...set(1),
+    status: 'applying',
+    threads: [{ pid: 9, tid: 9, start: 1, comm: 'x', old: '0-3', value: '1', state: 'written' }],
+  };
+  assert.throws(
+    () => selectForRollback([agentSet], {}),
+    /change set x holds numakit agent's changes: run 'numakit agent restore'/,
+  );
+  assert.throws(
+    () => selectForRollback([agentSet], { id: 'x' }),
+    /was made by numakit agent: run 'numakit agent restore'/,
+  );
 });

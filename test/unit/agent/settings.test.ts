@@ -14,36 +14,92 @@ import { TEST_DIR } from '../../helpers/cli.js';
 
 describe('agent settings', () => {
   it('flags: durations, sizes, fractions, choices, repeatable regexes', async () => {
-    const c = await agentConfig(['--interval', '500ms', '--min-rss', '1G', '--min-gain', '5%', '--tune', 'pages', '--exclude', '^sshd$', '--exclude', 'backup', '--override-pins', '--max-migrate-mbps', '0', '--cooldown', '2m']);
-    assert.deepEqual([c.intervalMs, c.minRssBytes, c.minGain, c.tune, c.exclude.map(String), c.overridePins, c.maxMigrateMbps, c.cooldownMs], [500, 1024 ** 3, 0.05, 'pages', ['/^sshd$/', '/backup/'], true, 0, 120_000]);
+    const c = await agentConfig([
+      '--interval',
+      '500ms',
+      '--min-rss',
+      '1G',
+      '--min-gain',
+      '5%',
+      '--tune',
+      'pages',
+      '--exclude',
+      '^sshd$',
+      '--exclude',
+      'backup',
+      '--override-pins',
+      '--max-migrate-mbps',
+      '0',
+      '--cooldown',
+      '2m',
+    ]);
+    assert.deepEqual(
+      [
+        c.intervalMs,
+        c.minRssBytes,
+        c.minGain,
+        c.tune,
+        c.exclude.map(String),
+        c.overridePins,
+        c.maxMigrateMbps,
+        c.cooldownMs,
+      ],
+      [500, 1024 ** 3, 0.05, 'pages', ['/^sshd$/', '/backup/'], true, 0, 120_000],
+    );
   });
 
   it('agent v2 flags: --unit, --granularity, --promote, --max-migrate-cpu; bad values named', async () => {
-    const c = await agentConfig(['--unit', 'cgroup', '--granularity', 'process', '--promote', '--max-migrate-cpu', '25%']);
+    const c = await agentConfig([
+      '--unit',
+      'cgroup',
+      '--granularity',
+      'process',
+      '--promote',
+      '--max-migrate-cpu',
+      '25%',
+    ]);
     assert.deepEqual([c.unit, c.granularity, c.promote, c.maxMigrateCpu], ['cgroup', 'process', true, 0.25]);
-    assert.deepEqual([DEFAULT_AGENT.unit, DEFAULT_AGENT.granularity, DEFAULT_AGENT.promote, DEFAULT_AGENT.maxMigrateCpu], ['process', 'threads', false, 0.5]);
+    assert.deepEqual(
+      [DEFAULT_AGENT.unit, DEFAULT_AGENT.granularity, DEFAULT_AGENT.promote, DEFAULT_AGENT.maxMigrateCpu],
+      ['process', 'threads', false, 0.5],
+    );
     await assert.rejects(agentConfig(['--unit', 'pod']), /agent: --unit 'pod': expected process or cgroup/);
-    await assert.rejects(agentConfig(['--granularity', 'thread']), /agent: --granularity 'thread': expected process or threads/);
+    await assert.rejects(
+      agentConfig(['--granularity', 'thread']),
+      /agent: --granularity 'thread': expected process or threads/,
+    );
     await assert.rejects(agentConfig(['--max-migrate-cpu', '0']), /agent: --max-migrate-cpu '0': must be more than 0/);
-    await assert.rejects(agentConfig(['--max-migrate-cpu', '150%']), /agent: --max-migrate-cpu '150%': expected a fraction/);
+    await assert.rejects(
+      agentConfig(['--max-migrate-cpu', '150%']),
+      /agent: --max-migrate-cpu '150%': expected a fraction/,
+    );
   });
 
-  it('--max-interval: 3 x --interval unless given (within a timer\'s range), never under --interval', async () => {
+  it("--max-interval: 3 x --interval unless given (within a timer's range), never under --interval", async () => {
     assert.equal(maxIntervalOf(await agentConfig([])), 15_000);
     assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s'])), 6_000);
     assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s', '--max-interval', '1m'])), 60_000);
     assert.equal(maxIntervalOf(await agentConfig(['--interval', '2s', '--max-interval', '2s'])), 2_000);
     assert.equal(maxIntervalOf(await agentConfig(['--interval', '576h'])), 576 * 3600_000);
-    await assert.rejects(agentConfig(['--interval', '10s', '--max-interval', '5s']), /agent: --max-interval 5s is shorter than --interval 10s/);
+    await assert.rejects(
+      agentConfig(['--interval', '10s', '--max-interval', '5s']),
+      /agent: --max-interval 5s is shorter than --interval 10s/,
+    );
   });
 
   it('the YAML file has the same keys; flags win over it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'numakit-agent-cfg-'));
     try {
       const file = join(dir, 'agent.yaml');
-      writeFileSync(file, 'interval: 2s\nmin-rss: 64M\nmin-cpu: 0.5\ninclude: [java, postgres]\nstrategy: consolidate\nnuma-balancing: keep\nmetrics: 9464\n');
+      writeFileSync(
+        file,
+        'interval: 2s\nmin-rss: 64M\nmin-cpu: 0.5\ninclude: [java, postgres]\nstrategy: consolidate\nnuma-balancing: keep\nmetrics: 9464\n',
+      );
       const c = await agentConfig(['--config', file, '--interval', '10s']);
-      assert.deepEqual([c.intervalMs, c.minRssBytes, c.minCpu, c.include.map(String), c.strategy, c.numaBalancing, c.metrics], [10_000, 64 * 1024 ** 2, 0.5, ['/java/', '/postgres/'], 'consolidate', 'keep', '9464']);
+      assert.deepEqual(
+        [c.intervalMs, c.minRssBytes, c.minCpu, c.include.map(String), c.strategy, c.numaBalancing, c.metrics],
+        [10_000, 64 * 1024 ** 2, 0.5, ['/java/', '/postgres/'], 'consolidate', 'keep', '9464'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -61,12 +117,18 @@ describe('agent settings', () => {
   ];
   for (const [text, want] of BAD) {
     it(`config error is one line: ${JSON.stringify(text)}`, async () => {
-      await assert.rejects(parseConfigFile(text, 'a.yaml'), (e: Error) => want.test(e.message) && !e.message.includes('\n'));
+      await assert.rejects(
+        parseConfigFile(text, 'a.yaml'),
+        (e: Error) => want.test(e.message) && !e.message.includes('\n'),
+      );
     });
   }
 
   it('flag errors are usage errors naming the flag', async () => {
-    await assert.rejects(agentConfig(['--strategy', 'pack']), /agent: --strategy 'pack': expected balance or consolidate/);
+    await assert.rejects(
+      agentConfig(['--strategy', 'pack']),
+      /agent: --strategy 'pack': expected balance or consolidate/,
+    );
     await assert.rejects(agentConfig(['--interval', '0']), /--interval '0': must be more than 0/);
     await assert.rejects(agentConfig(['stray']), /unexpected argument 'stray'/);
   });
@@ -84,8 +146,17 @@ describe('agent metrics', () => {
   });
 
   it('a host other machines reach needs metrics-token-file or metrics-insecure-public', async () => {
-    await assert.rejects(startMetrics('0.0.0.0:0', { root: openRoot(join(TEST_DIR, 'fixtures/stat/four-node')) }), /agent --metrics: 0\.0\.0\.0 is reachable from other machines/);
-    const cfg = await agentConfig(['--metrics', '0.0.0.0:9464', '--metrics-insecure-public', '--metrics-token-file', '/x']);
+    await assert.rejects(
+      startMetrics('0.0.0.0:0', { root: openRoot(join(TEST_DIR, 'fixtures/stat/four-node')) }),
+      /agent --metrics: 0\.0\.0\.0 is reachable from other machines/,
+    );
+    const cfg = await agentConfig([
+      '--metrics',
+      '0.0.0.0:9464',
+      '--metrics-insecure-public',
+      '--metrics-token-file',
+      '/x',
+    ]);
     assert.equal(cfg.metricsInsecurePublic, true);
     assert.equal(cfg.metricsTokenFile, '/x');
   });
@@ -100,17 +171,32 @@ describe('agent metrics', () => {
       m.moved(64 * 1048576, 16384, 3, '/lab.slice/app.service');
       m.locality([
         proc({ pid: 77, comm: 'spin', mem: { 0: 300, 1: 100 }, cpu: { 0: 1 }, cpusPermitted: [0, 1] }),
-        { ...proc({ pid: 88, comm: 'app', mem: { 1: 100 }, cpu: { 1: 1 }, cpusPermitted: [0, 1] }), unit: { cgroup: '/lab.slice/app.service', pids: [88, 89] } },
+        {
+          ...proc({ pid: 88, comm: 'app', mem: { 1: 100 }, cpu: { 1: 1 }, cpusPermitted: [0, 1] }),
+          unit: { cgroup: '/lab.slice/app.service', pids: [88, 89] },
+        },
       ]);
-      m.machine({ nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }], numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]) });
+      m.machine({
+        nodes: [{ id: 1, cpus: [1], freeBytes: 12345, idleCpus: 1, distances: {} }],
+        numastat: new Map([[1, { numa_hit: 5, numa_miss: 2 }]]),
+      });
       const text = await (await fetch(`http://${m.address}/metrics`)).text();
       for (const line of [
-        'numakit_agent_process_locality{pid="77",comm="spin"} 0.75', 'numakit_agent_decisions_total{outcome="moved"} 2',
-        'numakit_agent_cgroup_locality{cgroup="/lab.slice/app.service"} 1', 'numakit_agent_cgroup_moved_bytes_total{cgroup="/lab.slice/app.service"} 67108864',
-        'numakit_agent_moved_bytes_total 486539264', 'numakit_agent_migrations_total 2', 'numakit_agent_moved_pages_total 118784',
-        'numakit_agent_thread_affinity_changes_total 5', 'numakit_agent_restore_failures_total 2', 'numakit_node_free_bytes{node="1"} 12345', 'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
-        'node_memory_numa_MemFree{node="3"}', 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}',
-      ]) assert.ok(text.includes(line), `no '${line}' in\n${text}`);
+        'numakit_agent_process_locality{pid="77",comm="spin"} 0.75',
+        'numakit_agent_decisions_total{outcome="moved"} 2',
+        'numakit_agent_cgroup_locality{cgroup="/lab.slice/app.service"} 1',
+        'numakit_agent_cgroup_moved_bytes_total{cgroup="/lab.slice/app.service"} 67108864',
+        'numakit_agent_moved_bytes_total 486539264',
+        'numakit_agent_migrations_total 2',
+        'numakit_agent_moved_pages_total 118784',
+        'numakit_agent_thread_affinity_changes_total 5',
+        'numakit_agent_restore_failures_total 2',
+        'numakit_node_free_bytes{node="1"} 12345',
+        'numakit_node_numastat_pages_total{node="1",counter="numa_miss"} 2',
+        'node_memory_numa_MemFree{node="3"}',
+        'numakit_process_remote_bytes{pid="1403",name="hugeapp"}',
+      ])
+        assert.ok(text.includes(line), `no '${line}' in\n${text}`);
       assert.match(text, /^numakit_agent_cpu_seconds_total \d+(\.\d+)?$/m);
       assert.match(text, /^# TYPE numakit_node_numastat_pages_total counter$/m);
       assert.equal((await fetch(`http://${m.address}/other`)).status, 404);
@@ -118,7 +204,9 @@ describe('agent metrics', () => {
       // The dashboard of numakit serve, with the agent's recent decisions.
       m.logged('2026-01-01T00:00:00.000Z moved pid 77 (spin): locality 75% -> 100%');
       assert.equal((await fetch(`http://${m.address}/`)).status, 200);
-      const live = await (await fetch(`http://${m.address}/api/live`)).json() as { agent: { pid: number; recent: { line: string }[] } };
+      const live = (await (await fetch(`http://${m.address}/api/live`)).json()) as {
+        agent: { pid: number; recent: { line: string }[] };
+      };
       assert.equal(live.agent.pid, process.pid);
       assert.match(live.agent.recent.at(-1)!.line, /moved pid 77/);
     } finally {

@@ -32,7 +32,7 @@ describe('kernel.numa_balancing while the agent runs', () => {
     });
   }
 
-  it('3 (normal + tiering): the agent runs with 2, says tiering is the kernel\'s, and puts 3 back', async () => {
+  it("3 (normal + tiering): the agent runs with 2, says tiering is the kernel's, and puts 3 back", async () => {
     const m = new FakeMachine(3);
     const stateDir = mkdtempSync(join(tmpdir(), 'numakit-agent-state-'));
     const lines: string[] = [];
@@ -41,17 +41,30 @@ describe('kernel.numa_balancing while the agent runs', () => {
       m.add(busy(200, 'spin', 40, 1, 1));
       const signals = new EventEmitter();
       let during = '';
-      const code = await runAgent({ ...DEFAULT_AGENT, stateDir, intervalMs: 20, promote: true }, {
-        root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: (l) => void lines.push(l), signals, pageSize: 4096, selfPid: 99999, clock: fakeClock(),
-        onReady: () => {
-          during = knob();
-          signals.emit('SIGTERM');
+      const code = await runAgent(
+        { ...DEFAULT_AGENT, stateDir, intervalMs: 20, promote: true },
+        {
+          root: m.root,
+          sys: openSystem(m.root, { isRoot: true }),
+          ops: m.ops,
+          log: (l) => void lines.push(l),
+          signals,
+          pageSize: 4096,
+          selfPid: 99999,
+          clock: fakeClock(),
+          onReady: () => {
+            during = knob();
+            signals.emit('SIGTERM');
+          },
         },
-      });
+      );
       assert.equal(code, 0);
       assert.equal(during, '2');
       assert.equal(knob(), '3');
-      assert.match(lines.join('\n'), /kernel.numa_balancing 3 -> 2 while the agent runs\n.*memory tiering on \(2\): promotion from memory-only nodes is left to the kernel \(--promote does nothing\)/);
+      assert.match(
+        lines.join('\n'),
+        /kernel.numa_balancing 3 -> 2 while the agent runs\n.*memory tiering on \(2\): promotion from memory-only nodes is left to the kernel \(--promote does nothing\)/,
+      );
     } finally {
       m.cleanup();
       rmSync(stateDir, { recursive: true, force: true });
@@ -62,11 +75,20 @@ describe('kernel.numa_balancing while the agent runs', () => {
 describe('memory on memory-only nodes', () => {
   // Node 2 is memory-only (CXL); the process runs on node 0 with half its memory demoted to node 2
   // and the rest on node 1.
-  const machine = () => nodes(3, { cpusPer: 2, memoryOnly: [2], distances: [[10, 21, 30], [21, 10, 30], [30, 30, 10]] });
+  const machine = () =>
+    nodes(3, {
+      cpusPer: 2,
+      memoryOnly: [2],
+      distances: [
+        [10, 21, 30],
+        [21, 10, 30],
+        [30, 30, 10],
+      ],
+    });
   const p = () => proc({ mem: { 1: 200, 2: 200 }, cpu: { 0: 1 }, cpusPermitted: [0, 1, 2, 3] });
   const placement = (d: Decision) => (d.kind === 'move' ? d.placement : assert.fail(JSON.stringify(d)));
 
-  it('stays where tiering put it: only node 1\'s memory moves', () => {
+  it("stays where tiering put it: only node 1's memory moves", () => {
     const pl = placement(decideOne(p(), machine(), opts()));
     assert.ok(!pl.moveFrom.includes(2), `moves from ${pl.moveFrom}`);
   });

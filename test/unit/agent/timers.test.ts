@@ -15,25 +15,35 @@ import { runAgent } from '../../../src/agent/run.js';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
 import { MAX_WAIT_MS } from '../../../src/model/timer_limit.js';
 import { runMain } from '../../helpers/cli.js';
-import { eachWithFakeMachine, FakeMachine } from './tree.js';
+import { eachWithFakeMachine, type FakeMachine } from './tree.js';
 
-describe('durations past a timer\'s range are refused by name', () => {
+describe("durations past a timer's range are refused by name", () => {
   it('agent --interval and --cooldown: 999h refused, 576h accepted', async () => {
-    await assert.rejects(agentConfig(['--interval', '999h']), /^UsageError: agent: --interval '999h': at most 576h \(24 days\)$/);
+    await assert.rejects(
+      agentConfig(['--interval', '999h']),
+      /^UsageError: agent: --interval '999h': at most 576h \(24 days\)$/,
+    );
     await assert.rejects(agentConfig(['--cooldown', '600h']), /--cooldown '600h': at most 576h/);
     assert.equal((await agentConfig(['--interval', '576h'])).intervalMs, MAX_WAIT_MS);
   });
 
   it('top --interval, stat --watch and stat --window: one line, exit 2', async () => {
-    for (const args of [['top', '--interval', '9999999'], ['stat', '--watch', '9999999'], ['stat', '--procs', '--window', '2073601']]) {
+    for (const args of [
+      ['top', '--interval', '9999999'],
+      ['stat', '--watch', '9999999'],
+      ['stat', '--procs', '--window', '2073601'],
+    ]) {
       const r = await runMain(args);
       assert.equal(r.code, 2, args.join(' '));
-      assert.match(r.err, /^numakit: (top|stat): --(interval|watch|window) '\d+': at most 2073600 seconds \(24 days\)\n$/);
+      assert.match(
+        r.err,
+        /^numakit: (top|stat): --(interval|watch|window) '\d+': at most 2073600 seconds \(24 days\)\n$/,
+      );
     }
   });
 });
 
-describe('SIGTERM during the agent\'s waits', () => {
+describe("SIGTERM during the agent's waits", () => {
   let m: FakeMachine;
   let stateDir: string;
   eachWithFakeMachine((machine, dir) => {
@@ -47,10 +57,19 @@ describe('SIGTERM during the agent\'s waits', () => {
     process.on('warning', onWarning);
     const signals = new EventEmitter();
     let ready = false;
-    const done = runAgent({ ...DEFAULT_AGENT, stateDir, intervalMs: MAX_WAIT_MS }, {
-      root: m.root, sys: openSystem(m.root, { isRoot: true }), ops: m.ops, log: () => {}, signals, pageSize: 4096, selfPid: 99999,
-      onReady: () => void (ready = true),
-    });
+    const done = runAgent(
+      { ...DEFAULT_AGENT, stateDir, intervalMs: MAX_WAIT_MS },
+      {
+        root: m.root,
+        sys: openSystem(m.root, { isRoot: true }),
+        ops: m.ops,
+        log: () => {},
+        signals,
+        pageSize: 4096,
+        selfPid: 99999,
+        onReady: () => void (ready = true),
+      },
+    );
     // The baseline, the first window (1 s) and its pass; then the 576h wait.
     for (let i = 0; !ready && i < 400; i++) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 1300));
@@ -59,15 +78,20 @@ describe('SIGTERM during the agent\'s waits', () => {
     assert.equal(await done, 0);
     process.off('warning', onWarning);
     assert.ok(Date.now() - t0 < 500, `ended ${Date.now() - t0} ms after SIGTERM`);
-    assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'TimeoutOverflowWarning'),
+      [],
+    );
     assert.equal(listChangeSets(stateDir)[0]!.status, 'rolled-back', 'numa_balancing put back');
   });
 });
 
-describe('SIGTERM during a command\'s wait', () => {
+describe("SIGTERM during a command's wait", () => {
   it('stat --watch 1000: ends at once (its timer is cleared), exit 0', async () => {
     const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
-    const p = spawn(process.execPath, ['--import', 'tsx', bin, 'stat', '--watch', '1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', bin, 'stat', '--watch', '1000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     for (let i = 0; i < 600 && !out.includes('node0'); i++) await new Promise((r) => setTimeout(r, 20));

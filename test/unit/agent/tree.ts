@@ -49,7 +49,12 @@ const put = (root: string, rel: string, text: string) => {
 };
 
 /** A stat line: a thread's (ticks, start, cpu), or with `proc` the process's (all threads' ticks, rss, vsize). */
-function statLine(tid: number, comm: string, t: FakeProc['threads'][number], proc?: { ticks: number; threads: number; rssPages: number; kernel?: boolean }): string {
+function statLine(
+  tid: number,
+  comm: string,
+  t: FakeProc['threads'][number],
+  proc?: { ticks: number; threads: number; rssPages: number; kernel?: boolean },
+): string {
   const f = Array.from({ length: 50 }, () => '0'); // f[i] is field i + 3
   f[0] = 'R';
   f[14 - 3] = String(proc?.ticks ?? t.ticks);
@@ -97,10 +102,19 @@ export class FakeMachine {
   }
 
   /** cgroup v2 leaves: path -> its processes and cpuset (null: no cpuset controller there). */
-  readonly cgroups = new Map<string, { pids: number[]; cpus: number[] | null; mems: number[] | null; cpuMax: string | null }>();
+  readonly cgroups = new Map<
+    string,
+    { pids: number[]; cpus: number[] | null; mems: number[] | null; cpuMax: string | null }
+  >();
 
   /** Puts processes in a cgroup v2 leaf (the hierarchy is mounted once the first is added); `cpuMax`: its cpu.max. */
-  addCgroup(path: string, pids: number[], cpus: number[] | null = null, mems: number[] | null = null, cpuMax: string | null = null): void {
+  addCgroup(
+    path: string,
+    pids: number[],
+    cpus: number[] | null = null,
+    mems: number[] | null = null,
+    cpuMax: string | null = null,
+  ): void {
     this.cgroups.set(path, { pids, cpus, mems, cpuMax });
     this.write();
   }
@@ -109,10 +123,11 @@ export class FakeMachine {
   tick(seconds: number, busyCpus: number[] = []): void {
     const ticks = seconds * 100;
     this.total += ticks;
-    for (const p of this.procs.values()) for (const t of p.threads) {
-      t.ticks += Math.round(ticks * (t.busy ?? 1));
-      this.busy[t.cpu]! += Math.round(ticks * (t.busy ?? 1));
-    }
+    for (const p of this.procs.values())
+      for (const t of p.threads) {
+        t.ticks += Math.round(ticks * (t.busy ?? 1));
+        this.busy[t.cpu]! += Math.round(ticks * (t.busy ?? 1));
+      }
     for (const c of busyCpus) this.busy[c]! += ticks;
     this.busy = this.busy.map((b) => Math.min(b, this.total));
     this.write();
@@ -132,7 +147,8 @@ export class FakeMachine {
     const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
     const nodes = new Int8Array(total + (p.untouched ?? 0)).fill(-1);
     let i = 0;
-    for (const [n, c] of Object.entries(p.pages).sort(([a], [b]) => Number(a) - Number(b))) nodes.fill(Number(n), i, (i += c));
+    for (const [n, c] of Object.entries(p.pages).sort(([a], [b]) => Number(a) - Number(b)))
+      nodes.fill(Number(n), i, (i += c));
     this.layouts.set(p.pid, { key, nodes });
     return nodes;
   }
@@ -147,14 +163,31 @@ export class FakeMachine {
   /** Writes /proc/stat and every process's files (only `only`'s memory files when given). */
   write(only?: FakeProc): void {
     if (only !== undefined) return this.writeMemory(only);
-    put(this.dir, 'proc/stat', `cpu 0 0 0 0\n${this.busy.map((b, c) => `cpu${c} ${b} 0 0 ${this.total - b} 0 0 0 0 0 0`).join('\n')}\n`);
+    put(
+      this.dir,
+      'proc/stat',
+      `cpu 0 0 0 0\n${this.busy.map((b, c) => `cpu${c} ${b} 0 0 ${this.total - b} 0 0 0 0 0 0`).join('\n')}\n`,
+    );
     this.writeCgroups();
     for (const p of this.procs.values()) {
       const base = `proc/${p.pid}`;
       const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
       const main = p.threads[0]!;
-      put(this.dir, `${base}/status`, `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`);
-      put(this.dir, `${base}/stat`, statLine(p.pid, p.comm, main, { ticks: p.threads.reduce((a, t) => a + t.ticks, 0), threads: p.threads.length, rssPages: total, kernel: p.kernel === true }));
+      put(
+        this.dir,
+        `${base}/status`,
+        `Name:\t${p.comm}\nState:\tR (running)\nThreads:\t${p.threads.length}\nVmRSS:\t${total * 4} kB\nCpus_allowed_list:\t${formatCpuList(main.cpus)}\nMems_allowed_list:\t0-3\n`,
+      );
+      put(
+        this.dir,
+        `${base}/stat`,
+        statLine(p.pid, p.comm, main, {
+          ticks: p.threads.reduce((a, t) => a + t.ticks, 0),
+          threads: p.threads.length,
+          rssPages: total,
+          kernel: p.kernel === true,
+        }),
+      );
       put(this.dir, `${base}/cmdline`, `${p.cmdline.replace(/ /g, '\0')}\0`);
       this.writeMemory(p);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });
@@ -170,12 +203,17 @@ export class FakeMachine {
       const dir = `sys/fs/cgroup${path}`;
       const procs = cg.pids.map((pid) => this.procs.get(pid)).filter((p): p is FakeProc => p !== undefined);
       const anon: Record<number, number> = {};
-      for (const p of procs) for (const [n, c] of Object.entries(p.pages)) anon[Number(n)] = (anon[Number(n)] ?? 0) + c * PAGE;
+      for (const p of procs)
+        for (const [n, c] of Object.entries(p.pages)) anon[Number(n)] = (anon[Number(n)] ?? 0) + c * PAGE;
       const usec = procs.reduce((s, p) => s + p.threads.reduce((t, th) => t + th.ticks * 10_000, 0), 0);
       put(this.dir, `${dir}/cgroup.procs`, cg.pids.map((p) => `${p}\n`).join(''));
       put(this.dir, `${dir}/memory.current`, `${Object.values(anon).reduce((a, b) => a + b, 0)}\n`);
       put(this.dir, `${dir}/cpu.stat`, `usage_usec ${usec}\nuser_usec ${usec}\nsystem_usec 0\n`);
-      put(this.dir, `${dir}/memory.numa_stat`, `anon ${[0, 1, 2, 3].map((n) => `N${n}=${anon[n] ?? 0}`).join(' ')}\nfile N0=0 N1=0 N2=0 N3=0\n`);
+      put(
+        this.dir,
+        `${dir}/memory.numa_stat`,
+        `anon ${[0, 1, 2, 3].map((n) => `N${n}=${anon[n] ?? 0}`).join(' ')}\nfile N0=0 N1=0 N2=0 N3=0\n`,
+      );
       if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus.effective`, `${formatCpuList(cg.cpus)}\n`);
       if (cg.mems !== null) put(this.dir, `${dir}/cpuset.mems.effective`, `${formatCpuList(cg.mems)}\n`);
       if (cg.cpus !== null) put(this.dir, `${dir}/cpuset.cpus`, `${formatCpuList(cg.cpus)}\n`);
@@ -187,12 +225,23 @@ export class FakeMachine {
   private writeMemory(p: FakeProc): void {
     const base = `proc/${p.pid}`;
     const total = Object.values(p.pages).reduce((a, b) => a + b, 0);
-    const nodes = Object.entries(p.pages).filter(([, n]) => n > 0).map(([n, c]) => `N${n}=${c}`).join(' ');
-    const files = Object.entries(p.filePages ?? {}).map(([n, c]) => `N${n}=${c}`).join(' ');
-    const fileLine = files === '' ? '' : `55aa00000000 default file=/usr/bin/node mapped=1 mapmax=3 ${files} kernelpagesize_kB=4\n`;
-    put(this.dir, `${base}/numa_maps`, `${fileLine}${ANON_BASE.toString(16)} ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`);
+    const nodes = Object.entries(p.pages)
+      .filter(([, n]) => n > 0)
+      .map(([n, c]) => `N${n}=${c}`)
+      .join(' ');
+    const files = Object.entries(p.filePages ?? {})
+      .map(([n, c]) => `N${n}=${c}`)
+      .join(' ');
+    const fileLine =
+      files === '' ? '' : `55aa00000000 default file=/usr/bin/node mapped=1 mapmax=3 ${files} kernelpagesize_kB=4\n`;
+    put(
+      this.dir,
+      `${base}/numa_maps`,
+      `${fileLine}${ANON_BASE.toString(16)} ${p.policy ?? 'default'} anon=${total} dirty=${total} ${nodes} kernelpagesize_kB=4\n`,
+    );
     const end = ANON_BASE + this.layout(p).length * PAGE;
-    const fileMap = files === '' ? '' : '55aa00000000-55aa04000000 r-xp 00000000 fd:01 1234                 /usr/bin/node\n';
+    const fileMap =
+      files === '' ? '' : '55aa00000000-55aa04000000 r-xp 00000000 fd:01 1234                 /usr/bin/node\n';
     put(this.dir, `${base}/maps`, `${fileMap}${ANON_BASE.toString(16)}-${end.toString(16)} rw-p 00000000 00:00 0 \n`);
   }
 
@@ -229,7 +278,13 @@ export class FakeMachine {
     movePages: (pid, count, words, nodes, status) => this.movePages(pid, count, words, nodes, status),
   };
 
-  private movePages(pid: number, count: number, words: Uint32Array, nodes: Int32Array | null, status: Int32Array): number {
+  private movePages(
+    pid: number,
+    count: number,
+    words: Uint32Array,
+    nodes: Int32Array | null,
+    status: Int32Array,
+  ): number {
     this.movePagesCalls++;
     if (nodes !== null) {
       const call = `movePages ${pid} -> ${[...new Set(nodes.subarray(0, count))].join(',')}`;
@@ -254,7 +309,8 @@ export class FakeMachine {
       }
       const cur = layout[idx]!;
       if (cur < 0) status[i] = -ENOENT;
-      else if (nodes !== null && p.thp && movedHeads.has(idx - (idx % 512))) status[i] = -EBUSY; // isolated with its head
+      else if (nodes !== null && p.thp && movedHeads.has(idx - (idx % 512)))
+        status[i] = -EBUSY; // isolated with its head
       else if (nodes === null || cur === nodes[i]) status[i] = cur;
       else if (this.busyPages.has(idx)) status[i] = -EBUSY;
       else {
@@ -274,7 +330,8 @@ export class FakeMachine {
     }
     this.recount(p, layout);
     this.write(p);
-    if (full !== null) throw Object.assign(new Error(`move_pages: Cannot allocate memory (ENOMEM) on node ${full}`), { code: 'ENOMEM' });
+    if (full !== null)
+      throw Object.assign(new Error(`move_pages: Cannot allocate memory (ENOMEM) on node ${full}`), { code: 'ENOMEM' });
     return 0;
   }
 
@@ -284,8 +341,22 @@ export class FakeMachine {
 }
 
 /** A busy single-thread process: `mib` MiB on `memNode`, running on CPU `cpu`. */
-export function busy(pid: number, comm: string, mib: number, memNode: number, cpu: number, extra: Partial<FakeProc> = {}): FakeProc {
-  return { pid, comm, cmdline: `${comm} --spin`, pages: { [memNode]: mib * 256 }, threads: [{ tid: pid, ticks: 0, cpu, start: 1000 + pid, cpus: [0, 1, 2, 3] }], ...extra };
+export function busy(
+  pid: number,
+  comm: string,
+  mib: number,
+  memNode: number,
+  cpu: number,
+  extra: Partial<FakeProc> = {},
+): FakeProc {
+  return {
+    pid,
+    comm,
+    cmdline: `${comm} --spin`,
+    pages: { [memNode]: mib * 256 },
+    threads: [{ tid: pid, ticks: 0, cpu, start: 1000 + pid, cpus: [0, 1, 2, 3] }],
+    ...extra,
+  };
 }
 
 /** A clock for the mover: time passes only when it sleeps (or `cpuPerCall` ms of CPU per read of cpuMs). */

@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 
 const UNIT = join(fileURLToPath(new URL('.', import.meta.url)), '../../../contrib/numakit-agent.service');
 const text = readFileSync(UNIT, 'utf8');
-const key = (k: string) => text.split('\n').filter((l) => l.startsWith(`${k}=`)).map((l) => l.slice(k.length + 1));
+const key = (k: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith(`${k}=`))
+    .map((l) => l.slice(k.length + 1));
 
 it('runs numakit agent, stops it with SIGTERM, and runs agent restore after it stops', () => {
   assert.match(key('ExecStart')[0]!, /numakit agent --state-dir \/var\/lib\/numakit \$OPTIONS$/);

@@ -21,12 +21,18 @@ describe('v8FlagsFor', () => {
 
 describe('AGENT_V8_FLAGS', () => {
   it('are all known to this V8 (setFlagsFromString says nothing)', () => {
-    const r = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(AGENT_V8_FLAGS.join(' '))})`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(AGENT_V8_FLAGS.join(' '))})`],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0);
     assert.equal(r.stderr, '');
   });
   it('are set by the first module bin.ts evaluates', () => {
-    const imports = readFileSync(new URL('../../../src/cli/bin.ts', import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('import '));
+    const imports = readFileSync(new URL('../../../src/cli/bin.ts', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('import '));
     assert.match(imports[0] ?? '', /^import '\.\/v8_early\.js';/);
   });
 });

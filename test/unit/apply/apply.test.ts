@@ -68,7 +68,11 @@ test('a failing write rolls back what this apply changed, says so, and records t
   const { dir, stateDir, sys, before } = setup({ failOn: ['sys/kernel/mm/transparent_hugepage/enabled'] });
   assert.throws(
     () => applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' }),
-    (e: Error) => e instanceof NumakitError && /apply failed: .*enabled.*read-only.*; it had changed 3 value\(s\) \(.*scan_delay_ms, .*numa_balancing, service irqbalance\): all rolled back \(change set 1\)$/.test(e.message),
+    (e: Error) =>
+      e instanceof NumakitError &&
+      /apply failed: .*enabled.*read-only.*; it had changed 3 value\(s\) \(.*scan_delay_ms, .*numa_balancing, service irqbalance\): all rolled back \(change set 1\)$/.test(
+        e.message,
+      ),
   );
   assert.deepEqual(treeContents(dir), before);
   const [cs] = listChangeSets(stateDir);
@@ -79,16 +83,27 @@ test('a failing write rolls back what this apply changed, says so, and records t
 
 test('a write that does not read back is a failure and is rolled back', () => {
   const { dir, stateDir, sys, before } = setup({ ignoreOn: ['proc/irq/40/smp_affinity_list'] });
-  assert.throws(() => applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' }), /smp_affinity_list: wrote '0-1' but it reads back '0-3'; it had changed 4 value\(s\).*: all rolled back/);
+  assert.throws(
+    () => applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' }),
+    /smp_affinity_list: wrote '0-1' but it reads back '0-3'; it had changed 4 value\(s\).*: all rolled back/,
+  );
   assert.deepEqual(treeContents(dir), before);
 });
 
 test('a failing service stop is rolled back too (nothing before it), and an EINVAL value names the file', () => {
   const { dir, stateDir, sys, before } = setup({ failOn: ['service:irqbalance'] });
-  assert.throws(() => applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' }), /systemctl stop irqbalance failed.*; nothing had been changed \(change set 1\)/);
+  assert.throws(
+    () => applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' }),
+    /systemctl stop irqbalance failed.*; nothing had been changed \(change set 1\)/,
+  );
   assert.deepEqual(treeContents(dir), before);
-  const bad: Change[] = [{ kind: 'sysfs', target: 'sys/kernel/mm/transparent_hugepage/enabled', value: 'sometimes', reason: 'r' }];
-  assert.throws(() => applyPlan(sys, planChanges(sys, bad), { stateDir, source: 'test' }), /transparent_hugepage\/enabled: cannot write 'sometimes': invalid value \(EINVAL\)/);
+  const bad: Change[] = [
+    { kind: 'sysfs', target: 'sys/kernel/mm/transparent_hugepage/enabled', value: 'sometimes', reason: 'r' },
+  ];
+  assert.throws(
+    () => applyPlan(sys, planChanges(sys, bad), { stateDir, source: 'test' }),
+    /transparent_hugepage\/enabled: cannot write 'sometimes': invalid value \(EINVAL\)/,
+  );
 });
 
 test('as non-root: refuses before writing anything and lists the changes that need root', () => {
@@ -114,12 +129,19 @@ test('rollback --all undoes stacked sets newest first, back to the original valu
   const { dir, stateDir, sys, before } = setup();
   const t = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
   const a = applyPlan(sys, planChanges(sys, [CHANGES[1]!]), { stateDir, source: 'a', now: t(1) });
-  const b = applyPlan(sys, planChanges(sys, [{ ...CHANGES[1]!, value: '2' } as Change]), { stateDir, source: 'b', now: t(2) });
+  const b = applyPlan(sys, planChanges(sys, [{ ...CHANGES[1]!, value: '2' } as Change]), {
+    stateDir,
+    source: 'b',
+    now: t(2),
+  });
   assert.equal(a.id, '1');
   assert.equal(b.entries[0]!.old, '0\n');
   assert.throws(() => rollback(sys, { stateDir, id: 'nope' }), /no change set 'nope'/);
   const undone = rollback(sys, { stateDir, all: true });
-  assert.deepEqual(undone.map((u) => u.changeSet.source), ['b', 'a']);
+  assert.deepEqual(
+    undone.map((u) => u.changeSet.source),
+    ['b', 'a'],
+  );
   assert.deepEqual(treeContents(dir), before);
   assert.throws(() => rollback(sys, { stateDir, id: a.id }), /nothing to roll back \(status rolled-back\)/);
 });
@@ -128,9 +150,18 @@ test('persisted files are journaled: rollback removes new ones and restores repl
   const { stateDir, sys } = setup();
   const out = mkdtempSync(join(tmpdir(), 'numakit-persist-'));
   writeFileSync(join(out, 'old.conf'), 'old\n');
-  const persist = [{ path: join(out, 'sysctl.d/90-numakit.conf'), text: 'vm.swappiness = 10\n' }, { path: join(out, 'old.conf'), text: 'new\n' }];
+  const persist = [
+    { path: join(out, 'sysctl.d/90-numakit.conf'), text: 'vm.swappiness = 10\n' },
+    { path: join(out, 'old.conf'), text: 'new\n' },
+  ];
   const cs = applyPlan(sys, planChanges(sys, [CHANGES[1]!]), { stateDir, source: 'p', persist });
-  assert.deepEqual(cs.files.map((f) => [f.old, f.state]), [[null, 'written'], ['old\n', 'written']]);
+  assert.deepEqual(
+    cs.files.map((f) => [f.old, f.state]),
+    [
+      [null, 'written'],
+      ['old\n', 'written'],
+    ],
+  );
   assert.equal(readFileSync(join(out, 'sysctl.d/90-numakit.conf'), 'utf8'), 'vm.swappiness = 10\n');
   rollback(sys, { stateDir });
   assert.equal(existsSync(join(out, 'sysctl.d/90-numakit.conf')), false);

@@ -27,10 +27,26 @@ const BAD: Array<[string, string, RegExp]> = [
   ['not a map', '- a', /^t\.yaml:1: a change file is a map/],
   ['empty list', 'changes: []', /^t\.yaml:1: changes: at least one change$/],
   ['unknown kind', 'changes:\n  - {kind: grub, target: x, value: y}', /^t\.yaml:2: changes\[0\]\.kind: /],
-  ['sysfs outside /sys', 'changes:\n  - {kind: sysctl, target: vm.swappiness, value: 1}\n  - {kind: sysfs, target: /etc/passwd, value: x}', /^t\.yaml:3: changes\[1\]\.target: a path under \/sys\//],
-  ['sysfs with ..', 'changes:\n  - {kind: sysfs, target: /sys/../etc/passwd, value: x}', /changes\[0\]\.target: a path under \/sys\/ \(no \. or \.\. parts\)/],
-  ['bad sysctl name', 'changes:\n  - {kind: sysctl, target: "vm/swappiness", value: 1}', /changes\[0\]\.target: a sysctl name/],
-  ['bad CPU list', 'changes:\n  - {kind: irq-affinity, target: 3, value: "5-2"}', /^t\.yaml:2: changes\[0\]\.value: a CPU list/],
+  [
+    'sysfs outside /sys',
+    'changes:\n  - {kind: sysctl, target: vm.swappiness, value: 1}\n  - {kind: sysfs, target: /etc/passwd, value: x}',
+    /^t\.yaml:3: changes\[1\]\.target: a path under \/sys\//,
+  ],
+  [
+    'sysfs with ..',
+    'changes:\n  - {kind: sysfs, target: /sys/../etc/passwd, value: x}',
+    /changes\[0\]\.target: a path under \/sys\/ \(no \. or \.\. parts\)/,
+  ],
+  [
+    'bad sysctl name',
+    'changes:\n  - {kind: sysctl, target: "vm/swappiness", value: 1}',
+    /changes\[0\]\.target: a sysctl name/,
+  ],
+  [
+    'bad CPU list',
+    'changes:\n  - {kind: irq-affinity, target: 3, value: "5-2"}',
+    /^t\.yaml:2: changes\[0\]\.value: a CPU list/,
+  ],
   ['negative IRQ', 'changes:\n  - {kind: irq-affinity, target: -1, value: "0"}', /changes\[0\]\.target: an IRQ number/],
   ['bad service state', 'changes:\n  - {kind: service, target: irqbalance, value: masked}', /changes\[0\]\.value: /],
   ['unknown field', 'changes:\n  - {kind: sysctl, target: vm.swappiness, value: 1, persist: true}', /changes\[0\]/],
@@ -38,6 +54,9 @@ const BAD: Array<[string, string, RegExp]> = [
 
 for (const [name, text, re] of BAD) {
   test(`change file error: ${name} -> one line naming file, line and field`, () => {
-    assert.throws(() => parseChangeFile(text, 't.yaml'), (e: Error) => re.test(e.message) && !e.message.includes('\n') && e.name === 'UsageError');
+    assert.throws(
+      () => parseChangeFile(text, 't.yaml'),
+      (e: Error) => re.test(e.message) && !e.message.includes('\n') && e.name === 'UsageError',
+    );
   });
 }

@@ -23,11 +23,27 @@ function setup() {
   const stateDir = mkdtempSync(join(tmpdir(), 'numakit-state-'));
   const before = treeContents(dir);
   const sys = fakeSystem(dir);
-  for (const c of [change('vm.swappiness', '10'), change('vm.zone_reclaim_mode', '1'), change('kernel.numa_balancing', '0')]) {
+  for (const c of [
+    change('vm.swappiness', '10'),
+    change('vm.zone_reclaim_mode', '1'),
+    change('kernel.numa_balancing', '0'),
+  ]) {
     applyPlan(sys, planChanges(sys, [c]), { stateDir, source: String(c.target) });
   }
-  writeFileSync(join(stateDir, 'journal', '2.json'), readFileSync(join(stateDir, 'journal', '2.json'), 'utf8').slice(0, 200));
-  return { dir, stateDir, sys, before, done: () => { rmSync(dir, { recursive: true }); rmSync(stateDir, { recursive: true }); } };
+  writeFileSync(
+    join(stateDir, 'journal', '2.json'),
+    readFileSync(join(stateDir, 'journal', '2.json'), 'utf8').slice(0, 200),
+  );
+  return {
+    dir,
+    stateDir,
+    sys,
+    before,
+    done: () => {
+      rmSync(dir, { recursive: true });
+      rmSync(stateDir, { recursive: true });
+    },
+  };
 }
 
 test('journal lists the readable sets and names the corrupt file on stderr', async () => {
@@ -41,7 +57,10 @@ test('journal lists the readable sets and names the corrupt file on stderr', asy
   const json = await runCommand(journalCmd, REAL_ROOT, ['--state-dir', stateDir, '--json']);
   const parsed = JSON.parse(json.out) as { schemaVersion: number; changeSets: { id: string }[] };
   assert.equal(parsed.schemaVersion, 1);
-  assert.deepEqual(parsed.changeSets.map((c) => c.id), ['1', '3']);
+  assert.deepEqual(
+    parsed.changeSets.map((c) => c.id),
+    ['1', '3'],
+  );
   done();
 });
 
@@ -51,11 +70,21 @@ test('rollback OTHER_ID, the last and --all work past it; it is set aside in jou
   const [one] = rollback(sys, { stateDir, id: '1', warn: (l) => warned.push(l) });
   assert.equal(one!.changeSet.id, '1');
   assert.equal(readFileSync(join(dir, 'proc/sys/vm/swappiness'), 'utf8'), '60\n');
-  assert.match(warned.join('\n'), /2\.json: corrupt journal file .*; set aside as .*journal\/corrupt\/2\.json: numakit cannot undo what it may record/);
+  assert.match(
+    warned.join('\n'),
+    /2\.json: corrupt journal file .*; set aside as .*journal\/corrupt\/2\.json: numakit cannot undo what it may record/,
+  );
   assert.ok(existsSync(join(stateDir, 'journal', 'corrupt', '2.json')));
-  assert.deepEqual(rollback(sys, { stateDir, all: true }).map((u) => u.changeSet.id), ['3']);
+  assert.deepEqual(
+    rollback(sys, { stateDir, all: true }).map((u) => u.changeSet.id),
+    ['3'],
+  );
   assert.equal(readFileSync(join(dir, 'proc/sys/kernel/numa_balancing'), 'utf8'), '1\n');
-  assert.equal(readFileSync(join(dir, 'proc/sys/vm/zone_reclaim_mode'), 'utf8'), '1\n', 'what the corrupt set changed stays: it is named, not guessed');
+  assert.equal(
+    readFileSync(join(dir, 'proc/sys/vm/zone_reclaim_mode'), 'utf8'),
+    '1\n',
+    'what the corrupt set changed stays: it is named, not guessed',
+  );
   const r = await runCommand(journalCmd, REAL_ROOT, ['--state-dir', stateDir]);
   assert.match(r.err, /1 corrupt journal file\(s\) set aside in .*journal\/corrupt\/ \(2\.json\)/);
   done();

@@ -2,7 +2,16 @@
 // temporary directory, written with the kernel's manners (a selector file moves its brackets,
 // an unknown selector word is EINVAL, a number file reads back with a newline), and a
 // file-backed service manager so that a child process and the test share its state.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,13 +66,14 @@ export function fakeSystem(dir: string, opts: FakeOptions = {}): System {
   return {
     ...base,
     write(rel, text) {
-      if (opts.failOn?.includes(rel)) throw new NumakitError(`/${rel}: cannot write '${text.trim()}': read-only file system (EROFS)`);
+      if (opts.failOn?.includes(rel))
+        throw new NumakitError(`/${rel}: cannot write '${text.trim()}': read-only file system (EROFS)`);
       if (opts.ignoreOn?.includes(rel)) return;
       const old = base.read(rel);
       if (old === null) throw new NumakitError(`/${rel}: cannot write: no such file (ENOENT)`);
       writeKnob(rootPath(root, rel), kernelContent(rel, old, text));
     },
-    canWrite: (rel) => (opts.isRoot ?? true) || !rel.startsWith('proc/') && !rel.startsWith('sys/'),
+    canWrite: (rel) => (opts.isRoot ?? true) || (!rel.startsWith('proc/') && !rel.startsWith('sys/')),
   };
 }
 

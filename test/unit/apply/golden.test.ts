@@ -1,7 +1,16 @@
 // `numakit apply --profile P` (dry run) on every example machine, and the --persist files on
 // spark-2s, against test/golden/apply/. UPDATE_GOLDEN=1 rewrites them; review the diff like code.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +23,9 @@ import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 import { assertGolden } from '../../helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const EXAMPLES = readdirSync(join(REPO, 'examples')).filter((n) => existsSync(join(REPO, 'examples', n, 'manifest.json'))).sort();
+const EXAMPLES = readdirSync(join(REPO, 'examples'))
+  .filter((n) => existsSync(join(REPO, 'examples', n, 'manifest.json')))
+  .sort();
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   apply: async () => (await import('../../../src/cli/commands/apply.js')).default,
@@ -29,7 +40,14 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
   const example = argv[0] === '--example' ? argv[1]! : undefined;
   const [name, ...args] = example === undefined ? argv : argv.slice(2);
   const root = example === undefined ? REAL_ROOT : openRoot(join(REPO, 'examples', example), `example ${example}`);
-  const ctx: Context = { root, rootGiven: example !== undefined, out: (t) => void (out += t), err: (t) => void (out += `[stderr] ${t}`), color: false, isTTY: false };
+  const ctx: Context = {
+    root,
+    rootGiven: example !== undefined,
+    out: (t) => void (out += t),
+    err: (t) => void (out += `[stderr] ${t}`),
+    color: false,
+    isTTY: false,
+  };
   try {
     const { cmd, args: rest, name: full } = resolveSubcommand(await COMMANDS[name!]!(), args, name!);
     return { code: await cmd.run(parseCommandArgs(cmd, rest, full), ctx), out };
@@ -42,7 +60,9 @@ async function cli(argv: string[]): Promise<{ code: number; out: string }> {
 const golden = (name: string, got: string): void => assertGolden(`apply/${name}`, got);
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)])).sort();
+  return readdirSync(dir)
+    .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)]))
+    .sort();
 }
 
 for (const example of EXAMPLES) {
@@ -64,7 +84,11 @@ test('golden: --persist DIR files of every profile on spark-2s (DIR outside /etc
     const r = await cli(['--example', 'spark-2s', 'apply', '--profile', p, '--persist', dir]);
     assert.equal(r.code, 0, r.out);
     if (filesUnder(dir).length > 0) assert.match(r.out, /wrote the persistent form for review/);
-    parts.push(filesUnder(dir).map((f) => `=== ${p}: ${relative(dir, f)}\n${readFileSync(f, 'utf8')}`).join(''));
+    parts.push(
+      filesUnder(dir)
+        .map((f) => `=== ${p}: ${relative(dir, f)}\n${readFileSync(f, 'utf8')}`)
+        .join(''),
+    );
     rmSync(dir, { recursive: true, force: true });
   }
   golden('persist-spark-2s.txt', parts.join(''));
@@ -81,7 +105,12 @@ test('apply --yes refuses a snapshot root; bad sources are usage errors (exit 2)
   const snap = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--yes']);
   assert.equal(snap.code, 1);
   assert.match(snap.out, /^\[stderr\] numakit: apply --yes: refusing to act on example spark-2s: it is a snapshot/m);
-  for (const args of [['apply'], ['apply', '--profile', 'x'], ['apply', '--profile', 'database', 'f.yaml'], ['rollback', 'a', '--all']]) {
+  for (const args of [
+    ['apply'],
+    ['apply', '--profile', 'x'],
+    ['apply', '--profile', 'database', 'f.yaml'],
+    ['rollback', 'a', '--all'],
+  ]) {
     const r = await cli(args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.out}`);
     assert.equal(r.out.trim().split('\n').length, 1, r.out);
@@ -100,7 +129,10 @@ test('journal and rollback --dry-run read the state directory; an empty journal 
   const restore = await cli(['agent', 'restore', '--dry-run', '--state-dir', state]);
   assert.equal(restore.code, 0);
   assert.equal(restore.out, 'nothing to restore: no agent change set with changes left\n');
-  const json = JSON.parse((await cli(['rollback', '--dry-run', '--json', '--state-dir', state])).out) as { schemaVersion: number; changeSets: unknown[] };
+  const json = JSON.parse((await cli(['rollback', '--dry-run', '--json', '--state-dir', state])).out) as {
+    schemaVersion: number;
+    changeSets: unknown[];
+  };
   assert.deepEqual([json.schemaVersion, json.changeSets], [1, []]);
   assert.ok(!existsSync(state), 'no state directory was created');
 });

@@ -47,15 +47,34 @@ function scene(): Scene {
   const stateDir = mkdtempSync(join(tmpdir(), 'numakit-state-'));
   const out = mkdtempSync(join(tmpdir(), 'numakit-persist-'));
   writeFileSync(join(out, 'old.conf'), 'old\n');
-  const persist = [{ path: join(out, 'old.conf'), text: 'new\n' }, { path: join(out, 'sysctl.d', '90-numakit.conf'), text: 'vm.swappiness = 10\n' }];
+  const persist = [
+    { path: join(out, 'old.conf'), text: 'new\n' },
+    { path: join(out, 'sysctl.d', '90-numakit.conf'), text: 'vm.swappiness = 10\n' },
+  ];
   return {
-    dir, stateDir, out, persist, before: treeContents(dir), outBefore: treeContents(out),
+    dir,
+    stateDir,
+    out,
+    persist,
+    before: treeContents(dir),
+    outBefore: treeContents(out),
     done: () => [dir, stateDir, out].forEach((d) => rmSync(d, { recursive: true, force: true })),
   };
 }
 
-function child(mode: 'apply' | 'rollback', s: Scene, killAt: number): Promise<{ signal: string | null; code: number | null; out: string; err: string }> {
-  const args = [CHILD.file, mode, s.dir, s.stateDir, String(killAt), JSON.stringify({ changes: CHANGES, persist: s.persist })];
+function child(
+  mode: 'apply' | 'rollback',
+  s: Scene,
+  killAt: number,
+): Promise<{ signal: string | null; code: number | null; out: string; err: string }> {
+  const args = [
+    CHILD.file,
+    mode,
+    s.dir,
+    s.stateDir,
+    String(killAt),
+    JSON.stringify({ changes: CHANGES, persist: s.persist }),
+  ];
   const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -76,7 +95,11 @@ async function eachPoint(n: number, fn: (k: number) => Promise<void>): Promise<v
 /** Rollback as the operator would run it after the kill; a journal with nothing pending is fine. */
 function rollbackAll(s: Scene): void {
   try {
-    withFileFaults(() => undefined, () => rollback(fakeSystem(s.dir), { stateDir: s.stateDir, all: true }), { noSync: true });
+    withFileFaults(
+      () => undefined,
+      () => rollback(fakeSystem(s.dir), { stateDir: s.stateDir, all: true }),
+      { noSync: true },
+    );
   } catch (e) {
     assert.match((e as Error).message, /^nothing to roll back/);
   }
@@ -114,7 +137,17 @@ test('apply killed after each journal write, knob write and file write: rollback
 });
 
 test('rollback killed after each of its writes, then run again: every byte as before', async () => {
-  const applied = (s: Scene) => void withFileFaults(() => undefined, () => applyPlan(fakeSystem(s.dir), planChanges(fakeSystem(s.dir), CHANGES), { stateDir: s.stateDir, source: 'test', persist: s.persist }), { noSync: true });
+  const applied = (s: Scene) =>
+    void withFileFaults(
+      () => undefined,
+      () =>
+        applyPlan(fakeSystem(s.dir), planChanges(fakeSystem(s.dir), CHANGES), {
+          stateDir: s.stateDir,
+          source: 'test',
+          persist: s.persist,
+        }),
+      { noSync: true },
+    );
   const points = await countPoints('rollback', applied);
   await eachPoint(points.length, async (k) => {
     const s = scene();

@@ -6,21 +6,52 @@ import { grubArguments, renderPersistFiles } from '../../../src/render/changes_p
 
 const irq = (n: number): PlannedChange => ({
   change: { kind: 'irq-affinity', target: n, value: '0-15', device: 'eth0', reason: 'eth0 is on node 0' },
-  path: `proc/irq/${n}/smp_affinity_list`, current: '0-31', action: 'change',
+  path: `proc/irq/${n}/smp_affinity_list`,
+  current: '0-31',
+  action: 'change',
 });
 const PLAN: PlannedChange[] = [
-  { change: { kind: 'service', target: 'irqbalance', value: 'stopped', reason: 'r' }, path: null, current: 'running', action: 'change' },
-  { change: { kind: 'service', target: 'ksmtuned', value: 'stopped', reason: 'r' }, path: null, current: 'running', action: 'change' },
-  irq(40), irq(41),
-  { change: { kind: 'sysctl', target: 'kernel.numa_balancing', value: '0', reason: 'r' }, path: 'proc/sys/kernel/numa_balancing', current: '0', action: 'same' },
-  { change: { kind: 'sysctl', target: 'kernel.numa_balancing_scan_delay_ms', value: '1000', reason: 'r' }, path: 'sys/kernel/debug/sched/numa_balancing/scan_delay_ms', current: '0', action: 'change' },
-  { change: { kind: 'sysfs', target: 'sys/kernel/mm/ksm/run', value: '0', reason: 'r' }, path: 'sys/kernel/mm/ksm/run', current: null, action: 'absent' },
+  {
+    change: { kind: 'service', target: 'irqbalance', value: 'stopped', reason: 'r' },
+    path: null,
+    current: 'running',
+    action: 'change',
+  },
+  {
+    change: { kind: 'service', target: 'ksmtuned', value: 'stopped', reason: 'r' },
+    path: null,
+    current: 'running',
+    action: 'change',
+  },
+  irq(40),
+  irq(41),
+  {
+    change: { kind: 'sysctl', target: 'kernel.numa_balancing', value: '0', reason: 'r' },
+    path: 'proc/sys/kernel/numa_balancing',
+    current: '0',
+    action: 'same',
+  },
+  {
+    change: { kind: 'sysctl', target: 'kernel.numa_balancing_scan_delay_ms', value: '1000', reason: 'r' },
+    path: 'sys/kernel/debug/sched/numa_balancing/scan_delay_ms',
+    current: '0',
+    action: 'change',
+  },
+  {
+    change: { kind: 'sysfs', target: 'sys/kernel/mm/ksm/run', value: '0', reason: 'r' },
+    path: 'sys/kernel/mm/ksm/run',
+    current: null,
+    action: 'absent',
+  },
 ];
 
 test('the dry run shows path: old -> new, already-set values, and absent targets', () => {
   const text = renderPlan(PLAN, { source: 'test', dryRun: true });
   assert.match(text, /^  service irqbalance: running -> stopped  # r$/m);
-  assert.match(text, /^  \/proc\/irq\/N\/smp_affinity_list for N = 40-41: 0-31 -> 0-15 \[eth0\]  # eth0 is on node 0$/m);
+  assert.match(
+    text,
+    /^  \/proc\/irq\/N\/smp_affinity_list for N = 40-41: 0-31 -> 0-15 \[eth0\]  # eth0 is on node 0$/m,
+  );
   assert.match(text, /^already set \(1\):\n  \/proc\/sys\/kernel\/numa_balancing: 0$/m);
   assert.match(text, /^not on this machine, skipped \(1\):\n  \/sys\/kernel\/mm\/ksm\/run$/m);
   assert.match(text, /dry run: nothing written/);
@@ -28,52 +59,139 @@ test('the dry run shows path: old -> new, already-set values, and absent targets
 
 test('the same knob of many CPUs is one line per old -> new', () => {
   const gov = (cpu: number, current: string | null): PlannedChange => ({
-    change: { kind: 'sysfs', target: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, value: 'performance', reason: 'g' },
-    path: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, current, action: current === null ? 'absent' : current === 'performance' ? 'same' : 'change',
+    change: {
+      kind: 'sysfs',
+      target: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`,
+      value: 'performance',
+      reason: 'g',
+    },
+    path: `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`,
+    current,
+    action: current === null ? 'absent' : current === 'performance' ? 'same' : 'change',
   });
-  const text = renderPlan([gov(0, 'powersave'), gov(1, 'powersave'), gov(2, 'schedutil'), gov(3, 'powersave'), gov(4, 'performance'), gov(5, null), gov(6, null)], { source: 'test', dryRun: true });
-  assert.match(text, /^  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 0-1,3: powersave -> performance  # g$/m);
-  assert.match(text, /^  \/sys\/devices\/system\/cpu\/cpu2\/cpufreq\/scaling_governor: schedutil -> performance  # g$/m);
-  assert.match(text, /^already set \(1\):\n  \/sys\/devices\/system\/cpu\/cpu4\/cpufreq\/scaling_governor: performance$/m);
-  assert.match(text, /^not on this machine, skipped \(2\):\n  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 5-6$/m);
+  const text = renderPlan(
+    [
+      gov(0, 'powersave'),
+      gov(1, 'powersave'),
+      gov(2, 'schedutil'),
+      gov(3, 'powersave'),
+      gov(4, 'performance'),
+      gov(5, null),
+      gov(6, null),
+    ],
+    { source: 'test', dryRun: true },
+  );
+  assert.match(
+    text,
+    /^  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 0-1,3: powersave -> performance  # g$/m,
+  );
+  assert.match(
+    text,
+    /^  \/sys\/devices\/system\/cpu\/cpu2\/cpufreq\/scaling_governor: schedutil -> performance  # g$/m,
+  );
+  assert.match(
+    text,
+    /^already set \(1\):\n  \/sys\/devices\/system\/cpu\/cpu4\/cpufreq\/scaling_governor: performance$/m,
+  );
+  assert.match(
+    text,
+    /^not on this machine, skipped \(2\):\n  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 5-6$/m,
+  );
 });
 
 test('persist: the IRQ unit, the irqbalance drop-in banning the pinned IRQs, debugfs knobs in tuned, units to disable', () => {
   const files = Object.fromEntries(renderPersistFiles(PLAN, { name: 't' }).map((f) => [f.path, f.text]));
   assert.deepEqual(Object.keys(files).sort(), [
-    'numakit/boot.txt', 'sysctl.d/90-numakit.conf', 'systemd/system/irqbalance.service.d/90-numakit.conf',
-    'systemd/system/numakit-irq-affinity.service', 'tuned/numakit-t/tuned.conf',
+    'numakit/boot.txt',
+    'sysctl.d/90-numakit.conf',
+    'systemd/system/irqbalance.service.d/90-numakit.conf',
+    'systemd/system/numakit-irq-affinity.service',
+    'tuned/numakit-t/tuned.conf',
   ]);
-  assert.match(files['systemd/system/numakit-irq-affinity.service']!, /^ExecStart=\/bin\/sh -c 'echo 0-15 > \/proc\/irq\/41\/smp_affinity_list'$/m);
-  assert.match(files['systemd/system/irqbalance.service.d/90-numakit.conf']!, /IRQBALANCE_ARGS=--banirq=40 --banirq=41/);
-  assert.match(files['tuned/numakit-t/tuned.conf']!, /^\/sys\/kernel\/debug\/sched\/numa_balancing\/scan_delay_ms=1000$/m);
+  assert.match(
+    files['systemd/system/numakit-irq-affinity.service']!,
+    /^ExecStart=\/bin\/sh -c 'echo 0-15 > \/proc\/irq\/41\/smp_affinity_list'$/m,
+  );
+  assert.match(
+    files['systemd/system/irqbalance.service.d/90-numakit.conf']!,
+    /IRQBALANCE_ARGS=--banirq=40 --banirq=41/,
+  );
+  assert.match(
+    files['tuned/numakit-t/tuned.conf']!,
+    /^\/sys\/kernel\/debug\/sched\/numa_balancing\/scan_delay_ms=1000$/m,
+  );
   assert.doesNotMatch(files['sysctl.d/90-numakit.conf']!, /scan_delay|ksm/);
   assert.match(files['numakit/boot.txt']!, /systemctl disable ksmtuned/);
   assert.doesNotMatch(files['numakit/boot.txt']!, /disable irqbalance/);
 });
 
 test('GRUB arguments follow numa_balancing and THP enabled', () => {
-  assert.deepEqual(grubArguments([
-    { kind: 'sysctl', target: 'kernel.numa_balancing', value: '1', reason: '' },
-    { kind: 'sysfs', target: 'sys/kernel/mm/transparent_hugepage/enabled', value: 'madvise', reason: '' },
-    { kind: 'sysctl', target: 'vm.swappiness', value: '10', reason: '' },
-  ]), ['numa_balancing=enable', 'transparent_hugepage=madvise']);
+  assert.deepEqual(
+    grubArguments([
+      { kind: 'sysctl', target: 'kernel.numa_balancing', value: '1', reason: '' },
+      { kind: 'sysfs', target: 'sys/kernel/mm/transparent_hugepage/enabled', value: 'madvise', reason: '' },
+      { kind: 'sysctl', target: 'vm.swappiness', value: '10', reason: '' },
+    ]),
+    ['numa_balancing=enable', 'transparent_hugepage=madvise'],
+  );
 });
 
 test('journal: an applying set whose process is gone shows as interrupted', () => {
-  const cs: ChangeSet = { version: 1, id: 'X', time: '2025-01-01T00:00:00.000Z', source: 'profile latency', status: 'applying', pid: 42, planned: 5, entries: [], files: [] };
-  assert.match(renderJournal([cs], () => false), /^X +2025-01-01 00:00:00Z +profile latency +interrupted +0\/5 +0$/m);
-  assert.match(renderJournal([cs], () => true), /applying \(pid 42\)/);
+  const cs: ChangeSet = {
+    version: 1,
+    id: 'X',
+    time: '2025-01-01T00:00:00.000Z',
+    source: 'profile latency',
+    status: 'applying',
+    pid: 42,
+    planned: 5,
+    entries: [],
+    files: [],
+  };
+  assert.match(
+    renderJournal([cs], () => false),
+    /^X +2025-01-01 00:00:00Z +profile latency +interrupted +0\/5 +0$/m,
+  );
+  assert.match(
+    renderJournal([cs], () => true),
+    /applying \(pid 42\)/,
+  );
 });
 
-test('journal: an agent change set counts its settings and threads, and lists each thread\'s old affinity', () => {
-  const thread = (tid: number, state: 'written' | 'restored') => ({ pid: 7, tid, start: 100 + tid, comm: 'java', old: '0-3', value: '2', state });
+test("journal: an agent change set counts its settings and threads, and lists each thread's old affinity", () => {
+  const thread = (tid: number, state: 'written' | 'restored') => ({
+    pid: 7,
+    tid,
+    start: 100 + tid,
+    comm: 'java',
+    old: '0-3',
+    value: '2',
+    state,
+  });
   const cs: ChangeSet = {
-    version: 1, id: 'A', time: '2025-01-01T00:00:00.000Z', source: 'agent', status: 'applying', pid: 42, planned: 0, files: [],
-    entries: [{ change: { kind: 'sysctl', target: 'kernel.numa_balancing', value: '0', reason: 'r' }, path: 'proc/sys/kernel/numa_balancing', old: '1', restore: '1', state: 'written' }],
+    version: 1,
+    id: 'A',
+    time: '2025-01-01T00:00:00.000Z',
+    source: 'agent',
+    status: 'applying',
+    pid: 42,
+    planned: 0,
+    files: [],
+    entries: [
+      {
+        change: { kind: 'sysctl', target: 'kernel.numa_balancing', value: '0', reason: 'r' },
+        path: 'proc/sys/kernel/numa_balancing',
+        old: '1',
+        restore: '1',
+        state: 'written',
+      },
+    ],
     threads: [thread(7, 'written'), thread(8, 'restored')],
   };
-  assert.match(renderJournal([cs], () => true), /^A +2025-01-01 00:00:00Z +agent +applying \(pid 42\) +1 \+ 2 thread\(s\) +1$/m);
+  assert.match(
+    renderJournal([cs], () => true),
+    /^A +2025-01-01 00:00:00Z +agent +applying \(pid 42\) +1 \+ 2 thread\(s\) +1$/m,
+  );
   const one = renderChangeSet(cs, true);
   assert.match(one, /^  thread 7 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[written\]$/m);
   assert.match(one, /^  thread 8 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[restored\]$/m);

@@ -24,7 +24,15 @@ const CHANGES: Change[] = [
 function setup() {
   const dir = makeTree();
   const stateDir = mkdtempSync(join(tmpdir(), 'numakit-state-'));
-  return { dir, stateDir, before: treeContents(dir), done: () => { rmSync(dir, { recursive: true }); rmSync(stateDir, { recursive: true }); } };
+  return {
+    dir,
+    stateDir,
+    before: treeContents(dir),
+    done: () => {
+      rmSync(dir, { recursive: true });
+      rmSync(stateDir, { recursive: true });
+    },
+  };
 }
 
 test('two applies in the same second: rollback --all ends at the original value (60 -> 10 -> 20 -> 60)', () => {
@@ -33,9 +41,15 @@ test('two applies in the same second: rollback --all ends at the original value 
   const now = new Date(Date.UTC(2025, 0, 1, 12, 0, 0));
   applyPlan(sys, planChanges(sys, [swappiness('10')]), { stateDir, source: 'first', now });
   applyPlan(sys, planChanges(sys, [swappiness('20')]), { stateDir, source: 'second', now });
-  assert.deepEqual(listChangeSets(stateDir).map((c) => c.source), ['first', 'second']);
+  assert.deepEqual(
+    listChangeSets(stateDir).map((c) => c.source),
+    ['first', 'second'],
+  );
   const undone = rollback(sys, { stateDir, all: true });
-  assert.deepEqual(undone.map((u) => u.changeSet.source), ['second', 'first']);
+  assert.deepEqual(
+    undone.map((u) => u.changeSet.source),
+    ['second', 'first'],
+  );
   assert.equal(readFileSync(join(dir, 'proc/sys/vm/swappiness'), 'utf8'), '60\n');
   assert.deepEqual(treeContents(dir), before);
   done();
@@ -44,12 +58,31 @@ test('two applies in the same second: rollback --all ends at the original value 
 test('journals of older numakit ("X" and "X-2" in one second) unwind newest first too', () => {
   const { dir, stateDir, before, done } = setup();
   const sys = fakeSystem(dir);
-  const entry = (old: string, value: string) => ({ change: swappiness(value), path: 'proc/sys/vm/swappiness', old: `${old}\n`, restore: old, state: 'written' as const });
-  const old = (id: string, e: ReturnType<typeof entry>): ChangeSet => ({ version: 1, id, time: '2025-01-01T12:00:00.000Z', source: id, status: 'applied', pid: 1, planned: 1, entries: [e], files: [] });
+  const entry = (old: string, value: string) => ({
+    change: swappiness(value),
+    path: 'proc/sys/vm/swappiness',
+    old: `${old}\n`,
+    restore: old,
+    state: 'written' as const,
+  });
+  const old = (id: string, e: ReturnType<typeof entry>): ChangeSet => ({
+    version: 1,
+    id,
+    time: '2025-01-01T12:00:00.000Z',
+    source: id,
+    status: 'applied',
+    pid: 1,
+    planned: 1,
+    entries: [e],
+    files: [],
+  });
   saveChangeSet(stateDir, old('20250101-120000', entry('60', '10')));
   saveChangeSet(stateDir, old('20250101-120000-2', entry('10', '20')));
   writeFileSync(join(dir, 'proc/sys/vm/swappiness'), '20\n');
-  assert.deepEqual(rollback(sys, { stateDir, all: true }).map((u) => u.changeSet.id), ['20250101-120000-2', '20250101-120000']);
+  assert.deepEqual(
+    rollback(sys, { stateDir, all: true }).map((u) => u.changeSet.id),
+    ['20250101-120000-2', '20250101-120000'],
+  );
   assert.deepEqual(treeContents(dir), before);
   done();
 });
@@ -58,7 +91,9 @@ test('a rollback that cannot put a value back lists exactly what is still change
   const { dir, stateDir, before, done } = setup();
   applyPlan(fakeSystem(dir), planChanges(fakeSystem(dir), CHANGES), { stateDir, source: 'test' });
   const [r] = rollback(fakeSystem(dir, { failOn: ['proc/sys/vm/swappiness'] }), { stateDir });
-  assert.deepEqual(r!.failures, ["/proc/sys/vm/swappiness is still '10' (was '60'): cannot write '60': read-only file system (EROFS)"]);
+  assert.deepEqual(r!.failures, [
+    "/proc/sys/vm/swappiness is still '10' (was '60'): cannot write '60': read-only file system (EROFS)",
+  ]);
   assert.deepEqual(r!.restored, ['/sys/kernel/mm/transparent_hugepage/enabled', '/proc/sys/kernel/numa_balancing']);
   const cs = listChangeSets(stateDir)[0]!;
   assert.equal(cs.status, 'rollback-incomplete');
@@ -73,7 +108,9 @@ test('a value that does not read back after the rollback is listed with what it 
   const { dir, stateDir, done } = setup();
   applyPlan(fakeSystem(dir), planChanges(fakeSystem(dir), [swappiness('10')]), { stateDir, source: 'test' });
   const [r] = rollback(fakeSystem(dir, { ignoreOn: ['proc/sys/vm/swappiness'] }), { stateDir });
-  assert.deepEqual(r!.failures, ["/proc/sys/vm/swappiness is still '10' (was '60'): wrote '60' back but it reads '10'"]);
+  assert.deepEqual(r!.failures, [
+    "/proc/sys/vm/swappiness is still '10' (was '60'): wrote '60' back but it reads '10'",
+  ]);
   done();
 });
 
@@ -81,7 +118,10 @@ test('rollback with an unwritable journal still puts every value back, and says 
   const { dir, stateDir, before, done } = setup();
   const sys = fakeSystem(dir);
   applyPlan(sys, planChanges(sys, CHANGES), { stateDir, source: 'test' });
-  const [r] = withFileFaults((c) => (c.op === 'open' && c.path.startsWith(join(stateDir, 'journal')) && c.flags !== 'r' ? 'EPERM' : undefined), () => rollback(sys, { stateDir }));
+  const [r] = withFileFaults(
+    (c) => (c.op === 'open' && c.path.startsWith(join(stateDir, 'journal')) && c.flags !== 'r' ? 'EPERM' : undefined),
+    () => rollback(sys, { stateDir }),
+  );
   assert.equal(r!.restored.length, 3);
   assert.match(r!.journalError!, /cannot write the journal: .*open failed: not permitted \(EPERM\)/);
   assert.deepEqual(treeContents(dir), before);

@@ -13,7 +13,12 @@ test('variant specs: default, numactl options, agent, tuned', () => {
   assert.equal(parseVariant('--interleave=all').name, '--interleave=all');
   assert.deepEqual(parseVariant('agent'), { name: 'agent', kind: 'agent', spec: 'agent', agentArgs: [] });
   assert.deepEqual(parseVariant('a2=agent:--tune pages').agentArgs, ['--tune', 'pages']);
-  assert.deepEqual(parseVariant('tuned:database'), { name: 'tuned:database', kind: 'tuned', spec: 'tuned:database', profile: 'database' });
+  assert.deepEqual(parseVariant('tuned:database'), {
+    name: 'tuned:database',
+    kind: 'tuned',
+    spec: 'tuned:database',
+    profile: 'database',
+  });
 });
 
 for (const [spec, message] of [
@@ -28,7 +33,10 @@ for (const [spec, message] of [
   ['t=tuned:', /tuned:PROFILE takes one profile name/],
 ] as const) {
   test(`variant '${spec}' numactl would refuse: a usage error naming it`, () => {
-    assert.throws(() => parseVariant(spec), (e: Error & { exitCode?: number }) => message.test(e.message) && e.exitCode === 2);
+    assert.throws(
+      () => parseVariant(spec),
+      (e: Error & { exitCode?: number }) => message.test(e.message) && e.exitCode === 2,
+    );
   });
 }
 
@@ -39,13 +47,32 @@ test('at least two variants, names unique', () => {
 
 function run(variant: string, metric: number | null, wallS: number, extra: Partial<AbRun> = {}): AbRun {
   return {
-    variant, round: 1, order: 1, warmup: false, ok: true, exitCode: 0, signal: null, wallS, userS: 1, systemS: 0.5, maxRssKb: 1,
-    minorFaults: 10, majorFaults: 0, voluntaryCtxSwitches: 1, involuntaryCtxSwitches: 2, metric,
-    numastat: { 0: { numa_miss: 0, other_node: 5 }, 1: { numa_miss: 3, other_node: 100 } }, ...extra,
+    variant,
+    round: 1,
+    order: 1,
+    warmup: false,
+    ok: true,
+    exitCode: 0,
+    signal: null,
+    wallS,
+    userS: 1,
+    systemS: 0.5,
+    maxRssKb: 1,
+    minorFaults: 10,
+    majorFaults: 0,
+    voluntaryCtxSwitches: 1,
+    involuntaryCtxSwitches: 2,
+    metric,
+    numastat: { 0: { numa_miss: 0, other_node: 5 }, 1: { numa_miss: 3, other_node: 100 } },
+    ...extra,
   };
 }
 
-const V = [{ name: 'default', kind: 'default', spec: '' }, { name: 'local', kind: 'bind', spec: '-m 0' }, { name: 'same', kind: 'bind', spec: '-m 1' }] as const;
+const V = [
+  { name: 'default', kind: 'default', spec: '' },
+  { name: 'local', kind: 'bind', spec: '-m 0' },
+  { name: 'same', kind: 'bind', spec: '-m 1' },
+] as const;
 
 test('summary: medians, failed runs excluded, ratio oriented so > 1 is better, verdict only outside 1', () => {
   const base = [100, 102, 98, 101, 99];
@@ -68,7 +95,10 @@ test('summary: medians, failed runs excluded, ratio oriented so > 1 is better, v
 });
 
 test('a metric where higher is better, and one where lower is', () => {
-  const runs = [...[10, 11, 9, 10, 10].map((m) => run('default', m, 1)), ...[5, 5.5, 4.5, 5, 5].map((m) => run('local', m, 1))];
+  const runs = [
+    ...[10, 11, 9, 10, 10].map((m) => run('default', m, 1)),
+    ...[5, 5.5, 4.5, 5, 5].map((m) => run('local', m, 1)),
+  ];
   const higher = summarize([V[0], V[1]], runs, { metric: { better: 'higher' }, seed: 2 });
   assert.match(higher[1]!.verdict, /^local is 2\.00x \[[\d.]+, [\d.]+\] worse than default$/);
   const lower = summarize([V[0], V[1]], runs, { metric: { better: 'lower' }, seed: 2 });
@@ -76,7 +106,16 @@ test('a metric where higher is better, and one where lower is', () => {
 });
 
 test('verdict wording', () => {
-  assert.equal(verdict('local', 'default', { value: 1.31, low: 1.27, high: 1.36 }, { metric: null }), 'local is 1.31x [1.27, 1.36] faster than default');
-  assert.equal(verdict('remote', 'default', { value: 0.8, low: 0.75, high: 0.85 }, { metric: null }), 'remote is 1.25x [1.18, 1.33] slower than default');
-  assert.equal(verdict('x', 'default', { value: 1.01, low: 0.97, high: 1.05 }, { metric: null }), 'no difference measured (1.01x [0.97, 1.05])');
+  assert.equal(
+    verdict('local', 'default', { value: 1.31, low: 1.27, high: 1.36 }, { metric: null }),
+    'local is 1.31x [1.27, 1.36] faster than default',
+  );
+  assert.equal(
+    verdict('remote', 'default', { value: 0.8, low: 0.75, high: 0.85 }, { metric: null }),
+    'remote is 1.25x [1.18, 1.33] slower than default',
+  );
+  assert.equal(
+    verdict('x', 'default', { value: 1.01, low: 0.97, high: 1.05 }, { metric: null }),
+    'no difference measured (1.01x [0.97, 1.05])',
+  );
 });

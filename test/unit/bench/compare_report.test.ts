@@ -16,7 +16,12 @@ function faster(r: MemResult, f: number): MemResult {
   return {
     ...r,
     settings: { ...r.settings, numaBalancing: 1 },
-    bandwidth: r.bandwidth.map((c) => ({ ...c, kernels: Object.fromEntries(Object.entries(c.kernels).map(([k, v]) => [k, { ...v!, seconds: v!.seconds.map((s) => s / f) }])) })),
+    bandwidth: r.bandwidth.map((c) => ({
+      ...c,
+      kernels: Object.fromEntries(
+        Object.entries(c.kernels).map(([k, v]) => [k, { ...v!, seconds: v!.seconds.map((s) => s / f) }]),
+      ),
+    })),
   };
 }
 
@@ -34,7 +39,10 @@ test('compare ab: variants by name, wall time lower is better', () => {
   const a = threeVariantAb();
   const b = { ...a, runs: a.runs.map((r) => (r.variant === 'remote' ? { ...r, wallS: r.wallS * 0.8 } : r)) };
   const c = compareResults(a, b, { a: 'a', b: 'b' });
-  assert.deepEqual(c.rows.map((r) => r.what), ['default', 'local', 'remote']);
+  assert.deepEqual(
+    c.rows.map((r) => r.what),
+    ['default', 'local', 'remote'],
+  );
   assert.match(c.rows[2]!.verdict, /^B is 1\.25x \[[\d.]+, [\d.]+\] better$/);
   assert.match(c.rows[0]!.verdict, /^no difference measured/);
 });
@@ -57,7 +65,11 @@ test('bench compare on files: text and JSON; two kinds or a broken file are one 
     assert.deepEqual(Object.keys(json).slice(0, 3), ['schemaVersion', 'kind', 'of']);
     assert.equal(json['schemaVersion'], 1);
     for (const [args, message, code] of [
-      [[a, f('ab.json', threeVariantAb())], /is a bench-mem result and .* a bench-ab one; compare two of the same kind/, 1],
+      [
+        [a, f('ab.json', threeVariantAb())],
+        /is a bench-mem result and .* a bench-ab one; compare two of the same kind/,
+        1,
+      ],
       [[a, f('bad.json', '{"kind": "bench-mem"')], /bad\.json: not valid JSON/, 1],
       [[a, f('other.json', { kind: 'topo' })], /other\.json: not a numakit bench result/, 1],
       [[a, f('v2.json', { ...twoNodeMem(), schemaVersion: 2 })], /v2\.json: schemaVersion 2; this numakit reads 1/, 1],

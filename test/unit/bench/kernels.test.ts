@@ -18,7 +18,8 @@ function instance(pages = 16): { ex: KernelExports; memory: WebAssembly.Memory }
 test('each committed *_wasm.ts (bench kernels, agent pages) holds exactly what its .wat compiles to', async () => {
   const modules: { path: string; text: string }[] = await expected();
   assert.equal(modules.length, 2);
-  for (const { path, text } of modules) assert.equal(readFileSync(path, 'utf8'), text, `${path} is stale: run node scripts/build-wasm.mjs`);
+  for (const { path, text } of modules)
+    assert.equal(readFileSync(path, 'utf8'), text, `${path} is stale: run node scripts/build-wasm.mjs`);
 });
 
 test('read sums 64-bit words; fill, copy and triad write what they should', () => {

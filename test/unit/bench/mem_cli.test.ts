@@ -12,7 +12,20 @@ test('bench mem --json: every cell measured and verified on its node, nothing on
   const dir = mkdtempSync(join(tmpdir(), 'numakit-bench-'));
   try {
     const save = join(dir, 'mem.json');
-    const r = await runMain(['bench', 'mem', '--size', '4M', '--latency-size', '4M', '--seconds', '0', '--loaded', '--json', '--save', save]);
+    const r = await runMain([
+      'bench',
+      'mem',
+      '--size',
+      '4M',
+      '--latency-size',
+      '4M',
+      '--seconds',
+      '0',
+      '--loaded',
+      '--json',
+      '--save',
+      save,
+    ]);
     assert.equal(r.err, '');
     assert.equal(r.code, 0);
     const res = JSON.parse(r.out) as MemResult;

@@ -5,7 +5,14 @@ import { FALLBACK_ARRAY_BYTES, planMem, type MemRequest, type PlanNode } from '.
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
-const node = (id: number, cpus: number[], extra: Partial<PlanNode> = {}): PlanNode => ({ id, cpus, hasMemory: true, memFreeBytes: 8 * GiB, llcBytes: 32 * MiB, ...extra });
+const node = (id: number, cpus: number[], extra: Partial<PlanNode> = {}): PlanNode => ({
+  id,
+  cpus,
+  hasMemory: true,
+  memFreeBytes: 8 * GiB,
+  llcBytes: 32 * MiB,
+  ...extra,
+});
 const both: MemRequest = { bandwidth: true, latency: true, loaded: false };
 
 test('arrays are 4x the last-level cache; the buffer holds three arrays or the latency cycle', () => {
@@ -20,14 +27,23 @@ test('arrays are 4x the last-level cache; the buffer holds three arrays or the l
 });
 
 test('memory-only nodes are columns, never rows; --threads takes the first CPUs of each node', () => {
-  const p = planMem([node(0, [0, 1, 2, 3]), node(1, [4, 5, 6, 7]), node(2, [], { llcBytes: null })], { ...both, threads: 2 });
-  assert.deepEqual(p.rows, [{ node: 0, cpus: [0, 1] }, { node: 1, cpus: [4, 5] }]);
+  const p = planMem([node(0, [0, 1, 2, 3]), node(1, [4, 5, 6, 7]), node(2, [], { llcBytes: null })], {
+    ...both,
+    threads: 2,
+  });
+  assert.deepEqual(p.rows, [
+    { node: 0, cpus: [0, 1] },
+    { node: 1, cpus: [4, 5] },
+  ]);
   assert.deepEqual(p.cols, [0, 1, 2]);
 });
 
 test('--nodes keeps only the named nodes as rows and columns', () => {
   const p = planMem([node(0, [0]), node(1, [1]), node(2, [2])], { ...both, nodes: [0, 2] });
-  assert.deepEqual(p.rows.map((r) => r.node), [0, 2]);
+  assert.deepEqual(
+    p.rows.map((r) => r.node),
+    [0, 2],
+  );
   assert.deepEqual(p.cols, [0, 2]);
 });
 
@@ -52,19 +68,23 @@ test('an explicit --size below 4x the cache is measured but noted', () => {
   assert.equal(p.ruleMet, false);
 });
 
-test('--loaded adds the streams\' array after the latency cycle', () => {
+test("--loaded adds the streams' array after the latency cycle", () => {
   const p = planMem([node(0, [0, 1])], { ...both, loaded: true, latency: true, bandwidth: false });
   assert.equal(p.bufferBytes, 256 * MiB + 128 * MiB);
 });
 
 test('too little free memory on a column node is refused before allocation, with the numbers', () => {
   assert.throws(() => planMem([node(0, [0]), node(1, [1], { memFreeBytes: 200 * MiB })], both), {
-    message: 'not enough free memory on node 1: 200 MiB free, the benchmark buffer needs 384 MiB there (+64 MiB spare); use a smaller --size/--latency-size, or leave node 1 out with --nodes',
+    message:
+      'not enough free memory on node 1: 200 MiB free, the benchmark buffer needs 384 MiB there (+64 MiB spare); use a smaller --size/--latency-size, or leave node 1 out with --nodes',
   });
 });
 
 test('a buffer over 4 GiB is a usage error', () => {
-  assert.throws(() => planMem([node(0, [0])], { ...both, arrayBytes: 2 * GiB }), { exitCode: 2, message: /over the 4096 MiB a WebAssembly memory holds/ });
+  assert.throws(() => planMem([node(0, [0])], { ...both, arrayBytes: 2 * GiB }), {
+    exitCode: 2,
+    message: /over the 4096 MiB a WebAssembly memory holds/,
+  });
 });
 
 test('no node with usable CPUs or memory is a clear error', () => {

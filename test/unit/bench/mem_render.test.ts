@@ -10,7 +10,10 @@ test('the human matrices: rows CPU nodes, columns memory nodes, ratios to local,
   const text = renderMemText(twoNodeMem());
   assertGolden('bench/mem-2node.txt', text);
   assert.match(text, /node 0 \(4 thr\)\s+40\.0 \(1\.00x\)\s+24\.0\* \(0\.60x\)/);
-  assert.match(text, /\* column node 1: only 97\.3% of 98304 pages were on node 1 \(move_pages: node 0: 2654, node 1: 95650\)/);
+  assert.match(
+    text,
+    /\* column node 1: only 97\.3% of 98304 pages were on node 1 \(move_pages: node 0: 2654, node 1: 95650\)/,
+  );
 });
 
 test('csv: one line per figure with its placement share', () => {

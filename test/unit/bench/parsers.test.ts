@@ -14,7 +14,10 @@ test('cache sizes as sysfs writes them', () => {
 
 test('the last-level cache is the highest level that is not an instruction cache', () => {
   const c = (level: number, type: string, sizeBytes: number) => ({ level, type, sizeBytes, sharedCpus: [0] });
-  assert.equal(lastLevelCache([c(1, 'Data', 1), c(1, 'Instruction', 2), c(2, 'Unified', 3), c(3, 'Unified', 4)])?.sizeBytes, 4);
+  assert.equal(
+    lastLevelCache([c(1, 'Data', 1), c(1, 'Instruction', 2), c(2, 'Unified', 3), c(3, 'Unified', 4)])?.sizeBytes,
+    4,
+  );
   assert.equal(lastLevelCache([c(1, 'Instruction', 2)]), null);
   assert.equal(lastLevelCache([]), null);
 });
@@ -39,10 +42,40 @@ test('smaps: the mapping that holds an address, with its kB fields', () => {
   assert.equal(m?.kb['AnonHugePages'], 2048);
   assert.equal(parseSmapsMapping(SMAPS, 0x7f0000400000n)?.kb['Size'], 4);
   assert.equal(parseSmapsMapping(SMAPS, 0x1000n), null);
-  assert.throws(() => parseSmapsMapping('7f0000000000-7f0000400000 rw-p 0 0 0\n!!\n', 0x7f0000000000n), /not a smaps line/);
+  assert.throws(
+    () => parseSmapsMapping('7f0000000000-7f0000400000 rw-p 0 0 0\n!!\n', 0x7f0000000000n),
+    /not a smaps line/,
+  );
 });
 
 test('struct rusage: timevals then the fourteen longs', () => {
-  const raw = BigInt64Array.from([2n, 500000n, 0n, 250000n, 1234n, 0n, 0n, 0n, 10n, 3n, 0n, 0n, 0n, 0n, 0n, 0n, 7n, 8n]);
-  assert.deepEqual(parseRusage(raw), { userS: 2.5, systemS: 0.25, maxRssKb: 1234, minorFaults: 10, majorFaults: 3, voluntaryCtxSwitches: 7, involuntaryCtxSwitches: 8 });
+  const raw = BigInt64Array.from([
+    2n,
+    500000n,
+    0n,
+    250000n,
+    1234n,
+    0n,
+    0n,
+    0n,
+    10n,
+    3n,
+    0n,
+    0n,
+    0n,
+    0n,
+    0n,
+    0n,
+    7n,
+    8n,
+  ]);
+  assert.deepEqual(parseRusage(raw), {
+    userS: 2.5,
+    systemS: 0.25,
+    maxRssKb: 1234,
+    minorFaults: 10,
+    majorFaults: 3,
+    voluntaryCtxSwitches: 7,
+    involuntaryCtxSwitches: 8,
+  });
 });

@@ -28,7 +28,14 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** What bash's completion offers for the words typed so far (the last is being completed). */
 function bashComplete(words: string[]): string[] {
   const quoted = words.map((w) => `'${w}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `source '${scripts['bash']}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _numakit; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `source '${scripts['bash']}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _numakit; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.split('\n').filter((l) => l !== '');
 }
@@ -37,15 +44,44 @@ describe('bash completion', () => {
   const cases: [string[], string[]][] = [
     [['numakit', 'do'], ['doctor']],
     [['numakit', 'doctor', '--pro'], ['--profile']],
-    [['numakit', 'doctor', '--profile', ''], ['general', 'spark', 'database', 'latency', 'throughput', 'jvm', 'memory-tiering', 'spark-pinned', 'batch', 'tiering']],
+    [
+      ['numakit', 'doctor', '--profile', ''],
+      [
+        'general',
+        'spark',
+        'database',
+        'latency',
+        'throughput',
+        'jvm',
+        'memory-tiering',
+        'spark-pinned',
+        'batch',
+        'tiering',
+      ],
+    ],
     [['numakit', 'doctor', '--fail-on', 'w'], ['warning']],
     [['numakit', '--example', 'spark'], ['spark-2s']],
-    [['numakit', '--example', 'spark-2s', 'to'], ['topo', 'top']],
+    [
+      ['numakit', '--example', 'spark-2s', 'to'],
+      ['topo', 'top'],
+    ],
     [['numakit', 'agent', ''], ['restore']],
-    [['numakit', 'agent', 'restore', '--'], ['--dry-run', '--state-dir', '--help']],
-    [['numakit', 'plan', 'spark-'], ['spark-standalone', 'spark-yarn', 'spark-k8s']],
-    [['numakit', 'completion', ''], ['bash', 'zsh', 'fish']],
-    [['numakit', 'topo', '--'], ['--json', '--numactl', '--svg', '--html', '--help']],
+    [
+      ['numakit', 'agent', 'restore', '--'],
+      ['--dry-run', '--state-dir', '--help'],
+    ],
+    [
+      ['numakit', 'plan', 'spark-'],
+      ['spark-standalone', 'spark-yarn', 'spark-k8s'],
+    ],
+    [
+      ['numakit', 'completion', ''],
+      ['bash', 'zsh', 'fish'],
+    ],
+    [
+      ['numakit', 'topo', '--'],
+      ['--json', '--numactl', '--svg', '--html', '--help'],
+    ],
   ];
   for (const [words, want] of cases) {
     it(`${words.join(' ')}<TAB>`, () => assert.deepEqual(bashComplete(words), want));
@@ -62,11 +98,18 @@ describe('zsh and fish completion', () => {
     assert.equal(r.status, 0, r.stderr);
   });
 
-  it('fish parses the script and completes options and values', { skip: has('fish') ? false : 'fish is not installed (.ci/run installs it)' }, () => {
+  it('fish parses the script and completes options and values', {
+    skip: has('fish') ? false : 'fish is not installed (.ci/run installs it)',
+  }, () => {
     const complete = (line: string) => {
-      const r = spawnSync('fish', ['--no-config', '-c', `source '${scripts['fish']}'; complete -C '${line}'`], { encoding: 'utf8' });
+      const r = spawnSync('fish', ['--no-config', '-c', `source '${scripts['fish']}'; complete -C '${line}'`], {
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
-      return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]);
+      return r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split('\t')[0]);
     };
     assert.ok(complete('numakit ').includes('topo'));
     assert.ok(complete('numakit doctor --').includes('--fail-on'));
@@ -81,17 +124,23 @@ describe('the man page', () => {
     assert.match(man, /^\.TH NUMAKIT 1 /);
     for (const [name, entry] of Object.entries(COMMANDS)) {
       assert.ok(man.includes(`.SS numakit ${name}`), name);
-      for (const key of Object.keys((await entry.load()).options)) assert.ok(man.includes(key.replace(/-/g, '\\-')), `${name}: ${key}`);
+      for (const key of Object.keys((await entry.load()).options))
+        assert.ok(man.includes(key.replace(/-/g, '\\-')), `${name}: ${key}`);
     }
   });
 
-  it('passes groff -ww and man --warnings with no warning', { skip: has('groff') && has('man') ? false : 'groff or man-db is not installed (.ci/run installs them)' }, async () => {
+  it('passes groff -ww and man --warnings with no warning', {
+    skip: has('groff') && has('man') ? false : 'groff or man-db is not installed (.ci/run installs them)',
+  }, async () => {
     const file = join(dir, 'numakit.1');
     writeFileSync(file, (await runMain(['help', '--man'])).out);
     const groff = spawnSync('groff', ['-man', '-z', '-ww', file], { encoding: 'utf8' });
     assert.equal(groff.status, 0);
     assert.equal(groff.stderr, '');
-    const man = spawnSync('man', ['--warnings', '-l', file], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' } });
+    const man = spawnSync('man', ['--warnings', '-l', file], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' },
+    });
     assert.equal(man.status, 0, man.stderr);
     assert.equal(man.stderr, '');
     assert.match(man.stdout, /numakit doctor \[--profile NAME\]/);

@@ -19,20 +19,38 @@ const EX = ['--example', 'spark-2s'];
  * for a command that cannot run here in a moment (a benchmark), the test file that checks its
  * --json instead.
  */
-type Invocation = { argv: string[]; keys: string[]; codes?: number[]; prepare?: () => Promise<void>; foreign?: string } | { elsewhere: string };
+type Invocation =
+  | { argv: string[]; keys: string[]; codes?: number[]; prepare?: () => Promise<void>; foreign?: string }
+  | { elsewhere: string };
 const INVOCATIONS: Record<string, Invocation> = {
-  '': { argv: [...EX, '--json'], keys: ['target', 'summary', 'nodes', 'devicesWithoutNode', 'distances', 'doctor', 'stat'] },
+  '': {
+    argv: [...EX, '--json'],
+    keys: ['target', 'summary', 'nodes', 'devicesWithoutNode', 'distances', 'doctor', 'stat'],
+  },
   topo: { argv: [...EX, 'topo', '--json'], keys: ['nodes', 'cpus', 'devices'] },
   doctor: { argv: [...EX, 'doctor', '--json'], keys: ['target', 'profile', 'summary', 'findings'], codes: [0, 1] },
   stat: { argv: [...EX, 'stat', '--json'], keys: ['numastat'] },
   examples: { argv: ['examples', '--json'], keys: ['examples'] },
-  plan: { argv: [...EX, 'plan', 'redis', '--json'], keys: ['workload', 'machine', 'out', 'derivations', 'notes', 'files'] },
-  apply: { argv: [...EX, 'apply', '--profile', 'database', '--json'], keys: ['source', 'dryRun', 'summary', 'changes', 'persist', 'changeSet'] },
-  rollback: { argv: ['rollback', '--dry-run', '--json', '--state-dir', join(dir, 'state')], keys: ['dryRun', 'changeSets'] },
+  plan: {
+    argv: [...EX, 'plan', 'redis', '--json'],
+    keys: ['workload', 'machine', 'out', 'derivations', 'notes', 'files'],
+  },
+  apply: {
+    argv: [...EX, 'apply', '--profile', 'database', '--json'],
+    keys: ['source', 'dryRun', 'summary', 'changes', 'persist', 'changeSet'],
+  },
+  rollback: {
+    argv: ['rollback', '--dry-run', '--json', '--state-dir', join(dir, 'state')],
+    keys: ['dryRun', 'changeSets'],
+  },
   journal: { argv: ['journal', '--json', '--state-dir', join(dir, 'state')], keys: ['changeSets'] },
-  snapshot: { argv: [...EX, 'snapshot', join(dir, 'snap'), '--json'], keys: ['out', 'files', 'processes', 'redacted', 'date'] },
+  snapshot: {
+    argv: [...EX, 'snapshot', join(dir, 'snap'), '--json'],
+    keys: ['out', 'files', 'processes', 'redacted', 'date'],
+  },
   'fleet report': {
-    argv: ['fleet', 'report', '--json', join(dir, 'fleet')], keys: ['hosts', 'classes', 'findings'],
+    argv: ['fleet', 'report', '--json', join(dir, 'fleet')],
+    keys: ['hosts', 'classes', 'findings'],
     prepare: async () => {
       mkdirSync(join(dir, 'fleet'), { recursive: true });
       writeFileSync(join(dir, 'fleet', 'host1.json'), (await runMain([...EX, 'doctor', '--json'])).out);
@@ -40,9 +58,16 @@ const INVOCATIONS: Record<string, Invocation> = {
   },
   'bench mem': { elsewhere: 'test/unit/bench/mem_cli.test.ts' },
   'bench compare': { elsewhere: 'test/unit/bench/compare_report.test.ts' },
-  'bench ab': { argv: ['bench', 'ab', '--runs', '3', '--settle', '0', '--variant', 'a=', '--variant', 'b=', '--json', '--', 'true'], keys: ['kind', 'runs'] },
+  'bench ab': {
+    argv: ['bench', 'ab', '--runs', '3', '--settle', '0', '--variant', 'a=', '--variant', 'b=', '--json', '--', 'true'],
+    keys: ['kind', 'runs'],
+  },
   // A Kubernetes object: its schema is the NodeResourceTopology CRD's, versioned by apiVersion.
-  'k8s nrt': { argv: [...EX, 'k8s', 'nrt', '--node', 'w1', '--json'], keys: ['apiVersion', 'kind', 'zones'], foreign: 'topology.node.k8s.io/v1alpha2' },
+  'k8s nrt': {
+    argv: [...EX, 'k8s', 'nrt', '--node', 'w1', '--json'],
+    keys: ['apiVersion', 'kind', 'zones'],
+    foreign: 'topology.node.k8s.io/v1alpha2',
+  },
 };
 
 async function withJson(): Promise<string[]> {
@@ -60,9 +85,16 @@ describe('--json', async () => {
   for (const name of await withJson()) {
     it(`numakit ${name || '(overview)'} --json: schemaVersion first, documented keys`, async () => {
       const inv = INVOCATIONS[name];
-      assert.ok(inv !== undefined, `numakit ${name} has --json: add how to run it to INVOCATIONS in this file, and its schema to docs/json.md`);
+      assert.ok(
+        inv !== undefined,
+        `numakit ${name} has --json: add how to run it to INVOCATIONS in this file, and its schema to docs/json.md`,
+      );
       if ('elsewhere' in inv) {
-        assert.match(readFileSync(join(REPO_DIR, inv.elsewhere), 'utf8'), /schemaVersion/, `${inv.elsewhere} checks the schemaVersion`);
+        assert.match(
+          readFileSync(join(REPO_DIR, inv.elsewhere), 'utf8'),
+          /schemaVersion/,
+          `${inv.elsewhere} checks the schemaVersion`,
+        );
         return;
       }
       await inv.prepare?.();

@@ -37,7 +37,11 @@ export function documentedOptions(help: string): Documented[] {
     const attached = /^-[A-Za-z]\[/.test(m[1]!);
     const valueWord = words.find((w) => !/^--?[A-Za-z0-9]/.test(w));
     const choices = /: ([a-z]+) \| ([a-z]+)/.exec(line)?.[1];
-    out.push({ flags, value: attached ? 'attached' : valueWord !== undefined ? 'required' : 'none', sample: choices ?? '1' });
+    out.push({
+      flags,
+      value: attached ? 'attached' : valueWord !== undefined ? 'required' : 'none',
+      sample: choices ?? '1',
+    });
   }
   return out;
 }
@@ -61,13 +65,39 @@ async function walk(): Promise<[string, Command][]> {
 
 const commands = await walk();
 const helps = new Map<string, string>();
-for (const [name] of commands) helps.set(name, (await runMain(name === '' ? ['--help'] : [...name.split(' '), '--help'])).out);
+for (const [name] of commands)
+  helps.set(name, (await runMain(name === '' ? ['--help'] : [...name.split(' '), '--help'])).out);
 
 /** Long names to try on every command: each command's, the global ones, and common ones elsewhere. */
 const LONG_NAMES = new Set([
   ...[...helps.values()].flatMap((h) => documentedOptions(h).flatMap((d) => d.flags.filter((f) => f.startsWith('--')))),
   ...Object.keys(GLOBAL_OPTIONS).map((k) => `--${k}`),
-  ...['--verbose', '--quiet', '--output', '--format', '--all', '--force', '--dry-run', '--yes', '--json', '--debug', '--color', '--watch', '--interval', '--node', '--nodes', '--pid', '--config', '--version', '--profile', '--out', '--state-dir', '--numastat', '--procs', '--markdown'],
+  ...[
+    '--verbose',
+    '--quiet',
+    '--output',
+    '--format',
+    '--all',
+    '--force',
+    '--dry-run',
+    '--yes',
+    '--json',
+    '--debug',
+    '--color',
+    '--watch',
+    '--interval',
+    '--node',
+    '--nodes',
+    '--pid',
+    '--config',
+    '--version',
+    '--profile',
+    '--out',
+    '--state-dir',
+    '--numastat',
+    '--procs',
+    '--markdown',
+  ],
 ]);
 
 function outcome(cmd: Command, name: string, args: string[]): 'ok' | 'unknown' | 'usage' {
@@ -87,17 +117,21 @@ describe('every command: --help against the parser', () => {
     const help = helps.get(name)!;
     const documented = documentedOptions(help);
     const flags = new Set(documented.flatMap((d) => d.flags));
-    const global = new Set(Object.entries(GLOBAL_OPTIONS).flatMap(([k, s]) => [`--${k}`, ...(s.short ? [`-${s.short}`] : [])]));
+    const global = new Set(
+      Object.entries(GLOBAL_OPTIONS).flatMap(([k, s]) => [`--${k}`, ...(s.short ? [`-${s.short}`] : [])]),
+    );
 
     it(`${label}: --help prints usage, the global options and the exit statuses`, () => {
       assert.match(help, name === '' ? /^usage: numakit / : new RegExp(`^usage: numakit ${name}`));
       if (name !== '') assert.ok(help.includes(GLOBALS_LINE), 'the global options line');
-      for (const code of Object.keys(EXIT_TABLE)) assert.match(help, new RegExp(`^  ${code} +\\S`, 'm'), `exit status ${code}`);
+      for (const code of Object.keys(EXIT_TABLE))
+        assert.match(help, new RegExp(`^  ${code} +\\S`, 'm'), `exit status ${code}`);
       assert.ok(flags.has('--help') && flags.has('-h'), '-h, --help is listed');
     });
 
     it(`${label}: the usage lines name only documented options`, () => {
-      for (const f of synopsisFlags(help)) assert.ok(flags.has(f) || global.has(f), `${f} is in the usage but not among the options`);
+      for (const f of synopsisFlags(help))
+        assert.ok(flags.has(f) || global.has(f), `${f} is in the usage but not among the options`);
     });
 
     it(`${label}: every documented option is accepted, with a value exactly when it shows one`, () => {
@@ -108,10 +142,18 @@ describe('every command: --help against the parser', () => {
             if (f.startsWith('--')) assert.equal(outcome(cmd, name, [`${f}=x`]), 'usage', `${f} takes no value`);
           } else if (d.value === 'attached') {
             assert.notEqual(outcome(cmd, name, [f]), 'unknown', `${f} is documented but refused`);
-            assert.notEqual(outcome(cmd, name, [`${f}${d.sample}`]), 'unknown', `${f}${d.sample} is documented but refused`);
+            assert.notEqual(
+              outcome(cmd, name, [`${f}${d.sample}`]),
+              'unknown',
+              `${f}${d.sample} is documented but refused`,
+            );
           } else {
             assert.equal(outcome(cmd, name, [f]), 'usage', `${f} without its value is a usage error`);
-            assert.notEqual(outcome(cmd, name, [f, d.sample]), 'unknown', `${f} ${d.sample} is documented but refused as unknown`);
+            assert.notEqual(
+              outcome(cmd, name, [f, d.sample]),
+              'unknown',
+              `${f} ${d.sample} is documented but refused as unknown`,
+            );
           }
         }
       }
@@ -123,7 +165,9 @@ describe('every command: --help against the parser', () => {
         assert.equal(outcome(cmd, name, [`-${c}`]), 'unknown', `-${c} is accepted but not documented`);
       }
       const longs = [...flags].filter((f) => f.startsWith('--'));
-      const shortOnly = Object.entries(cmd.options).filter(([, s]) => s.shortOnly).map(([k]) => `--${k}`);
+      const shortOnly = Object.entries(cmd.options)
+        .filter(([, s]) => s.shortOnly)
+        .map(([k]) => `--${k}`);
       for (const f of new Set([...LONG_NAMES, ...shortOnly, '--no-such-option'])) {
         // A unique prefix of a documented option is numactl's getopt_long for run (its help says so).
         if (flags.has(f) || longs.some((l) => l.startsWith(f))) continue;
@@ -135,13 +179,15 @@ describe('every command: --help against the parser', () => {
 
 describe('the command table', () => {
   it("each entry's summary is the command's own", async () => {
-    for (const [name, entry] of Object.entries(COMMANDS)) assert.equal(entry.summary, (await entry.load()).summary, name);
+    for (const [name, entry] of Object.entries(COMMANDS))
+      assert.equal(entry.summary, (await entry.load()).summary, name);
     assert.equal(OVERVIEW.summary, (await OVERVIEW.load()).summary);
   });
 
   it('the README has the exit status table', () => {
     const readme = readFileSync(join(REPO_DIR, 'README.md'), 'utf8');
-    for (const [code, meaning] of Object.entries(EXIT_TABLE)) assert.ok(readme.includes(`| ${code} | ${meaning} |`), `README: | ${code} | ${meaning} |`);
+    for (const [code, meaning] of Object.entries(EXIT_TABLE))
+      assert.ok(readme.includes(`| ${code} | ${meaning} |`), `README: | ${code} | ${meaning} |`);
   });
 
   it('--version is the package version', async () => {

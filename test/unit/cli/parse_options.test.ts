@@ -6,7 +6,13 @@ import type { Command } from '../../../src/cli/options.js';
 import { parseOptions, resolveSubcommand } from '../../../src/cli/parse_options.js';
 import { UnknownOptionError, UsageError } from '../../../src/model/errors.js';
 
-const restore: Command = { summary: 'undo', synopsis: [''], description: 'Undo.', options: { 'state-dir': { type: 'string', value: 'DIR', help: 'where' } }, run: async () => 0 };
+const restore: Command = {
+  summary: 'undo',
+  synopsis: [''],
+  description: 'Undo.',
+  options: { 'state-dir': { type: 'string', value: 'DIR', help: 'where' } },
+  run: async () => 0,
+};
 const cmd: Command = {
   summary: 'a test command',
   synopsis: ['[--json | --text] [-v] [--level L] [-m]'],
@@ -45,13 +51,16 @@ describe('parseOptions', () => {
   ];
   for (const [args, message, unknown] of refused) {
     it(`refuses ${args.join(' ')}: exit 2, one line`, () => {
-      assert.throws(() => parseOptions(cmd, args, 'test'), (e: unknown) => {
-        assert.ok(e instanceof UsageError);
-        assert.equal(e.exitCode, 2);
-        assert.equal(e instanceof UnknownOptionError, unknown);
-        assert.match(e.message, message);
-        return true;
-      });
+      assert.throws(
+        () => parseOptions(cmd, args, 'test'),
+        (e: unknown) => {
+          assert.ok(e instanceof UsageError);
+          assert.equal(e.exitCode, 2);
+          assert.equal(e instanceof UnknownOptionError, unknown);
+          assert.match(e.message, message);
+          return true;
+        },
+      );
     });
   }
 
@@ -60,7 +69,10 @@ describe('parseOptions', () => {
     assert.deepEqual(parseOptions(one, ['x'], 'test').positionals, ['x']);
     assert.throws(() => parseOptions(one, [], 'test'), /^UsageError: test: missing ID/);
     assert.throws(() => parseOptions(one, ['x', 'y'], 'test'), /test: unexpected argument 'y' \(at most 1 ID\)/);
-    assert.throws(() => parseOptions({ ...one, positionals: undefined }, ['x'], ''), /^UsageError: unexpected argument 'x'$/);
+    assert.throws(
+      () => parseOptions({ ...one, positionals: undefined }, ['x'], ''),
+      /^UsageError: unexpected argument 'x'$/,
+    );
   });
 
   it('--help wins over other checks, as git does', () => {
@@ -80,13 +92,18 @@ describe('help', () => {
     assert.equal(optionLabel('json', { type: 'boolean', help: '' }), '--json');
     assert.equal(optionLabel('verbose', { type: 'boolean', short: 'v', help: '' }), '-v, --verbose');
     assert.equal(optionLabel('m', { type: 'boolean', short: 'm', shortOnly: true, help: '' }), '-m');
-    assert.equal(optionLabel('s', { type: 'string', short: 's', shortOnly: true, value: '[NODE]', help: '' }), '-s[NODE]');
+    assert.equal(
+      optionLabel('s', { type: 'string', short: 's', shortOnly: true, value: '[NODE]', help: '' }),
+      '-s[NODE]',
+    );
     assert.equal(optionLabel('level', { type: 'string', value: 'L', help: '' }), '--level L');
   });
 
   it('renders usage, subcommands, options by group, globals and the exit statuses', () => {
     const text = renderHelp('test', { ...cmd, exit: { 1: 'a finding' } });
-    assert.equal(text, `usage: numakit test [--json | --text] [-v] [--level L] [-m]
+    assert.equal(
+      text,
+      `usage: numakit test [--json | --text] [-v] [--level L] [-m]
 
 Does a test.
 
@@ -111,6 +128,7 @@ exit status:
   1   a finding
   2   usage error: an unknown, contradictory or badly formed option or argument
   70  internal error: a bug in numakit (NUMAKIT_DEBUG=1 shows where)
-`);
+`,
+    );
   });
 });

@@ -12,7 +12,8 @@ import { REPO_DIR } from '../../helpers/cli.js';
 
 const BIN = join(REPO_DIR, 'src/cli/bin.ts');
 /** glibc's makedev(): 12 bits of major at 8, the rest of it from bit 44 (a sum: | would cut at 32 bits). */
-const dev = (major: number, minor: number) => (((major & 0xfff) << 8) | (minor & 0xff)) + Math.floor(major / 0x1000) * 0x1000 * 2 ** 32;
+const dev = (major: number, minor: number) =>
+  (((major & 0xfff) << 8) | (minor & 0xff)) + Math.floor(major / 0x1000) * 0x1000 * 2 ** 32;
 const char = (rdev: number) => ({ rdev, isCharacterDevice: () => true });
 
 describe('cannotBeTerminal', () => {

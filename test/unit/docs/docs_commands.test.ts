@@ -16,7 +16,13 @@ import { EXPECT, PLACEHOLDERS } from './expectations.js';
 import { docCommands, shellWords, type DocCommand } from './extract.js';
 import { NOT_RUN, notRun } from './not_run.js';
 
-const DOCS = ['README.md', ...readdirSync(join(REPO_DIR, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(REPO_DIR, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const text = (doc: string) => readFileSync(join(REPO_DIR, doc), 'utf8');
 const ALL: DocCommand[] = DOCS.flatMap((d) => docCommands(d, text(d)));
 const base = mkdtempSync(join(tmpdir(), 'numakit-docs-'));
@@ -24,7 +30,9 @@ const home = process.cwd();
 
 /** The YAML blocks that are change files. */
 function changeFiles(doc: string): { line: number; yaml: string }[] {
-  return [...text(doc).matchAll(/^```yaml\n([\s\S]*?)^```/gm)].filter((m) => /^changes:/m.test(m[1]!)).map((m) => ({ line: text(doc).slice(0, m.index).split('\n').length + 1, yaml: m[1]! }));
+  return [...text(doc).matchAll(/^```yaml\n([\s\S]*?)^```/gm)]
+    .filter((m) => /^changes:/m.test(m[1]!))
+    .map((m) => ({ line: text(doc).slice(0, m.index).split('\n').length + 1, yaml: m[1]! }));
 }
 
 async function must(argv: string[]): Promise<void> {
@@ -56,7 +64,9 @@ after(() => {
 
 function argvOf(c: DocCommand): { argv: string[]; into: string | null } {
   const e = EXPECT[c.text] ?? {};
-  let words = shellWords(c.text).slice(1).map((w) => PLACEHOLDERS[w] ?? e.subst?.[w] ?? w);
+  let words = shellWords(c.text)
+    .slice(1)
+    .map((w) => PLACEHOLDERS[w] ?? e.subst?.[w] ?? w);
   let into: string | null = null;
   const gt = words.indexOf('>');
   if (gt >= 0) {
@@ -81,7 +91,11 @@ async function check(c: DocCommand): Promise<void> {
   const written = e.file ?? into;
   const shown = written === null ? `${r.out}${r.err}` : readFileSync(written, 'utf8');
   const line = e.line ?? /\S/;
-  assert.match(shown, new RegExp(line.source, `${line.flags.replace('m', '')}m`), `${where}: output\n${shown.slice(0, 2000)}${r.err}`);
+  assert.match(
+    shown,
+    new RegExp(line.source, `${line.flags.replace('m', '')}m`),
+    `${where}: output\n${shown.slice(0, 2000)}${r.err}`,
+  );
 }
 
 /** A command shown again (the same text in another document) ran already: each runs once. */
@@ -99,12 +113,20 @@ for (const doc of DOCS) {
     try {
       for (const c of cmds) {
         if (c.kind === 'synopsis' || notRun(c.text)) continue;
-        assert.notEqual(c.kind, 'other', `${c.file}:${c.line}: ${c.text}: a command of another program; make it runnable or add it to test/unit/docs/not_run.ts with why`);
+        assert.notEqual(
+          c.kind,
+          'other',
+          `${c.file}:${c.line}: ${c.text}: a command of another program; make it runnable or add it to test/unit/docs/not_run.ts with why`,
+        );
         if (ran.has(c.text)) continue;
         ran.add(c.text);
         await check(c);
       }
-      for (const f of changeFiles(doc)) assert.doesNotThrow(() => parseChangeFile(f.yaml, `${doc}:${f.line}`), `${doc}:${f.line}: the change file parses`);
+      for (const f of changeFiles(doc))
+        assert.doesNotThrow(
+          () => parseChangeFile(f.yaml, `${doc}:${f.line}`),
+          `${doc}:${f.line}: the change file parses`,
+        );
     } finally {
       process.chdir(home);
     }
@@ -116,9 +138,18 @@ test('the documents show commands, and the not-run list is short, reasoned and c
   assert.ok(run.length >= 50, `${run.length} runnable commands`);
   for (const n of NOT_RUN) {
     assert.ok(n.why.length > 40, `${n.match}: says why`);
-    assert.ok(ALL.some((c) => n.match.test(c.text)), `${n.match} matches no documented command any more: remove it`);
+    assert.ok(
+      ALL.some((c) => n.match.test(c.text)),
+      `${n.match} matches no documented command any more: remove it`,
+    );
   }
-  for (const key of Object.keys(EXPECT)) assert.ok(ALL.some((c) => c.text === key), `expectations.ts: '${key}' is not in any document any more`);
+  for (const key of Object.keys(EXPECT))
+    assert.ok(
+      ALL.some((c) => c.text === key),
+      `expectations.ts: '${key}' is not in any document any more`,
+    );
   const skipped = ALL.filter((c) => notRun(c.text));
-  console.log(`# ${run.length} documented commands run; ${skipped.length} not run (${NOT_RUN.length} reasons); ${ALL.filter((c) => c.kind === 'synopsis').length} synopsis lines`);
+  console.log(
+    `# ${run.length} documented commands run; ${skipped.length} not run (${NOT_RUN.length} reasons); ${ALL.filter((c) => c.kind === 'synopsis').length} synopsis lines`,
+  );
 });

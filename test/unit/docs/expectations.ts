@@ -38,17 +38,31 @@ export const EXPECT: Readonly<Record<string, Expect>> = {
   'numakit doctor --profile database --markdown > numa-report.md': { line: /^# numakit doctor: example spark-2s$/ },
   'numakit doctor --json --fail-on warning': { line: /"profile": "general"/ },
   'numakit --example spark-2s doctor -v': { line: /^PASSED \(\d+\)$/ },
-  'numakit --example spark-2s doctor --profile spark': { line: /\[thp\/enabled\] THP enabled is "always"; the spark profile wants never/ },
-  'numakit --example spark-2s doctor --profile database --placement unpinned --markdown > report.md': { line: /^Profile \*\*database\*\* \(placement unpinned: as given with --placement\)/ },
+  'numakit --example spark-2s doctor --profile spark': {
+    line: /\[thp\/enabled\] THP enabled is "always"; the spark profile wants never/,
+  },
+  'numakit --example spark-2s doctor --profile database --placement unpinned --markdown > report.md': {
+    line: /^Profile \*\*database\*\* \(placement unpinned: as given with --placement\)/,
+  },
   'numakit doctor --profile database': { line: /not checked|NOT CHECKED/ },
-  'numakit --example spark-2s plan spark-standalone': { line: /^\| committed on node 0 \(96 GiB\) \| 82 \+ 12 \+ 1 = 95 GiB \(99%\) \| 73 \+ 11 \+ 1 = 85 GiB \(89%\) \|$/ },
-  'numakit --root snap.tar.gz plan spark-k8s --k8s-node w7 --out plan-w7': { line: /^wrote \d+ files to plan-w7; read plan-w7\/PLAN\.md first$/ },
-  'numakit plan mysql --buffer-pool 48g --huge-pages': { line: /^==> \/etc\/systemd\/system\/mysql\.service\.d\/50-numakit-numa\.conf/ },
+  'numakit --example spark-2s plan spark-standalone': {
+    line: /^\| committed on node 0 \(96 GiB\) \| 82 \+ 12 \+ 1 = 95 GiB \(99%\) \| 73 \+ 11 \+ 1 = 85 GiB \(89%\) \|$/,
+  },
+  'numakit --root snap.tar.gz plan spark-k8s --k8s-node w7 --out plan-w7': {
+    line: /^wrote \d+ files to plan-w7; read plan-w7\/PLAN\.md first$/,
+  },
+  'numakit plan mysql --buffer-pool 48g --huge-pages': {
+    line: /^==> \/etc\/systemd\/system\/mysql\.service\.d\/50-numakit-numa\.conf/,
+  },
   'numakit --example spark-2s plan mysql --buffer-pool 48g': { line: /^NUMAPolicy=bind$/ },
   "numakit plan service --name ingest --exec '/usr/local/bin/ingest -v' --per-node": { line: /^MemoryMax=88473M$/ },
   'numakit apply --profile database': { line: /^left alone here/ },
-  'numakit apply --profile database --placement bound': { line: /^  \/proc\/sys\/kernel\/numa_balancing: 1 -> 0  # AutoNUMA off/ },
-  'numakit --example spark-2s apply --profile spark': { line: /^  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 0-63: powersave -> performance/ },
+  'numakit apply --profile database --placement bound': {
+    line: /^  \/proc\/sys\/kernel\/numa_balancing: 1 -> 0  # AutoNUMA off/,
+  },
+  'numakit --example spark-2s apply --profile spark': {
+    line: /^  \/sys\/devices\/system\/cpu\/cpuN\/cpufreq\/scaling_governor for N = 0-63: powersave -> performance/,
+  },
   'numakit apply tune.yaml --persist ./out': { line: /^wrote the persistent form for review:$/ },
   'numakit journal': { real: true, line: /no change sets in the journal|^\S+ +\d{4}-/ },
   'numakit stat': { line: /numa_hit/ },
@@ -65,7 +79,9 @@ export const EXPECT: Readonly<Record<string, Expect>> = {
   'numakit agent --advise --once': { line: /^numakit agent ready: .*advise only/ },
   'numakit snapshot --processes out': { line: /wrote \d+ files to out/ },
   'numakit run -m 0 -C 1 --show': { real: true, line: /^policy: bind$/ },
-  'numakit k8s nrt --node w7 --topology-manager-policy single-numa-node --reserved-cpus 0-1': { line: /^kind: NodeResourceTopology$/ },
+  'numakit k8s nrt --node w7 --topology-manager-policy single-numa-node --reserved-cpus 0-1': {
+    line: /^kind: NodeResourceTopology$/,
+  },
   'numakit fleet report gathered/': { real: true, line: /2 host/ },
   'numakit fleet report gathered/ --html > fleet.html': { real: true, line: /<html|<!doctype/i },
   'numakit fleet report --html gathered/ > fleet.html': { real: true, line: /<html|<!doctype/i },

@@ -12,7 +12,32 @@ export interface DocCommand {
 }
 
 /** Programs other than numakit that documents show commands of. */
-export const OTHER_TOOLS = ['npm', 'npx', 'node', 'scp', 'ssh', 'kubectl', 'helm', 'ansible-playbook', 'ansible', 'cd', 'sudo', 'curl', 'wget', 'systemctl', 'make', 'git', 'docker', 'podman', 'bash', 'sh', 'python3', 'promtool', 'numactl', 'numastat'];
+export const OTHER_TOOLS = [
+  'npm',
+  'npx',
+  'node',
+  'scp',
+  'ssh',
+  'kubectl',
+  'helm',
+  'ansible-playbook',
+  'ansible',
+  'cd',
+  'sudo',
+  'curl',
+  'wget',
+  'systemctl',
+  'make',
+  'git',
+  'docker',
+  'podman',
+  'bash',
+  'sh',
+  'python3',
+  'promtool',
+  'numactl',
+  'numastat',
+];
 
 /** The text before an unquoted " #" comment. */
 export function stripComment(line: string): string {

@@ -8,18 +8,51 @@ export interface NotRun {
 }
 
 export const NOT_RUN: readonly NotRun[] = [
-  { match: /^npm (ci|test|start|pack|install|run (build|build:sea|test:lab|test:dist|lab|capture|bench))\b/, why: 'builds, packs or tests numakit itself (npm test is what runs this test; the lab ones boot QEMU guests): CI runs npm ci, npm test, npm run test:dist and npm run test:lab (.ci/run)' },
-  { match: /^(scp|kubectl|ansible-playbook|podman|cd deploy\/ansible)\b/, why: 'acts on other machines (a server, a Kubernetes cluster, an Ansible inventory) or builds an image: test/unit/fleet/ validates the manifests, playbooks and Containerfile' },
-  { match: /^numakit (.* )?(apply|rollback)\b.*(--yes|--all)|^numakit rollback$/, why: 'changes the kernel settings of this machine, the test host (apply and rollback run on fake systems in test/unit/apply/, for real in lab guests)' },
-  { match: /^numakit (.* )?agent( --config| --tune| --unit| restore|$)/, why: 'the placement daemon moves this machine\'s processes and runs until stopped (agent --advise --once runs here; test/unit/agent/ and the lab run the rest)' },
-  { match: /^numakit (.* )?serve\b/, why: 'an HTTP server that runs until stopped (test/unit/serve/ starts it on port 0)' },
-  { match: /^numakit (.* )?top$/, why: 'a full-screen view that runs until q (test/unit/stat/top_pty.test.ts drives it in a pty)' },
+  {
+    match: /^npm (ci|test|start|pack|install|run (build|build:sea|test:lab|test:dist|lab|capture|bench))\b/,
+    why: 'builds, packs or tests numakit itself (npm test is what runs this test; the lab ones boot QEMU guests): CI runs npm ci, npm test, npm run test:dist and npm run test:lab (.ci/run)',
+  },
+  {
+    match: /^(scp|kubectl|ansible-playbook|podman|cd deploy\/ansible)\b/,
+    why: 'acts on other machines (a server, a Kubernetes cluster, an Ansible inventory) or builds an image: test/unit/fleet/ validates the manifests, playbooks and Containerfile',
+  },
+  {
+    match: /^numakit (.* )?(apply|rollback)\b.*(--yes|--all)|^numakit rollback$/,
+    why: 'changes the kernel settings of this machine, the test host (apply and rollback run on fake systems in test/unit/apply/, for real in lab guests)',
+  },
+  {
+    match: /^numakit (.* )?agent( --config| --tune| --unit| restore|$)/,
+    why: "the placement daemon moves this machine's processes and runs until stopped (agent --advise --once runs here; test/unit/agent/ and the lab run the rest)",
+  },
+  {
+    match: /^numakit (.* )?serve\b/,
+    why: 'an HTTP server that runs until stopped (test/unit/serve/ starts it on port 0)',
+  },
+  {
+    match: /^numakit (.* )?top$/,
+    why: 'a full-screen view that runs until q (test/unit/stat/top_pty.test.ts drives it in a pty)',
+  },
   { match: /^numakit (.* )?stat .*--watch\b/, why: 'prints until Ctrl-C (test/unit/stat/watch.test.ts)' },
-  { match: /^node bench\//, why: 'a benchmark: starts numakit many times over minutes and prints ratios against a baseline measured in the same run (benchmarks are not tests)' },
-  { match: /^numakit (.* )?bench (mem|ab|compare)\b/, why: 'measures this machine\'s memory or runs workloads for seconds to minutes, or compares such results (test/unit/bench/ runs them with small sizes)' },
-  { match: /^numakit (.* )?run .*(-- |myapp$)/, why: 'runs a program of the reader\'s (java, redis-server, myapp, network-server, db), bound to devices and paths of their machine (test/unit/run/ runs each form)' },
-  { match: /^numakit completion \w+ > \/etc\//, why: 'installs into /etc/bash_completion.d (test/unit/cli/completion_man.test.ts runs the scripts)' },
-  { match: /^numakit k8s nrt --apply\b/, why: 'writes to a Kubernetes API server (test/unit/fleet/ checks the object it writes)' },
+  {
+    match: /^node bench\//,
+    why: 'a benchmark: starts numakit many times over minutes and prints ratios against a baseline measured in the same run (benchmarks are not tests)',
+  },
+  {
+    match: /^numakit (.* )?bench (mem|ab|compare)\b/,
+    why: "measures this machine's memory or runs workloads for seconds to minutes, or compares such results (test/unit/bench/ runs them with small sizes)",
+  },
+  {
+    match: /^numakit (.* )?run .*(-- |myapp$)/,
+    why: "runs a program of the reader's (java, redis-server, myapp, network-server, db), bound to devices and paths of their machine (test/unit/run/ runs each form)",
+  },
+  {
+    match: /^numakit completion \w+ > \/etc\//,
+    why: 'installs into /etc/bash_completion.d (test/unit/cli/completion_man.test.ts runs the scripts)',
+  },
+  {
+    match: /^numakit k8s nrt --apply\b/,
+    why: 'writes to a Kubernetes API server (test/unit/fleet/ checks the object it writes)',
+  },
   { match: / \.\.\.( |$)/, why: 'elides options ("...") that the command above it shows in full' },
 ];
 

@@ -22,14 +22,19 @@ describe('doctor on the fixture machines', () => {
   });
 
   it('JSON: every finding has the documented keys', async () => {
-    const j = JSON.parse((await runDoctorCmd(untuned, ['--profile', 'database', '--json'])).out) as { schemaVersion: number; findings: Record<string, unknown>[] };
+    const j = JSON.parse((await runDoctorCmd(untuned, ['--profile', 'database', '--json'])).out) as {
+      schemaVersion: number;
+      findings: Record<string, unknown>[];
+    };
     assert.equal(j.schemaVersion, 1);
     assert.ok(j.findings.length > 20);
     for (const f of j.findings) {
-      for (const k of ['id', 'severity', 'title', 'evidence', 'why', 'fix', 'changes']) assert.ok(k in f, `${String(f.id)} has ${k}`);
+      for (const k of ['id', 'severity', 'title', 'evidence', 'why', 'fix', 'changes'])
+        assert.ok(k in f, `${String(f.id)} has ${k}`);
       const fix = f.fix as { runtime: unknown; persistent: unknown; manual: unknown };
       assert.ok(Array.isArray(fix.runtime) && Array.isArray(fix.persistent) && Array.isArray(fix.manual));
-      for (const e of f.evidence as { path: unknown; value: unknown }[]) assert.ok(typeof e.path === 'string' && typeof e.value === 'string');
+      for (const e of f.evidence as { path: unknown; value: unknown }[])
+        assert.ok(typeof e.path === 'string' && typeof e.value === 'string');
     }
     const zr = j.findings.find((f) => f.id === 'zone-reclaim')!;
     const [c] = zr.changes as { kind: string; target: string; value: string; reason: string }[];
@@ -41,7 +46,12 @@ describe('doctor on the fixture machines', () => {
     ['untuned, --fail-on warning', () => untuned, ['--profile', 'spark', '--fail-on', 'warning'], 1],
     ['untuned, default (critical)', () => untuned, ['--profile', 'spark'], 0],
     ['tuned, --fail-on warning', () => tuned, ['--profile', 'spark', '--fail-on', 'warning'], 0],
-    ['numa=off, default (critical)', () => machineRoot('tuned', (d) => writeIn(d, 'proc/cmdline', 'ro quiet numa=off\n')), [], 1],
+    [
+      'numa=off, default (critical)',
+      () => machineRoot('tuned', (d) => writeIn(d, 'proc/cmdline', 'ro quiet numa=off\n')),
+      [],
+      1,
+    ],
   ];
   for (const [name, root, args, code] of exits) {
     it(`exit code: ${name} -> ${code}`, async () => assert.equal((await runDoctorCmd(root(), args)).code, code));
@@ -68,7 +78,10 @@ describe('doctor on the fixture machines', () => {
   }
 
   it('a kernel file that cannot be parsed costs its check only: one warning naming it', async () => {
-    const r = await runDoctorCmd(machineRoot('tuned', (d) => writeIn(d, 'sys/kernel/mm/ksm/run', 'on\n')), ['-v']);
+    const r = await runDoctorCmd(
+      machineRoot('tuned', (d) => writeIn(d, 'sys/kernel/mm/ksm/run', 'on\n')),
+      ['-v'],
+    );
     assert.equal(r.err, "numakit: warning: /sys/kernel/mm/ksm/run:1: not an integer: 'on' (ignored)\n");
     assert.match(r.out, /sys\/kernel\/mm\/ksm\/run could not be parsed/);
   });
@@ -87,6 +100,7 @@ describe('doctor on the shipped examples', () => {
     ['epyc-nps4', ['--profile', 'throughput', '--markdown'], 'epyc-nps4-throughput.md'],
   ];
   for (const [name, args, golden] of cases) {
-    it(`${name} ${args.join(' ')}`, async () => assertGolden(golden, (await runDoctorCmd(exampleRoot(name), args)).out));
+    it(`${name} ${args.join(' ')}`, async () =>
+      assertGolden(golden, (await runDoctorCmd(exampleRoot(name), args)).out));
   }
 });

@@ -32,7 +32,13 @@ const MACHINES: Record<string, (dir: string) => void> = {
 };
 
 const RUNS: { klass: WorkloadClass; placement?: Placement }[] = CLASSES.flatMap((klass) =>
-  TABLE[klass].placement === 'depends' ? [{ klass, placement: 'bound' as const }, { klass, placement: 'unpinned' as const }] : [{ klass }]);
+  TABLE[klass].placement === 'depends'
+    ? [
+        { klass, placement: 'bound' as const },
+        { klass, placement: 'unpinned' as const },
+      ]
+    : [{ klass }],
+);
 
 async function problems(dir: string, klass: WorkloadClass, placement?: Placement): Promise<Problem[]> {
   const input = await gatherDoctorInput(openRoot(dir, 'scratch'));
@@ -50,14 +56,17 @@ for (const [name, make] of Object.entries(MACHINES)) {
     const root = join(scratch, `m${n++}`);
     make(root);
     // The directories a Debian or RHEL host has (procps, systemd, udev, tuned).
-    for (const d of ['etc/sysctl.d', 'etc/tmpfiles.d', 'etc/udev/rules.d', 'etc/tuned']) mkdirSync(join(root, d), { recursive: true });
+    for (const d of ['etc/sysctl.d', 'etc/tmpfiles.d', 'etc/udev/rules.d', 'etc/tuned'])
+      mkdirSync(join(root, d), { recursive: true });
     const before = tree(root);
     for (const run of RUNS) {
       test(`${run.klass}${run.placement ? ` --placement ${run.placement}` : ''}: pasted twice, the fixes work and change nothing the second time`, async (t) => {
         if (!needTool(t, 'bash', 'bash')) return;
         const found = await problems(root, run.klass, run.placement);
         const cmds = pasted(found);
-        for (const c of cmds) for (const p of kernelTargets(intoRoot(c, root))) assert.ok(existsSync(p), `${c}: ${p} is not a kernel file here`);
+        for (const c of cmds)
+          for (const p of kernelTargets(intoRoot(c, root)))
+            assert.ok(existsSync(p), `${c}: ${p} is not a kernel file here`);
         try {
           const first = runScript(root, bin, cmds);
           assert.equal(first.code, 0, `first paste failed:\n${first.out}\n${cmds.join('\n')}`);
@@ -65,11 +74,18 @@ for (const [name, make] of Object.entries(MACHINES)) {
           const second = runScript(root, bin, cmds);
           assert.equal(second.code, 0, `second paste failed:\n${second.out}`);
           assert.deepEqual(tree(root), once, 'a second paste changed files');
-          for (const [rel, text] of once) if (rel.startsWith('etc/')) assert.deepEqual(duplicates(text), [], `${rel} holds a line twice`);
+          for (const [rel, text] of once)
+            if (rel.startsWith('etc/')) assert.deepEqual(duplicates(text), [], `${rel} holds a line twice`);
           kernelize(root, before);
           const left = new Set((await problems(root, run.klass, run.placement)).map((f) => f.id));
           for (const f of found) {
-            if (settingOf(f.id) === null || f.changes.length === 0 || f.changes.some((c) => c.kind === 'service') || f.fix.runtime.length === 0) continue;
+            if (
+              settingOf(f.id) === null ||
+              f.changes.length === 0 ||
+              f.changes.some((c) => c.kind === 'service') ||
+              f.fix.runtime.length === 0
+            )
+              continue;
             assert.ok(!left.has(f.id), `${f.id} is still raised after its commands ran`);
           }
         } finally {

@@ -8,7 +8,17 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, wri
 import { join, relative } from 'node:path';
 import type { Problem } from '../../../src/model/finding.js';
 
-const STOCK_TUNED = ['throughput-performance', 'latency-performance', 'network-latency', 'network-throughput', 'realtime', 'balanced', 'powersave', 'virtual-guest', 'virtual-host'];
+const STOCK_TUNED = [
+  'throughput-performance',
+  'latency-performance',
+  'network-latency',
+  'network-throughput',
+  'realtime',
+  'balanced',
+  'powersave',
+  'virtual-guest',
+  'virtual-host',
+];
 
 const STUBS: Record<string, string> = {
   sysctl: `#!/bin/bash
@@ -77,7 +87,10 @@ export function kernelTargets(cmd: string): string[] {
 
 export function runScript(root: string, bin: string, commands: readonly string[]): { code: number; out: string } {
   const script = ['set -euo pipefail', ...commands.map((c) => intoRoot(c, root))].join('\n');
-  const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NUMAKIT_ROOT: root } });
+  const r = spawnSync('bash', ['-c', script], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NUMAKIT_ROOT: root },
+  });
   return { code: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -107,9 +120,11 @@ export function kernelize(root: string, before: Map<string, string>): void {
     const now = readFileSync(path, 'utf8');
     if (now === old) continue;
     const words = old.replace(/[[\]]/g, '').trim().split(/\s+/);
-    if (/\[/.test(old) && words.includes(now.trim())) writeFileSync(path, `${words.map((w) => (w === now.trim() ? `[${w}]` : w)).join(' ')}\n`);
+    if (/\[/.test(old) && words.includes(now.trim()))
+      writeFileSync(path, `${words.map((w) => (w === now.trim() ? `[${w}]` : w)).join(' ')}\n`);
     const irq = /^proc\/irq\/(\d+)\/smp_affinity_list$/.exec(rel);
-    if (irq !== null && before.has(`proc/irq/${irq[1]}/effective_affinity_list`)) writeFileSync(join(root, `proc/irq/${irq[1]}/effective_affinity_list`), `${now.trim().split(/[,-]/)[0]}\n`);
+    if (irq !== null && before.has(`proc/irq/${irq[1]}/effective_affinity_list`))
+      writeFileSync(join(root, `proc/irq/${irq[1]}/effective_affinity_list`), `${now.trim().split(/[,-]/)[0]}\n`);
   }
 }
 

@@ -29,7 +29,10 @@ describe('parseInterrupts', () => {
   it('reads the CPU header, numbered rows with counts and names, and skips named rows', () => {
     const p = parseInterrupts(INTERRUPTS);
     assert.deepEqual(p.cpus, [0, 1, 2, 3]);
-    assert.deepEqual(p.lines.map((l) => l.irq), [0, 40, 41]);
+    assert.deepEqual(
+      p.lines.map((l) => l.irq),
+      [0, 40, 41],
+    );
     assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 1: 0, 2: 10, 3: 0 });
     assert.equal(p.lines[1]!.total, 123466);
     assert.equal(p.lines[2]!.desc, 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1');
@@ -43,7 +46,12 @@ describe('parseInterrupts', () => {
     ['   CPU0 CPU1\n 9: 1 9007199254740993 chip\n', /:2: interrupt count is not a number/],
     ['   CPU0 CPU1\n 9: 1 -2 chip\n', /:2: interrupt count is not a number/],
   ];
-  for (const [text, msg] of bad) it(`rejects ${JSON.stringify(text.slice(0, 20))}`, () => assert.throws(() => parseInterrupts(text), (e: unknown) => e instanceof SysfsParseError && msg.test(e.message)));
+  for (const [text, msg] of bad)
+    it(`rejects ${JSON.stringify(text.slice(0, 20))}`, () =>
+      assert.throws(
+        () => parseInterrupts(text),
+        (e: unknown) => e instanceof SysfsParseError && msg.test(e.message),
+      ));
 });
 
 describe('parseIrqbalanceConfig', () => {
@@ -54,8 +62,12 @@ describe('parseIrqbalanceConfig', () => {
     ['IRQBALANCE_BANNED_CPUS=0000000f\n', [], [0, 1, 2, 3]],
     ['IRQBALANCE_ONESHOT=0\n', [], []],
   ];
-  for (const [text, irqs, cpus] of cases) it(JSON.stringify(text), () => assert.deepEqual(parseIrqbalanceConfig(text), { bannedIrqs: irqs, bannedCpus: cpus }));
-  it('rejects a bad CPU list', () => assert.throws(() => parseIrqbalanceConfig('IRQBALANCE_BANNED_CPULIST=a-b\n'), SysfsParseError));
+  for (const [text, irqs, cpus] of cases)
+    it(JSON.stringify(text), () =>
+      assert.deepEqual(parseIrqbalanceConfig(text), { bannedIrqs: irqs, bannedCpus: cpus }),
+    );
+  it('rejects a bad CPU list', () =>
+    assert.throws(() => parseIrqbalanceConfig('IRQBALANCE_BANNED_CPULIST=a-b\n'), SysfsParseError));
 });
 
 describe('parseTunedProfile, parseGovernor', () => {
@@ -72,7 +84,11 @@ describe('parseTunedProfile, parseGovernor', () => {
 });
 
 describe('parseSwapUsage / readSwapUsage', () => {
-  it('used = total - free, in bytes', () => assert.deepEqual(parseSwapUsage('MemTotal: 100 kB\nSwapTotal: 1024 kB\nSwapFree: 256 kB\n'), { totalBytes: 1048576, usedBytes: 786432 }));
+  it('used = total - free, in bytes', () =>
+    assert.deepEqual(parseSwapUsage('MemTotal: 100 kB\nSwapTotal: 1024 kB\nSwapFree: 256 kB\n'), {
+      totalBytes: 1048576,
+      usedBytes: 786432,
+    }));
   it('no swap lines in the text is a parse error; in a tree it reads as absent', () => {
     assert.throws(() => parseSwapUsage('MemTotal: 100 kB\n'), SysfsParseError);
     const dir = mkdtempSync(join(tmpdir(), 'numakit-swap-'));
@@ -83,8 +99,16 @@ describe('parseSwapUsage / readSwapUsage', () => {
 
 describe('cgroups', () => {
   it('parseProcCgroup: v2 path and v1 cpuset path', () => {
-    assert.deepEqual(parseProcCgroup('0::/system.slice/mysqld.service\n'), { v2: '/system.slice/mysqld.service', cpusetV1: null, memoryV1: null });
-    assert.deepEqual(parseProcCgroup('5:cpuset:/yarn/c1\n4:cpu,cpuacct:/yarn/c1\n'), { v2: null, cpusetV1: '/yarn/c1', memoryV1: null });
+    assert.deepEqual(parseProcCgroup('0::/system.slice/mysqld.service\n'), {
+      v2: '/system.slice/mysqld.service',
+      cpusetV1: null,
+      memoryV1: null,
+    });
+    assert.deepEqual(parseProcCgroup('5:cpuset:/yarn/c1\n4:cpu,cpuacct:/yarn/c1\n'), {
+      v2: null,
+      cpusetV1: '/yarn/c1',
+      memoryV1: null,
+    });
     assert.throws(() => parseProcCgroup('garbage\n'), SysfsParseError);
   });
   it('readCgroupCpuset: the nearest cgroup with cpuset.cpus set restricts (v2 empty = inherit)', () => {
@@ -103,7 +127,10 @@ describe('cgroups', () => {
 describe('readers on small trees', () => {
   it('readRxQueues: rx queues in numeric order with RPS masks and flow counts', () => {
     const dir = mkdtempSync(join(tmpdir(), 'numakit-rps-'));
-    for (const [q, mask] of [['rx-10', '0'], ['rx-2', 'f0']] as const) {
+    for (const [q, mask] of [
+      ['rx-10', '0'],
+      ['rx-2', 'f0'],
+    ] as const) {
       writeIn(dir, `sys/class/net/eth0/queues/${q}/rps_cpus`, `${mask}\n`);
       writeIn(dir, `sys/class/net/eth0/queues/${q}/rps_flow_cnt`, '0\n');
     }

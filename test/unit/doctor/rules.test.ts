@@ -20,79 +20,537 @@ interface Case {
   expect: Record<string, Severity>;
 }
 
-const profileFor = (klass: WorkloadClass, i: DoctorInput, placement?: Placement): Profile => doctorProfile({ klass, alias: null }, i, placement);
+const profileFor = (klass: WorkloadClass, i: DoctorInput, placement?: Placement): Profile =>
+  doctorProfile({ klass, alias: null }, i, placement);
 const k = (over: Parameters<typeof kernel>[0]) => input({ topology: topology({ kernel: kernel(over) }) });
-const sockets2node1 = topology({ nodes: [node(0, [0, 1, 2, 3, 4, 5, 6, 7], 32)], cpus: topology().cpus.map((c) => ({ ...c, node: 0 })) });
-const bigVm = topology({ nodes: [node(0, Array.from({ length: 32 }, (_, i) => i), 128)], cpus: Array.from({ length: 32 }, (_, i) => ({ id: i, node: 0, online: true, package: 0, die: 0, cluster: null, core: i, siblings: [i], l3: [], allowed: true })), kernel: kernel({ hypervisor: present('proc/cpuinfo', true), memTotalBytes: present('proc/meminfo', 128 * GiB) }) });
-const scan = (min: number, size: number) => ({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1), numaBalancingScan: { ...kernel().numaBalancingScan, periodMinMs: present('proc/sys/kernel/numa_balancing_scan_period_min_ms', min), sizeMb: present('proc/sys/kernel/numa_balancing_scan_size_mb', size) } });
-const pinnedDb = proc(4242, 'mysqld', { 0: 2 * GiB, 1: 10 * GiB }, [0, 1, 2, 3], { 0: 100 }, '/system.slice/mysqld.service');
+const sockets2node1 = topology({
+  nodes: [node(0, [0, 1, 2, 3, 4, 5, 6, 7], 32)],
+  cpus: topology().cpus.map((c) => ({ ...c, node: 0 })),
+});
+const bigVm = topology({
+  nodes: [
+    node(
+      0,
+      Array.from({ length: 32 }, (_, i) => i),
+      128,
+    ),
+  ],
+  cpus: Array.from({ length: 32 }, (_, i) => ({
+    id: i,
+    node: 0,
+    online: true,
+    package: 0,
+    die: 0,
+    cluster: null,
+    core: i,
+    siblings: [i],
+    l3: [],
+    allowed: true,
+  })),
+  kernel: kernel({ hypervisor: present('proc/cpuinfo', true), memTotalBytes: present('proc/meminfo', 128 * GiB) }),
+});
+const scan = (min: number, size: number) => ({
+  numaBalancing: present('proc/sys/kernel/numa_balancing', 1),
+  numaBalancingScan: {
+    ...kernel().numaBalancingScan,
+    periodMinMs: present('proc/sys/kernel/numa_balancing_scan_period_min_ms', min),
+    sizeMb: present('proc/sys/kernel/numa_balancing_scan_size_mb', size),
+  },
+});
+const pinnedDb = proc(
+  4242,
+  'mysqld',
+  { 0: 2 * GiB, 1: 10 * GiB },
+  [0, 1, 2, 3],
+  { 0: 100 },
+  '/system.slice/mysqld.service',
+);
 const remoteJava = proc(5151, 'java', { 0: 1 * GiB, 1: 7 * GiB }, [0, 1, 2, 3, 4, 5, 6, 7], { 0: 50 });
 const autonumaOn = topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }) });
-const defragNever = topology({ kernel: kernel({ thpDefrag: present('sys/kernel/mm/transparent_hugepage/defrag', 'never') }) });
-const withMemOnly = withDistances([node(0, [0, 1, 2, 3]), node(1, [4, 5, 6, 7]), node(2, [], 64, 64)], [[10, 21, 14], [21, 10, 24], [14, 24, 10]]);
+const defragNever = topology({
+  kernel: kernel({ thpDefrag: present('sys/kernel/mm/transparent_hugepage/defrag', 'never') }),
+});
+const withMemOnly = withDistances(
+  [node(0, [0, 1, 2, 3]), node(1, [4, 5, 6, 7]), node(2, [], 64, 64)],
+  [
+    [10, 21, 14],
+    [21, 10, 24],
+    [14, 24, 10],
+  ],
+);
 
 const CASES: Case[] = [
-  { name: '2 sockets, 1 node', rule: 'numa-off', input: input({ topology: sockets2node1 }), expect: { 'numa-off/sockets': 'critical' } },
-  { name: 'numa=off on cmdline', rule: 'numa-off', input: k({ cmdline: present('proc/cmdline', 'ro numa=off') }), expect: { 'numa-off/cmdline': 'critical' } },
-  { name: 'numa_balancing=disable, unpinned database', rule: 'numa-off', profile: 'database', placement: 'unpinned', input: k({ cmdline: present('proc/cmdline', 'ro numa_balancing=disable'), numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }), expect: { 'numa-off/balancing-cmdline': 'warning', 'autonuma-scan/aggressive': 'warning' } },
-  { name: 'numa_balancing=disable is what spark wants', rule: 'numa-off', profile: 'spark', input: k({ cmdline: present('proc/cmdline', 'ro numa_balancing=disable') }), expect: {} },
+  {
+    name: '2 sockets, 1 node',
+    rule: 'numa-off',
+    input: input({ topology: sockets2node1 }),
+    expect: { 'numa-off/sockets': 'critical' },
+  },
+  {
+    name: 'numa=off on cmdline',
+    rule: 'numa-off',
+    input: k({ cmdline: present('proc/cmdline', 'ro numa=off') }),
+    expect: { 'numa-off/cmdline': 'critical' },
+  },
+  {
+    name: 'numa_balancing=disable, unpinned database',
+    rule: 'numa-off',
+    profile: 'database',
+    placement: 'unpinned',
+    input: k({
+      cmdline: present('proc/cmdline', 'ro numa_balancing=disable'),
+      numaBalancing: present('proc/sys/kernel/numa_balancing', 1),
+    }),
+    expect: { 'numa-off/balancing-cmdline': 'warning', 'autonuma-scan/aggressive': 'warning' },
+  },
+  {
+    name: 'numa_balancing=disable is what spark wants',
+    rule: 'numa-off',
+    profile: 'spark',
+    input: k({ cmdline: present('proc/cmdline', 'ro numa_balancing=disable') }),
+    expect: {},
+  },
   { name: '2 sockets, 2 nodes', rule: 'numa-off', input: input(), expect: {} },
   { name: 'big VM, one node', rule: 'vm-vnuma', input: input({ topology: bigVm }), expect: { 'vm-vnuma': 'warning' } },
-  { name: 'VM with vNUMA', rule: 'vm-vnuma', input: input({ topology: topology({ kernel: kernel({ hypervisor: present('proc/cpuinfo', true) }) }) }), expect: {} },
-  { name: 'AutoNUMA on, spark', rule: 'numa-balancing', profile: 'spark', input: k({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }), expect: { 'numa-balancing': 'warning' } },
-  { name: 'AutoNUMA off, unpinned database', rule: 'numa-balancing', profile: 'database', placement: 'unpinned', input: input(), expect: { 'numa-balancing': 'warning' } },
-  { name: 'AutoNUMA off, bound database', rule: 'numa-balancing', profile: 'database', placement: 'bound', input: input(), expect: {} },
-  { name: 'AutoNUMA on, database detected bound (mysqld pinned)', rule: 'numa-balancing', profile: 'database', input: input({ topology: topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }) }), processes: ok([pinnedDb]) }), expect: { 'numa-balancing': 'warning', 'pinned-remote/4242': 'warning', 'low-locality': 'warning', 'autonuma-scan/aggressive': 'pass' } },
-  { name: 'AutoNUMA on with a pinned process, general', rule: 'numa-balancing', input: input({ topology: topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }) }), processes: ok([pinnedDb]) }), expect: { 'numa-balancing': 'warning', 'pinned-remote/4242': 'warning', 'low-locality': 'warning' } },
-  { name: 'AutoNUMA on, database, placement unknown: not judged', rule: 'numa-balancing', profile: 'database', input: k(scan(60000, 256)), expect: { 'numa-balancing': 'not-checked' } },
+  {
+    name: 'VM with vNUMA',
+    rule: 'vm-vnuma',
+    input: input({ topology: topology({ kernel: kernel({ hypervisor: present('proc/cpuinfo', true) }) }) }),
+    expect: {},
+  },
+  {
+    name: 'AutoNUMA on, spark',
+    rule: 'numa-balancing',
+    profile: 'spark',
+    input: k({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }),
+    expect: { 'numa-balancing': 'warning' },
+  },
+  {
+    name: 'AutoNUMA off, unpinned database',
+    rule: 'numa-balancing',
+    profile: 'database',
+    placement: 'unpinned',
+    input: input(),
+    expect: { 'numa-balancing': 'warning' },
+  },
+  {
+    name: 'AutoNUMA off, bound database',
+    rule: 'numa-balancing',
+    profile: 'database',
+    placement: 'bound',
+    input: input(),
+    expect: {},
+  },
+  {
+    name: 'AutoNUMA on, database detected bound (mysqld pinned)',
+    rule: 'numa-balancing',
+    profile: 'database',
+    input: input({
+      topology: topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }) }),
+      processes: ok([pinnedDb]),
+    }),
+    expect: {
+      'numa-balancing': 'warning',
+      'pinned-remote/4242': 'warning',
+      'low-locality': 'warning',
+      'autonuma-scan/aggressive': 'pass',
+    },
+  },
+  {
+    name: 'AutoNUMA on with a pinned process, general',
+    rule: 'numa-balancing',
+    input: input({
+      topology: topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }) }),
+      processes: ok([pinnedDb]),
+    }),
+    expect: { 'numa-balancing': 'warning', 'pinned-remote/4242': 'warning', 'low-locality': 'warning' },
+  },
+  {
+    name: 'AutoNUMA on, database, placement unknown: not judged',
+    rule: 'numa-balancing',
+    profile: 'database',
+    input: k(scan(60000, 256)),
+    expect: { 'numa-balancing': 'not-checked' },
+  },
   { name: 'AutoNUMA off, spark', rule: 'numa-balancing', profile: 'spark', input: input(), expect: {} },
-  { name: 'scan period 100 ms', rule: 'autonuma-scan', input: k(scan(100, 256)), expect: { 'autonuma-scan/aggressive': 'warning' } },
-  { name: 'scan period 20 min', rule: 'autonuma-scan', input: k(scan(1_200_000, 256)), expect: { 'autonuma-scan/lazy': 'info' } },
+  {
+    name: 'scan period 100 ms',
+    rule: 'autonuma-scan',
+    input: k(scan(100, 256)),
+    expect: { 'autonuma-scan/aggressive': 'warning' },
+  },
+  {
+    name: 'scan period 20 min',
+    rule: 'autonuma-scan',
+    input: k(scan(1_200_000, 256)),
+    expect: { 'autonuma-scan/lazy': 'info' },
+  },
   { name: 'scan defaults, general', rule: 'autonuma-scan', input: k(scan(1000, 256)), expect: {} },
-  { name: 'scan as report 002, database', rule: 'autonuma-scan', profile: 'database', input: k(scan(60000, 256)), expect: {} },
-  { name: 'THP always, spark', rule: 'thp', profile: 'spark', input: k({ thpEnabled: present('sys/kernel/mm/transparent_hugepage/enabled', 'always') }), expect: { 'thp/enabled': 'warning' } },
-  { name: 'THP defrag always', rule: 'thp', profile: 'jvm', input: k({ thpDefrag: present('sys/kernel/mm/transparent_hugepage/defrag', 'always') }), expect: { 'thp/defrag': 'warning' } },
-  { name: 'THP defrag madvise, latency', rule: 'thp', profile: 'latency', input: input({ rxQueues: {} }), expect: { 'thp/defrag': 'warning' } },
-  { name: 'THP always, general', rule: 'thp', input: k({ thpEnabled: present('sys/kernel/mm/transparent_hugepage/enabled', 'always') }), expect: {} },
-  { name: 'zone_reclaim_mode 1', rule: 'zone-reclaim', input: k({ zoneReclaimMode: present('proc/sys/vm/zone_reclaim_mode', 1) }), expect: { 'zone-reclaim': 'warning' } },
+  {
+    name: 'scan as report 002, database',
+    rule: 'autonuma-scan',
+    profile: 'database',
+    input: k(scan(60000, 256)),
+    expect: {},
+  },
+  {
+    name: 'THP always, spark',
+    rule: 'thp',
+    profile: 'spark',
+    input: k({ thpEnabled: present('sys/kernel/mm/transparent_hugepage/enabled', 'always') }),
+    expect: { 'thp/enabled': 'warning' },
+  },
+  {
+    name: 'THP defrag always',
+    rule: 'thp',
+    profile: 'jvm',
+    input: k({ thpDefrag: present('sys/kernel/mm/transparent_hugepage/defrag', 'always') }),
+    expect: { 'thp/defrag': 'warning' },
+  },
+  {
+    name: 'THP defrag madvise, latency',
+    rule: 'thp',
+    profile: 'latency',
+    input: input({ rxQueues: {} }),
+    expect: { 'thp/defrag': 'warning' },
+  },
+  {
+    name: 'THP always, general',
+    rule: 'thp',
+    input: k({ thpEnabled: present('sys/kernel/mm/transparent_hugepage/enabled', 'always') }),
+    expect: {},
+  },
+  {
+    name: 'zone_reclaim_mode 1',
+    rule: 'zone-reclaim',
+    input: k({ zoneReclaimMode: present('proc/sys/vm/zone_reclaim_mode', 1) }),
+    expect: { 'zone-reclaim': 'warning' },
+  },
   { name: 'zone_reclaim_mode 0', rule: 'zone-reclaim', input: input(), expect: {} },
-  { name: 'swappiness 60, database', rule: 'swap', profile: 'database', input: k({ swappiness: present('proc/sys/vm/swappiness', 60), numaBalancing: present('proc/sys/kernel/numa_balancing', 1), numaBalancingScan: scan(60000, 256).numaBalancingScan }), expect: { 'swap/swappiness': 'warning' } },
-  { name: 'swap used, node 0 full, node 1 free', rule: 'swap', input: input({ topology: topology({ nodes: withDistances([node(0, [0, 1, 2, 3], 16, 0.5), node(1, [4, 5, 6, 7], 16, 12)], [[10, 21], [21, 10]]) }), swap: present('proc/meminfo', { totalBytes: 4 * GiB, usedBytes: GiB }) }), expect: { 'swap/node-pressure': 'warning', 'memory-imbalance': 'warning' } },
-  { name: 'swap used, nodes alike', rule: 'swap', input: input({ swap: present('proc/meminfo', { totalBytes: 4 * GiB, usedBytes: GiB }) }), expect: {} },
-  { name: 'KSM merging across nodes, database', rule: 'ksm', profile: 'database', placement: 'bound', input: input({ ksm: { ...input().ksm, run: present('sys/kernel/mm/ksm/run', 1) }, comms: ok({ ksmtuned: [900], irqbalance: [700], tuned: [600] }) }), expect: { ksm: 'warning' } },
-  { name: 'KSM merging across nodes, general', rule: 'ksm', input: input({ ksm: { ...input().ksm, run: present('sys/kernel/mm/ksm/run', 1) }, comms: ok({ ksmtuned: [900], irqbalance: [700] }) }), expect: { ksm: 'info' } },
+  {
+    name: 'swappiness 60, database',
+    rule: 'swap',
+    profile: 'database',
+    input: k({
+      swappiness: present('proc/sys/vm/swappiness', 60),
+      numaBalancing: present('proc/sys/kernel/numa_balancing', 1),
+      numaBalancingScan: scan(60000, 256).numaBalancingScan,
+    }),
+    expect: { 'swap/swappiness': 'warning' },
+  },
+  {
+    name: 'swap used, node 0 full, node 1 free',
+    rule: 'swap',
+    input: input({
+      topology: topology({
+        nodes: withDistances(
+          [node(0, [0, 1, 2, 3], 16, 0.5), node(1, [4, 5, 6, 7], 16, 12)],
+          [
+            [10, 21],
+            [21, 10],
+          ],
+        ),
+      }),
+      swap: present('proc/meminfo', { totalBytes: 4 * GiB, usedBytes: GiB }),
+    }),
+    expect: { 'swap/node-pressure': 'warning', 'memory-imbalance': 'warning' },
+  },
+  {
+    name: 'swap used, nodes alike',
+    rule: 'swap',
+    input: input({ swap: present('proc/meminfo', { totalBytes: 4 * GiB, usedBytes: GiB }) }),
+    expect: {},
+  },
+  {
+    name: 'KSM merging across nodes, database',
+    rule: 'ksm',
+    profile: 'database',
+    placement: 'bound',
+    input: input({
+      ksm: { ...input().ksm, run: present('sys/kernel/mm/ksm/run', 1) },
+      comms: ok({ ksmtuned: [900], irqbalance: [700], tuned: [600] }),
+    }),
+    expect: { ksm: 'warning' },
+  },
+  {
+    name: 'KSM merging across nodes, general',
+    rule: 'ksm',
+    input: input({
+      ksm: { ...input().ksm, run: present('sys/kernel/mm/ksm/run', 1) },
+      comms: ok({ ksmtuned: [900], irqbalance: [700] }),
+    }),
+    expect: { ksm: 'info' },
+  },
   { name: 'KSM stopped', rule: 'ksm', input: input(), expect: {} },
-  { name: 'irqbalance running over IRQs, spark pins them', rule: 'irqbalance', profile: 'spark', input: input({ irqbalanceConfig: null, tunedProfile: present('etc/tuned/active_profile', ['latency-performance']), rxQueues: {} }), expect: { 'irqbalance/undoes-pinning': 'warning' } },
-  { name: 'irqbalance running over hand-set IRQs, general (it keeps them on their node)', rule: 'irqbalance', input: input({ irqbalanceConfig: null }), expect: {} },
-  { name: 'no irqbalance, nothing set', rule: 'irqbalance', input: input({ comms: ok({ sshd: [1] }), irqs: ok({ 40: irq(40, [0, 1, 2, 3, 4, 5, 6, 7]), 41: irq(41, [0, 1, 2, 3, 4, 5, 6, 7]), 50: irq(50, [0, 1, 2, 3, 4, 5, 6, 7]), 51: irq(51, [0, 1, 2, 3, 4, 5, 6, 7]) }) }), expect: { 'irqbalance/nothing-set': 'warning' } },
+  {
+    name: 'irqbalance running over IRQs, spark pins them',
+    rule: 'irqbalance',
+    profile: 'spark',
+    input: input({
+      irqbalanceConfig: null,
+      tunedProfile: present('etc/tuned/active_profile', ['latency-performance']),
+      rxQueues: {},
+    }),
+    expect: { 'irqbalance/undoes-pinning': 'warning' },
+  },
+  {
+    name: 'irqbalance running over hand-set IRQs, general (it keeps them on their node)',
+    rule: 'irqbalance',
+    input: input({ irqbalanceConfig: null }),
+    expect: {},
+  },
+  {
+    name: 'no irqbalance, nothing set',
+    rule: 'irqbalance',
+    input: input({
+      comms: ok({ sshd: [1] }),
+      irqs: ok({
+        40: irq(40, [0, 1, 2, 3, 4, 5, 6, 7]),
+        41: irq(41, [0, 1, 2, 3, 4, 5, 6, 7]),
+        50: irq(50, [0, 1, 2, 3, 4, 5, 6, 7]),
+        51: irq(51, [0, 1, 2, 3, 4, 5, 6, 7]),
+      }),
+    }),
+    expect: { 'irqbalance/nothing-set': 'warning' },
+  },
   { name: 'irqbalance running, device IRQs banned', rule: 'irqbalance', input: input(), expect: {} },
-  { name: 'NIC IRQ served on the other node', rule: 'irq-locality', input: input({ irqs: ok({ ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value, 41: irq(41, [4, 5, 6, 7], { 5: 100 }) }), irqbalanceConfig: { path: 'etc/default/irqbalance', bannedIrqs: [40, 41], bannedCpus: [] } }), expect: { 'irq-locality/eth0': 'warning' } },
-  { name: 'NVMe completions mostly remote', rule: 'irq-locality', input: input({ irqs: ok({ ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value, 50: irq(50, [0, 1], { 0: 900 }), 51: irq(51, [6, 7], { 6: 100 }) }) }), expect: { 'irq-locality/nvme0': 'info' } },
+  {
+    name: 'NIC IRQ served on the other node',
+    rule: 'irq-locality',
+    input: input({
+      irqs: ok({
+        ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value,
+        41: irq(41, [4, 5, 6, 7], { 5: 100 }),
+      }),
+      irqbalanceConfig: { path: 'etc/default/irqbalance', bannedIrqs: [40, 41], bannedCpus: [] },
+    }),
+    expect: { 'irq-locality/eth0': 'warning' },
+  },
+  {
+    name: 'NVMe completions mostly remote',
+    rule: 'irq-locality',
+    input: input({
+      irqs: ok({
+        ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value,
+        50: irq(50, [0, 1], { 0: 900 }),
+        51: irq(51, [6, 7], { 6: 100 }),
+      }),
+    }),
+    expect: { 'irq-locality/nvme0': 'info' },
+  },
   { name: 'IRQs local', rule: 'irq-locality', input: input(), expect: {} },
-  { name: 'RPS off on a busy NIC, database', rule: 'io-queues', profile: 'database', input: input({ topology: topology({ kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 1), numaBalancingScan: scan(60000, 256).numaBalancingScan }) }), rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [], flowCnt: 0 }, { queue: 'rx-1', rpsCpus: [], flowCnt: 0 }] } }), expect: { 'io-queues/rps/eth0': 'warning' } },
-  { name: 'rq_affinity 1, throughput', rule: 'io-queues', profile: 'throughput', input: input({ topology: autonumaOn, rqAffinity: [{ disk: 'nvme0n1', controller: 'nvme0', value: present('sys/class/block/nvme0n1/queue/rq_affinity', 1) }], rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [0, 1, 2, 3], flowCnt: 4096 }] } }), expect: { 'io-queues/rq_affinity/nvme0n1': 'warning' } },
-  { name: 'RPS set, rq_affinity 2, throughput', rule: 'io-queues', profile: 'throughput', input: input({ topology: autonumaOn, rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [0, 1, 2, 3], flowCnt: 4096 }] } }), expect: {} },
-  { name: 'NIC with numa_node -1', rule: 'device-node', input: input({ topology: topology({ devices: [device('net', 'eth9', null, [60])] }) }), expect: { 'device-node': 'warning' } },
+  {
+    name: 'RPS off on a busy NIC, database',
+    rule: 'io-queues',
+    profile: 'database',
+    input: input({
+      topology: topology({
+        kernel: kernel({
+          numaBalancing: present('proc/sys/kernel/numa_balancing', 1),
+          numaBalancingScan: scan(60000, 256).numaBalancingScan,
+        }),
+      }),
+      rxQueues: {
+        eth0: [
+          { queue: 'rx-0', rpsCpus: [], flowCnt: 0 },
+          { queue: 'rx-1', rpsCpus: [], flowCnt: 0 },
+        ],
+      },
+    }),
+    expect: { 'io-queues/rps/eth0': 'warning' },
+  },
+  {
+    name: 'rq_affinity 1, throughput',
+    rule: 'io-queues',
+    profile: 'throughput',
+    input: input({
+      topology: autonumaOn,
+      rqAffinity: [
+        { disk: 'nvme0n1', controller: 'nvme0', value: present('sys/class/block/nvme0n1/queue/rq_affinity', 1) },
+      ],
+      rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [0, 1, 2, 3], flowCnt: 4096 }] },
+    }),
+    expect: { 'io-queues/rq_affinity/nvme0n1': 'warning' },
+  },
+  {
+    name: 'RPS set, rq_affinity 2, throughput',
+    rule: 'io-queues',
+    profile: 'throughput',
+    input: input({
+      topology: autonumaOn,
+      rxQueues: { eth0: [{ queue: 'rx-0', rpsCpus: [0, 1, 2, 3], flowCnt: 4096 }] },
+    }),
+    expect: {},
+  },
+  {
+    name: 'NIC with numa_node -1',
+    rule: 'device-node',
+    input: input({ topology: topology({ devices: [device('net', 'eth9', null, [60])] }) }),
+    expect: { 'device-node': 'warning' },
+  },
   { name: 'devices all placed', rule: 'device-node', input: input(), expect: {} },
-  { name: 'node 0 95% used, node 1 25%', rule: 'memory-imbalance', input: input({ topology: topology({ nodes: withDistances([node(0, [0, 1, 2, 3], 16, 0.8), node(1, [4, 5, 6, 7], 16, 12)], [[10, 21], [21, 10]]) }) }), expect: { 'memory-imbalance': 'warning' } },
+  {
+    name: 'node 0 95% used, node 1 25%',
+    rule: 'memory-imbalance',
+    input: input({
+      topology: topology({
+        nodes: withDistances(
+          [node(0, [0, 1, 2, 3], 16, 0.8), node(1, [4, 5, 6, 7], 16, 12)],
+          [
+            [10, 21],
+            [21, 10],
+          ],
+        ),
+      }),
+    }),
+    expect: { 'memory-imbalance': 'warning' },
+  },
   { name: 'nodes half used', rule: 'memory-imbalance', input: input(), expect: {} },
-  { name: '20% other_node', rule: 'numa-miss', input: input({ numastat: ok({ 0: { numa_hit: 100, numa_miss: 0, numa_foreign: 0, interleave_hit: 0, local_node: 80, other_node: 20 }, 1: { numa_hit: 100, numa_miss: 0, numa_foreign: 0, interleave_hit: 0, local_node: 80, other_node: 20 } }) }), expect: { 'numa-miss': 'warning' } },
+  {
+    name: '20% other_node',
+    rule: 'numa-miss',
+    input: input({
+      numastat: ok({
+        0: { numa_hit: 100, numa_miss: 0, numa_foreign: 0, interleave_hit: 0, local_node: 80, other_node: 20 },
+        1: { numa_hit: 100, numa_miss: 0, numa_foreign: 0, interleave_hit: 0, local_node: 80, other_node: 20 },
+      }),
+    }),
+    expect: { 'numa-miss': 'warning' },
+  },
   { name: '1% other_node', rule: 'numa-miss', input: input(), expect: {} },
-  { name: 'java 87% remote', rule: 'low-locality', input: input({ processes: ok([remoteJava]) }), expect: { 'low-locality': 'warning' } },
-  { name: 'java local', rule: 'low-locality', input: input({ processes: ok([proc(5151, 'java', { 0: 7 * GiB, 1: GiB }, [0, 1, 2, 3, 4, 5, 6, 7], { 0: 50 })]) }), expect: {} },
-  { name: 'mysqld pinned to node 0, memory on node 1', rule: 'pinned-remote', input: input({ processes: ok([pinnedDb]) }), expect: { 'pinned-remote/4242': 'warning', 'low-locality': 'warning' } },
-  { name: 'mysqld pinned with its memory', rule: 'pinned-remote', input: input({ processes: ok([proc(4242, 'mysqld', { 0: 10 * GiB }, [0, 1, 2, 3], { 0: 100 })]) }), expect: {} },
-  { name: 'CXL memory-only node', rule: 'memory-only-nodes', input: input({ topology: topology({ nodes: withMemOnly }) }), expect: { 'memory-only-nodes/node2': 'info' } },
-  { name: 'CXL node, memory-tiering, demotion off', rule: 'memory-only-nodes', profile: 'memory-tiering', input: input({ topology: topology({ nodes: withMemOnly, kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 2) }) }) }), expect: { 'memory-only-nodes/demotion': 'warning' } },
+  {
+    name: 'java 87% remote',
+    rule: 'low-locality',
+    input: input({ processes: ok([remoteJava]) }),
+    expect: { 'low-locality': 'warning' },
+  },
+  {
+    name: 'java local',
+    rule: 'low-locality',
+    input: input({ processes: ok([proc(5151, 'java', { 0: 7 * GiB, 1: GiB }, [0, 1, 2, 3, 4, 5, 6, 7], { 0: 50 })]) }),
+    expect: {},
+  },
+  {
+    name: 'mysqld pinned to node 0, memory on node 1',
+    rule: 'pinned-remote',
+    input: input({ processes: ok([pinnedDb]) }),
+    expect: { 'pinned-remote/4242': 'warning', 'low-locality': 'warning' },
+  },
+  {
+    name: 'mysqld pinned with its memory',
+    rule: 'pinned-remote',
+    input: input({ processes: ok([proc(4242, 'mysqld', { 0: 10 * GiB }, [0, 1, 2, 3], { 0: 100 })]) }),
+    expect: {},
+  },
+  {
+    name: 'CXL memory-only node',
+    rule: 'memory-only-nodes',
+    input: input({ topology: topology({ nodes: withMemOnly }) }),
+    expect: { 'memory-only-nodes/node2': 'info' },
+  },
+  {
+    name: 'CXL node, memory-tiering, demotion off',
+    rule: 'memory-only-nodes',
+    profile: 'memory-tiering',
+    input: input({
+      topology: topology({
+        nodes: withMemOnly,
+        kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 2) }),
+      }),
+    }),
+    expect: { 'memory-only-nodes/demotion': 'warning' },
+  },
   { name: 'no memory-only node', rule: 'memory-only-nodes', input: input(), expect: {} },
-  { name: 'offline CPU 7', rule: 'node-health', input: input({ topology: topology({ cpus: topology().cpus.map((c) => (c.id === 7 ? { ...c, online: false } : c)) }) }), expect: { 'node-health/offline-cpus': 'warning' } },
-  { name: 'memoryless node', rule: 'node-health', input: input({ topology: topology({ nodes: withDistances([node(0, [0, 1, 2, 3]), { ...node(1, [4, 5, 6, 7], 0, 0), hasMemory: false }], [[10, 21], [21, 10]]) }) }), expect: { 'node-health/memoryless': 'warning', 'swap/node-pressure': 'pass' } },
-  { name: 'huge pages 512/0', rule: 'node-health', input: input({ topology: topology({ nodes: withDistances([{ ...node(0, [0, 1, 2, 3]), hugepages: [{ sizeKb: 2048, total: 512, free: 512, surplus: 0 }] }, { ...node(1, [4, 5, 6, 7]), hugepages: [{ sizeKb: 2048, total: 0, free: 0, surplus: 0 }] }], [[10, 21], [21, 10]]) }) }), expect: { 'node-health/hugepages-2048kB': 'warning' } },
+  {
+    name: 'offline CPU 7',
+    rule: 'node-health',
+    input: input({
+      topology: topology({ cpus: topology().cpus.map((c) => (c.id === 7 ? { ...c, online: false } : c)) }),
+    }),
+    expect: { 'node-health/offline-cpus': 'warning' },
+  },
+  {
+    name: 'memoryless node',
+    rule: 'node-health',
+    input: input({
+      topology: topology({
+        nodes: withDistances(
+          [node(0, [0, 1, 2, 3]), { ...node(1, [4, 5, 6, 7], 0, 0), hasMemory: false }],
+          [
+            [10, 21],
+            [21, 10],
+          ],
+        ),
+      }),
+    }),
+    expect: { 'node-health/memoryless': 'warning', 'swap/node-pressure': 'pass' },
+  },
+  {
+    name: 'huge pages 512/0',
+    rule: 'node-health',
+    input: input({
+      topology: topology({
+        nodes: withDistances(
+          [
+            { ...node(0, [0, 1, 2, 3]), hugepages: [{ sizeKb: 2048, total: 512, free: 512, surplus: 0 }] },
+            { ...node(1, [4, 5, 6, 7]), hugepages: [{ sizeKb: 2048, total: 0, free: 0, surplus: 0 }] },
+          ],
+          [
+            [10, 21],
+            [21, 10],
+          ],
+        ),
+      }),
+    }),
+    expect: { 'node-health/hugepages-2048kB': 'warning' },
+  },
   { name: 'healthy nodes', rule: 'node-health', input: input(), expect: {} },
-  { name: 'powersave governor, latency', rule: 'cpufreq-tuned', profile: 'latency', input: input({ topology: defragNever, governors: ok({ 0: 'powersave', 1: 'performance' }), tunedProfile: present('etc/tuned/active_profile', ['latency-performance']), comms: ok({ tuned: [600], irqbalance: [700] }) }), expect: { 'cpufreq-tuned/governor': 'warning' } },
-  { name: 'tuned throughput-performance sets THP always, spark', rule: 'cpufreq-tuned', profile: 'spark', input: input({ tunedProfile: present('etc/tuned/active_profile', ['throughput-performance']), comms: ok({ tuned: [600], irqbalance: [700] }), rxQueues: {} }), expect: { 'cpufreq-tuned/tuned': 'warning' } },
-  { name: 'tuned powersave, throughput', rule: 'cpufreq-tuned', profile: 'throughput', input: input({ topology: autonumaOn, tunedProfile: present('etc/tuned/active_profile', ['powersave']), comms: ok({ tuned: [600] }), rxQueues: {} }), expect: { 'cpufreq-tuned/tuned': 'warning', 'irqbalance/nothing-set': 'pass' } },
-  { name: 'performance governor, tuned latency-performance', rule: 'cpufreq-tuned', profile: 'latency', input: input({ topology: defragNever, tunedProfile: present('etc/tuned/active_profile', ['latency-performance']), comms: ok({ tuned: [600] }) }), expect: {} },
+  {
+    name: 'powersave governor, latency',
+    rule: 'cpufreq-tuned',
+    profile: 'latency',
+    input: input({
+      topology: defragNever,
+      governors: ok({ 0: 'powersave', 1: 'performance' }),
+      tunedProfile: present('etc/tuned/active_profile', ['latency-performance']),
+      comms: ok({ tuned: [600], irqbalance: [700] }),
+    }),
+    expect: { 'cpufreq-tuned/governor': 'warning' },
+  },
+  {
+    name: 'tuned throughput-performance sets THP always, spark',
+    rule: 'cpufreq-tuned',
+    profile: 'spark',
+    input: input({
+      tunedProfile: present('etc/tuned/active_profile', ['throughput-performance']),
+      comms: ok({ tuned: [600], irqbalance: [700] }),
+      rxQueues: {},
+    }),
+    expect: { 'cpufreq-tuned/tuned': 'warning' },
+  },
+  {
+    name: 'tuned powersave, throughput',
+    rule: 'cpufreq-tuned',
+    profile: 'throughput',
+    input: input({
+      topology: autonumaOn,
+      tunedProfile: present('etc/tuned/active_profile', ['powersave']),
+      comms: ok({ tuned: [600] }),
+      rxQueues: {},
+    }),
+    expect: { 'cpufreq-tuned/tuned': 'warning', 'irqbalance/nothing-set': 'pass' },
+  },
+  {
+    name: 'performance governor, tuned latency-performance',
+    rule: 'cpufreq-tuned',
+    profile: 'latency',
+    input: input({
+      topology: defragNever,
+      tunedProfile: present('etc/tuned/active_profile', ['latency-performance']),
+      comms: ok({ tuned: [600] }),
+    }),
+    expect: {},
+  },
 ];
 
 function problems(fs: Finding[]): Record<string, Severity> {
@@ -104,39 +562,83 @@ describe('doctor rules: each fires and stays quiet', () => {
     it(`${c.rule}: ${c.name}`, () => {
       const profile = profileFor(c.profile ?? 'general', c.input, c.placement);
       const all = RULES.flatMap((r) => r.check(c.input, profile));
-      const wanted = Object.fromEntries(Object.entries(c.expect).filter(([, s]) => s !== 'pass' && s !== 'not-checked'));
+      const wanted = Object.fromEntries(
+        Object.entries(c.expect).filter(([, s]) => s !== 'pass' && s !== 'not-checked'),
+      );
       assert.deepEqual(problems(all), wanted);
       // The case's own rule produced what the case is about.
       const own = ruleById(c.rule)!.check(c.input, profile);
       assert.ok(own.length > 0);
-      for (const [id, sev] of Object.entries(c.expect)) if (id.startsWith(c.rule)) assert.ok(own.some((f) => f.id === id && f.severity === sev), `${id} from ${c.rule}`);
+      for (const [id, sev] of Object.entries(c.expect))
+        if (id.startsWith(c.rule))
+          assert.ok(
+            own.some((f) => f.id === id && f.severity === sev),
+            `${id} from ${c.rule}`,
+          );
     });
   }
 
   it('every rule has a case where it fires and one where it does not', () => {
     for (const r of RULES) {
       const cases = CASES.filter((c) => c.rule === r.id);
-      assert.ok(cases.some((c) => Object.keys(c.expect).some((id) => id.startsWith(r.id) && c.expect[id] !== 'pass')), `${r.id} fires somewhere`);
-      assert.ok(cases.some((c) => !Object.keys(c.expect).some((id) => id.startsWith(r.id))), `${r.id} quiet somewhere`);
+      assert.ok(
+        cases.some((c) => Object.keys(c.expect).some((id) => id.startsWith(r.id) && c.expect[id] !== 'pass')),
+        `${r.id} fires somewhere`,
+      );
+      assert.ok(
+        cases.some((c) => !Object.keys(c.expect).some((id) => id.startsWith(r.id))),
+        `${r.id} quiet somewhere`,
+      );
     }
   });
 });
 
 describe('doctor rules: cases every rule must pass', () => {
-  const single = input({ topology: topology({ nodes: [node(0, [0, 1, 2, 3], 32)], cpus: topology().cpus.filter((c) => c.id < 4).map((c) => ({ ...c, node: 0, package: 0 })), devices: [] }) });
+  const single = input({
+    topology: topology({
+      nodes: [node(0, [0, 1, 2, 3], 32)],
+      cpus: topology()
+        .cpus.filter((c) => c.id < 4)
+        .map((c) => ({ ...c, node: 0, package: 0 })),
+      devices: [],
+    }),
+  });
   const bare = input({
-    topology: topology({ kernel: kernel(Object.fromEntries(Object.keys(kernel()).filter((key) => key !== 'numaBalancingScan').map((key) => [key, absent(`x/${key}`, 'missing')]))) }),
-    irqs: no('no proc/interrupts'), comms: no('no processes'), numastat: no('no numastat'), governors: no('no cpufreq'), processes: no('no processes'),
-    ksm: { run: absent('sys/kernel/mm/ksm/run', 'no-permission'), pagesSharing: absent('a', 'missing'), mergeAcrossNodes: absent('b', 'missing') },
-    swap: absent('proc/meminfo', 'missing'), tunedProfile: absent('etc/tuned/active_profile', 'missing'),
-    rqAffinity: [{ disk: 'nvme0n1', controller: 'nvme0', value: absent('sys/class/block/nvme0n1/queue/rq_affinity', 'missing') }],
+    topology: topology({
+      kernel: kernel(
+        Object.fromEntries(
+          Object.keys(kernel())
+            .filter((key) => key !== 'numaBalancingScan')
+            .map((key) => [key, absent(`x/${key}`, 'missing')]),
+        ),
+      ),
+    }),
+    irqs: no('no proc/interrupts'),
+    comms: no('no processes'),
+    numastat: no('no numastat'),
+    governors: no('no cpufreq'),
+    processes: no('no processes'),
+    ksm: {
+      run: absent('sys/kernel/mm/ksm/run', 'no-permission'),
+      pagesSharing: absent('a', 'missing'),
+      mergeAcrossNodes: absent('b', 'missing'),
+    },
+    swap: absent('proc/meminfo', 'missing'),
+    tunedProfile: absent('etc/tuned/active_profile', 'missing'),
+    rqAffinity: [
+      { disk: 'nvme0n1', controller: 'nvme0', value: absent('sys/class/block/nvme0n1/queue/rq_affinity', 'missing') },
+    ],
   });
   for (const r of RULES) {
     it(`${r.id}: baseline machine, every profile: findings are complete`, () => {
       for (const klass of CLASSES) {
         for (const f of r.check(input(), profileFor(klass, input()))) {
           assert.ok(f.title.length > 0 && f.id.startsWith(r.id) && f.rule === r.id);
-          if (isProblem(f)) assert.ok(f.why.length > 0 && f.fix.runtime.length + f.fix.persistent.length + f.fix.manual.length > 0, `${f.id} has why and a fix`);
+          if (isProblem(f))
+            assert.ok(
+              f.why.length > 0 && f.fix.runtime.length + f.fix.persistent.length + f.fix.manual.length > 0,
+              `${f.id} has why and a fix`,
+            );
           if (f.severity === 'not-checked') assert.ok(f.reason.length > 0);
         }
       }
@@ -148,7 +650,10 @@ describe('doctor rules: cases every rule must pass', () => {
       const fs = r.check(bare, profileFor('database', bare));
       assert.ok(fs.length > 0);
       for (const f of fs) {
-        assert.ok(!isProblem(f) || r.id === 'node-health' || r.id === 'memory-only-nodes' || r.id === 'cpufreq-tuned', `${f.id} is ${f.severity}`);
+        assert.ok(
+          !isProblem(f) || r.id === 'node-health' || r.id === 'memory-only-nodes' || r.id === 'cpufreq-tuned',
+          `${f.id} is ${f.severity}`,
+        );
         if (f.severity === 'not-checked') assert.match(f.reason, /\S/);
       }
     });

@@ -16,8 +16,17 @@ after(() => rmSync(home, { recursive: true, force: true }));
 it('ansible-lint passes on deploy/ansible with the production profile', () => {
   const dir = join(REPO_DIR, 'deploy', 'ansible');
   const r = spawnSync('ansible-lint', ['--nocolor', '--profile', 'production'], {
-    cwd: dir, encoding: 'utf8', timeout: 180_000,
-    env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), ANSIBLE_HOME: join(home, '.ansible'), ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), NO_COLOR: '1' },
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CACHE_HOME: join(home, '.cache'),
+      ANSIBLE_HOME: join(home, '.ansible'),
+      ANSIBLE_CONFIG: join(dir, 'ansible.cfg'),
+      NO_COLOR: '1',
+    },
   });
   if (r.error) throw new Error(`ansible-lint not found (apt-get install ansible-lint): ${r.error.message}`);
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);

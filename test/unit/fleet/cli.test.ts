@@ -37,15 +37,29 @@ describe('numakit fleet report', () => {
   it('reads a directory of snapshots and doctor reports: classes, findings x hosts, merged hosts', async () => {
     const r = await report('--json', fleetDir);
     assert.equal(r.code, 0, r.err);
-    const j = JSON.parse(r.out) as { schemaVersion: number; hosts: { host: string; sources: string[]; profile: string }[]; classes: { label: string; hosts: string[] }[]; findings: { id: string; rule: string; hosts: string[] }[] };
+    const j = JSON.parse(r.out) as {
+      schemaVersion: number;
+      hosts: { host: string; sources: string[]; profile: string }[];
+      classes: { label: string; hosts: string[] }[];
+      findings: { id: string; rule: string; hosts: string[] }[];
+    };
     assert.equal(j.schemaVersion, 1);
-    assert.deepEqual(j.hosts.map((h) => h.host), [...hosts].sort());
-    assert.equal(j.classes.reduce((a, c) => a + c.hosts.length, 0), hosts.length);
+    assert.deepEqual(
+      j.hosts.map((h) => h.host),
+      [...hosts].sort(),
+    );
+    assert.equal(
+      j.classes.reduce((a, c) => a + c.hosts.length, 0),
+      hosts.length,
+    );
     const spark = j.classes.find((c) => c.label.startsWith('2 nodes x 32 CPUs'))!;
     assert.ok(spark.hosts.length >= 2, spark.label);
     const merged = j.hosts.find((h) => h.sources.length === 2)!;
     assert.equal(merged.profile, 'spark');
-    assert.ok(j.findings.some((f) => f.rule === 'thp' && f.hosts.includes(merged.host)), 'the doctor report (profile spark) finds THP on its host');
+    assert.ok(
+      j.findings.some((f) => f.rule === 'thp' && f.hosts.includes(merged.host)),
+      'the doctor report (profile spark) finds THP on its host',
+    );
   });
 
   it('names each bad input in one line and reports the rest (exit 1)', async () => {
@@ -54,10 +68,22 @@ describe('numakit fleet report', () => {
     const lines = r.err.trimEnd().split('\n');
     assert.equal(lines.length, 5, r.err);
     assert.match(r.err, /^numakit: fleet: .*corrupt\.tar\.gz: cannot read the archive: /m);
-    assert.match(r.err, /^numakit: fleet: .*v2\.json: doctor --json schemaVersion 2; this numakit reads schemaVersion 1$/m);
+    assert.match(
+      r.err,
+      /^numakit: fleet: .*v2\.json: doctor --json schemaVersion 2; this numakit reads schemaVersion 1$/m,
+    );
     // The first in file order is used: bad/ sorts before fleet/.
-    assert.match(r.err, new RegExp(`^numakit: fleet: .*fleet/${hosts[2]}\\.tar\\.gz: a second snapshot of host ${hosts[2]} \\(.*bad/copy-of-host\\.tar\\.gz is used\\)$`, 'm'));
-    assert.match(r.err, /^numakit: fleet: .*empty: no snapshots \(\.tar\.gz\) or doctor --json files \(\.json\) in it$/m);
+    assert.match(
+      r.err,
+      new RegExp(
+        `^numakit: fleet: .*fleet/${hosts[2]}\\.tar\\.gz: a second snapshot of host ${hosts[2]} \\(.*bad/copy-of-host\\.tar\\.gz is used\\)$`,
+        'm',
+      ),
+    );
+    assert.match(
+      r.err,
+      /^numakit: fleet: .*empty: no snapshots \(\.tar\.gz\) or doctor --json files \(\.json\) in it$/m,
+    );
     assert.match(r.err, /^numakit: fleet: .*missing\.tar\.gz: no such file or directory$/m);
     assert.match(r.out, new RegExp(`^fleet report: ${hosts.length} hosts, 5 inputs not used`));
     assert.match(r.out, /inputs not used \(5\):/);
@@ -76,7 +102,10 @@ describe('numakit fleet report', () => {
     const html = await report('--html', fleetDir);
     assert.equal(html.code, 0);
     assert.match(html.out, /^<!doctype html>/);
-    assert.equal((html.out.match(/<h2>Class \d+:/g) ?? []).length, (JSON.parse((await report('--json', fleetDir)).out) as { classes: unknown[] }).classes.length);
+    assert.equal(
+      (html.out.match(/<h2>Class \d+:/g) ?? []).length,
+      (JSON.parse((await report('--json', fleetDir)).out) as { classes: unknown[] }).classes.length,
+    );
     assert.match(html.out, /<table class="sortable">/);
     assert.match(html.out, /addEventListener\('click'/);
     assert.doesNotMatch(html.out, /(src|href)=["']?(https?:)?\/\//, 'nothing loaded from elsewhere');
@@ -92,7 +121,8 @@ describe('numakit fleet report', () => {
 
   it('worker threads (the built CLI) give the same report as one thread', async () => {
     const bin = join(REPO_DIR, 'dist', 'cli', 'bin.js');
-    const run = (jobs: string) => spawnSync(process.execPath, [bin, 'fleet', 'report', '--json', '--jobs', jobs, fleetDir], { encoding: 'utf8' });
+    const run = (jobs: string) =>
+      spawnSync(process.execPath, [bin, 'fleet', 'report', '--json', '--jobs', jobs, fleetDir], { encoding: 'utf8' });
     const one = run('1');
     const two = run('2');
     assert.equal(two.status, 0, two.stderr);

@@ -20,14 +20,18 @@ type Schema = Record<string, unknown>;
 function closed(s: Schema, key = ''): Schema {
   const out: Schema = { ...s };
   if (s['properties'] && key !== 'metadata') {
-    out['properties'] = Object.fromEntries(Object.entries(s['properties'] as Record<string, Schema>).map(([k, v]) => [k, closed(v, k)]));
+    out['properties'] = Object.fromEntries(
+      Object.entries(s['properties'] as Record<string, Schema>).map(([k, v]) => [k, closed(v, k)]),
+    );
     out['additionalProperties'] = false;
   }
   if (s['items']) out['items'] = closed(s['items'] as Schema);
   return out;
 }
 
-const crd = parse(readFileSync(join(REPO_DIR, 'test/fixtures/k8s/noderesourcetopologies-crd.yaml'), 'utf8')) as { spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } };
+const crd = parse(readFileSync(join(REPO_DIR, 'test/fixtures/k8s/noderesourcetopologies-crd.yaml'), 'utf8')) as {
+  spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
+};
 const ajv = new Ajv({ strict: false, allErrors: true });
 const validate = ajv.compile(closed(crd.spec.versions.find((v) => v.name === 'v1alpha2')!.schema.openAPIV3Schema));
 
@@ -41,11 +45,17 @@ describe('the NodeResourceTopology object', () => {
       for (const [i, z] of nrt.zones.entries()) {
         const n = t.nodes[i]!;
         assert.equal(z.name, `node-${n.id}`);
-        assert.deepEqual(z.costs.map((c) => c.value), t.nodes.map((m) => n.distances[m.id]));
+        assert.deepEqual(
+          z.costs.map((c) => c.value),
+          t.nodes.map((m) => n.distances[m.id]),
+        );
         const cpu = z.resources.find((r) => r.name === 'cpu');
         assert.equal(cpu?.capacity, n.cpus.length > 0 ? String(n.cpus.length) : undefined);
       }
-      assert.equal(nrt.zones[0]!.resources.find((r) => r.name === 'cpu')!.allocatable, String(t.nodes[0]!.cpus.filter((c) => c > 1).length));
+      assert.equal(
+        nrt.zones[0]!.resources.find((r) => r.name === 'cpu')!.allocatable,
+        String(t.nodes[0]!.cpus.filter((c) => c > 1).length),
+      );
     });
   }
   it('names huge page sizes and policies as Kubernetes does', () => {
@@ -60,9 +70,16 @@ describe('the NodeResourceTopology object', () => {
     assert.ok(validate(JSON.parse(r.out)), JSON.stringify(validate.errors));
     const y = await runMain(['--example', 'lab-3node-cxl', 'k8s', 'nrt', '--node', 'w7']);
     assert.deepEqual(parse(y.out), JSON.parse(r.out));
-    assert.equal((await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--node', 'w7', '--server', 'http://127.0.0.1:1'])).code, 2);
+    assert.equal(
+      (await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--node', 'w7', '--server', 'http://127.0.0.1:1'])).code,
+      2,
+    );
     assert.equal((await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--node', 'Bad_Name'])).code, 2);
-    assert.equal((await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--node', 'w7', '--topology-manager-policy', 'strict'])).code, 2);
+    assert.equal(
+      (await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--node', 'w7', '--topology-manager-policy', 'strict']))
+        .code,
+      2,
+    );
   });
 });
 
@@ -72,28 +89,40 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
   let crdInstalled = true;
   let server: Server;
   let url = '';
-  const body = (req: IncomingMessage) => new Promise<Record<string, unknown>>((res) => {
-    let s = '';
-    req.on('data', (c) => (s += c));
-    req.on('end', () => res(s === '' ? {} : JSON.parse(s)));
-  });
+  const body = (req: IncomingMessage) =>
+    new Promise<Record<string, unknown>>((res) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => res(s === '' ? {} : JSON.parse(s)));
+    });
   before(async () => {
     server = createServer(async (req, res) => {
       requests.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-      const send = (status: number, obj: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(obj)); };
+      const send = (status: number, obj: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(obj));
+      };
       const base = '/apis/topology.node.k8s.io/v1alpha2/noderesourcetopologies';
-      if (!crdInstalled || !req.url?.startsWith(base)) return send(404, { kind: 'Status', message: 'the server could not find the requested resource' });
+      if (!crdInstalled || !req.url?.startsWith(base))
+        return send(404, { kind: 'Status', message: 'the server could not find the requested resource' });
       const name = req.url.slice(base.length + 1);
       if (req.method === 'GET') {
         const o = objects.get(name);
-        return o ? send(200, o) : send(404, { kind: 'Status', message: `noderesourcetopologies "${name}" not found`, details: { name, kind: 'noderesourcetopologies' } });
+        return o
+          ? send(200, o)
+          : send(404, {
+              kind: 'Status',
+              message: `noderesourcetopologies "${name}" not found`,
+              details: { name, kind: 'noderesourcetopologies' },
+            });
       }
       const o = await body(req);
       if (!validate(o)) return send(422, { message: JSON.stringify(validate.errors) });
       const meta = o['metadata'] as { name: string; resourceVersion?: string };
       if (req.method === 'POST') objects.set(meta.name, { ...o, metadata: { ...meta, resourceVersion: '1' } });
       else if (req.method === 'PUT') {
-        if (meta.resourceVersion !== (objects.get(name)!['metadata'] as { resourceVersion: string }).resourceVersion) return send(409, { message: 'conflict' });
+        if (meta.resourceVersion !== (objects.get(name)!['metadata'] as { resourceVersion: string }).resourceVersion)
+          return send(409, { message: 'conflict' });
         objects.set(name, { ...o, metadata: { ...meta, resourceVersion: String(Number(meta.resourceVersion) + 1) } });
       }
       return send(req.method === 'POST' ? 201 : 200, objects.get(meta.name));
@@ -103,7 +132,21 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
   });
   after(() => server.close());
 
-  const apply = (...extra: string[]) => runMain(['--example', 'lab-3node-cxl', 'k8s', 'nrt', '--apply', '--node', 'w7', '--server', url, '--token-file', join(REPO_DIR, 'test/fixtures/k8s/token'), ...extra]);
+  const apply = (...extra: string[]) =>
+    runMain([
+      '--example',
+      'lab-3node-cxl',
+      'k8s',
+      'nrt',
+      '--apply',
+      '--node',
+      'w7',
+      '--server',
+      url,
+      '--token-file',
+      join(REPO_DIR, 'test/fixtures/k8s/token'),
+      ...extra,
+    ]);
 
   it('creates the object, then leaves it unchanged, then replaces it when the policy changes', async () => {
     const first = await apply();
@@ -111,17 +154,31 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
     assert.equal(first.out, 'NodeResourceTopology w7: created (3 zones)\n');
     assert.match(requests.at(-1)!, /^POST .* Bearer test-token$/);
     assert.equal((await apply()).out, 'NodeResourceTopology w7: unchanged (3 zones)\n');
-    assert.equal((await apply('--topology-manager-policy', 'restricted')).out, 'NodeResourceTopology w7: updated (3 zones)\n');
+    assert.equal(
+      (await apply('--topology-manager-policy', 'restricted')).out,
+      'NodeResourceTopology w7: updated (3 zones)\n',
+    );
     assert.equal((objects.get('w7')!['metadata'] as { resourceVersion: string }).resourceVersion, '2');
   });
 
   it('never overwrites an object another exporter made, and names it', async () => {
-    objects.set('w8', { apiVersion: 'topology.node.k8s.io/v1alpha2', kind: 'NodeResourceTopology', metadata: { name: 'w8', resourceVersion: '7', managedFields: [{ manager: 'nfd-topology-updater' }] }, zones: [] });
+    objects.set('w8', {
+      apiVersion: 'topology.node.k8s.io/v1alpha2',
+      kind: 'NodeResourceTopology',
+      metadata: { name: 'w8', resourceVersion: '7', managedFields: [{ manager: 'nfd-topology-updater' }] },
+      zones: [],
+    });
     const before = requests.length;
     const r = await runMain(['--example', 'lab-2node', 'k8s', 'nrt', '--apply', '--node', 'w8', '--server', url]);
     assert.equal(r.code, 1);
-    assert.equal(r.err, 'numakit: k8s nrt: NodeResourceTopology w8 belongs to nfd-topology-updater; numakit never overwrites another exporter\'s object (delete it, or run one exporter per node)\n');
-    assert.deepEqual(requests.slice(before).map((q) => q.split(' ')[0]), ['GET']);
+    assert.equal(
+      r.err,
+      "numakit: k8s nrt: NodeResourceTopology w8 belongs to nfd-topology-updater; numakit never overwrites another exporter's object (delete it, or run one exporter per node)\n",
+    );
+    assert.deepEqual(
+      requests.slice(before).map((q) => q.split(' ')[0]),
+      ['GET'],
+    );
     assert.deepEqual(objects.get('w8')!['zones'], []);
   });
 
@@ -130,7 +187,10 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
     try {
       const r = await apply();
       assert.equal(r.code, 1);
-      assert.match(r.err, /^numakit: k8s nrt: reading w7: HTTP 404 \(is the NodeResourceTopology CRD, v1alpha2, installed\?\): the server could not find the requested resource\n$/);
+      assert.match(
+        r.err,
+        /^numakit: k8s nrt: reading w7: HTTP 404 \(is the NodeResourceTopology CRD, v1alpha2, installed\?\): the server could not find the requested resource\n$/,
+      );
     } finally {
       crdInstalled = true;
     }

@@ -66,7 +66,14 @@ function tarOf(entries: { path: string; type: string; body?: string; linkpath?: 
   for (const e of entries) {
     const body = Buffer.from(e.body ?? '');
     const h = Buffer.alloc(512);
-    new Header({ path: e.path, type: e.type as never, size: body.length, mode: 0o644, linkpath: e.linkpath, mtime: new Date(0) }).encode(h, 0);
+    new Header({
+      path: e.path,
+      type: e.type as never,
+      size: body.length,
+      mode: 0o644,
+      linkpath: e.linkpath,
+      mtime: new Date(0),
+    }).encode(h, 0);
     parts.push(h, body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   parts.push(Buffer.alloc(1024));
@@ -81,21 +88,43 @@ describe('readSnapshotArchive', () => {
       const spark = (i: DoctorInput) => runDoctor(i, doctorProfile({ klass: 'spark', alias: null }, i));
       const onDisk = spark(await gatherDoctorInput(openRoot(join(EXAMPLES, name))));
       const inMemory = spark(await gatherDoctorInput(treeRoot(await readSnapshotArchive(file), file)));
-      assert.equal(renderDoctorJson(inMemory, { profile: 'spark', target: 'x' }), renderDoctorJson(onDisk, { profile: 'spark', target: 'x' }));
+      assert.equal(
+        renderDoctorJson(inMemory, { profile: 'spark', target: 'x' }),
+        renderDoctorJson(onDisk, { profile: 'spark', target: 'x' }),
+      );
     }
   });
   const bad: [string, Buffer, RegExp][] = [
-    ['dotdot', tarOf([{ path: 'sys/../../etc/x', type: 'File', body: 'x' }]), /not a snapshot archive: unsafe path 'sys\/..\/..\/etc\/x'/],
-    ['device', tarOf([{ path: 'sys/a', type: 'File', body: '1' }, { path: 'dev/sda', type: 'BlockDevice' }]), /dev\/sda: BlockDevice entries are not part of a snapshot/],
+    [
+      'dotdot',
+      tarOf([{ path: 'sys/../../etc/x', type: 'File', body: 'x' }]),
+      /not a snapshot archive: unsafe path 'sys\/..\/..\/etc\/x'/,
+    ],
+    [
+      'device',
+      tarOf([
+        { path: 'sys/a', type: 'File', body: '1' },
+        { path: 'dev/sda', type: 'BlockDevice' },
+      ]),
+      /dev\/sda: BlockDevice entries are not part of a snapshot/,
+    ],
     ['hardlink', tarOf([{ path: 'sys/a', type: 'Link', linkpath: 'sys/b' }]), /sys\/a: Link entries/],
-    ['corrupt', Buffer.concat([tarOf([{ path: 'sys/a', type: 'File', body: 'x'.repeat(5000) }]).subarray(0, 40)]), /cannot read the archive/],
+    [
+      'corrupt',
+      Buffer.concat([tarOf([{ path: 'sys/a', type: 'File', body: 'x'.repeat(5000) }]).subarray(0, 40)]),
+      /cannot read the archive/,
+    ],
     ['not-gzip', Buffer.from('hello, this is not an archive\n'), /cannot read the archive/],
   ];
   for (const [name, bytes, re] of bad) {
     it(`refuses a ${name} archive with one line naming it`, async () => {
       const file = join(tmp, `${name}.tar.gz`);
       writeFileSync(file, bytes);
-      await assert.rejects(readSnapshotArchive(file), (e: Error) => e instanceof NumakitError && re.test(e.message) && e.message.startsWith(file) && !e.message.includes('\n'));
+      await assert.rejects(
+        readSnapshotArchive(file),
+        (e: Error) =>
+          e instanceof NumakitError && re.test(e.message) && e.message.startsWith(file) && !e.message.includes('\n'),
+      );
     });
   }
 });

@@ -17,7 +17,10 @@ const example = (name: string) => openRoot(join(EXAMPLES_DIR, name));
 describe('discoverTopology', () => {
   it('keeps sparse node ids and maps distances by id', () => {
     const t = discoverTopology(fixture('sparse-nodes'));
-    assert.deepEqual(t.nodes.map((n) => n.id), [0, 2]);
+    assert.deepEqual(
+      t.nodes.map((n) => n.id),
+      [0, 2],
+    );
     assert.deepEqual(t.nodes[1]!.distances, { 0: 32, 2: 10 });
   });
   it('marks an offline CPU and still knows its node', () => {
@@ -29,7 +32,13 @@ describe('discoverTopology', () => {
   });
   it('reads huge page pools of every size', () => {
     const hp = discoverTopology(fixture('sparse-nodes')).nodes[1]!.hugepages;
-    assert.deepEqual(hp.map((p) => [p.sizeKb, p.total, p.free]), [[2048, 512, 500], [1048576, 4, 4]]);
+    assert.deepEqual(
+      hp.map((p) => [p.sizeKb, p.total, p.free]),
+      [
+        [2048, 512, 500],
+        [1048576, 4, 4],
+      ],
+    );
   });
   it('treats a node without meminfo as absent data with a warning', () => {
     const t = discoverTopology(fixture('no-meminfo'));
@@ -65,14 +74,33 @@ describe('discoverTopology', () => {
       assert.equal(n.memTotalBytes, 96 * 2 ** 30);
     }
     const nets = t.devices.filter((d) => d.kind === 'net');
-    assert.deepEqual(nets.map((d) => [d.name, d.node, d.irqs.length, d.queues?.rx]), [['ens1f0', 0, 16, 16], ['ens2f0', 1, 16, 16]]);
-    assert.deepEqual(t.devices.filter((d) => d.kind === 'nvme').map((d) => [d.name, d.node, d.transport]), [['nvme0', 0, 'pcie'], ['nvme1', 1, 'pcie']]);
+    assert.deepEqual(
+      nets.map((d) => [d.name, d.node, d.irqs.length, d.queues?.rx]),
+      [
+        ['ens1f0', 0, 16, 16],
+        ['ens2f0', 1, 16, 16],
+      ],
+    );
+    assert.deepEqual(
+      t.devices.filter((d) => d.kind === 'nvme').map((d) => [d.name, d.node, d.transport]),
+      [
+        ['nvme0', 0, 'pcie'],
+        ['nvme1', 1, 'pcie'],
+      ],
+    );
     assert.equal(t.kernel.thpEnabled.value, 'always');
   });
   it('reads the AutoNUMA scan knobs from debugfs (5.13+), and reports them absent with their path', () => {
-    assert.deepEqual(discoverTopology(fixture('sparse-nodes')).kernel.numaBalancingScan.sizeMb, { path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb', value: 256 });
+    assert.deepEqual(discoverTopology(fixture('sparse-nodes')).kernel.numaBalancingScan.sizeMb, {
+      path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb',
+      value: 256,
+    });
     const t = discoverTopology(fixture('numa-off'));
-    assert.deepEqual(t.kernel.numaBalancingScan.sizeMb, { path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb', value: null, absent: 'missing' });
+    assert.deepEqual(t.kernel.numaBalancingScan.sizeMb, {
+      path: 'sys/kernel/debug/sched/numa_balancing/scan_size_mb',
+      value: null,
+      absent: 'missing',
+    });
   });
 });
 

@@ -53,17 +53,25 @@ describe('parseCpuMask / formatCpuMask', () => {
 
 describe('parseNodeMeminfo / parseMeminfo', () => {
   it('reads kB values as bytes and huge page counts as counts', () => {
-    const m = parseNodeMeminfo('Node 0 MemTotal:       16384 kB\nNode 0 MemFree:          1024 kB\nNode 0 HugePages_Total:     3\n');
+    const m = parseNodeMeminfo(
+      'Node 0 MemTotal:       16384 kB\nNode 0 MemFree:          1024 kB\nNode 0 HugePages_Total:     3\n',
+    );
     assert.deepEqual(m, { MemTotal: 16384 * 1024, MemFree: 1024 * 1024, HugePages_Total: 3 });
   });
   it('keeps parenthesised keys', () => {
     assert.equal(parseNodeMeminfo('Node 1 Active(anon):       2 kB\n')['Active(anon)'], 2048);
   });
   it('names the line of a line without the Node prefix', () => {
-    assert.throws(() => parseNodeMeminfo('Node 0 MemTotal: 1 kB\nMemFree: 2 kB\n'), (e: SysfsParseError) => e.line === 2);
+    assert.throws(
+      () => parseNodeMeminfo('Node 0 MemTotal: 1 kB\nMemFree: 2 kB\n'),
+      (e: SysfsParseError) => e.line === 2,
+    );
   });
   it('names the line of a malformed value', () => {
-    assert.throws(() => parseNodeMeminfo('Node 0 MemTotal: lots kB\n'), (e: SysfsParseError) => e.line === 1 && /meminfo/.test(e.message));
+    assert.throws(
+      () => parseNodeMeminfo('Node 0 MemTotal: lots kB\n'),
+      (e: SysfsParseError) => e.line === 1 && /meminfo/.test(e.message),
+    );
   });
   it('parses /proc/meminfo', () => {
     assert.equal(parseMeminfo('MemTotal:       24683656 kB\nMemFree:  1 kB\n').MemTotal, 24683656 * 1024);
@@ -91,7 +99,9 @@ describe('small parsers', () => {
   it('parseAt re-attributes a parse error to the file', () => {
     assert.throws(
       () => parseAt('sys/devices/system/node/node0/cpulist', '0-x', parseCpuList),
-      (e: SysfsParseError) => e.path === 'sys/devices/system/node/node0/cpulist' && /node0\/cpulist:1: not a CPU\/node list: '0-x'/.test(e.message),
+      (e: SysfsParseError) =>
+        e.path === 'sys/devices/system/node/node0/cpulist' &&
+        /node0\/cpulist:1: not a CPU\/node list: '0-x'/.test(e.message),
     );
   });
 });

@@ -22,7 +22,11 @@ describe('readFile', () => {
   // 64 KiB is the read buffer: a three-byte character across each boundary, and a file of many.
   for (const size of [0, 1, 65_535, 65_536, 65_537, 3 * 65_536 + 7]) {
     it(`returns a ${size}-byte file whole, multi-byte characters across 64 KiB boundaries intact`, () => {
-      const text = Array.from({ length: size }, (_, i) => (i % 65_536 === 65_534 ? '€' : String.fromCharCode(97 + (i % 26)))).join('').slice(0, size);
+      const text = Array.from({ length: size }, (_, i) =>
+        i % 65_536 === 65_534 ? '€' : String.fromCharCode(97 + (i % 26)),
+      )
+        .join('')
+        .slice(0, size);
       writeFileSync(join(dir, 'sys/a/f'), text);
       assert.equal(readText(root, 'sys/a/f'), text);
     });
@@ -66,24 +70,35 @@ describe('readFile refuses what is not a regular file, however its read goes', (
       await new Promise((r) => setTimeout(r, 200));
       const { root: r, warnings } = watched();
       assert.deepEqual(readFile(r, 'sys/a/fifo'), { ok: false, reason: 'unparseable' });
-      assert.deepEqual(warnings.list().map((w) => w.problem), ['a FIFO, not a file']);
+      assert.deepEqual(
+        warnings.list().map((w) => w.problem),
+        ['a FIFO, not a file'],
+      );
     } finally {
       writer.kill();
       await once(writer, 'exit');
     }
   });
-  for (const [name, minor] of [['null', 3], ['zero', 5]] as const) {
-    it(`a device that reads like /dev/${name} is a device`, { skip: process.getuid?.() !== 0 && 'mknod needs root' }, () => {
+  for (const [name, minor] of [
+    ['null', 3],
+    ['zero', 5],
+  ] as const) {
+    it(`a device that reads like /dev/${name} is a device`, {
+      skip: process.getuid?.() !== 0 && 'mknod needs root',
+    }, () => {
       execFileSync('mknod', [join(dir, `sys/a/${name}`), 'c', '1', String(minor)]);
       const { root: r, warnings } = watched();
       assert.deepEqual(readFile(r, `sys/a/${name}`), { ok: false, reason: 'unparseable' });
-      assert.deepEqual(warnings.list().map((w) => w.problem), ['a device, not a file']);
+      assert.deepEqual(
+        warnings.list().map((w) => w.problem),
+        ['a device, not a file'],
+      );
     });
   }
 });
 
 describe('a jail remembers its tree, never past its walls', () => {
-  it('a listed directory\'s links to directories are still resolved inside the root', () => {
+  it("a listed directory's links to directories are still resolved inside the root", () => {
     mkdirSync(join(dir, 'sys/j/real'), { recursive: true });
     writeFileSync(join(dir, 'sys/j/real/f'), 'inside\n');
     symlinkSync('/sys/j/real', join(dir, 'sys/j/out')); // absolute: the root's /sys/j/real, not the host's
@@ -113,7 +128,7 @@ describe('a jail remembers its tree, never past its walls', () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
-  it('a cgroup tree\'s subdirectories are listed inside the root, never through a link to the host', () => {
+  it("a cgroup tree's subdirectories are listed inside the root, never through a link to the host", () => {
     const outside = mkdtempSync(join(tmpdir(), 'numakit-outside-'));
     try {
       mkdirSync(join(outside, 'host-only.slice'));

@@ -12,10 +12,12 @@ import { openRoot } from '../../../src/sysfs/root.js';
 import { TEST_DIR } from '../../helpers/cli.js';
 
 const trees = [join(TEST_DIR, 'fixtures/topo'), EXAMPLES_DIR].flatMap((d) =>
-  readdirSync(d).filter((n) => existsSync(join(d, n, 'manifest.json'))).map((n) => join(d, n)),
+  readdirSync(d)
+    .filter((n) => existsSync(join(d, n, 'manifest.json')))
+    .map((n) => join(d, n)),
 );
 
-describe('shared per-core and per-L3 reads give what every CPU\'s own files give', () => {
+describe("shared per-core and per-L3 reads give what every CPU's own files give", () => {
   for (const dir of trees) {
     it(dir.slice(dir.lastIndexOf('/', dir.lastIndexOf('/') - 1) + 1), () => {
       const shared = discoverTopology(openRoot(dir)).cpus;

@@ -1,7 +1,17 @@
 // numakit snapshot: what it copies is enough for every reader, links survive, archives work,
 // per-process data only on request and command lines redacted by default.
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -50,7 +60,10 @@ describe('numakit snapshot', () => {
     mkdirSync(join(root, 'proc/4242'), { recursive: true });
     writeFileSync(join(root, 'proc/4242/cmdline'), 'java\0-Dpassword=hunter2\0-jar\0app.jar\0');
     writeFileSync(join(root, 'proc/4242/comm'), 'java\n');
-    writeFileSync(join(root, 'proc/4242/status'), 'Name:\tjava\nState:\tS (sleeping)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-63\nMems_allowed_list:\t0-1\n');
+    writeFileSync(
+      join(root, 'proc/4242/status'),
+      'Name:\tjava\nState:\tS (sleeping)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-63\nMems_allowed_list:\t0-1\n',
+    );
     const plain = join(tmp(), 'plain');
     assert.equal((await runMain(['--root', root, 'snapshot', plain])).code, 0);
     assert.equal(existsSync(join(plain, 'proc/4242')), false);
@@ -69,18 +82,34 @@ describe('numakit snapshot', () => {
     rmSync(join(root, 'proc/self'), { recursive: true, force: true });
     symlinkSync('4242', join(root, 'proc/self'));
     writeFileSync(join(root, 'proc/4242/cgroup'), '0::/batch.slice/job1\n');
-    writeFileSync(join(root, 'proc/4242/status'), 'Name:\tnumakit\nState:\tR (running)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n');
-    writeFileSync(join(root, 'proc/4242/numa_maps'), '00400000 default file=/home/alice/bin/numakit mapped=1 N0=1 kernelpagesize_kB=4\n');
+    writeFileSync(
+      join(root, 'proc/4242/status'),
+      'Name:\tnumakit\nState:\tR (running)\nPid:\t4242\nVmRSS:\t  1024 kB\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n',
+    );
+    writeFileSync(
+      join(root, 'proc/4242/numa_maps'),
+      '00400000 default file=/home/alice/bin/numakit mapped=1 N0=1 kernelpagesize_kB=4\n',
+    );
     for (const args of [[], ['--processes']]) {
       const dir = join(tmp(), 'snap');
       const r = await runMain(['--root', root, 'snapshot', dir, ...args]);
       assert.equal(r.code, 0, r.err);
       assert.ok(lstatSync(join(dir, 'proc/self')).isDirectory(), `${args}: a directory, not the link to a pid`);
-      for (const f of ['cgroup', 'status']) assert.equal(readFileSync(join(dir, 'proc/self', f), 'utf8'), readFileSync(join(root, 'proc/4242', f), 'utf8'), f);
+      for (const f of ['cgroup', 'status'])
+        assert.equal(
+          readFileSync(join(dir, 'proc/self', f), 'utf8'),
+          readFileSync(join(root, 'proc/4242', f), 'utf8'),
+          f,
+        );
       if (args.length === 0) {
         assert.equal(existsSync(join(dir, 'proc/4242')), false, 'no process without --processes');
-        assert.equal(existsSync(join(dir, 'proc/self/numa_maps')), false, 'its mappings (program and library paths) stay behind --processes');
-      } else assert.ok(existsSync(join(dir, 'proc/self/numa_maps')), 'with --processes its mappings too (the page size)');
+        assert.equal(
+          existsSync(join(dir, 'proc/self/numa_maps')),
+          false,
+          'its mappings (program and library paths) stay behind --processes',
+        );
+      } else
+        assert.ok(existsSync(join(dir, 'proc/self/numa_maps')), 'with --processes its mappings too (the page size)');
     }
   });
 

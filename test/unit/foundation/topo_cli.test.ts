@@ -11,13 +11,21 @@ import { assertGolden, REPO_DIR, runMain, TEST_DIR } from '../../helpers/cli.js'
 
 const FIXTURES = join(TEST_DIR, 'fixtures/topo');
 const trees: [string, string][] = [
-  ...readdirSync(FIXTURES).filter((n) => existsSync(join(FIXTURES, n, 'manifest.json'))).map((n): [string, string] => [`fixture-${n}`, join(FIXTURES, n)]),
-  ...readdirSync(EXAMPLES_DIR).filter((n) => existsSync(join(EXAMPLES_DIR, n, 'manifest.json'))).map((n): [string, string] => [`example-${n}`, join(EXAMPLES_DIR, n)]),
+  ...readdirSync(FIXTURES)
+    .filter((n) => existsSync(join(FIXTURES, n, 'manifest.json')))
+    .map((n): [string, string] => [`fixture-${n}`, join(FIXTURES, n)]),
+  ...readdirSync(EXAMPLES_DIR)
+    .filter((n) => existsSync(join(EXAMPLES_DIR, n, 'manifest.json')))
+    .map((n): [string, string] => [`example-${n}`, join(EXAMPLES_DIR, n)]),
 ];
 
 describe('topo golden files', () => {
   for (const [name, dir] of trees) {
-    for (const [suffix, flags] of [['txt', []], ['json', ['--json']], ['numactl', ['--numactl']]] as const) {
+    for (const [suffix, flags] of [
+      ['txt', []],
+      ['json', ['--json']],
+      ['numactl', ['--numactl']],
+    ] as const) {
       it(`${name} topo ${flags.join(' ')}`, async () => {
         const r = await runMain(['--root', dir, 'topo', ...flags]);
         assert.equal(r.err, '');
@@ -52,14 +60,20 @@ describe('bad input', () => {
     const dir = brokenCopy('sparse-nodes', 'sys/devices/system/node/node0/cpulist', '0-1,x\n');
     const r = await runMain(['--root', dir, 'topo']);
     assert.equal(r.code, 0);
-    assert.equal(r.err, "numakit: warning: /sys/devices/system/node/node0/cpulist:1: not a CPU/node list: '0-1,x' (ignored)\n");
+    assert.equal(
+      r.err,
+      "numakit: warning: /sys/devices/system/node/node0/cpulist:1: not a CPU/node list: '0-1,x' (ignored)\n",
+    );
     assert.match(r.out, /node 2 /);
   });
   it('a malformed distance file is a warning, and --json carries it', async () => {
     const dir = brokenCopy('sparse-nodes', 'sys/devices/system/node/node2/distance', '32 ten\n');
     const r = await runMain(['--root', dir, 'topo', '--json']);
     assert.equal(r.code, 0);
-    assert.match(r.err, /^numakit: warning: \/sys\/devices\/system\/node\/node2\/distance:1: not a distance \(0\.\.255\): '32 ten' \(ignored\)\n$/);
+    assert.match(
+      r.err,
+      /^numakit: warning: \/sys\/devices\/system\/node\/node2\/distance:1: not a distance \(0\.\.255\): '32 ten' \(ignored\)\n$/,
+    );
     const warnings = JSON.parse(r.out).warnings as string[];
     assert.ok(warnings.includes(r.err.replace(/^numakit: warning: /, '').trim()), warnings.join('\n'));
   });
@@ -74,7 +88,9 @@ describe('bad input', () => {
     assert.equal(r.code, 1);
     assert.match(r.err, /^numakit: --example nope: no such example \(known: .*spark-2s.*\); see 'numakit examples'\n$/);
   });
-  it('an unreadable file as non-root is absent, not a crash', { skip: process.getuid?.() !== 0 && 'needs root to switch to nobody' }, () => {
+  it('an unreadable file as non-root is absent, not a crash', {
+    skip: process.getuid?.() !== 0 && 'needs root to switch to nobody',
+  }, () => {
     const dir = brokenCopy('sparse-nodes', 'sys/devices/system/node/node0/meminfo', 'Node 0 MemTotal: 1024 kB\n');
     chmodSync(join(dir, 'sys/devices/system/node/node0/meminfo'), 0o000);
     chmodSync(dir, 0o755);

@@ -22,11 +22,21 @@ describe('topo --svg', () => {
       const t = discoverTopology(openRoot(join(EXAMPLES_DIR, name)));
       const svg = renderTopoSvg(t);
       assert.equal(count(svg, /<g class="node" /g), t.nodes.length);
-      assert.equal(count(svg, /class="cpu( offline)?" /g), t.nodes.reduce((s, n) => s + Math.max(n.cpus.length, t.cpus.filter((c) => c.node === n.id).length), 0));
+      assert.equal(
+        count(svg, /class="cpu( offline)?" /g),
+        t.nodes.reduce((s, n) => s + Math.max(n.cpus.length, t.cpus.filter((c) => c.node === n.id).length), 0),
+      );
       assert.equal(count(svg, /<g class="dist" /g), t.nodes.length > 1 ? t.nodes.length ** 2 : 0);
-      assert.equal(count(svg, /class="node-box memory-only"/g), t.nodes.filter((n) => n.cpus.length === 0 && n.hasMemory).length);
-      for (const d of t.devices.filter((x) => x.kind !== 'block')) assert.ok(svg.includes(esc(d.name)), `${d.kind} ${d.name}`);
-      assert.equal(svg.includes('Unknown node (firmware gives no numa_node)'), t.devices.some((d) => d.node === null && d.kind !== 'block'));
+      assert.equal(
+        count(svg, /class="node-box memory-only"/g),
+        t.nodes.filter((n) => n.cpus.length === 0 && n.hasMemory).length,
+      );
+      for (const d of t.devices.filter((x) => x.kind !== 'block'))
+        assert.ok(svg.includes(esc(d.name)), `${d.kind} ${d.name}`);
+      assert.equal(
+        svg.includes('Unknown node (firmware gives no numa_node)'),
+        t.devices.some((d) => d.node === null && d.kind !== 'block'),
+      );
     });
   }
 

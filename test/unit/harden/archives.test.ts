@@ -50,13 +50,33 @@ describe('--root FILE.tar.gz', () => {
   });
 
   const hostile: [string, RawTarEntry[], RegExp][] = [
-    ['path traversal', [...good, { path: '../../escaped-by-numakit', type: '0', data: 'x' }], /unsafe path '\.\.\/\.\.\/escaped-by-numakit'/],
+    [
+      'path traversal',
+      [...good, { path: '../../escaped-by-numakit', type: '0', data: 'x' }],
+      /unsafe path '\.\.\/\.\.\/escaped-by-numakit'/,
+    ],
     ['an absolute path', [...good, { path: `${base}/absolute-by-numakit`, type: '0', data: 'x' }], /unsafe path '\//],
-    ['a character device', [...good, { path: 'dev/zero', type: '3' }], /dev\/zero: CharacterDevice entries are not part of a snapshot/],
-    ['a block device', [...good, { path: 'dev/sda', type: '4' }], /dev\/sda: BlockDevice entries are not part of a snapshot/],
+    [
+      'a character device',
+      [...good, { path: 'dev/zero', type: '3' }],
+      /dev\/zero: CharacterDevice entries are not part of a snapshot/,
+    ],
+    [
+      'a block device',
+      [...good, { path: 'dev/sda', type: '4' }],
+      /dev\/sda: BlockDevice entries are not part of a snapshot/,
+    ],
     ['a FIFO', [...good, { path: 'fifo', type: '6' }], /fifo: FIFO entries are not part of a snapshot/],
-    ['a hard link', [...good, { path: 'hard', type: '1', linkpath: '/etc/shadow' }], /hard: Link entries are not part of a snapshot/],
-    ['a size bomb (a header claiming 8 GiB)', [...good, { path: 'proc/cmdline', type: '0', data: 'x', claimed: 2 ** 33 }], /./],
+    [
+      'a hard link',
+      [...good, { path: 'hard', type: '1', linkpath: '/etc/shadow' }],
+      /hard: Link entries are not part of a snapshot/,
+    ],
+    [
+      'a size bomb (a header claiming 8 GiB)',
+      [...good, { path: 'proc/cmdline', type: '0', data: 'x', claimed: 2 ** 33 }],
+      /./,
+    ],
   ];
   for (const [what, entries, message] of hostile) {
     it(`${what}: refused in one line naming the archive; nothing written`, async () => {
@@ -76,7 +96,10 @@ describe('--root FILE.tar.gz', () => {
     const file = archive('truncated.tar.gz', good, (b) => b.subarray(0, Math.floor(b.length / 2)));
     const r = await runMain(['--root', file, 'topo']);
     assert.equal(r.code, 1);
-    assert.match(r.err, new RegExp(`^numakit: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the archive: [^\\n]+\\n$`));
+    assert.match(
+      r.err,
+      new RegExp(`^numakit: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the archive: [^\\n]+\\n$`),
+    );
   });
 
   it('random bytes: one line naming the archive', async () => {
@@ -88,7 +111,9 @@ describe('--root FILE.tar.gz', () => {
   });
 
   it('a symlink pointing outside resolves inside the archive: nothing outside is read', async () => {
-    const entries = good.filter((e) => !e.path.endsWith('meminfo')).concat({ path: `${NODE}/node0/meminfo`, type: '2', linkpath: '/etc/passwd' });
+    const entries = good
+      .filter((e) => !e.path.endsWith('meminfo'))
+      .concat({ path: `${NODE}/node0/meminfo`, type: '2', linkpath: '/etc/passwd' });
     const r = await runMain(['--root', archive('link-out.tar.gz', entries), 'topo']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /memory unknown \(no meminfo\)/);
@@ -107,7 +132,14 @@ describe('output directories under /proc', () => {
     const s = await runMain(['--example', 'lab-2node', 'snapshot', '/proc/numakit-no-such-dir/snap']);
     assert.equal(s.code, 1);
     assert.match(s.err, /^numakit: cannot create \/proc\/numakit-no-such-dir: /);
-    const p = await runMain(['--example', 'spark-2s', 'plan', 'spark-standalone', '--out', '/proc/numakit-no-such-dir/plan']);
+    const p = await runMain([
+      '--example',
+      'spark-2s',
+      'plan',
+      'spark-standalone',
+      '--out',
+      '/proc/numakit-no-such-dir/plan',
+    ]);
     assert.equal(p.code, 1);
     assert.match(p.err, /^numakit: cannot create \/proc\/numakit-no-such-dir/);
   });

@@ -26,8 +26,20 @@ describe('1. trailing NULs, whitespace and CRLF are tolerated', () => {
     const r = await runMain(['--root', fixture('trailing-nul'), 'topo', '--json']);
     assert.equal(r.err, '');
     const t = JSON.parse(r.out);
-    assert.deepEqual(t.nodes.map((n: { cpus: number[] }) => n.cpus), [[0, 1, 2, 3], [4, 5, 6, 7]]);
-    assert.deepEqual(t.nodes.map((n: { hasCpu: boolean; hasNormalMemory: boolean }) => [n.hasCpu, n.hasNormalMemory]), [[true, true], [true, true]]);
+    assert.deepEqual(
+      t.nodes.map((n: { cpus: number[] }) => n.cpus),
+      [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+      ],
+    );
+    assert.deepEqual(
+      t.nodes.map((n: { hasCpu: boolean; hasNormalMemory: boolean }) => [n.hasCpu, n.hasNormalMemory]),
+      [
+        [true, true],
+        [true, true],
+      ],
+    );
     assert.equal(t.kernel.memTotalBytes, 33554432 * 1024);
     assert.deepEqual(t.warnings, []);
   });
@@ -54,25 +66,34 @@ describe('3. one bad file costs its fact, not the command', () => {
     const r = await runMain(['--root', fixture('one-bad-file'), 'topo']);
     assert.equal(r.code, 0);
     const lines = r.err.trim().split('\n');
-    assert.deepEqual(lines.sort(), [
-      "numakit: warning: /proc/sys/vm/swappiness:1: not an integer in 0..200: '-1' (ignored)",
-      "numakit: warning: /sys/devices/pci0000:00/0000:3b:00.0/numa_node:1: integer beyond 2^53: '18446744073709551616' (ignored)",
-      "numakit: warning: /sys/devices/system/node/has_cpu:1: not a CPU/node list: '0-1,zz' (ignored)",
-    ].sort());
+    assert.deepEqual(
+      lines.sort(),
+      [
+        "numakit: warning: /proc/sys/vm/swappiness:1: not an integer in 0..200: '-1' (ignored)",
+        "numakit: warning: /sys/devices/pci0000:00/0000:3b:00.0/numa_node:1: integer beyond 2^53: '18446744073709551616' (ignored)",
+        "numakit: warning: /sys/devices/system/node/has_cpu:1: not a CPU/node list: '0-1,zz' (ignored)",
+      ].sort(),
+    );
     assert.match(r.out, /node 1 {2}CPUs 4-7/);
     assert.match(r.out, /unknown node[^]*net eth0/, 'a numa_node of 2^64 is an unknown node, not node 2^64');
   });
   it('--json carries the same warnings', async () => {
     const r = await runMain(['--root', fixture('one-bad-file'), 'doctor', '--json']);
     const w = JSON.parse(r.out).warnings as string[];
-    assert.ok(w.some((x) => x.startsWith('/proc/sys/vm/swappiness:1: ')), w.join('\n'));
+    assert.ok(
+      w.some((x) => x.startsWith('/proc/sys/vm/swappiness:1: ')),
+      w.join('\n'),
+    );
     assert.equal(w.length, r.err.trim().split('\n').length);
   });
   it('swappiness -1 is not judged as a value', async () => {
     const r = await runMain(['--root', fixture('one-bad-file'), 'doctor', '-v', '--json']);
     const f = JSON.parse(r.out).findings as { evidence: { path: string; value: string }[] }[];
     const ev = f.flatMap((x) => x.evidence).filter((e) => e.path === 'proc/sys/vm/swappiness');
-    assert.ok(ev.every((e) => e.value !== '-1'), JSON.stringify(ev));
+    assert.ok(
+      ev.every((e) => e.value !== '-1'),
+      JSON.stringify(ev),
+    );
   });
   it('stat leaves out the node whose numastat is unusable, and says so', async () => {
     const r = await runMain(['--root', fixture('one-bad-file'), 'stat']);
@@ -88,7 +109,13 @@ describe('4. a node has the CPUs of its cpulist that are present', () => {
   it('88 listed, 16 present: the 16, offline ones marked, the rest named in a warning', async () => {
     const r = await runMain(['--root', fixture('trimmed-cpus'), 'topo', '--json']);
     const t = JSON.parse(r.out);
-    assert.deepEqual(t.nodes.map((n: { cpus: number[] }) => n.cpus), [[0, 1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]]);
+    assert.deepEqual(
+      t.nodes.map((n: { cpus: number[] }) => n.cpus),
+      [
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        [8, 9, 10, 11, 12, 13, 14, 15],
+      ],
+    );
     assert.equal(t.cpus.length, 16);
     assert.equal(t.cpus.find((c: { id: number }) => c.id === 7).online, false);
     assert.ok(t.warnings.includes('node 0: cpulist names 36 CPU(s) not in cpu/present (16-51): left out'), t.warnings);
@@ -102,12 +129,22 @@ describe('5. CPUs outside the cgroup cpuset are marked not allowed', () => {
     const r = await runMain(['--root', fixture('cgroup-cpuset'), 'topo']);
     assert.match(r.out, /node 0 .*\n {8}not allowed \(outside cgroup \/batch\.slice\/job1's cpuset\): 0-1\n/);
     assert.match(r.out, /not allowed \(outside cgroup \/batch\.slice\/job1's cpuset\): 4-5,7/);
-    assert.match(r.out, /cgroup \/batch\.slice\/job1 allows CPUs 2-3,6 only \(\/sys\/fs\/cgroup\/batch\.slice\/job1\/cpuset\.cpus\.effective\)/);
+    assert.match(
+      r.out,
+      /cgroup \/batch\.slice\/job1 allows CPUs 2-3,6 only \(\/sys\/fs\/cgroup\/batch\.slice\/job1\/cpuset\.cpus\.effective\)/,
+    );
   });
   it('topo --json: allowed per CPU and the restriction', async () => {
     const t = JSON.parse((await runMain(['--root', fixture('cgroup-cpuset'), 'topo', '--json'])).out);
-    assert.deepEqual(t.cpus.filter((c: { allowed: boolean }) => c.allowed).map((c: { id: number }) => c.id), [2, 3, 6]);
-    assert.deepEqual(t.cpuset, { cgroup: '/batch.slice/job1', path: 'sys/fs/cgroup/batch.slice/job1/cpuset.cpus.effective', cpus: [2, 3, 6] });
+    assert.deepEqual(
+      t.cpus.filter((c: { allowed: boolean }) => c.allowed).map((c: { id: number }) => c.id),
+      [2, 3, 6],
+    );
+    assert.deepEqual(t.cpuset, {
+      cgroup: '/batch.slice/job1',
+      path: 'sys/fs/cgroup/batch.slice/job1/cpuset.cpus.effective',
+      cpus: [2, 3, 6],
+    });
   });
   it('a cgroup that allows every CPU is no restriction', async () => {
     const t = JSON.parse((await runMain(['--root', fixture('trailing-nul'), 'topo', '--json'])).out);

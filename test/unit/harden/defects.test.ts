@@ -18,7 +18,14 @@ import { put, scratchCopy } from './tree.js';
 const NODE = 'sys/devices/system/node';
 
 describe('hangs', () => {
-  for (const list of ['9007199254740993', '0-9007199254740993', '18446744073709551615', '0-1048576', '8192', '0-99999999']) {
+  for (const list of [
+    '9007199254740993',
+    '0-9007199254740993',
+    '18446744073709551615',
+    '0-1048576',
+    '8192',
+    '0-99999999',
+  ]) {
     it(`a list with ${list} is refused, not walked`, () => assert.throws(() => parseCpuList(list), SysfsParseError));
   }
   it('a node list is bounded by MAX_NUMNODES: "1024" is not a node', () => {
@@ -28,10 +35,17 @@ describe('hangs', () => {
       assert.match(r.err, /possible:1: id beyond the kernel's limit \(1024\)/);
     });
   });
-  it('a mask wider than 8192 bits is refused', () => assert.throws(() => parseCpuMask(Array(300).fill('ffffffff').join(',')), SysfsParseError));
+  it('a mask wider than 8192 bits is refused', () =>
+    assert.throws(() => parseCpuMask(Array(300).fill('ffffffff').join(',')), SysfsParseError));
   it('numa_maps N4294967294=1 is a parse error, not a walk over a sparse array', () => {
-    assert.throws(() => memoryFromNumaMaps('7f00 default anon=1 N4294967294=1 kernelpagesize_kB=4\n'), /node id beyond/);
-    assert.throws(() => memoryFromNumaMaps('7f00 default anon=1 N0=99999999999999999999 kernelpagesize_kB=4\n'), /beyond 2\^53/);
+    assert.throws(
+      () => memoryFromNumaMaps('7f00 default anon=1 N4294967294=1 kernelpagesize_kB=4\n'),
+      /node id beyond/,
+    );
+    assert.throws(
+      () => memoryFromNumaMaps('7f00 default anon=1 N0=99999999999999999999 kernelpagesize_kB=4\n'),
+      /beyond 2\^53/,
+    );
   });
   it('a FIFO at a read path is refused with a warning, never waited on', async () => {
     const dir = scratchCopy('spark-2s', (d) => {
@@ -45,7 +59,14 @@ describe('hangs', () => {
 });
 
 describe('crashes', () => {
-  for (const rel of [`${NODE}/node0/meminfo`, `${NODE}/has_cpu`, 'proc/meminfo', 'proc/cmdline', 'sys/devices/system/cpu/online', `${NODE}/node1/distance`]) {
+  for (const rel of [
+    `${NODE}/node0/meminfo`,
+    `${NODE}/has_cpu`,
+    'proc/meminfo',
+    'proc/cmdline',
+    'sys/devices/system/cpu/online',
+    `${NODE}/node1/distance`,
+  ]) {
     it(`a directory in place of ${rel} is named in one warning`, async () => {
       const dir = scratchCopy('spark-2s', (d) => {
         rmSync(join(d, rel));
@@ -57,8 +78,14 @@ describe('crashes', () => {
     });
   }
   it('a YAML alias bomb in a change file is a one-line usage error', () => {
-    const levels = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdef'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdef'[i]}`).join(',')}]`)];
-    assert.throws(() => parseChangeFile(levels.join('\n') + '\n', 'bomb.yaml'), (e: Error) => e.name === 'UsageError' && /^bomb\.yaml: not a change file: Excessive alias count/.test(e.message));
+    const levels = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      ...'bcdef'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdef'[i]}`).join(',')}]`),
+    ];
+    assert.throws(
+      () => parseChangeFile(levels.join('\n') + '\n', 'bomb.yaml'),
+      (e: Error) => e.name === 'UsageError' && /^bomb\.yaml: not a change file: Excessive alias count/.test(e.message),
+    );
   });
   it('a 100 MB proc/cmdline is refused with a warning (size cap), not "Invalid string length"', async () => {
     const dir = scratchCopy('spark-2s', (d) => {
@@ -90,7 +117,9 @@ describe('range checks', () => {
     assert.doesNotMatch(d.out, /"value": "-1"/);
   });
   it('MemFree > MemTotal is a warning and free memory unknown, never "931 TiB free" or a negative percentage', async () => {
-    const dir = scratchCopy('spark-2s', (d) => put(d, `${NODE}/node1/meminfo`, 'Node 1 MemTotal: 1000 kB\nNode 1 MemFree: 1000000000000 kB\n'));
+    const dir = scratchCopy('spark-2s', (d) =>
+      put(d, `${NODE}/node1/meminfo`, 'Node 1 MemTotal: 1000 kB\nNode 1 MemFree: 1000000000000 kB\n'),
+    );
     const r = await runMain(['--root', dir, 'topo']);
     assert.match(r.out, /node 1: meminfo says MemFree .* > MemTotal .*: free memory unknown/);
     assert.doesNotMatch(r.out, /TiB free| -\d/);
@@ -142,7 +171,11 @@ describe('the root is a jail', () => {
   const secret = 'root:$6$SECRET-HASH:19000:0:99999:7:::';
   const outside = scratchCopy('spark-2s');
   put(outside, 'shadow', `${secret}\n`);
-  for (const [what, target] of [['an absolute link', join(outside, 'shadow')], ['a relative link climbing out', `../../../../../../../../../../../../..${join(outside, 'shadow')}`], ['a link to /dev/zero', '/dev/zero']] as const) {
+  for (const [what, target] of [
+    ['an absolute link', join(outside, 'shadow')],
+    ['a relative link climbing out', `../../../../../../../../../../../../..${join(outside, 'shadow')}`],
+    ['a link to /dev/zero', '/dev/zero'],
+  ] as const) {
     it(`${what} at a read path is resolved inside the root: nothing outside is read or quoted`, async () => {
       const dir = scratchCopy('spark-2s', (d) => {
         rmSync(join(d, NODE, 'node0/meminfo'));

@@ -19,12 +19,28 @@ import { REPO_DIR, runCommand, runMain } from '../../helpers/cli.js';
 const EXAMPLE = process.env['NUMAKIT_MUTATION_EXAMPLE'] ?? 'lab-3node-cxl';
 /** Every read-only command, with the options that change what it reads or prints. */
 const READ_ONLY: string[][] = [
-  [], ['topo', '--json'], ['topo', '--numactl'], ['doctor', '--json'], ['stat', '-m', '--json'], ['stat', '--numastat'], ['plan', 'redis'],
+  [],
+  ['topo', '--json'],
+  ['topo', '--numactl'],
+  ['doctor', '--json'],
+  ['stat', '-m', '--json'],
+  ['stat', '--numastat'],
+  ['plan', 'redis'],
 ];
 const KINDS = ['truncate', 'empty', 'nul', 'random', 'huge', 'remove', 'directory', 'loop'] as const;
 type Kind = (typeof KINDS)[number];
 /** Files (as regular expressions) broken in every way on every run. */
-const KEY = [/node\/online$/, /node\/has_cpu$/, /node0\/cpulist$/, /node0\/meminfo$/, /node0\/distance$/, /node0\/numastat$/, /cpu\/online$/, /^proc\/meminfo$/, /numa_node$/];
+const KEY = [
+  /node\/online$/,
+  /node\/has_cpu$/,
+  /node0\/cpulist$/,
+  /node0\/meminfo$/,
+  /node0\/distance$/,
+  /node0\/numastat$/,
+  /cpu\/online$/,
+  /^proc\/meminfo$/,
+  /numa_node$/,
+];
 const ALL = process.env['NUMAKIT_MUTATION_ALL'] === '1';
 
 function kindsFor(rel: string, i: number): readonly Kind[] {
@@ -33,7 +49,7 @@ function kindsFor(rel: string, i: number): readonly Kind[] {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Breaks one file of the tree; returns how to put it back. */
@@ -47,14 +63,35 @@ function mutate(dir: string, rel: string, kind: Kind, rand: () => number): () =>
   const text = saved.toString('utf8');
   rmSync(p, { recursive: true, force: true });
   switch (kind) {
-    case 'truncate': writeFileSync(p, saved.subarray(0, Math.floor(saved.length / 2))); break;
-    case 'empty': writeFileSync(p, ''); break;
-    case 'nul': writeFileSync(p, Buffer.concat([saved, Buffer.from([0, 0])])); break;
-    case 'random': writeFileSync(p, Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 64) }, () => Math.floor(rand() * 256)))); break;
-    case 'huge': writeFileSync(p, /\d/.test(text) ? text.replace(/\d+/g, '18446744073709551616') : `${text}99999999999999999999999\n`); break;
-    case 'remove': break;
-    case 'directory': mkdirSync(p); break;
-    case 'loop': symlinkSync(rel.split('/').pop()!, p); break;
+    case 'truncate':
+      writeFileSync(p, saved.subarray(0, Math.floor(saved.length / 2)));
+      break;
+    case 'empty':
+      writeFileSync(p, '');
+      break;
+    case 'nul':
+      writeFileSync(p, Buffer.concat([saved, Buffer.from([0, 0])]));
+      break;
+    case 'random':
+      writeFileSync(
+        p,
+        Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 64) }, () => Math.floor(rand() * 256))),
+      );
+      break;
+    case 'huge':
+      writeFileSync(
+        p,
+        /\d/.test(text) ? text.replace(/\d+/g, '18446744073709551616') : `${text}99999999999999999999999\n`,
+      );
+      break;
+    case 'remove':
+      break;
+    case 'directory':
+      mkdirSync(p);
+      break;
+    case 'loop':
+      symlinkSync(rel.split('/').pop()!, p);
+      break;
   }
   return restore;
 }
@@ -66,7 +103,8 @@ async function runWith(root: SysRoot, args: string[]) {
 }
 
 /** What must never be printed as data. */
-const BAD_OUTPUT = /\bNaN\b|\bundefined\b|\bInfinity\b|(?<![\w-])-\d+(\.\d+)? ?(B|KiB|MiB|GiB|TiB|kB|MB|GB)\b|"\w*(Bytes|Kb|Mb|MB)": -\d/;
+const BAD_OUTPUT =
+  /\bNaN\b|\bundefined\b|\bInfinity\b|(?<![\w-])-\d+(\.\d+)? ?(B|KiB|MiB|GiB|TiB|kB|MB|GB)\b|"\w*(Bytes|Kb|Mb|MB)": -\d/;
 
 describe(`mutation test: every read-only command on ${EXAMPLE} with each file broken`, () => {
   const base = mkdtempSync(join(tmpdir(), 'numakit-mutation-'));
@@ -79,7 +117,10 @@ describe(`mutation test: every read-only command on ${EXAMPLE} with each file br
     const readers = new Map<string, string[][]>();
     for (const args of READ_ONLY) {
       const seen = new Set<string>();
-      const root = { ...openRoot(dir), onAccess: (kind: string, rel: string) => void (kind === 'file' && seen.add(rel)) };
+      const root = {
+        ...openRoot(dir),
+        onAccess: (kind: string, rel: string) => void (kind === 'file' && seen.add(rel)),
+      };
       const r = await runWith(root, args);
       // plan refuses nodes under its reserve (max(10%, 2 GiB); the lab guests have < 1 GiB a node)
       // with one line naming the numbers: that is its answer on the intact tree, not a failure.
@@ -110,7 +151,8 @@ describe(`mutation test: every read-only command on ${EXAMPLE} with each file br
             runs++;
             const what = `${kind} ${rel}: numakit ${args.join(' ')}`;
             if (r.code > 2) failures.push(`${what}: exit ${r.code}: ${r.err.trim()}`);
-            if (/\n\s+at .+:\d+:\d+/.test(r.err) || /internal error/.test(r.err)) failures.push(`${what}: ${r.err.trim()}`);
+            if (/\n\s+at .+:\d+:\d+/.test(r.err) || /internal error/.test(r.err))
+              failures.push(`${what}: ${r.err.trim()}`);
             if (ms > 10_000) failures.push(`${what}: took ${(ms / 1000).toFixed(1)} s`);
             const m = BAD_OUTPUT.exec(r.out);
             if (m) failures.push(`${what}: prints '${m[0]}'`);
@@ -127,7 +169,9 @@ describe(`mutation test: every read-only command on ${EXAMPLE} with each file br
         }
       }
     }
-    t.diagnostic(`${readers.size} files read by ${READ_ONLY.length} commands; ${mutations} mutated trees; ${runs} command runs`);
+    t.diagnostic(
+      `${readers.size} files read by ${READ_ONLY.length} commands; ${mutations} mutated trees; ${runs} command runs`,
+    );
     assert.deepEqual(failures, []);
   });
 });

@@ -35,18 +35,23 @@ import { memoryFromNumaMaps } from '../../../src/discover/processes.js';
 import { RUNS, SEED } from './fc_settings.js';
 import * as g from './grammar.js';
 
-
 /** Every number in a parsed value is a finite, non-NaN number (bigints aside). */
 function sane(v: unknown, path = 'value'): void {
   if (typeof v === 'number') assert.ok(Number.isFinite(v), `${path} is ${v}`);
-  else if (v instanceof Map) for (const [k, x] of v) (sane(k, `${path} key`), sane(x, `${path}[${String(k)}]`));
+  else if (v instanceof Map) for (const [k, x] of v) sane(k, `${path} key`), sane(x, `${path}[${String(k)}]`);
   else if (Array.isArray(v)) v.forEach((x, i) => sane(x, `${path}[${i}]`));
   else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) sane(x, `${path}.${k}`);
 }
 
 /** A list of ids: sorted, unique, integers in [0, limit). */
 function ids(limit: number): (v: number[]) => void {
-  return (v) => v.forEach((x, i) => assert.ok(Number.isInteger(x) && x >= 0 && x < limit && (i === 0 || x > v[i - 1]!), `bad id list ${v.slice(0, 10)}`));
+  return (v) =>
+    v.forEach((x, i) =>
+      assert.ok(
+        Number.isInteger(x) && x >= 0 && x < limit && (i === 0 || x > v[i - 1]!),
+        `bad id list ${v.slice(0, 10)}`,
+      ),
+    );
 }
 
 /** The outcome of one parse: a sane value (checked further by `check`), or a one-line SysfsParseError. */
@@ -64,8 +69,10 @@ function valueOrParseError<T>(parse: (t: string) => T, text: string, check?: (v:
   return true;
 }
 
-const counts = (v: Record<string, number>) => Object.values(v).forEach((x) => assert.ok(Number.isSafeInteger(x), `counter ${x}`));
-const nonNegative = (v: Record<string, number>) => Object.values(v).forEach((x) => assert.ok(Number.isSafeInteger(x) && x >= 0, `value ${x}`));
+const counts = (v: Record<string, number>) =>
+  Object.values(v).forEach((x) => assert.ok(Number.isSafeInteger(x), `counter ${x}`));
+const nonNegative = (v: Record<string, number>) =>
+  Object.values(v).forEach((x) => assert.ok(Number.isSafeInteger(x) && x >= 0, `value ${x}`));
 
 type Case = [name: string, text: fc.Arbitrary<string>, parse: (t: string) => unknown, check?: (v: never) => void];
 
@@ -76,7 +83,12 @@ const PARSERS: Case[] = [
   ['parseInteger', g.integer, parseInteger, (v: number) => assert.ok(Number.isSafeInteger(v))],
   ['parseBracketed', g.bracketed, parseBracketed],
   ['parseGovernor', g.governor, parseGovernor],
-  ['parseNodeDistance', g.distance, parseNodeDistance, (v: number[]) => v.forEach((d) => assert.ok(d >= 0 && d <= 255))],
+  [
+    'parseNodeDistance',
+    g.distance,
+    parseNodeDistance,
+    (v: number[]) => v.forEach((d) => assert.ok(d >= 0 && d <= 255)),
+  ],
   ['parseCacheSize', g.cacheSize, parseCacheSize, (v: number) => assert.ok(Number.isSafeInteger(v) && v >= 0)],
   ['parseHostname', g.hostname, parseHostname, (v: string) => assert.ok(v !== '' && !/[\s\0]/.test(v))],
   ['parseTunedProfile', g.tunedProfile, parseTunedProfile],
@@ -88,17 +100,49 @@ const PARSERS: Case[] = [
   ['parseCpuinfoHypervisor', g.cpuinfo, parseCpuinfoHypervisor],
   ['parseNodeNumastat', g.counters, parseNodeNumastat, nonNegative],
   ['parseNodeVmstat', g.counters, parseNodeVmstat, counts],
-  ['parseInterrupts', g.interrupts, parseInterrupts, (v: { cpus: number[]; lines: { total: number }[] }) => v.lines.forEach((l) => assert.ok(Number.isSafeInteger(l.total) && l.total >= 0))],
+  [
+    'parseInterrupts',
+    g.interrupts,
+    parseInterrupts,
+    (v: { cpus: number[]; lines: { total: number }[] }) =>
+      v.lines.forEach((l) => assert.ok(Number.isSafeInteger(l.total) && l.total >= 0)),
+  ],
   ['parseIrqbalanceConfig', g.irqbalanceConfig, parseIrqbalanceConfig],
   ['parseProcCgroup', g.procCgroup, parseProcCgroup],
   ['parseLoadavg', g.loadavg, parseLoadavg, (v: number[]) => v.forEach((x) => assert.ok(x >= 0))],
-  ['parseProcStat', g.procStat, parseProcStat, (v: Map<number, { busy: number; total: number }>) => v.forEach((c) => assert.ok(c.busy >= 0 && c.total >= c.busy))],
+  [
+    'parseProcStat',
+    g.procStat,
+    parseProcStat,
+    (v: Map<number, { busy: number; total: number }>) => v.forEach((c) => assert.ok(c.busy >= 0 && c.total >= c.busy)),
+  ],
   ['parseStatmResident', g.statm, parseStatmResident, (v: number) => assert.ok(Number.isSafeInteger(v) && v >= 0)],
-  ['parseProcStatus', g.procStatus, parseProcStatus, (v: { threads: number; rssBytes: number }) => assert.ok(v.threads >= 1 && v.rssBytes >= 0)],
+  [
+    'parseProcStatus',
+    g.procStatus,
+    parseProcStatus,
+    (v: { threads: number; rssBytes: number }) => assert.ok(v.threads >= 1 && v.rssBytes >= 0),
+  ],
   ['parseProcName', g.procStatus, parseProcName],
-  ['parseTaskStat', g.taskStat, parseTaskStat, (v: { cpuTicks: number; processor: number }) => assert.ok(v.cpuTicks >= 0 && v.processor < MAX_CPUS)],
-  ['parseNumaMaps', g.numaMaps, parseNumaMaps, (v: { pages: ReadonlyMap<number, number> }[]) => v.forEach((m) => m.pages.forEach((p, n) => assert.ok(n < MAX_NODES && p >= 0)))],
-  ['memoryFromNumaMaps', g.numaMaps, (t) => memoryFromNumaMaps(t), (v: { totalBytes: number }) => assert.ok(v.totalBytes >= 0)],
+  [
+    'parseTaskStat',
+    g.taskStat,
+    parseTaskStat,
+    (v: { cpuTicks: number; processor: number }) => assert.ok(v.cpuTicks >= 0 && v.processor < MAX_CPUS),
+  ],
+  [
+    'parseNumaMaps',
+    g.numaMaps,
+    parseNumaMaps,
+    (v: { pages: ReadonlyMap<number, number> }[]) =>
+      v.forEach((m) => m.pages.forEach((p, n) => assert.ok(n < MAX_NODES && p >= 0))),
+  ],
+  [
+    'memoryFromNumaMaps',
+    g.numaMaps,
+    (t) => memoryFromNumaMaps(t),
+    (v: { totalBytes: number }) => assert.ok(v.totalBytes >= 0),
+  ],
   ['parseSmapsMapping', g.smaps, (t) => parseSmapsMapping(t, 0x1000n)],
 ];
 
@@ -106,7 +150,10 @@ describe(`every parser: a value or a typed parse error (${RUNS} inputs each, see
   for (const [name, arb, parse, check] of PARSERS) {
     it(name, (t) => {
       t.diagnostic(`seed ${SEED}, ${RUNS} runs`);
-      fc.assert(fc.property(g.inputs(arb), (text) => valueOrParseError(parse, text, check as never)), { seed: SEED, numRuns: RUNS });
+      fc.assert(
+        fc.property(g.inputs(arb), (text) => valueOrParseError(parse, text, check as never)),
+        { seed: SEED, numRuns: RUNS },
+      );
     });
   }
 });

@@ -39,16 +39,26 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Each class once; the classes whose advice depends on placement also with each placement given. */
 const RUNS: { klass: WorkloadClass; placement?: Placement }[] = CLASSES.flatMap((klass) =>
-  TABLE[klass].placement === 'depends' ? [{ klass }, { klass, placement: 'bound' as const }, { klass, placement: 'unpinned' as const }] : [{ klass }]);
+  TABLE[klass].placement === 'depends'
+    ? [{ klass }, { klass, placement: 'bound' as const }, { klass, placement: 'unpinned' as const }]
+    : [{ klass }],
+);
 
-const label = (r: { klass: string; placement?: string }) => `${r.klass}${r.placement === undefined ? '' : ` --placement ${r.placement}`}`;
+const label = (r: { klass: string; placement?: string }) =>
+  `${r.klass}${r.placement === undefined ? '' : ` --placement ${r.placement}`}`;
 
 /** Settings whose changes apply plans here with one of these actions. */
-function settingsOf(src: ReturnType<typeof profileSource>, plan: readonly PlannedChange[], actions: readonly PlannedChange['action'][]): Set<SettingKey> {
+function settingsOf(
+  src: ReturnType<typeof profileSource>,
+  plan: readonly PlannedChange[],
+  actions: readonly PlannedChange['action'][],
+): Set<SettingKey> {
   const out = new Set<SettingKey>();
   for (const p of plan) {
     if (!actions.includes(p.action)) continue;
-    const s = src.tuning.settings.find((g) => g.changes.some((c) => c.kind === p.change.kind && String(c.target) === String(p.change.target)));
+    const s = src.tuning.settings.find((g) =>
+      g.changes.some((c) => c.kind === p.change.kind && String(c.target) === String(p.change.target)),
+    );
     if (s !== undefined) out.add(s.setting);
   }
   return out;
@@ -63,7 +73,8 @@ function writeValues(sys: ReturnType<typeof fakeSystem>, plan: readonly PlannedC
     sys.write(p.path, p.change.value);
     undo.push(() => writeFileSync(join(sys.root.dir, p.path!), old));
     // The kernel moves an IRQ's delivery (effective_affinity_list, x86: one CPU) into the new mask.
-    const eff = p.change.kind === 'irq-affinity' ? p.path.replace(/smp_affinity_list$/, 'effective_affinity_list') : null;
+    const eff =
+      p.change.kind === 'irq-affinity' ? p.path.replace(/smp_affinity_list$/, 'effective_affinity_list') : null;
     const oldEff = eff === null ? null : sys.read(eff);
     if (eff !== null && oldEff !== null) {
       writeFileSync(join(sys.root.dir, eff), `${parseCpuList(p.change.value)[0]}\n`);
@@ -121,7 +132,11 @@ for (const example of exampleNames()) {
         }
         const t = d.tuning;
         const klass = t.profile.name;
-        assert.deepEqual(t.rows.map((r) => r.setting), Object.keys(TABLE[klass].settings), 'exactly the table\'s settings, in its order');
+        assert.deepEqual(
+          t.rows.map((r) => r.setting),
+          Object.keys(TABLE[klass].settings),
+          "exactly the table's settings, in its order",
+        );
         const md = renderPlan(d).find((f) => f.path === 'PLAN.md')!.content;
         const sys = fakeSystem(join(EXAMPLES, example));
         const src = profileSource(sys, klass, TABLE[klass].placement === 'depends' ? 'bound' : undefined);
@@ -129,7 +144,11 @@ for (const example of exampleNames()) {
         const changing = settingsOf(src, plan, ['change']);
         for (const r of t.rows) {
           assert.ok(md.includes(`| ${r.label} | ${r.want} |`), `PLAN.md row for ${r.label}`);
-          assert.equal(r.want, formatResolved(r.setting, src.profile.wants[r.setting]!), `${r.label}: plan and apply want the same`);
+          assert.equal(
+            r.want,
+            formatResolved(r.setting, src.profile.wants[r.setting]!),
+            `${r.label}: plan and apply want the same`,
+          );
           if (r.status === 'change') assert.ok(changing.has(r.setting), `${r.label}: the plan says apply sets it`);
           if (r.status === 'ok') assert.ok(!changing.has(r.setting), `${r.label}: the plan says it is already so`);
         }

@@ -15,17 +15,59 @@ import { openRoot } from '../../../src/sysfs/root.js';
 import { GiB, node, topology } from '../doctor/build.js';
 
 const t = topology(); // two nodes: CPUs 0-3 on node 0, 4-7 on node 1
-const big = (over: Partial<PlacedProcess>): PlacedProcess => ({ pid: 4242, comm: 'mysqld', totalBytes: 12 * GiB, cpusAllowed: [0, 1, 2, 3, 4, 5, 6, 7], memsAllowed: [0, 1], ...over });
+const big = (over: Partial<PlacedProcess>): PlacedProcess => ({
+  pid: 4242,
+  comm: 'mysqld',
+  totalBytes: 12 * GiB,
+  cpusAllowed: [0, 1, 2, 3, 4, 5, 6, 7],
+  memsAllowed: [0, 1],
+  ...over,
+});
 
 const CASES: [string, PlacedProcess, 'bound' | 'unpinned', RegExp][] = [
-  ['CPUs on every node, default policy', big({ memPolicy: { text: 'default', share: 1 } }), 'unpinned', /may run on every node/],
-  ['CPUs of node 0 only (numactl --cpunodebind, CPUAffinity=)', big({ cpusAllowed: [0, 1, 2, 3] }), 'bound', /CPUs are on node 0 only/],
+  [
+    'CPUs on every node, default policy',
+    big({ memPolicy: { text: 'default', share: 1 } }),
+    'unpinned',
+    /may run on every node/,
+  ],
+  [
+    'CPUs of node 0 only (numactl --cpunodebind, CPUAffinity=)',
+    big({ cpusAllowed: [0, 1, 2, 3] }),
+    'bound',
+    /CPUs are on node 0 only/,
+  ],
   ['a cpuset with node 1 memory only', big({ memsAllowed: [1] }), 'bound', /cpuset allows memory on node\(s\) 1 only/],
-  ['numactl --membind=1 (numakit run, NUMAPolicy=bind)', big({ memPolicy: { text: 'bind:1', share: 0.97 } }), 'bound', /memory policy is bind:1 for 97%/],
-  ['interleaved (numactl --interleave=all)', big({ memPolicy: { text: 'interleave:0-1', share: 0.9 } }), 'bound', /interleave:0-1/],
-  ['preferred with static nodes', big({ memPolicy: { text: 'prefer=static:0', share: 0.8 } }), 'bound', /prefer=static:0/],
-  ['bind with NUMA balancing (MPOL_F_NUMA_BALANCING): AutoNUMA still works inside it', big({ memPolicy: { text: 'bind=balancing:0-1', share: 1 } }), 'unpinned', /every node/],
-  ['a bound minority: most memory under the default policy', big({ memPolicy: { text: 'bind:0', share: 0.3 } }), 'unpinned', /every node/],
+  [
+    'numactl --membind=1 (numakit run, NUMAPolicy=bind)',
+    big({ memPolicy: { text: 'bind:1', share: 0.97 } }),
+    'bound',
+    /memory policy is bind:1 for 97%/,
+  ],
+  [
+    'interleaved (numactl --interleave=all)',
+    big({ memPolicy: { text: 'interleave:0-1', share: 0.9 } }),
+    'bound',
+    /interleave:0-1/,
+  ],
+  [
+    'preferred with static nodes',
+    big({ memPolicy: { text: 'prefer=static:0', share: 0.8 } }),
+    'bound',
+    /prefer=static:0/,
+  ],
+  [
+    'bind with NUMA balancing (MPOL_F_NUMA_BALANCING): AutoNUMA still works inside it',
+    big({ memPolicy: { text: 'bind=balancing:0-1', share: 1 } }),
+    'unpinned',
+    /every node/,
+  ],
+  [
+    'a bound minority: most memory under the default policy',
+    big({ memPolicy: { text: 'bind:0', share: 0.3 } }),
+    'unpinned',
+    /every node/,
+  ],
 ];
 
 for (const [name, p, want, detail] of CASES) {
@@ -43,18 +85,32 @@ test('placement on one NUMA node: not needed, and AutoNUMA is moot for every pro
   const one = topology({ nodes: [node(0, [0, 1, 2, 3])] });
   const got = detectPlacement(one, [big({ cpusAllowed: [0, 1], memPolicy: { text: 'bind:0', share: 1 } })], '');
   assert.deepEqual([got.value, got.detail], [null, 'not needed: one NUMA node, nothing to place']);
-  for (const klass of ['general', 'database', 'jvm'] as const) assert.equal(resolveWants(klass, { nodes: 1, memoryOnlyNodes: 0, kernelRelease: '6.1.0' }, got).autonuma?.state, 'moot', klass);
+  for (const klass of ['general', 'database', 'jvm'] as const)
+    assert.equal(
+      resolveWants(klass, { nodes: 1, memoryOnlyNodes: 0, kernelRelease: '6.1.0' }, got).autonuma?.state,
+      'moot',
+      klass,
+    );
 });
 
 test('parseMemPolicies: resident kB per policy as printed (flags kept, huge pages by their size)', () => {
-  const kb = parseMemPolicies([
-    '7f0000000000 bind:1 anon=1000 dirty=1000 N1=1000 kernelpagesize_kB=4',
-    '7f1000000000 bind=balancing:0-1 anon=10 N0=10 kernelpagesize_kB=4',
-    '7f2000000000 default file=/usr/sbin/mysqld mapped=50 N0=50 kernelpagesize_kB=4',
-    '7f3000000000 bind:1 file=/anon_hugepage\\040(deleted) huge dirty=2 N1=2 kernelpagesize_kB=2048',
-    '7f4000000000 default anon=0 kernelpagesize_kB=4',
-  ].join('\n'));
-  assert.deepEqual([...kb], [['bind:1', 4000 + 4096], ['bind=balancing:0-1', 40], ['default', 200]]);
+  const kb = parseMemPolicies(
+    [
+      '7f0000000000 bind:1 anon=1000 dirty=1000 N1=1000 kernelpagesize_kB=4',
+      '7f1000000000 bind=balancing:0-1 anon=10 N0=10 kernelpagesize_kB=4',
+      '7f2000000000 default file=/usr/sbin/mysqld mapped=50 N0=50 kernelpagesize_kB=4',
+      '7f3000000000 bind:1 file=/anon_hugepage\\040(deleted) huge dirty=2 N1=2 kernelpagesize_kB=2048',
+      '7f4000000000 default anon=0 kernelpagesize_kB=4',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    [...kb],
+    [
+      ['bind:1', 4000 + 4096],
+      ['bind=balancing:0-1', 40],
+      ['default', 200],
+    ],
+  );
 });
 
 const scratch = mkdtempSync(join(tmpdir(), 'numakit-placement-'));
@@ -63,13 +119,22 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 test('readPlacedProcesses reads numa_maps of the largest process only, and a bind there is "bound"', () => {
   const proc = (pid: number, name: string, rssKb: number, maps: string | null) => {
     mkdirSync(join(scratch, `proc/${pid}`), { recursive: true });
-    writeFileSync(join(scratch, `proc/${pid}/status`), `Name:\t${name}\nState:\tS (sleeping)\nVmRSS:\t${rssKb} kB\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0-1\n`);
+    writeFileSync(
+      join(scratch, `proc/${pid}/status`),
+      `Name:\t${name}\nState:\tS (sleeping)\nVmRSS:\t${rssKb} kB\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0-1\n`,
+    );
     if (maps !== null) writeFileSync(join(scratch, `proc/${pid}/numa_maps`), maps);
   };
   proc(100, 'java', 4 * 1024 * 1024, '7f0000000000 bind:1 anon=1048576 N1=1048576 kernelpagesize_kB=4\n');
   proc(200, 'small', 2 * 1024 * 1024, '7f0000000000 bind:0 anon=10 N0=10 kernelpagesize_kB=4\n');
   const placed = readPlacedProcesses(openRoot(scratch, 'scratch'));
   assert.ok(placed.ok);
-  assert.deepEqual(placed.value.map((p) => [p.pid, p.memPolicy]), [[100, { text: 'bind:1', share: 1 }], [200, undefined]]);
+  assert.deepEqual(
+    placed.value.map((p) => [p.pid, p.memPolicy]),
+    [
+      [100, { text: 'bind:1', share: 1 }],
+      [200, undefined],
+    ],
+  );
   assert.equal(detectPlacement(t, placed.value, '').value, 'bound');
 });

@@ -10,7 +10,9 @@ import { NativeError } from '../../../src/native/errors.ts';
 import { syscallNumber } from '../../../src/native/libc.ts';
 
 function statusField(pid: number | 'self', field: string): string {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return line!.split(':')[1]!.trim();
 }
 
@@ -21,7 +23,7 @@ function expandList(list: string): number[] {
   });
 }
 
-test('getAffinity(0) is this thread\'s Cpus_allowed_list', () => {
+test("getAffinity(0) is this thread's Cpus_allowed_list", () => {
   assert.deepEqual(getAffinity(0), expandList(statusField('self', 'Cpus_allowed_list')));
 });
 
@@ -54,12 +56,15 @@ test('affinity of a child process can be set and read by pid', async () => {
 
 test('a pid that does not exist is ESRCH with a readable message', () => {
   const dead = 4194304 + 1; // above any pid_max (PID_MAX_LIMIT)
-  assert.throws(() => getAffinity(dead), (err: unknown) => {
-    assert.ok(err instanceof NativeError);
-    assert.equal(err.code, 'ESRCH');
-    assert.match(err.message, /^sched_getaffinity \(pid 4194305\): No such process \(ESRCH\)/);
-    return true;
-  });
+  assert.throws(
+    () => getAffinity(dead),
+    (err: unknown) => {
+      assert.ok(err instanceof NativeError);
+      assert.equal(err.code, 'ESRCH');
+      assert.match(err.message, /^sched_getaffinity \(pid 4194305\): No such process \(ESRCH\)/);
+      return true;
+    },
+  );
   assert.throws(() => setAffinity(dead, [0]), { code: 'ESRCH' });
 });
 

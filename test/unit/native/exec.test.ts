@@ -12,7 +12,7 @@ function run(argv: string[], input?: string) {
   return spawnSync(process.execPath, ['--import', 'tsx', child, ...argv], { encoding: 'utf8', input });
 }
 
-test('execvp replaces the process: same pid, the command\'s exit code and stdio', () => {
+test("execvp replaces the process: same pid, the command's exit code and stdio", () => {
   const r = run(['sh', '-c', 'echo "$$ $PPID"; read line; echo "got $line"; exit 7'], 'hello\n');
   assert.equal(r.status, 7, r.stderr);
   const [pid, got] = r.stdout.trim().split('\n');
@@ -25,7 +25,7 @@ test('execvp passes signals through: the command dies of its own signal', () => 
   assert.equal(r.signal, 'SIGTERM');
 });
 
-test('the command does not inherit Node\'s ignored SIGPIPE and SIGXFSZ', () => {
+test("the command does not inherit Node's ignored SIGPIPE and SIGXFSZ", () => {
   const r = run(['grep', '^SigIgn', '/proc/self/status']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^SigIgn:\s+0+$/m);

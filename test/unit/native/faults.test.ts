@@ -30,7 +30,12 @@ const CALLS: Array<[FaultableCall, () => unknown, RegExp]> = [
   ['sched_setaffinity', () => setAffinity(4242, [0]), /^sched_setaffinity \(pid 4242, cpus 0\): /],
   ['set_mempolicy', () => setMempolicy({ mode: MPOL_BIND, nodes: [0] }), /^set_mempolicy \(bind, nodes 0\): /],
   ['get_mempolicy', () => getMempolicy(), /^get_mempolicy: /],
-  ['mbind', () => mbind(pageAlignedRange(Buffer.alloc(4 * pageSize())), { mode: MPOL_BIND, nodes: [0] }, { flags: MPOL_MF_MOVE }), /^mbind \(0x[0-9a-f]+\+\d+, bind, nodes 0\): /],
+  [
+    'mbind',
+    () =>
+      mbind(pageAlignedRange(Buffer.alloc(4 * pageSize())), { mode: MPOL_BIND, nodes: [0] }, { flags: MPOL_MF_MOVE }),
+    /^mbind \(0x[0-9a-f]+\+\d+, bind, nodes 0\): /,
+  ],
   ['move_pages', () => movePages(pages(2), [0, 0], { pid: 4242 }), /^move_pages \(pid 4242, 2 pages to nodes 0\): /],
   ['migrate_pages', () => migratePages(4242, { from: [1], to: [0] }), /^migrate_pages \(pid 4242, nodes 1 -> 0\): /],
 ];
@@ -55,9 +60,22 @@ describe('every native call, failing with each errno', () => {
   }
 
   it('the hints the callers rely on: EPERM of another process names CAP_SYS_NICE, EINVAL of a newer mode the kernel version', () => {
-    restore = injectNativeFaults({ fail: [{ call: 'migrate_pages', errno: 'EPERM' }, { call: 'set_mempolicy', errno: 'EINVAL' }, { call: 'sched_setaffinity', errno: 'ESRCH' }], dry: true }).restore;
-    assert.throws(() => migratePages(4242, { from: [1], to: [0] }), /Operation not permitted \(EPERM\); moving another user's process needs CAP_SYS_NICE$/);
-    assert.throws(() => setMempolicy({ mode: MPOL_PREFERRED_MANY, nodes: [0] }), /Invalid argument \(EINVAL\); .*preferred-many needs Linux 5\.15 or later$/);
+    restore = injectNativeFaults({
+      fail: [
+        { call: 'migrate_pages', errno: 'EPERM' },
+        { call: 'set_mempolicy', errno: 'EINVAL' },
+        { call: 'sched_setaffinity', errno: 'ESRCH' },
+      ],
+      dry: true,
+    }).restore;
+    assert.throws(
+      () => migratePages(4242, { from: [1], to: [0] }),
+      /Operation not permitted \(EPERM\); moving another user's process needs CAP_SYS_NICE$/,
+    );
+    assert.throws(
+      () => setMempolicy({ mode: MPOL_PREFERRED_MANY, nodes: [0] }),
+      /Invalid argument \(EINVAL\); .*preferred-many needs Linux 5\.15 or later$/,
+    );
     assert.throws(() => setAffinity(4242, [0]), /No such process \(ESRCH\); the process or thread has exited$/);
   });
 
@@ -81,11 +99,17 @@ describe('move_pages: per-page negative statuses', () => {
     restore = injectNativeFaults({ pageStatus: { 1: 'EBUSY', 3: 'ENOMEM', 4: 'EACCES', 5: 'EFAULT' } }).restore;
     const r = movePages(pages(6), [0, 0, 0, 0, 0, 0]);
     assert.equal(r.notMoved, 4);
-    assert.deepEqual(r.status.map((s) => (s.kind === 'node' ? s.node : s.code)), [0, 'EBUSY', 0, 'ENOMEM', 'EACCES', 'EFAULT']);
+    assert.deepEqual(
+      r.status.map((s) => (s.kind === 'node' ? s.node : s.code)),
+      [0, 'EBUSY', 0, 'ENOMEM', 'EACCES', 'EFAULT'],
+    );
   });
 
   it('a query: pages never touched (ENOENT) or not mapped (EFAULT) are statuses, not a failure', () => {
     restore = injectNativeFaults({ pageStatus: { 0: 'ENOENT', 2: 'EFAULT' } }).restore;
-    assert.deepEqual(queryPages(pages(3)).map((s) => (s.kind === 'node' ? s.node : s.code)), ['ENOENT', 0, 'EFAULT']);
+    assert.deepEqual(
+      queryPages(pages(3)).map((s) => (s.kind === 'node' ? s.node : s.code)),
+      ['ENOENT', 0, 'EFAULT'],
+    );
   });
 });

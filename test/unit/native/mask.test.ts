@@ -4,14 +4,26 @@ import { fromMask, longsFor, maskBitsFor, toMask } from '../../../src/native/mas
 import { parsePossibleCount } from '../../../src/native/possible.ts';
 
 test('longsFor rounds bits up to whole unsigned longs', () => {
-  for (const [bits, longs] of [[0, 1], [1, 1], [64, 1], [65, 2], [1024, 16], [4097, 65]] as const) {
+  for (const [bits, longs] of [
+    [0, 1],
+    [1, 1],
+    [64, 1],
+    [65, 2],
+    [1024, 16],
+    [4097, 65],
+  ] as const) {
     assert.equal(longsFor(bits), longs, `${bits} bits`);
   }
   assert.throws(() => longsFor(-1), RangeError);
 });
 
 test('toMask and fromMask round-trip ids across word boundaries', () => {
-  const cases: Array<[number[], number]> = [[[], 8], [[0], 1], [[63, 64], 128], [[0, 5, 127, 128, 1023], 1024]];
+  const cases: Array<[number[], number]> = [
+    [[], 8],
+    [[0], 1],
+    [[63, 64], 128],
+    [[0, 5, 127, 128, 1023], 1024],
+  ];
   for (const [ids, nbits] of cases) {
     const mask = toMask(ids, nbits);
     assert.equal(mask.length, longsFor(nbits));
@@ -41,7 +53,13 @@ test('maskBitsFor grows the mask for large ids so the kernel judges them', () =>
 });
 
 test('parsePossibleCount is the highest id plus one', () => {
-  for (const [text, n] of [['0\n', 1], ['0-1\n', 2], ['0-3,8-11\n', 12], ['0,2,5', 6], ['\n', 0]] as const) {
+  for (const [text, n] of [
+    ['0\n', 1],
+    ['0-1\n', 2],
+    ['0-3,8-11\n', 12],
+    ['0,2,5', 6],
+    ['\n', 0],
+  ] as const) {
     assert.equal(parsePossibleCount(text), n, JSON.stringify(text));
   }
   assert.throws(() => parsePossibleCount('0-x'), /malformed id list '0-x'/);

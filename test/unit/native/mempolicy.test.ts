@@ -3,8 +3,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NativeError } from '../../../src/native/errors.ts';
 import {
-  MPOL_BIND, MPOL_DEFAULT, MPOL_F_STATIC_NODES, MPOL_INTERLEAVE, MPOL_LOCAL, MPOL_PREFERRED,
-  MPOL_PREFERRED_MANY, MPOL_WEIGHTED_INTERLEAVE, getMempolicy, memsAllowed, nextInterleaveNode, setMempolicy,
+  MPOL_BIND,
+  MPOL_DEFAULT,
+  MPOL_F_STATIC_NODES,
+  MPOL_INTERLEAVE,
+  MPOL_LOCAL,
+  MPOL_PREFERRED,
+  MPOL_PREFERRED_MANY,
+  MPOL_WEIGHTED_INTERLEAVE,
+  getMempolicy,
+  memsAllowed,
+  nextInterleaveNode,
+  setMempolicy,
   type Mempolicy,
 } from '../../../src/native/mempolicy.ts';
 
@@ -19,11 +29,26 @@ function withPolicy(policy: Mempolicy, check: () => void): void {
 
 test('get_mempolicy reads back what set_mempolicy set', () => {
   const cases: Array<[Mempolicy, Mempolicy]> = [
-    [{ mode: MPOL_BIND, nodes: [0] }, { mode: MPOL_BIND, nodes: [0], modeFlags: 0 }],
-    [{ mode: MPOL_INTERLEAVE, nodes: [0] }, { mode: MPOL_INTERLEAVE, nodes: [0], modeFlags: 0 }],
-    [{ mode: MPOL_PREFERRED, nodes: [0] }, { mode: MPOL_PREFERRED, nodes: [0], modeFlags: 0 }],
-    [{ mode: MPOL_LOCAL, nodes: [] }, { mode: MPOL_LOCAL, nodes: [], modeFlags: 0 }],
-    [{ mode: MPOL_BIND, nodes: [0], modeFlags: MPOL_F_STATIC_NODES }, { mode: MPOL_BIND, nodes: [0], modeFlags: MPOL_F_STATIC_NODES }],
+    [
+      { mode: MPOL_BIND, nodes: [0] },
+      { mode: MPOL_BIND, nodes: [0], modeFlags: 0 },
+    ],
+    [
+      { mode: MPOL_INTERLEAVE, nodes: [0] },
+      { mode: MPOL_INTERLEAVE, nodes: [0], modeFlags: 0 },
+    ],
+    [
+      { mode: MPOL_PREFERRED, nodes: [0] },
+      { mode: MPOL_PREFERRED, nodes: [0], modeFlags: 0 },
+    ],
+    [
+      { mode: MPOL_LOCAL, nodes: [] },
+      { mode: MPOL_LOCAL, nodes: [], modeFlags: 0 },
+    ],
+    [
+      { mode: MPOL_BIND, nodes: [0], modeFlags: MPOL_F_STATIC_NODES },
+      { mode: MPOL_BIND, nodes: [0], modeFlags: MPOL_F_STATIC_NODES },
+    ],
   ];
   for (const [set, expected] of cases) withPolicy(set, () => assert.deepEqual(getMempolicy(), expected));
   assert.deepEqual(getMempolicy(), { mode: MPOL_DEFAULT, nodes: [], modeFlags: 0 });
@@ -47,12 +72,15 @@ test('interleave reports its next node', () => {
 });
 
 test('a node that does not exist is EINVAL naming it', () => {
-  assert.throws(() => setMempolicy({ mode: MPOL_BIND, nodes: [5] }), (err: unknown) => {
-    assert.ok(err instanceof NativeError);
-    assert.equal(err.code, 'EINVAL');
-    assert.match(err.message, /^set_mempolicy \(bind, nodes 5\): Invalid argument \(EINVAL\); a node may not exist/);
-    return true;
-  });
+  assert.throws(
+    () => setMempolicy({ mode: MPOL_BIND, nodes: [5] }),
+    (err: unknown) => {
+      assert.ok(err instanceof NativeError);
+      assert.equal(err.code, 'EINVAL');
+      assert.match(err.message, /^set_mempolicy \(bind, nodes 5\): Invalid argument \(EINVAL\); a node may not exist/);
+      return true;
+    },
+  );
   assert.equal(getMempolicy().mode, MPOL_DEFAULT);
 });
 

@@ -58,14 +58,24 @@ test('decodeStatus turns negative entries into errno names', () => {
 
 test('move_pages moves pages to node 0 and a missing node is ENODEV', () => {
   const pages = pageAddresses(pageAlignedRange(touchedBuffer(4)));
-  const moved = movePages(pages, pages.map(() => 0));
+  const moved = movePages(
+    pages,
+    pages.map(() => 0),
+  );
   assert.equal(moved.notMoved, 0);
   for (const s of moved.status) assert.deepEqual(s, { kind: 'node', node: 0 });
-  assert.throws(() => movePages(pages, pages.map(() => 5)), (err: unknown) => {
-    assert.ok(err instanceof NativeError);
-    assert.equal(err.code, 'ENODEV');
-    return true;
-  });
+  assert.throws(
+    () =>
+      movePages(
+        pages,
+        pages.map(() => 5),
+      ),
+    (err: unknown) => {
+      assert.ok(err instanceof NativeError);
+      assert.equal(err.code, 'ENODEV');
+      return true;
+    },
+  );
   assert.throws(() => movePages(pages, [0]), /pages but 1 nodes/);
 });
 
@@ -80,8 +90,13 @@ test('mbind binds a buffer to node 0 and get_mempolicy sees it on its address', 
 
 test('mbind errors: unaligned start and a missing node are EINVAL with a hint', () => {
   const range = pageAlignedRange(touchedBuffer(4));
-  assert.throws(() => mbind({ addr: range.addr + 1n, length: pageSize() }, { mode: MPOL_BIND, nodes: [0] }), /page aligned/);
-  assert.throws(() => mbind(range, { mode: MPOL_BIND, nodes: [5] }), { message: /^mbind \(0x[0-9a-f]+\+\d+, bind, nodes 5\): Invalid argument \(EINVAL\); a node may not exist/ });
+  assert.throws(
+    () => mbind({ addr: range.addr + 1n, length: pageSize() }, { mode: MPOL_BIND, nodes: [0] }),
+    /page aligned/,
+  );
+  assert.throws(() => mbind(range, { mode: MPOL_BIND, nodes: [5] }), {
+    message: /^mbind \(0x[0-9a-f]+\+\d+, bind, nodes 5\): Invalid argument \(EINVAL\); a node may not exist/,
+  });
 });
 
 test('migrate_pages from node 0 to node 0 moves nothing and reports 0 left behind', () => {

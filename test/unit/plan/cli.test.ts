@@ -20,7 +20,15 @@ const plan = {
 function ctx(): Context & { text: () => string } {
   let buf = '';
   const root = openRoot(join(EXAMPLES, 'spark-2s'), 'example spark-2s');
-  return { root, rootGiven: true, out: (t) => void (buf += t), err: () => {}, color: false, isTTY: false, text: () => buf };
+  return {
+    root,
+    rootGiven: true,
+    out: (t) => void (buf += t),
+    err: () => {},
+    color: false,
+    isTTY: false,
+    text: () => buf,
+  };
 }
 
 test('prints every file under a header, PLAN.md last', async () => {
@@ -53,7 +61,10 @@ test('--force never replaces a directory that holds no plan', async () => {
 test('a refused option writes nothing', async () => {
   const base = mkdtempSync(join(tmpdir(), 'numakit-plan-'));
   mkdirSync(join(base, 'out'));
-  await assert.rejects(plan.run(['jvm', '--heap', '900g', '--jar', '/a.jar', '--out', join(base, 'out')], ctx()), /does not fit this machine/);
+  await assert.rejects(
+    plan.run(['jvm', '--heap', '900g', '--jar', '/a.jar', '--out', join(base, 'out')], ctx()),
+    /does not fit this machine/,
+  );
   assert.ok(!existsSync(join(base, 'out', 'PLAN.md')));
 });
 

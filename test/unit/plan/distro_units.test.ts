@@ -14,7 +14,11 @@ import { needTool } from './tools.js';
 import { checkUnits, isUnit, type PackagedUnit } from './validators.js';
 
 const UNITS = new URL('../../fixtures/plan/units/', import.meta.url);
-const packaged = (family: string): PackagedUnit[] => readdirSync(new URL(`${family}/`, UNITS)).map((name) => ({ name, content: readFileSync(new URL(`${family}/${name}`, UNITS), 'utf8') }));
+const packaged = (family: string): PackagedUnit[] =>
+  readdirSync(new URL(`${family}/`, UNITS)).map((name) => ({
+    name,
+    content: readFileSync(new URL(`${family}/${name}`, UNITS), 'utf8'),
+  }));
 
 interface Case {
   readonly name: string;
@@ -27,14 +31,70 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'postgres, Debian 12', workload: 'postgres', raw: { distro: 'debian' , 'pg-version': '15' }, family: 'debian', unit: 'postgresql@15-main.service', conf: '/etc/postgresql/15/main/conf.d/numakit-numa.conf' },
-  { name: 'postgres, Ubuntu 22.04 from os-release (14), cluster "reports"', workload: 'postgres', raw: { 'pg-cluster': 'reports' }, family: 'debian', unit: 'postgresql@14-reports.service', conf: '/etc/postgresql/14/reports/conf.d/numakit-numa.conf' },
-  { name: 'postgres, RHEL family, distribution packages', workload: 'postgres', raw: { distro: 'rocky' }, family: 'rhel', unit: 'postgresql.service', conf: '/var/lib/pgsql/data/conf.d/numakit-numa.conf' },
-  { name: 'postgres, RHEL family, PGDG 16', workload: 'postgres', raw: { distro: 'rhel', 'pg-version': '16' }, family: 'rhel', unit: 'postgresql-16.service', conf: '/var/lib/pgsql/16/data/conf.d/numakit-numa.conf' },
-  { name: 'mysql, Ubuntu', workload: 'mysql', raw: {}, family: 'debian', unit: 'mysql.service', conf: '/etc/mysql/mysql.conf.d/numakit-numa.cnf' },
-  { name: 'mariadb, Debian', workload: 'mysql', raw: { distro: 'debian', server: 'mariadb' }, family: 'debian', unit: 'mariadb.service', conf: '/etc/mysql/mariadb.conf.d/60-numakit-numa.cnf' },
-  { name: 'mysql, RHEL family', workload: 'mysql', raw: { distro: 'almalinux' }, family: 'rhel', unit: 'mysqld.service', conf: '/etc/my.cnf.d/numakit-numa.cnf' },
-  { name: 'mariadb, RHEL family', workload: 'mysql', raw: { distro: 'rhel', server: 'mariadb' }, family: 'rhel', unit: 'mariadb.service', conf: '/etc/my.cnf.d/numakit-numa.cnf' },
+  {
+    name: 'postgres, Debian 12',
+    workload: 'postgres',
+    raw: { distro: 'debian', 'pg-version': '15' },
+    family: 'debian',
+    unit: 'postgresql@15-main.service',
+    conf: '/etc/postgresql/15/main/conf.d/numakit-numa.conf',
+  },
+  {
+    name: 'postgres, Ubuntu 22.04 from os-release (14), cluster "reports"',
+    workload: 'postgres',
+    raw: { 'pg-cluster': 'reports' },
+    family: 'debian',
+    unit: 'postgresql@14-reports.service',
+    conf: '/etc/postgresql/14/reports/conf.d/numakit-numa.conf',
+  },
+  {
+    name: 'postgres, RHEL family, distribution packages',
+    workload: 'postgres',
+    raw: { distro: 'rocky' },
+    family: 'rhel',
+    unit: 'postgresql.service',
+    conf: '/var/lib/pgsql/data/conf.d/numakit-numa.conf',
+  },
+  {
+    name: 'postgres, RHEL family, PGDG 16',
+    workload: 'postgres',
+    raw: { distro: 'rhel', 'pg-version': '16' },
+    family: 'rhel',
+    unit: 'postgresql-16.service',
+    conf: '/var/lib/pgsql/16/data/conf.d/numakit-numa.conf',
+  },
+  {
+    name: 'mysql, Ubuntu',
+    workload: 'mysql',
+    raw: {},
+    family: 'debian',
+    unit: 'mysql.service',
+    conf: '/etc/mysql/mysql.conf.d/numakit-numa.cnf',
+  },
+  {
+    name: 'mariadb, Debian',
+    workload: 'mysql',
+    raw: { distro: 'debian', server: 'mariadb' },
+    family: 'debian',
+    unit: 'mariadb.service',
+    conf: '/etc/mysql/mariadb.conf.d/60-numakit-numa.cnf',
+  },
+  {
+    name: 'mysql, RHEL family',
+    workload: 'mysql',
+    raw: { distro: 'almalinux' },
+    family: 'rhel',
+    unit: 'mysqld.service',
+    conf: '/etc/my.cnf.d/numakit-numa.cnf',
+  },
+  {
+    name: 'mariadb, RHEL family',
+    workload: 'mysql',
+    raw: { distro: 'rhel', server: 'mariadb' },
+    family: 'rhel',
+    unit: 'mariadb.service',
+    conf: '/etc/my.cnf.d/numakit-numa.cnf',
+  },
 ];
 
 for (const c of CASES) {
@@ -45,39 +105,76 @@ for (const c of CASES) {
       const files = renderPlan(d);
       const dropIn = files.find((f) => /\.service\.d\/50-numakit-numa\.conf$/.test(f.path))!;
       assert.equal(dropIn.path, `/etc/systemd/system/${c.unit}.d/50-numakit-numa.conf`);
-      assert.ok(files.some((f) => f.path === c.conf), `${c.conf} among ${files.map((f) => f.path).join(', ')}`);
+      assert.ok(
+        files.some((f) => f.path === c.conf),
+        `${c.conf} among ${files.map((f) => f.path).join(', ')}`,
+      );
       const units = packaged(c.family);
       const base = c.unit.replace(/@[^.]+\.service$/, '@.service');
-      assert.ok(units.some((u) => u.name === base), `${base} is a unit the ${c.family} packages install`);
+      assert.ok(
+        units.some((u) => u.name === base),
+        `${base} is a unit the ${c.family} packages install`,
+      );
       if (!needTool(t, 'systemd-analyze', 'systemd')) return;
       assert.equal(checkUnits(files.filter(isUnit), units), '');
     }
   });
 }
 
-test('Debian\'s postgresql.service runs no server: a drop-in there would change nothing', () => {
+test("Debian's postgresql.service runs no server: a drop-in there would change nothing", () => {
   const wrapper = packaged('debian').find((u) => u.name === 'postgresql.service')!;
   assert.match(wrapper.content, /^ExecStart=\/bin\/true$/m);
 });
 
 test('MariaDB gets no innodb_numa_interleave (mariadbd refuses unknown options); MySQL does', () => {
-  const cnf = (raw: Record<string, string>) => renderPlan(planWorkload('mysql', exampleMachine('spark-2s'), { 'buffer-pool': '90g', ...raw })).find((f) => f.path.endsWith('.cnf'))!.content;
+  const cnf = (raw: Record<string, string>) =>
+    renderPlan(planWorkload('mysql', exampleMachine('spark-2s'), { 'buffer-pool': '90g', ...raw })).find((f) =>
+      f.path.endsWith('.cnf'),
+    )!.content;
   assert.doesNotMatch(cnf({ server: 'mariadb' }), /innodb_numa_interleave/);
   assert.match(cnf({}), /^innodb_numa_interleave = ON$/m);
 });
 
-test('RHEL\'s postgresql.conf is made to include conf.d, idempotently; the distribution is asked when the machine does not say', () => {
-  const md = renderPlan(planWorkload('postgres', exampleMachine('epyc-nps4'), { 'buffer-pool': '8g' })).find((f) => f.path === 'PLAN.md')!.content;
-  assert.match(md, /grep -qx "include_dir = 'conf\.d'" \/var\/lib\/pgsql\/data\/postgresql\.conf \|\| echo "include_dir = 'conf\.d'" >> \/var\/lib\/pgsql\/data\/postgresql\.conf/);
+test("RHEL's postgresql.conf is made to include conf.d, idempotently; the distribution is asked when the machine does not say", () => {
+  const md = renderPlan(planWorkload('postgres', exampleMachine('epyc-nps4'), { 'buffer-pool': '8g' })).find(
+    (f) => f.path === 'PLAN.md',
+  )!.content;
+  assert.match(
+    md,
+    /grep -qx "include_dir = 'conf\.d'" \/var\/lib\/pgsql\/data\/postgresql\.conf \|\| echo "include_dir = 'conf\.d'" >> \/var\/lib\/pgsql\/data\/postgresql\.conf/,
+  );
   const bare = { ...exampleMachine('spark-2s'), os: null, label: 'snapshot x' };
-  assert.throws(() => planWorkload('postgres', bare, { 'buffer-pool': '8g' }), /snapshot x has no etc\/os-release to tell the distribution: give --distro/);
-  assert.throws(() => planWorkload('postgres', bare, { 'buffer-pool': '8g', distro: 'gentoo' }), /--distro gentoo: one of debian, ubuntu, rhel/);
-  assert.throws(() => planWorkload('postgres', { ...bare, os: parseOsRelease('ID=debian\n') }, { 'buffer-pool': '8g' }), /give --pg-version N/);
-  assert.throws(() => planWorkload('redis', exampleMachine('spark-2s'), { distro: 'debian' }), /--distro does not apply/);
+  assert.throws(
+    () => planWorkload('postgres', bare, { 'buffer-pool': '8g' }),
+    /snapshot x has no etc\/os-release to tell the distribution: give --distro/,
+  );
+  assert.throws(
+    () => planWorkload('postgres', bare, { 'buffer-pool': '8g', distro: 'gentoo' }),
+    /--distro gentoo: one of debian, ubuntu, rhel/,
+  );
+  assert.throws(
+    () => planWorkload('postgres', { ...bare, os: parseOsRelease('ID=debian\n') }, { 'buffer-pool': '8g' }),
+    /give --pg-version N/,
+  );
+  assert.throws(
+    () => planWorkload('redis', exampleMachine('spark-2s'), { distro: 'debian' }),
+    /--distro does not apply/,
+  );
 });
 
 test('os-release: quoted values, ID_LIKE, a missing ID is a parse error', () => {
-  assert.deepEqual(parseOsRelease('PRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"\nID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.4"\n'), { id: 'rocky', idLike: ['rhel', 'centos', 'fedora'], versionId: '9.4', prettyName: 'Rocky Linux 9.4 (Blue Onyx)', path: 'etc/os-release' });
+  assert.deepEqual(
+    parseOsRelease(
+      'PRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"\nID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.4"\n',
+    ),
+    {
+      id: 'rocky',
+      idLike: ['rhel', 'centos', 'fedora'],
+      versionId: '9.4',
+      prettyName: 'Rocky Linux 9.4 (Blue Onyx)',
+      path: 'etc/os-release',
+    },
+  );
   assert.throws(() => parseOsRelease('NAME=x\n'), /no ID= line/);
 });
 
@@ -86,7 +183,10 @@ test('a snapshot carries etc/os-release (a collector reads it), so plans from it
   const { EXAMPLES } = await import('./machines.js');
   const { openRoot } = await import('../../../src/sysfs/root.js');
   const read: string[] = [];
-  const root = { ...openRoot(`${EXAMPLES}/epyc-nps4`, 'x'), onAccess: (_k: string, rel: string) => void read.push(rel) };
+  const root = {
+    ...openRoot(`${EXAMPLES}/epyc-nps4`, 'x'),
+    onAccess: (_k: string, rel: string) => void read.push(rel),
+  };
   for (const c of SNAPSHOT_COLLECTORS) await c.collect(root, { processes: false });
   assert.ok(read.includes('etc/os-release'));
 });

@@ -16,14 +16,24 @@ export const KubeletConfigurationSchema = z
     apiVersion: z.literal('kubelet.config.k8s.io/v1beta1'),
     kind: z.literal('KubeletConfiguration'),
     cpuManagerPolicy: z.enum(['none', 'static']),
-    cpuManagerPolicyOptions: z.partialRecord(z.enum(['full-pcpus-only', 'distribute-cpus-across-numa', 'align-by-socket']), z.enum(['true', 'false'])).optional(),
+    cpuManagerPolicyOptions: z
+      .partialRecord(
+        z.enum(['full-pcpus-only', 'distribute-cpus-across-numa', 'align-by-socket']),
+        z.enum(['true', 'false']),
+      )
+      .optional(),
     topologyManagerPolicy: z.enum(['none', 'best-effort', 'restricted', 'single-numa-node']),
     topologyManagerScope: z.enum(['container', 'pod']),
     memoryManagerPolicy: z.enum(['None', 'Static']),
     reservedSystemCPUs: z.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/),
     systemReserved: z.partialRecord(z.enum(['cpu', 'memory', 'ephemeral-storage', 'pid']), quantity),
-    evictionHard: z.partialRecord(z.enum(['memory.available', 'nodefs.available', 'imagefs.available', 'nodefs.inodesFree']), quantity),
-    reservedMemory: z.array(z.object({ numaNode: z.number().int().min(0), limits: z.object({ memory: quantity }).strict() }).strict()).min(1),
+    evictionHard: z.partialRecord(
+      z.enum(['memory.available', 'nodefs.available', 'imagefs.available', 'nodefs.inodesFree']),
+      quantity,
+    ),
+    reservedMemory: z
+      .array(z.object({ numaNode: z.number().int().min(0), limits: z.object({ memory: quantity }).strict() }).strict())
+      .min(1),
   })
   .strict();
 

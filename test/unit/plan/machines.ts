@@ -13,7 +13,9 @@ import { openRoot } from '../../../src/sysfs/root.js';
 export const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 
 export function exampleNames(): string[] {
-  return readdirSync(EXAMPLES).filter((n) => existsSync(join(EXAMPLES, n, 'manifest.json'))).sort();
+  return readdirSync(EXAMPLES)
+    .filter((n) => existsSync(join(EXAMPLES, n, 'manifest.json')))
+    .sort();
 }
 
 export function exampleMachine(name: string): MachineShare {
@@ -27,10 +29,18 @@ export const CASES: { name: string; workload: string; raw: RawOptions }[] = [
   { name: 'spark-yarn', workload: 'spark-yarn', raw: {} },
   { name: 'spark-k8s', workload: 'spark-k8s', raw: { 'k8s-node': 'worker-1' } },
   { name: 'mysql', workload: 'mysql', raw: { 'buffer-pool': '48g' } },
-  { name: 'mysql-hugepages-systemd239', workload: 'mysql', raw: { 'buffer-pool': '48g', 'huge-pages': true, 'systemd-version': '239' } },
+  {
+    name: 'mysql-hugepages-systemd239',
+    workload: 'mysql',
+    raw: { 'buffer-pool': '48g', 'huge-pages': true, 'systemd-version': '239' },
+  },
   { name: 'postgres', workload: 'postgres', raw: { 'buffer-pool': '24g' } },
   { name: 'redis', workload: 'redis', raw: {} },
   { name: 'jvm', workload: 'jvm', raw: { heap: '24g', jar: '/opt/app/app.jar' } },
   { name: 'elasticsearch', workload: 'elasticsearch', raw: { heap: '31g' } },
-  { name: 'service-per-node', workload: 'service', raw: { name: 'ingest', exec: '/usr/local/bin/ingest --threads 8', 'per-node': true } },
+  {
+    name: 'service-per-node',
+    workload: 'service',
+    raw: { name: 'ingest', exec: '/usr/local/bin/ingest --threads 8', 'per-node': true },
+  },
 ];

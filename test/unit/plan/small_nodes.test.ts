@@ -12,13 +12,33 @@ import { runMain } from '../../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'numakit-small-nodes-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-writeSynthMachine(dir, { threadsPerCore: 1, nodes: [{ id: 0, cpus: [0, 1], memGiB: 2.5, freeGiB: 2 }, { id: 1, cpus: [2, 3], memGiB: 1.5, freeGiB: 1 }] });
+writeSynthMachine(dir, {
+  threadsPerCore: 1,
+  nodes: [
+    { id: 0, cpus: [0, 1], memGiB: 2.5, freeGiB: 2 },
+    { id: 1, cpus: [2, 3], memGiB: 1.5, freeGiB: 1 },
+  ],
+});
 
 describe('a node under the reserve', () => {
   it('a plan that commits nothing there runs, and shows the node with 0 committed', async () => {
-    const r = await runMain(['--root', dir, 'plan', 'service', '--name', 'x', '--exec', '/bin/true', '--node', '0', '--json']);
+    const r = await runMain([
+      '--root',
+      dir,
+      'plan',
+      'service',
+      '--name',
+      'x',
+      '--exec',
+      '/bin/true',
+      '--node',
+      '0',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.err);
-    const md = (JSON.parse(r.out) as { files: { path: string; content: string }[] }).files.find((f) => f.path === 'PLAN.md')!.content;
+    const md = (JSON.parse(r.out) as { files: { path: string; content: string }[] }).files.find(
+      (f) => f.path === 'PLAN.md',
+    )!.content;
     assert.match(md, /^\| 1 \| 1\.5 GiB \| 2 GiB \| -0\.5 GiB \| not known \| - \|/m);
   });
 

@@ -17,7 +17,11 @@ export function needTool(t: TestContext, name: string, pkg: string): boolean {
   return false;
 }
 
-export function run(cmd: string, args: string[], opts: { input?: string; cwd?: string } = {}): { code: number; out: string } {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { input?: string; cwd?: string } = {},
+): { code: number; out: string } {
   const r = spawnSync(cmd, args, { encoding: 'utf8', input: opts.input, cwd: opts.cwd });
   return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }

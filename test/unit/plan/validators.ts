@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import type { PlanFile } from '../../../src/policy/plan/types.js';
 import { run } from './tools.js';
 
-export const isShell = (f: PlanFile) => f.content.startsWith('#!/usr/bin/env bash') || f.content.startsWith('# shellcheck shell=bash');
+export const isShell = (f: PlanFile) =>
+  f.content.startsWith('#!/usr/bin/env bash') || f.content.startsWith('# shellcheck shell=bash');
 export const isUnit = (f: PlanFile) => /\.service$/.test(f.path) || /\.service\.d\/[^/]+\.conf$/.test(f.path);
 
 /** Problems bash -n and shellcheck report for one script ('' when clean). */
@@ -35,7 +36,11 @@ function unitNames(units: PlanFile[]): string[] {
 
 /** The absolute programs of Exec*= lines (stubbed in the verify root so verify can check them). */
 function programs(units: readonly { content: string }[]): string[] {
-  return units.flatMap((f) => [...f.content.matchAll(/^Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload)=[-@+!]*(\/\S+)/gm)].map((m) => m[1]!));
+  return units.flatMap((f) =>
+    [...f.content.matchAll(/^Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload)=[-@+!]*(\/\S+)/gm)].map(
+      (m) => m[1]!,
+    ),
+  );
 }
 
 /** A unit a package installs, to verify a drop-in against (test/fixtures/plan/units/). */
@@ -50,7 +55,10 @@ let scratch: string | null = null;
 function verifyRoot(): string {
   if (scratch === null) {
     scratch = mkdtempSync(join(tmpdir(), 'numakit-verify-'));
-    cpSync('/usr/lib/systemd/system', join(scratch, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    cpSync('/usr/lib/systemd/system', join(scratch, 'usr/lib/systemd/system'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     process.on('exit', () => rmSync(scratch!, { recursive: true, force: true }));
   }
   return scratch;
@@ -96,7 +104,15 @@ export function sparkKeyPatterns(): RegExp[] {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((k) => new RegExp(`^${k.split(/(\[[A-Za-z]+\])/).map((p) => (p === '[OptionName]' ? '.+' : p.startsWith('[') ? '[^.]+' : p.replace(/\./g, '\\.'))).join('')}$`));
+    .map(
+      (k) =>
+        new RegExp(
+          `^${k
+            .split(/(\[[A-Za-z]+\])/)
+            .map((p) => (p === '[OptionName]' ? '.+' : p.startsWith('[') ? '[^.]+' : p.replace(/\./g, '\\.')))
+            .join('')}$`,
+        ),
+    );
 }
 
 /** Keys of spark-defaults.conf lines and of --conf key=value arguments. */

@@ -11,8 +11,10 @@ import type { SparkYarnDecision } from '../../../src/policy/plan/spark_yarn.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { exampleMachine } from './machines.js';
 
-const plan = <T>(machine: string, workload: string, raw: Record<string, string | boolean>) => planWorkload(workload, exampleMachine(machine), raw) as T;
-const content = (d: Parameters<typeof renderPlan>[0], suffix: string) => renderPlan(d).find((f) => f.path.endsWith(suffix))?.content ?? '';
+const plan = <T>(machine: string, workload: string, raw: Record<string, string | boolean>) =>
+  planWorkload(workload, exampleMachine(machine), raw) as T;
+const content = (d: Parameters<typeof renderPlan>[0], suffix: string) =>
+  renderPlan(d).find((f) => f.path.endsWith(suffix))?.content ?? '';
 
 test('mysql: policy from buffer pool against node memory', () => {
   const cases: [string, string, string, string][] = [
@@ -27,38 +29,71 @@ test('mysql: policy from buffer pool against node memory', () => {
   }
   const bound = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '48g' });
   assert.match(content(bound, '50-numakit-numa.conf'), /^NUMAPolicy=bind\nNUMAMask=0\nCPUAffinity=0-15,32-47$/m);
-  assert.match(content(plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '90g' }), 'numakit-numa.cnf'), /^innodb_numa_interleave = ON$/m);
+  assert.match(
+    content(plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '90g' }), 'numakit-numa.cnf'),
+    /^innodb_numa_interleave = ON$/m,
+  );
 });
 
 test('mysql on systemd < 243 puts numactl in ExecStart; postgres then needs --exec', () => {
   const d = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '72g', 'systemd-version': '239' });
-  assert.match(content(d, '50-numakit-numa.conf'), /^ExecStart=\nExecStart=\/usr\/bin\/numactl --preferred=0 \/usr\/sbin\/mysqld$/m);
+  assert.match(
+    content(d, '50-numakit-numa.conf'),
+    /^ExecStart=\nExecStart=\/usr\/bin\/numactl --preferred=0 \/usr\/sbin\/mysqld$/m,
+  );
   assert.throws(() => plan('spark-2s', 'postgres', { 'buffer-pool': '8g', 'systemd-version': '239' }), /needs --exec/);
 });
 
-test('mysql: the server (pool + 10%, at least 1 GiB) is bound only within the node\'s budget; preferred spills the rest', () => {
+test("mysql: the server (pool + 10%, at least 1 GiB) is bound only within the node's budget; preferred spills the rest", () => {
   const bound = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '48g' });
-  assert.deepEqual(bound.memory.nodes.map((n) => [n.committedGiB, n.policy]), [[52.8, 'bind'], [0, 'none']]);
+  assert.deepEqual(
+    bound.memory.nodes.map((n) => [n.committedGiB, n.policy]),
+    [
+      [52.8, 'bind'],
+      [0, 'none'],
+    ],
+  );
   const spill = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '80g' });
-  assert.deepEqual(spill.memory.nodes.map((n) => [Number(n.committedGiB.toFixed(2)), n.policy]), [[86.4, 'preferred'], [1.6, 'preferred']]);
+  assert.deepEqual(
+    spill.memory.nodes.map((n) => [Number(n.committedGiB.toFixed(2)), n.policy]),
+    [
+      [86.4, 'preferred'],
+      [1.6, 'preferred'],
+    ],
+  );
 });
 
 test('databases refuse a pool larger than the machine and a missing size', () => {
-  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '500g' }), /--buffer-pool 500 GiB \+ 50 GiB server = 550 GiB does not fit this machine: its CPU nodes can take 172\.8 GiB after each keeps its reserve/);
+  assert.throws(
+    () => plan('spark-2s', 'mysql', { 'buffer-pool': '500g' }),
+    /--buffer-pool 500 GiB \+ 50 GiB server = 550 GiB does not fit this machine: its CPU nodes can take 172\.8 GiB after each keeps its reserve/,
+  );
   assert.throws(() => plan('spark-2s', 'postgres', {}), /--buffer-pool SIZE is required/);
   assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', node: '2' }), /--node 2: not a node/);
-  assert.throws(() => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', exec: '/usr/sbin/mysqld; reboot' }), /argument 'reboot'|refused/);
+  assert.throws(
+    () => plan('spark-2s', 'mysql', { 'buffer-pool': '8g', exec: '/usr/sbin/mysqld; reboot' }),
+    /argument 'reboot'|refused/,
+  );
 });
 
 test('redis: one per node by default, per core with --per-core, never more instances than nodes', () => {
   const d = plan<RedisDecision>('spark-2s', 'redis', {});
-  assert.deepEqual(d.instances.map((i) => [i.port, i.node, i.cpuList]), [[6379, 0, '0-15,32-47'], [6380, 1, '16-31,48-63']]);
+  assert.deepEqual(
+    d.instances.map((i) => [i.port, i.node, i.cpuList]),
+    [
+      [6379, 0, '0-15,32-47'],
+      [6380, 1, '16-31,48-63'],
+    ],
+  );
   // (86.4 GiB budget / 2 for a BGSAVE fork - 64 MiB) / 1.1 fragmentation
-  assert.equal(d.instances[0]!.maxmemoryMb, Math.floor((86.4 * 1024 / 2 - 64) / 1.1));
+  assert.equal(d.instances[0]!.maxmemoryMb, Math.floor(((86.4 * 1024) / 2 - 64) / 1.1));
   const pc = plan<RedisDecision>('spark-2s', 'redis', { 'per-core': true });
   assert.equal(pc.instances.length, 32);
   assert.equal(pc.instances[0]!.cpuList, '0,32');
-  assert.match(content(pc, 'redis-numa@6379.service.d/50-numakit-numa.conf'), /taskset -c 0,32 \/usr\/bin\/numactl --membind=0 /);
+  assert.match(
+    content(pc, 'redis-numa@6379.service.d/50-numakit-numa.conf'),
+    /taskset -c 0,32 \/usr\/bin\/numactl --membind=0 /,
+  );
   assert.throws(() => plan('spark-2s', 'redis', { instances: '3' }), /more instances than NUMA nodes/);
 });
 
@@ -69,20 +104,36 @@ test('jvm: per node when the heap fits, interleaved when it does not, refusals',
   assert.deepEqual([big.mode, big.instances.length, big.mask], ['interleave', 1, '0,1']);
   assert.match(content(big, 'app.service'), /^NUMAPolicy=interleave\nNUMAMask=0,1$/m);
   assert.match(content(big, 'app.service'), /-Xms90g -Xmx90g -XX:\+UseNUMA -XX:\+AlwaysPreTouch -jar \/opt\/a.jar/);
-  assert.throws(() => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }), /--heap 400 GiB \+ 40 GiB native = 440 GiB does not fit this machine: interleaved it puts 220 GiB on each of 2 node\(s\), and node 0: MemTotal 96 GiB - reserve 9\.6 GiB = 86\.4 GiB/);
-  assert.throws(() => plan('spark-2s', 'jvm', { heap: '8g', jar: '/opt/a.jar', instances: '3' }), /more instances than NUMA nodes/);
-  assert.throws(() => plan('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar', instances: '2' }), /one interleaved instance/);
+  assert.throws(
+    () => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }),
+    /--heap 400 GiB \+ 40 GiB native = 440 GiB does not fit this machine: interleaved it puts 220 GiB on each of 2 node\(s\), and node 0: MemTotal 96 GiB - reserve 9\.6 GiB = 86\.4 GiB/,
+  );
+  assert.throws(
+    () => plan('spark-2s', 'jvm', { heap: '8g', jar: '/opt/a.jar', instances: '3' }),
+    /more instances than NUMA nodes/,
+  );
+  assert.throws(
+    () => plan('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar', instances: '2' }),
+    /one interleaved instance/,
+  );
   const es = plan<JvmDecision>('epyc-nps4', 'elasticsearch', { heap: '31g' });
   assert.equal(es.mode, 'interleave');
   assert.ok(content(es, 'jvm.options.d/numakit.options').includes('-Xmx31g'));
 });
 
 test('service: template plus one drop-in per node; bad names and commands refused', () => {
-  const d = plan<ServiceDecision>('epyc-nps4', 'service', { name: 'ingest', exec: '/usr/bin/ingest -v', 'per-node': true });
+  const d = plan<ServiceDecision>('epyc-nps4', 'service', {
+    name: 'ingest',
+    exec: '/usr/bin/ingest -v',
+    'per-node': true,
+  });
   assert.equal(d.instances.length, 4);
   assert.match(content(d, 'ingest@3.service.d/50-numakit-numa.conf'), /NUMAMask=3\nCPUAffinity=24-31,56-63/);
   const old = plan<ServiceDecision>('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x', 'systemd-version': '240' });
-  assert.match(content(old, 'x@.service'), /^ExecStart=\/usr\/bin\/numactl --cpunodebind=%i --membind=%i \/usr\/bin\/x$/m);
+  assert.match(
+    content(old, 'x@.service'),
+    /^ExecStart=\/usr\/bin\/numactl --cpunodebind=%i --membind=%i \/usr\/bin\/x$/m,
+  );
   assert.throws(() => plan('spark-2s', 'service', { name: 'a b', exec: '/usr/bin/x' }), /--name: 'a b' refused/);
   assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: 'x --y' }), /--exec \(program\)/);
   assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x $(id)' }), /refused/);
@@ -109,14 +160,20 @@ test('spark-yarn on one NUMA node (vm-flat-32): NUMA awareness and the LinuxCont
   const md = content(d, 'PLAN.md');
   assert.match(md, /one NUMA node: .* NUMA awareness is left off/);
   assert.doesNotMatch(md, /NUMA resources allocation is enabled|numastat/);
-  assert.deepEqual(d.memory.nodes.map((n) => n.policy), ['none']);
+  assert.deepEqual(
+    d.memory.nodes.map((n) => n.policy),
+    ['none'],
+  );
 });
 
 test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', () => {
   const d = plan<SparkK8sDecision>('spark-2s', 'spark-k8s', { 'k8s-node': 'w1' });
   // reservedMemory = each node's reserve (9.6 GiB -> 9831Mi); a pod fits MemTotal - reservedMemory: 74g + 12g = 86Gi.
   assert.deepEqual([d.podCpus, d.podMemoryGi, d.reservedCpus], [26, 86, '0,16,32,48']);
-  assert.deepEqual(d.reservedMemory, [{ node: 0, mi: 9831 }, { node: 1, mi: 9831 }]);
+  assert.deepEqual(d.reservedMemory, [
+    { node: 0, mi: 9831 },
+    { node: 1, mi: 9831 },
+  ]);
   assert.equal(d.systemReservedMi, 2 * 9831 - 100);
   assert.equal(d.volumes.length, 2);
   assert.equal(plan<SparkK8sDecision>('cxl-3node', 'spark-k8s', { 'k8s-node': 'w1' }).volumes.length, 0);
@@ -125,14 +182,31 @@ test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up'
   const small = plan<SparkK8sDecision>('epyc-nps4', 'spark-k8s', { 'k8s-node': 'w1' });
   assert.deepEqual([small.sizing.memoryGiB, small.sizing.overheadGiB, small.podMemoryGi], [24, 4, 28]);
   assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+24g$/m);
-  assert.throws(() => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }), /do not fit the 30 CPUs/);
+  assert.throws(
+    () => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }),
+    /do not fit the 30 CPUs/,
+  );
 });
 
 test('one NUMA node (vm-flat-32): every bound plan says binding keeps nothing more local; two-node plans do not', () => {
-  const cases: [string, Record<string, string | boolean>][] = [['mysql', { 'buffer-pool': '48g' }], ['postgres', { 'buffer-pool': '24g' }], ['redis', {}], ['jvm', { heap: '24g', jar: '/opt/a.jar' }], ['elasticsearch', { heap: '31g' }], ['service', { name: 'ingest', exec: '/usr/local/bin/ingest', 'per-node': true }]];
+  const cases: [string, Record<string, string | boolean>][] = [
+    ['mysql', { 'buffer-pool': '48g' }],
+    ['postgres', { 'buffer-pool': '24g' }],
+    ['redis', {}],
+    ['jvm', { heap: '24g', jar: '/opt/a.jar' }],
+    ['elasticsearch', { heap: '31g' }],
+    ['service', { name: 'ingest', exec: '/usr/local/bin/ingest', 'per-node': true }],
+  ];
   for (const [workload, raw] of cases) {
     const one = plan<{ notes: string[] }>('vm-flat-32', workload, raw);
-    assert.equal(one.notes.filter((n) => /^This machine has one NUMA node: .*no remote memory to avoid/.test(n)).length, 1, `${workload}: ${one.notes.join('\n')}`);
-    assert.ok(!plan<{ notes: string[] }>('spark-2s', workload, raw).notes.some((n) => /one NUMA node/.test(n)), workload);
+    assert.equal(
+      one.notes.filter((n) => /^This machine has one NUMA node: .*no remote memory to avoid/.test(n)).length,
+      1,
+      `${workload}: ${one.notes.join('\n')}`,
+    );
+    assert.ok(
+      !plan<{ notes: string[] }>('spark-2s', workload, raw).notes.some((n) => /one NUMA node/.test(n)),
+      workload,
+    );
   }
 });

@@ -37,32 +37,62 @@ const canRun = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).s
  */
 const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   overview: [{ args: [], expect: 'works', out: /^numakit: this machine: \d+ node/ }],
-  topo: [{ args: ['topo'], expect: 'works', out: /\d+ nodes?, / }, { args: ['topo', '--json'], expect: 'works', out: /"schemaVersion"/ }],
+  topo: [
+    { args: ['topo'], expect: 'works', out: /\d+ nodes?, / },
+    { args: ['topo', '--json'], expect: 'works', out: /"schemaVersion"/ },
+  ],
   snapshot: [
     { args: ['snapshot', 'HOME/snap'], expect: 'works', out: /wrote \d+ files/ },
     {
-      args: ['--root', 'TREE', 'snapshot', '--processes', 'HOME/snap-tree'], expect: 'works', out: /wrote \d+ files/,
+      args: ['--root', 'TREE', 'snapshot', '--processes', 'HOME/snap-tree'],
+      expect: 'works',
+      out: /wrote \d+ files/,
       err: /^numakit: note: 2 file\(s\) not readable by uid 65534 were left out: (\/proc\/1302\/numa_maps, \/proc\/1403\/numa_maps|\/proc\/1403\/numa_maps, \/proc\/1302\/numa_maps) \(run as root for a complete snapshot/,
     },
   ],
   examples: [{ args: ['examples'], expect: 'works', out: /spark-2s/ }],
   doctor: [
     { args: ['doctor'], expect: 'works', codes: [0, 1], out: /\d+ critical, \d+ warning/ },
-    { args: ['--root', 'TREE', 'doctor'], expect: 'works', codes: [0, 1], out: /\[low-locality\] process locality: numa_maps of 1 large process\(es\) not readable: run as root/ },
+    {
+      args: ['--root', 'TREE', 'doctor'],
+      expect: 'works',
+      codes: [0, 1],
+      out: /\[low-locality\] process locality: numa_maps of 1 large process\(es\) not readable: run as root/,
+    },
   ],
   stat: [
     { args: ['stat'], expect: 'works', out: /numa_hit/ },
     { args: ['--root', 'TREE', 'stat', '--procs'], expect: 'works', out: /^1403 .*no permission/m },
-    { args: ['stat', '-p', '1'], expect: 'works', out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/, err: /PID 1: numa_maps of other users' processes is readable only by root or their owner \(run numakit as root\)/ },
+    {
+      args: ['stat', '-p', '1'],
+      expect: 'works',
+      out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/,
+      err: /PID 1: numa_maps of other users' processes is readable only by root or their owner \(run numakit as root\)/,
+    },
   ],
   top: [{ args: ['top', '--iterations', '1'], expect: 'works', out: /NODE MEMORY USED/ }],
-  run: [{ args: ['run', '--cpunodebind=0', '--', 'true'], expect: 'works' }, { args: ['run', '--show'], expect: 'works', out: /^policy: / }],
+  run: [
+    { args: ['run', '--cpunodebind=0', '--', 'true'], expect: 'works' },
+    { args: ['run', '--show'], expect: 'works', out: /^policy: / },
+  ],
   apply: [
-    { args: ['apply', '--profile', 'database', '--state-dir', 'WRITABLE'], expect: 'works', out: /^profile database( \(placement .*\))?: \d+ setting/ },
-    { args: ['apply', '--profile', 'database', '--yes', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: apply --yes needs root \(uid 0; this is uid 65534\): it writes kernel knobs/ },
+    {
+      args: ['apply', '--profile', 'database', '--state-dir', 'WRITABLE'],
+      expect: 'works',
+      out: /^profile database( \(placement .*\))?: \d+ setting/,
+    },
+    {
+      args: ['apply', '--profile', 'database', '--yes', '--state-dir', 'WRITABLE'],
+      expect: 'refuses',
+      err: /^numakit: apply --yes needs root \(uid 0; this is uid 65534\): it writes kernel knobs/,
+    },
   ],
   rollback: [
-    { args: ['rollback', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: rollback needs root \(uid 0; this is uid 65534\)/ },
+    {
+      args: ['rollback', '--state-dir', 'WRITABLE'],
+      expect: 'refuses',
+      err: /^numakit: rollback needs root \(uid 0; this is uid 65534\)/,
+    },
     { args: ['rollback', '--dry-run', '--state-dir', 'ROOTONLY'], expect: 'denied' },
   ],
   journal: [
@@ -75,29 +105,98 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   fleet: [{ args: ['fleet'], expect: 'usage', err: /^numakit: fleet: expected 'numakit fleet report/ }],
   'fleet report': [{ args: ['fleet', 'report', 'FLEET'], expect: 'works', out: /host/i }],
   bench: [{ args: ['bench'], expect: 'usage', err: /^numakit: bench: give a subcommand/ }],
-  'bench mem': [{ args: ['bench', 'mem', '--size', '1M', '--latency-size', '1M', '--seconds', '0.01', '--only', 'bandwidth'], expect: 'works', out: /Bandwidth, GB\/s/ }],
+  'bench mem': [
+    {
+      args: ['bench', 'mem', '--size', '1M', '--latency-size', '1M', '--seconds', '0.01', '--only', 'bandwidth'],
+      expect: 'works',
+      out: /Bandwidth, GB\/s/,
+    },
+  ],
   'bench ab': [
-    { args: ['bench', 'ab', '--runs', '3', '--settle', '0', '--save', 'HOME/ab.json', '--variant', 'a=', '--variant', 'b=--cpunodebind=0', '--', 'true'], expect: 'works', out: /against a \(ratio of medians/ },
-    { args: ['bench', 'ab', '--runs', '3', '--state-dir', 'WRITABLE', '--variant', 'a=', '--variant', 't=tuned:database', '--', 'true'], expect: 'refuses', err: /^numakit: bench ab: variant 't' needs root/ },
+    {
+      args: [
+        'bench',
+        'ab',
+        '--runs',
+        '3',
+        '--settle',
+        '0',
+        '--save',
+        'HOME/ab.json',
+        '--variant',
+        'a=',
+        '--variant',
+        'b=--cpunodebind=0',
+        '--',
+        'true',
+      ],
+      expect: 'works',
+      out: /against a \(ratio of medians/,
+    },
+    {
+      args: [
+        'bench',
+        'ab',
+        '--runs',
+        '3',
+        '--state-dir',
+        'WRITABLE',
+        '--variant',
+        'a=',
+        '--variant',
+        't=tuned:database',
+        '--',
+        'true',
+      ],
+      expect: 'refuses',
+      err: /^numakit: bench ab: variant 't' needs root/,
+    },
   ],
   // (after bench ab, which saved HOME/ab.json)
-  'bench compare': [{ args: ['bench', 'compare', 'HOME/ab.json', 'HOME/ab.json'], expect: 'works', out: /^numakit bench compare \(bench-ab\)/ }],
-  k8s: [{ args: ['k8s'], expect: 'usage', err: /^numakit: k8s: expected 'numakit k8s nrt' or 'numakit k8s agent-stop'/ }],
+  'bench compare': [
+    {
+      args: ['bench', 'compare', 'HOME/ab.json', 'HOME/ab.json'],
+      expect: 'works',
+      out: /^numakit bench compare \(bench-ab\)/,
+    },
+  ],
+  k8s: [
+    { args: ['k8s'], expect: 'usage', err: /^numakit: k8s: expected 'numakit k8s nrt' or 'numakit k8s agent-stop'/ },
+  ],
   'k8s nrt': [{ args: ['k8s', 'nrt'], expect: 'works', out: /^kind: NodeResourceTopology$/m }],
   'k8s agent-stop': [
-    { args: ['k8s', 'agent-stop', '--state-dir', 'WRITABLE'], expect: 'works', out: /no running numakit agent in .*: nothing to stop/ },
+    {
+      args: ['k8s', 'agent-stop', '--state-dir', 'WRITABLE'],
+      expect: 'works',
+      out: /no running numakit agent in .*: nothing to stop/,
+    },
     { args: ['k8s', 'agent-stop', '--state-dir', 'ROOTONLY'], expect: 'denied' },
   ],
   agent: [
-    { args: ['agent', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: agent needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/ },
-    { args: ['agent', '--advise', '--once', '--interval', '100ms', '--state-dir', 'WRITABLE'], expect: 'works', out: /numakit agent ready: .*advise only/ },
+    {
+      args: ['agent', '--state-dir', 'WRITABLE'],
+      expect: 'refuses',
+      err: /^numakit: agent needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/,
+    },
+    {
+      args: ['agent', '--advise', '--once', '--interval', '100ms', '--state-dir', 'WRITABLE'],
+      expect: 'works',
+      out: /numakit agent ready: .*advise only/,
+    },
   ],
   'agent restore': [
-    { args: ['agent', 'restore', '--state-dir', 'WRITABLE'], expect: 'refuses', err: /^numakit: agent restore needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/ },
+    {
+      args: ['agent', 'restore', '--state-dir', 'WRITABLE'],
+      expect: 'refuses',
+      err: /^numakit: agent restore needs root \(uid 0; this is uid 65534\): CAP_SYS_NICE/,
+    },
     { args: ['agent', 'restore', '--dry-run', '--state-dir', 'WRITABLE'], expect: 'works', out: /^nothing to restore/ },
   ],
   completion: [{ args: ['completion', 'bash'], expect: 'works', out: /complete -F/ }],
-  help: [{ args: ['help'], expect: 'works', out: /^usage: numakit/ }, { args: ['help', '--man'], expect: 'works', out: /^\.TH NUMAKIT 1/ }],
+  help: [
+    { args: ['help'], expect: 'works', out: /^usage: numakit/ },
+    { args: ['help', '--man'], expect: 'works', out: /^\.TH NUMAKIT 1/ },
+  ],
 };
 
 /** Every command and subcommand the CLI has ("agent restore"), plus the overview. */
@@ -110,14 +209,22 @@ async function commandNames(): Promise<string[]> {
   return names;
 }
 
-describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs root and setpriv(1) (the tests run as root here and in CI)' }, () => {
+describe('as an unprivileged user (uid 65534)', {
+  skip: canRun ? false : 'needs root and setpriv(1) (the tests run as root here and in CI)',
+}, () => {
   let cli: Staged;
   let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET' | 'TREE', string>;
   before(() => {
     cli = stageCli(REPO_DIR);
     chownSync(cli.home, NOBODY, NOBODY);
     const base = join(cli.home, '..');
-    dirs = { WRITABLE: join(base, 'state-user'), ROOTONLY: join(base, 'state-root'), HOME: cli.home, FLEET: join(base, 'fleet'), TREE: join(base, 'tree') };
+    dirs = {
+      WRITABLE: join(base, 'state-user'),
+      ROOTONLY: join(base, 'state-root'),
+      HOME: cli.home,
+      FLEET: join(base, 'fleet'),
+      TREE: join(base, 'tree'),
+    };
     cpSync(join(REPO_DIR, 'test/fixtures/stat/four-node'), dirs.TREE, { recursive: true, verbatimSymlinks: true });
     spawnSync('chmod', ['-R', 'a+rX', dirs.TREE]);
     for (const pid of [1302, 1403]) chmodSync(join(dirs.TREE, 'proc', String(pid), 'numa_maps'), 0o600);
@@ -126,7 +233,9 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
     mkdirSync(join(dirs.ROOTONLY, 'journal'), { recursive: true });
     chmodSync(dirs.ROOTONLY, 0o700);
     mkdirSync(dirs.FLEET, { mode: 0o755 });
-    const snap = spawnSync(process.execPath, [cli.bin, 'snapshot', join(dirs.FLEET, 'this-host.tar.gz')], { encoding: 'utf8' });
+    const snap = spawnSync(process.execPath, [cli.bin, 'snapshot', join(dirs.FLEET, 'this-host.tar.gz')], {
+      encoding: 'utf8',
+    });
     assert.equal(snap.status, 0, snap.stderr);
     chmodSync(join(dirs.FLEET, 'this-host.tar.gz'), 0o644);
   });
@@ -140,8 +249,14 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
   for (const [name, rows] of Object.entries(MATRIX)) {
     it(name, async () => {
       for (const row of rows) {
-        const args = row.args.map((a) => a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET|TREE)/, (k) => dirs[k as keyof typeof dirs]));
-        const r = await runAsNobody(cli.bin, args, { cwd: cli.home, timeoutMs: 30_000, ...(row.until ? { untilOut: row.until } : {}) });
+        const args = row.args.map((a) =>
+          a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET|TREE)/, (k) => dirs[k as keyof typeof dirs]),
+        );
+        const r = await runAsNobody(cli.bin, args, {
+          cwd: cli.home,
+          timeoutMs: 30_000,
+          ...(row.until ? { untilOut: row.until } : {}),
+        });
         check(row, r, `numakit ${args.join(' ')}`);
       }
     });
@@ -149,11 +264,19 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
 
   function check(row: Row, r: AsUser, what: string): void {
     const all = `${r.out}\n${r.err}`;
-    assert.doesNotMatch(all, /^numakit: internal error|^\s+at .*:\d+:\d+\)?$/m, `${what}: no internal error, no stack trace\n${all}`);
+    assert.doesNotMatch(
+      all,
+      /^numakit: internal error|^\s+at .*:\d+:\d+\)?$/m,
+      `${what}: no internal error, no stack trace\n${all}`,
+    );
     if (row.err) assert.match(r.err, row.err, `${what}: stderr`);
     switch (row.expect) {
       case 'works':
-        if (!(row.until !== undefined && r.signal === 'SIGTERM')) assert.ok((row.codes ?? [0]).includes(r.code ?? -1), `${what} exits ${(row.codes ?? [0]).join(' or ')}, not ${r.code} (signal ${r.signal})\n${all}`);
+        if (!(row.until !== undefined && r.signal === 'SIGTERM'))
+          assert.ok(
+            (row.codes ?? [0]).includes(r.code ?? -1),
+            `${what} exits ${(row.codes ?? [0]).join(' or ')}, not ${r.code} (signal ${r.signal})\n${all}`,
+          );
         if (row.out) assert.match(r.out, row.out, `${what}: stdout`);
         return;
       case 'refuses':
@@ -161,7 +284,11 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
         assert.match(r.err, /; nothing was changed\n$/, what);
         assert.equal(r.err.trim().split('\n').length, 1, `${what}: one line\n${r.err}`);
         assert.equal(r.out, '', `${what}: prints no change list before refusing`);
-        assert.deepEqual([readdirSync(dirs.WRITABLE), readdirSync(join(dirs.WRITABLE, 'journal'))], [['journal'], []], `${what}: the state directory it could have written is untouched`);
+        assert.deepEqual(
+          [readdirSync(dirs.WRITABLE), readdirSync(join(dirs.WRITABLE, 'journal'))],
+          [['journal'], []],
+          `${what}: the state directory it could have written is untouched`,
+        );
         return;
       case 'usage':
         assert.equal(r.code, 2, `${what}\n${all}`);
@@ -169,7 +296,11 @@ describe('as an unprivileged user (uid 65534)', { skip: canRun ? false : 'needs 
         return;
       case 'denied':
         assert.equal(r.code, 1, `${what}\n${all}`);
-        assert.match(r.err, /^numakit: cannot read the journal .*: permission denied for uid 65534 \(EACCES\); it is root's: run as root, or give --state-dir DIR\n$/, what);
+        assert.match(
+          r.err,
+          /^numakit: cannot read the journal .*: permission denied for uid 65534 \(EACCES\); it is root's: run as root, or give --state-dir DIR\n$/,
+          what,
+        );
         assert.equal(r.out, '', `${what}: no "no change sets"`);
     }
   }

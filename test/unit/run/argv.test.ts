@@ -8,12 +8,38 @@ const base: RunArgs = { all: false, balancing: false, show: false, hardware: fal
 
 test('numactl(8) example command lines', () => {
   const cases: Array<[string[], Partial<RunArgs>]> = [
-    [['--physcpubind=+0-4,8-12', 'myapplic', 'arguments'], { cpus: { kind: 'physcpubind', spec: '+0-4,8-12' }, command: ['myapplic', 'arguments'] }],
-    [['--interleave=all', 'bigdatabase', 'arguments'], { memory: { kind: 'interleave', spec: 'all' }, command: ['bigdatabase', 'arguments'] }],
-    [['--cpunodebind=0', '--membind=0,1', 'process'], { cpus: { kind: 'cpunodebind', spec: '0' }, memory: { kind: 'membind', spec: '0,1' }, command: ['process'] }],
-    [['--cpunodebind=0', '--membind=0,1', '--', 'process', '-l'], { cpus: { kind: 'cpunodebind', spec: '0' }, memory: { kind: 'membind', spec: '0,1' }, command: ['process', '-l'] }],
-    [['--preferred=1', 'numactl', '--show'], { memory: { kind: 'preferred', spec: '1' }, command: ['numactl', '--show'] }],
-    [['--cpunodebind=netdev:eth0', '--membind=netdev:eth0', 'network-server'], { cpus: { kind: 'cpunodebind', spec: 'netdev:eth0' }, memory: { kind: 'membind', spec: 'netdev:eth0' }, command: ['network-server'] }],
+    [
+      ['--physcpubind=+0-4,8-12', 'myapplic', 'arguments'],
+      { cpus: { kind: 'physcpubind', spec: '+0-4,8-12' }, command: ['myapplic', 'arguments'] },
+    ],
+    [
+      ['--interleave=all', 'bigdatabase', 'arguments'],
+      { memory: { kind: 'interleave', spec: 'all' }, command: ['bigdatabase', 'arguments'] },
+    ],
+    [
+      ['--cpunodebind=0', '--membind=0,1', 'process'],
+      { cpus: { kind: 'cpunodebind', spec: '0' }, memory: { kind: 'membind', spec: '0,1' }, command: ['process'] },
+    ],
+    [
+      ['--cpunodebind=0', '--membind=0,1', '--', 'process', '-l'],
+      {
+        cpus: { kind: 'cpunodebind', spec: '0' },
+        memory: { kind: 'membind', spec: '0,1' },
+        command: ['process', '-l'],
+      },
+    ],
+    [
+      ['--preferred=1', 'numactl', '--show'],
+      { memory: { kind: 'preferred', spec: '1' }, command: ['numactl', '--show'] },
+    ],
+    [
+      ['--cpunodebind=netdev:eth0', '--membind=netdev:eth0', 'network-server'],
+      {
+        cpus: { kind: 'cpunodebind', spec: 'netdev:eth0' },
+        memory: { kind: 'membind', spec: 'netdev:eth0' },
+        command: ['network-server'],
+      },
+    ],
     [['-i', 'all', '--', 'process'], { memory: { kind: 'interleave', spec: 'all' }, command: ['process'] }],
   ];
   for (const [argv, expected] of cases) assert.deepEqual(parseRunArgs(argv), { ...base, ...expected }, argv.join(' '));
@@ -21,7 +47,13 @@ test('numactl(8) example command lines', () => {
 
 test('every way to give a value', () => {
   const want = { ...base, memory: { kind: 'interleave', spec: 'all' }, command: ['cmd'] } as RunArgs;
-  for (const argv of [['--interleave=all', 'cmd'], ['--interleave', 'all', 'cmd'], ['-i', 'all', 'cmd'], ['-iall', 'cmd'], ['--inter=all', 'cmd']]) {
+  for (const argv of [
+    ['--interleave=all', 'cmd'],
+    ['--interleave', 'all', 'cmd'],
+    ['-i', 'all', 'cmd'],
+    ['-iall', 'cmd'],
+    ['--inter=all', 'cmd'],
+  ]) {
     assert.deepEqual(parseRunArgs(argv), want, argv.join(' '));
   }
 });
@@ -53,15 +85,28 @@ test('each option and its short letter', () => {
 });
 
 test('--show stops reading, like numactl; "same" repeats the last node spec', () => {
-  assert.deepEqual(parseRunArgs(['-m', '0', '--show', '-i', 'all']), { ...base, memory: { kind: 'membind', spec: '0' }, show: true });
+  assert.deepEqual(parseRunArgs(['-m', '0', '--show', '-i', 'all']), {
+    ...base,
+    memory: { kind: 'membind', spec: '0' },
+    show: true,
+  });
   assert.deepEqual(parseRunArgs(['-s']), { ...base, show: true });
-  assert.deepEqual(parseRunArgs(['-N', '1', '-m', 'same', 'x']), { ...base, cpus: { kind: 'cpunodebind', spec: '1' }, memory: { kind: 'membind', spec: '1' }, command: ['x'] });
+  assert.deepEqual(parseRunArgs(['-N', '1', '-m', 'same', 'x']), {
+    ...base,
+    cpus: { kind: 'cpunodebind', spec: '1' },
+    memory: { kind: 'membind', spec: '1' },
+    command: ['x'],
+  });
   assert.deepEqual(parseRunArgs(['--help']), { ...base, help: true });
 });
 
 test('options after the command belong to the command', () => {
   assert.deepEqual(parseRunArgs(['ls', '-l', '--membind=1']), { ...base, command: ['ls', '-l', '--membind=1'] });
-  assert.deepEqual(parseRunArgs(['-m', '0', 'ls', '--help']), { ...base, memory: { kind: 'membind', spec: '0' }, command: ['ls', '--help'] });
+  assert.deepEqual(parseRunArgs(['-m', '0', 'ls', '--help']), {
+    ...base,
+    memory: { kind: 'membind', spec: '0' },
+    command: ['ls', '--help'],
+  });
 });
 
 test('bad command lines are one clear error with exit status 2 (usage), as for every command', () => {
@@ -77,16 +122,22 @@ test('bad command lines are one clear error with exit status 2 (usage), as for e
     [['-m', 'same', 'x'], /-m same: no earlier node specification/],
     [['-m', '0', '-a', 'x'], /--all must come before every node and CPU specification/],
     [['-b', '-i', 'all', 'x'], /--balancing goes with --membind/],
-    [['--shm', 'key', '-m', '0'], /^--shm: numactl's shared memory and file policies .* are not implemented in numakit run; use numactl for them$/],
+    [
+      ['--shm', 'key', '-m', '0'],
+      /^--shm: numactl's shared memory and file policies .* are not implemented in numakit run; use numactl for them$/,
+    ],
     [['-f', '/dev/shm/x', '-m', '0'], /^-f: numactl's shared memory and file policies/],
     [['--touch'], /^--touch: numactl's shared memory/],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseRunArgs(argv), (err: unknown) => {
-      assert.ok(err instanceof UsageError, argv.join(' '));
-      assert.equal(err.exitCode, 2);
-      assert.match(err.message, message, argv.join(' '));
-      return true;
-    });
+    assert.throws(
+      () => parseRunArgs(argv),
+      (err: unknown) => {
+        assert.ok(err instanceof UsageError, argv.join(' '));
+        assert.equal(err.exitCode, 2);
+        assert.match(err.message, message, argv.join(' '));
+        return true;
+      },
+    );
   }
 });

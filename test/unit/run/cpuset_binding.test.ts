@@ -46,7 +46,11 @@ class NativeError extends Error {
 }
 
 /** The CPUs `run --cpunodebind SPEC [--all]` would bind to; `refuse` makes the kernel say EINVAL. */
-function bind(root: ReturnType<typeof openRoot>, spec: string, opts: { all?: boolean; refuse?: boolean } = {}): number[] {
+function bind(
+  root: ReturnType<typeof openRoot>,
+  spec: string,
+  opts: { all?: boolean; refuse?: boolean } = {},
+): number[] {
   let set: number[] = [];
   const native = {
     NativeError,
@@ -55,47 +59,63 @@ function bind(root: ReturnType<typeof openRoot>, spec: string, opts: { all?: boo
       set = cpus;
     },
   } as unknown as Native;
-  applyBinding(native, { cpus: { kind: 'cpunodebind', spec }, all: opts.all ?? false, balancing: false }, { sys: readSystem(root), root, note: () => {} });
+  applyBinding(
+    native,
+    { cpus: { kind: 'cpunodebind', spec }, all: opts.all ?? false, balancing: false },
+    { sys: readSystem(root), root, note: () => {} },
+  );
   return set;
 }
 
 describe('run --cpunodebind within the allowed CPUs', () => {
-  it('binds to the intersection of the nodes\' CPUs and Cpus_allowed_list', () => {
+  it("binds to the intersection of the nodes' CPUs and Cpus_allowed_list", () => {
     const root = machine('0-5', '0-5');
     assert.deepEqual(bind(root, '1'), [4, 5]);
     assert.deepEqual(bind(root, '0'), [0, 1, 2, 3]);
     assert.deepEqual(bind(root, '0-1'), [0, 1, 2, 3, 4, 5]);
   });
 
-  it('with nothing restricting it, a node\'s CPUs are all of them', () => {
+  it("with nothing restricting it, a node's CPUs are all of them", () => {
     assert.deepEqual(bind(machine('0-7', null), '1'), [4, 5, 6, 7]);
   });
 
   it('refuses a node none of whose CPUs is allowed, in one line naming the node, its CPUs and the cpuset', () => {
     const root = machine('0-3', '0-3');
-    assert.throws(() => bind(root, '1'), (e: unknown) => {
-      assert.ok(e instanceof SpecError);
-      assert.equal(e.exitCode, 1);
-      assert.equal(e.message, "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3; cgroup /'s cpuset allows 0-3 (/sys/fs/cgroup/cpuset.cpus.effective))");
-      return true;
-    });
+    assert.throws(
+      () => bind(root, '1'),
+      (e: unknown) => {
+        assert.ok(e instanceof SpecError);
+        assert.equal(e.exitCode, 1);
+        assert.equal(
+          e.message,
+          "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3; cgroup /'s cpuset allows 0-3 (/sys/fs/cgroup/cpuset.cpus.effective))",
+        );
+        return true;
+      },
+    );
   });
 
-  it('says --all would bind when only this process\'s affinity (taskset), not the cpuset, leaves the node out', () => {
+  it("says --all would bind when only this process's affinity (taskset), not the cpuset, leaves the node out", () => {
     const root = machine('0-3', '0-7');
-    assert.throws(() => bind(root, '1'), /Cpus_allowed_list 0-3; cgroup \/'s cpuset allows 0-7 .*; --all binds outside this affinity$/);
+    assert.throws(
+      () => bind(root, '1'),
+      /Cpus_allowed_list 0-3; cgroup \/'s cpuset allows 0-7 .*; --all binds outside this affinity$/,
+    );
     assert.deepEqual(bind(root, '1', { all: true }), [4, 5, 6, 7]);
   });
 
   it('without a cgroup file the message names Cpus_allowed_list alone', () => {
-    assert.throws(() => bind(machine('0-3', null), '1'), { message: "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3)" });
+    assert.throws(() => bind(machine('0-3', null), '1'), {
+      message: "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3)",
+    });
   });
 
-  it('--all outside the cgroup\'s cpuset: the kernel\'s EINVAL becomes a line naming the cpuset', () => {
+  it("--all outside the cgroup's cpuset: the kernel's EINVAL becomes a line naming the cpuset", () => {
     const root = machine('0-3', '0-3');
     assert.throws(() => bind(root, '1', { all: true, refuse: true }), {
       name: 'SpecError',
-      message: "CPUs 4-7 are all outside cgroup /'s cpuset (0-3, /sys/fs/cgroup/cpuset.cpus.effective): the kernel refused them (sched_setaffinity: Invalid argument)",
+      message:
+        "CPUs 4-7 are all outside cgroup /'s cpuset (0-3, /sys/fs/cgroup/cpuset.cpus.effective): the kernel refused them (sched_setaffinity: Invalid argument)",
     });
     // Overlapping the cpuset, EINVAL is not the cpuset's doing: the native error is kept.
     assert.throws(() => bind(root, '0-1', { all: true, refuse: true }), NativeError);

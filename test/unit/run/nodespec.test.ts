@@ -1,7 +1,13 @@
 // Node/CPU specs against numactl(8)'s examples and libnuma's parsing rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpecError, parseCpuSpec, parseNodeSpec, pciNumaNodePath, type SpecContext } from '../../../src/policy/nodespec.ts';
+import {
+  SpecError,
+  parseCpuSpec,
+  parseNodeSpec,
+  pciNumaNodePath,
+  type SpecContext,
+} from '../../../src/policy/nodespec.ts';
 
 const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 
@@ -75,12 +81,16 @@ test('invalid specs are one clear SpecError naming the spec', () => {
   for (const [spec, ctx, what, message] of cases) {
     const label = `${what} '${spec}'`;
     const parse = what === 'node' ? parseNodeSpec : parseCpuSpec;
-    assert.throws(() => parse(spec, ctx), (err: unknown) => {
-      assert.ok(err instanceof SpecError, label);
-      assert.equal(err.exitCode, 1);
-      assert.match(err.message, message, spec);
-      return true;
-    }, label);
+    assert.throws(
+      () => parse(spec, ctx),
+      (err: unknown) => {
+        assert.ok(err instanceof SpecError, label);
+        assert.equal(err.exitCode, 1);
+        assert.match(err.message, message, spec);
+        return true;
+      },
+      label,
+    );
   }
 });
 

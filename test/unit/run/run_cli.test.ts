@@ -14,20 +14,20 @@ function numakit(args: string[], input?: string) {
   return spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], { encoding: 'utf8', input });
 }
 
-test('--physcpubind reaches the command\'s Cpus_allowed_list', () => {
+test("--physcpubind reaches the command's Cpus_allowed_list", () => {
   const r = numakit(['run', '--physcpubind=0', '--', 'grep', 'Cpus_allowed_list', '/proc/self/status']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Cpus_allowed_list:\s+0$/m);
 });
 
-test('--cpunodebind=0 binds to node 0\'s CPUs', () => {
+test("--cpunodebind=0 binds to node 0's CPUs", () => {
   const r = numakit(['run', '-N', '0', 'grep', 'Cpus_allowed_list', '/proc/self/status']);
   assert.equal(r.status, 0, r.stderr);
   const cpulist = spawnSync('cat', ['/sys/devices/system/node/node0/cpulist'], { encoding: 'utf8' }).stdout.trim();
   assert.match(r.stdout, new RegExp(`^Cpus_allowed_list:\\s+${cpulist}$`, 'm'));
 });
 
-test('--membind and --interleave show up in the command\'s numa_maps', () => {
+test("--membind and --interleave show up in the command's numa_maps", () => {
   const bind = numakit(['run', '--membind=0', '--', 'cat', '/proc/self/numa_maps']);
   assert.equal(bind.status, 0, bind.stderr);
   assert.match(bind.stdout, / bind:0 /);
@@ -37,7 +37,7 @@ test('--membind and --interleave show up in the command\'s numa_maps', () => {
   assert.match(local.stdout, / local /);
 });
 
-test('the command keeps numakit\'s pid, stdin, exit status and signals', () => {
+test("the command keeps numakit's pid, stdin, exit status and signals", () => {
   const r = numakit(['run', '-m', '0', '--', 'sh', '-c', 'echo $$; cat; exit 42'], 'from stdin\n');
   assert.equal(r.status, 42, r.stderr);
   const [pid, line] = r.stdout.trim().split('\n');
@@ -46,7 +46,7 @@ test('the command keeps numakit\'s pid, stdin, exit status and signals', () => {
   assert.equal(numakit(['run', '-l', 'sh', '-c', 'kill -TERM $$']).signal, 'SIGTERM');
 });
 
-test('options after the command are the command\'s', () => {
+test("options after the command are the command's", () => {
   const r = numakit(['run', '-l', 'sh', '-c', 'echo "$@"', 'sh', '--help', '-m', '5']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, '--help -m 5\n');
@@ -55,7 +55,10 @@ test('options after the command are the command\'s', () => {
 test('--show reports what the earlier options set', () => {
   const r = numakit(['run', '--membind=0', '--physcpubind=0', '--show']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^policy: bind\npreferred node: 0\nphyscpubind: 0 \ncpubind: 0 \nnodebind: 0 \nmembind: 0 \npreferred: 0 \n$/);
+  assert.match(
+    r.stdout,
+    /^policy: bind\npreferred node: 0\nphyscpubind: 0 \ncpubind: 0 \nnodebind: 0 \nmembind: 0 \npreferred: 0 \n$/,
+  );
 });
 
 test('errors are one line: 127 for a command that is not found, 1 for a bad node, 2 for a bad option', () => {
@@ -63,10 +66,19 @@ test('errors are one line: 127 for a command that is not found, 1 for a bad node
   assert.equal(missing.status, 127);
   assert.equal(missing.stderr, "numakit: run: execution of 'numakit-no-such-command': No such file or directory\n");
   const cases: Array<[string[], string]> = [
-    [['run', '--membind=5', 'true'], "numakit: run: invalid node specification '5': node 5 does not exist (nodes: 0)\n"],
-    [['run', '-m', 'netdev:lo', 'true'], 'numakit: run: netdev:lo is not attached to any NUMA node (a virtual device?)\n'],
+    [
+      ['run', '--membind=5', 'true'],
+      "numakit: run: invalid node specification '5': node 5 does not exist (nodes: 0)\n",
+    ],
+    [
+      ['run', '-m', 'netdev:lo', 'true'],
+      'numakit: run: netdev:lo is not attached to any NUMA node (a virtual device?)\n',
+    ],
     [['run', '-m', 'netdev:nosuch0', 'true'], 'numakit: run: netdev:nosuch0: no such device in /sys/class/net\n'],
-    [['run', '-m', 'ip:10.0.0.1', 'true'], 'numakit: run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n'],
+    [
+      ['run', '-m', 'ip:10.0.0.1', 'true'],
+      'numakit: run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n',
+    ],
   ];
   for (const [args, stderr] of cases) {
     const r = numakit(args);
@@ -111,7 +123,9 @@ test('--help and --hardware print and exit 0', () => {
 
 const hasNumactl = spawnSync('numactl', ['--show'], { encoding: 'utf8' }).status === 0;
 
-test('--show prints what numactl --show prints for the same options', { skip: hasNumactl ? false : 'numactl is not installed' }, () => {
+test('--show prints what numactl --show prints for the same options', {
+  skip: hasNumactl ? false : 'numactl is not installed',
+}, () => {
   for (const opts of [[], ['-m', '0', '-C', '0'], ['-i', 'all'], ['-p', '0'], ['-N', '0']]) {
     const want = spawnSync('numactl', [...opts, '--show'], { encoding: 'utf8' }).stdout;
     const got = numakit(['run', ...opts, '--show']);

@@ -33,7 +33,10 @@ describe('run: each binding call failing with each errno', () => {
         assert.ok(r.err.includes(`${FAULT_MESSAGE[errno]} (${errno})`), r.err);
         assert.equal(r.err.trim().split('\n').length, 1, r.err);
         assert.equal(r.out, '');
-        assert.ok(!r.calls.some((c) => c.startsWith('execvp')), `${call} ${errno}: exec was reached: ${r.calls.join(', ')}`);
+        assert.ok(
+          !r.calls.some((c) => c.startsWith('execvp')),
+          `${call} ${errno}: exec was reached: ${r.calls.join(', ')}`,
+        );
       }
     });
   }
@@ -53,7 +56,10 @@ describe('run: each binding call failing with each errno', () => {
     const f = injectNativeFaults({ dry: true });
     restore = f.restore;
     const r = await runMain(['run', '--membind=0', '--physcpubind=0', '--', 'true']);
-    assert.deepEqual(f.calls.filter((c) => c !== 'sched_getaffinity' && c !== 'get_mempolicy'), ['set_mempolicy', 'sched_setaffinity', 'execvp true']);
+    assert.deepEqual(
+      f.calls.filter((c) => c !== 'sched_getaffinity' && c !== 'get_mempolicy'),
+      ['set_mempolicy', 'sched_setaffinity', 'execvp true'],
+    );
     assert.equal(r.code, 126, 'the recorded exec fails with ENOEXEC: 126, found but not executable');
   });
 });

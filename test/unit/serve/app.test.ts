@@ -19,8 +19,14 @@ describe('serve app routes', () => {
     const real = scraper.scrape.bind(scraper);
     scraper.scrape = (ms?: number) => (scrapes++, real(ms));
     srv = await startHttpServer({
-      listen: { host: '127.0.0.1', port: 0 }, token: null, what: 'test',
-      routes: appRoutes(scraper, { nodeExporterNames: true, title: 'four-node', agent: () => ({ running: true, pid: 42, recent: [{ time: 't', line: 'moved pid 7' }] }) }),
+      listen: { host: '127.0.0.1', port: 0 },
+      token: null,
+      what: 'test',
+      routes: appRoutes(scraper, {
+        nodeExporterNames: true,
+        title: 'four-node',
+        agent: () => ({ running: true, pid: 42, recent: [{ time: 't', line: 'moved pid 7' }] }),
+      }),
     });
   });
   after(async () => {
@@ -29,7 +35,12 @@ describe('serve app routes', () => {
   });
 
   it('the page, its script and styles, with their types', async () => {
-    for (const [p, type] of [['/', 'text/html'], ['/app.js', 'text/javascript'], ['/style.css', 'text/css'], ['/topology.css', 'text/css']]) {
+    for (const [p, type] of [
+      ['/', 'text/html'],
+      ['/app.js', 'text/javascript'],
+      ['/style.css', 'text/css'],
+      ['/topology.css', 'text/css'],
+    ]) {
       const r = await get(p!);
       assert.equal(r.status, 200, p);
       assert.match(r.headers.get('content-type')!, new RegExp(`^${type}`), p);
@@ -40,7 +51,7 @@ describe('serve app routes', () => {
   });
 
   it('/api/topology: the picture without inline style, its version and title', async () => {
-    const t = await (await get('/api/topology')).json() as { version: number; title: string; svg: string };
+    const t = (await (await get('/api/topology')).json()) as { version: number; title: string; svg: string };
     assert.equal(t.title, 'four-node');
     assert.equal(t.svg.match(/<g class="node" /g)?.length, 4);
     assert.doesNotMatch(t.svg, /<style/);
@@ -50,13 +61,23 @@ describe('serve app routes', () => {
   it('/api/live: nodes with memory and counters, processes, the agent; polls within a second share a scrape', async () => {
     const n0 = scrapes;
     const [a, b] = await Promise.all([get('/api/live'), get('/api/live')]);
-    const live = await a.json() as { nodes: { node: number; memTotal: number; numastat: Record<string, number> }[]; processes: { name: string }[]; agent: { pid: number } };
+    const live = (await a.json()) as {
+      nodes: { node: number; memTotal: number; numastat: Record<string, number> }[];
+      processes: { name: string }[];
+      agent: { pid: number };
+    };
     await b.json();
     assert.ok(scrapes - n0 <= 1, `${scrapes - n0} scrapes for two polls`);
-    assert.deepEqual(live.nodes.map((n) => n.node), [0, 1, 2, 3]);
+    assert.deepEqual(
+      live.nodes.map((n) => n.node),
+      [0, 1, 2, 3],
+    );
     assert.equal(live.nodes[1]!.memTotal, 16777216 * 1024);
     assert.equal(live.nodes[1]!.numastat.numa_miss, 34567);
-    assert.deepEqual(live.processes.map((p) => p.name), ['hugeapp', 'java', 'postgres']);
+    assert.deepEqual(
+      live.processes.map((p) => p.name),
+      ['hugeapp', 'java', 'postgres'],
+    );
     assert.equal(live.agent.pid, 42);
   });
 });

@@ -48,18 +48,24 @@ describe('serve collectors', () => {
   it('top-K by remote memory, name and pid labels only; largest first, stops once the top K are certain', () => {
     const one = new Scraper(fx.root, { ...OPTS, top: 1 });
     const t = scrapeText(one);
-    assert.deepEqual(t.match(/^numakit_process_remote_bytes\{.*$/gm), [`numakit_process_remote_bytes{pid="1403",name="hugeapp"} ${value(t, 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}')}`]);
+    assert.deepEqual(t.match(/^numakit_process_remote_bytes\{.*$/gm), [
+      `numakit_process_remote_bytes{pid="1403",name="hugeapp"} ${value(t, 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}')}`,
+    ]);
     assert.ok(value(t, 'numakit_process_remote_bytes{pid="1403",name="hugeapp"}')! > 2 ** 30);
     assert.equal(value(t, 'numakit_process_locality{pid="1403",name="hugeapp"}'), 0);
     // hugeapp (1 GiB hugetlb) then java (900 MB): after both, nothing smaller can beat hugeapp.
     assert.ok(value(t, 'numakit_processes_numa_maps_read')! < value(t, 'numakit_processes_scanned')!);
     const all = scrapeText(new Scraper(fx.root, OPTS));
-    assert.equal(all.match(/^numakit_process_memory_bytes\{/gm)?.length, 3, 'postgres, java, hugeapp (kernel thread and zombie have no memory)');
+    assert.equal(
+      all.match(/^numakit_process_memory_bytes\{/gm)?.length,
+      3,
+      'postgres, java, hugeapp (kernel thread and zombie have no memory)',
+    );
     assert.doesNotMatch(all, /cmdline|\/usr\//);
     assert.equal(new Scraper(fx.root, { ...OPTS, top: 0 }).scrape().processes.top.length, 0);
   });
 
-  it('a multi-threaded process\'s threads are read again only when it used CPU since the last scrape', () => {
+  it("a multi-threaded process's threads are read again only when it used CPU since the last scrape", () => {
     const f2 = realisticFourNode();
     try {
       const statPath = join(f2.dir, 'proc/1201/stat');
@@ -89,7 +95,7 @@ describe('serve collectors', () => {
     assert.equal(value(t, 'numakit_scrape_partial'), 0);
   });
 
-  it('an unparseable meminfo costs only that node\'s fields, counted as a gap', () => {
+  it("an unparseable meminfo costs only that node's fields, counted as a gap", () => {
     const p = join(fx.dir, NODE, 'node2/meminfo');
     const saved = readFileSync(p, 'utf8');
     try {
@@ -130,10 +136,26 @@ describe('serve collectors', () => {
   });
 
   it('CPU per node: ticks summed by node, busy and idle CPUs over a window', () => {
-    const n = ticksByNode(new Map([[0, { busy: 50, total: 200 }], [1, { busy: 150, total: 200 }], [2, { busy: 0, total: 100 }]]), new Map([[0, [0, 1]], [1, [2, 9]]]));
-    assert.deepEqual(n, [{ node: 0, cpus: 2, busy: 200, total: 400 }, { node: 1, cpus: 1, busy: 0, total: 100 }]);
+    const n = ticksByNode(
+      new Map([
+        [0, { busy: 50, total: 200 }],
+        [1, { busy: 150, total: 200 }],
+        [2, { busy: 0, total: 100 }],
+      ]),
+      new Map([
+        [0, [0, 1]],
+        [1, [2, 9]],
+      ]),
+    );
+    assert.deepEqual(n, [
+      { node: 0, cpus: 2, busy: 200, total: 400 },
+      { node: 1, cpus: 1, busy: 0, total: 100 },
+    ]);
     // 2 CPUs for 1 s = 200 ticks, a quarter of them busy.
-    assert.deepEqual(windowCpus({ node: 0, cpus: 2, busy: 0, total: 0 }, { node: 0, cpus: 2, busy: 50, total: 200 }, 1), { busyCpus: 0.5, idleCpus: 1.5 });
+    assert.deepEqual(
+      windowCpus({ node: 0, cpus: 2, busy: 0, total: 0 }, { node: 0, cpus: 2, busy: 50, total: 200 }, 1),
+      { busyCpus: 0.5, idleCpus: 1.5 },
+    );
     assert.deepEqual(windowCpus(undefined, n[0]!, 1), { busyCpus: null, idleCpus: null });
   });
 

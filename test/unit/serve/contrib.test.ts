@@ -19,7 +19,12 @@ const CONTRIB = join(REPO_DIR, 'contrib');
 const PROMTOOL = '/usr/bin/promtool';
 
 function names(text: string): Set<string> {
-  return new Set(text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]!));
+  return new Set(
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('# TYPE '))
+      .map((l) => l.split(' ')[2]!),
+  );
 }
 
 describe('contrib', () => {
@@ -29,11 +34,18 @@ describe('contrib', () => {
   before(async () => {
     fx = realisticFourNode();
     // A kernel with memory tiering and AutoNUMA prints these in /proc/vmstat.
-    writeFileSync(join(fx.dir, 'proc/vmstat'), 'pgpromote_success 10\npgdemote_kswapd 5\npgdemote_direct 1\nnuma_hint_faults 7\nnuma_pages_migrated 3\n');
+    writeFileSync(
+      join(fx.dir, 'proc/vmstat'),
+      'pgpromote_success 10\npgdemote_kswapd 5\npgdemote_direct 1\nnuma_hint_faults 7\nnuma_pages_migrated 3\n',
+    );
     agent = await startMetrics('127.0.0.1:0', { root: fx.root });
     // Doctor's series appear once its first run (on a worker thread) is done.
     let text = '';
-    for (const t0 = Date.now(); !text.includes('numakit_doctor_findings') && Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 200))) {
+    for (
+      const t0 = Date.now();
+      !text.includes('numakit_doctor_findings') && Date.now() - t0 < 30_000;
+      await new Promise((r) => setTimeout(r, 200))
+    ) {
       text = await (await fetch(`http://${agent.address}/metrics`)).text();
     }
     emitted = new Set([
@@ -48,17 +60,27 @@ describe('contrib', () => {
   });
 
   it('PromQL names: identifiers, not functions, labels, ranges or keywords', () => {
-    assert.deepEqual(metricNames('sum by (instance, node) (rate(node_memory_numa_numa_miss_total{node="1",x=~"a|b"}[5m])) / clamp_min(foo_bytes offset 30m, 1) > 0.05 and bar == 1'), ['bar', 'foo_bytes', 'node_memory_numa_numa_miss_total']);
-    assert.deepEqual(metricNames('topk(10, numakit_process_remote_bytes{instance=~"$instance"}) * 1e3'), ['numakit_process_remote_bytes']);
+    assert.deepEqual(
+      metricNames(
+        'sum by (instance, node) (rate(node_memory_numa_numa_miss_total{node="1",x=~"a|b"}[5m])) / clamp_min(foo_bytes offset 30m, 1) > 0.05 and bar == 1',
+      ),
+      ['bar', 'foo_bytes', 'node_memory_numa_numa_miss_total'],
+    );
+    assert.deepEqual(metricNames('topk(10, numakit_process_remote_bytes{instance=~"$instance"}) * 1e3'), [
+      'numakit_process_remote_bytes',
+    ]);
   });
 
   it('every Grafana panel and variable reads only series the exporter emits', () => {
     const dash = JSON.parse(readFileSync(join(CONTRIB, 'grafana/numakit.json'), 'utf8')) as {
-      panels: { title: string; type: string; targets?: { expr: string }[] }[]; templating: { list: { query: string | object }[] };
+      panels: { title: string; type: string; targets?: { expr: string }[] }[];
+      templating: { list: { query: string | object }[] };
     };
     const exprs = [
       ...dash.panels.flatMap((p) => (p.targets ?? []).map((t) => [p.title, t.expr] as const)),
-      ...dash.templating.list.filter((v) => typeof v.query === 'string' && v.query.startsWith('label_values')).map((v) => ['variable', (v.query as string).replace(/^label_values\((.*), \w+\)$/, '$1')] as const),
+      ...dash.templating.list
+        .filter((v) => typeof v.query === 'string' && v.query.startsWith('label_values'))
+        .map((v) => ['variable', (v.query as string).replace(/^label_values\((.*), \w+\)$/, '$1')] as const),
     ];
     assert.ok(dash.panels.filter((p) => p.type !== 'row').length >= 20);
     for (const [title, e] of exprs) {
@@ -69,25 +91,45 @@ describe('contrib', () => {
   });
 
   it('the alert rules read only emitted series; promtool check rules and test rules pass', (t) => {
-    const doc = parseYaml(readFileSync(join(CONTRIB, 'prometheus/numakit-alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    const doc = parseYaml(readFileSync(join(CONTRIB, 'prometheus/numakit-alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert: string; expr: string }[] }[];
+    };
     const rules = doc.groups.flatMap((g) => g.rules);
-    assert.deepEqual(rules.map((r) => r.alert).sort(), ['NumakitAgentActionsFailing', 'NumakitAgentRestoreFailures', 'NumakitDoctorCritical', 'NumakitNumaMissRateHigh', 'NumakitRemoteMemoryShareRising', 'NumakitScrapePartial']);
-    for (const r of rules) for (const n of metricNames(r.expr)) assert.ok(emitted.has(n), `${r.alert}: ${n} is not emitted`);
+    assert.deepEqual(rules.map((r) => r.alert).sort(), [
+      'NumakitAgentActionsFailing',
+      'NumakitAgentRestoreFailures',
+      'NumakitDoctorCritical',
+      'NumakitNumaMissRateHigh',
+      'NumakitRemoteMemoryShareRising',
+      'NumakitScrapePartial',
+    ]);
+    for (const r of rules)
+      for (const n of metricNames(r.expr)) assert.ok(emitted.has(n), `${r.alert}: ${n} is not emitted`);
     if (!existsSync(PROMTOOL)) {
       if (process.env.CI) assert.fail(`${PROMTOOL} is missing: .ci/run installs prometheus`);
       return t.skip('promtool not installed');
     }
-    const check = spawnSync(PROMTOOL, ['check', 'rules', 'numakit-alerts.yml'], { cwd: join(CONTRIB, 'prometheus'), encoding: 'utf8' });
+    const check = spawnSync(PROMTOOL, ['check', 'rules', 'numakit-alerts.yml'], {
+      cwd: join(CONTRIB, 'prometheus'),
+      encoding: 'utf8',
+    });
     assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
     assert.match(check.stdout, /SUCCESS: 6 rules found/);
-    const test = spawnSync(PROMTOOL, ['test', 'rules', 'numakit-alerts.test.yml'], { cwd: join(CONTRIB, 'prometheus'), encoding: 'utf8' });
+    const test = spawnSync(PROMTOOL, ['test', 'rules', 'numakit-alerts.test.yml'], {
+      cwd: join(CONTRIB, 'prometheus'),
+      encoding: 'utf8',
+    });
     assert.equal(test.status, 0, `${test.stdout}${test.stderr}`);
   });
 
   it('the exporter unit: numakit serve, a dynamic user, read-only, CAP_SYS_PTRACE alone and no ptrace calls', (t) => {
     const unit = join(CONTRIB, 'numakit-exporter.service');
     const text = readFileSync(unit, 'utf8');
-    const key = (k: string) => text.split('\n').filter((l) => l.startsWith(`${k}=`)).map((l) => l.slice(k.length + 1));
+    const key = (k: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`${k}=`))
+        .map((l) => l.slice(k.length + 1));
     assert.deepEqual(key('ExecStart'), ['/usr/bin/env numakit serve $OPTIONS']);
     assert.deepEqual(key('DynamicUser'), ['yes']);
     assert.deepEqual(key('CapabilityBoundingSet'), ['CAP_SYS_PTRACE']);
@@ -95,7 +137,7 @@ describe('contrib', () => {
     assert.deepEqual(key('ProtectSystem'), ['strict']);
     assert.deepEqual(key('NoNewPrivileges'), ['yes']);
     assert.ok(key('SystemCallFilter').some((v) => /^~ptrace process_vm_readv process_vm_writev/.test(v)));
-    assert.deepEqual(key('ProtectProc'), [], 'invisible would hide other users\' processes');
+    assert.deepEqual(key('ProtectProc'), [], "invisible would hide other users' processes");
     assert.match(text, /# The one capability\. \/proc\/PID\/numa_maps/);
     const r = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
     if (r.error !== undefined) return t.skip('no systemd-analyze');

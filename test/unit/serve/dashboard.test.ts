@@ -13,7 +13,9 @@ import { procStat, realisticFourNode, startServe, type Child } from './helpers.j
 const CHROMIUM = '/usr/bin/chromium';
 const NODE = 'sys/devices/system/node';
 
-describe('dashboard in chromium', { skip: !existsSync(CHROMIUM) && !process.env.CI ? 'chromium not installed' : false }, () => {
+describe('dashboard in chromium', {
+  skip: !existsSync(CHROMIUM) && !process.env.CI ? 'chromium not installed' : false,
+}, () => {
   let fx: ReturnType<typeof realisticFourNode>;
   let child: Child;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,8 +25,17 @@ describe('dashboard in chromium', { skip: !existsSync(CHROMIUM) && !process.env.
     child = await startServe(['--doctor-interval', '1h'], ['--root', fx.dir]);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   after(async () => {
@@ -45,17 +56,35 @@ describe('dashboard in chromium', { skip: !existsSync(CHROMIUM) && !process.env.
     assert.equal(await page.locator('svg.topology g.dist').count(), 16, 'the distance heatmap');
     await page.waitForSelector('#procs tbody tr');
     const procs = await page.locator('#procs tbody tr').allTextContents();
-    assert.ok(procs.some((r: string) => r.includes('hugeapp')), procs.join('\n'));
+    assert.ok(
+      procs.some((r: string) => r.includes('hugeapp')),
+      procs.join('\n'),
+    );
     // Rates need two readings: wait for the second poll.
-    await page.waitForFunction(() => [...document.querySelectorAll('#nodes tbody td:nth-child(5)')].every((td) => td.textContent !== '–'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#nodes tbody td:nth-child(5)')].every((td) => td.textContent !== '–'),
+      null,
+      { timeout: 10_000 },
+    );
     const before = await page.locator('#nodes tbody').textContent();
     // The machine moves: node 0 allocates (numa_hit grows) and its free memory falls; CPUs work.
     writeFileSync(join(fx.dir, 'proc/stat'), procStat(400, 1000));
     const ns = join(fx.dir, NODE, 'node0/numastat');
-    writeFileSync(ns, readFileSync(ns, 'utf8').replace(/^numa_hit (\d+)$/m, (_l, v: string) => `numa_hit ${Number(v) + 400000}`));
+    writeFileSync(
+      ns,
+      readFileSync(ns, 'utf8').replace(/^numa_hit (\d+)$/m, (_l, v: string) => `numa_hit ${Number(v) + 400000}`),
+    );
     const mi = join(fx.dir, NODE, 'node0/meminfo');
-    writeFileSync(mi, readFileSync(mi, 'utf8').replace(/^(Node 0 MemFree:\s+)(\d+)/m, (_l, h: string, v: string) => `${h}${Number(v) - 4 * 1024 * 1024}`));
-    await page.waitForFunction((b: string) => document.querySelector('#nodes tbody')!.textContent !== b, before, { timeout: 10_000 });
+    writeFileSync(
+      mi,
+      readFileSync(mi, 'utf8').replace(
+        /^(Node 0 MemFree:\s+)(\d+)/m,
+        (_l, h: string, v: string) => `${h}${Number(v) - 4 * 1024 * 1024}`,
+      ),
+    );
+    await page.waitForFunction((b: string) => document.querySelector('#nodes tbody')!.textContent !== b, before, {
+      timeout: 10_000,
+    });
     const after = await page.locator('#nodes tbody').textContent();
     assert.notEqual(after, before);
     assert.match(await page.locator('#node-0-mem-text').textContent(), /used of 16\.0 GiB/);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderExposition } from '../../../src/serve/exposition.js';
 import { scrapeFamilies } from '../../../src/serve/metrics.js';
-import { Scraper, type ScrapeOptions } from '../../../src/serve/scrape.js';
+import type { Scraper, ScrapeOptions } from '../../../src/serve/scrape.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 import { REPO_DIR, TEST_DIR } from '../../helpers/cli.js';
 
@@ -36,7 +36,11 @@ export function procStat(busy: number, idle: number): string {
  */
 export function realisticFourNode(): ReturnType<typeof copyFixture> {
   const fx = copyFixture();
-  for (let n = 0; n < 4; n++) writeFileSync(join(fx.dir, NODE, `node${n}/distance`), `${[0, 1, 2, 3].map((m) => (m === n ? 10 : m + n === 3 ? 32 : 20 + m + n)).join(' ')}\n`);
+  for (let n = 0; n < 4; n++)
+    writeFileSync(
+      join(fx.dir, NODE, `node${n}/distance`),
+      `${[0, 1, 2, 3].map((m) => (m === n ? 10 : m + n === 3 ? 32 : 20 + m + n)).join(' ')}\n`,
+    );
   writeFileSync(join(fx.dir, 'proc/stat'), procStat(100, 900));
   appendFileSync(join(fx.dir, 'proc/1403/status'), 'HugetlbPages:\t 1054720 kB\n');
   for (const pid of [1100, 1504]) {
@@ -63,7 +67,10 @@ export function value(text: string, series: string): number | undefined {
 }
 
 /** "name{labels}" -> value and name -> type, for the series whose name starts with `prefix`. */
-export function parseExposition(text: string, prefix: string): { values: Map<string, number>; types: Map<string, string> } {
+export function parseExposition(
+  text: string,
+  prefix: string,
+): { values: Map<string, number>; types: Map<string, string> } {
   const values = new Map<string, number>();
   const types = new Map<string, string>();
   for (const l of text.split('\n')) {
@@ -106,7 +113,11 @@ export interface Child {
 
 /** Starts `numakit serve` (from src, through tsx) and waits for its start-up line. */
 export async function startServe(args: string[], globals: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_DIR, 'src/cli/bin.ts'), ...globals, 'serve', '--listen', '127.0.0.1:0', ...args], { cwd: REPO_DIR });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_DIR, 'src/cli/bin.ts'), ...globals, 'serve', '--listen', '127.0.0.1:0', ...args],
+    { cwd: REPO_DIR },
+  );
   let out = '';
   let err = '';
   proc.stderr.on('data', (d: Buffer) => (err += d));
@@ -123,11 +134,14 @@ export async function startServe(args: string[], globals: string[] = []): Promis
     proc.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
   });
   return {
-    proc, base, stderr: () => err,
-    stop: () => new Promise((resolve) => {
-      if (proc.exitCode !== null) return resolve(proc.exitCode);
-      proc.once('exit', (code) => resolve(code));
-      proc.kill('SIGTERM');
-    }),
+    proc,
+    base,
+    stderr: () => err,
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        proc.once('exit', (code) => resolve(code));
+        proc.kill('SIGTERM');
+      }),
   };
 }

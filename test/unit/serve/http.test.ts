@@ -31,8 +31,13 @@ describe('serve http', () => {
   let base: string;
   before(async () => {
     srv = await startHttpServer({
-      listen: { host: '127.0.0.1', port: 0 }, token: null, what: 'test',
-      routes: new Map([['/metrics', () => ({ type: 'text/plain', body: 'ok_metric 1\n' })], ['/', () => ({ type: 'text/html', body: '<p>dash</p>' })]]),
+      listen: { host: '127.0.0.1', port: 0 },
+      token: null,
+      what: 'test',
+      routes: new Map([
+        ['/metrics', () => ({ type: 'text/plain', body: 'ok_metric 1\n' })],
+        ['/', () => ({ type: 'text/html', body: '<p>dash</p>' })],
+      ]),
       limits: { headersTimeoutMs: 1500, requestTimeoutMs: 3000, checkIntervalMs: 250 },
     });
     base = `http://${srv.address}`;
@@ -47,14 +52,27 @@ describe('serve http', () => {
     assert.throws(() => parseListen('[zz]:1'), /expected ADDR:PORT|not an IPv6/);
     for (const h of ['127.0.0.1', '127.8.9.1', '::1', 'localhost']) assert.ok(isLoopback(h), h);
     for (const h of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.1']) assert.ok(!isLoopback(h), h);
-    assert.throws(() => decideAccess({ host: '0.0.0.0', port: 1 }, {}), /reachable from other machines: give --token-file FILE/);
+    assert.throws(
+      () => decideAccess({ host: '0.0.0.0', port: 1 }, {}),
+      /reachable from other machines: give --token-file FILE/,
+    );
     assert.deepEqual(decideAccess({ host: '0.0.0.0', port: 1 }, { insecurePublic: true }), { kind: 'public' });
-    assert.throws(() => decideAccess({ host: '0.0.0.0', port: 1 }, { insecurePublic: true, tokenFile: 'f' }), /cannot be used together/);
+    assert.throws(
+      () => decideAccess({ host: '0.0.0.0', port: 1 }, { insecurePublic: true, tokenFile: 'f' }),
+      /cannot be used together/,
+    );
   });
 
   it('unknown paths are 404; traversal attempts never reach a file', async () => {
     assert.equal((await fetch(`${base}/metrics`)).status, 200);
-    for (const p of ['/nope', '/metrics/', '/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/../../package.json', '/app.js%00.css']) {
+    for (const p of [
+      '/nope',
+      '/metrics/',
+      '/..%2f..%2fetc%2fpasswd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/../../package.json',
+      '/app.js%00.css',
+    ]) {
       const r = await fetch(`${base}${p}`);
       const text = await r.text();
       assert.equal(r.status, 404, p);
@@ -64,13 +82,23 @@ describe('serve http', () => {
     const res = await raw(srv.port, 'GET /../../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     assert.match(res, /^HTTP\/1\.1 404/);
     assert.doesNotMatch(res, /root:/);
-    assert.match(await raw(srv.port, 'GET http://evil/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 400/);
+    assert.match(
+      await raw(srv.port, 'GET http://evil/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      /^HTTP\/1\.1 400/,
+    );
   });
 
   it('read-only: other methods are 405, bodies 413, oversized headers 431', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) assert.equal((await fetch(`${base}/metrics`, { method })).status, 405, method);
-    assert.match(await raw(srv.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'), /^HTTP\/1\.1 413/);
-    assert.match(await raw(srv.port, `GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`), /^HTTP\/1\.1 431/);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'])
+      assert.equal((await fetch(`${base}/metrics`, { method })).status, 405, method);
+    assert.match(
+      await raw(srv.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'),
+      /^HTTP\/1\.1 413/,
+    );
+    assert.match(
+      await raw(srv.port, `GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`),
+      /^HTTP\/1\.1 431/,
+    );
     const r = await fetch(`${base}/`);
     assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
@@ -109,7 +137,12 @@ describe('serve token', () => {
     dir = mkdtempSync(join(tmpdir(), 'numakit-token-'));
     writeFileSync(join(dir, 'token'), 'correct-horse-battery-staple\n');
     writeFileSync(join(dir, 'short'), 'abc\n');
-    srv = await startHttpServer({ listen: { host: '127.0.0.1', port: 0 }, token: readTokenFile(join(dir, 'token')), what: 'test', routes: new Map([['/metrics', () => ({ type: 'text/plain', body: 'x 1\n' })]]) });
+    srv = await startHttpServer({
+      listen: { host: '127.0.0.1', port: 0 },
+      token: readTokenFile(join(dir, 'token')),
+      what: 'test',
+      routes: new Map([['/metrics', () => ({ type: 'text/plain', body: 'x 1\n' })]]),
+    });
   });
   after(async () => {
     await srv.close();
@@ -118,7 +151,10 @@ describe('serve token', () => {
 
   it('the token file: one token of 16+ characters; missing and short ones are one-line errors', () => {
     assert.equal(readTokenFile(join(dir, 'token')), 'correct-horse-battery-staple');
-    assert.throws(() => readTokenFile(join(dir, 'short')), /--token-file .*short: expected one token of at least 16 characters/);
+    assert.throws(
+      () => readTokenFile(join(dir, 'short')),
+      /--token-file .*short: expected one token of at least 16 characters/,
+    );
     assert.throws(() => readTokenFile(join(dir, 'absent')), /--token-file .*absent: no such file/);
     assert.equal(tokenMatches('abc', 'Bearer abd'), false);
   });

@@ -24,9 +24,14 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Vector { metric: Record<string, string>; value: [number, string] }
+interface Vector {
+  metric: Record<string, string>;
+  value: [number, string];
+}
 
-describe('prometheus scrapes numakit serve', { skip: !existsSync(PROMETHEUS) && !process.env.CI ? 'prometheus not installed' : false }, () => {
+describe('prometheus scrapes numakit serve', {
+  skip: !existsSync(PROMETHEUS) && !process.env.CI ? 'prometheus not installed' : false,
+}, () => {
   let dir: string;
   let serve: Child;
   let prom: ChildProcess;
@@ -37,15 +42,27 @@ describe('prometheus scrapes numakit serve', { skip: !existsSync(PROMETHEUS) && 
     serve = await startServe(['--doctor-interval', '1h']);
     const port = await freePort();
     api = `http://127.0.0.1:${port}/api/v1`;
-    writeFileSync(join(dir, 'prometheus.yml'), [
-      'global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1s}',
-      `rule_files: ['${join(REPO_DIR, 'contrib/prometheus/numakit-alerts.yml')}']`,
-      'scrape_configs:',
-      '  - job_name: numakit',
-      `    static_configs: [{targets: ['${new URL(serve.base).host}']}]`,
-      '',
-    ].join('\n'));
-    prom = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      [
+        'global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1s}',
+        `rule_files: ['${join(REPO_DIR, 'contrib/prometheus/numakit-alerts.yml')}']`,
+        'scrape_configs:',
+        '  - job_name: numakit',
+        `    static_configs: [{targets: ['${new URL(serve.base).host}']}]`,
+        '',
+      ].join('\n'),
+    );
+    prom = spawn(
+      PROMETHEUS,
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     prom.stderr!.on('data', (d: Buffer) => (log += d));
   });
   after(async () => {
@@ -60,9 +77,14 @@ describe('prometheus scrapes numakit serve', { skip: !existsSync(PROMETHEUS) && 
     const t0 = Date.now();
     for (;;) {
       try {
-        const r = await (await fetch(`${api}/query?query=${encodeURIComponent(q)}`)).json() as { status: string; data: { result: Vector[] } };
+        const r = (await (await fetch(`${api}/query?query=${encodeURIComponent(q)}`)).json()) as {
+          status: string;
+          data: { result: Vector[] };
+        };
         if (r.status === 'success' && r.data.result.length > 0) return r.data.result;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       if (Date.now() - t0 > timeoutMs) assert.fail(`no result for ${q} in ${timeoutMs} ms; prometheus said: ${log}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -83,7 +105,9 @@ describe('prometheus scrapes numakit serve', { skip: !existsSync(PROMETHEUS) && 
   it('the alert rules are loaded and evaluated', async () => {
     const t0 = Date.now();
     for (;;) {
-      const r = await (await fetch(`${api}/rules`)).json() as { data: { groups: { rules: { name: string; health: string }[] }[] } };
+      const r = (await (await fetch(`${api}/rules`)).json()) as {
+        data: { groups: { rules: { name: string; health: string }[] }[] };
+      };
       const rules = r.data.groups.flatMap((g) => g.rules);
       if (rules.length === 6 && rules.every((x) => x.health === 'ok')) break;
       if (Date.now() - t0 > 20_000) assert.fail(`rules: ${JSON.stringify(rules)}`);

@@ -1,7 +1,21 @@
 // The metric names a PromQL expression reads: identifiers left once strings, label matchers,
 // ranges, grouping clauses, function calls, keywords and numbers are taken out. Enough for the
 // expressions of contrib/ (checked against what the exporter emits), not a PromQL parser.
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 export function metricNames(expr: string): string[] {
   const s = expr

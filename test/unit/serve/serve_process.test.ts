@@ -18,7 +18,11 @@ function tool(path: string): boolean {
 
 /** node_exporter with only its meminfo_numa collector, on an ephemeral loopback port. */
 async function startNodeExporter(): Promise<{ scrape: () => Promise<string>; stop: () => void }> {
-  const ne = spawn('/usr/bin/prometheus-node-exporter', ['--web.listen-address=127.0.0.1:0', '--collector.disable-defaults', '--collector.meminfo_numa']);
+  const ne = spawn('/usr/bin/prometheus-node-exporter', [
+    '--web.listen-address=127.0.0.1:0',
+    '--collector.disable-defaults',
+    '--collector.meminfo_numa',
+  ]);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let log = '';
@@ -32,7 +36,10 @@ async function startNodeExporter(): Promise<{ scrape: () => Promise<string>; sto
         }
       });
     });
-    return { scrape: async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), stop: () => ne.kill('SIGTERM') };
+    return {
+      scrape: async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+      stop: () => ne.kill('SIGTERM'),
+    };
   } catch (e) {
     ne.kill('SIGTERM');
     throw e;
@@ -86,14 +93,18 @@ describe('serve process', () => {
     }
   });
 
-  it('promtool check metrics: clean but for node_exporter\'s own camelCase names', async (t) => {
+  it("promtool check metrics: clean but for node_exporter's own camelCase names", async (t) => {
     if (!tool('/usr/bin/promtool')) return t.skip('promtool not installed');
     const text = await (await fetch(`${child.base}/metrics`)).text();
     const r = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     const problems = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
     assert.ok(problems.length > 0, 'node_exporter names are camelCase and promtool says so');
-    for (const p of problems) assert.match(p, /^node_memory_numa_\w+ metric names should be written in 'snake_case' not 'camelCase'$/, p);
-    const own = text.split('\n').filter((l) => !/^(# (HELP|TYPE) )?node_memory_numa_/.test(l)).join('\n');
+    for (const p of problems)
+      assert.match(p, /^node_memory_numa_\w+ metric names should be written in 'snake_case' not 'camelCase'$/, p);
+    const own = text
+      .split('\n')
+      .filter((l) => !/^(# (HELP|TYPE) )?node_memory_numa_/.test(l))
+      .join('\n');
     const clean = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: own, encoding: 'utf8' });
     assert.equal(clean.status, 0, `${clean.stdout}${clean.stderr}`);
   });

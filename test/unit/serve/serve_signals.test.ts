@@ -15,24 +15,36 @@ import type { ServeOptions } from '../../../src/cli/commands/serve.js';
 import { runServe } from '../../../src/serve/run.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 
-const OPTS: ServeOptions = { listen: '127.0.0.1:0', tokenFile: undefined, insecurePublic: false, top: 0, doctorIntervalMs: 3_600_000, nodeExporterNames: true };
+const OPTS: ServeOptions = {
+  listen: '127.0.0.1:0',
+  tokenFile: undefined,
+  insecurePublic: false,
+  top: 0,
+  doctorIntervalMs: 3_600_000,
+  nodeExporterNames: true,
+};
 const root = openRoot(join(EXAMPLES_DIR, 'spark-2s'), 'example spark-2s');
 const listening = (s: EventEmitter) => ({ SIGINT: s.listenerCount('SIGINT'), SIGTERM: s.listenerCount('SIGTERM') });
 
 /** Whether something accepts connections on the port. */
-const accepts = (port: number) => new Promise<boolean>((resolve) => {
-  const c = connect(port, '127.0.0.1', () => (c.destroy(), resolve(true)));
-  c.on('error', () => resolve(false));
-});
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const c = connect(port, '127.0.0.1', () => (c.destroy(), resolve(true)));
+    c.on('error', () => resolve(false));
+  });
 
 describe('serve and signals', () => {
   // A timeout: a signal that finds no listener is lost here, and serve would run on.
-  it('listens for SIGINT and SIGTERM before it prints anything, and for as long as it runs', { timeout: 30_000 }, async () => {
+  it('listens for SIGINT and SIGTERM before it prints anything, and for as long as it runs', {
+    timeout: 30_000,
+  }, async () => {
     const signals = new EventEmitter();
     const seen: ReturnType<typeof listening>[] = [];
     let port = 0;
     const done = runServe(OPTS, {
-      root, signals, err: () => {},
+      root,
+      signals,
+      err: () => {},
       out: () => void seen.push(listening(signals)),
       onListening: (s) => {
         port = Number(s.address.split(':').pop());
@@ -49,7 +61,13 @@ describe('serve and signals', () => {
     it(`a ${signal} during start-up ends it with 0 as soon as it is up`, { timeout: 30_000 }, async () => {
       const signals = new EventEmitter();
       let port = 0;
-      const done = runServe(OPTS, { root, signals, out: () => {}, err: () => {}, onListening: (s) => void (port = Number(s.address.split(':').pop())) });
+      const done = runServe(OPTS, {
+        root,
+        signals,
+        out: () => {},
+        err: () => {},
+        onListening: (s) => void (port = Number(s.address.split(':').pop())),
+      });
       signals.emit(signal); // before it has read anything or listened
       assert.equal(await done, 0);
       assert.ok(port > 0, 'it came up first (and then closed)');

@@ -14,7 +14,11 @@ function mem(perNode: Record<string, number>): ProcessMemory {
   return { kind: 'ok', nodes, totalBytes: total, policies: {} };
 }
 
-const p = (m: Record<string, number>, cpu: Record<string, number>, last: number[] = []): LocalityInput => ({ memory: mem(m), cpuNodes: cpu, lastNodes: last });
+const p = (m: Record<string, number>, cpu: Record<string, number>, last: number[] = []): LocalityInput => ({
+  memory: mem(m),
+  cpuNodes: cpu,
+  lastNodes: last,
+});
 
 const CASES: [string, LocalityInput, number | null, number][] = [
   ['all memory where it runs', p({ '0': 100 }, { '0': 2 }), 1, 0],
@@ -49,11 +53,17 @@ test('rankByRemote puts the most remote memory first', () => {
   const a = p({ '0': 10, '1': 5 }, { '0': 1 });
   const b = p({ '1': 50 }, { '0': 1 });
   const c = p({ '0': 99 }, { '0': 1 });
-  assert.deepEqual(rankByRemote([a, b, c]).map((r) => r.sample), [b, a, c]);
+  assert.deepEqual(
+    rankByRemote([a, b, c]).map((r) => r.sample),
+    [b, a, c],
+  );
 });
 
 test('rankByRemote breaks ties by total memory', () => {
   const small = p({ '0': 10 }, { '0': 1 });
   const big = p({ '0': 500 }, { '0': 1 });
-  assert.deepEqual(rankByRemote([small, big]).map((r) => r.sample), [big, small]);
+  assert.deepEqual(
+    rankByRemote([small, big]).map((r) => r.sample),
+    [big, small],
+  );
 });

@@ -29,7 +29,8 @@ export function compareNumastat(ours: string, before: string, o: CompareOptions 
   const slack = o.slack ?? 0;
   const [a, b, c] = [ours, before, o.after ?? before].map((t) => t.split('\n'));
   const problems: string[] = [];
-  if (a!.length !== b!.length || b!.length !== c!.length) problems.push(`${a!.length} lines, numastat printed ${b!.length} then ${c!.length}`);
+  if (a!.length !== b!.length || b!.length !== c!.length)
+    problems.push(`${a!.length} lines, numastat printed ${b!.length} then ${c!.length}`);
   const n = Math.min(a!.length, b!.length, c!.length);
   for (let i = 0; i < n; i++) {
     const [x, y, z] = [shape(a![i]!), shape(b![i]!), shape(c![i]!)];
@@ -40,7 +41,10 @@ export function compareNumastat(ours: string, before: string, o: CompareOptions 
     x.values.forEach((v, j) => {
       const lo = Math.min(y.values[j]!, z.values[j] ?? y.values[j]!) - slack;
       const hi = Math.max(y.values[j]!, z.values[j] ?? y.values[j]!) + slack;
-      if (v < lo - 1e-9 || v > hi + 1e-9) problems.push(`line ${i + 1}, number ${j + 1}: ${v} outside numastat's [${lo + slack}, ${hi - slack}] (slack ${slack}):\n  '${a![i]}'`);
+      if (v < lo - 1e-9 || v > hi + 1e-9)
+        problems.push(
+          `line ${i + 1}, number ${j + 1}: ${v} outside numastat's [${lo + slack}, ${hi - slack}] (slack ${slack}):\n  '${a![i]}'`,
+        );
     });
   }
   return problems;

@@ -5,8 +5,16 @@ import { cFixed, displayTable, newTable, setCell, autoWidth } from '../../../src
 
 test('cFixed rounds exact ties to even like glibc printf, and everything else like toFixed', () => {
   const cases: [number, number, string][] = [
-    [0.125, 2, '0.12'], [0.375, 2, '0.38'], [2.5, 0, '2'], [3.5, 0, '4'], [1.005, 2, '1.00'],
-    [0.0625, 2, '0.06'], [95357.16015625, 2, '95357.16'], [0, 2, '0.00'], [12, 0, '12'], [9433.484375, 2, '9433.48'],
+    [0.125, 2, '0.12'],
+    [0.375, 2, '0.38'],
+    [2.5, 0, '2'],
+    [3.5, 0, '4'],
+    [1.005, 2, '1.00'],
+    [0.0625, 2, '0.06'],
+    [95357.16015625, 2, '95357.16'],
+    [0, 2, '0.00'],
+    [12, 0, '12'],
+    [9433.484375, 2, '9433.48'],
   ];
   for (const [v, p, want] of cases) assert.equal(cFixed(v, p), want, `${v} %.${p}f`);
 });
@@ -25,12 +33,17 @@ function small(): ReturnType<typeof newTable> {
 }
 
 test('displayTable folds columns into sections at the screen width, with a blank line between', () => {
-  assert.equal(displayTable(small(), { screenWidth: 24, showZero: true }),
-    '               A       B\none            1       0\ntwo            0       0\n\n               C\none            3\ntwo            0\n');
+  assert.equal(
+    displayTable(small(), { screenWidth: 24, showZero: true }),
+    '               A       B\none            1       0\ntwo            0       0\n\n               C\none            3\ntwo            0\n',
+  );
 });
 
 test('displayTable -z hides all-zero rows and columns', () => {
-  assert.equal(displayTable(small(), { screenWidth: 1000, showZero: false }), '               A       C\none            1       3\n');
+  assert.equal(
+    displayTable(small(), { screenWidth: 1000, showZero: false }),
+    '               A       C\none            1       3\n',
+  );
 });
 
 test('displayTable reports tables without data as numastat does', () => {

@@ -24,8 +24,15 @@ test('the section names the miss share, the worst node and the processes with mo
   assert.match(lines[2]!, /^\s+1403 hugeapp\s+1 GiB remote\s+locality 0\.00$/);
   assert.match(lines[3]!, /^\s+1302 java\s+390\.6 MiB remote\s+locality 0\.25$/);
   assert.equal(lines.length, 6); // postgres has no remote memory: not listed
-  const data = section.data as { mostRemote: { pid: number; remoteBytes: number }[]; nodes: { node: number; missPercent: number | null }[] };
-  assert.deepEqual(data.mostRemote.map((p) => p.pid), [1403, 1302], '--json has the same processes');
+  const data = section.data as {
+    mostRemote: { pid: number; remoteBytes: number }[];
+    nodes: { node: number; missPercent: number | null }[];
+  };
+  assert.deepEqual(
+    data.mostRemote.map((p) => p.pid),
+    [1403, 1302],
+    '--json has the same processes',
+  );
   assert.equal(data.nodes.length, 4);
 });
 

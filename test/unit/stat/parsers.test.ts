@@ -11,18 +11,33 @@ import { parseProcStatus } from '../../../src/sysfs/proc_status.js';
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 
 test('parseNodeNumastat keeps the kernel order and values', () => {
-  const c = parseNodeNumastat('numa_hit 2414883\nnuma_miss 0\nnuma_foreign 3\ninterleave_hit 1120\nlocal_node 2414883\nother_node 0\n');
-  assert.deepEqual(Object.keys(c), ['numa_hit', 'numa_miss', 'numa_foreign', 'interleave_hit', 'local_node', 'other_node']);
+  const c = parseNodeNumastat(
+    'numa_hit 2414883\nnuma_miss 0\nnuma_foreign 3\ninterleave_hit 1120\nlocal_node 2414883\nother_node 0\n',
+  );
+  assert.deepEqual(Object.keys(c), [
+    'numa_hit',
+    'numa_miss',
+    'numa_foreign',
+    'interleave_hit',
+    'local_node',
+    'other_node',
+  ]);
   assert.equal(c['numa_foreign'], 3);
   assert.deepEqual(parseNodeNumastat(''), {});
 });
 
 test('parseNodeNumastat names the bad line', () => {
-  assert.throws(() => parseNodeNumastat('numa_hit 1\nnuma_miss x\n'), (e: unknown) => e instanceof SysfsParseError && e.line === 2 && /numa_miss x/.test(e.message));
+  assert.throws(
+    () => parseNodeNumastat('numa_hit 1\nnuma_miss x\n'),
+    (e: unknown) => e instanceof SysfsParseError && e.line === 2 && /numa_miss x/.test(e.message),
+  );
 });
 
 test('parseNodeVmstat reads signed counters and rejects junk', () => {
-  assert.deepEqual(parseNodeVmstat('nr_free_pages 12\nnr_zone_write_pending -1\n'), { nr_free_pages: 12, nr_zone_write_pending: -1 });
+  assert.deepEqual(parseNodeVmstat('nr_free_pages 12\nnr_zone_write_pending -1\n'), {
+    nr_free_pages: 12,
+    nr_zone_write_pending: -1,
+  });
   assert.throws(() => parseNodeVmstat('nr_free_pages\n'), SysfsParseError);
 });
 
@@ -32,9 +47,22 @@ test('parseCmdline turns NUL separators into spaces', () => {
 });
 
 test('parseProcStatus: name, state, threads, RSS and the allowed lists', () => {
-  const s = parseProcStatus('Name:\tpostgres: io\nState:\tS (sleeping)\nVmRSS:\t    4292 kB\nThreads:\t3\nCpus_allowed_list:\t0-3,8\nMems_allowed_list:\t1\n');
-  assert.deepEqual(s, { name: 'postgres: io', state: 'S', threads: 3, rssBytes: 4292 * 1024, hugetlbBytes: 0, cpusAllowed: [0, 1, 2, 3, 8], memsAllowed: [1] });
-  assert.equal(parseProcStatus('Name:\tpg\nState:\tS\nVmRSS:\t 4 kB\nHugetlbPages:\t 2048 kB\n').hugetlbBytes, 2048 * 1024);
+  const s = parseProcStatus(
+    'Name:\tpostgres: io\nState:\tS (sleeping)\nVmRSS:\t    4292 kB\nThreads:\t3\nCpus_allowed_list:\t0-3,8\nMems_allowed_list:\t1\n',
+  );
+  assert.deepEqual(s, {
+    name: 'postgres: io',
+    state: 'S',
+    threads: 3,
+    rssBytes: 4292 * 1024,
+    hugetlbBytes: 0,
+    cpusAllowed: [0, 1, 2, 3, 8],
+    memsAllowed: [1],
+  });
+  assert.equal(
+    parseProcStatus('Name:\tpg\nState:\tS\nVmRSS:\t 4 kB\nHugetlbPages:\t 2048 kB\n').hugetlbBytes,
+    2048 * 1024,
+  );
 });
 
 test('parseProcStatus: a kernel thread or zombie has no VmRSS (0 bytes); no Name is an error', () => {
@@ -43,11 +71,21 @@ test('parseProcStatus: a kernel thread or zombie has no VmRSS (0 bytes); no Name
   assert.throws(() => parseProcStatus('State:\tS\n'), SysfsParseError);
 });
 
-const STAT_TAIL = 'S 1 2 3 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1000 5369856 1004 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 7 0 0 0 0 0';
+const STAT_TAIL =
+  'S 1 2 3 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1000 5369856 1004 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 7 0 0 0 0 0';
 
 test('parseTaskStat counts fields after the last ")" (comm may hold spaces and parentheses)', () => {
   const s = parseTaskStat(`42 (my (odd) prog) ${STAT_TAIL}\n`);
-  assert.deepEqual(s, { comm: 'my (odd) prog', state: 'S', cpuTicks: 300, processor: 7, startTicks: 1000, threads: 1, rssPages: 1004, vsizeBytes: 5369856 });
+  assert.deepEqual(s, {
+    comm: 'my (odd) prog',
+    state: 'S',
+    cpuTicks: 300,
+    processor: 7,
+    startTicks: 1000,
+    threads: 1,
+    rssPages: 1004,
+    vsizeBytes: 5369856,
+  });
 });
 
 test('parseTaskStat rejects a line without comm or with too few fields', () => {
@@ -93,7 +131,10 @@ test('parseNumaMapsLine: pages per node and the page size of each mapping (2 MiB
 
 test('parseNumaMaps: empty (kernel thread, zombie) and bad lines named by number', () => {
   assert.deepEqual(parseNumaMaps(''), []);
-  assert.throws(() => parseNumaMaps('7f00 default N0=1\nnot-an-address default\n'), (e: unknown) => e instanceof SysfsParseError && e.line === 2);
+  assert.throws(
+    () => parseNumaMaps('7f00 default N0=1\nnot-an-address default\n'),
+    (e: unknown) => e instanceof SysfsParseError && e.line === 2,
+  );
   assert.throws(() => parseNumaMaps('7f00 default N0=1 kernelpagesize_kB=0\n'), SysfsParseError);
 });
 

@@ -2,7 +2,14 @@
 // sizes, interleaved mappings, kernel threads, zombies, vanished processes, pattern matching.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cpuSecondsByNode, createSampler, findPids, memoryFromNumaMaps, readProcessMemory, sampleProcesses } from '../../../src/discover/processes.js';
+import {
+  cpuSecondsByNode,
+  createSampler,
+  findPids,
+  memoryFromNumaMaps,
+  readProcessMemory,
+  sampleProcesses,
+} from '../../../src/discover/processes.js';
 import { fixtureRoot } from './helpers.js';
 
 const root = fixtureRoot('four-node');
@@ -45,10 +52,18 @@ test('a process that vanished (directory listed, files gone) or never existed re
 });
 
 test('memoryFromNumaMaps splits Huge/Heap/Stack/Private per node and sums a Total', () => {
-  const m = memoryFromNumaMaps('1000 default heap anon=2 N0=2 kernelpagesize_kB=4\n2000 default stack anon=1 N1=1 kernelpagesize_kB=64\n', { policies: true });
+  const m = memoryFromNumaMaps(
+    '1000 default heap anon=2 N0=2 kernelpagesize_kB=4\n2000 default stack anon=1 N1=1 kernelpagesize_kB=64\n',
+    { policies: true },
+  );
   assert.deepEqual(m, {
-    kind: 'ok', totalBytes: 8192 + 65536, policies: { default: 8192 + 65536 },
-    nodes: { '0': { hugeBytes: 0, heapBytes: 8192, stackBytes: 0, privateBytes: 0, totalBytes: 8192 }, '1': { hugeBytes: 0, heapBytes: 0, stackBytes: 65536, privateBytes: 0, totalBytes: 65536 } },
+    kind: 'ok',
+    totalBytes: 8192 + 65536,
+    policies: { default: 8192 + 65536 },
+    nodes: {
+      '0': { hugeBytes: 0, heapBytes: 8192, stackBytes: 0, privateBytes: 0, totalBytes: 8192 },
+      '1': { hugeBytes: 0, heapBytes: 0, stackBytes: 65536, privateBytes: 0, totalBytes: 65536 },
+    },
   });
 });
 
@@ -63,16 +78,31 @@ test('findPids never matches the calling process itself', () => {
   assert.deepEqual(findPids(root, ['postgres'], { self: 1201 }).pids, []);
 });
 
-test('cpuSecondsByNode puts each thread\'s tick delta on the node of its last CPU', () => {
-  const cpuNode = new Map([[0, 0], [1, 0], [2, 1], [3, 1]]);
-  const before = new Map([[10, { ticks: 100, processor: 0 }], [11, { ticks: 50, processor: 2 }]]);
-  const after = new Map([[10, { ticks: 150, processor: 1 }], [11, { ticks: 50, processor: 3 }], [12, { ticks: 30, processor: 3 }]]);
+test("cpuSecondsByNode puts each thread's tick delta on the node of its last CPU", () => {
+  const cpuNode = new Map([
+    [0, 0],
+    [1, 0],
+    [2, 1],
+    [3, 1],
+  ]);
+  const before = new Map([
+    [10, { ticks: 100, processor: 0 }],
+    [11, { ticks: 50, processor: 2 }],
+  ]);
+  const after = new Map([
+    [10, { ticks: 150, processor: 1 }],
+    [11, { ticks: 50, processor: 3 }],
+    [12, { ticks: 30, processor: 3 }],
+  ]);
   assert.deepEqual(cpuSecondsByNode(before, after, { cpuNode: cpuNode }), { '0': 0.5, '1': 0.3 });
 });
 
 test('sampleProcesses (no window) takes every process with resident memory and its CPU nodes', async () => {
   const s = await sampleProcesses(root, { windowMs: 0 });
-  assert.deepEqual(s.map((p) => p.pid), [1201, 1302, 1403]);
+  assert.deepEqual(
+    s.map((p) => p.pid),
+    [1201, 1302, 1403],
+  );
   const pg = s.find((p) => p.pid === 1201)!;
   assert.deepEqual(pg.cpuNodes, { '0': 5, '1': 3 });
   assert.deepEqual(pg.lastNodes, [0, 1]);

@@ -7,7 +7,9 @@ import { test } from 'node:test';
 const BIN = new URL('../../../dist/cli/bin.js', import.meta.url).pathname;
 
 test('stat --procs does not list numakit itself', () => {
-  const r = spawnSync(process.execPath, [BIN, 'stat', '--procs', '--json', '--top', '100000', '--window', '0.1'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'stat', '--procs', '--json', '--top', '100000', '--window', '0.1'], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   const pids = (JSON.parse(r.stdout) as { processes: { pid: number }[] }).processes.map((p) => p.pid);
   assert.ok(pids.length > 0, 'other processes are listed');

@@ -15,7 +15,12 @@ test('stat on a snapshot of the four-node fixture equals stat on the fixture', a
     const s = await runCommand(snapshot, fixtureRoot('four-node'), [join(dir, 'snap'), '--processes', '--no-redact']);
     assert.equal(s.code, 0, s.err);
     const stat = (await import('../../../src/cli/commands/stat.js')).default;
-    for (const args of [['--numastat', '-m', '-n', '-p', '1201', '-p', '1302'], ['-m'], ['--procs', '--json'], ['-p', 'postgres']]) {
+    for (const args of [
+      ['--numastat', '-m', '-n', '-p', '1201', '-p', '1302'],
+      ['-m'],
+      ['--procs', '--json'],
+      ['-p', 'postgres'],
+    ]) {
       const want = await runStat('four-node', args);
       const got = await runCommand(stat, openRoot(join(dir, 'snap')), args);
       assert.equal(got.code, 0, got.err);

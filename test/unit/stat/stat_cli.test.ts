@@ -41,8 +41,16 @@ test('-p with a 1 GiB huge page mapping counts it as 1024 MB (numastat 2.0.16 co
 
 test('--procs ranks by remote memory and gives locality', async () => {
   const r = await runStat('four-node', ['--procs', '--json']);
-  const procs = JSON.parse(r.out).processes as { pid: number; locality: number | null; remoteBytes: number; cpuNodes: Record<string, number> }[];
-  assert.deepEqual(procs.map((p) => p.pid), [1403, 1302, 1201]);
+  const procs = JSON.parse(r.out).processes as {
+    pid: number;
+    locality: number | null;
+    remoteBytes: number;
+    cpuNodes: Record<string, number>;
+  }[];
+  assert.deepEqual(
+    procs.map((p) => p.pid),
+    [1403, 1302, 1201],
+  );
   const java = procs[1]!;
   assert.ok(java.locality !== null && java.locality > 0.2 && java.locality < 0.3, String(java.locality));
   assert.equal(procs[0]!.locality, 0);
@@ -104,7 +112,10 @@ test('--watch --count N prints a header and N lines of rates; NDJSON with --json
   assert.match(lines[0]!, /^time\s+node0\s/);
   assert.match(lines[2]!, /^\d\d:\d\d:\d\d\s+0\s+0\s/);
   const json = await runStat('four-node', ['--watch', '0.05', '--count', '2', '--json']);
-  const objs = json.out.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const objs = json.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(objs.length, 2);
   assert.equal(objs[0].nodes['1'].numa_hit, 0);
   assert.equal(objs[0].nodes['1'].freeBytes, (3 * 1024 * 1024 + 777) * 1024);
@@ -112,8 +123,24 @@ test('--watch --count N prints a header and N lines of rates; NDJSON with --json
 
 test('another user\'s numa_maps shows "no permission" with a hint, not zeros (real /proc, as nobody)', (t) => {
   const bin = new URL('../../../dist/cli/bin.js', import.meta.url).pathname;
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/setpriv') || !existsSync(bin)) return t.skip('needs root, setpriv and a build');
-  const r = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, 'stat', '-p', '1', '-p', String(process.pid)], { encoding: 'utf8' });
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/setpriv') || !existsSync(bin))
+    return t.skip('needs root, setpriv and a build');
+  const r = spawnSync(
+    '/usr/bin/setpriv',
+    [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      bin,
+      'stat',
+      '-p',
+      '1',
+      '-p',
+      String(process.pid),
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^1 \(\S+\)\s+no permission\s+no permission/m);
   assert.match(r.stderr, /run numakit as root/);

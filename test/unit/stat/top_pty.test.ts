@@ -14,7 +14,13 @@ const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?25h\x1b[?1049l';
 const ready = existsSync('/usr/bin/script') && existsSync(BIN);
 
-interface Session { output: () => string; send: (s: string) => void; waitFor: (s: string) => Promise<void>; exit: Promise<number | null>; pidFile: string }
+interface Session {
+  output: () => string;
+  send: (s: string) => void;
+  waitFor: (s: string) => Promise<void>;
+  exit: Promise<number | null>;
+  pidFile: string;
+}
 
 function startTop(interval = 0.2): Session {
   const pidFile = join(mkdtempSync(join(tmpdir(), 'numakit-top-')), 'pid');
@@ -23,7 +29,12 @@ function startTop(interval = 0.2): Session {
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => { clearTimeout(kill); r(code); }));
+  const exit = new Promise<number | null>((r) =>
+    child.on('exit', (code) => {
+      clearTimeout(kill);
+      r(code);
+    }),
+  );
   const waitFor = async (s: string) => {
     for (let i = 0; i < 200 && !out.includes(s); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(out.includes(s), `never saw ${JSON.stringify(s)} in ${JSON.stringify(out.slice(-300))}`);
@@ -40,19 +51,25 @@ async function framesThenQuit(key: string): Promise<string> {
   return s.output();
 }
 
-test('top draws nodes and processes on the alternate screen and quits on q, restoring the terminal', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+test('top draws nodes and processes on the alternate screen and quits on q, restoring the terminal', {
+  skip: !ready && 'needs util-linux script and a build',
+}, async () => {
   const out = await framesThenQuit('q');
   assert.ok(out.indexOf(ENTER) < out.indexOf('numakit top'));
   assert.match(out, /   3 \[#*\.+\]  /);
   assert.ok(out.trimEnd().endsWith(LEAVE), JSON.stringify(out.slice(-80)));
 });
 
-test('top quits on Ctrl-C (raw mode delivers it as a key) and restores the terminal', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+test('top quits on Ctrl-C (raw mode delivers it as a key) and restores the terminal', {
+  skip: !ready && 'needs util-linux script and a build',
+}, async () => {
   const out = await framesThenQuit('\x03');
   assert.ok(out.trimEnd().endsWith(LEAVE));
 });
 
-test('top restores the terminal when killed with SIGTERM', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+test('top restores the terminal when killed with SIGTERM', {
+  skip: !ready && 'needs util-linux script and a build',
+}, async () => {
   const s = startTop();
   await s.waitFor('numakit top');
   process.kill(Number(readFileSync(s.pidFile, 'utf8').trim()), 'SIGTERM');
@@ -60,7 +77,9 @@ test('top restores the terminal when killed with SIGTERM', { skip: !ready && 'ne
   assert.ok(s.output().trimEnd().endsWith(LEAVE));
 });
 
-test('top ends at once on SIGTERM during a long --interval (its timer does not keep it running)', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+test('top ends at once on SIGTERM during a long --interval (its timer does not keep it running)', {
+  skip: !ready && 'needs util-linux script and a build',
+}, async () => {
   const s = startTop(1000);
   await s.waitFor('numakit top');
   const t0 = Date.now();
@@ -70,7 +89,9 @@ test('top ends at once on SIGTERM during a long --interval (its timer does not k
   assert.ok(s.output().trimEnd().endsWith(LEAVE));
 });
 
-test('top started in the background (top &) is not stopped by the terminal and ends on SIGTERM and SIGHUP', { skip: !ready && 'needs util-linux script and a build' }, async () => {
+test('top started in the background (top &) is not stopped by the terminal and ends on SIGTERM and SIGHUP', {
+  skip: !ready && 'needs util-linux script and a build',
+}, async () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'numakit-top-bg-'));
     const pidFile = join(dir, 'pid');
@@ -80,9 +101,17 @@ test('top started in the background (top &) is not stopped by the terminal and e
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
-    const exit = new Promise<number | null>((r) => child.on('exit', (code) => { clearTimeout(kill); r(code); }));
+    const exit = new Promise<number | null>((r) =>
+      child.on('exit', (code) => {
+        clearTimeout(kill);
+        r(code);
+      }),
+    );
     for (let i = 0; i < 200 && !out.includes('  1403 hugeapp'); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(out.includes('  1403 hugeapp'), `${signal}: it draws in the background: ${JSON.stringify(out.slice(-200))}`);
+    assert.ok(
+      out.includes('  1403 hugeapp'),
+      `${signal}: it draws in the background: ${JSON.stringify(out.slice(-200))}`,
+    );
     const stat = readFileSync(`/proc/${readFileSync(pidFile, 'utf8').trim()}/stat`, 'utf8');
     assert.doesNotMatch(stat.slice(stat.lastIndexOf(')') + 2), /^T/, `${signal}: not stopped by SIGTTIN/SIGTTOU`);
     process.kill(Number(readFileSync(pidFile, 'utf8').trim()), signal);

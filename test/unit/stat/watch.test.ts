@@ -5,13 +5,29 @@ import { renderWatchHeader, renderWatchLine, watchRates, type WatchPoint } from 
 
 const point = (atMs: number, hit: number, free: number | null): WatchPoint => ({
   atMs,
-  nodes: new Map([[0, { counters: { numa_hit: hit, numa_miss: 4, numa_foreign: 0, interleave_hit: 1, local_node: hit, other_node: 4 }, freeBytes: free }]]),
+  nodes: new Map([
+    [
+      0,
+      {
+        counters: { numa_hit: hit, numa_miss: 4, numa_foreign: 0, interleave_hit: 1, local_node: hit, other_node: 4 },
+        freeBytes: free,
+      },
+    ],
+  ]),
 });
 
 test('rates are counter deltas per second; free memory is the latest value', () => {
   const r = watchRates(point(1000, 100, 1), point(3000, 700, 5 * 1048576));
   assert.equal(r.intervalSeconds, 2);
-  assert.deepEqual(r.nodes['0'], { numa_hit: 300, numa_miss: 0, numa_foreign: 0, interleave_hit: 0, local_node: 300, other_node: 0, freeBytes: 5 * 1048576 });
+  assert.deepEqual(r.nodes['0'], {
+    numa_hit: 300,
+    numa_miss: 0,
+    numa_foreign: 0,
+    interleave_hit: 0,
+    local_node: 300,
+    other_node: 0,
+    freeBytes: 5 * 1048576,
+  });
 });
 
 test('a counter that went backwards (reset) reads 0, a missing one "-"', () => {
