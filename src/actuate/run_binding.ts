@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { formatCpuList, parseCpuList } from '../model/cpuset.js';
 import { NumakitError } from '../model/errors.js';
-import type { MemoryOption, RunArgs } from '../policy/nodespec_argv.js';
+import type { MemoryOption, RunArgs } from '../model/run_args.js';
 import {
   SpecError,
   parseCpuSpec,

@@ -14,7 +14,7 @@ import type { SysRoot } from '../sysfs/root.js';
 import { startAgent } from './ab_agent.js';
 import { applyChanges, numaBalancingPlan, profilePlan, requireWritable, undoChanges } from './ab_changes.js';
 import { summarize } from './ab_summary.js';
-import type { ParsedVariant } from './ab_variants.js';
+import type { ParsedVariant } from '../model/bench.js';
 import { checkBinding, matchMetric, runWorkload, type WorkloadEnv } from './ab_workload.js';
 import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
 import { seededRandom, shuffled } from './stats.js';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { NumakitError } from '../model/errors.js';
 import type { AbRun } from '../model/bench.js';
 import type * as Native from '../native/index.js';
-import type { RunArgs } from '../policy/nodespec_argv.js';
+import type { RunArgs } from '../model/run_args.js';
 import { applyBinding, type SystemSets } from '../actuate/run_binding.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
 import type { SysRoot } from '../sysfs/root.js';

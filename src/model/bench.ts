@@ -1,5 +1,6 @@
 // Results of `numakit bench`: plain data, written as JSON (--json, --save) and read back by
 // `bench compare` and the renderers. Field meanings and units: docs/bench.md.
+import type { RunArgs } from './run_args.js';
 
 export type BenchKernel = 'read' | 'write' | 'copy' | 'triad';
 
@@ -227,4 +228,12 @@ export interface CompareResult {
   /** Recorded settings that differ: "numa_balancing: 1 -> 0". */
   readonly changed: string[];
   readonly rows: CompareRow[];
+}
+
+export interface ParsedVariant extends AbVariant {
+  /** For kind 'bind': the parsed numactl options. */
+  readonly binding?: RunArgs;
+  /** For kind 'agent': the agent's own options. */
+  readonly agentArgs?: string[];
+  readonly profile?: string;
 }

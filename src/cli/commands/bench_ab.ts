@@ -88,7 +88,7 @@ function metricOf(v: Values): { regex: RegExp; better: 'higher' | 'lower' } | nu
 }
 
 async function run({ values, command }: AbParsed, ctx: Context): Promise<number> {
-  const { parseVariants } = await import('../../bench/ab_variants.js');
+  const { parseVariants } = await import('./bench_ab_variants.js');
   const variants = parseVariants(values.variant ?? []);
   if (command.length === 0)
     throw new UsageError(

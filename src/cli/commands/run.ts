@@ -2,7 +2,8 @@
 // CPU affinity on this thread, then execs the command in its place (same pid, signals,
 // stdio and exit status). --show and --hardware print instead of running anything.
 import { NumakitError, UsageError } from '../../model/errors.js';
-import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError, type RunArgs } from '../../policy/nodespec_argv.js';
+import type { RunArgs } from '../../model/run_args.js';
+import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError } from './run_argv.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
 import { applyBinding, readSystem, type SystemSets } from '../../actuate/run_binding.js';

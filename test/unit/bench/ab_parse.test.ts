@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseVariant, parseVariants } from '../../../src/bench/ab_variants.ts';
+import { parseVariant, parseVariants } from '../../../src/cli/commands/bench_ab_variants.ts';
 import { summarize, verdict } from '../../../src/bench/ab_summary.ts';
 import type { AbRun } from '../../../src/model/bench.ts';
 

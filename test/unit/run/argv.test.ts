@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/model/errors.ts';
-import { parseRunArgs, type RunArgs } from '../../../src/policy/nodespec_argv.ts';
+import type { RunArgs } from '../../../src/model/run_args.ts';
+import { parseRunArgs } from '../../../src/cli/commands/run_argv.ts';
 
 const base: RunArgs = { all: false, balancing: false, show: false, hardware: false, help: false, command: [] };
 

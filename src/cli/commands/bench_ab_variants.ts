@@ -4,17 +4,10 @@
 //   agent[=OPTIONS]  with `numakit agent` running (NAME=agent or NAME=agent:OPTIONS too)
 //   tuned:PROFILE    an apply profile applied for each run and rolled back after it
 // A value that starts with '-' or is 'agent'/'tuned:...' names itself.
-import type { AbVariant } from '../model/bench.js';
-import { UsageError } from '../model/errors.js';
-import { parseRunArgs, type RunArgs } from '../policy/nodespec_argv.js';
-
-export interface ParsedVariant extends AbVariant {
-  /** For kind 'bind': the parsed numactl options. */
-  readonly binding?: RunArgs;
-  /** For kind 'agent': the agent's own options. */
-  readonly agentArgs?: string[];
-  readonly profile?: string;
-}
+import type { ParsedVariant } from '../../model/bench.js';
+import { UsageError } from '../../model/errors.js';
+import type { RunArgs } from '../../model/run_args.js';
+import { parseRunArgs } from './run_argv.js';
 
 function splitNamed(text: string): [string, string] {
   if (text.startsWith('-') || text === 'agent' || text.startsWith('agent:') || text.startsWith('tuned:'))

@@ -2,27 +2,8 @@
 // until "--" or the first word that is not an option, which starts the command. Long
 // options take "=VALUE" or the next word and may be shortened to a unique prefix; short
 // ones take the rest of the word ("-iall") or the next word ("-i all"). Pure.
-import { UnknownOptionError, UsageError } from '../model/errors.js';
-
-export type PolicyKind = 'interleave' | 'weighted-interleave' | 'membind' | 'preferred' | 'preferred-many';
-
-export type MemoryOption = { readonly kind: PolicyKind; readonly spec: string } | { readonly kind: 'localalloc' };
-
-export type CpuOption = { readonly kind: 'cpunodebind' | 'physcpubind'; readonly spec: string };
-
-export interface RunArgs {
-  /** --all: specs may name nodes/CPUs outside the current cpuset. */
-  readonly all: boolean;
-  readonly memory?: MemoryOption;
-  /** The last of --cpunodebind/--physcpubind (each replaces the affinity in numactl). */
-  readonly cpus?: CpuOption;
-  /** --balancing: MPOL_F_NUMA_BALANCING with --membind (the kernel may still move pages within the set). */
-  readonly balancing: boolean;
-  readonly show: boolean;
-  readonly hardware: boolean;
-  readonly help: boolean;
-  readonly command: readonly string[];
-}
+import { UnknownOptionError, UsageError } from '../../model/errors.js';
+import type { PolicyKind, RunArgs } from '../../model/run_args.js';
 
 /** Bad command line: exit status 2, as for every numakit command (numactl's usage() exits 1). */
 export class RunArgsError extends UsageError {
