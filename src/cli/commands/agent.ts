@@ -6,7 +6,7 @@ import { readPageSize } from '../../discover/node_stat.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
-import { applySettings, parseConfigFile, type Raw } from '../../agent/settings.js';
+import { applySettings, parseConfigFile, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions, Values } from '../options.js';
 import { parseOptions } from '../parse_options.js';

@@ -1,6 +1,6 @@
 // numakit bench mem: the node x node bandwidth and latency matrices. The measuring code (koffi,
 // the kernel workers) is imported only when it runs.
-import { parseSize } from '../../agent/values.js';
+import { parseSize } from '../values.js';
 import { UsageError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';

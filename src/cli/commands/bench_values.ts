@@ -1,5 +1,5 @@
 // Values of bench's options. Pure; each throws a UsageError naming the option.
-import { parseDuration } from '../../agent/values.js';
+import { parseDuration } from '../values.js';
 import { UsageError } from '../../model/errors.js';
 
 /** A duration in seconds: 0, 0.5, 2, or with a unit (500ms, 2s, 1m). */

@@ -116,7 +116,7 @@ const STOP_OPTIONS = {
 
 async function runStop({ values }: ParsedOptions<typeof STOP_OPTIONS>, ctx: Context): Promise<number> {
   const [{ parseDuration }, { listChangeSets }, { agentRunning, AGENT_SOURCE_NAME }] = await Promise.all([
-    import('../../agent/values.js'),
+    import('../values.js'),
     import('../../actuate/journal.js'),
     import('./k8s_agent.js'),
   ]);

@@ -45,7 +45,7 @@ export async function serveOptions(values: Values<typeof OPTIONS>): Promise<Serv
   const top = values.top === undefined ? 10 : Number(values.top);
   if (!/^\d+$/.test(values.top ?? '10') || top > 100)
     throw new UsageError(`serve: --top ${values.top}: expected a whole number 0..100`);
-  const { parseDuration } = await import('../../agent/values.js');
+  const { parseDuration } = await import('../values.js');
   const doctorIntervalMs = parseDuration(values['doctor-interval'] ?? '5m', 'serve: --doctor-interval');
   if (doctorIntervalMs < 1000)
     throw new UsageError(`serve: --doctor-interval ${values['doctor-interval']}: at least 1s`);

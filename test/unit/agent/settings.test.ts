@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
-import { parseConfigFile } from '../../../src/agent/settings.js';
+import { parseConfigFile } from '../../../src/cli/commands/agent_settings.js';
 import { parseMetricsAddr, startMetrics } from '../../../src/agent/metrics.js';
 import { DEFAULT_AGENT, maxIntervalOf } from '../../../src/agent/config.js';
 import { proc } from './build.js';

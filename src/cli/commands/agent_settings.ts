@@ -1,10 +1,10 @@
 // The agent's settings from raw values: the same keys for flags (--min-rss 64M) and the YAML
 // config file (min-rss: 64M). Defaults, then the file, then flags. The file is validated with
-// zod (unknown keys, wrong types) and its values with the parsers in values.ts; every error is
+// zod (unknown keys, wrong types) and its values with the parsers in src/cli/values.ts; every error is
 // one line naming the file and the key.
 import type { z as Z } from 'zod';
-import { NumakitError, UsageError } from '../model/errors.js';
-import { DEFAULT_AGENT, type AgentConfig } from './config.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
+import { DEFAULT_AGENT, type AgentConfig } from '../../agent/config.js';
 import {
   parseChoice,
   parseDuration,
@@ -13,7 +13,7 @@ import {
   parseRegex,
   parseShare,
   parseSize,
-} from './values.js';
+} from '../values.js';
 
 /** A raw value: a flag's string, or what YAML gave (number, boolean, list of strings). */
 export type Raw = string | number | boolean | readonly string[];
