@@ -1,6 +1,7 @@
 // Writes a snapshot: copies the recorded paths from a root into a directory, recreating the
 // symlinks met on the way (sysfs links are relative, so they stay valid inside the copy).
-// Writes only under the output directory; never touches the system.
+// Writes only under the output directory; never touches the system. createSnapshotArchive packs such
+// a directory into a .tar.gz (read back by src/sysfs/snapshot_archive.ts).
 import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { resolvePath } from '../sysfs/read.js';
@@ -133,4 +134,10 @@ export function writeSnapshotTree(
     else if (st.isFile() && copyFile(src, dst, real, opts)) n++;
   }
   return n;
+}
+
+/** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */
+export async function createSnapshotArchive(dir: string, file: string): Promise<void> {
+  const tar = await import('tar');
+  await tar.c({ file, cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort());
 }

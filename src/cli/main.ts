@@ -20,7 +20,7 @@ async function resolveRoot(g: Globals): Promise<SysRoot> {
   if (/\.(tar\.gz|tgz)$/.test(g.root)) {
     // Read into memory, never extracted: nothing is written, nothing is left behind, and an
     // entry that is not a plain file, directory or link inside the archive refuses it whole.
-    const { readSnapshotArchive } = await import('../actuate/snapshot_archive.js');
+    const { readSnapshotArchive } = await import('../sysfs/snapshot_archive.js');
     return treeRoot(await readSnapshotArchive(g.root), g.root);
   }
   return openRoot(g.root);

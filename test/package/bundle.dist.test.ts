@@ -93,6 +93,6 @@ describe('the bundled executable', () => {
       NUMAKIT_DEBUG: '1',
     });
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /src\/actuate\/snapshot_archive\.ts:\d+:\d+/);
+    assert.match(r.stderr, /src\/sysfs\/snapshot_archive\.ts:\d+:\d+/);
   });
 });

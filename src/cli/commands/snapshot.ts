@@ -115,7 +115,7 @@ topo and plan on it see the cpuset and memory limit it ran under.`,
         unreadable,
       };
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-      if (archive) await (await import('../../actuate/snapshot_archive.js')).createSnapshotArchive(dir, out);
+      if (archive) await (await import('../../actuate/snapshot_write.js')).createSnapshotArchive(dir, out);
       if (unreadable.length > 0) ctx.err(`numakit: note: ${unreadableNote(unreadable)}\n`);
       ctx.out(
         values.json

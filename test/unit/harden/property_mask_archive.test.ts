@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { readSnapshotArchive } from '../../../src/actuate/snapshot_archive.js';
+import { readSnapshotArchive } from '../../../src/sysfs/snapshot_archive.js';
 import { NumakitError } from '../../../src/model/errors.js';
 import { BITS_PER_LONG, fromMask, longsFor, MAX_MASK_BITS, maskBitsFor, toMask } from '../../../src/native/mask.js';
 import { tarBytes } from '../../helpers/tar_bytes.js';

@@ -1,8 +1,8 @@
 // .tar.gz snapshots, read into memory (readSnapshotArchive) for --root FILE.tar.gz and for
 // numakit fleet report: never extracted, so nothing is written and nothing is left behind.
-import { readdirSync } from 'node:fs';
+// The writing half (createSnapshotArchive) is in src/actuate/snapshot_write.ts.
 import { NumakitError } from '../model/errors.js';
-import { MemTree, normalise } from '../sysfs/mem_tree.js';
+import { MemTree, normalise } from './mem_tree.js';
 
 /** Limits for an archive read into memory: a snapshot is a few MB at most (docs/fleet.md). */
 export const ARCHIVE_LIMITS = { maxEntries: 200_000, maxFileBytes: 4 << 20, maxTotalBytes: 256 << 20 } as const;
@@ -57,10 +57,4 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
   if (failure !== null) throw new NumakitError(`${file}: not a snapshot archive: ${failure}`);
   if (tree.size === 0) throw new NumakitError(`${file}: cannot read the archive: it is empty`);
   return tree;
-}
-
-/** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */
-export async function createSnapshotArchive(dir: string, file: string): Promise<void> {
-  const tar = await import('tar');
-  await tar.c({ file, cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort());
 }
