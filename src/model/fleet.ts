@@ -1,5 +1,5 @@
 // numakit fleet report's vocabulary: what one host contributes (HostRecord, built by
-// src/discover/fleet_host.ts or read from a doctor --json file) and what the report says about
+// src/fleet/host.ts or read from a doctor --json file) and what the report says about
 // the fleet (FleetReport, built by src/policy/fleet/). Plain data.
 import type { Severity } from './finding.js';
 

@@ -32,8 +32,8 @@ async function runReport({ values, positionals }: ParsedOptions<typeof OPTIONS>,
   const jobs = positiveInt(values.jobs, '--jobs');
   const [{ listFleetInputs }, { readHostParts, defaultJobs }, { mergeHostParts }, { buildFleetReport }] =
     await Promise.all([
-      import('../../discover/fleet_inputs.js'),
-      import('../../discover/fleet_pool.js'),
+      import('../../fleet/inputs.js'),
+      import('../../fleet/pool.js'),
       import('../../policy/fleet/merge.js'),
       import('../../policy/fleet/report.js'),
     ]);

@@ -37,8 +37,8 @@ function snapshotHost(root: SysRoot, file: string): string {
 async function readSnapshotPart(file: string, profileName: string): Promise<HostPart> {
   const [{ readSnapshotArchive }, { gatherDoctorInput }, { runDoctor }, { doctorProfile }, { profileByName }, facts] =
     await Promise.all([
-      import('../actuate/snapshot_archive.js'),
-      import('./doctor_input.js'),
+      import('../sysfs/snapshot_archive.js'),
+      import('../discover/doctor_input.js'),
       import('../policy/doctor/rules.js'),
       import('../policy/doctor/profiles.js'),
       import('../policy/knowledge/profiles.js'),

@@ -4,7 +4,7 @@
 // TypeScript sources (tests), everything runs in this thread.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { readHostPart, type PartResult } from './fleet_host.js';
+import { readHostPart, type PartResult } from './host.js';
 
 export function defaultJobs(files: number): number {
   return Math.max(1, Math.min(availableParallelism(), Math.ceil(files / 32)));
@@ -17,7 +17,7 @@ async function inThread(files: readonly string[], profile: string): Promise<Part
 }
 
 export async function readHostParts(files: readonly string[], profile: string, jobs: number): Promise<PartResult[]> {
-  const workerUrl = new URL('./fleet_worker.js', import.meta.url);
+  const workerUrl = new URL('./worker.js', import.meta.url);
   if (jobs <= 1 || files.length < 2 || import.meta.url.endsWith('.ts')) return inThread(files, profile);
   const results: PartResult[] = new Array(files.length);
   let next = 0;

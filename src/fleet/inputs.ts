@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InputProblem } from '../model/fleet.js';
-import { inputKind } from './fleet_host.js';
+import { inputKind } from './host.js';
 
 function walk(dir: string, out: string[]): void {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
