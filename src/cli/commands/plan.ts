@@ -1,17 +1,13 @@
 // numakit plan WORKLOAD [options] [--out DIR]
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { makeDirs } from '../../actuate/make_dirs.js';
-import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { discoverTopology } from '../../discover/topology.js';
+import { readPlanInput } from '../../discover/plan_input.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { machineShare } from '../../policy/plan/machine.js';
 import { DISTRO_NAMES } from '../../policy/plan/distro.js';
 import { planWorkload, PLANNERS } from '../../policy/plan/index.js';
 import type { PlanFile } from '../../policy/plan/types.js';
-import { readOsRelease } from '../../sysfs/os_release.js';
-import { readCgroupAllowed } from '../../sysfs/cgroup_cpuset.js';
-import { readCgroupMemoryLimit } from '../../sysfs/cgroup_memory_max.js';
 import { renderPlan, renderPlanText } from '../../render/plan/index.js';
 import type { Command, ParsedOptions } from '../options.js';
 
@@ -233,16 +229,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     if (positionals.length !== 1)
       throw new UsageError(`plan: name one workload (${Object.keys(PLANNERS).join(', ')}); see numakit plan --help`);
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
-    const topo = discoverTopology(ctx.root);
-    const label = ctx.root.isReal ? `host ${hostname()}` : ctx.root.label;
-    const decision = planWorkload(
-      positionals[0]!,
-      machineShare(topo, label, readOsRelease(ctx.root), {
-        mems: readCgroupAllowed(ctx.root, 'self', 'mems'),
-        memoryMax: readCgroupMemoryLimit(ctx.root, 'self'),
-      }),
-      values,
-    );
+    const decision = planWorkload(positionals[0]!, machineShare(readPlanInput(ctx.root)), values);
     const files = renderPlan(decision);
     if (values.out !== undefined) writePlan(values.out, files, values.force === true);
     if (values.json) {

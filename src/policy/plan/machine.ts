@@ -1,9 +1,9 @@
-// Topology -> MachineShare: what each NUMA node offers a plan (CPUs, physical cores, memory, the
-// NVMe and NICs the firmware places there), and the notes every plan must carry: memory-only
-// nodes get no work, devices on an unknown node are not assigned.
+// PlanInput (read by src/discover/plan_input.ts) -> MachineShare: what each NUMA node offers a plan
+// (CPUs, physical cores, memory, the NVMe and NICs the firmware places there), and the notes every
+// plan must carry: memory-only nodes get no work, devices on an unknown node are not assigned.
 import { formatCpuList } from '../../model/cpuset.js';
 import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
-import type { OsRelease } from '../../model/os_release.js';
+import type { CgroupLimits, PlanInput } from '../../model/plan_input.js';
 import { machineFacts } from '../knowledge/resolve.js';
 import type { Derivation, MachineShare, NodeShare } from './types.js';
 
@@ -73,14 +73,6 @@ export function oneNodeNotes(m: MachineShare): string[] {
     : [];
 }
 
-/** What the cgroup numakit runs in allows beyond its CPUs (those are in the topology): its memory nodes. */
-export interface CgroupLimits {
-  /** cpuset.mems.effective (or v1 effective_mems) of numakit's cgroup; null when unknown. */
-  readonly mems: { readonly cgroup: string; readonly path: string; readonly ids: number[] } | null;
-  /** The smallest memory.max (v1: memory.limit_in_bytes) on numakit's cgroup's path; null when none limits it. */
-  readonly memoryMax?: { readonly cgroup: string; readonly path: string; readonly bytes: number } | null;
-}
-
 /** Notes on the nodes the cgroup's cpuset keeps from the plan, whole or in part. */
 function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: CgroupLimits): string[] {
   const online = cpusOfNode(topo, id).filter((c) => c.online);
@@ -129,12 +121,8 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
   };
 }
 
-export function machineShare(
-  topo: Topology,
-  label: string,
-  os: OsRelease | null = null,
-  cgroup: CgroupLimits = { mems: null },
-): MachineShare {
+export function machineShare(input: PlanInput): MachineShare {
+  const { topology: topo, label, os, cgroup } = input;
   // Only memory nodes that leave a node with memory out restrict anything, and only a
   // memory limit below the machine's memory (v1 says "none" with a huge number).
   const m = cgroup.mems;

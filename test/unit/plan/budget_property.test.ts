@@ -84,7 +84,12 @@ function machine(specs: NodeSpec[]): MachineShare {
     warnings: [],
     cpuset: null,
   };
-  return machineShare(topo, 'property', parseOsRelease('ID=debian\nVERSION_ID=12\n'));
+  return machineShare({
+    topology: topo,
+    label: 'property',
+    os: parseOsRelease('ID=debian\nVERSION_ID=12\n'),
+    cgroup: { mems: null },
+  });
 }
 
 const share = (m: MachineShare, node: number) => m.usable.find((u) => u.node === node)!;

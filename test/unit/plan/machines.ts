@@ -20,7 +20,12 @@ export function exampleNames(): string[] {
 
 export function exampleMachine(name: string): MachineShare {
   const root = openRoot(join(EXAMPLES, name), `example ${name}`);
-  return machineShare(discoverTopology(root), root.label, readOsRelease(root));
+  return machineShare({
+    topology: discoverTopology(root),
+    label: root.label,
+    os: readOsRelease(root),
+    cgroup: { mems: null },
+  });
 }
 
 /** One golden file per (machine, case). Options a user must give are given here. */
