@@ -3,7 +3,7 @@
 // kernel and everything else on the host. Under a bind policy a full node has no fallback (the
 // kernel OOM-kills rather than use another node's memory), so no plan crosses that line.
 import { num } from './machine.js';
-import type { MachineShare, NodeShare } from './types.js';
+import type { Commitment, MachineShare, MemoryPlan, MemPolicyKind, NodeMemory, NodeShare } from './types.js';
 
 export const RESERVE_SHARE = 0.1;
 export const RESERVE_MIN_GIB = 2;
@@ -42,31 +42,6 @@ export function interleaveSet(nodes: readonly NodeShare[], committedGiB: number)
     if (committedGiB / k <= budgetGiB(set[k - 1]!.memGiB) + 1e-9) return set.sort((a, b) => a.node - b.node);
   }
   return null;
-}
-
-export type MemPolicyKind = 'bind' | 'preferred' | 'interleave' | 'none';
-
-export interface Commitment {
-  readonly what: string;
-  readonly gib: number;
-}
-
-export interface NodeMemory {
-  readonly node: number;
-  readonly memGiB: number;
-  /** MemFree now, from the snapshot (null when unknown). */
-  readonly freeGiB: number | null;
-  readonly reserveGiB: number;
-  readonly budgetGiB: number;
-  readonly items: Commitment[];
-  readonly committedGiB: number;
-  readonly policy: MemPolicyKind;
-}
-
-export interface MemoryPlan {
-  readonly nodes: NodeMemory[];
-  /** Set when the plan cannot know what it commits (a service's own memory): what bounds it instead. */
-  readonly unknown: string | null;
 }
 
 const EPSILON = 1e-9;

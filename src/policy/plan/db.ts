@@ -9,10 +9,10 @@
 // A pool whose server does not fit the budgets of all CPU nodes together is refused, with the
 // numbers. Via systemd NUMAPolicy=/NUMAMask=/CPUAffinity= (>= 243) or numactl in ExecStart=.
 import { UsageError } from '../../model/errors.js';
-import { budgetGiB, interleaveSet, memoryPlan, RESERVE_RULE, type Commitment, type MemPolicyKind } from './budget.js';
+import { budgetGiB, interleaveSet, memoryPlan, RESERVE_RULE } from './budget.js';
 import { chooseNode } from './choose_node.js';
 import { num, oneNodeNotes } from './machine.js';
-import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
+import type { Commitment, DecisionBase, Derivation, MachineShare, MemPolicyKind, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export type MemPolicy = 'bind' | 'preferred' | 'interleave';

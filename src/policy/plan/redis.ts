@@ -6,9 +6,9 @@
 //   maxmemory = (budget / instances - 2 x 64 MiB) / 2.2
 import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
-import { budgetGiB, budgetText, memoryPlan, type Commitment, type MemPolicyKind } from './budget.js';
+import { budgetGiB, budgetText, memoryPlan } from './budget.js';
 import { num, oneNodeNotes } from './machine.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { Commitment, DecisionBase, Derivation, MachineShare, MemPolicyKind } from './types.js';
 import { planTuning } from './tuning.js';
 
 export const REDIS_FRAGMENTATION = 1.1;

@@ -9,9 +9,9 @@
 // says to leave 10-15% of the node and then commits 98% of it. Shared by spark-standalone,
 // spark-yarn and spark-k8s.
 import { UsageError } from '../../model/errors.js';
-import { budgetFormula, budgetGiB, budgetText, type Commitment } from './budget.js';
+import { budgetFormula, budgetGiB, budgetText } from './budget.js';
 import { num } from './machine.js';
-import type { Derivation, MachineShare, NodeShare } from './types.js';
+import type { Commitment, Derivation, MachineShare, NodeShare } from './types.js';
 
 export interface SparkSizingOptions {
   readonly coresFraction: number;

@@ -3,9 +3,9 @@
 // LinuxContainerExecutor (NUMA awareness works only with it), sized so one executor container
 // fills one node's share. On one NUMA node NUMA awareness is left off (it would bind every
 // container to the whole machine, and needs the LinuxContainerExecutor): only the sizes remain.
-import { memoryPlan, onNodes, type Commitment } from './budget.js';
+import { memoryPlan, onNodes } from './budget.js';
 import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { Commitment, DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export interface SparkYarnOptions extends SparkSizingOptions {

@@ -4,28 +4,10 @@
 // tells. The same profile name works with numakit apply and doctor, which set and check them.
 import { formatResolved, SETTING_LABELS } from '../knowledge/labels.js';
 import { choosePlacement, type PlacementInfo } from '../knowledge/placement.js';
-import { resolveProfile, type Resolved, type TuningProfile } from '../knowledge/resolve.js';
+import { resolveProfile, type Resolved } from '../knowledge/resolve.js';
 import { TABLE } from '../knowledge/table.js';
 import type { SettingKey, SettingValues, WorkloadClass } from '../knowledge/types.js';
-import type { MachineShare } from './types.js';
-
-export interface TuningRow {
-  readonly setting: SettingKey;
-  readonly label: string;
-  readonly want: string;
-  /** What the snapshot says now, or null when it does not tell (doctor checks it on the host). */
-  readonly now: string | null;
-  /** ok: already so; change: apply sets it; nothing: moot here; check: not in the snapshot; persist: boot-time only. */
-  readonly status: 'ok' | 'change' | 'nothing' | 'check' | 'persist';
-}
-
-export interface PlanTuning {
-  readonly profile: TuningProfile;
-  readonly rows: TuningRow[];
-  /** The commands that set (dry run first) and check them. */
-  readonly apply: string;
-  readonly doctor: string;
-}
+import type { MachineShare, PlanTuning, TuningRow } from './types.js';
 
 function placementFor(klass: WorkloadClass): PlacementInfo {
   const fixed = TABLE[klass].placement;

@@ -2,9 +2,8 @@
 // on `kind`) and what the renderers turn it into (files plus PLAN.md). Pure data.
 import type { OsRelease } from '../../model/os_release.js';
 import type { CpuId, Device, NodeId } from '../../model/topology.js';
-import type { MachineFacts } from '../knowledge/resolve.js';
-import type { MemoryPlan } from './budget.js';
-import type { PlanTuning } from './tuning.js';
+import type { MachineFacts, TuningProfile } from '../knowledge/resolve.js';
+import type { SettingKey } from '../knowledge/types.js';
 
 /** One number of the plan and how it came from this machine's facts. */
 export interface Derivation {
@@ -78,4 +77,49 @@ export interface DecisionBase {
   readonly memory: MemoryPlan;
   readonly derivations: Derivation[];
   readonly notes: string[];
+}
+
+/** The memory each node is committed (src/policy/plan/budget.ts works it out). */
+export type MemPolicyKind = 'bind' | 'preferred' | 'interleave' | 'none';
+
+export interface Commitment {
+  readonly what: string;
+  readonly gib: number;
+}
+
+export interface NodeMemory {
+  readonly node: number;
+  readonly memGiB: number;
+  /** MemFree now, from the snapshot (null when unknown). */
+  readonly freeGiB: number | null;
+  readonly reserveGiB: number;
+  readonly budgetGiB: number;
+  readonly items: Commitment[];
+  readonly committedGiB: number;
+  readonly policy: MemPolicyKind;
+}
+
+export interface MemoryPlan {
+  readonly nodes: NodeMemory[];
+  /** Set when the plan cannot know what it commits (a service's own memory): what bounds it instead. */
+  readonly unknown: string | null;
+}
+
+/** "Before you start": the knowledge table's settings for the plan's profile (src/policy/plan/tuning.ts). */
+export interface TuningRow {
+  readonly setting: SettingKey;
+  readonly label: string;
+  readonly want: string;
+  /** What the snapshot says now, or null when it does not tell (doctor checks it on the host). */
+  readonly now: string | null;
+  /** ok: already so; change: apply sets it; nothing: moot here; check: not in the snapshot; persist: boot-time only. */
+  readonly status: 'ok' | 'change' | 'nothing' | 'check' | 'persist';
+}
+
+export interface PlanTuning {
+  readonly profile: TuningProfile;
+  readonly rows: TuningRow[];
+  /** The commands that set (dry run first) and check them. */
+  readonly apply: string;
+  readonly doctor: string;
 }
