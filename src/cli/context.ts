@@ -1,8 +1,6 @@
 // What every command gets: the root to read, output streams, and the global flags.
 import type { SysRoot } from '../sysfs/root.js';
 
-export type { Command } from './options.js';
-
 export interface Context {
   /** The tree to read: "/" or a snapshot/example. Commands that write call requireRealRoot. */
   readonly root: SysRoot;
