@@ -3,12 +3,21 @@
 // serve until SIGINT or SIGTERM, which close every connection (half-sent requests too) and end.
 import { hostname } from 'node:os';
 import type { SysRoot } from '../sysfs/root.js';
-import type { ServeOptions } from '../cli/commands/serve.js';
 import { appRoutes } from './app.js';
 import { readTokenFile } from './auth.js';
 import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
 import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
 import { Scraper } from './scrape.js';
+
+/** serve's options, as src/cli/commands/serve.ts reads them from the command line. */
+export interface ServeOptions {
+  readonly listen: string | undefined;
+  readonly tokenFile: string | undefined;
+  readonly insecurePublic: boolean;
+  readonly top: number;
+  readonly doctorIntervalMs: number;
+  readonly nodeExporterNames: boolean;
+}
 
 export interface ServeEnv {
   readonly root: SysRoot;

@@ -1,6 +1,7 @@
 // numakit serve [--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K]
 //               [--doctor-interval DURATION] [--no-node-exporter-names]
 import { UsageError } from '../../model/errors.js';
+import type { ServeOptions } from '../../serve/run.js';
 import type { Command, ParsedOptions, Values } from '../options.js';
 
 const OPTIONS = {
@@ -31,15 +32,6 @@ const OPTIONS = {
     help: 'leave out node_memory_numa_* (node_exporter --collector.meminfo_numa\nalready exports them)',
   },
 } as const;
-
-export interface ServeOptions {
-  readonly listen: string | undefined;
-  readonly tokenFile: string | undefined;
-  readonly insecurePublic: boolean;
-  readonly top: number;
-  readonly doctorIntervalMs: number;
-  readonly nodeExporterNames: boolean;
-}
 
 export async function serveOptions(values: Values<typeof OPTIONS>): Promise<ServeOptions> {
   const top = values.top === undefined ? 10 : Number(values.top);

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
-import type { ServeOptions } from '../../../src/cli/commands/serve.js';
+import type { ServeOptions } from '../../../src/serve/run.js';
 import { runServe } from '../../../src/serve/run.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 
