@@ -6,7 +6,7 @@ import type { Route } from './http_server.js';
 import { scrapeFamilies } from './metrics.js';
 import type { Scrape, Scraper } from './scrape.js';
 import { assetRoutes } from './assets.js';
-import { liveJson, topologyJson } from './live.js';
+import { type AgentStatus, liveJson, topologyJson } from './live.js';
 import { SVG_STYLE } from '../render/topo_svg.js';
 
 export interface AppOptions {
@@ -17,12 +17,6 @@ export interface AppOptions {
   readonly agent?: () => AgentStatus;
   /** What the dashboard calls the machine: its host name, or the snapshot's label. */
   readonly title: string;
-}
-
-export interface AgentStatus {
-  readonly running: boolean;
-  readonly pid: number;
-  readonly recent: readonly { time: string; line: string }[];
 }
 
 /** Prometheus says how long it waits (X-Prometheus-Scrape-Timeout-Seconds): answer before that. */

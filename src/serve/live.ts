@@ -2,8 +2,14 @@
 // values of a scrape. Plain data for src/serve/web/app.js.
 import { renderTopoSvg } from '../render/topo_svg.js';
 import { summaryLine } from '../render/topo_text.js';
-import type { AgentStatus } from './app.js';
 import type { Scrape } from './scrape.js';
+
+/** The agent serving this dashboard (agent --metrics), as /api/live shows it. */
+export interface AgentStatus {
+  readonly running: boolean;
+  readonly pid: number;
+  readonly recent: readonly { time: string; line: string }[];
+}
 
 export function topologyJson(sc: Scrape, title: string): object {
   return {
