@@ -10,7 +10,7 @@
 // Output: dist/exe/numakit-linux-<arch> (not dist/sea: that is src/sea compiled, which the npm
 // package's dist/native loads; emptying it broke every later native call). Options: --no-code-cache,
 // --out DIR, --arch x64|arm64 (default: this machine's), --node FILE, --snapshot (a V8 startup
-// snapshot instead of the code cache: for bench/sea.mjs only, see src/sea/snapshot_main.ts).
+// snapshot instead of the code cache: for bench/sea.mjs only, see src/cli/snapshot_main.ts).
 // Another architecture (cross build): the executable is that architecture's Node binary of exactly
 // this Node's version (--node FILE, else `npm pack node-linux-<arch>@<version>`, checked by npm
 // against the registry's integrity hash) and koffi's build for it (node_modules/@koromix, else
@@ -154,7 +154,7 @@ hashes['examples.json'] = sha256(Buffer.from(examples));
 
 // The bundle. import.meta.url becomes the executable's file URL (no module file exists).
 await build({
-  entryPoints: [join(repo, 'src', snapshot ? 'sea/snapshot_main.ts' : 'cli/bin.ts')],
+  entryPoints: [join(repo, 'src', snapshot ? 'cli/snapshot_main.ts' : 'cli/bin.ts')],
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -5,10 +5,10 @@
 // module-level state (stdout's isTTY, the environment read at import) would be the build
 // machine's, so the shipped executable uses the code cache.
 import { startupSnapshot } from 'node:v8';
-import { COMMANDS, OVERVIEW } from '../cli/commands/index.js';
-import { runCli } from '../cli/run_cli.js';
+import { COMMANDS, OVERVIEW } from './commands/index.js';
+import { runCli } from './run_cli.js';
 
 for (const c of [...Object.values(COMMANDS), OVERVIEW]) void c.load();
-void import('../cli/doctor_overview.js');
-void import('../cli/stat_overview.js');
+void import('./doctor_overview.js');
+void import('./stat_overview.js');
 startupSnapshot.setDeserializeMainFunction(runCli);
