@@ -2,15 +2,7 @@
 // waited for until it says it is ready; stopped after it with SIGTERM, on which it puts back
 // every thread affinity and numa_balancing it changed (its journal keeps them if it cannot).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { NumakitError } from '../model/errors.js';
-
-/** numakit's own entry point: dist/cli/bin.js, or src/cli/bin.ts under tsx. */
-function selfCommand(): string[] {
-  const dev = import.meta.url.endsWith('.ts');
-  const bin = fileURLToPath(new URL(dev ? '../cli/bin.ts' : '../cli/bin.js', import.meta.url));
-  return dev ? [process.execPath, '--import', 'tsx', bin] : [process.execPath, bin];
-}
 
 export interface RunningAgent {
   /** SIGTERM, then wait for its exit (SIGKILL after `graceMs`). Returns a note when it did not end cleanly. */
@@ -18,8 +10,13 @@ export interface RunningAgent {
   readonly child: ChildProcess;
 }
 
-export async function startAgent(args: readonly string[], readyWithinMs = 60_000): Promise<RunningAgent> {
-  const [exe, ...pre] = selfCommand();
+/** `self`: the command line that starts numakit itself (src/cli/self.ts selfCommand), then `agent ARGS`. */
+export async function startAgent(
+  self: readonly string[],
+  args: readonly string[],
+  readyWithinMs = 60_000,
+): Promise<RunningAgent> {
+  const [exe, ...pre] = self;
   const child = spawn(exe!, [...pre, 'agent', '--interval', '1s', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const collect = (d: Buffer) => {

@@ -29,6 +29,8 @@ export interface AbArgs {
   readonly metric: { readonly regex: RegExp; readonly better: 'higher' | 'lower' } | null;
   readonly numaBalancing: 'keep' | 'on' | 'off';
   readonly stateDir: string;
+  /** How to start numakit itself, for the agent variant: [node, ...flags, entry point] (src/cli/self.ts). */
+  readonly self: readonly string[];
   readonly progress?: (done: number, total: number, what: string) => void;
   /** One line per thing put back on the way out. */
   readonly log: (line: string) => void;
@@ -167,6 +169,7 @@ async function oneRun(
     // The agent journals into the bench's state directory, beside the bench's own change sets.
     if (v.kind === 'agent')
       agent = await startAgent(
+        a.self,
         v.agentArgs!.includes('--state-dir') ? v.agentArgs! : ['--state-dir', a.stateDir, ...v.agentArgs!],
       );
     const f = await runWorkload(env, a.command, v.binding);

@@ -6,6 +6,7 @@ import type { Command, ParsedOptions } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
+import { selfCommand } from '../self.js';
 
 const OPTIONS = {
   variant: {
@@ -106,6 +107,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
     numaBalancing: (values['numa-balancing'] ?? 'keep') as 'keep' | 'on' | 'off',
     stateDir: values['state-dir'] ?? '/var/lib/numakit',
+    self: selfCommand(),
   };
   requireRealRoot(ctx.root, 'bench ab');
   const { benchAb } = await import('../../bench/ab_run.js');
