@@ -12,7 +12,8 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 // (src/cli/completion/table.ts), from the commands just built; the scripts below then come from it.
 const { loadCompletionCommands, PREBUILT } = await import(join(dist, 'cli/completion/table.js'));
 rmSync(PREBUILT, { force: true });
-writeFileSync(PREBUILT, `${JSON.stringify(await loadCompletionCommands())}\n`);
+const { TABLE } = await import(join(dist, 'cli/commands/index.js'));
+writeFileSync(PREBUILT, `${JSON.stringify(await loadCompletionCommands(TABLE))}\n`);
 const { main } = await import(join(dist, 'cli/main.js'));
 
 async function capture(argv) {

@@ -2,7 +2,7 @@
 // subcommands, options by group, extra sections, the global options and the exit statuses.
 // Pure: the same declaration also gives the man page (man.ts) and completion (completion/).
 import { exitTable } from './exit_status.js';
-import type { Command, OptionSpec, OptionTable } from './options.js';
+import type { Command, CommandModule, OptionSpec, OptionTable } from './options.js';
 import { HELP_OPTION } from './parse_options.js';
 
 /** "-v, --verbose", "--profile NAME", "-m", "-p PID|PATTERN". */
@@ -51,7 +51,7 @@ export function renderExitStatus(cmd: Pick<Command, 'exit'>): string[] {
 }
 
 /** The full --help of `numakit NAME` (NAME may be "agent restore"). */
-export function renderHelp(name: string, cmd: Command): string {
+export function renderHelp(name: string, cmd: CommandModule): string {
   const prog = `numakit ${name}`.trimEnd();
   const out = cmd.synopsis.map((s, i) => `${i === 0 ? 'usage: ' : '       '}${prog}${s === '' ? '' : ` ${s}`}`);
   out.push('', cmd.description.trimEnd());

@@ -1,11 +1,11 @@
 // `numakit --help`: the commands (from the command table's summaries, without loading them),
 // the overview's own options, the global options and the exit statuses.
-import { COMMANDS, OVERVIEW } from './commands/index.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { optionLabel, renderDefinitions, renderExitStatus } from './help.js';
+import type { CommandTable } from './options.js';
 
-export async function renderMainHelp(): Promise<string> {
-  const overview = await OVERVIEW.load();
+export async function renderMainHelp(table: CommandTable): Promise<string> {
+  const overview = await table.overview.load();
   const options = Object.entries(overview.options).map(([k, s]) => [optionLabel(k, s), s.help] as [string, string]);
   return [
     'usage: numakit [GLOBAL OPTIONS] [COMMAND] [OPTIONS]',
@@ -13,7 +13,7 @@ export async function renderMainHelp(): Promise<string> {
     overview.description.trimEnd(),
     '',
     'commands:',
-    ...renderDefinitions(Object.entries(COMMANDS).map(([n, e]) => [n, e.summary])),
+    ...renderDefinitions(Object.entries(table.commands).map(([n, e]) => [n, e.summary])),
     '',
     ...(options.length > 0 ? ['options (with no command):', ...renderDefinitions(options), ''] : []),
     'global options (before or after the command):',

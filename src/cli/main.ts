@@ -4,7 +4,7 @@
 import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
 import { formatWarning, Warnings } from '../model/warnings.js';
 import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
-import { COMMANDS, OVERVIEW } from './commands/index.js';
+import { COMMANDS, OVERVIEW, TABLE } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
 import { stdoutDirect, writeStdout } from './stdout.js';
@@ -47,7 +47,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   if (globals.help) {
     const { renderMainHelp } = await import('./help_main.js');
-    io.out(await renderMainHelp());
+    io.out(await renderMainHelp(TABLE));
     return 0;
   }
   const entry = command === undefined ? OVERVIEW : COMMANDS[command];
@@ -57,7 +57,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (parsed.help) {
     io.out(
       command === undefined
-        ? await (await import('./help_main.js')).renderMainHelp()
+        ? await (await import('./help_main.js')).renderMainHelp(TABLE)
         : (await import('./help.js')).renderHelp(name, cmd),
     );
     return 0;

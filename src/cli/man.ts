@@ -2,11 +2,10 @@
 // --help: every command's synopsis, description, options and sections, the global options,
 // the exit statuses, the environment and files. `numakit help --man` prints it; the package
 // ships it as dist/share/man/man1/numakit.1 (scripts/gen-share.mjs).
-import { COMMANDS, OVERVIEW } from './commands/index.js';
 import { exitTable } from './exit_status.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { optionGroups, optionLabel } from './help.js';
-import type { Command, OptionTable } from './options.js';
+import type { Command, CommandTable, OptionTable } from './options.js';
 import { VERSION } from './version.js';
 
 /** Text for roff: backslashes and dashes escaped, no line starting with a control character. */
@@ -60,8 +59,8 @@ function command(name: string, cmd: Command): string[] {
   return out;
 }
 
-export async function renderManPage(): Promise<string> {
-  const overview = await OVERVIEW.load();
+export async function renderManPage(table: CommandTable): Promise<string> {
+  const overview = await table.overview.load();
   const out = [
     `.TH NUMAKIT 1 "" "numakit ${VERSION}" "User Commands"`,
     '.SH NAME',
@@ -73,7 +72,7 @@ export async function renderManPage(): Promise<string> {
     ...prose(overview.description),
     '.PP',
     'Commands:',
-    ...Object.entries(COMMANDS).flatMap(([n, e]) => ['.TP', `.B ${roff(n)}`, roff(e.summary)]),
+    ...Object.entries(table.commands).flatMap(([n, e]) => ['.TP', `.B ${roff(n)}`, roff(e.summary)]),
     '.SH GLOBAL OPTIONS',
     'They may stand before or after the command (for \\fBrun\\fR, only before it).',
     ...options(GLOBAL_OPTIONS, false),
@@ -81,7 +80,7 @@ export async function renderManPage(): Promise<string> {
   if (Object.keys(overview.options).length > 0)
     out.push('.SH OPTIONS', 'With no command:', ...options(overview.options, false));
   out.push('.SH COMMANDS');
-  for (const [name, entry] of Object.entries(COMMANDS)) out.push(...command(name, await entry.load()));
+  for (const [name, entry] of Object.entries(table.commands)) out.push(...command(name, await entry.load()));
   out.push(
     '.SH EXIT STATUS',
     ...exitTable({}).flatMap(([c, m]) => ['.TP', `.B ${c}`, roff(m)]),

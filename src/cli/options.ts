@@ -93,3 +93,22 @@ export interface Command<P = any> {
   parse?(args: string[]): P & { readonly help: boolean };
   run(parsed: P, ctx: Context): Promise<number>;
 }
+
+/** A top-level command's module: its summary is its line in src/cli/command_list.ts, added when it is loaded. */
+// biome-ignore lint/suspicious/noExplicitAny: the table holds commands of every parse shape
+export type CommandModule<P = any> = Omit<Command<P>, 'summary'>;
+
+/** A command in the table: its line (command_list.ts) and how to load it, imported only when it runs. */
+export interface CommandEntry {
+  /** One line for `numakit --help`. */
+  readonly summary: string;
+  /** The command parses every argument itself (no global options after its name). */
+  readonly rawArgs?: boolean;
+  readonly load: () => Promise<Command>;
+}
+
+/** The command table (src/cli/commands/index.ts), as help, completion and the man page are given it. */
+export interface CommandTable {
+  readonly commands: Readonly<Record<string, CommandEntry>>;
+  readonly overview: CommandEntry;
+}

@@ -4,7 +4,7 @@
 // UsageError (exit 2) with one line naming the option and the command.
 import { parseArgs } from 'node:util';
 import { UnknownOptionError, UsageError } from '../model/errors.js';
-import type { Command, OptionSpec, OptionTable, Parsed } from './options.js';
+import type { Command, CommandModule, OptionSpec, OptionTable, Parsed } from './options.js';
 
 /** Every command has -h/--help (main prints the help instead of running it). */
 export const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', help: 'print this help and exit' };
@@ -111,16 +111,20 @@ export function parseOptions(decl: Declaration, args: string[], who: string): Pa
 
 /** Follows subcommands (`agent restore`): the command that runs, its arguments and its full name. */
 export function resolveSubcommand(
-  cmd: Command,
+  cmd: CommandModule,
   args: string[],
   name: string,
-): { cmd: Command; args: string[]; name: string } {
+): { cmd: CommandModule; args: string[]; name: string } {
   const sub = args[0] === undefined ? undefined : cmd.subcommands?.[args[0]];
   if (sub === undefined) return { cmd, args, name };
   return resolveSubcommand(sub, args.slice(1), `${name} ${args[0]}`);
 }
 
 /** The command's own parser when it has one, else the declaration's. */
-export function parseCommandArgs<P>(cmd: Command<P>, args: string[], who: string): P & { readonly help: boolean } {
+export function parseCommandArgs<P>(
+  cmd: CommandModule<P>,
+  args: string[],
+  who: string,
+): P & { readonly help: boolean } {
   return cmd.parse ? cmd.parse(args) : (parseOptions(cmd, args, who) as unknown as P & { readonly help: boolean });
 }

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, OVERVIEW } from '../../src/cli/commands/index.js';
 import type { Context } from '../../src/cli/context.js';
-import type { Command } from '../../src/cli/options.js';
+import type { CommandModule } from '../../src/cli/options.js';
 import { describeError, main } from '../../src/cli/main.js';
 import { formatWarning, Warnings } from '../../src/model/warnings.js';
 import { parseCommandArgs } from '../../src/cli/parse_options.js';
@@ -30,7 +30,7 @@ export interface RunOptions {
 }
 
 /** The command's name in the table ('' for the overview), for its messages. */
-async function nameOf(cmd: Command): Promise<string> {
+async function nameOf(cmd: CommandModule): Promise<string> {
   for (const [name, entry] of Object.entries(COMMANDS)) if ((await entry.load()) === cmd) return name;
   if ((await OVERVIEW.load()) === cmd) return '';
   throw new Error('runCommand: a command that is not in the command table');
@@ -40,7 +40,12 @@ async function nameOf(cmd: Command): Promise<string> {
  * Runs a command as main() does: its arguments parsed by its declaration, then run; a thrown
  * error becomes the exit code and one stderr line, as bin.ts does.
  */
-export async function runCommand(cmd: Command, root: SysRoot, args: string[], opts: RunOptions = {}): Promise<Ran> {
+export async function runCommand(
+  cmd: CommandModule,
+  root: SysRoot,
+  args: string[],
+  opts: RunOptions = {},
+): Promise<Ran> {
   const out: string[] = [];
   const err: string[] = [];
   const color = opts.color === true;

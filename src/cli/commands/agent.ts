@@ -8,7 +8,7 @@ import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
 import { applySettings, parseConfigFile, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions, Values } from '../options.js';
+import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
 
@@ -325,8 +325,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   }
 }
 
-const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'placement daemon: keeps busy processes next to their memory; restores all it changed',
+const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[OPTIONS]', 'restore [RESTORE OPTIONS]'],
   description: `A placement daemon: every interval it samples processes, and for each busy, large one it picks
 the node set that maximises the share of its memory local to its threads (given its CPU need,

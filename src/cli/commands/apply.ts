@@ -17,7 +17,7 @@ import { renderApplyJson } from '../../render/changes_json.js';
 import { renderPersistFiles } from '../../render/changes_persist.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { requireRoot } from '../privileges.js';
 import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
 
@@ -187,8 +187,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   return 0;
 }
 
-const apply: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default',
+const apply: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: [
     '(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]',
   ],

@@ -10,7 +10,7 @@ import { renderDoctorMarkdown } from '../../render/doctor_markdown.js';
 import { renderDoctorText } from '../../render/doctor_text.js';
 import { hostNameOf } from '../../sysfs/hostname.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { PLACEMENT_HELP, PROFILE_HELP, PROFILE_NAMES } from '../profile_help.js';
 import { readWarnings } from '../warnings.js';
 
@@ -41,8 +41,7 @@ function target(ctx: Context): string {
   return ctx.root.isReal ? 'this machine' : ctx.root.label;
 }
 
-const doctor: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'audit every NUMA pitfall, with evidence and the exact fix',
+const doctor: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--profile NAME] [--placement bound|unpinned] [--json | --markdown] [-v] [--fail-on LEVEL]', '--rules'],
   description: `Audits this machine (or a snapshot/example) for every known NUMA pitfall: NUMA hidden by
 firmware or numa=off, VMs without vNUMA, AutoNUMA and its scan rate, THP, zone_reclaim_mode,

@@ -1,13 +1,12 @@
 // numakit examples: the shipped example machines.
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { listExamples } from '../examples_dir.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'the list as JSON (schemaVersion 1, docs/json.md): each manifest' },
 } as const;
 
-const examples: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'list the example machines shipped with numakit (use with --example)',
+const examples: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--json]'],
   description: `Lists the example machine snapshots shipped with numakit. Every command reads
 one with --example NAME, e.g. 'numakit --example spark-2s topo'.`,

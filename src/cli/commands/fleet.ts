@@ -3,7 +3,7 @@ import { NumakitError, UsageError } from '../../model/errors.js';
 import { profileByName } from '../../policy/knowledge/profiles.js';
 import { PROFILE_NAMES } from '../profile_help.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { Command, ParsedOptions, CommandModule } from '../options.js';
 
 const OPTIONS = {
   profile: {
@@ -85,8 +85,7 @@ See docs/fleet.md.`,
   run: runReport,
 };
 
-const fleet: Command<ParsedOptions<Record<string, never>>> = {
-  summary: 'one report for many hosts: topology classes, findings x hosts, settings that differ',
+const fleet: CommandModule<ParsedOptions<Record<string, never>>> = {
   synopsis: ['report [OPTIONS] DIR|FILE...'],
   description: 'Commands over many hosts. See docs/fleet.md.',
   options: {},

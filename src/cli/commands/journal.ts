@@ -3,7 +3,7 @@ import { DEFAULT_STATE_DIR, isRunning, loadChangeSet, readJournal } from '../../
 import { renderChangeSet, renderJournal } from '../../render/changes.js';
 import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { corruptJournalLines } from '../privileges.js';
 
 const OPTIONS = {
@@ -43,8 +43,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   return 0;
 }
 
-const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'list the change sets apply and the agent made: time, source, status',
+const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[ID] [--json] [--state-dir DIR]'],
   description: `The change sets 'numakit apply --yes' and 'numakit agent' made: id, time, source, status
 (applied, failed, rolled-back, interrupted: killed half way, roll it back), changes written

@@ -1,7 +1,7 @@
 // numakit k8s nrt [--node NAME] [--apply] ... | numakit k8s agent-stop [--state-dir DIR] [--wait DUR]
 import { NumakitError, UsageError } from '../../model/errors.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { Command, ParsedOptions, CommandModule } from '../options.js';
 
 const POLICIES = ['none', 'best-effort', 'restricted', 'single-numa-node'] as const;
 const SCOPES = ['container', 'pod'] as const;
@@ -156,8 +156,7 @@ Kubernetes agent DaemonSet runs it as its preStop hook (deploy/kubernetes/overla
   run: runStop,
 };
 
-const k8s: Command<ParsedOptions<Record<string, never>>> = {
-  summary: 'Kubernetes: publish NodeResourceTopology, stop the agent from a preStop hook',
+const k8s: CommandModule<ParsedOptions<Record<string, never>>> = {
   synopsis: ['nrt [OPTIONS]', 'agent-stop [OPTIONS]'],
   description: 'numakit on Kubernetes nodes. The manifests are in deploy/kubernetes/; see docs/fleet.md.',
   options: {},

@@ -5,8 +5,9 @@ import type { Topology } from '../../model/topology.js';
 import { renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
 import { formatBytes } from '../../render/units.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { OVERVIEW_SECTIONS } from '../overview_sections.js';
+import { COMMAND_LIST } from '../command_list.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'the same facts as one JSON object (schemaVersion 1, docs/json.md)' },
@@ -68,8 +69,7 @@ function overviewJson(ctx: Context, t: Topology, sections: Record<string, unknow
   );
 }
 
-const overview: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'an overview of this machine and what to try next',
+const overview: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--json]'],
   description: `NUMA toolkit for Linux servers. With no command: an overview of this machine (nodes, CPUs,
 memory and devices per node, distances, the most serious doctor findings, the processes with
@@ -88,7 +88,7 @@ the most remote memory) and what to try next.`,
     for (const [, r] of sections) if (r) ctx.out(`\n${r.text}`);
     ctx.out(
       '\nnext:\n  numakit topo          nodes, CPUs, devices, distances\n' +
-        Object.entries((await import('./index.js')).COMMANDS)
+        Object.entries(COMMAND_LIST)
           .filter(([n]) => !['topo', 'examples', 'snapshot', 'completion', 'help'].includes(n))
           .map(([n, e]) => `  numakit ${n.padEnd(13)} ${e.summary}\n`)
           .join('') +

@@ -9,7 +9,7 @@ import { DISTRO_NAMES } from '../../policy/plan/distro.js';
 import { planWorkload, PLANNERS } from '../../policy/plan/index.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { renderPlan, renderPlanText } from '../../render/plan/index.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 
 const SPARK = 'spark-standalone, spark-yarn, spark-k8s';
 const DB = 'mysql, postgres';
@@ -193,8 +193,7 @@ function writePlan(out: string, files: readonly PlanFile[], force: boolean): voi
   }
 }
 
-const plan: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)',
+const plan: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['WORKLOAD [options] [--out DIR [--force]] [--json]'],
   description: `Writes a NUMA-aware deployment plan for this machine (or a --root snapshot or --example):
 config files, systemd units and scripts, plus PLAN.md with every number's derivation from the

@@ -8,7 +8,7 @@ import { renderChangeSet } from '../../render/changes.js';
 import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { corruptJournalLines, requireRoot } from '../privileges.js';
 
 const OPTIONS = {
@@ -104,8 +104,7 @@ async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx:
   return 0;
 }
 
-const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'undo what apply changed (by change set, the last, or all), even after a crash',
+const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[ID | --last | --all] [--dry-run] [--state-dir DIR]'],
   description: `Puts back the old values that 'numakit apply --yes' journaled, newest change first, and
 restores or removes the files its --persist wrote. Works after an apply that was killed

@@ -5,7 +5,7 @@ import { NumakitError, UsageError } from '../../model/errors.js';
 import type { RunArgs } from '../../model/run_args.js';
 import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError } from './run_argv.js';
 import type { Context } from '../context.js';
-import type { Command } from '../options.js';
+import type { CommandModule } from '../options.js';
 import { applyBinding, readSystem, type SystemSets } from '../../actuate/run_binding.js';
 
 type Native = typeof import('../../native/index.js');
@@ -64,8 +64,7 @@ const OPTIONS = {
   ),
 } as const;
 
-const run: Command<RunArgs> = {
-  summary: 'run a command with a NUMA policy and CPU binding (numactl-compatible)',
+const run: CommandModule<RunArgs> = {
   synopsis: ['[options] [--] COMMAND [ARGS...]', '--show | --hardware'],
   description: `Runs COMMAND with a NUMA memory policy and CPU binding, like numactl: the policy
 and affinity are set on numakit itself, which then becomes COMMAND (same pid,

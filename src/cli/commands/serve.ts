@@ -2,7 +2,7 @@
 //               [--doctor-interval DURATION] [--no-node-exporter-names]
 import { UsageError } from '../../model/errors.js';
 import type { ServeOptions } from '../../serve/run.js';
-import type { Command, ParsedOptions, Values } from '../options.js';
+import type { ParsedOptions, Values, CommandModule } from '../options.js';
 
 const OPTIONS = {
   listen: {
@@ -51,8 +51,7 @@ export async function serveOptions(values: Values<typeof OPTIONS>): Promise<Serv
   };
 }
 
-const serve: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)',
+const serve: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: [
     '[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]',
   ],

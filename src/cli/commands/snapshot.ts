@@ -7,7 +7,7 @@ import type { Access } from '../../actuate/snapshot_write.js';
 import { SNAPSHOT_COLLECTORS } from '../../discover/snapshot_collectors.js';
 import { NumakitError, SysfsParseError } from '../../model/errors.js';
 import type { SysRoot } from '../../sysfs/root.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 
 const OPTIONS = {
   processes: {
@@ -60,8 +60,7 @@ export function unreadableNote(paths: readonly string[], uid: number | undefined
   return `${paths.length} file(s) not readable by uid ${uid} were left out: ${shown} (run as root for a complete snapshot; the manifest lists them)`;
 }
 
-const snapshot: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'capture the /sys and /proc files numakit reads, for --root',
+const snapshot: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['OUT [--processes] [--no-redact] [--json]'],
   description: `Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
 file ending in .tar.gz), following the symlinks it needs, so that every numakit

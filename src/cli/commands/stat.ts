@@ -4,7 +4,7 @@ import { readNodeStat } from '../../discover/node_stat.js';
 import { renderNumastatCompat, renderNumastatCounters, renderNumastatMeminfo } from '../../render/numastat.js';
 import { meminfoJson, numastatJson, processJson, renderStatJson } from '../../render/stat_json.js';
 import type { Context } from '../context.js';
-import type { Command } from '../options.js';
+import type { CommandModule } from '../options.js';
 import { readWarnings } from '../warnings.js';
 import { VERSION } from '../version.js';
 import { parseStatArgs, STAT_DECLARATION, type StatOptions } from './stat_options.js';
@@ -66,8 +66,7 @@ async function runTables(o: StatOptions, ctx: Context): Promise<number> {
   return 0;
 }
 
-const stat: Command<StatOptions> = {
-  summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality',
+const stat: CommandModule<StatOptions> = {
   synopsis: [
     '[-c] [-m] [-n] [-p PID|PATTERN]... [-s[NODE]] [-v] [-z] [PID|PATTERN...] [--numastat | --json]',
     '-V',

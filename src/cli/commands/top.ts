@@ -11,7 +11,7 @@ import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
 import type { Context } from '../context.js';
 import { withoutSelf } from '../self.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { MAX_WAIT_MS } from '../../model/timer_limit.js';
 import { wakeableWait } from '../wait.js';
 
@@ -162,8 +162,7 @@ async function batch(ctx: Context, interval: number, iterations: number): Promis
   return 0;
 }
 
-const top: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'live full-screen view: node memory and hit/miss rates, processes by remote memory',
+const top: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--interval SEC] [--iterations N]'],
   description: `A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
 use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then

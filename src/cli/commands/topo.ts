@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { NumakitError } from '../../model/errors.js';
 import { discoverTopology } from '../../discover/topology.js';
 import { renderTopoText } from '../../render/topo_text.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { ParsedOptions, CommandModule } from '../options.js';
 import { readWarnings } from '../warnings.js';
 
 const OPTIONS = {
@@ -36,8 +36,7 @@ function writeOut(file: string, text: string, out: (t: string) => void, what: st
   }
 }
 
-const topo: Command<ParsedOptions<typeof OPTIONS>> = {
-  summary: 'topology: nodes, CPUs, memory, devices, distances',
+const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--json | --numactl | --svg FILE | --html FILE]'],
   description: `The machine's NUMA topology: per node its CPUs, memory, huge pages and devices
 (NICs, NVMe, block, GPUs, InfiniBand), then the distance matrix.`,

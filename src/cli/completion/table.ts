@@ -6,10 +6,9 @@
 // a single executable) the commands are loaded. A test checks the file against the loaded table.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COMMANDS } from '../commands/index.js';
 import { sea } from '../../sea/is_sea.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
-import type { Command, CompleteKind, OptionSpec } from '../options.js';
+import type { Command, CommandTable, CompleteKind, OptionSpec } from '../options.js';
 import { HELP_OPTION } from '../parse_options.js';
 
 export interface CompletionOption {
@@ -63,9 +62,9 @@ function flatten(path: string, cmd: Command, out: CompletionCommand[]): void {
 export const PREBUILT = fileURLToPath(new URL('./commands.json', import.meta.url));
 
 /** Every command and subcommand of the table, flattened: loads every command module. */
-export async function loadCompletionCommands(): Promise<Omit<CompletionTable, 'examples'>> {
+export async function loadCompletionCommands(table: CommandTable): Promise<Omit<CompletionTable, 'examples'>> {
   const commands: CompletionCommand[] = [];
-  for (const [name, entry] of Object.entries(COMMANDS)) flatten(name, await entry.load(), commands);
+  for (const [name, entry] of Object.entries(table.commands)) flatten(name, await entry.load(), commands);
   return { globals: Object.entries(GLOBAL_OPTIONS).map(([k, s]) => option(k, s)), commands };
 }
 
@@ -81,8 +80,8 @@ function prebuilt(): Omit<CompletionTable, 'examples'> | null {
   }
 }
 
-export async function completionTable(examples: readonly string[]): Promise<CompletionTable> {
-  return { ...(prebuilt() ?? (await loadCompletionCommands())), examples };
+export async function completionTable(table: CommandTable, examples: readonly string[]): Promise<CompletionTable> {
+  return { ...(prebuilt() ?? (await loadCompletionCommands(table))), examples };
 }
 
 /** The words a value kind stands for, when it is a fixed list. */

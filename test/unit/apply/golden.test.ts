@@ -16,7 +16,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Context } from '../../../src/cli/context.js';
-import type { Command } from '../../../src/cli/options.js';
+import type { CommandModule } from '../../../src/cli/options.js';
 import { describeError } from '../../../src/cli/main.js';
 import { parseCommandArgs, resolveSubcommand } from '../../../src/cli/parse_options.js';
 import { CLASSES } from '../../../src/policy/knowledge/types.js';
@@ -28,7 +28,7 @@ const EXAMPLES = readdirSync(join(REPO, 'examples'))
   .filter((n) => existsSync(join(REPO, 'examples', n, 'manifest.json')))
   .sort();
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   apply: async () => (await import('../../../src/cli/commands/apply.js')).default,
   rollback: async () => (await import('../../../src/cli/commands/rollback.js')).default,
   journal: async () => (await import('../../../src/cli/commands/journal.js')).default,

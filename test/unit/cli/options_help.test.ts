@@ -5,7 +5,7 @@
 // accepts is documented: each letter and each long name used anywhere in numakit (or common
 // elsewhere) that the help does not list is refused as an unknown option, exit 2.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMANDS, OVERVIEW } from '../../../src/cli/commands/index.js';
@@ -182,6 +182,17 @@ describe('the command table', () => {
     for (const [name, entry] of Object.entries(COMMANDS))
       assert.equal(entry.summary, (await entry.load()).summary, name);
     assert.equal(OVERVIEW.summary, (await OVERVIEW.load()).summary);
+  });
+
+  it('each summary is written once, in src/cli/command_list.ts', () => {
+    const src = join(REPO_DIR, 'src');
+    const texts = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => [f, readFileSync(join(src, f), 'utf8')] as const);
+    for (const entry of [...Object.values(COMMANDS), OVERVIEW]) {
+      const where = texts.filter(([, t]) => t.includes(`'${entry.summary}'`)).map(([f]) => f);
+      assert.deepEqual(where, [join('cli', 'command_list.ts')], entry.summary);
+    }
   });
 
   it('the README has the exit status table', () => {
