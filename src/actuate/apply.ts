@@ -8,7 +8,7 @@ import { NumakitError } from '../model/errors.js';
 import { atomicWrite } from './atomic_write.js';
 import { acquireLock, createChangeSet, JournalWriteError, saveChangeSet, sweepJournal } from './journal.js';
 import { undoChangeSet, type UndoResult } from './rollback.js';
-import { readTarget, sameValue, valueOf, writeTarget } from './targets.js';
+import { readTarget, sameValue, knobValue, writeTarget } from './targets.js';
 import type { System } from './system.js';
 
 export interface PersistFile {
@@ -59,7 +59,7 @@ function applyOne(sys: System, p: PlannedChange, journal: (e: JournalEntry) => v
     change: p.change,
     path: now.path,
     old: now.raw,
-    restore: valueOf(now.raw),
+    restore: knobValue(now.raw),
     state: 'writing',
   };
   journal(entry);
@@ -67,7 +67,7 @@ function applyOne(sys: System, p: PlannedChange, journal: (e: JournalEntry) => v
   const back = readTarget(sys, p.change);
   if (back === null || !sameValue(p.change, now.path, back.raw, p.change.value)) {
     throw new NumakitError(
-      `${label}: wrote '${p.change.value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`,
+      `${label}: wrote '${p.change.value}' but it reads back '${back === null ? 'nothing' : knobValue(back.raw)}'`,
     );
   }
   journal({ ...entry, state: 'written' });

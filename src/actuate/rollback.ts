@@ -6,7 +6,7 @@ import { changeLabel, needsUndo, type ChangeSet, type ChangeSetStatus, type Jour
 import { NumakitError, NothingToDo } from '../model/errors.js';
 import { atomicRemove, atomicWrite } from './atomic_write.js';
 import { acquireLock, saveChangeSet, sweepJournal } from './journal.js';
-import { sameValue, valueOf, writeTarget } from './targets.js';
+import { sameValue, knobValue, writeTarget } from './targets.js';
 import type { System } from './system.js';
 
 export interface UndoResult {
@@ -37,7 +37,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 /** The line for a target still changed: "/proc/sys/vm/swappiness is still '10' (was '60'): why". */
 function stillChanged(label: string, now: string | null, e: JournalEntry, why: string): string {
   const reason = why.startsWith(`${label}: `) ? why.slice(label.length + 2) : why;
-  const value = now === null ? 'may still be changed' : `is still '${valueOf(now)}'`;
+  const value = now === null ? 'may still be changed' : `is still '${knobValue(now)}'`;
   return `${label} ${value} (was '${e.restore}'): ${reason}`;
 }
 
@@ -73,7 +73,7 @@ function undoEntry(sys: System, e: JournalEntry, drifted: string[]): string {
       label,
       after,
       e,
-      `wrote '${e.restore}' back but it reads '${after === null ? 'nothing' : valueOf(after)}'`,
+      `wrote '${e.restore}' back but it reads '${after === null ? 'nothing' : knobValue(after)}'`,
     );
   }
   return 'restored';

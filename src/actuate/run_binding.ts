@@ -1,7 +1,7 @@
 // The binding half of `numakit run`, shared with `bench ab`: what this machine and process
 // allow (read once), and setting a RunArgs' memory policy and CPU affinity on the calling
 // thread, which a command started from it (exec, or fork from this thread) inherits.
-import { statSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { formatCpuList, parseCpuList } from '../model/cpuset.js';
 import { NumakitError } from '../model/errors.js';
@@ -193,7 +193,7 @@ function readDeviceNode(root: SysRoot, path: string, name: string): number {
 
 /** The block device holding PATH (or PATH itself if it is one), found by its major:minor. */
 function blockDeviceOf(root: SysRoot, path: string): string {
-  let st;
+  let st: BigIntStats;
   try {
     st = statSync(path, { bigint: true });
   } catch {

@@ -16,7 +16,7 @@ export function candidatePaths(c: Change): string[] {
 }
 
 /** The logical value of a knob's text: the [selected] word of a selector file, else the trimmed text. */
-export function valueOf(raw: string): string {
+export function knobValue(raw: string): string {
   const m = /\[([^\]]+)\]/.exec(raw);
   return m ? m[1]! : raw.trim().replace(/\s+/g, ' ');
 }
@@ -35,7 +35,7 @@ function sameList(a: string, b: string, parse: (t: string) => number[]): boolean
 export function sameValue(c: Change, path: string | null, current: string, wanted: string): boolean {
   if (c.kind === 'irq-affinity') return sameList(current, wanted, parseCpuList);
   if (path !== null && MASK_FILE.test(path)) return sameList(current, wanted, parseCpuMask);
-  return valueOf(current) === valueOf(wanted);
+  return knobValue(current) === knobValue(wanted);
 }
 
 function isSubset(a: string, b: string, parse: (t: string) => number[]): boolean {
@@ -58,7 +58,9 @@ export function satisfies(c: Change, path: string | null, current: string): bool
   if ((c.kind === 'irq-affinity' || c.kind === 'sysfs') && c.subset === true) {
     return isSubset(current, c.value, c.kind === 'irq-affinity' ? parseCpuList : parseCpuMask);
   }
-  return (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).some((w) => valueOf(current) === valueOf(w));
+  return (
+    (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).some((w) => knobValue(current) === knobValue(w))
+  );
 }
 
 /** Reads the target: the resolved path and its raw text (or service state); null when absent. */
@@ -80,7 +82,7 @@ export function planChanges(sys: System, changes: readonly Change[]): PlannedCha
     const t = readTarget(sys, change);
     if (t === null) return { change, path: candidatePaths(change)[0] ?? null, current: null, action: 'absent' };
     const same = satisfies(change, t.path, t.raw);
-    return { change, path: t.path, current: valueOf(t.raw), action: same ? 'same' : 'change' };
+    return { change, path: t.path, current: knobValue(t.raw), action: same ? 'same' : 'change' };
   });
 }
 

@@ -10,7 +10,7 @@ import { formatCpuList } from '../model/cpuset.js';
 import type { ChangeSet, JournalEntry, PageMoveEntry, SysctlChange, ThreadAffinityEntry } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { createChangeSet, saveChangeSet } from '../actuate/journal.js';
-import { readTarget, sameValue, valueOf, writeTarget } from '../actuate/targets.js';
+import { readTarget, sameValue, knobValue, writeTarget } from '../actuate/targets.js';
 import type { System } from '../actuate/system.js';
 import { parseCpuList } from '../model/cpuset.js';
 
@@ -151,14 +151,14 @@ export class AgentJournal {
     const change: SysctlChange = { kind: 'sysctl', target, value, reason };
     const now = readTarget(sys, change);
     if (now === null || sameValue(change, now.path, now.raw, value)) return null;
-    const entry: JournalEntry = { change, path: now.path, old: now.raw, restore: valueOf(now.raw), state: 'writing' };
+    const entry: JournalEntry = { change, path: now.path, old: now.raw, restore: knobValue(now.raw), state: 'writing' };
     const at = this.cs.entries.length;
     this.save({ ...this.cs, entries: [...this.cs.entries, entry] });
     writeTarget(sys, change, now.path, value);
     const back = readTarget(sys, change);
     if (back === null || !sameValue(change, now.path, back.raw, value))
       throw new NumakitError(
-        `/${now.path}: wrote '${value}' but it reads back '${back === null ? 'nothing' : valueOf(back.raw)}'`,
+        `/${now.path}: wrote '${value}' but it reads back '${back === null ? 'nothing' : knobValue(back.raw)}'`,
       );
     this.save({ ...this.cs, entries: this.cs.entries.map((e, j) => (j === at ? { ...e, state: 'written' } : e)) });
     return entry.restore;

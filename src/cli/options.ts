@@ -71,8 +71,7 @@ export type ParsedOptions<O extends OptionTable> = Parsed<Values<O>>;
  * main parses the arguments with `options` (or the command's own `parse`, for a grammar such
  * as numactl's) before `run` is called, so an undeclared option never reaches a command.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds commands of every parse shape
-export interface Command<P = any> {
+export interface Command<P = unknown> {
   /** One line for `numakit --help` and the man page's command list. */
   readonly summary: string;
   /** Usage lines after "numakit NAME": ['[--json | --numactl]']. */
@@ -95,8 +94,7 @@ export interface Command<P = any> {
 }
 
 /** A top-level command's module: its summary is its line in src/cli/command_list.ts, added when it is loaded. */
-// biome-ignore lint/suspicious/noExplicitAny: the table holds commands of every parse shape
-export type CommandModule<P = any> = Omit<Command<P>, 'summary'>;
+export type CommandModule<P = unknown> = Omit<Command<P>, 'summary'>;
 
 /** A command in the table: its line (command_list.ts) and how to load it, imported only when it runs. */
 export interface CommandEntry {

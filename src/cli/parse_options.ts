@@ -87,7 +87,7 @@ export function parseOptions(decl: Declaration, args: string[], who: string): Pa
     const long = /^--([^=]+)/.exec(a)?.[1];
     if (long !== undefined && options[long]?.shortOnly === true) throw new UnknownOptionError(who, `--${long}`);
   }
-  let r;
+  let r: ReturnType<typeof parseArgs>;
   try {
     r = parseArgs({
       args,

@@ -1,6 +1,7 @@
 // The overview's stat section: how often allocations missed their node since boot, and the
 // processes with the most memory away from where they run (CPU time since each started: the
 // overview does not wait for a sampling window).
+import type { NodeStat } from '../model/stat.js';
 import type { Context } from './context.js';
 
 const SHOW = 3;
@@ -12,7 +13,7 @@ export async function statOverview(ctx: Context): Promise<{ text: string; data: 
   const { rankByRemote } = await import('../policy/locality.js');
   const { renderStatOverview, missShare } = await import('../render/stat_overview.js');
   const { rankedJson } = await import('../render/stat_json.js');
-  let s;
+  let s: NodeStat;
   try {
     s = readNodeStat(ctx.root, { meminfo: false });
   } catch {

@@ -65,7 +65,7 @@ export class SysfsParseError extends SyntaxError {
   }
 }
 
-function escape(c: string): string {
+function escapeChar(c: string): string {
   if (c === '\n') return '\\n';
   const code = c.charCodeAt(0);
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
@@ -76,6 +76,6 @@ function escape(c: string): string {
  * escaped: a quoted file never moves the terminal's cursor or colours its screen.
  */
 export function printable(s: string): string {
-  const one = s.slice(0, 200).replace(/[^\x20-\x7e]/g, escape);
+  const one = s.slice(0, 200).replace(/[^\x20-\x7e]/g, escapeChar);
   return one.length > 60 ? `${one.slice(0, 57)}...` : one;
 }

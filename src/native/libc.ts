@@ -12,7 +12,8 @@ import type * as KoffiModule from 'koffi';
 import { loadKoffi } from './koffi_load.js';
 import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './errors.js';
 
-type Fn = (...args: any[]) => any;
+/** A C function through koffi: any arguments koffi can convert, an int result. */
+type Fn = (...args: unknown[]) => number;
 
 /** Raw bindings. Integer results are C return values; failures leave errno set. */
 export interface Libc {
@@ -26,7 +27,8 @@ export interface Libc {
   move_pages: Fn;
   migrate_pages: Fn;
   execvp: Fn;
-  signal: Fn;
+  /** Returns the previous handler (a pointer), which nothing here reads. */
+  signal: (...args: unknown[]) => unknown;
   fcntl: Fn;
   getpagesize: Fn;
   madvise: Fn;

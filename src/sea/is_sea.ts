@@ -8,5 +8,5 @@ export interface SeaApi {
 /** node:sea, when this process is the single executable. */
 export function sea(): SeaApi | null {
   const api = (globalThis as { __numakitSea?: SeaApi }).__numakitSea;
-  return api !== undefined && api.isSea() ? api : null;
+  return api?.isSea() ? api : null;
 }

@@ -24,26 +24,34 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
       sync: true,
       strict: true,
       onReadEntry: (entry) => {
-        if (failure !== null) return void entry.resume();
+        // An entry not kept (refused, or after a refusal) is still read past: resume() drains it.
+        const skip = (why?: string): void => {
+          if (why !== undefined) fail(why);
+          entry.resume();
+        };
+        if (failure !== null) return skip();
         let rel: string;
         try {
           rel = normalise(entry.path);
         } catch (e) {
-          return void (fail((e as Error).message), entry.resume());
+          return skip((e as Error).message);
         }
-        if (tree.size >= ARCHIVE_LIMITS.maxEntries)
-          return void (fail(`more than ${ARCHIVE_LIMITS.maxEntries} entries`), entry.resume());
-        if (entry.type === 'Directory') return void (tree.add(rel, { kind: 'dir' }), entry.resume());
-        if (entry.type === 'SymbolicLink')
-          return void (tree.add(rel, { kind: 'link', target: entry.linkpath ?? '' }), entry.resume());
+        if (tree.size >= ARCHIVE_LIMITS.maxEntries) return skip(`more than ${ARCHIVE_LIMITS.maxEntries} entries`);
+        if (entry.type === 'Directory') {
+          tree.add(rel, { kind: 'dir' });
+          return skip();
+        }
+        if (entry.type === 'SymbolicLink') {
+          tree.add(rel, { kind: 'link', target: entry.linkpath ?? '' });
+          return skip();
+        }
         if (entry.type !== 'File' && entry.type !== 'OldFile')
-          return void (fail(`${rel}: ${entry.type} entries are not part of a snapshot`), entry.resume());
+          return skip(`${rel}: ${entry.type} entries are not part of a snapshot`);
         const size = entry.size ?? 0;
         total += size;
-        if (size > ARCHIVE_LIMITS.maxFileBytes)
-          return void (fail(`${rel}: ${size} bytes, more than a kernel file holds`), entry.resume());
+        if (size > ARCHIVE_LIMITS.maxFileBytes) return skip(`${rel}: ${size} bytes, more than a kernel file holds`);
         if (total > ARCHIVE_LIMITS.maxTotalBytes)
-          return void (fail(`more than ${ARCHIVE_LIMITS.maxTotalBytes >> 20} MiB unpacked`), entry.resume());
+          return skip(`more than ${ARCHIVE_LIMITS.maxTotalBytes >> 20} MiB unpacked`);
         const chunks: Buffer[] = [];
         entry.on('data', (c: Buffer) => chunks.push(c));
         entry.on('end', () =>

@@ -1,4 +1,5 @@
 // numakit bench ab [OPTIONS] -- COMMAND [ARGS...]: A/B runs of a workload under placements.
+import type { AbResult } from '../../model/bench.js';
 import { UsageError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
@@ -116,7 +117,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
   const stop = () => abort.abort();
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  let result;
+  let result: AbResult;
   try {
     result = await benchAb(
       ctx.root,

@@ -25,7 +25,10 @@ const OPTIONS = {
 
 /** Writes a picture file (or stdout for "-"); one line naming the file on failure. */
 function writeOut(file: string, text: string, out: (t: string) => void, what: string): void {
-  if (file === '-') return out(text);
+  if (file === '-') {
+    out(text);
+    return;
+  }
   try {
     writeFileSync(file, text);
   } catch (e) {

@@ -2,7 +2,7 @@
 // (--per-node) or on one node, each instance bound to its node's CPUs and memory.
 import { UsageError } from '../../model/errors.js';
 import { budgetGiB, budgetText, memoryPlan, onNodes, RESERVE_RULE } from './budget.js';
-import { num, oneNodeNotes } from './machine.js';
+import { oneNodeNotes } from './machine.js';
 import { chooseNode } from './choose_node.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';

@@ -142,6 +142,7 @@ export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
         'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]',
       ]),
       o.sparkHome,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion in the script, not a JS template
       'k8s://"${K8S_API:?set K8S_API to the API server URL}"',
       conf,
     ),

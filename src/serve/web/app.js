@@ -2,7 +2,6 @@
 // machine's topology changes), live values from /api/live every 2 s. Plain DOM, no library;
 // every value from the machine is set as text, never as HTML.
 
-
 const POLL_MS = 2000;
 let topologyVersion = -1;
 let previous = null;
