@@ -6,11 +6,11 @@
 // with the capability bounding set cut to the manifest's list (setpriv) and no new privileges.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
+import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { parseAllDocuments } from 'yaml';
 import { shellQuote } from './guest.js';
 import { REPO_ROOT } from './setup.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export interface ContainerSpec {
   readonly name: string;
   readonly argv: string[];
@@ -28,10 +28,11 @@ export function containerSpec(dir: string, name: string, init = false): Containe
   const r = spawnSync('kubectl', ['kustomize', join(REPO_ROOT, 'deploy', 'kubernetes', dir)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${r.stderr || r.error?.message}`);
   const ds = parseAllDocuments(r.stdout)
-    .map((d) => d.toJS())
-    .find((o: any) => o.kind === 'DaemonSet') as any;
-  const pod = ds.spec.template.spec;
-  const c = (init ? pod.initContainers : pod.containers).find((x: any) => x.name === name);
+    .map((d) => d.toJS() as { kind?: string })
+    .find((o) => o.kind === 'DaemonSet') as IDaemonSet | undefined;
+  const pod = ds?.spec?.template.spec;
+  if (pod === undefined) throw new Error(`${dir}: no DaemonSet with a pod spec`);
+  const c = (init ? (pod.initContainers ?? []) : pod.containers).find((x) => x.name === name);
   if (!c) throw new Error(`${dir}: no ${init ? 'init ' : ''}container ${name}`);
   const env: Record<string, string> = {};
   for (const e of c.env ?? [])
@@ -47,7 +48,8 @@ export function containerSpec(dir: string, name: string, init = false): Containe
   const writable: Record<string, string> = {};
   let sysReadOnly = false;
   for (const m of c.volumeMounts ?? []) {
-    const v = pod.volumes.find((x: any) => x.name === m.name);
+    const v = pod.volumes?.find((x) => x.name === m.name);
+    if (v === undefined) throw new Error(`${dir}: container ${name} mounts ${m.name}, which is no volume of the pod`);
     if (m.mountPath === '/sys') sysReadOnly = m.readOnly === true;
     else if (m.readOnly !== true && v.emptyDir) writable[m.mountPath] = 'tmpfs';
     else if (m.readOnly !== true && v.hostPath) writable[m.mountPath] = v.hostPath.path;

@@ -92,10 +92,16 @@ function spinner(cpu) {
 
 const SCENARIOS = {
   // Pinned by numactl (main thread too): it stays misplaced until the agent acts (--override-pins).
-  'misplaced-pinned': async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0, ['--pin'])]),
+  'misplaced-pinned': async () => {
+    spinner(cpusOf(1)[0]);
+    return [await workload('busy', MIB, 1, 0, ['--pin'])];
+  },
   // Pinned, node 1 idle: with --tune threads its threads must leave node 0 (an affinity that changes).
   'misplaced-pinned-idle': async () => [await workload('busy', MIB, 1, 0, ['--pin'])],
-  misplaced: async () => (spinner(cpusOf(1)[0]), [await workload('busy', MIB, 1, 0)]),
+  misplaced: async () => {
+    spinner(cpusOf(1)[0]);
+    return [await workload('busy', MIB, 1, 0)];
+  },
   'misplaced-idle': async () => [await workload('busy', MIB, 1, 0)],
   competing: async () => [await workload('first', MIB, 1, 0), await workload('second', MIB, 2, 0)],
   // A hot main thread plus three helpers at up to 30% each: 1.9 CPUs, a little over one 1-CPU

@@ -2,7 +2,6 @@
 // Kubernetes Guaranteed pods pinned by the kubelet never touched (either unit), and the cgroup
 // files read (memory.numa_stat, cpu.stat, cgroup.procs).
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';

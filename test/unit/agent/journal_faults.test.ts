@@ -136,8 +136,11 @@ describe('agent: kernel.numa_balancing cannot be written', () => {
       // One failing write (the fake's regular file is emptied by O_TRUNC first: the exit restore puts it back).
       let once = true;
       const r = await withFileFaults(
-        (c) =>
-          c.op === 'write' && c.path.endsWith('kernel/numa_balancing') && once ? ((once = false), errno) : undefined,
+        (c) => {
+          if (c.op !== 'write' || !c.path.endsWith('kernel/numa_balancing') || !once) return undefined;
+          once = false;
+          return errno;
+        },
         () => runUntil({}),
       );
       assert.match(

@@ -82,9 +82,10 @@ describe('agent pass', () => {
     const during = new Set<string>();
     const ops = {
       ...m.ops,
-      movePages: (...a: Parameters<typeof m.ops.movePages>) => (
-        during.add(m.ops.getAffinity(99999).join(',')), m.ops.movePages(...a)
-      ),
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => {
+        during.add(m.ops.getAffinity(99999).join(','));
+        return m.ops.movePages(...a);
+      },
     };
     const pass = new AgentPass(cfg(), {
       root: m.root,
@@ -234,7 +235,10 @@ describe('agent life: the interval', () => {
       pageSize: 4096,
       selfPid: 99999,
       clock: fakeClock(),
-      now: () => (passes++, t),
+      now: () => {
+        passes++;
+        return t;
+      },
       sleep: async (ms) => {
         sleeps.push(ms);
         t += ms;
@@ -316,9 +320,10 @@ describe('agent life: restore', () => {
     // The signal arrives while the 3rd batch is in the kernel.
     const ops = {
       ...m.ops,
-      movePages: (...a: Parameters<typeof m.ops.movePages>) => (
-        m.movePagesCalls === 4 && signals.emit('SIGTERM'), m.ops.movePages(...a)
-      ),
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => {
+        if (m.movePagesCalls === 4) signals.emit('SIGTERM');
+        return m.ops.movePages(...a);
+      },
     };
     const code = await runAgent(cfg({ intervalMs: 20 }), {
       root: m.root,

@@ -5,7 +5,6 @@
 // changed (a restore from it gives every thread its first affinity back), and nothing is half
 // done: a failed action puts back the threads it had bound.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { listChangeSets } from '../../../src/actuate/journal.js';
 import { openSystem } from '../../../src/actuate/system.js';

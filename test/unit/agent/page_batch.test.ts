@@ -9,7 +9,7 @@ import { BatchBuffers } from '../../../src/agent/page_batch.js';
 
 const UNSET = -0x7fffffff;
 const [ENOENT, EFAULT, EBUSY, EACCES] = [-2, -14, -16, -13];
-const addrsOf = (b: BatchBuffers, words: Uint32Array, n: number) =>
+const addrsOf = (words: Uint32Array, n: number) =>
   Array.from({ length: n }, (_, i) => words[2 * i + 1]! * 2 ** 32 + words[2 * i]!);
 
 function withTargets(target: [number, number][]): BatchBuffers {
@@ -32,11 +32,11 @@ describe('page loops (WebAssembly)', () => {
       const b = withTargets([[1, 0]]);
       b.fill(start, step, count);
       assert.deepEqual(
-        addrsOf(b, b.addrs, count),
+        addrsOf(b.addrs, count),
         Array.from({ length: count }, (_, i) => start + i * step),
       );
       b.setAddr(count, start + 12345 * 4096);
-      assert.equal(addrsOf(b, b.addrs, count + 1)[count], start + 12345 * 4096, 'setAddr writes the same form');
+      assert.equal(addrsOf(b.addrs, count + 1)[count], start + 12345 * 4096, 'setAddr writes the same form');
     });
   }
 

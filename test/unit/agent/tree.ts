@@ -162,7 +162,10 @@ export class FakeMachine {
 
   /** Writes /proc/stat and every process's files (only `only`'s memory files when given). */
   write(only?: FakeProc): void {
-    if (only !== undefined) return this.writeMemory(only);
+    if (only !== undefined) {
+      this.writeMemory(only);
+      return;
+    }
     put(
       this.dir,
       'proc/stat',

@@ -111,12 +111,11 @@ test('a knob that cannot be opened for writing (EACCES at each position, EROFS, 
 
 test('a knob that takes part of the value (a short write) is a failure, and what it holds then is put back', () => {
   let once = true;
-  const r = applyWith(
-    (dir) => (c) =>
-      c.op === 'write' && c.path.startsWith(dir) && c.path.endsWith('swappiness') && once
-        ? ((once = false), 1)
-        : undefined,
-  );
+  const r = applyWith((dir) => (c) => {
+    if (c.op !== 'write' || !c.path.startsWith(dir) || !c.path.endsWith('swappiness') || !once) return undefined;
+    once = false;
+    return 1;
+  });
   assert.match(
     r.message,
     /^apply failed: \/proc\/sys\/vm\/swappiness: cannot write '10': the kernel took 1 of 3 bytes; it had changed 4 value\(s\) \(\/proc\/sys\/vm\/swappiness, .*\): all rolled back/,

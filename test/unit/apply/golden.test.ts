@@ -1,18 +1,9 @@
 // `numakit apply --profile P` (dry run) on every example machine, and the --persist files on
 // spark-2s, against test/golden/apply/. UPDATE_GOLDEN=1 rewrites them; review the diff like code.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { Context } from '../../../src/cli/context.js';

@@ -3,7 +3,7 @@
 // so; the knob tree ends byte for byte as before and the journal file on disk is always a
 // whole change set. Faults are injected through the file-call table (test/helpers/file_faults.ts).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -114,7 +114,12 @@ test('atomicWrite: each step failing (ENOSPC, EPERM, EIO, a full disk) leaves th
     ],
     [
       'disk full at 4096',
-      (c) => (c.op === 'write' ? (wrote ? 0 : ((wrote = true), 4096)) : undefined),
+      (c) => {
+        if (c.op !== 'write') return undefined;
+        if (wrote) return 0;
+        wrote = true;
+        return 4096;
+      },
       /write failed: wrote 4096 of 10000 bytes, then the file system took no more/,
     ],
     [

@@ -1,7 +1,6 @@
 // Runs `numakit doctor` in-process on a tree, capturing output the way main() would, and
 // compares with golden files under test/golden/doctor (UPDATE_GOLDEN=1 rewrites them).
-import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

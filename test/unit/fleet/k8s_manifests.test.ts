@@ -8,19 +8,21 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import { DaemonSet, type IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
-import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import {
+  type IServiceMonitor,
+  ServiceMonitor,
+} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { REPO_DIR } from '../../helpers/cli.js';
 
 const K8S = join(REPO_DIR, 'deploy', 'kubernetes');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = { kind: string; metadata: { name: string }; [k: string]: any };
+type Obj = { kind: string; metadata: { name: string }; [k: string]: unknown };
 const MODELS: Record<string, (o: Obj) => { validate(): void }> = {
   Namespace: (o) => new Namespace(o as never),
   ServiceAccount: (o) => new ServiceAccount(o as never),
@@ -71,9 +73,12 @@ describe('deploy/kubernetes renders and validates', () => {
   }
 });
 
-function daemonset(dir: string): Obj {
-  return kustomize(join(K8S, dir)).find((o) => o.kind === 'DaemonSet')!;
+function daemonset(dir: string): IDaemonSet {
+  return kustomize(join(K8S, dir)).find((o) => o.kind === 'DaemonSet')! as unknown as IDaemonSet;
 }
+
+/** The DaemonSet's pod spec (every manifest here has one). */
+const podOf = (ds: IDaemonSet) => ds.spec!.template.spec!;
 
 interface Privileges {
   hostPID: boolean;
@@ -83,9 +88,9 @@ interface Privileges {
   initCaps?: string[];
 }
 
-function privileges(ds: Obj): Privileges {
-  const pod = ds.spec.template.spec;
-  const c = pod.containers[0];
+function privileges(ds: IDaemonSet): Privileges {
+  const pod = podOf(ds);
+  const c = pod.containers[0]!;
   const uid = c.securityContext?.runAsUser ?? pod.securityContext?.runAsUser;
   return {
     hostPID: pod.hostPID === true,
@@ -93,7 +98,7 @@ function privileges(ds: Obj): Privileges {
     root: uid === 0,
     caps: [...(c.securityContext?.capabilities?.add ?? [])].sort(),
     ...(pod.initContainers
-      ? { initCaps: [...(pod.initContainers[0].securityContext?.capabilities?.add ?? [])].sort() }
+      ? { initCaps: [...(pod.initContainers[0]!.securityContext?.capabilities?.add ?? [])].sort() }
       : {}),
   };
 }
@@ -125,16 +130,17 @@ describe('each mode has exactly its privileges (docs/fleet.md)', () => {
     it(`${dir}: ${p.caps.length === 0 ? 'no capabilities' : p.caps.join(' + ')}${p.hostPID ? ', hostPID' : ''}${p.root ? ', root' : ', not root'}`, () => {
       const ds = daemonset(dir);
       assert.deepEqual(privileges(ds), p);
-      const pod = ds.spec.template.spec;
+      const pod = podOf(ds);
       for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
-        assert.deepEqual(c.securityContext.capabilities.drop, ['ALL'], `${c.name}: drops every capability first`);
-        assert.equal(c.securityContext.allowPrivilegeEscalation, false, c.name);
-        assert.equal(c.securityContext.readOnlyRootFilesystem, true, c.name);
-        assert.notEqual(c.securityContext.privileged, true, c.name);
-        const sys = c.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/sys');
+        const sc = c.securityContext!;
+        assert.deepEqual(sc.capabilities!.drop, ['ALL'], `${c.name}: drops every capability first`);
+        assert.equal(sc.allowPrivilegeEscalation, false, c.name);
+        assert.equal(sc.readOnlyRootFilesystem, true, c.name);
+        assert.notEqual(sc.privileged, true, c.name);
+        const sys = c.volumeMounts!.find((m) => m.mountPath === '/sys');
         assert.ok(sys === undefined || sys.readOnly === true, `${c.name}: /sys read-only`);
-        for (const m of c.volumeMounts) {
-          const v = pod.volumes.find((x: { name: string }) => x.name === m.name);
+        for (const m of c.volumeMounts!) {
+          const v = pod.volumes!.find((x) => x.name === m.name)!;
           if (v.hostPath && m.readOnly !== true)
             assert.equal(
               v.hostPath.path,
@@ -143,32 +149,39 @@ describe('each mode has exactly its privileges (docs/fleet.md)', () => {
             );
         }
       }
-      assert.equal(pod.securityContext.seccompProfile.type, 'RuntimeDefault');
+      assert.equal(pod.securityContext!.seccompProfile!.type, 'RuntimeDefault');
       assert.equal(pod.automountServiceAccountToken, dir === 'overlays/nrt', 'only nrt talks to the API server');
     });
   }
   it('the agent: system-node-critical, restore init container, preStop that stops it and waits, journal on the host', () => {
-    const pod = daemonset('overlays/agent').spec.template.spec;
+    const pod = podOf(daemonset('overlays/agent'));
+    const agent = pod.containers[0]!;
     assert.equal(pod.priorityClassName, 'system-node-critical');
-    assert.deepEqual(pod.initContainers[0].command, ['numakit', 'agent', 'restore', '--state-dir', '/var/lib/numakit']);
-    assert.deepEqual(pod.containers[0].lifecycle.preStop.exec.command.slice(0, 3), ['numakit', 'k8s', 'agent-stop']);
-    assert.ok(pod.containers[0].args.includes('--advise'), 'advise by default');
-    assert.ok(!daemonset('variants/agent-act').spec.template.spec.containers[0].args.includes('--advise'));
-    assert.deepEqual(pod.volumes.find((v: { name: string }) => v.name === 'state').hostPath, {
+    assert.deepEqual(pod.initContainers![0]!.command, [
+      'numakit',
+      'agent',
+      'restore',
+      '--state-dir',
+      '/var/lib/numakit',
+    ]);
+    assert.deepEqual(agent.lifecycle!.preStop!.exec!.command!.slice(0, 3), ['numakit', 'k8s', 'agent-stop']);
+    assert.ok(agent.args!.includes('--advise'), 'advise by default');
+    assert.ok(!podOf(daemonset('variants/agent-act')).containers[0]!.args!.includes('--advise'));
+    assert.deepEqual(pod.volumes!.find((v) => v.name === 'state')!.hostPath, {
       path: '/var/lib/numakit',
       type: 'DirectoryOrCreate',
     });
   });
   it('the exporter runs numakit serve with the agreed interface, behind a token, scraped by a ServiceMonitor', () => {
     const objs = kustomize(join(K8S, 'overlays/exporter'));
-    const c = objs.find((o) => o.kind === 'DaemonSet')!.spec.template.spec.containers[0];
+    const c = podOf(objs.find((o) => o.kind === 'DaemonSet')! as unknown as IDaemonSet).containers[0]!;
     assert.deepEqual(c.command, ['numakit', 'serve']);
     assert.deepEqual(
-      c.args.filter((a: string) => a.startsWith('--')),
+      c.args!.filter((a) => a.startsWith('--')),
       ['--listen', '--token-file', '--top', '--no-node-exporter-names'],
     );
-    const sm = objs.find((o) => o.kind === 'ServiceMonitor')!;
-    assert.equal(sm.spec.endpoints[0].authorization.credentials.name, 'numakit-exporter-token');
+    const sm = objs.find((o) => o.kind === 'ServiceMonitor')! as unknown as IServiceMonitor;
+    assert.equal(sm.spec.endpoints![0]!.authorization!.credentials!.name, 'numakit-exporter-token');
   });
 });
 

@@ -38,7 +38,11 @@ import * as g from './grammar.js';
 /** Every number in a parsed value is a finite, non-NaN number (bigints aside). */
 function sane(v: unknown, path = 'value'): void {
   if (typeof v === 'number') assert.ok(Number.isFinite(v), `${path} is ${v}`);
-  else if (v instanceof Map) for (const [k, x] of v) sane(k, `${path} key`), sane(x, `${path}[${String(k)}]`);
+  else if (v instanceof Map)
+    for (const [k, x] of v) {
+      sane(k, `${path} key`);
+      sane(x, `${path}[${String(k)}]`);
+    }
   else if (Array.isArray(v)) v.forEach((x, i) => sane(x, `${path}[${i}]`));
   else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) sane(x, `${path}.${k}`);
 }

@@ -124,7 +124,7 @@ for (const example of exampleNames()) {
     const machine = exampleMachine(example);
     for (const c of CASES) {
       test(`plan ${c.name}: "Before you start" lists the table's settings of its profile, as apply sees them`, () => {
-        let d;
+        let d: ReturnType<typeof planWorkload>;
         try {
           d = planWorkload(c.workload, machine, c.raw);
         } catch {

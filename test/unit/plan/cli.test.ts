@@ -35,7 +35,7 @@ test('prints every file under a header, PLAN.md last', async () => {
   const c = ctx();
   assert.equal(await plan.run(['spark-standalone'], c), 0);
   assert.match(c.text(), /^==> \/opt\/numa-java\/bin\/java \(mode 0755\) <==$/m);
-  assert.match(c.text(), /==> PLAN\.md \(mode 0644\) <==\n# numakit plan spark-standalone\n[^]*$/);
+  assert.match(c.text(), /==> PLAN\.md \(mode 0644\) <==\n# numakit plan spark-standalone\n[\s\S]*$/);
 });
 
 test('--out writes files by install path with their modes, and refuses to overwrite', async () => {

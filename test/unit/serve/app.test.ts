@@ -17,7 +17,10 @@ describe('serve app routes', () => {
     fx = realisticFourNode();
     const scraper = new Scraper(fx.root, OPTS);
     const real = scraper.scrape.bind(scraper);
-    scraper.scrape = (ms?: number) => (scrapes++, real(ms));
+    scraper.scrape = (ms?: number) => {
+      scrapes++;
+      return real(ms);
+    };
     srv = await startHttpServer({
       listen: { host: '127.0.0.1', port: 0 },
       token: null,

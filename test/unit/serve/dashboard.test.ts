@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
 import { procStat, realisticFourNode, startServe, type Child } from './helpers.js';
+import type { Browser } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const NODE = 'sys/devices/system/node';
@@ -18,8 +19,7 @@ describe('dashboard in chromium', {
 }, () => {
   let fx: ReturnType<typeof realisticFourNode>;
   let child: Child;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let browser: any;
+  let browser: Browser | undefined;
   before(async () => {
     fx = realisticFourNode();
     child = await startServe(['--doctor-interval', '1h'], ['--root', fx.dir]);
@@ -45,7 +45,7 @@ describe('dashboard in chromium', {
   });
 
   it('loads clean, draws every node, fills the tables, updates live values; screenshot kept', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors: string[] = [];
     page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e: Error) => errors.push(e.message));
@@ -82,12 +82,12 @@ describe('dashboard in chromium', {
         (_l, h: string, v: string) => `${h}${Number(v) - 4 * 1024 * 1024}`,
       ),
     );
-    await page.waitForFunction((b: string) => document.querySelector('#nodes tbody')!.textContent !== b, before, {
+    await page.waitForFunction((b) => document.querySelector('#nodes tbody')!.textContent !== b, before, {
       timeout: 10_000,
     });
     const after = await page.locator('#nodes tbody').textContent();
     assert.notEqual(after, before);
-    assert.match(await page.locator('#node-0-mem-text').textContent(), /used of 16\.0 GiB/);
+    assert.match((await page.locator('#node-0-mem-text').textContent()) ?? '', /used of 16\.0 GiB/);
     // Doctor ran on its worker thread: the fixture's uneven huge pages, with their fixes.
     await page.waitForSelector('#doctor .finding.warning pre', { timeout: 20_000 });
     mkdirSync(join(REPO_DIR, 'artifacts'), { recursive: true });

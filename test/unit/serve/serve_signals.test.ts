@@ -29,7 +29,10 @@ const listening = (s: EventEmitter) => ({ SIGINT: s.listenerCount('SIGINT'), SIG
 /** Whether something accepts connections on the port. */
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
-    const c = connect(port, '127.0.0.1', () => (c.destroy(), resolve(true)));
+    const c = connect(port, '127.0.0.1', () => {
+      c.destroy();
+      resolve(true);
+    });
     c.on('error', () => resolve(false));
   });
 

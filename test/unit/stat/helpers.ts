@@ -1,10 +1,7 @@
 // Runs `numakit stat` / `numakit top` in-process on a fixture root, capturing output, and
 // compares text with golden files (UPDATE_GOLDEN=1 rewrites them).
-import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeError } from '../../../src/cli/main.js';
 import { assertGolden as sharedAssertGolden, runCommand, type Ran } from '../../helpers/cli.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 
