@@ -9,7 +9,7 @@ export interface NotRun {
 
 export const NOT_RUN: readonly NotRun[] = [
   {
-    match: /^npm (ci|test|start|pack|install|run (build|build:sea|test:lab|test:dist|lab|capture|bench))\b/,
+    match: /^npm (ci|test|start|pack|install|run (build|build:sea|test:lab|test:dist|lab|capture|bench|lint))\b/,
     why: 'builds, packs or tests numakit itself (npm test is what runs this test; the lab ones boot QEMU guests): CI runs npm ci, npm test, npm run test:dist and npm run test:lab (.ci/run)',
   },
   {
