@@ -1,6 +1,6 @@
-// Values of the agent's flags and config keys: durations ("5s", "500ms", "2m", a number = seconds),
-// sizes ("64M", "1G", "512k", a number = bytes, binary units), fractions ("10%" or 0.1), CPUs.
-// Pure; each throws UsageError naming the flag or key.
+// Values of flags and config keys (agent, serve, bench, k8s): durations ("5s", "500ms", "2m", a
+// number = seconds), sizes ("64M", "1G", "512k", a number = bytes, binary units), fractions ("10%"
+// or 0.1), CPUs. Pure; each throws UsageError naming the flag or key.
 import { UsageError } from '../model/errors.js';
 import { MAX_WAIT_MS, MAX_WAIT_TEXT } from '../model/timer_limit.js';
 
@@ -58,4 +58,27 @@ export function parseChoice<T extends string>(v: string, choices: readonly T[], 
   if (!(choices as readonly string[]).includes(v))
     throw new UsageError(`${what} '${v}': expected ${choices.join(' or ')}`);
   return v as T;
+}
+
+// The inverses, for defaults shown in --help: each parses back to the same value.
+
+/** 30000 -> "30s", 500 -> "500ms", 120000 -> "2m": the largest unit that divides it. */
+export function formatDuration(ms: number): string {
+  for (const [unit, n] of Object.entries(DURATION).sort((a, b) => b[1] - a[1]))
+    if (ms >= n && ms % n === 0) return `${ms / n}${unit}`;
+  return `${ms}ms`;
+}
+
+/** 33554432 -> "32M", 1536 -> "1536": the largest binary unit that divides it (k, M, G, T). */
+export function formatSize(bytes: number): string {
+  for (const [unit, n] of [...Object.entries(SIZE)]
+    .filter(([u]) => u.length === 1 && u !== 'b')
+    .sort((a, b) => b[1] - a[1]))
+    if (bytes >= n && bytes % n === 0) return `${bytes / n}${unit === 'k' ? 'k' : unit.toUpperCase()}`;
+  return String(bytes);
+}
+
+/** 0.1 -> "10%". */
+export function formatPercent(fraction: number): string {
+  return `${Math.round(fraction * 1e6) / 1e4}%`;
 }

@@ -6,161 +6,20 @@ import { readPageSize } from '../../discover/node_stat.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
-import { applySettings, parseConfigFile, type Raw } from './agent_settings.js';
+import { AGENT_KEYS, applySettings, parseConfigFile, RUNNING, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
 
-const WHICH = 'which processes';
-const HOW = 'how';
-const RUNNING = 'running';
 const OPTIONS = {
-  'min-rss': {
-    type: 'string',
-    value: 'SIZE',
-    group: WHICH,
-    help: 'resident memory to be managed (default 32M; k/M/G binary units)',
-  },
-  'min-cpu': {
-    type: 'string',
-    value: 'CPUS',
-    group: WHICH,
-    help: 'CPU use to be managed, in CPUs (default 0.2 = 20% of one CPU)',
-  },
-  include: {
-    type: 'string',
-    multiple: true,
-    value: 'RE',
-    group: WHICH,
-    help: 'only processes whose comm or command line matches (repeatable)',
-  },
-  exclude: {
-    type: 'string',
-    multiple: true,
-    value: 'RE',
-    group: WHICH,
-    help: 'never processes whose comm or command line matches (repeatable)',
-  },
-  'override-pins': {
-    type: 'boolean',
-    group: WHICH,
-    help: 'also manage processes whose CPU affinity or memory policy was set by\nsomeone else (left alone by default). Never: kernel threads, PID 1, itself.',
-  },
-  promote: {
-    type: 'boolean',
-    group: HOW,
-    help: "also move memory from memory-only nodes (CXL, PMEM) to the CPU nodes it\nplaces a process on (by default it stays: tiering put it there); with\nkernel.numa_balancing's tiering mode (2) on, promotion is the kernel's",
-  },
-  tune: {
-    type: 'string',
-    value: 'MODE',
-    group: HOW,
-    help: 'threads (move threads to the memory), pages (move memory to the threads)\nor both (default: the cheaper of the two that fits)',
-  },
-  strategy: {
-    type: 'string',
-    value: 'S',
-    group: HOW,
-    help: 'balance (spread load, default) or consolidate (pack onto fewer nodes)',
-  },
-  unit: {
-    type: 'string',
-    value: 'U',
-    group: HOW,
-    help: "process (default) or cgroup: each cgroup v2 leaf (a pod's container, a\nservice) placed as one, within its cpuset, its memory per node from\nmemory.numa_stat; --include/--exclude then match the cgroup's path.\nKubernetes Guaranteed pods with exclusive CPUs or nodes are never touched",
-  },
-  granularity: {
-    type: 'string',
-    value: 'G',
-    group: HOW,
-    help: 'threads (default): when its hot threads (the busiest, most of its CPU)\nfit fewer nodes than the whole process, they go with the memory and\nthe other threads to the spare CPUs of the nearest node; process: all\nthreads of a process together',
-  },
-  'min-gain': {
-    type: 'string',
-    value: 'F',
-    group: HOW,
-    help: 'act only when locality would rise by at least this (default 10%)',
-  },
-  cooldown: {
-    type: 'string',
-    value: 'DUR',
-    group: HOW,
-    help: 'leave a process alone this long after acting on it (default 30s)',
-  },
-  'max-migrate-mbps': {
-    type: 'string',
-    value: 'N',
-    group: HOW,
-    help: 'global migration budget in MB/s (default 1000; 0 = unlimited)',
-  },
-  'max-migrate-cpu': {
-    type: 'string',
-    value: 'F',
-    group: HOW,
-    help: "share of one CPU a page move may use, the kernel's copy included\n(default 50%). Moves go in batches of about 100 ms, paced to both\nbudgets; SIGTERM stops one after its current batch",
-  },
-  'numa-balancing': {
-    type: 'string',
-    value: 'M',
-    group: HOW,
-    help: "off (default: the kernel's AutoNUMA is disabled while the agent runs,\nrestored on exit; its memory-tiering mode, 2, stays on) or keep",
-  },
-  interval: {
-    type: 'string',
-    value: 'DUR',
-    group: RUNNING,
-    help: 'time between passes (default 5s): the shortest, when something needs doing',
-  },
-  'max-interval': {
-    type: 'string',
-    value: 'DUR',
-    group: RUNNING,
-    help: 'while passes find nothing to do, the time between them grows by\n--interval up to this (default 3 x --interval; equal: never grows);\na new process may wait this long to be seen',
-  },
-  advise: { type: 'boolean', group: RUNNING, help: 'change nothing: log what it would do and why' },
-  once: {
-    type: 'boolean',
-    group: RUNNING,
-    help: "one pass (over one interval) and exit; its changes stay, journaled\n(numa_balancing is not touched); 'numakit agent restore' undoes them",
-  },
-  'log-format': {
-    type: 'string',
-    value: 'F',
-    group: RUNNING,
-    help: 'text (default) or json: one line per decision with its reason',
-  },
-  metrics: {
-    type: 'string',
-    value: 'ADDR',
-    group: RUNNING,
-    help: "serve Prometheus metrics at http://ADDR/metrics, with the dashboard of\n'numakit serve' and the agent's recent decisions at http://ADDR/\n(PORT or HOST:PORT; host 127.0.0.1 unless given)",
-  },
-  'metrics-token-file': {
-    type: 'string',
-    value: 'FILE',
-    complete: 'file',
-    group: RUNNING,
-    help: 'require this bearer token on the metrics endpoint',
-  },
-  'metrics-insecure-public': {
-    type: 'boolean',
-    group: RUNNING,
-    help: 'allow a non-loopback --metrics host without a token',
-  },
+  ...AGENT_KEYS,
   config: {
     type: 'string',
     value: 'FILE',
     complete: 'file',
     group: RUNNING,
     help: 'YAML file with the same keys as these options (flags win)',
-  },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    group: RUNNING,
-    help: `journal directory (default ${DEFAULT_AGENT.stateDir})`,
   },
 } as const;
 

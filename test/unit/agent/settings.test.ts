@@ -4,8 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { agentConfig } from '../../../src/cli/commands/agent.js';
-import { parseConfigFile } from '../../../src/cli/commands/agent_settings.js';
+import agentCommand, { agentConfig } from '../../../src/cli/commands/agent.js';
+import { AGENT_KEYS, parseConfigFile } from '../../../src/cli/commands/agent_settings.js';
+import {
+  formatDuration,
+  formatPercent,
+  formatSize,
+  parseDuration,
+  parseFraction,
+  parseSize,
+} from '../../../src/cli/values.js';
 import { parseMetricsAddr, startMetrics } from '../../../src/agent/metrics.js';
 import { DEFAULT_AGENT, maxIntervalOf } from '../../../src/agent/config.js';
 import { proc } from './build.js';
@@ -63,10 +71,10 @@ describe('agent settings', () => {
       [DEFAULT_AGENT.unit, DEFAULT_AGENT.granularity, DEFAULT_AGENT.promote, DEFAULT_AGENT.maxMigrateCpu],
       ['process', 'threads', false, 0.5],
     );
-    await assert.rejects(agentConfig(['--unit', 'pod']), /agent: --unit 'pod': expected process or cgroup/);
+    await assert.rejects(agentConfig(['--unit', 'pod']), /agent: --unit pod: expected one of process, cgroup/);
     await assert.rejects(
       agentConfig(['--granularity', 'thread']),
-      /agent: --granularity 'thread': expected process or threads/,
+      /agent: --granularity thread: expected one of threads, process/,
     );
     await assert.rejects(agentConfig(['--max-migrate-cpu', '0']), /agent: --max-migrate-cpu '0': must be more than 0/);
     await assert.rejects(
@@ -106,7 +114,7 @@ describe('agent settings', () => {
   });
 
   const BAD: [string, RegExp][] = [
-    ['intervall: 5s\n', /^a\.yaml: 'intervall': unknown setting \(known: interval, /],
+    ['intervall: 5s\n', /^a\.yaml: 'intervall': unknown setting \(known: min-rss, min-cpu, [^)]*\binterval\b/],
     ['tune: sideways\n', /^a\.yaml: 'tune' 'sideways': expected threads or pages or both$/],
     ['min-rss: lots\n', /^a\.yaml: 'min-rss' 'lots': expected a size/],
     ['override-pins: 1\n', /^a\.yaml: 'override-pins': expected boolean/],
@@ -127,13 +135,55 @@ describe('agent settings', () => {
   it('flag errors are usage errors naming the flag', async () => {
     await assert.rejects(
       agentConfig(['--strategy', 'pack']),
-      /agent: --strategy 'pack': expected balance or consolidate/,
+      /agent: --strategy pack: expected one of balance, consolidate/,
     );
     await assert.rejects(agentConfig(['--interval', '0']), /--interval '0': must be more than 0/);
     await assert.rejects(agentConfig(['stray']), /unexpected argument 'stray'/);
   });
 
   it('defaults', async () => assert.deepEqual(await agentConfig([]), DEFAULT_AGENT));
+
+  it('each default --help shows is the default: given as the flag, it changes nothing', async () => {
+    let shown = 0;
+    for (const [key, spec] of Object.entries(AGENT_KEYS)) {
+      // "(default 32M;", "(default 0.2 = ...", "; default balance", "(default process);"
+      const m = /default:? ([^\s;,)]+)/.exec(spec.help);
+      if (spec.type === 'boolean' || m === null || m[1] === '3') continue; // max-interval: "3 x --interval"
+      shown++;
+      assert.deepEqual(await agentConfig([`--${key}`, m[1]!]), DEFAULT_AGENT, `--${key} ${m[1]}`);
+    }
+    assert.ok(shown >= 14, `only ${shown} defaults found in --help`);
+  });
+
+  it('the config file takes exactly the flags (but --config), and each key with a few values lists them', () => {
+    const flags = Object.keys(agentCommand.options).filter((k) => k !== 'config');
+    assert.deepEqual(Object.keys(AGENT_KEYS), flags);
+    for (const key of ['tune', 'strategy', 'unit', 'granularity', 'numa-balancing', 'log-format'] as const)
+      assert.ok(AGENT_KEYS[key].choices.length >= 2, key);
+  });
+});
+
+describe('flag values shown in --help read back', () => {
+  const cases: [string, string][] = [
+    [formatDuration(30_000), '30s'],
+    [formatDuration(500), '500ms'],
+    [formatDuration(120_000), '2m'],
+    [formatDuration(1500), '1500ms'],
+    [formatSize(32 * 2 ** 20), '32M'],
+    [formatSize(2 ** 30), '1G'],
+    [formatSize(1536), '1536'],
+    [formatSize(3 * 1024), '3k'],
+    [formatPercent(0.1), '10%'],
+    [formatPercent(0.5), '50%'],
+    [formatPercent(0.125), '12.5%'],
+  ];
+  for (const [got, want] of cases) it(want, () => assert.equal(got, want));
+  it('parse(format(x)) is x', () => {
+    for (const ms of [1, 500, 1000, 30_000, 90_000, 3_600_000])
+      assert.equal(parseDuration(formatDuration(ms), 'x'), ms);
+    for (const b of [1, 1536, 32 * 2 ** 20, 5 * 2 ** 40]) assert.equal(parseSize(formatSize(b), 'x'), b);
+    for (const f of [0, 0.1, 0.5, 0.125, 1]) assert.equal(parseFraction(formatPercent(f), 'x'), f);
+  });
 });
 
 describe('agent metrics', () => {

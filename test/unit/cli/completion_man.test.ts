@@ -82,6 +82,19 @@ describe('bash completion', () => {
       ['numakit', 'topo', '--'],
       ['--json', '--numactl', '--svg', '--html', '--help'],
     ],
+    // The agent's keys with a few allowed values declare them as choices (cli/commands/agent_settings.ts).
+    [
+      ['numakit', 'agent', '--strategy', ''],
+      ['balance', 'consolidate'],
+    ],
+    [
+      ['numakit', 'agent', '--tune', ''],
+      ['threads', 'pages', 'both'],
+    ],
+    [
+      ['numakit', 'agent', '--log-format', ''],
+      ['text', 'json'],
+    ],
   ];
   for (const [words, want] of cases) {
     it(`${words.join(' ')}<TAB>`, () => assert.deepEqual(bashComplete(words), want));
@@ -96,6 +109,12 @@ describe('zsh and fish completion', () => {
   it('zsh parses the script', { skip: has('zsh') ? false : 'zsh is not installed (.ci/run installs it)' }, () => {
     const r = spawnSync('zsh', ['-n', scripts['zsh']!], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
+  });
+
+  it("zsh offers the agent's allowed values", async () => {
+    const zsh = (await runMain(['completion', 'zsh'])).out;
+    assert.match(zsh, /'--granularity\[threads\\: when its hot threads[^\n]*:value:\(threads process\)'/);
+    assert.match(zsh, /'--numa-balancing\[off \(the kernel[^\n]*:value:\(off keep\)'/);
   });
 
   it('fish parses the script and completes options and values', {
@@ -115,6 +134,7 @@ describe('zsh and fish completion', () => {
     assert.ok(complete('numakit doctor --').includes('--fail-on'));
     assert.deepEqual(complete('numakit doctor --fail-on '), ['critical', 'warning']);
     assert.deepEqual(complete('numakit agent '), ['restore']);
+    assert.deepEqual(complete('numakit agent --unit ').sort(), ['cgroup', 'process']);
   });
 });
 
