@@ -49,9 +49,9 @@ export function renderLogLine(d: Decision, o: Outcome, at: Date, format: LogForm
   const name = outcomeName(d, o);
   if (format === 'text') {
     const verb = d.kind === 'move' && o?.kind === 'advised' ? 'would move' : name;
-    const who = d.unit
-      ? `cgroup ${d.unit.cgroup}${d.unit.pids.length > 0 ? ` (${d.unit.pids.length === 1 ? 'pid' : 'pids'} ${d.unit.pids.join(',')})` : ''}`
-      : `pid ${d.pid} (${d.comm})`;
+    const pidWord = d.unit?.pids.length === 1 ? 'pid' : 'pids';
+    const pids = d.unit && d.unit.pids.length > 0 ? ` (${pidWord} ${d.unit.pids.join(',')})` : '';
+    const who = d.unit ? `cgroup ${d.unit.cgroup}${pids}` : `pid ${d.pid} (${d.comm})`;
     return `${at.toISOString()} ${verb} ${who}: ${d.reason}${detail(o)}`;
   }
   const base: Record<string, unknown> = {

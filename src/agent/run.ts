@@ -151,7 +151,8 @@ function finish(
   const r = restoreAgentSet(deps.sys, journal.changeSet, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
   // How long the stop took (a move in progress ends after its batch): what TimeoutStopSec must cover.
   const after = signalled === null ? '' : ` ${Math.round(performance.now() - signalled.at)} ms after ${signalled.name}`;
-  deps.log(
-    `exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`,
-  );
+  const affinities = `${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}`;
+  const sysctls = r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : '';
+  const notRestored = r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : '';
+  deps.log(`exit: restored ${affinities}${sysctls}${after}${notRestored}`);
 }

@@ -45,7 +45,9 @@ const cell = (s: string) => s.padStart(W);
 export function renderWatchHeader(nodes: readonly number[]): string {
   const group = (n: number) => `node${n}`.padEnd(W * (COLS.length + 1));
   const names = [...COLS.map(([, h]) => cell(h)), cell('freeMB')].join('');
-  return `${`${'time'.padEnd(9)}${nodes.map((n) => ` ${group(n)}`).join('')}`.trimEnd()}\n${' '.repeat(9)}${nodes.map(() => ` ${names}`).join('')}\n`;
+  const groups = `${'time'.padEnd(9)}${nodes.map((n) => ` ${group(n)}`).join('')}`.trimEnd();
+  const columns = `${' '.repeat(9)}${nodes.map(() => ` ${names}`).join('')}`;
+  return `${groups}\n${columns}\n`;
 }
 
 /** One line; `time` as HH:MM:SS. */

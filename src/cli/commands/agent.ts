@@ -159,11 +159,18 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     metrics: metrics?.address ?? null,
   };
   // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
+  const upTo =
+    what.maxIntervalSeconds > what.intervalSeconds
+      ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)`
+      : '';
+  const adviseOnly = cfg.advise ? ', advise only' : '';
+  const metricsAt = metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : '';
+  const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
   const onReady = () =>
     log(
       cfg.logFormat === 'json'
         ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-        : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`,
+        : readyText,
     );
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).

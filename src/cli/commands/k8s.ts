@@ -57,10 +57,9 @@ async function runNrt({ values }: ParsedOptions<typeof NRT_OPTIONS>, ctx: Contex
     import('../../sysfs/hostname.js'),
   ]);
   const node = values.node ?? process.env['NODE_NAME'] ?? hostNameOf(ctx.root);
-  if (node === null || !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(node))
-    throw new UsageError(
-      `k8s nrt: ${node === null ? 'no node name: give --node' : `--node '${node}': not a Kubernetes node name (lowercase DNS subdomain)`}`,
-    );
+  if (node === null) throw new UsageError('k8s nrt: no node name: give --node');
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(node))
+    throw new UsageError(`k8s nrt: --node '${node}': not a Kubernetes node name (lowercase DNS subdomain)`);
   let reserved: number[];
   try {
     reserved = parseReservedCpus(values['reserved-cpus'] ?? '');

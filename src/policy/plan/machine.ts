@@ -86,10 +86,13 @@ function cpusetNotes(topo: Topology, id: number, memAllowed: boolean, limits: Cg
     notes.push(
       `node ${id}: none of its CPUs (${formatCpuList(denied)}) is allowed to this process${cg}, so it gets no work.`,
     );
-  else if (denied.length > 0)
+  else if (denied.length > 0) {
+    const [cpus, are] = denied.length === 1 ? ['CPU', 'is'] : ['CPUs', 'are'];
+    const allowed = formatCpuList(online.filter((c) => c.allowed).map((c) => c.id));
     notes.push(
-      `node ${id}: ${denied.length === 1 ? 'CPU' : 'CPUs'} ${formatCpuList(denied)} ${denied.length === 1 ? 'is' : 'are'} outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${formatCpuList(online.filter((c) => c.allowed).map((c) => c.id))}.`,
+      `node ${id}: ${cpus} ${formatCpuList(denied)} ${are} outside this process's cpuset${cg}; the plan sizes node ${id} from CPUs ${allowed}.`,
     );
+  }
   if (!memAllowed && limits.mems !== null)
     notes.push(
       `node ${id}: its memory is outside cgroup ${limits.mems.cgroup}'s memory nodes (${formatCpuList(limits.mems.ids)}, /${limits.mems.path}), so it gets no work and no memory.`,

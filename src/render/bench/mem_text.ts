@@ -74,8 +74,8 @@ function latency(title: string, cells: readonly LatencyCell[], r: MemResult): st
   const rows = r.cpuNodes.filter((n) => cells.some((c) => c.cpuNode === n));
   let out = `${title}\n${renderMatrix({ rows, cols: r.memNodes, cell: get, digits: 1 })}`;
   const load = cells.filter((c) => c.loadGbps !== undefined);
-  if (load.length > 0)
-    out += `  (traffic beside the chase: ${load.map((c) => `${c.cpuNode}->${c.memNode} ${c.loaders} thr ${c.loadGbps!.toFixed(1)} GB/s`).join(', ')})\n`;
+  const traffic = load.map((c) => `${c.cpuNode}->${c.memNode} ${c.loaders} thr ${c.loadGbps!.toFixed(1)} GB/s`);
+  if (load.length > 0) out += `  (traffic beside the chase: ${traffic.join(', ')})\n`;
   return out;
 }
 

@@ -45,11 +45,16 @@ export function recipeCompare(s: SparkSizing, o: CompareOptions): NonNullable<Pl
     ],
     ...(o.extra ?? []),
   ];
+  const noFallback =
+    o.oneNode === true
+      ? 'This machine has one NUMA node, so there is no other node to take memory from'
+      : "Its executors are bound to their node (numactl --membind, or the kubelet's one-node cpuset), and a bound process whose node fills has no fallback node";
+  const insteadOfOther = o.oneNode === true ? '' : " instead of using the other node's memory";
   return {
     title: 'The usual recipe and this plan',
     rows,
     why: [
-      `The recipe says to leave 10-15% of the node for the page cache and the OS, then puts a ${pctOverhead}% overhead on top of an 85% heap and breaks its own rule: it commits ${pct(recipeTotal, mem)} of node ${r.node.node}. ${o.oneNode === true ? 'This machine has one NUMA node, so there is no other node to take memory from' : "Its executors are bound to their node (numactl --membind, or the kubelet's one-node cpuset), and a bound process whose node fills has no fallback node"}: the kernel OOM-kills an executor (after reclaiming the page cache its shuffle files needed)${o.oneNode === true ? '' : " instead of using the other node's memory"}.`,
+      `The recipe says to leave 10-15% of the node for the page cache and the OS, then puts a ${pctOverhead}% overhead on top of an 85% heap and breaks its own rule: it commits ${pct(recipeTotal, mem)} of node ${r.node.node}. ${noFallback}: the kernel OOM-kills an executor (after reclaiming the page cache its shuffle files needed)${insteadOfOther}.`,
       `This plan keeps the reserve, counts ${daemons > 0 ? `the ${names} and ` : ''}the overhead against the node, and takes the largest heap that fits: ${r.memoryGiB - s.memoryGiB}g less heap per executor than the recipe, and no OOM kill when the node is busy. Give --memory-fraction to ask for another share; a share that does not fit is lowered to the largest that does, and PLAN.md says so.`,
     ],
   };

@@ -94,7 +94,10 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
   const memOnly = n.cpus.length === 0 && n.hasMemory;
   const cpus = t.cpus.filter((c) => c.node === n.id);
   const pkgs = [...new Set(cpus.map((c) => c.package).filter((p): p is number => p !== null))].sort((a, b) => a - b);
-  const title = `Node ${n.id}${memOnly ? ' - memory only' : ''}${pkgs.length > 0 ? ` · package ${pkgs.join(',')}` : ''}${n.memoryTier !== null ? ` · tier ${n.memoryTier}` : ''}`;
+  const kind = memOnly ? ' - memory only' : '';
+  const packages = pkgs.length > 0 ? ` · package ${pkgs.join(',')}` : '';
+  const tier = n.memoryTier !== null ? ` · tier ${n.memoryTier}` : '';
+  const title = `Node ${n.id}${kind}${packages}${tier}`;
   const cores = coresOf(
     cpus.length > 0
       ? cpus
