@@ -1,5 +1,5 @@
 // The agent's settings: every flag, the same keys in a YAML config file. Plain data and the
-// defaults; src/agent/config_file.ts validates files and src/cli/commands/agent.ts flags.
+// defaults; src/cli/commands/agent_settings.ts declares each key once and reads flags and files.
 import { DEFAULT_POLICY, type PolicyOptions, type UnitKind } from '../policy/agent/types.js';
 import type { LogFormat } from './log_line.js';
 import { MAX_WAIT_MS } from '../model/timer_limit.js';
