@@ -238,7 +238,7 @@ export class TopProcessesCollector {
     next.maps.set(p.pid, {
       start: p.start,
       rssPages: p.rssPages,
-      at: mem.fresh ? c.now() : this.maps.get(p.pid)!.at,
+      at: mem.fresh ? c.now() : (this.maps.get(p.pid)?.at ?? c.now()),
       memory: mem.memory,
     });
     const lastNodes =
