@@ -3,7 +3,12 @@
 // for those busy enough) or, with --unit cgroup, cgroup v2 leaves (unit_source.ts), decide with
 // the pure policy, act, log, count. The first pass only takes the baseline (CPU time needs a window).
 import type { ProcessSample } from '../model/stat.js';
-import { createSampler, type PrescreenBrief, type SampleBrief, type Sampler } from '../discover/processes.js';
+import {
+  createSampler,
+  type PrescreenBrief,
+  type ProcessSampler,
+  type SampleBrief,
+} from '../discover/process_sampler.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
 import { decide } from '../policy/agent/decide.js';
 import { newBudget, refill, type Budget } from '../policy/agent/budget.js';
@@ -64,7 +69,7 @@ export interface PassDeps {
 const NEVER = new AbortController().signal;
 
 export class AgentPass {
-  private readonly sampler: Sampler;
+  private readonly sampler: ProcessSampler;
   private layout: NodeLayout | null = null;
   /** /proc/stat at the last pass (null before the first: every CPU counts as idle). */
   private cpuTimes: CpuReading | null = null;
@@ -91,7 +96,7 @@ export class AgentPass {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
     // Kernel threads, processes under --min-rss and idle ones are dropped on one read of
-    // /proc/PID/stat, before anything else of theirs is read (discover/proc_screen.ts).
+    // /proc/PID/stat, before anything else of theirs is read (discover/process_sampler.ts, stage 1).
     // The idle bar is a quarter of --min-cpu: a process near the bar (a measurement is noisy:
     // in a guest on a loaded host a busy process read 0.1-0.16 CPUs) keeps its threads' baseline,
     // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
@@ -101,7 +106,7 @@ export class AgentPass {
       skip: (pid) => this.skip(pid),
       prescreen: (b) => this.prescreen(b),
       select: (b) => this.select(b),
-      anonOnly: true,
+      memory: { numaMaps: { anonOnly: true, policies: true } },
       threadUse: cfg.granularity === 'threads',
       screen,
     });

@@ -83,7 +83,7 @@ export class Scraper {
 
   private brief(t: Topology | null, pools: readonly NodePools[]): MachineBrief {
     const hugetlbInUse = pools.some((n) => n.pools.some((p) => p.total - p.free > 0));
-    return { cpuNode: cpuNodeMap(t), memoryNodes: memoryNodes(t), hugetlbInUse, pageSize: this.pageSize };
+    return { memoryNodes: memoryNodes(t), hugetlbInUse, pageSize: this.pageSize };
   }
 
   /** Reads what the first scrape needs a baseline of (CPU ticks) and the topology. */
@@ -110,7 +110,7 @@ export class Scraper {
     let hugepages: NodePools[] = [];
     let tiering: Record<string, number> = {};
     let irqs: DeviceIrqs[] = [];
-    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0 };
+    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
     const steps: [string, () => void][] = [
       ['node_memory', () => (memory = readNodeMemory(c))],
       ['node_cpu', () => (cpu = this.cpu.read(c))],
@@ -172,12 +172,6 @@ function runSteps(steps: readonly [string, () => void][], c: CollectContext, clo
     runs.push({ name, seconds: (clock() - s0) / 1000, ok: !c.gaps.has(name) });
   }
   return runs;
-}
-
-function cpuNodeMap(t: Topology | null): Map<number, number> {
-  const m = new Map<number, number>();
-  for (const n of t?.nodes ?? []) for (const c of n.cpus) m.set(c, n.id);
-  return m;
 }
 
 function memoryNodes(t: Topology | null): number[] {

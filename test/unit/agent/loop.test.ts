@@ -14,7 +14,7 @@ import { AgentPass } from '../../../src/agent/pass.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
-import { createSampler } from '../../../src/discover/processes.js';
+import { createSampler } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
 
 let m: FakeMachine;
