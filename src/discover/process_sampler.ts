@@ -478,6 +478,8 @@ export interface SampleOptions {
   readonly pids?: readonly number[];
   /** Injected for tests; default setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told what the last pass read and could not (doctor: "not checked: N of M unreadable"). */
+  readonly counts?: (c: PassCounts) => void;
 }
 
 /**
@@ -486,7 +488,12 @@ export interface SampleOptions {
  */
 export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promise<ProcessSample[]> {
   const base = opts.pids === undefined ? {} : { pids: opts.pids };
-  if (opts.windowMs <= 0) return createSampler(root, { ...base, memory: { numaMaps: { policies: true } } }).sample(0);
+  if (opts.windowMs <= 0) {
+    const s = createSampler(root, { ...base, memory: { numaMaps: { policies: true } } });
+    const out = s.sample(0);
+    opts.counts?.(s.counts);
+    return out;
+  }
   let first = true;
   const s = createSampler(root, {
     ...base,
@@ -496,5 +503,7 @@ export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promi
   s.sample(0);
   first = false;
   await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
-  return s.sample(opts.windowMs);
+  const out = s.sample(opts.windowMs);
+  opts.counts?.(s.counts);
+  return out;
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createSampler } from '../../../src/discover/process_sampler.js';
+import { createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, type FakeMachine } from '../agent/tree.js';
 
 let m: FakeMachine;
@@ -117,5 +117,22 @@ describe('process sampler: state between passes', () => {
     const [p] = createSampler(root).sample(0);
     assert.equal(p?.pid, 200);
     assert.equal(p?.memory.kind === 'ok' && p.memory.totalBytes, 10 * 2 ** 20);
+  });
+});
+
+describe('process sampler: sampleProcesses', () => {
+  it("tells what its pass could not read (doctor's 'not checked' builds on it)", async () => {
+    m.add(busy(200, 'p', 10, 0, 0));
+    const seen: unknown[] = [];
+    const s = await sampleProcesses(m.root, {
+      windowMs: 0,
+      pids: [200, 4242],
+      counts: (c) => void seen.push({ ...c }),
+    });
+    assert.deepEqual(
+      s.map((p) => p.pid),
+      [200],
+    );
+    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, vanished: 1 }]);
   });
 });
