@@ -8,9 +8,9 @@ import { KeptFile } from '../sysfs/kept_file.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
-import { readNodeMeminfo } from '../sysfs/node_meminfo.js';
-import { readNodeNumastat, type NodeNumastat } from '../sysfs/node_numastat.js';
+import type { NodeNumastat } from '../sysfs/node_numastat.js';
 import { parseProcStat, type CpuTimes } from '../sysfs/proc_stat.js';
+import { type CpuReading, nodeCpuWindow, readNodeMemoryNow } from '../discover/node_sampler.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { NodeView } from '../policy/agent/types.js';
 
@@ -31,8 +31,7 @@ export interface MachineReading {
   readonly numastat: ReadonlyMap<number, NodeNumastat>;
 }
 
-/** Per-CPU times at one pass, for the next pass's idle CPUs. */
-export type CpuReading = ReadonlyMap<number, CpuTimes>;
+export type { CpuReading };
 
 /** The files every pass reads, kept open on the running system (sysfs/kept_file.ts). */
 export class MachineFiles {
@@ -77,15 +76,11 @@ export function readLayout(files: MachineFiles, previous: NodeLayout | null): No
   };
 }
 
-/** Idle share of one CPU between two readings; 1 (idle) when unknown or no time passed. */
-function idleShare(cpu: number, before: CpuReading | null, after: CpuReading): number {
-  const a = after.get(cpu);
-  const b = before?.get(cpu);
-  if (a === undefined || b === undefined || a.total <= b.total) return 1;
-  return 1 - Math.min(1, Math.max(0, (a.busy - b.busy) / (a.total - b.total)));
-}
-
-/** Every node now: free memory and numastat read here; idle CPUs between `before` (null: all idle) and `after`. */
+/**
+ * Every node now: free memory and numastat read here; idle CPUs between `before` and `after` by
+ * the node sampler's one rule (discover/node_sampler.ts). A node whose idle CPUs are unknown (no
+ * window yet) offers none: the policy never places on CPUs it has not seen idle.
+ */
 export function readMachine(
   root: SysRoot,
   layout: NodeLayout,
@@ -94,14 +89,14 @@ export function readMachine(
 ): MachineReading {
   const numastat = new Map<number, NodeNumastat>();
   const nodes = layout.nodes.map((n): NodeView => {
-    const counters = readNodeNumastat(root, n.id);
-    if (counters !== null) numastat.set(n.id, counters);
+    const mem = readNodeMemoryNow(root, n.id);
+    if (mem.numastat !== null) numastat.set(n.id, mem.numastat);
     return {
       id: n.id,
       cpus: n.cpus,
       distances: n.distances,
-      freeBytes: readNodeMeminfo(root, n.id)?.['MemFree'] ?? 0,
-      idleCpus: n.cpus.reduce((s, c) => s + idleShare(c, before, after), 0),
+      freeBytes: mem.meminfo?.['MemFree'] ?? 0,
+      idleCpus: nodeCpuWindow(n.cpus, before, after).idleCpus ?? 0,
     };
   });
   return { nodes, numastat };

@@ -74,6 +74,11 @@ async function agentRegistry() {
       'numakit_node_numastat_pages_total',
       "nodeN/numastat counters (pages since boot) at the agent's last pass",
     ),
+    passErrors: new CounterVec(
+      'numakit_agent_pass_errors_total',
+      'Passes that threw an error (the log line names it; the agent goes on with the next pass)',
+      [{}],
+    ),
     recent: new Recent<{ time: string; line: string }>(50),
   };
 }
@@ -117,6 +122,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     r.threads.family(),
     r.putBack.family(),
     r.decisions.family(),
+    r.passErrors.family(),
     r.free.family(),
     r.numastat.family(),
     {
@@ -147,6 +153,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     putBackFailed: (threads) => r.putBack.inc({}, threads),
+    passFailed: () => r.passErrors.inc(),
     moved: (bytes, pages, threads, cgroup) => {
       if (bytes > 0) r.migrations.inc();
       if (cgroup !== undefined) r.cgroupBytes.inc({ cgroup }, bytes);

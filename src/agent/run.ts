@@ -3,7 +3,7 @@
 // (which also stops a page move after its current batch; the time between passes grows up to --max-interval while they find nothing to do), then put back everything it changed. --advise changes nothing; --once makes one pass over one
 // interval and leaves its changes in place (journaled: `numakit agent restore` undoes them).
 import { acquireLock, JournalWriteError, saveChangeSet } from '../actuate/journal.js';
-import { NumakitError } from '../model/errors.js';
+import { failureLine, NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { maxIntervalOf, type AgentConfig } from './config.js';
@@ -121,7 +121,9 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
         if (e instanceof JournalWriteError)
           throw new NumakitError(`agent stopped: ${e.message}; it puts back what it changed before it exits`);
         if (cfg.once) throw e;
-        deps.log(`error in a pass (the agent goes on): ${(e as Error).message}`);
+        // Said in one line (its stack under NUMAKIT_DEBUG=1) and counted; the next pass runs as usual.
+        deps.metrics?.passFailed();
+        deps.log(`${failureLine('a pass', e, { stack: Boolean(process.env.NUMAKIT_DEBUG) })} (the agent goes on)`);
       }
       if (cfg.once) break;
     }

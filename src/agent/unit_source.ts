@@ -13,6 +13,7 @@ import {
 } from '../discover/cgroup_units.js';
 import { sameSet } from '../policy/agent/candidates.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
+import { skipText } from '../policy/agent/skips.js';
 import type { ProcessView, SkipReason } from '../policy/agent/types.js';
 import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -65,9 +66,9 @@ export class UnitSource {
       pin !== null
         ? ['pinned-cgroup', pin]
         : matches(cfg.exclude, u.cgroup)
-          ? ['excluded', 'matches --exclude']
+          ? ['excluded', skipText('excluded')]
           : cfg.include.length > 0 && !matches(cfg.include, u.cgroup)
-            ? ['not-included', 'matches no --include']
+            ? ['not-included', skipText('not-included')]
             : null;
     if (why !== null) this.c.note(u.cgroup, 0, u.cgroup, why[0], why[1]);
     return why === null && (this.c.cooldownUntil.get(u.cgroup) ?? -Infinity) <= this.c.now();

@@ -9,7 +9,7 @@ const MIN_REMOTE = 64 * 1024 * 1024;
 
 export async function statOverview(ctx: Context): Promise<{ text: string; data: unknown } | null> {
   const { readNodeStat } = await import('../discover/node_stat.js');
-  const { createSampler } = await import('../discover/processes.js');
+  const { createSampler } = await import('../discover/process_sampler.js');
   const { rankByRemote } = await import('../policy/locality.js');
   const { renderStatOverview, missShare } = await import('../render/stat_overview.js');
   const { rankedJson } = await import('../render/stat_json.js');

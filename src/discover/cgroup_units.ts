@@ -4,10 +4,11 @@
 //   memory.current                  >= the size bar (most leaves stop here)
 //   cpuset.*.effective              prescreen (its path, its cpuset: pinned Kubernetes pods ...)
 //   cpu.stat usage_usec             its CPU over the window (one file for all its processes)
-//   cgroup.procs, each member's status and threads' stat: select, and where its threads run
+//   cgroup.procs, each member's status and threads' stat (the one process sampler, all units'
+//                                   members in one pass): select, and where its threads run
 //   memory.numa_stat (anon)         its memory per node, for the units that pass
 // A leaf seen for the first time only gets its baselines (its CPU needs a window).
-import type { ThreadUse } from '../model/stat.js';
+import type { ProcessSample, ThreadUse } from '../model/stat.js';
 import {
   readCgroupAnonByNode,
   readCgroupCpuUsec,
@@ -16,9 +17,8 @@ import {
   readCgroupProcs,
   listChildCgroups,
 } from '../sysfs/cgroup_v2.js';
-import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
-import { cpuSecondsByNode, readCpuNodes, readThreadTicks, threadUseOf, type ThreadTicks } from './processes.js';
+import { createSampler } from './process_sampler.js';
 
 /** What a unit's prescreen sees: its path, size and cpuset. */
 export interface UnitBrief {
@@ -77,31 +77,18 @@ export function listLeafCgroups(root: SysRoot): string[] {
   return out;
 }
 
-interface Seen {
+/** A unit that passed prescreen this pass, with what its own files said. */
+interface Listed {
+  readonly brief: UnitBrief;
   readonly usec: number;
-  /** pid -> its threads' ticks at the last pass. */
-  readonly ticks: ReadonlyMap<number, ReadonlyMap<number, ThreadTicks>>;
-}
-
-function members(
-  root: SysRoot,
-  pids: readonly number[],
-): { members: UnitMember[]; ticks: Map<number, Map<number, ThreadTicks>> } {
-  const out: UnitMember[] = [];
-  const ticks = new Map<number, Map<number, ThreadTicks>>();
-  for (const pid of pids) {
-    const st = readProcStatus(root, pid);
-    const t = st === null ? null : readThreadTicks(root, pid);
-    if (st === null || t === null) continue; // exited meanwhile
-    out.push({ pid, comm: st.name, cpusAllowed: st.cpusAllowed });
-    ticks.set(pid, t);
-  }
-  return { members: out, ticks };
+  readonly pids: readonly number[];
 }
 
 export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): UnitSampler {
-  const cpuNode = readCpuNodes(root);
-  let prev = new Map<string, Seen>();
+  // Its members are read by the one process sampler (status, then their threads), all units'
+  // members in one pass; memory comes from the unit's memory.numa_stat, not numa_maps.
+  const procs = createSampler(root, { memory: 'none', threadUse: true });
+  let prev = new Map<string, number>();
   let prevAt: number | null = null;
   let baselines = 0;
   let listed = new Set<string>();
@@ -113,10 +100,11 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
       return listed;
     },
     sample(nowMs) {
-      const next = new Map<string, Seen>();
+      const next = new Map<string, number>();
       const out: UnitSample[] = [];
       baselines = 0;
       listed = new Set(listLeafCgroups(root));
+      const units: Listed[] = [];
       for (const cgroup of listed) {
         const memoryBytes = readCgroupMemoryCurrent(root, cgroup);
         if (memoryBytes === null || memoryBytes < opts.minBytes) continue;
@@ -130,23 +118,29 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
         const usec = readCgroupCpuUsec(root, cgroup);
         const pids = readCgroupProcs(root, cgroup);
         if (usec === null || pids === null || pids.length === 0) continue;
-        const m = members(root, pids);
-        next.set(cgroup, { usec, ticks: m.ticks });
+        units.push({ brief, usec, pids });
+      }
+      const members = new Map<number, ProcessSample>();
+      for (const m of procs.run({ nowMs, pids: units.flatMap((u) => u.pids) })) members.set(m.pid, m);
+      for (const u of units) {
+        const { cgroup } = u.brief;
+        next.set(cgroup, u.usec);
         const before = prev.get(cgroup);
         if (before === undefined || prevAt === null) {
           baselines++;
           continue;
         }
+        const m = u.pids.map((pid) => members.get(pid)).filter((x): x is ProcessSample => x !== undefined);
         const cpuBrief: UnitCpuBrief = {
-          ...brief,
-          cpuSeconds: Math.max(0, usec - before.usec) / 1e6,
+          ...u.brief,
+          cpuSeconds: Math.max(0, u.usec - before) / 1e6,
           windowSeconds: (nowMs - prevAt) / 1000,
-          members: m.members,
+          members: m.map((x) => ({ pid: x.pid, comm: x.comm, cpusAllowed: x.cpusAllowed })),
         };
         if (opts.select && !opts.select(cpuBrief)) continue;
         const anon = readCgroupAnonByNode(root, cgroup);
         if (anon === null) continue;
-        out.push(unitSample(cpuBrief, anon, before, m.ticks, cpuNode));
+        out.push(unitSample(cpuBrief, anon, m));
       }
       prev = next;
       prevAt = nowMs;
@@ -156,26 +150,16 @@ export function createUnitSampler(root: SysRoot, opts: UnitSamplerOptions): Unit
 }
 
 /** Where the unit's threads ran over the window (all its members together). */
-function unitSample(
-  b: UnitCpuBrief,
-  anon: ReadonlyMap<number, number>,
-  before: Seen,
-  ticks: ReadonlyMap<number, ReadonlyMap<number, ThreadTicks>>,
-  cpuNode: ReadonlyMap<number, number>,
-): UnitSample {
+function unitSample(b: UnitCpuBrief, anon: ReadonlyMap<number, number>, members: readonly ProcessSample[]): UnitSample {
   const cpuNodes: Record<string, number> = {};
   const use: ThreadUse[] = [];
   const last = new Set<number>();
   let threads = 0;
-  for (const [pid, t1] of ticks) {
-    const t0 = before.ticks.get(pid) ?? new Map<number, ThreadTicks>();
-    for (const [n, s] of Object.entries(cpuSecondsByNode(t0, t1, { cpuNode }))) cpuNodes[n] = (cpuNodes[n] ?? 0) + s;
-    use.push(...threadUseOf(t0, t1, cpuNode));
-    for (const t of t1.values()) {
-      const n = cpuNode.get(t.processor);
-      if (n !== undefined) last.add(n);
-    }
-    threads += t1.size;
+  for (const m of members) {
+    for (const [n, s] of Object.entries(m.cpuNodes)) cpuNodes[n] = (cpuNodes[n] ?? 0) + s;
+    use.push(...(m.threadUse ?? []));
+    for (const n of m.lastNodes) last.add(n);
+    threads += m.threadUse?.length ?? m.threads;
   }
   return { ...b, anonByNode: anon, cpuNodes, lastNodes: [...last].sort((a, c) => a - c), threadUse: use, threads };
 }

@@ -18,7 +18,7 @@ import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
 import { discoverTopology } from './topology.js';
 import { readPlacedProcesses } from './placement.js';
-import { sampleProcesses } from './processes.js';
+import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
 
 /** Processes smaller than this are not sampled (numa_maps of every process would be slow). */

@@ -50,7 +50,7 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     name: 'processes (stat -p, --procs)',
     collect: async (root, opts) => {
       if (!opts.processes) return;
-      const { createSampler } = await import('./processes.js');
+      const { createSampler } = await import('./process_sampler.js');
       const { listPids, readCmdline } = await import('../sysfs/proc_list.js');
       createSampler(root).sample(0);
       // stat -p PATTERN matches command lines (redacted in the copy unless --no-redact)

@@ -76,3 +76,16 @@ export function formatCpuMask(ids: readonly number[], minWords = 1): string {
     .map((w) => (w >>> 0).toString(16).padStart(8, '0'))
     .join(',');
 }
+
+/**
+ * The node set of some CPUs, ascending and unique (a CPU of no known node is left out): where a
+ * process's threads last ran (ProcessSample.lastNodes). The one copy: the process sampler uses it.
+ */
+export function nodesOf(cpus: Iterable<number>, cpuNode: ReadonlyMap<number, number>): number[] {
+  const out = new Set<number>();
+  for (const c of cpus) {
+    const n = cpuNode.get(c);
+    if (n !== undefined) out.add(n);
+  }
+  return [...out].sort((a, b) => a - b);
+}

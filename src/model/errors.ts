@@ -79,3 +79,15 @@ export function printable(s: string): string {
   const one = s.slice(0, 200).replace(/[^\x20-\x7e]/g, escapeChar);
   return one.length > 60 ? `${one.slice(0, 57)}...` : one;
 }
+
+/**
+ * The line a long-running loop (a serve collector, an agent pass) logs when one of its parts
+ * throws and it goes on: who failed and the error in one line, and its stack below that line
+ * when `stack` is set (NUMAKIT_DEBUG=1; the caller reads the environment, this stays pure).
+ */
+export function failureLine(who: string, e: unknown, o: { stack: boolean }): string {
+  const err = e instanceof Error ? e : null;
+  const what = err === null ? String(e) : `${err.name}: ${err.message}`;
+  const line = `${who} failed: ${what.split('\n')[0]}`;
+  return o.stack && err?.stack !== undefined ? `${line}\n${err.stack}` : line;
+}

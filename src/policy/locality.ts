@@ -10,10 +10,12 @@
 //   runNodes(p)        -> node ids it ran on (CPU time > 0, else where its threads last ran)
 //   locality(p)        -> number | null
 //   remoteBytes(p)     -> bytes on nodes it did not run on
-//   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first, then most memory
+//   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first, then most
+//                         memory, then lowest pid (the one rank order: stat, top, serve)
 import type { ProcessSample } from '../model/stat.js';
 
 export type LocalityInput = Pick<ProcessSample, 'memory' | 'cpuNodes' | 'lastNodes'>;
+type Ranked = LocalityInput & { readonly pid: number };
 
 function weights(p: LocalityInput): Map<number, number> {
   const w = new Map<number, number>();
@@ -62,9 +64,17 @@ export interface RankedProcess<P extends LocalityInput> {
   readonly remoteBytes: number;
 }
 
-/** Samples with their locality: most memory on nodes they do not run on first, then most memory. */
-export function rankByRemote<P extends LocalityInput>(samples: readonly P[]): RankedProcess<P>[] {
-  return samples
-    .map((sample) => ({ sample, locality: locality(sample), remoteBytes: remoteBytes(sample) }))
-    .sort((a, b) => b.remoteBytes - a.remoteBytes || total(b.sample) - total(a.sample));
+/** The rank order: most memory on nodes it does not run on first, then most memory, then lowest pid. */
+export function byRemote<P extends Ranked>(a: RankedProcess<P>, b: RankedProcess<P>): number {
+  return b.remoteBytes - a.remoteBytes || total(b.sample) - total(a.sample) || a.sample.pid - b.sample.pid;
+}
+
+/** A sample with its locality and remote bytes. */
+export function ranked<P extends LocalityInput>(sample: P): RankedProcess<P> {
+  return { sample, locality: locality(sample), remoteBytes: remoteBytes(sample) };
+}
+
+/** Samples with their locality, in the rank order (byRemote). */
+export function rankByRemote<P extends Ranked>(samples: readonly P[]): RankedProcess<P>[] {
+  return samples.map(ranked).sort(byRemote);
 }

@@ -42,6 +42,12 @@ export function scrapeMetaFamilies(sc: Scrape): Family[] {
       'Facts missing from this scrape by collector and reason (unparseable file, process that vanished, no permission, deadline, error)',
       sc.gaps.map(([collector, reason, n]) => s(n, { collector, reason })),
     ),
+    family(
+      'numakit_scrape_collector_errors_total',
+      'counter',
+      'Errors a collector met since the server started (a bug or an unexpected failure, not an absent file: the line on stderr names it)',
+      sc.collectors.map((c) => s(sc.errors.get(c.name) ?? 0, { collector: c.name })),
+    ),
   ];
 }
 

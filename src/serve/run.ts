@@ -70,6 +70,7 @@ async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promis
     doctorIntervalMs: o.doctorIntervalMs,
     timeoutMs: SCRAPE_TIMEOUT_MS,
     doctor: true,
+    log: env.err,
     ...(Number.isFinite(ttl) && ttl >= 0 ? { mapsTtlMs: ttl } : {}),
   });
   scraper.prime();

@@ -3,6 +3,7 @@
 // the deadline cut or skipped is a gap ('deadline') and numakit_scrape_partial is 1.
 import type { Topology } from '../model/topology.js';
 import { Warnings } from '../model/warnings.js';
+import { failureLine } from '../model/errors.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { Gaps, type CollectContext, type GapReason } from './collect/context.js';
 import { DoctorCache, type DoctorRun } from './collect/doctor.js';
@@ -26,6 +27,11 @@ export interface ScrapeOptions {
   readonly mapsTtlMs?: number;
   /** Start a doctor run (on a worker) after a scrape when the last is stale; servers set it. */
   readonly doctor?: boolean;
+  /**
+   * Where a collector that throws is said, one line naming it and the error (its stack too under
+   * NUMAKIT_DEBUG=1); default stderr. The scrape goes on without it.
+   */
+  readonly log?: (line: string) => void;
 }
 
 export interface CollectorRun {
@@ -42,6 +48,8 @@ export interface Scrape {
   readonly partial: boolean;
   readonly collectors: readonly CollectorRun[];
   readonly gaps: readonly [string, GapReason, number][];
+  /** Collector -> errors it met since the server started (numakit_scrape_collector_errors_total). */
+  readonly errors: ReadonlyMap<string, number>;
   readonly topology: Topology | null;
   readonly topologyVersion: number;
   readonly memory: readonly NodeMemory[];
@@ -59,6 +67,8 @@ export class Scraper {
   private readonly topo: TopologyCache;
   readonly doctor: DoctorCache;
   private readonly pageSize: number;
+  /** Collector -> errors it met (thrown out of it, or by a reader it guarded). */
+  private readonly errors = new Map<string, number>();
 
   constructor(
     readonly root: SysRoot,
@@ -73,7 +83,7 @@ export class Scraper {
 
   private brief(t: Topology | null, pools: readonly NodePools[]): MachineBrief {
     const hugetlbInUse = pools.some((n) => n.pools.some((p) => p.total - p.free > 0));
-    return { cpuNode: cpuNodeMap(t), memoryNodes: memoryNodes(t), hugetlbInUse, pageSize: this.pageSize };
+    return { memoryNodes: memoryNodes(t), hugetlbInUse, pageSize: this.pageSize };
   }
 
   /** Reads what the first scrape needs a baseline of (CPU ticks) and the topology. */
@@ -87,14 +97,20 @@ export class Scraper {
     // A fresh warning log per scrape: a file that cannot be parsed is a gap of every scrape that
     // meets it (guard counts them), and is said once on stderr through the root's own log.
     const warnings = new Warnings((w) => this.root.warnings?.add(w));
-    const c: CollectContext = { root: { ...this.root, warnings }, now: this.clock, deadline: t0 + timeoutMs, gaps };
+    const c: CollectContext = {
+      root: { ...this.root, warnings },
+      now: this.clock,
+      deadline: t0 + timeoutMs,
+      gaps,
+      failed: (name, e) => this.failed(name, e),
+    };
     let topology: Topology | null = null;
     let memory: NodeMemory[] = [];
     let cpu: NodeCpu[] = [];
     let hugepages: NodePools[] = [];
     let tiering: Record<string, number> = {};
     let irqs: DeviceIrqs[] = [];
-    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0 };
+    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
     const steps: [string, () => void][] = [
       ['node_memory', () => (memory = readNodeMemory(c))],
       ['node_cpu', () => (cpu = this.cpu.read(c))],
@@ -113,6 +129,7 @@ export class Scraper {
       partial: entries.some(([, r]) => r === 'deadline'),
       collectors: runs,
       gaps: entries,
+      errors: new Map(this.errors),
       topology,
       topologyVersion: this.topo.version,
       memory,
@@ -124,9 +141,19 @@ export class Scraper {
       doctor: this.doctor.run,
     };
   }
+
+  /** A collector met an error: said in one line (stack under NUMAKIT_DEBUG=1) and counted; the scrape goes on. */
+  private failed(name: string, e: unknown): void {
+    this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
+    const line = failureLine(`numakit: serve: collector ${name}`, e, { stack: Boolean(process.env.NUMAKIT_DEBUG) });
+    (this.opts.log ?? ((l: string) => process.stderr.write(l)))(`${line}\n`);
+  }
 }
 
-/** Runs each step in turn, timed; a step past the deadline is skipped and counted as a gap. */
+/**
+ * Runs each step in turn, timed; a step past the deadline is skipped and counted as a gap, one
+ * that throws is an 'error' gap and handed to `failed` (never dropped).
+ */
 function runSteps(steps: readonly [string, () => void][], c: CollectContext, clock: () => number): CollectorRun[] {
   const runs: CollectorRun[] = [];
   for (const [name, run] of steps) {
@@ -138,18 +165,13 @@ function runSteps(steps: readonly [string, () => void][], c: CollectContext, clo
     const s0 = clock();
     try {
       run();
-    } catch {
+    } catch (e) {
       c.gaps.add(name, 'error');
+      c.failed?.(name, e);
     }
     runs.push({ name, seconds: (clock() - s0) / 1000, ok: !c.gaps.has(name) });
   }
   return runs;
-}
-
-function cpuNodeMap(t: Topology | null): Map<number, number> {
-  const m = new Map<number, number>();
-  for (const n of t?.nodes ?? []) for (const c of n.cpus) m.set(c, n.id);
-  return m;
 }
 
 function memoryNodes(t: Topology | null): number[] {

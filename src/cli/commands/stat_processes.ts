@@ -1,6 +1,7 @@
 // stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
 // each process) and --procs (every process by remote memory, with its locality).
-import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
+import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
+import { sampleProcesses } from '../../discover/process_sampler.js';
 import { NumakitError } from '../../model/errors.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
 import { rankByRemote } from '../../policy/locality.js';

@@ -5,7 +5,7 @@
 import { readNodeStat } from '../../discover/node_stat.js';
 import { readText } from '../../sysfs/read.js';
 import { REAL_ROOT } from '../../sysfs/root.js';
-import { createSampler, type Sampler } from '../../discover/processes.js';
+import { createSampler, type ProcessSampler as Sampler } from '../../discover/process_sampler.js';
 import { UsageError } from '../../model/errors.js';
 import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';

@@ -36,6 +36,11 @@ export interface CollectContext {
   /** now() past this: stop reading and return what is there (the scrape is partial). */
   readonly deadline: number;
   readonly gaps: Gaps;
+  /**
+   * An error that is not a missing, vanished or unreadable fact (a bug, an unexpected errno): the
+   * scrape says it in one line naming the collector and counts it, never drops it.
+   */
+  readonly failed?: (collector: string, e: unknown) => void;
 }
 
 export function pastDeadline(c: CollectContext): boolean {
@@ -52,7 +57,8 @@ export function gapReason(e: unknown): GapReason {
 }
 
 /**
- * Runs one read; a thrown error becomes a gap of `collector` and null. Readers turn a file they
+ * Runs one read; a thrown error becomes a gap of `collector` and null (an unexpected one is also
+ * handed to c.failed). Readers turn a file they
  * cannot parse into an absent fact and a warning on the root (docs/reliability.md): each new
  * warning is an 'unparseable' gap of `collector`.
  */
@@ -64,7 +70,9 @@ export function guard<T>(c: CollectContext, collector: string, read: () => T): T
     if (added > 0) c.gaps.add(collector, 'unparseable', added);
     return v;
   } catch (e) {
-    c.gaps.add(collector, gapReason(e));
+    const reason = gapReason(e);
+    c.gaps.add(collector, reason);
+    if (reason === 'error') c.failed?.(collector, e);
     return null;
   }
 }

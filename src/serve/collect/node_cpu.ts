@@ -1,8 +1,10 @@
 // CPU time per node from /proc/stat (per-CPU ticks, mapped to nodes by nodeN/cpulist): counters
 // of busy and idle seconds, and how many CPUs were busy / idle on average over the window since
 // a reading at least MIN_WINDOW_MS old (the collector keeps recent readings; the first scrape
-// compares with the reading taken when the server started).
-import { readProcStat, type CpuTimes } from '../../sysfs/proc_stat.js';
+// compares with the reading taken when the server started). Busy and idle CPUs follow the node
+// sampler's one rule (discover/node_sampler.ts), the agent's too.
+import { type CpuReading, type NodeCpuWindow, nodeCpuWindow } from '../../discover/node_sampler.js';
+import { readProcStat } from '../../sysfs/proc_stat.js';
 import { listNodeDirs, readNodeCpulist } from '../../sysfs/node_list.js';
 import { CLOCK_TICKS_PER_SECOND } from '../../sysfs/proc_task_stat.js';
 import { family, s, type Family } from '../exposition.js';
@@ -10,58 +12,13 @@ import { guard, type CollectContext } from './context.js';
 
 export const MIN_WINDOW_MS = 1000;
 
-export interface NodeCpuTicks {
+export interface NodeCpu extends NodeCpuWindow {
   readonly node: number;
-  readonly cpus: number;
-  readonly busy: number;
-  readonly total: number;
-}
-
-export interface NodeCpu extends NodeCpuTicks {
-  /** CPUs busy / idle on average over the window; null without an earlier reading. */
-  readonly busyCpus: number | null;
-  readonly idleCpus: number | null;
 }
 
 interface Reading {
   readonly at: number;
-  readonly nodes: readonly NodeCpuTicks[];
-}
-
-/** Sums per-CPU ticks by node; CPUs /proc/stat does not list (offline) are not counted. */
-export function ticksByNode(
-  times: ReadonlyMap<number, CpuTimes>,
-  nodeCpus: ReadonlyMap<number, readonly number[]>,
-): NodeCpuTicks[] {
-  return [...nodeCpus].map(([node, cpus]) => {
-    let busy = 0;
-    let total = 0;
-    let n = 0;
-    for (const c of cpus) {
-      const t = times.get(c);
-      if (t === undefined) continue;
-      busy += t.busy;
-      total += t.total;
-      n++;
-    }
-    return { node, cpus: n, busy, total };
-  });
-}
-
-/** Busy and idle CPUs over the window between two readings of one node. */
-export function windowCpus(
-  before: NodeCpuTicks | undefined,
-  after: NodeCpuTicks,
-  seconds: number,
-): { busyCpus: number | null; idleCpus: number | null } {
-  if (before === undefined || seconds <= 0) return { busyCpus: null, idleCpus: null };
-  const total = after.total - before.total;
-  if (total <= 0) return { busyCpus: null, idleCpus: null };
-  const busyShare = Math.max(0, Math.min(1, (after.busy - before.busy) / total));
-  // Ticks elapsed over the window tell how many CPUs were counted (CPUs go on/offline), at most
-  // the CPUs online now (a window measured a little short must not show more busy CPUs than exist).
-  const cpus = Math.min(after.cpus, total / CLOCK_TICKS_PER_SECOND / seconds);
-  return { busyCpus: busyShare * cpus, idleCpus: (1 - busyShare) * cpus };
+  readonly times: CpuReading;
 }
 
 export class NodeCpuCollector {
@@ -77,18 +34,9 @@ export class NodeCpuCollector {
     }
     if (nodeCpus.size === 0) nodeCpus.set(0, [...times.keys()]);
     const now = c.now();
-    const nodes = ticksByNode(times, nodeCpus);
     const base = [...this.readings].reverse().find((r) => now - r.at >= MIN_WINDOW_MS) ?? this.readings[0];
-    this.readings = [...this.readings.filter((r) => now - r.at < 10 * MIN_WINDOW_MS), { at: now, nodes }];
-    const seconds = base === undefined ? 0 : (now - base.at) / 1000;
-    return nodes.map((n) => ({
-      ...n,
-      ...windowCpus(
-        base?.nodes.find((b) => b.node === n.node),
-        n,
-        seconds,
-      ),
-    }));
+    this.readings = [...this.readings.filter((r) => now - r.at < 10 * MIN_WINDOW_MS), { at: now, times }];
+    return [...nodeCpus].map(([node, cpus]) => ({ node, ...nodeCpuWindow(cpus, base?.times ?? null, times) }));
   }
 }
 

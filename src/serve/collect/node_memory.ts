@@ -4,9 +4,9 @@
 // bytes ("Active(anon)" -> "Active_anon"; HugePages_* stay page counts, as printed), and
 // node_memory_numa_<counter>_total{node} counters in pages. A node that goes offline loses its
 // directory and its series; one whose files cannot be parsed is a gap.
+import { readNodeMemoryNow } from '../../discover/node_sampler.js';
 import type { Meminfo } from '../../sysfs/node_meminfo.js';
-import { readNodeMeminfo } from '../../sysfs/node_meminfo.js';
-import { readNodeNumastat, type NodeNumastat } from '../../sysfs/node_numastat.js';
+import type { NodeNumastat } from '../../sysfs/node_numastat.js';
 import { listNodeDirs } from '../../sysfs/node_list.js';
 import { family, s, type Family, type Sample } from '../exposition.js';
 import { guard, type CollectContext } from './context.js';
@@ -19,11 +19,11 @@ export interface NodeMemory {
   readonly numastat: NodeNumastat | null;
 }
 
+/** Every node's meminfo and numastat, read by the node sampler (discover/node_sampler.ts). */
 export function readNodeMemory(c: CollectContext): NodeMemory[] {
   return listNodeDirs(c.root).map((node) => ({
     node,
-    meminfo: guard(c, 'node_memory', () => readNodeMeminfo(c.root, node)),
-    numastat: guard(c, 'node_memory', () => readNodeNumastat(c.root, node)),
+    ...(guard(c, 'node_memory', () => readNodeMemoryNow(c.root, node)) ?? { meminfo: null, numastat: null }),
   }));
 }
 

@@ -3,28 +3,22 @@
 // previous scrape, weighted by that time). Labels are the process name and pid only: command
 // lines are unbounded and may hold secrets.
 //
-// numa_maps is the costly read (the kernel walks every mapping's page tables: ~0.5 ms for a
-// Node.js process), so:
-//   - every process costs one /proc/PID/stat (name, threads, resident pages, CPU ticks), plus
-//     its status only while hugetlbfs pages are in use somewhere (HugetlbPages is not in the
-//     RSS); its threads' stat only when it has several and used CPU since the last scrape;
+// Processes are read by the one process sampler (discover/process_sampler.ts). numa_maps is the
+// costly read (the kernel walks every mapping's page tables: ~0.5 ms for a Node.js process), so:
+//   - every process costs one /proc/PID/stat (resident pages, CPU ticks), plus its status only
+//     while hugetlbfs pages are in use somewhere (HugetlbPages is not in the RSS);
 //   - processes are visited largest first and the visit stops once K processes are certain
 //     to rank above the rest (remote memory <= memory <= RSS + hugetlb);
 //   - on a machine with one memory node nothing is remote and all memory is on that node:
-//     numa_maps is not read at all (the K largest by RSS + hugetlb are the answer);
+//     neither numa_maps nor the threads are read (the K largest by RSS + hugetlb are the answer);
 //   - a process's numa_maps is read again only when its RSS moved by more than 10% (and 16 MiB)
-//     or after MAPS_TTL_MS (pages migrate without RSS moving: AutoNUMA, the agent); CPU per node comes
-//     from its threads' stat at every scrape.
-import { cpuSecondsByNode, memoryFromNumaMaps, readThreadTicks, type ThreadTicks } from '../../discover/processes.js';
-import type { ProcessMemory } from '../../model/stat.js';
-import { locality, remoteBytes } from '../../policy/locality.js';
-import { parseAt } from '../../sysfs/parse_util.js';
-import { listPids } from '../../sysfs/proc_list.js';
-import { numaMapsPath, readNumaMapsText } from '../../sysfs/proc_numa_maps.js';
-import { readProcStatus } from '../../sysfs/proc_status.js';
-import { readProcStat } from '../../sysfs/proc_task_stat.js';
+//     or after MAPS_TTL_MS (pages migrate without RSS moving: AutoNUMA, the agent); CPU per node
+//     comes from its threads' stat (not read again while it used no CPU).
+import { createSampler, type ProcessSampler } from '../../discover/process_sampler.js';
+import type { ProcessSample } from '../../model/stat.js';
+import { byRemote, ranked, runNodes, type RankedProcess } from '../../policy/locality.js';
 import { family, s, type Family } from '../exposition.js';
-import { gapReason, pastDeadline, type CollectContext } from './context.js';
+import { pastDeadline, type CollectContext } from './context.js';
 
 export const MAPS_TTL_MS = 30_000;
 /** RSS may move this much (or 10%) before numa_maps is read again: a GC cycle is not a move. */
@@ -49,12 +43,12 @@ export interface TopProcesses {
   readonly scanned: number;
   /** Processes whose numa_maps this scrape read (not from the cache). */
   readonly mapped: number;
+  /** Processes listed but gone before they were read through (they exited: not a gap). */
+  readonly vanished: number;
 }
 
 /** What the scrape knows of the machine when it gets to processes. */
 export interface MachineBrief {
-  /** CPU -> node. */
-  readonly cpuNode: ReadonlyMap<number, number>;
   /** Nodes with memory (one: nothing can be remote). */
   readonly memoryNodes: readonly number[];
   /** Some hugetlbfs pages are in use (a process's HugetlbPages must then be read). */
@@ -62,218 +56,83 @@ export interface MachineBrief {
   readonly pageSize: number;
 }
 
-interface Candidate {
-  readonly pid: number;
-  readonly name: string;
-  readonly threads: number;
-  readonly start: number;
-  readonly rssPages: number;
-  readonly bound: number;
-  /** The process's own CPU ticks and last CPU: its one thread's, when it has one. */
-  readonly ticks: number;
-  readonly processor: number;
-}
+type Ranked = RankedProcess<ProcessSample>;
 
-/** A process's threads' ticks, with the process's total (start time: the same process). */
-interface CachedTicks {
-  readonly start: number;
-  readonly total: number;
-  readonly threads: Map<number, ThreadTicks>;
-}
-
-interface CachedMaps {
-  readonly start: number;
-  readonly rssPages: number;
-  readonly at: number;
-  readonly memory: ProcessMemory;
-}
-
-const better = (a: TopProcess, b: TopProcess) =>
-  b.remoteBytes - a.remoteBytes || b.totalBytes - a.totalBytes || a.pid - b.pid;
+const totalOf = (r: Ranked) => (r.sample.memory.kind === 'ok' ? r.sample.memory.totalBytes : 0);
 
 /** True when no process from `c` on (bounds only fall) can rank above the K-th. */
-export function certain(top: readonly TopProcess[], k: number, c: { bound: number }, oneMemoryNode: boolean): boolean {
+export function certain(top: readonly Ranked[], k: number, c: { bound: number }, oneMemoryNode: boolean): boolean {
   const kth = top[k - 1];
   if (kth === undefined) return false;
   const remoteBound = oneMemoryNode ? 0 : c.bound;
-  return kth.remoteBytes > remoteBound || (kth.remoteBytes >= remoteBound && kth.totalBytes >= c.bound);
+  return kth.remoteBytes > remoteBound || (kth.remoteBytes >= remoteBound && totalOf(kth) >= c.bound);
 }
 
 export class TopProcessesCollector {
-  private ticks = new Map<number, CachedTicks>();
-  private maps = new Map<number, CachedMaps>();
+  private sampler: ProcessSampler | null = null;
+  /** What the sampler was made for: it is made again when the machine's shape changes. */
+  private shape = '';
 
   constructor(
     private readonly k: number,
     private readonly mapsTtlMs = MAPS_TTL_MS,
   ) {}
 
+  private samplerFor(c: CollectContext, m: MachineBrief): ProcessSampler {
+    const one = m.memoryNodes.length === 1 ? m.memoryNodes[0]! : null;
+    const shape = `${one};${m.hugetlbInUse};${m.pageSize}`;
+    if (this.sampler !== null && shape === this.shape) return this.sampler;
+    this.sampler?.close();
+    this.shape = shape;
+    this.sampler = createSampler(c.root, {
+      hugetlb: m.hugetlbInUse,
+      // One memory node: where threads ran does not change locality, so their stat is not read.
+      threads: m.memoryNodes.length > 1,
+      memory:
+        one === null
+          ? { numaMaps: { reuse: { ttlMs: this.mapsTtlMs, slackBytes: RSS_SLACK_BYTES } } }
+          : { oneNode: one },
+      pageSize: m.pageSize,
+    });
+    return this.sampler;
+  }
+
   read(c: CollectContext, m: MachineBrief): TopProcesses {
-    const { cands, scanned } = this.candidates(c, m);
-    const top: TopProcess[] = [];
-    const ticks = new Map<number, CachedTicks>();
-    const maps = new Map<number, CachedMaps>();
-    let mapped = 0;
-    for (const p of cands) {
-      if (this.k === 0 || certain(top, this.k, p, m.memoryNodes.length <= 1)) break;
-      if (pastDeadline(c)) {
-        c.gaps.add('processes', 'deadline');
-        break;
-      }
-      const one = this.readOne(c, p, m, { ticks, maps });
-      if (one === null) continue;
-      if (one.fresh) mapped++;
-      top.push(one.p);
-      top.sort(better);
+    const sampler = this.samplerFor(c, m);
+    const oneNode = m.memoryNodes.length <= 1;
+    const top: Ranked[] = [];
+    const stop = (next: { bound: number }) => {
+      if (this.k === 0 || certain(top, this.k, next, oneNode)) return true;
+      if (!pastDeadline(c)) return false;
+      c.gaps.add('processes', 'deadline');
+      return true;
+    };
+    for (const p of sampler.run({ nowMs: c.now(), largestFirst: { stop } })) {
+      if (p.memory.kind !== 'ok') continue;
+      // One memory node: all of a process's memory is where it runs.
+      top.push(ranked(oneNode ? { ...p, lastNodes: [...m.memoryNodes] } : p));
+      top.sort(byRemote);
       if (top.length > this.k) top.pop();
     }
-    this.ticks = ticks;
-    this.maps = maps;
-    return { top, scanned, mapped };
+    const counts = sampler.counts;
+    if (counts.permission > 0) c.gaps.add('processes', 'no-permission', counts.permission);
+    return { top: top.map(topProcess), scanned: counts.scanned, mapped: counts.mapped, vanished: counts.vanished };
   }
+}
 
-  private candidates(c: CollectContext, m: MachineBrief): { cands: Candidate[]; scanned: number } {
-    const cands: Candidate[] = [];
-    let scanned = 0;
-    for (const pid of listPids(c.root)) {
-      if (pastDeadline(c)) {
-        c.gaps.add('processes', 'deadline');
-        break;
-      }
-      try {
-        const st = readProcStat(c.root, pid);
-        const hugetlb = st !== null && m.hugetlbInUse ? (readProcStatus(c.root, pid)?.hugetlbBytes ?? 0) : 0;
-        // Listed a moment ago, gone now: it exited during the scrape.
-        if (st === null) c.gaps.add('processes', 'vanished');
-        else {
-          scanned++;
-          const bound = st.rssPages * m.pageSize + hugetlb;
-          if (bound > 0)
-            cands.push({
-              pid,
-              name: st.comm,
-              threads: st.threads,
-              start: st.startTicks,
-              rssPages: st.rssPages,
-              bound,
-              ticks: st.cpuTicks,
-              processor: st.processor,
-            });
-        }
-      } catch (e) {
-        c.gaps.add('processes', gapReason(e));
-      }
-    }
-    return { cands: cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid), scanned };
-  }
-
-  /** The same process (start time), read recently, RSS about the same. */
-  private reusable(old: CachedMaps, p: Candidate, now: number, pageSize: number): boolean {
-    const moved = Math.abs(p.rssPages - old.rssPages) * pageSize;
-    return (
-      old.start === p.start &&
-      now - old.at < this.mapsTtlMs &&
-      moved <= Math.max(old.rssPages * pageSize * 0.1, RSS_SLACK_BYTES)
-    );
-  }
-
-  private memory(c: CollectContext, p: Candidate, m: MachineBrief): { memory: ProcessMemory; fresh: boolean } | null {
-    // One memory node: all of it is there; its size is what stat (and status) said.
-    if (m.memoryNodes.length === 1) {
-      const n = String(m.memoryNodes[0]);
-      return {
-        memory: {
-          kind: 'ok',
-          nodes: { [n]: { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: p.bound, totalBytes: p.bound } },
-          totalBytes: p.bound,
-          policies: {},
-        },
-        fresh: false,
-      };
-    }
-    const old = this.maps.get(p.pid);
-    if (old !== undefined && this.reusable(old, p, c.now(), m.pageSize)) return { memory: old.memory, fresh: false };
-    const r = readNumaMapsText(c.root, p.pid);
-    if (!r.ok) return r.reason === 'no-permission' ? { memory: { kind: 'no-permission' }, fresh: true } : null;
-    return { memory: parseAt(numaMapsPath(p.pid), r.text, (t) => memoryFromNumaMaps(t)), fresh: true };
-  }
-
-  /**
-   * Its threads' ticks and last CPUs. A single-threaded process's stat (read already) is its
-   * thread's; a process that used no CPU since the last scrape has the same threads' figures
-   * as then (none ran, so none moved): only a busy multi-threaded one has task/ read.
-   */
-  private threadTicks(c: CollectContext, p: Candidate): Map<number, ThreadTicks> | null {
-    if (p.threads === 1) return new Map([[p.pid, { ticks: p.ticks, processor: p.processor }]]);
-    const old = this.ticks.get(p.pid);
-    if (old !== undefined && old.start === p.start && old.total === p.ticks) return old.threads;
-    return readThreadTicks(c.root, p.pid);
-  }
-
-  private readOne(
-    c: CollectContext,
-    p: Candidate,
-    m: MachineBrief,
-    next: { ticks: Map<number, CachedTicks>; maps: Map<number, CachedMaps> },
-  ): { p: TopProcess; fresh: boolean } | null {
-    let threadTicks: Map<number, ThreadTicks> | null = new Map();
-    let mem: ReturnType<TopProcessesCollector['memory']>;
-    try {
-      // One memory node: where threads ran does not change locality, so their stat is not read.
-      if (m.memoryNodes.length > 1) threadTicks = this.threadTicks(c, p);
-      mem = threadTicks === null ? null : this.memory(c, p, m);
-    } catch (e) {
-      c.gaps.add('processes', gapReason(e));
-      return null;
-    }
-    if (threadTicks === null || mem === null) {
-      c.gaps.add('processes', 'vanished');
-      return null;
-    }
-    if (mem.memory.kind !== 'ok') {
-      c.gaps.add('processes', 'no-permission');
-      return null;
-    }
-    next.ticks.set(p.pid, { start: p.start, total: p.ticks, threads: threadTicks });
-    next.maps.set(p.pid, {
-      start: p.start,
-      rssPages: p.rssPages,
-      at: mem.fresh ? c.now() : this.maps.get(p.pid)!.at,
-      memory: mem.memory,
-    });
-    const lastNodes =
-      m.memoryNodes.length <= 1
-        ? [...m.memoryNodes]
-        : [
-            ...new Set(
-              [...threadTicks.values()]
-                .map((t) => m.cpuNode.get(t.processor))
-                .filter((n): n is number => n !== undefined),
-            ),
-          ].sort((a, b) => a - b);
-    const view = {
-      memory: mem.memory,
-      cpuNodes: cpuSecondsByNode(this.ticks.get(p.pid)?.threads ?? new Map(), threadTicks, { cpuNode: m.cpuNode }),
-      lastNodes,
-    };
-    const ran = Object.entries(view.cpuNodes)
-      .filter(([, v]) => v > 0)
-      .map(([n]) => Number(n))
-      .sort((a, b) => a - b);
-    return {
-      fresh: mem.fresh,
-      p: {
-        pid: p.pid,
-        name: p.name,
-        threads: m.memoryNodes.length > 1 ? threadTicks.size : p.threads,
-        totalBytes: mem.memory.totalBytes,
-        remoteBytes: remoteBytes(view),
-        locality: locality(view),
-        runNodes: ran.length > 0 ? ran : lastNodes,
-        nodes: Object.fromEntries(Object.entries(mem.memory.nodes).map(([n, x]) => [n, x.totalBytes])),
-      },
-    };
-  }
+function topProcess(r: Ranked): TopProcess {
+  const p = r.sample;
+  const mem = p.memory.kind === 'ok' ? p.memory : { totalBytes: 0, nodes: {} };
+  return {
+    pid: p.pid,
+    name: p.comm,
+    threads: p.threads,
+    totalBytes: mem.totalBytes,
+    remoteBytes: r.remoteBytes,
+    locality: r.locality,
+    runNodes: runNodes(p),
+    nodes: Object.fromEntries(Object.entries(mem.nodes).map(([n, x]) => [n, x.totalBytes])),
+  };
 }
 
 export function processFamilies(t: TopProcesses): Family[] {
@@ -304,6 +163,12 @@ export function processFamilies(t: TopProcesses): Family[] {
       t.top.filter((p) => p.locality !== null).map((p) => s(p.locality!, l(p))),
     ),
     family('numakit_processes_scanned', 'gauge', 'Processes whose /proc/PID/stat this scrape read', [s(t.scanned)]),
+    family(
+      'numakit_processes_vanished',
+      'gauge',
+      'Processes this scrape listed that exited before it read them through (not a gap: nothing of theirs is missing)',
+      [s(t.vanished)],
+    ),
     family(
       'numakit_processes_numa_maps_read',
       'gauge',

@@ -14,7 +14,7 @@ import { AgentPass } from '../../../src/agent/pass.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
-import { createSampler } from '../../../src/discover/processes.js';
+import { createSampler } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
 
 let m: FakeMachine;
@@ -617,5 +617,50 @@ describe('agent pass: machine reads', () => {
       [],
     );
     assert.ok(read.includes('proc/stat'));
+  });
+});
+
+describe('agent life: a pass that throws', () => {
+  it('is logged in one line naming the pass and the error, counted, and the agent goes on', async () => {
+    const signals = new EventEmitter();
+    let t = 0;
+    let failures = 0;
+    let passes = 0;
+    const metrics = {
+      decision: () => undefined,
+      moved: () => undefined,
+      locality: () => undefined,
+      putBackFailed: () => undefined,
+      passFailed: () => void failures++,
+      // Every pass after the baseline throws here, as a bug in a reader would.
+      machine: () => {
+        if (passes++ > 0) throw new TypeError('boom in a pass');
+      },
+    };
+    const code = await runAgent(cfg({ intervalMs: 20, advise: true }), {
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      now: () => t,
+      selfPid: 99999,
+      clock: fakeClock(),
+      metrics,
+      sleep: async (ms) => {
+        t += ms;
+        if (passes === 3) signals.emit('SIGTERM');
+      },
+    });
+    assert.equal(code, 0);
+    assert.equal(failures, 2, lines.join('\n'));
+    assert.deepEqual(
+      lines.filter((l) => /failed/.test(l)),
+      [
+        'a pass failed: TypeError: boom in a pass (the agent goes on)',
+        'a pass failed: TypeError: boom in a pass (the agent goes on)',
+      ],
+    );
   });
 });

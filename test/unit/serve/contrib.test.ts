@@ -12,7 +12,7 @@ import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { Scraper } from '../../../src/serve/scrape.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { REPO_DIR } from '../../helpers/cli.js';
-import { OPTS, realisticFourNode, scrapeText } from './helpers.js';
+import { copyFixture, OPTS, realisticFourNode, scrapeText } from './helpers.js';
 import { metricNames } from './promql_names.js';
 
 const CONTRIB = join(REPO_DIR, 'contrib');
@@ -48,11 +48,19 @@ describe('contrib', () => {
     ) {
       text = await (await fetch(`http://${agent.address}/metrics`)).text();
     }
-    emitted = new Set([
-      ...names(text),
-      // An example with NICs and NVMe: the device IRQ series.
-      ...names(scrapeText(new Scraper(openRoot(join(EXAMPLES_DIR, 'epyc-nps4')), OPTS))),
-    ]);
+    // A machine with a file it cannot parse: numakit_scrape_gaps (the fixture itself has no gap).
+    const broken = copyFixture();
+    writeFileSync(join(broken.dir, 'sys/devices/system/node/node2/meminfo'), 'Node 2 MemTotal: lots kB\n');
+    try {
+      emitted = new Set([
+        ...names(text),
+        // An example with NICs and NVMe: the device IRQ series.
+        ...names(scrapeText(new Scraper(openRoot(join(EXAMPLES_DIR, 'epyc-nps4')), OPTS))),
+        ...names(scrapeText(new Scraper(broken.root, OPTS))),
+      ]);
+    } finally {
+      broken.remove();
+    }
   });
   after(async () => {
     await agent.close();

@@ -14,7 +14,14 @@ function mem(perNode: Record<string, number>): ProcessMemory {
   return { kind: 'ok', nodes, totalBytes: total, policies: {} };
 }
 
-const p = (m: Record<string, number>, cpu: Record<string, number>, last: number[] = []): LocalityInput => ({
+let nextPid = 100;
+const p = (
+  m: Record<string, number>,
+  cpu: Record<string, number>,
+  last: number[] = [],
+  pid = nextPid++,
+): LocalityInput & { pid: number } => ({
+  pid,
   memory: mem(m),
   cpuNodes: cpu,
   lastNodes: last,
@@ -65,5 +72,14 @@ test('rankByRemote breaks ties by total memory', () => {
   assert.deepEqual(
     rankByRemote([small, big]).map((r) => r.sample),
     [big, small],
+  );
+});
+
+test('rankByRemote breaks a tie of remote and total memory by pid, lowest first (one order: stat, top, serve)', () => {
+  const later = p({ '0': 10 }, { '0': 1 }, [], 7);
+  const earlier = p({ '0': 10 }, { '0': 1 }, [], 3);
+  assert.deepEqual(
+    rankByRemote([later, earlier]).map((r) => r.sample.pid),
+    [3, 7],
   );
 });

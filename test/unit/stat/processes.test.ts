@@ -2,14 +2,8 @@
 // sizes, interleaved mappings, kernel threads, zombies, vanished processes, pattern matching.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  cpuSecondsByNode,
-  createSampler,
-  findPids,
-  memoryFromNumaMaps,
-  readProcessMemory,
-  sampleProcesses,
-} from '../../../src/discover/processes.js';
+import { findPids, memoryFromNumaMaps, readProcessMemory } from '../../../src/discover/processes.js';
+import { cpuSecondsByNode, createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
 import { fixtureRoot } from './helpers.js';
 
 const root = fixtureRoot('four-node');

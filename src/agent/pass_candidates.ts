@@ -1,0 +1,191 @@
+// The sample and filter stages of an agent pass over processes: the one process sampler reads in
+// stages and, between them, this filter says which processes go on (policy/agent/candidates.ts),
+// so each costly read is made only for those that may be placed:
+//   stat      kernel threads, under --min-rss, idle (a quarter of --min-cpu): read no further
+//   skip      the agent itself, init, a process cooling down: its status is not read
+//   prescreen status and cmdline: --exclude / --include, pinned CPUs, its cgroup's cpuset
+//   select    its CPU over the window (its threads): under --min-cpu
+//   numa_maps for those left: the views the policy decides on
+// A process left alone is noted in the decision log (once per reason, when the skip table says).
+import {
+  createSampler,
+  type PrescreenBrief,
+  type ProcessSampler,
+  type SampleBrief,
+} from '../discover/process_sampler.js';
+import type { ProcessSample } from '../model/stat.js';
+import { cgroupPin } from '../policy/agent/cgroup_unit.js';
+import { prescreen, screen } from '../policy/agent/candidates.js';
+import type { ProcessBrief, ProcessView } from '../policy/agent/types.js';
+import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
+import type { SysRoot } from '../sysfs/root.js';
+import type { AgentConfig } from './config.js';
+import type { DecisionLog } from './decision_log.js';
+import type { MachineNow } from './pass_machine.js';
+
+/** When and where this pass runs. */
+export interface PassContext {
+  readonly nowMs: number;
+  readonly machine: MachineNow;
+}
+
+/** Until when each process (pid) and unit (cgroup path) is left alone after a decision. */
+export class Cooldowns {
+  readonly processes = new Map<number, number>();
+  readonly units = new Map<string, number>();
+
+  start(who: number | string, untilMs: number): void {
+    if (typeof who === 'number') this.processes.set(who, untilMs);
+    else this.units.set(who, untilMs);
+  }
+
+  /** Drops the cooldowns that are over for processes and units that are gone. */
+  forget(nowMs: number, alive: (who: number | string) => boolean): void {
+    for (const [pid, until] of this.processes) if (until <= nowMs && !alive(pid)) this.processes.delete(pid);
+    for (const [cg, until] of this.units) if (until <= nowMs && !alive(cg)) this.units.delete(cg);
+  }
+}
+
+export interface CandidateDeps {
+  readonly root: SysRoot;
+  readonly selfPid: number;
+  readonly pageSize: number;
+  /** CPUs the agent last set on a process (its journal), or null. */
+  readonly agentCpus: (pid: number) => readonly number[] | null;
+  readonly cooldowns: Cooldowns;
+  readonly notes: DecisionLog;
+}
+
+export class ProcessCandidates {
+  private readonly sampler: ProcessSampler;
+  private ctx: PassContext | null = null;
+  /** This pass: the brief of each process select() kept, and the CPUs each may use (its cgroup cpuset). */
+  private briefs = new Map<number, ProcessBrief>();
+  private permittedOf = new Map<number, number[]>();
+
+  constructor(
+    private readonly cfg: AgentConfig,
+    private readonly d: CandidateDeps,
+  ) {
+    // Anonymous memory only: file pages (program text, libraries) are shared with other
+    // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
+    // The idle bar is a quarter of --min-cpu: a process near the bar (a measurement is noisy:
+    // in a guest on a loaded host a busy process read 0.1-0.16 CPUs) keeps its threads' baseline,
+    // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
+    this.sampler = createSampler(d.root, {
+      screen: { minRssBytes: cfg.minRssBytes, pageSize: d.pageSize, idleBelow: cfg.minCpu / 4 },
+      skip: (pid) => this.skip(pid),
+      prescreen: (b) => this.prescreen(b),
+      select: (b) => this.select(b),
+      memory: { numaMaps: { anonOnly: true, policies: true } },
+      threadUse: cfg.granularity === 'threads',
+    });
+  }
+
+  /** Processes the last pass took a fresh baseline of. */
+  get baselines(): number {
+    return this.sampler.baselines;
+  }
+
+  /** Every pid the last pass listed. */
+  get listed(): ReadonlySet<number> {
+    return this.sampler.listed;
+  }
+
+  /** Sample and filter: the processes the policy decides on this pass. */
+  sample(ctx: PassContext): ProcessView[] {
+    this.ctx = ctx;
+    this.briefs = new Map();
+    this.permittedOf = new Map();
+    return this.sampler
+      .sample(ctx.nowMs)
+      .map((s) => this.view(s))
+      .filter((v): v is ProcessView => v !== null);
+  }
+
+  private get now(): PassContext {
+    if (this.ctx === null) throw new Error('ProcessCandidates: sample() before a pass');
+    return this.ctx;
+  }
+
+  private screenCtx() {
+    return { selfPid: this.d.selfPid, nowMs: this.now.nowMs, cooldownUntil: this.d.cooldowns.processes };
+  }
+
+  private note(b: PrescreenBrief, skip: Parameters<DecisionLog['note']>[1], reason?: string): void {
+    this.d.notes.note({ pid: b.pid, comm: b.status.name, nowMs: this.now.nowMs }, skip, reason);
+  }
+
+  /** Left alone whatever its status says: the agent itself, init, a process cooling down. */
+  private skip(pid: number): boolean {
+    return pid === this.d.selfPid || pid === 1 || (this.d.cooldowns.processes.get(pid) ?? -Infinity) > this.now.nowMs;
+  }
+
+  private brief(b: PrescreenBrief, cpu: number): ProcessBrief {
+    return {
+      pid: b.pid,
+      comm: b.status.name,
+      cmdline: b.cmdline,
+      rssBytes: b.status.rssBytes,
+      cpu,
+      cpusAllowed: b.status.cpusAllowed,
+      cpusPermitted: this.permittedOf.get(b.pid) ?? b.status.cpusAllowed ?? [],
+      agentCpus: this.d.agentCpus(b.pid),
+    };
+  }
+
+  /** CPUs the process may use (its cgroup cpuset), or why it is never touched (a pinned Kubernetes pod). */
+  private permitted(b: PrescreenBrief): number[] | string {
+    const { cpus, nodeIds } = this.now.machine;
+    const cg = readCgroupCpuset(this.d.root, b.pid);
+    if (cg === null) return [...cpus];
+    const pin = cgroupPin(cg.cgroup, cg.cpus, b.status.memsAllowed, {
+      cpus,
+      nodes: nodeIds,
+      cpuLimit: () => readCgroupCpuMax(this.d.root, cg.cgroup),
+    });
+    return pin ?? cg.cpus.filter((c) => cpus.includes(c));
+  }
+
+  /** Before its threads are read: everything but CPU use (its cgroup cpuset read only for those that pass the rest). */
+  private prescreen(b: PrescreenBrief): boolean {
+    let why = prescreen(this.brief(b, 0), this.screenCtx(), this.cfg);
+    if (why === null) {
+      const permitted = this.permitted(b);
+      if (typeof permitted === 'string') {
+        this.note(b, 'pinned-cgroup', permitted);
+        return false;
+      }
+      this.permittedOf.set(b.pid, permitted);
+      why = prescreen(this.brief(b, 0), this.screenCtx(), this.cfg);
+    }
+    if (why !== null) this.note(b, why);
+    return why === null;
+  }
+
+  /** With its CPU use over the window, before numa_maps is read. */
+  private select(b: SampleBrief): boolean {
+    if (b.windowSeconds <= 0) return false;
+    const brief = this.brief(b, b.cpuSeconds / b.windowSeconds);
+    const why = screen(brief, this.screenCtx(), this.cfg);
+    if (why === null) this.briefs.set(b.pid, brief);
+    else this.note(b, why);
+    return why === null;
+  }
+
+  private view(s: ProcessSample): ProcessView | null {
+    const b = this.briefs.get(s.pid);
+    if (b === undefined) return null;
+    return {
+      ...b,
+      threads: s.threads,
+      memory: s.memory,
+      cpuNodes: s.cpuNodes,
+      lastNodes: s.lastNodes,
+      memsAllowed: s.memsAllowed,
+      windowSeconds: s.windowSeconds,
+      ...(s.threadUse ? { threadUse: s.threadUse } : {}),
+    };
+  }
+}

@@ -1,0 +1,509 @@
+// The one process sampler: stat, top, doctor, snapshot, the agent (processes and the members of
+// cgroup units) and serve read processes only through it. A pass reads in stages, each only for
+// the processes the one before kept:
+//   1. stat     /proc/PID/stat (kept open on the live system): kernel threads, processes without
+//               resident memory, under the size bar or idle are read no further
+//   2. status   /proc/PID/status and cmdline (read once a pass): skip and prescreen
+//   3. threads  each thread's /proc/PID/task/TID/stat (not read again while the process used no
+//               CPU since): CPU time per node over the window; select
+//   4. memory   numa_maps (costly: the kernel walks the page tables), reused while the process's
+//               RSS holds when asked (serve)
+// What it keeps between passes is keyed on pid + start time, so a reused pid is a new process,
+// and only for processes listed at the last pass (the others are dropped). It keeps per process a
+// few numbers and its threads' ticks, never a list of CPUs: a node set is model/cpuset.ts's
+// nodesOf, locality and ranking src/policy/locality.ts's. A pass counts the processes it could not read and why (permission,
+// vanished): doctor and serve say how much they did not see.
+import type { ProcessMemory, ProcessSample, ThreadUse } from '../model/stat.js';
+import { nodesOf } from '../model/cpuset.js';
+import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
+import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
+import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
+import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import { type ProcStatus, readProcStatus } from '../sysfs/proc_status.js';
+import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
+import type { SysRoot } from '../sysfs/root.js';
+import { memoryFromNumaMaps } from './processes.js';
+
+/** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
+export const KERNEL_RECHECK = 12;
+
+export interface ThreadTicks {
+  readonly ticks: number;
+  readonly processor: number;
+}
+
+/** Stage 1's bars (the agent's): what one read of /proc/PID/stat rules out. */
+export interface ScreenOptions {
+  readonly minRssBytes: number;
+  readonly pageSize: number;
+  /** CPUs under which a process is idle (its threads are not read); 0: never. */
+  readonly idleBelow: number;
+}
+
+/** What prescreen() sees (stage 2): no CPU time yet. */
+export interface PrescreenBrief {
+  readonly pid: number;
+  readonly status: ProcStatus;
+  readonly cmdline: string;
+}
+
+/** What select() sees (stage 3), before numa_maps is read. */
+export interface SampleBrief extends PrescreenBrief {
+  /** CPU seconds of all its threads since the previous pass (the whole lifetime on the first). */
+  readonly cpuSeconds: number;
+  readonly windowSeconds: number;
+}
+
+/** Stage 1 of a process, in the order a pass visits (serve: largest first, and stops). */
+export interface StatBrief {
+  readonly pid: number;
+  /** Resident bytes, plus hugetlbfs pages when asked for (options.hugetlb). */
+  readonly bound: number;
+}
+
+export interface MemoryReuse {
+  /** A reading is reused at most this long ... */
+  readonly ttlMs: number;
+  /** ... and while RSS moved by at most this (or 10%): a GC cycle is not a move. */
+  readonly slackBytes: number;
+}
+
+export interface ProcessSamplerOptions {
+  /** Only these processes (kept even without resident memory); default every process with resident memory. */
+  readonly pids?: readonly number[];
+  /** Stage 1 bars; without them only kernel threads and processes without resident memory stop there. */
+  readonly screen?: ScreenOptions;
+  /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
+  readonly hugetlb?: boolean;
+  /** Before status and cmdline are read: true drops the process this pass (the agent itself, init, a cooldown). */
+  readonly skip?: (pid: number) => boolean;
+  /** After status and cmdline: false drops it (its threads are not read). */
+  readonly prescreen?: (p: PrescreenBrief) => boolean;
+  /** Read the threads (CPU per node); default true. false: cpuNodes and lastNodes are empty. */
+  readonly threads?: boolean;
+  /** After its threads: false drops it (its numa_maps is not read). */
+  readonly select?: (p: SampleBrief) => boolean;
+  /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */
+  readonly threadUse?: boolean;
+  /**
+   * What memory is read: numa_maps (default; anonymous mappings only with anonOnly, bytes per
+   * policy with policies), 'none' (an empty reading: the caller has its own, cgroup units), or
+   * all of it on one node (a machine with one memory node: nothing can be remote).
+   */
+  readonly memory?:
+    | { readonly numaMaps: { anonOnly?: boolean; policies?: boolean; reuse?: MemoryReuse } }
+    | { readonly oneNode: number }
+    | 'none';
+  /** Bytes of a page (resident pages to bytes); default the screen's, else 4096. */
+  readonly pageSize?: number;
+}
+
+/** What a pass read, and what it could not. */
+export interface PassCounts extends Unreadable {
+  /** Processes whose /proc/PID/stat it read. */
+  readonly scanned: number;
+  /** Processes whose numa_maps it read (not reused). */
+  readonly mapped: number;
+}
+
+/** Processes a pass could not read, by why. */
+export interface Unreadable {
+  /** numa_maps (or another file) refused: another user's process, without CAP_SYS_PTRACE. */
+  readonly permission: number;
+  /** Listed, then gone before it was read through. */
+  readonly vanished: number;
+}
+
+export interface PassOptions {
+  /** Visit stage 1's survivors largest first (ties by pid), and stop when this says so. */
+  readonly largestFirst?: { readonly stop: (next: StatBrief) => boolean };
+  /** ms since some origin, for the window (default the sampler's first pass is 0 s long). */
+  readonly nowMs: number;
+  /** Only these processes this pass (cgroup members). */
+  readonly pids?: readonly number[];
+}
+
+/** What is kept of a process between passes (only of those read at the last pass). */
+interface Known {
+  start: number;
+  /** The process's utime + stime at the last pass; -1 unknown (no stat file: an older capture). */
+  ticks: number;
+  /** Its threads' ticks at the last pass; null when they were not read then. */
+  threads: Map<number, ThreadTicks> | null;
+  pass: number;
+  maps: { rssPages: number; at: number; memory: ProcessMemory } | null;
+}
+
+const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
+
+interface Candidate {
+  readonly pid: number;
+  readonly st: StatFields;
+  readonly bound: number;
+  /** Status already read at stage 1 (hugetlb, or an older capture without stat). */
+  readonly status: ProcStatus | null;
+  /** Known from an earlier pass (same pid and start time). */
+  readonly known: boolean;
+  /** Its threads' ticks and its own at the last pass; null when its threads were not read then. */
+  readonly prior: { threads: Map<number, ThreadTicks>; ticks: number } | null;
+}
+
+/** CPU id -> node id, from nodeN/cpulist. */
+export function readCpuNodes(root: SysRoot): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const n of listNodeDirs(root)) for (const c of readNodeCpulist(root, n) ?? []) map.set(c, n);
+  return map;
+}
+
+/** CPU ticks and last CPU of every thread of a process; null when the process is gone. */
+export function readThreadTicks(root: SysRoot, pid: number): Map<number, ThreadTicks> | null {
+  const tids = listTids(root, pid);
+  if (tids === null) return null;
+  const out = new Map<number, ThreadTicks>();
+  for (const tid of tids) {
+    const s = readTaskStat(root, pid, tid);
+    if (s !== null) out.set(tid, { ticks: s.cpuTicks, processor: s.processor });
+  }
+  return out;
+}
+
+/**
+ * Seconds of CPU per node over a window: each thread's tick delta is put on the node of the
+ * CPU it last ran on (a thread that ran on several nodes within the window is attributed to
+ * its last one; short windows keep that error small). Threads born in the window count fully.
+ */
+export function cpuSecondsByNode(
+  before: ReadonlyMap<number, ThreadTicks>,
+  after: ReadonlyMap<number, ThreadTicks>,
+  o: { cpuNode: ReadonlyMap<number, number> },
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [tid, a] of after) {
+    const delta = a.ticks - (before.get(tid)?.ticks ?? 0);
+    const node = o.cpuNode.get(a.processor);
+    if (delta <= 0 || node === undefined) continue;
+    out[String(node)] = (out[String(node)] ?? 0) + delta / CLOCK_TICKS_PER_SECOND;
+  }
+  return out;
+}
+
+/** Each thread's CPU seconds between two readings and the node it last ran on. */
+export function threadUseOf(
+  t0: ReadonlyMap<number, ThreadTicks>,
+  t1: ReadonlyMap<number, ThreadTicks>,
+  cpuNode: ReadonlyMap<number, number>,
+): ThreadUse[] {
+  const out: ThreadUse[] = [];
+  for (const [tid, a] of t1)
+    out.push({
+      tid,
+      seconds: Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0)) / CLOCK_TICKS_PER_SECOND,
+      node: cpuNode.get(a.processor) ?? null,
+    });
+  return out;
+}
+
+function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>): number {
+  let ticks = 0;
+  for (const [tid, a] of t1) ticks += Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0));
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+const NO_THREADS: ReadonlyMap<number, ThreadTicks> = new Map();
+
+export class ProcessSampler {
+  private readonly cpuNode: Map<number, number>;
+  private readonly files: ProcStatFiles;
+  private known = new Map<number, Known>();
+  /** pid -> pass it was last seen a kernel thread (its stat is read again every KERNEL_RECHECK passes). */
+  private readonly kernel = new Map<number, number>();
+  private pass = 0;
+  private prevAt: number | null = null;
+  private tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0 };
+  private baselineCount = 0;
+  private listedNow: ReadonlySet<number> = new Set();
+
+  constructor(
+    private readonly root: SysRoot,
+    private readonly o: ProcessSamplerOptions = {},
+  ) {
+    this.cpuNode = readCpuNodes(root);
+    this.files = new ProcStatFiles(root);
+  }
+
+  /** Processes the last pass only took a baseline of (their threads not read the pass before). */
+  get baselines(): number {
+    return this.baselineCount;
+  }
+
+  /** Every pid the last pass listed (alive then, whatever it read of them). */
+  get listed(): ReadonlySet<number> {
+    return this.listedNow;
+  }
+
+  /** Processes the last pass could not read, by why. */
+  get unreadable(): Unreadable {
+    return { permission: this.tally.permission, vanished: this.tally.vanished };
+  }
+
+  /** Processes it keeps state of (those listed at the last pass). */
+  get tracked(): number {
+    return this.known.size;
+  }
+
+  /** What the last pass read, and what it could not. */
+  get counts(): PassCounts {
+    return this.tally;
+  }
+
+  /** One pass: every process that got through every stage, in pid order. */
+  sample(nowMs: number): ProcessSample[] {
+    return [...this.run({ nowMs })];
+  }
+
+  /**
+   * One pass, lazily: a caller that stops iterating (serve's top K is certain) ends the pass there;
+   * what was read is kept for the next one.
+   */
+  *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
+    this.pass++;
+    this.tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0 };
+    this.baselineCount = 0;
+    const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
+    const explicit = p.pids ?? this.o.pids;
+    const listed = new Set(explicit ?? listPids(this.root));
+    this.listedNow = listed;
+    try {
+      const cands = this.stat(listed, explicit === undefined, windowSeconds);
+      if (p.largestFirst) cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid);
+      for (const c of cands) {
+        if (p.largestFirst?.stop({ pid: c.pid, bound: c.bound })) break;
+        const s = this.rest(c, windowSeconds, p.nowMs, explicit === undefined);
+        if (s !== null) yield s;
+      }
+    } finally {
+      for (const [pid, k] of this.known) if (k.pass !== this.pass && !listed.has(pid)) this.known.delete(pid);
+      for (const pid of this.kernel.keys()) if (!listed.has(pid)) this.kernel.delete(pid);
+      this.files.retain(listed);
+      this.prevAt = p.nowMs;
+    }
+  }
+
+  /** Stage 1 for every listed process: its stat, and the bars. */
+  private stat(listed: ReadonlySet<number>, residentOnly: boolean, windowSeconds: number): Candidate[] {
+    const out: Candidate[] = [];
+    const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0 };
+    const screen = this.o.screen;
+    for (const pid of listed) {
+      const k = this.kernel.get(pid);
+      if (k !== undefined && this.pass - k < KERNEL_RECHECK) continue;
+      let status: ProcStatus | null = null;
+      if (!this.files.read(pid, st)) {
+        this.files.forget(pid);
+        // A capture taken before snapshots carried /proc/PID/stat has only status: it stands in
+        // (CPU ticks unknown). On the live system a missing stat is a process that exited.
+        status = this.root.isReal ? null : readProcStatus(this.root, pid);
+        if (status === null) {
+          this.tally.vanished++;
+          continue;
+        }
+        fromStatus(status, st, this.pageSize());
+      }
+      this.tally.scanned++;
+      if (st.vsizeBytes === 0 && status === null && residentOnly) {
+        this.kernel.set(pid, this.pass);
+        this.files.forget(pid); // read once every KERNEL_RECHECK passes: not worth a file kept open
+        continue;
+      }
+      this.kernel.delete(pid);
+      let before = this.known.get(pid);
+      if (before !== undefined && before.start !== st.startTicks) {
+        this.known.delete(pid); // a reused pid: another process
+        before = undefined;
+      }
+      // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
+      const idle = this.idle(before, st, windowSeconds);
+      const prior = this.keep(pid, st, before);
+      if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
+      if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
+      if (idle) continue;
+      if (this.o.hugetlb === true) status ??= readProcStatus(this.root, pid);
+      const bound =
+        st.rssPages * this.pageSize() + (this.o.hugetlb === true && status !== null ? (status.hugetlbBytes ?? 0) : 0);
+      if (residentOnly && bound === 0) continue;
+      out.push({ pid, st: { ...st }, bound, status, known: before !== undefined, prior });
+    }
+    return out;
+  }
+
+  private pageSize(): number {
+    return this.o.pageSize ?? this.o.screen?.pageSize ?? 4096;
+  }
+
+  /** Under the idle bar over the window (known since the last pass): its threads are not read. */
+  private idle(before: Known | undefined, st: StatFields, windowSeconds: number): boolean {
+    const bar = this.o.screen?.idleBelow ?? 0;
+    if (bar <= 0 || before === undefined || before.pass !== this.pass - 1 || windowSeconds <= 0) return false;
+    if (before.ticks < 0 || st.cpuTicks < 0) return false;
+    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / windowSeconds < bar;
+  }
+
+  /**
+   * Records stage 1 of this pass and hands back what the last pass read of its threads (their
+   * baseline); they are kept again only when this pass reads them (rest()).
+   */
+  private keep(pid: number, st: StatFields, before: Known | undefined): Candidate['prior'] {
+    if (before === undefined) {
+      this.known.set(pid, { start: st.startTicks, ticks: st.cpuTicks, threads: null, pass: this.pass, maps: null });
+      return null;
+    }
+    const prior =
+      before.pass === this.pass - 1 && before.threads !== null
+        ? { threads: before.threads, ticks: before.ticks }
+        : null;
+    before.threads = null;
+    before.ticks = st.cpuTicks;
+    before.pass = this.pass;
+    return prior;
+  }
+
+  /** Stages 2-4 of one process. */
+  private rest(c: Candidate, windowSeconds: number, nowMs: number, residentOnly: boolean): ProcessSample | null {
+    const { pid } = c;
+    const k = this.known.get(pid)!;
+    const { prior } = c;
+    // A process whose threads were not read at the last pass (new to the bars, skipped, prescreened
+    // out) has no earlier ticks: its lifetime CPU is not this window's, so this pass only takes its
+    // baseline. A process never seen before counts its whole life (a first pass: no window).
+    const baselineOnly = prior === null && c.known;
+    if (this.o.skip?.(pid)) return null;
+    const status = c.status ?? readProcStatus(this.root, pid);
+    if (status === null) return this.gone();
+    if (residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
+    let cmdline: string | undefined;
+    const cmd = () => (cmdline ??= readCmdline(this.root, pid) ?? '');
+    if (this.o.prescreen && !this.o.prescreen({ pid, status, cmdline: cmd() })) return null;
+    const t0 = prior?.threads ?? NO_THREADS;
+    let t1: Map<number, ThreadTicks> | null = new Map();
+    if (this.o.threads !== false) {
+      // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
+      const still = prior !== null && c.st.cpuTicks >= 0 && prior.ticks === c.st.cpuTicks;
+      t1 = still ? prior.threads : readThreadTicks(this.root, pid);
+      if (t1 === null) return this.gone();
+      k.threads = t1;
+      if (baselineOnly) this.baselineCount++;
+    }
+    const window = baselineOnly ? 0 : windowSeconds;
+    if (
+      this.o.select &&
+      !this.o.select({ pid, status, cmdline: cmd(), cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds: window })
+    )
+      return null;
+    const memory = this.memory(c, k, nowMs, status);
+    if (memory === null) return this.gone();
+    if (memory.kind === 'no-permission') this.tally.permission++;
+    return {
+      pid,
+      comm: status.name,
+      memory,
+      cmdline: cmd(),
+      threads: status.threads,
+      cpusAllowed: status.cpusAllowed,
+      memsAllowed: status.memsAllowed,
+      cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
+      lastNodes: nodesOf(
+        [...t1.values()].map((t) => t.processor),
+        this.cpuNode,
+      ),
+      windowSeconds: window,
+      ...(this.o.threadUse ? { threadUse: threadUseOf(t0, t1, this.cpuNode) } : {}),
+    };
+  }
+
+  private gone(): null {
+    this.tally.vanished++;
+    return null;
+  }
+
+  /** Stage 4; null when the process is gone (or its numa_maps cannot be parsed: warned). */
+  private memory(c: Candidate, k: Known, nowMs: number, status: ProcStatus): ProcessMemory | null {
+    const how = this.o.memory ?? { numaMaps: { policies: true } };
+    if (how === 'none') return EMPTY;
+    if ('oneNode' in how) {
+      const bytes = c.st.rssPages * this.pageSize() + (status.hugetlbBytes ?? 0);
+      const mem = { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: bytes, totalBytes: bytes };
+      return { kind: 'ok', nodes: { [String(how.oneNode)]: mem }, totalBytes: bytes, policies: {} };
+    }
+    const { reuse, ...opts } = how.numaMaps;
+    const old = k.maps;
+    if (reuse !== undefined && old !== null && nowMs - old.at < reuse.ttlMs) {
+      const page = this.pageSize();
+      const moved = Math.abs(c.st.rssPages - old.rssPages) * page;
+      if (moved <= Math.max(old.rssPages * page * 0.1, reuse.slackBytes)) return old.memory;
+    }
+    this.tally.mapped++;
+    const r = readNumaMapsText(this.root, c.pid);
+    if (!r.ok) return r.reason === 'no-permission' ? { kind: 'no-permission' } : null;
+    // A numa_maps that cannot be parsed is a warning; the process is left out like one that exited.
+    const memory = parseOrWarn(this.root, numaMapsPath(c.pid), r.text, (t) => memoryFromNumaMaps(t, opts));
+    if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.st.rssPages, at: nowMs, memory };
+    return memory;
+  }
+
+  /** Closes the files kept open (the sampler is done). */
+  close(): void {
+    this.files.closeAll();
+  }
+}
+
+/** An older capture's stand-in for /proc/PID/stat: size and threads from status, CPU ticks unknown. */
+function fromStatus(s: ProcStatus, out: StatFields, pageSize: number): void {
+  out.cpuTicks = -1;
+  out.startTicks = 0;
+  out.threads = s.threads;
+  out.rssPages = Math.ceil(s.rssBytes / pageSize);
+  out.vsizeBytes = s.rssBytes;
+}
+
+/** A sampler with the given filters (stat, top, the agent, serve, snapshot, doctor). */
+export function createSampler(root: SysRoot, opts: ProcessSamplerOptions = {}): ProcessSampler {
+  return new ProcessSampler(root, opts);
+}
+
+export interface SampleOptions {
+  /** Length of the CPU sampling window (0: no wait; CPU time is then the whole lifetime). */
+  readonly windowMs: number;
+  /** Processes to sample; default every process with resident memory. */
+  readonly pids?: readonly number[];
+  /** Injected for tests; default setTimeout. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Told what the last pass read and could not (doctor: "not checked: N of M unreadable"). */
+  readonly counts?: (c: PassCounts) => void;
+}
+
+/**
+ * Samples processes once over a window: a pass that reads their threads (numa_maps not read),
+ * the wait, then a pass that reads memory per node.
+ */
+export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promise<ProcessSample[]> {
+  const base = opts.pids === undefined ? {} : { pids: opts.pids };
+  if (opts.windowMs <= 0) {
+    const s = createSampler(root, { ...base, memory: { numaMaps: { policies: true } } });
+    const out = s.sample(0);
+    opts.counts?.(s.counts);
+    return out;
+  }
+  let first = true;
+  const s = createSampler(root, {
+    ...base,
+    memory: { numaMaps: { policies: true } },
+    select: () => !first,
+  });
+  s.sample(0);
+  first = false;
+  await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
+  const out = s.sample(opts.windowMs);
+  opts.counts?.(s.counts);
+  return out;
+}

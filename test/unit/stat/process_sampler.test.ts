@@ -1,0 +1,138 @@
+// discover/process_sampler.ts, the one process sampler, on a fake machine (4 nodes x 1 CPU):
+// each stage reads only for the processes the one before kept, its state is keyed on pid + start
+// time (a reused pid is a new process; a gone one is forgotten), it counts what it could not read,
+// and a capture without /proc/PID/stat (taken by an older numakit) is read from status.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
+import { busy, eachWithFakeMachine, type FakeMachine } from '../agent/tree.js';
+
+let m: FakeMachine;
+eachWithFakeMachine((machine) => (m = machine));
+
+/** A root that records every path read under proc/PID. */
+function recording() {
+  const read: string[] = [];
+  return { read, root: { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) } };
+}
+
+const MiB = 256; // pages
+
+describe('process sampler: stages', () => {
+  it('each stage reads only for the processes the one before kept: stat, status + cmdline, threads, numa_maps', () => {
+    m.add(busy(200, 'small', 1, 0, 0));
+    m.add(busy(300, 'excluded', 400, 0, 1));
+    m.add(busy(400, 'idle', 400, 0, 2));
+    m.add(busy(500, 'big', 400, 1, 3));
+    const { read, root } = recording();
+    const s = createSampler(root, {
+      screen: { minRssBytes: 64 * MiB * 4096, pageSize: 4096, idleBelow: 0 },
+      prescreen: (b) => b.status.name !== 'excluded',
+      select: (b) => b.status.name !== 'idle',
+    });
+    const got = s.sample(0).map((p) => p.pid);
+    assert.deepEqual(got, [500]);
+    const of = (pid: number) =>
+      read
+        .filter((r) => r.startsWith(`proc/${pid}/`))
+        .map((r) => r.replace(`proc/${pid}/`, '').replace(/task\/\d+/, 'task/T'));
+    assert.deepEqual(of(200), ['stat'], 'under the size bar: its stat only');
+    assert.deepEqual(of(300), ['stat', 'status', 'cmdline'], 'prescreened out: no threads read');
+    assert.deepEqual(of(400), ['stat', 'status', 'cmdline', 'task', 'task/T/stat'], 'not selected: no numa_maps');
+    assert.deepEqual(of(500), ['stat', 'status', 'cmdline', 'task', 'task/T/stat', 'numa_maps']);
+    assert.equal(of(500).filter((f) => f === 'status').length, 1, 'status read once a pass');
+  });
+
+  it('a process that used no CPU since the last pass: its threads are not read again', () => {
+    m.add(busy(200, 'spin', 400, 0, 0));
+    const { read, root } = recording();
+    const s = createSampler(root);
+    s.sample(0);
+    m.tick(1);
+    s.sample(1000);
+    m.write(); // nothing ran
+    read.length = 0;
+    const [p] = s.sample(2000);
+    assert.deepEqual(p?.cpuNodes, {});
+    assert.deepEqual(p?.lastNodes, [0], 'where its threads last ran, from the last reading');
+    assert.ok(!read.some((r) => r.includes('/task/')), read.join(' '));
+  });
+
+  it('largest first, and a pass stops where the caller says', () => {
+    m.add(busy(200, 'a', 10, 0, 0));
+    m.add(busy(300, 'b', 30, 0, 0));
+    m.add(busy(400, 'c', 20, 0, 0));
+    const s = createSampler(m.root, { pageSize: 4096 });
+    const seen: number[] = [];
+    for (const p of s.run({ nowMs: 0, largestFirst: { stop: (next) => next.bound < 15 * 2 ** 20 } })) seen.push(p.pid);
+    assert.deepEqual(seen, [300, 400]);
+  });
+});
+
+describe('process sampler: state between passes', () => {
+  it('a reused pid is a new process: its CPU is its own lifetime, not a delta against the old one', () => {
+    const old = busy(200, 'old', 400, 0, 0);
+    old.threads[0]!.ticks = 5000;
+    m.add(old);
+    const s = createSampler(m.root);
+    s.sample(0);
+    m.exit(200);
+    const reused = busy(200, 'new', 400, 0, 1, { threads: [{ tid: 200, ticks: 100, cpu: 1, start: 9999, cpus: [1] }] });
+    m.add(reused);
+    const [p] = s.sample(1000);
+    assert.equal(p?.comm, 'new');
+    assert.deepEqual(p?.cpuNodes, { '1': 1 }, 'its 100 ticks, whole: the old 5000 are not its baseline');
+    assert.equal(s.baselines, 0);
+  });
+
+  it('state of a process that is gone is dropped', () => {
+    for (const pid of [200, 300, 400]) m.add(busy(pid, 'p', 10, 0, 0));
+    const s = createSampler(m.root);
+    s.sample(0);
+    assert.equal(s.tracked, 3);
+    m.exit(300);
+    m.exit(400);
+    s.sample(1000);
+    assert.equal(s.tracked, 1);
+  });
+
+  it('a pass counts what it could not read: a process listed but gone is vanished', () => {
+    m.add(busy(200, 'p', 10, 0, 0));
+    const s = createSampler(m.root, { pids: [200, 4242] });
+    assert.deepEqual(
+      s.sample(0).map((p) => p.pid),
+      [200],
+    );
+    assert.deepEqual(s.unreadable, { permission: 0, vanished: 1 });
+    assert.equal(s.counts.scanned, 1);
+    assert.equal(s.counts.mapped, 1);
+  });
+
+  it('a capture without /proc/PID/stat (an older numakit) is read from status', () => {
+    m.add(busy(200, 'p', 10, 2, 0));
+    rmSync(join(m.dir, 'proc/200/stat'));
+    const root = { ...m.root, isReal: false };
+    const [p] = createSampler(root).sample(0);
+    assert.equal(p?.pid, 200);
+    assert.equal(p?.memory.kind === 'ok' && p.memory.totalBytes, 10 * 2 ** 20);
+  });
+});
+
+describe('process sampler: sampleProcesses', () => {
+  it("tells what its pass could not read (doctor's 'not checked' builds on it)", async () => {
+    m.add(busy(200, 'p', 10, 0, 0));
+    const seen: unknown[] = [];
+    const s = await sampleProcesses(m.root, {
+      windowMs: 0,
+      pids: [200, 4242],
+      counts: (c) => void seen.push({ ...c }),
+    });
+    assert.deepEqual(
+      s.map((p) => p.pid),
+      [200],
+    );
+    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, vanished: 1 }]);
+  });
+});
