@@ -109,7 +109,14 @@ test('126 for a command that exists but cannot be executed', () => {
 });
 
 test('a snapshot root is refused', () => {
-  const r = numakit(['--root', fileURLToPath(new URL('.', import.meta.url)), 'run', '-m', '0', 'true']);
+  const r = numakit([
+    '--root',
+    fileURLToPath(new URL('../../../examples/lab-2node', import.meta.url)),
+    'run',
+    '-m',
+    '0',
+    'true',
+  ]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^numakit: run: refusing to bind to .*: it is a snapshot, not this running system\n$/);
 });
