@@ -135,7 +135,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
 
 const ab: Command<AbParsed> = {
   summary: 'A/B runs of a workload under placements, with bootstrap confidence intervals',
-  synopsis: ['ab --variant NAME=SPEC --variant NAME=SPEC... [OPTIONS] -- COMMAND [ARGS...]'],
+  synopsis: ['--variant NAME=SPEC --variant NAME=SPEC... [OPTIONS] -- COMMAND [ARGS...]'],
   description: `Runs COMMAND under each variant in shuffled rounds and compares them, like hyperfine
 for placements. Per run: wall time, user and system CPU of the whole process tree, faults,
 context switches, numastat deltas per node and, with --metric, the workload's own figure.
