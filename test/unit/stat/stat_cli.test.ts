@@ -119,6 +119,9 @@ test('--watch --count N prints a header and N lines of rates; NDJSON with --json
   assert.equal(objs.length, 2);
   assert.equal(objs[0].nodes['1'].numa_hit, 0);
   assert.equal(objs[0].nodes['1'].freeBytes, (3 * 1024 * 1024 + 777) * 1024);
+  // The time is the full ISO 8601 instant with its offset, not HH:MM:SS of an unknown day.
+  assert.match(objs[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  assert.ok(Math.abs(Date.parse(objs[0].time) - Date.now()) < 60_000);
 });
 
 test('another user\'s numa_maps shows "no permission" with a hint, not zeros (real /proc, as nobody)', (t) => {
