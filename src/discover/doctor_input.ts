@@ -3,6 +3,7 @@
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
 import { gathered, missing } from '../model/doctor_input.js';
 import { largeProcessBytes, SAMPLED_BYTES } from '../model/large_process.js';
+import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
 import { readRqAffinity } from '../sysfs/block_queue.js';
 import { readGovernors } from '../sysfs/cpufreq.js';
@@ -137,7 +138,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
     processes: await readPlacements(root, topology),
-    placed: readPlacedProcesses(root),
+    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
     demotion: readDemotion(root),
   };
 }
