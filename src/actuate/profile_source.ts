@@ -5,6 +5,9 @@ import type { System } from './system.js';
 import { readPlacedProcesses } from '../discover/placement.js';
 import { discoverTopology } from '../discover/topology.js';
 import type { Change, ServiceState } from '../model/change.js';
+import { largeProcessBytes } from '../model/large_process.js';
+import { LARGE_PROCESS_BYTES } from '../model/placement.js';
+import { machineMemoryBytes } from '../model/topology.js';
 import { SETTING_LABELS } from '../policy/knowledge/labels.js';
 import { choosePlacement, detectPlacement } from '../policy/knowledge/placement.js';
 import { aliasNote, profileByName } from '../policy/knowledge/profiles.js';
@@ -50,7 +53,10 @@ export function profileSource(sys: System, name: string, given: Placement | unde
   const ref = profileByName(name);
   const input = tuningInput(sys);
   const placement = choosePlacement(ref.klass, given, () => {
-    const ps = readPlacedProcesses(sys.root);
+    const ps = readPlacedProcesses(
+      sys.root,
+      largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(input.topology)),
+    );
     return detectPlacement(input.topology, ps.ok ? ps.value : null, ps.ok ? '' : ps.reason);
   });
   const profile = resolveProfile(ref, machineFacts(input.topology), placement);

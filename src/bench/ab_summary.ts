@@ -1,6 +1,7 @@
 // Per-variant statistics of bench ab runs and the verdict against the first variant. Pure.
 import type { AbRun, AbVariant, AbVariantSummary, Stat3 } from '../model/bench.js';
 import { bootstrapRatio, maxOf, median, minOf } from './stats.js';
+import { MIN_VERDICT_SAMPLES, type RatioInterval, ratioVerdict } from './verdict.js';
 
 export interface SummaryOptions {
   /** The measure: the --metric (higher or lower is better) or wall time (lower). */
@@ -20,20 +21,16 @@ export function measureOf(r: AbRun, o: SummaryOptions): number | null {
   return o.metric === null ? r.wallS : r.metric;
 }
 
-const fmt = (x: number) => x.toFixed(2);
-
-/** "local is 1.31x [1.27, 1.36] faster than default", or "no difference measured (...)". */
+/** "local is 1.31x [1.27, 1.36] faster than default", "no difference measured (...)" or "no verdict: ...". */
 export function verdict(
   name: string,
   base: string,
-  ci: { value: number; low: number; high: number },
+  ci: RatioInterval,
   o: SummaryOptions,
+  samples: { a: number; b: number } = { a: MIN_VERDICT_SAMPLES, b: MIN_VERDICT_SAMPLES },
 ): string {
   const [up, down] = o.metric === null ? ['faster', 'slower'] : ['better', 'worse'];
-  if (!(ci.low > 1 || ci.high < 1))
-    return `no difference measured (${fmt(ci.value)}x [${fmt(ci.low)}, ${fmt(ci.high)}])`;
-  if (ci.value > 1) return `${name} is ${fmt(ci.value)}x [${fmt(ci.low)}, ${fmt(ci.high)}] ${up} than ${base}`;
-  return `${name} is ${fmt(1 / ci.value)}x [${fmt(1 / ci.high)}, ${fmt(1 / ci.low)}] ${down} than ${base}`;
+  return ratioVerdict(ci, samples, { subject: `${name} is`, up, down, than: ` than ${base}` });
 }
 
 export function summarize(
@@ -57,7 +54,7 @@ export function summarize(
         ? bootstrapRatio(baseVals, vals, { seed: o.seed })
         : bootstrapRatio(vals, baseVals, { seed: o.seed });
       ratio = { value: ci.ratio, low: ci.low, high: ci.high };
-      text = verdict(v.name, base, ratio, o);
+      text = verdict(v.name, base, ratio, o, { a: baseVals.length, b: vals.length });
     } else if (i === 0 && vals.length === 0) text = 'baseline: no successful run';
     return {
       variant: v.name,

@@ -3,6 +3,7 @@
 import type { AbResult, BenchSettings, CompareResult, CompareRow, KernelResult, MemResult } from '../model/bench.js';
 import { measureOf } from './ab_summary.js';
 import { bootstrapRatio, median } from './stats.js';
+import { ratioVerdict } from './verdict.js';
 
 type Oriented = 'higher' | 'lower';
 
@@ -18,12 +19,11 @@ function row(what: string, unit: string, a: readonly number[], b: readonly numbe
     };
   const ci = better === 'higher' ? bootstrapRatio(a, b, { seed: 1 }) : bootstrapRatio(b, a, { seed: 1 });
   const ratio = { value: ci.ratio, low: ci.low, high: ci.high };
-  const f = (x: number) => x.toFixed(2);
-  const verdict = !(ci.low > 1 || ci.high < 1)
-    ? `no difference measured (${f(ci.ratio)}x [${f(ci.low)}, ${f(ci.high)}])`
-    : ci.ratio > 1
-      ? `B is ${f(ci.ratio)}x [${f(ci.low)}, ${f(ci.high)}] better`
-      : `B is ${f(1 / ci.ratio)}x [${f(1 / ci.high)}, ${f(1 / ci.low)}] worse`;
+  const verdict = ratioVerdict(
+    ratio,
+    { a: a.length, b: b.length },
+    { subject: 'B is', up: 'better', down: 'worse', than: '' },
+  );
   return { what, unit, a: median(a), b: median(b), ratio, verdict };
 }
 

@@ -4,6 +4,7 @@
 import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
 import { formatWarning, Warnings } from '../model/warnings.js';
 import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
+import { requireSnapshotShape } from '../sysfs/root_shape.js';
 import { COMMANDS, OVERVIEW, TABLE } from './commands/index.js';
 import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
@@ -17,13 +18,15 @@ async function resolveRoot(g: Globals): Promise<SysRoot> {
     return openRoot(await exampleDir(g.example), `example ${g.example}`);
   }
   if (g.root === undefined) return REAL_ROOT;
+  let root: SysRoot;
   if (/\.(tar\.gz|tgz)$/.test(g.root)) {
     // Read into memory, never extracted: nothing is written, nothing is left behind, and an
     // entry that is not a plain file, directory or link inside the archive refuses it whole.
     const { readSnapshotArchive } = await import('../sysfs/snapshot_archive.js');
-    return treeRoot(await readSnapshotArchive(g.root), g.root);
-  }
-  return openRoot(g.root);
+    root = treeRoot(await readSnapshotArchive(g.root), g.root);
+  } else root = openRoot(g.root);
+  requireSnapshotShape(root, g.root);
+  return root;
 }
 
 export interface Io {

@@ -2,7 +2,9 @@
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
 import { gathered, missing } from '../model/doctor_input.js';
-import type { Topology } from '../model/topology.js';
+import { largeProcessBytes, SAMPLED_BYTES } from '../model/large_process.js';
+import { LARGE_PROCESS_BYTES } from '../model/placement.js';
+import { machineMemoryBytes, type Topology } from '../model/topology.js';
 import { readRqAffinity } from '../sysfs/block_queue.js';
 import { readGovernors } from '../sysfs/cpufreq.js';
 import { readDefaultIrqAffinity, readInterrupts, readIrqAffinity } from '../sysfs/irq.js';
@@ -20,9 +22,6 @@ import { discoverTopology } from './topology.js';
 import { readPlacedProcesses } from './placement.js';
 import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
-
-/** Processes smaller than this are not sampled (numa_maps of every process would be slow). */
-const MIN_PROCESS_BYTES = 256 * 2 ** 20;
 
 function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
   const ints = readInterrupts(root);
@@ -89,22 +88,24 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
   return gathered(Object.fromEntries(g), 'sys/devices/system/cpu/cpu*/cpufreq/scaling_governor');
 }
 
-async function readPlacements(root: SysRoot): Promise<Gathered<ProcessPlacement[]>> {
-  const pids = listPids(root).filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= MIN_PROCESS_BYTES);
-  if (listPids(root).length === 0)
-    return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+/**
+ * The processes of a sampled size or more (model/large_process.ts; numa_maps of every process
+ * would be slow), readable or not: a process whose numa_maps is not readable is kept as
+ * 'no-permission', so the rules can say how many they could not check.
+ */
+async function readPlacements(root: SysRoot, t: Topology): Promise<Gathered<ProcessPlacement[]>> {
+  const all = listPids(root);
+  if (all.length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+  const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
+  const pids = all.filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= min);
   const samples = await sampleProcesses(root, { windowMs: 0, pids });
   const out: ProcessPlacement[] = [];
-  let denied = 0;
   for (const s of samples) {
-    if (s.memory.kind !== 'ok') denied++;
     const cg = readCgroupCpuset(root, s.pid);
     // The cgroup restricts the process when its cpuset is what Cpus_allowed_list shows.
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
     out.push({ ...s, cpusetCgroup: restricts ? cg.cgroup : null });
   }
-  if (denied > 0 && denied === out.length)
-    return missing(`numa_maps of ${denied} large process(es) not readable: run as root`);
   return gathered(out, 'proc/*/numa_maps, proc/*/status');
 }
 
@@ -136,8 +137,8 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rqAffinity: nvmeDisks(topology).map((x) => ({ ...x, value: readRqAffinity(root, x.disk) })),
     rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
-    processes: await readPlacements(root),
-    placed: readPlacedProcesses(root),
+    processes: await readPlacements(root, topology),
+    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
     demotion: readDemotion(root),
   };
 }

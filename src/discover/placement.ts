@@ -1,4 +1,4 @@
-// SysRoot -> the large processes (>= 1 GiB resident) and where they may run, from
+// SysRoot -> the large processes (>= 1 GiB resident, or 5% of a smaller machine) and where they may run, from
 // /proc/PID/status, plus the memory policy of the largest one from its numa_maps (numactl
 // --membind, systemd NUMAPolicy= or numakit run bind memory without touching the cpuset; only
 // one numa_maps is read: the kernel walks the page tables for it). doctor and apply decide a
@@ -11,14 +11,15 @@ import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-export function readPlacedProcesses(root: SysRoot): Gathered<PlacedProcess[]> {
+/** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */
+export function readPlacedProcesses(root: SysRoot, minBytes = LARGE_PROCESS_BYTES): Gathered<PlacedProcess[]> {
   const pids = listPids(root);
   if (pids.length === 0)
     return missing('no processes under proc/ (a snapshot taken without --processes, or a container)');
   const out: PlacedProcess[] = [];
   for (const pid of pids) {
     const s = readProcStatus(root, pid);
-    if (s === null || s.rssBytes < LARGE_PROCESS_BYTES) continue;
+    if (s === null || s.rssBytes < minBytes) continue;
     out.push({ pid, comm: s.name, totalBytes: s.rssBytes, cpusAllowed: s.cpusAllowed, memsAllowed: s.memsAllowed });
   }
   out.sort((a, b) => b.totalBytes - a.totalBytes);

@@ -9,7 +9,7 @@
 // API:
 //   runNodes(p)        -> node ids it ran on (CPU time > 0, else where its threads last ran)
 //   locality(p)        -> number | null
-//   remoteBytes(p)     -> bytes on nodes it did not run on
+//   remoteBytes(p)     -> its memory remote from where it runs, weighted by CPU time: total x (1 - locality)
 //   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first, then most
 //                         memory, then lowest pid (the one rank order: stat, top, serve)
 import type { ProcessSample } from '../model/stat.js';
@@ -47,13 +47,15 @@ export function locality(p: LocalityInput): number | null {
   return sum;
 }
 
+/**
+ * Its memory remote from where it runs, weighted like locality: total x (1 - locality). For a
+ * process on one node, the bytes on other nodes; for one split between nodes, what its CPU time
+ * finds remote (half its time on each of two nodes holding half its memory each: half its memory),
+ * never 0 B next to a locality of 0.5 (counting only nodes it never ran on said that).
+ */
 export function remoteBytes(p: LocalityInput): number {
-  if (p.memory.kind !== 'ok') return 0;
-  const local = new Set(runNodes(p));
-  if (local.size === 0) return 0;
-  let remote = 0;
-  for (const [n, m] of Object.entries(p.memory.nodes)) if (!local.has(Number(n))) remote += m.totalBytes;
-  return remote;
+  const l = locality(p);
+  return l === null || p.memory.kind !== 'ok' ? 0 : Math.round(p.memory.totalBytes * (1 - l));
 }
 
 const total = (p: LocalityInput) => (p.memory.kind === 'ok' ? p.memory.totalBytes : 0);

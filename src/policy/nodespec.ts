@@ -18,10 +18,14 @@ export interface SpecContext {
   readonly resolveDevice?: (kind: DeviceKind, id: string) => number;
 }
 
-/** A spec that cannot be used; exit status 1 like numactl's "<spec> is invalid". */
+/**
+ * A spec that cannot be used: exit status 1 like numactl's "<spec> is invalid" when it names
+ * ids this machine does not have or allow; 2 (`malformed`), a usage error like every other bad
+ * argument, when it is not a node or CPU list at all ("0-x", "3-1", "1,,2").
+ */
 export class SpecError extends NumakitError {
-  constructor(message: string) {
-    super(message, 1);
+  constructor(message: string, opts: { malformed?: boolean } = {}) {
+    super(message, opts.malformed === true ? 2 : 1);
     this.name = 'SpecError';
   }
 }
@@ -39,22 +43,22 @@ export function parseCpuSpec(text: string, ctx: SpecContext): number[] {
 }
 
 function parseSpec(text: string, what: What, ctx: SpecContext): number[] {
-  const fail = (why: string): never => {
-    throw new SpecError(`invalid ${what} specification '${text}': ${why}`);
+  const fail = (why: string, malformed = false): never => {
+    throw new SpecError(`invalid ${what} specification '${text}': ${why}`, { malformed });
   };
   let s = text;
   const invert = s.startsWith('!');
   if (invert) s = s.slice(1);
   const relative = s.startsWith('+');
   if (relative) s = s.slice(1);
-  if (s === '') fail(`no ${what}s given`);
+  if (s === '') fail(`no ${what}s given`, true);
 
   const picked = new Set<number>();
   const device = /^([a-z]+):(.*)$/.exec(s);
   if (s === 'all') {
     for (const id of ctx.allowed) picked.add(id);
   } else if (what === 'node' && device !== null && DEVICE_KINDS.includes(device[1] as DeviceKind)) {
-    if (device[2] === '') fail(`${device[1]}: needs a device`);
+    if (device[2] === '') fail(`${device[1]}: needs a device`, true);
     if (ctx.resolveDevice === undefined) fail('device forms cannot be resolved here');
     picked.add(ctx.resolveDevice!(device[1] as DeviceKind, device[2]!));
   } else {
@@ -72,13 +76,13 @@ function addPart(
   what: What,
   relative: boolean,
   ctx: SpecContext,
-  fail: (why: string) => never,
+  fail: (why: string, malformed?: boolean) => never,
 ): void {
   const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-  if (m === null) fail(part === '' ? 'empty list item' : `'${part}' is not a number or A-B range`);
+  if (m === null) fail(part === '' ? 'empty list item' : `'${part}' is not a number or A-B range`, true);
   const lo = toId(Number(m![1]), what, relative, ctx, fail);
   const hi = m![2] === undefined ? lo : toId(Number(m![2]), what, relative, ctx, fail);
-  if (hi < lo) fail(`range ${part} runs backwards`);
+  if (hi < lo) fail(`range ${part} runs backwards`, true);
   // Like libnuma: both ends must be allowed; ids in between that are not are skipped.
   for (const id of ctx.allowed) if (id >= lo && id <= hi) picked.add(id);
 }

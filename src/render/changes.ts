@@ -78,9 +78,19 @@ export function renderPlan(plan: readonly PlannedChange[], opts: PlanViewOptions
   return `${out.join('\n')}\n`;
 }
 
-export function renderApplied(cs: ChangeSet): string {
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * "applied 3 change(s): change set 4. Undo with: numakit rollback 4", with the --state-dir the
+ * user gave (`stateDir`, undefined for the default): without it the hint would undo nothing.
+ */
+export function renderApplied(cs: ChangeSet, opts: { stateDir?: string } = {}): string {
   const files = cs.files.length > 0 ? ` and wrote ${cs.files.length} persistent file(s)` : '';
-  return `applied ${cs.entries.length} change(s)${files}: change set ${cs.id}. Undo with: numakit rollback ${cs.id}\n`;
+  const dir = opts.stateDir === undefined ? '' : ` --state-dir ${shellWord(opts.stateDir)}`;
+  return `applied ${cs.entries.length} change(s)${files}: change set ${cs.id}. Undo with: numakit rollback ${cs.id}${dir}\n`;
 }
 
 /** Status as shown by `journal`: an "applying" set whose process is gone was interrupted. */
@@ -110,7 +120,7 @@ export function renderJournal(sets: readonly ChangeSet[], running: (cs: ChangeSe
     ]);
   }
   const notes = sets.filter((cs) => cs.error !== undefined).map((cs) => `  ${cs.id}: ${cs.error}`);
-  return `${renderTable(rows)}${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`;
+  return `${renderTable(rows)}\n${notes.length > 0 ? `${notes.join('\n')}\n` : ''}`;
 }
 
 /** The changes of one set, with their old values, for `journal ID`. */

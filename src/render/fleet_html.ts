@@ -3,6 +3,7 @@
 // the fleet, then findings x hosts, outliers, incomplete hosts and inputs not used. Every table
 // sorts by a click on its header. Pure.
 import type { FleetReport, HostRecord } from '../model/fleet.js';
+import { plural } from '../model/bytes.js';
 import { headline, outlierText } from './fleet_common.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -53,7 +54,7 @@ export function renderFleetHtml(r: FleetReport): string {
   const parts = [`<h1>${esc(headline(r))}</h1>`];
   r.classes.forEach((c, i) =>
     parts.push(
-      `<h2>Class ${i + 1}: ${esc(c.label)} (${c.hosts.length} hosts)</h2>`,
+      `<h2>Class ${i + 1}: ${esc(c.label)} (${plural(c.hosts.length, 'host')})</h2>`,
       classTable(
         r,
         c.hosts.map((h) => byHost.get(h)!),
@@ -62,7 +63,10 @@ export function renderFleetHtml(r: FleetReport): string {
   );
   const unclassed = r.hosts.filter((h) => h.shape === null);
   if (unclassed.length > 0)
-    parts.push(`<h2>No topology (doctor report only): ${unclassed.length} hosts</h2>`, classTable(r, unclassed));
+    parts.push(
+      `<h2>No topology (doctor report only): ${plural(unclassed.length, 'host')}</h2>`,
+      classTable(r, unclassed),
+    );
   parts.push(
     '<h2>Findings x hosts</h2>',
     table(

@@ -1,4 +1,4 @@
-// `numakit stat --procs`: processes ranked by memory on nodes they do not run on, with their
+// `numakit stat --procs`: processes ranked by memory remote from where they run, with their
 // locality, where they ran, memory per node, allowed CPUs/nodes and memory policies. Pure.
 import { formatCpuList } from '../model/cpuset.js';
 import type { ProcessSample } from '../model/stat.js';
@@ -73,9 +73,9 @@ export function renderStatProcs(
     o.windowSeconds > 0
       ? `CPU time sampled over ${o.windowSeconds}s`
       : 'CPU time since each process started (a snapshot cannot be sampled)';
-  const head = `Processes by memory on nodes they did not run on (${ranked.length} of ${o.total}; ${when})\n`;
+  const head = `Processes by memory remote from where they ran (${ranked.length} of ${o.total}; ${when})\n`;
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local).\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n`;
 }

@@ -23,8 +23,21 @@ export interface WatchRates {
   readonly nodes: Record<string, Record<string, number | null>>;
 }
 
+/**
+ * Decimals a rate over `secs` can carry: a counter moves by whole pages, so one page in the
+ * interval is 1/secs per second (1 s: 1, whole numbers; 5 s: 0.2, one decimal; 100 s: 0.01, two):
+ * the last digit shown is the power of ten nearest that step. More digits are the clock's noise,
+ * not the counters' (27233.244708378894).
+ */
+export function rateDecimals(secs: number): number {
+  return secs <= 1 ? 0 : Math.max(0, Math.round(Math.log10(secs)));
+}
+
+const roundTo = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+
 export function watchRates(prev: WatchPoint, cur: WatchPoint): WatchRates {
-  const secs = (cur.atMs - prev.atMs) / 1000;
+  const secs = roundTo((cur.atMs - prev.atMs) / 1000, 3);
+  const d = rateDecimals(secs);
   const nodes: WatchRates['nodes'] = {};
   for (const [n, c] of cur.nodes) {
     const p = prev.nodes.get(n);
@@ -32,7 +45,7 @@ export function watchRates(prev: WatchPoint, cur: WatchPoint): WatchRates {
     for (const [k] of COLS) {
       const a = p?.counters[k];
       const b = c.counters[k];
-      row[k] = a === undefined || b === undefined || secs <= 0 ? null : Math.max(0, b - a) / secs;
+      row[k] = a === undefined || b === undefined || secs <= 0 ? null : roundTo(Math.max(0, b - a) / secs, d);
     }
     row['freeBytes'] = c.freeBytes;
     nodes[String(n)] = row;
@@ -62,6 +75,15 @@ export function renderWatchLine(r: WatchRates, time: string): string {
   return `${time.padEnd(9)}${parts.join('')}\n`;
 }
 
+/** ISO 8601 local time with its UTC offset, to the second: "2026-12-02T01:35:40+01:00". */
+export function isoLocalTime(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const two = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const local = new Date(d.getTime() + off * 60_000).toISOString().slice(0, 19);
+  return `${local}${off < 0 ? '-' : '+'}${two(off / 60)}:${two(Math.abs(off) % 60)}`;
+}
+
+/** One JSON line; `time` as isoLocalTime gives it. */
 export function renderWatchJson(r: WatchRates, time: string): string {
   return `${JSON.stringify({ time, ...r })}\n`;
 }

@@ -51,6 +51,6 @@ export function appRoutes(scraper: Scraper, o: AppOptions): Map<string, Route> {
     ...assetRoutes(),
     ['/topology.css', () => ({ type: 'text/css; charset=utf-8', body: SVG_STYLE })],
     ['/api/topology', () => json(topologyJson(recent(), o.title))],
-    ['/api/live', () => json(liveJson(recent(), o.agent?.() ?? null))],
+    ['/api/live', () => json(liveJson(recent(), o.agent?.() ?? null, { snapshot: !scraper.root.isReal }))],
   ]);
 }

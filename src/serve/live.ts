@@ -20,10 +20,15 @@ export function topologyJson(sc: Scrape, title: string): object {
   };
 }
 
-export function liveJson(sc: Scrape, agent: AgentStatus | null): object {
+/**
+ * `snapshot`: the root is a snapshot, whose processes and CPU times hold one reading (nothing
+ * moves between two), so the dashboard says why its CPU and process panels are empty.
+ */
+export function liveJson(sc: Scrape, agent: AgentStatus | null, o: { snapshot?: boolean } = {}): object {
   const mem = (m: Record<string, number> | null, k: string) => m?.[k] ?? null;
   return {
     at: sc.at,
+    snapshot: o.snapshot === true,
     scrapeSeconds: sc.seconds,
     partial: sc.partial,
     gaps: sc.gaps,

@@ -172,6 +172,21 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
         ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
         : readyText,
     );
+  // A snapshot holds one reading of each process's CPU time: between two passes nobody uses any
+  // CPU, and the agent weighs only busy processes. Said once, with where the same processes'
+  // placement can be seen (CPU time since each started), instead of a silent "ready".
+  if (!ctx.root.isReal) {
+    const note = snapshotNote(ctx.root.label, cfg.minCpu);
+    log(
+      cfg.logFormat === 'json'
+        ? JSON.stringify({
+            time: new Date().toISOString(),
+            event: 'snapshot',
+            note: note.replace(/^numakit agent: /, ''),
+          })
+        : note,
+    );
+  }
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);
@@ -189,6 +204,12 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   } finally {
     await metrics?.close();
   }
+}
+
+/** What the agent can tell on a snapshot (`label`: "example NAME" or the --root given). */
+export function snapshotNote(label: string, minCpu: number): string {
+  const root = label.startsWith('example ') ? `--example ${label.slice(8)}` : `--root ${label}`;
+  return `numakit agent: ${label} is a snapshot: its processes' CPU time does not move between two readings, so none is busy (--min-cpu ${minCpu}) and the agent proposes nothing; their placement, with CPU time since each started: numakit ${root} stat --procs, and numakit ${root} doctor`;
 }
 
 const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {

@@ -182,7 +182,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
-  say(renderApplied(cs));
+  say(renderApplied(cs, { stateDir: values['state-dir'] }));
   json(cs);
   return 0;
 }

@@ -16,7 +16,11 @@ const OPTIONS = {
     value: 'NAME=SPEC',
     help: "a way to run the workload; the first is the baseline. SPEC: numactl options\n('--cpunodebind=0 --membind=1'), empty (as it is), agent[:OPTIONS] (with numakit\nagent running) or tuned:PROFILE (an apply profile, rolled back after each run)",
   },
-  runs: { type: 'string', value: 'N', help: 'counted runs per variant, at least 3 (default 5)' },
+  runs: {
+    type: 'string',
+    value: 'N',
+    help: 'counted runs per variant, at least 3 (default 5); a verdict needs at least 5\nsuccessful runs of each variant (fewer: the interval is printed, "no verdict")',
+  },
   warmup: { type: 'string', value: 'N', help: 'uncounted runs per variant first (default 0)' },
   settle: { type: 'string', value: 'S', help: 'pause between runs (default 1s)' },
   seed: {
@@ -138,12 +142,15 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
 
 const ab: Command<AbParsed> = {
   summary: 'A/B runs of a workload under placements, with bootstrap confidence intervals',
-  synopsis: ['ab --variant NAME=SPEC --variant NAME=SPEC... [OPTIONS] -- COMMAND [ARGS...]'],
+  synopsis: ['--variant NAME=SPEC --variant NAME=SPEC... [OPTIONS] -- COMMAND [ARGS...]'],
   description: `Runs COMMAND under each variant in shuffled rounds and compares them, like hyperfine
 for placements. Per run: wall time, user and system CPU of the whole process tree, faults,
 context switches, numastat deltas per node and, with --metric, the workload's own figure.
 Per variant: median, min and max; against the first variant, the ratio of medians with a 95%
-bootstrap interval, and a verdict only when the interval excludes 1. Binding variants need
+bootstrap interval, and a verdict only when the interval excludes 1 (printed with as many
+digits, up to 6, as it takes to show it does) and each variant has at least 5 successful runs:
+the bootstrap of a median of 3 or 4 values picks among those few values, and its interval is
+made of extreme pairs rather than the median's spread. Binding variants need
 no privilege; tuned: and agent variants and --numa-balancing need root. SIGINT or SIGTERM
 stops the workload and puts back every change before exiting (status 130).`,
   options: OPTIONS,

@@ -25,7 +25,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
 
 const compare: Command<ParsedOptions<typeof OPTIONS>> = {
   summary: 'before/after: two saved bench results (--save) compared figure by figure',
-  synopsis: ['compare [--json] A.json B.json'],
+  synopsis: ['[--json] A.json B.json'],
   description: `Compares two results saved with --save (two 'bench mem' or two 'bench ab', e.g. before and
 after a tuning change): for each figure the medians of A and B and B's ratio to A with a 95%
 bootstrap interval over the reps (mem) or runs (ab), a verdict only when it excludes 1, and

@@ -54,10 +54,19 @@ async function record(root: SysRoot, processes: boolean, warn: (s: string) => vo
   return [...seen.values()];
 }
 
-/** "2 files not readable by uid 1000 were left out: /proc/1/numa_maps, ... (run as root for a complete snapshot)". */
+/**
+ * "2 files not readable by uid 1000 were left out: /proc/1/numa_maps, ... (run as root for a
+ * complete snapshot)". Root is refused only by something other than file modes, so running as
+ * root is not the advice there: a security module (Yama's ptrace_scope 3 refuses even root the
+ * /proc/PID files that need ptrace access, SELinux, AppArmor) or a container without CAP_SYS_PTRACE.
+ */
 export function unreadableNote(paths: readonly string[], uid: number | undefined = process.getuid?.()): string {
   const shown = paths.length <= 5 ? paths.join(', ') : `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`;
-  return `${paths.length} file(s) not readable by uid ${uid} were left out: ${shown} (run as root for a complete snapshot; the manifest lists them)`;
+  const advice =
+    uid === 0
+      ? 'root was refused them by something other than file modes: a security module (Yama ptrace_scope, SELinux, AppArmor) or a container without CAP_SYS_PTRACE'
+      : 'run as root for a complete snapshot';
+  return `${paths.length} file(s) not readable by uid ${uid} were left out: ${shown} (${advice}; the manifest lists them)`;
 }
 
 const snapshot: CommandModule<ParsedOptions<typeof OPTIONS>> = {

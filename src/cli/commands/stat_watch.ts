@@ -1,6 +1,7 @@
 // numakit stat --watch: sample the counters every interval until Ctrl-C (or --count lines).
 import { readNodeStat } from '../../discover/node_stat.js';
 import {
+  isoLocalTime,
   renderWatchHeader,
   renderWatchJson,
   renderWatchLine,
@@ -22,8 +23,10 @@ function point(ctx: Context): WatchPoint {
   return { nodes, atMs: performance.now() };
 }
 
-function clock(): string {
-  return new Date().toTimeString().slice(0, 8);
+/** The text line's time (HH:MM:SS, like vmstat -t); JSON lines carry the full ISO 8601 time with its offset. */
+function clock(json: boolean): string {
+  const now = new Date();
+  return json ? isoLocalTime(now) : now.toTimeString().slice(0, 8);
 }
 
 export async function runWatch(
@@ -48,7 +51,7 @@ export async function runWatch(
       if (stop) break;
       const cur = point(ctx);
       const rates = watchRates(prev, cur);
-      ctx.out(o.json ? renderWatchJson(rates, clock()) : renderWatchLine(rates, clock()));
+      ctx.out(o.json ? renderWatchJson(rates, clock(true)) : renderWatchLine(rates, clock(false)));
       prev = cur;
     }
   } finally {

@@ -166,7 +166,7 @@ const top: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--interval SEC] [--iterations N]'],
   description: `A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
 use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
-processes by memory on nodes they did not run on, with their locality (see numakit stat --procs).
+processes by memory remote from where they run, with their locality (see numakit stat --procs).
 
 Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
 Started in the background (top &) it reads no keys and leaves the terminal's mode alone, so

@@ -3,11 +3,14 @@
 import type { Finding } from '../../model/finding.js';
 import type { NodeId } from '../../model/topology.js';
 import { formatCpuList } from '../../model/cpuset.js';
-import { ev, gib, isMultiNode, nodeCpus, notChecked, pass, pct, problem, singleNode } from './make.js';
-import { processViews, type ProcessView } from './process_view.js';
+import { largeProcessBytes } from '../../model/large_process.js';
+import { machineMemoryBytes } from '../../model/topology.js';
+import { ev, gib, isMultiNode, nodeCpus, pct, problem, singleNode } from './make.js';
+import { coverageEvidence, coveredPass, processScope, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'low-locality';
+/** Large: 1 GiB, or 5% of a smaller machine's memory (model/large_process.ts). */
 const MIN_BYTES = 2 ** 30;
 const LOW = 0.5;
 const SHOW = 5;
@@ -33,17 +36,24 @@ export const lowLocality: Rule = {
   title: 'processes with much memory and low locality',
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'process locality')];
-    if (!input.processes.ok) return [notChecked(ID, ID, 'process locality', input.processes.reason)];
-    const low = processViews(input.processes.value)
-      .filter((p) => p.totalBytes >= MIN_BYTES && p.locality !== null && p.locality < LOW)
+    const scope = processScope(input, ID, 'process locality');
+    if (!scope.checked) return [scope.finding];
+    const c = scope.coverage;
+    const min = largeProcessBytes(MIN_BYTES, machineMemoryBytes(input.topology));
+    const low = scope.views
+      .filter((p) => p.totalBytes >= min && p.locality !== null && p.locality < LOW)
       .sort((a, b) => b.totalBytes * (1 - b.locality!) - a.totalBytes * (1 - a.locality!));
-    if (low.length === 0) return [pass(ID, ID, `no process over ${gib(MIN_BYTES)} has locality under ${pct(LOW)}`)];
+    if (low.length === 0)
+      return [coveredPass(ID, `no process of ${gib(min)} or more has locality under ${pct(LOW)}`, c)];
     const top = low.slice(0, SHOW);
     return [
       problem(ID, {
         id: ID,
         severity: 'warning',
-        evidence: top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
+        evidence: [
+          ...top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
+          ...(c.read < c.of ? [coverageEvidence(c)] : []),
+        ],
         title: `${low.length} large process(es) run away from their memory: ${top.map((p) => `${p.comm}(${p.pid})`).join(', ')}`,
         why: 'most of their memory accesses cross the interconnect: higher latency and lower bandwidth on every miss',
         runtime: top.flatMap((p) => {

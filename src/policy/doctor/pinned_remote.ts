@@ -4,18 +4,21 @@
 import type { DoctorInput } from '../../model/doctor_input.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Finding } from '../../model/finding.js';
-import { confinedNode, ev, gib, isMultiNode, notChecked, pass, pct, problem, singleNode } from './make.js';
-import { processViews, type ProcessView } from './process_view.js';
+import { largeProcessBytes, type ProcessCoverage } from '../../model/large_process.js';
+import { machineMemoryBytes } from '../../model/topology.js';
+import { confinedNode, ev, gib, isMultiNode, pct, problem, singleNode } from './make.js';
+import { coverageEvidence, coveredPass, processScope, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'pinned-remote';
+/** Large: 256 MiB, or 5% of a smaller machine's memory (model/large_process.ts). */
 const MIN_BYTES = 256 * 2 ** 20;
 
 function remoteShare(p: ProcessView, node: number): number {
   return p.totalBytes === 0 ? 0 : 1 - (p.bytesByNode[node] ?? 0) / p.totalBytes;
 }
 
-function finding(input: DoctorInput, p: ProcessView, node: number): Finding {
+function finding(input: DoctorInput, p: ProcessView, node: number, c: ProcessCoverage): Finding {
   const others = Object.keys(p.bytesByNode)
     .map(Number)
     .filter((n) => n !== node && (p.bytesByNode[n] ?? 0) > 0);
@@ -31,6 +34,7 @@ function finding(input: DoctorInput, p: ProcessView, node: number): Finding {
           .map(([n, b]) => `node${n} ${gib(b)}`)
           .join(', '),
       ),
+      ...(c.read < c.of ? [coverageEvidence(c)] : []),
     ],
     title: `${p.comm}(${p.pid}) is held on node ${node} by ${by} but ${pct(remoteShare(p, node))} of its ${gib(p.totalBytes)} is on node ${others.join(',')}`,
     why:
@@ -51,12 +55,17 @@ export const pinnedRemote: Rule = {
   title: 'processes pinned to one node with their memory elsewhere',
   check(input): Finding[] {
     if (!isMultiNode(input.topology)) return [singleNode(ID, 'pinned processes')];
-    if (!input.processes.ok) return [notChecked(ID, ID, 'pinned processes with remote memory', input.processes.reason)];
+    const scope = processScope(input, ID, 'pinned processes with remote memory');
+    if (!scope.checked) return [scope.finding];
+    const c = scope.coverage;
+    const min = largeProcessBytes(MIN_BYTES, machineMemoryBytes(input.topology));
     const out: Finding[] = [];
-    for (const p of processViews(input.processes.value)) {
+    for (const p of scope.views) {
       const node = confinedNode(input.topology, p.allowedCpus);
-      if (node !== null && p.totalBytes >= MIN_BYTES && remoteShare(p, node) > 0.5) out.push(finding(input, p, node));
+      if (node !== null && p.totalBytes >= min && remoteShare(p, node) > 0.5) out.push(finding(input, p, node, c));
     }
-    return out.length > 0 ? out : [pass(ID, ID, 'no pinned process has most of its memory on another node')];
+    return out.length > 0
+      ? out
+      : [coveredPass(ID, `no pinned process of ${gib(min)} or more has most of its memory on another node`, c)];
   },
 };

@@ -1,8 +1,13 @@
 // The numbers the process rules read from a sampled process: memory per node, where it runs,
 // its locality (src/policy/locality.ts). Pure.
-import type { ProcessPlacement } from '../../model/doctor_input.js';
+import type { DoctorInput, ProcessPlacement } from '../../model/doctor_input.js';
+import type { Evidence, Finding, NotChecked } from '../../model/finding.js';
+import { coverageText, largeProcessBytes, type ProcessCoverage, SAMPLED_BYTES } from '../../model/large_process.js';
+import { machineMemoryBytes } from '../../model/topology.js';
+import { formatBytes } from '../../model/bytes.js';
 import type { CpuId, NodeId } from '../../model/topology.js';
 import { locality, runNodes } from '../locality.js';
+import { ev, notChecked, pass } from './make.js';
 
 export interface ProcessView {
   readonly pid: number;
@@ -32,4 +37,45 @@ export function processViews(ps: readonly ProcessPlacement[]): ProcessView[] {
     });
   }
   return out;
+}
+
+/**
+ * What a process rule can look at: the readable processes and how many of the sampled ones they
+ * are, or "not checked" when none could be read (numa_maps is the owner's and root's alone).
+ * A rule that read no process never passes.
+ */
+export type ProcessScope =
+  | { readonly checked: false; readonly finding: NotChecked }
+  | { readonly checked: true; readonly views: ProcessView[]; readonly coverage: ProcessCoverage };
+
+export function processScope(input: DoctorInput, id: string, what: string): ProcessScope {
+  if (!input.processes.ok) return { checked: false, finding: notChecked(id, id, what, input.processes.reason) };
+  const views = processViews(input.processes.value);
+  const coverage: ProcessCoverage = {
+    read: views.length,
+    of: input.processes.value.length,
+    minBytes: largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(input.topology)),
+  };
+  if (coverage.read === 0 && coverage.of > 0) {
+    const reason = `${coverageText(coverage, coverage.of)} unreadable (run as root)`;
+    return { checked: false, finding: notChecked(id, id, what, reason, [coverageEvidence(coverage)]) };
+  }
+  return { checked: true, views, coverage };
+}
+
+/** "proc/PID/numa_maps: read 2 of 3 processes of 47.5 MiB or more". */
+export function coverageEvidence(c: ProcessCoverage): Evidence {
+  return ev('proc/*/numa_maps', `read ${coverageText(c, c.read)}`);
+}
+
+/** A pass that says what it read; "partly checked: ..." when some sampled processes were unreadable. */
+export function coveredPass(id: string, title: string, c: ProcessCoverage): Finding {
+  if (c.of === 0) return pass(id, id, `${title} (no process of ${formatBytes(c.minBytes)} or more runs)`);
+  if (c.read === c.of) return pass(id, id, `${title} (${coverageText(c, c.read)} read)`, [coverageEvidence(c)]);
+  return pass(
+    id,
+    id,
+    `partly checked: ${coverageText(c, c.of - c.read)} unreadable (run as root); of the ${c.read} read, ${title}`,
+    [coverageEvidence(c)],
+  );
 }

@@ -7,7 +7,9 @@
 // allocate on every node. Pure.
 import { UsageError } from '../../model/errors.js';
 import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../../model/placement.js';
-import type { Topology } from '../../model/topology.js';
+import { machineMemoryBytes, type Topology } from '../../model/topology.js';
+import { formatBytes } from '../../model/bytes.js';
+import { largeProcessBytes } from '../../model/large_process.js';
 import { TABLE } from './table.js';
 import type { Placement, WorkloadClass } from './types.js';
 
@@ -18,8 +20,6 @@ export interface PlacementInfo {
   /** One line saying how it was decided, for output. */
   readonly detail: string;
 }
-
-const GiB = 2 ** 30;
 
 export function parsePlacement(v: string | undefined): Placement | undefined {
   if (v === undefined) return undefined;
@@ -48,18 +48,21 @@ export function isExplicitPolicy(p: MemPolicyShare): boolean {
   return p.share >= 0.5 && EXPLICIT.test(p.text) && !/=[a-z|]*balancing/.test(p.text);
 }
 
-/** The placement of the largest process of 1 GiB or more; unknown without process data. */
+/** The placement of the largest process of 1 GiB (or 5% of a smaller machine's memory) or more; unknown without process data. */
 export function detectPlacement(t: Topology, processes: readonly PlacedProcess[] | null, why: string): PlacementInfo {
   // One node: every setting that depends on placement is moot there (resolve.ts), whatever runs.
   if (t.nodes.length <= 1)
     return { value: null, how: 'unknown', detail: 'not needed: one NUMA node, nothing to place' };
   if (processes === null) return { value: null, how: 'unknown', detail: `unknown: ${why}` };
-  const big = [...processes]
-    .filter((p) => p.totalBytes >= LARGE_PROCESS_BYTES)
-    .sort((x, y) => y.totalBytes - x.totalBytes)[0];
+  const min = largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(t));
+  const big = [...processes].filter((p) => p.totalBytes >= min).sort((x, y) => y.totalBytes - x.totalBytes)[0];
   if (big === undefined)
-    return { value: null, how: 'unknown', detail: 'unknown: no process of 1 GiB or more runs to tell it from' };
-  const name = `${big.comm} (pid ${big.pid}, ${(big.totalBytes / GiB).toFixed(1)} GiB)`;
+    return {
+      value: null,
+      how: 'unknown',
+      detail: `unknown: no process of ${formatBytes(min)} or more runs to tell it from`,
+    };
+  const name = `${big.comm} (pid ${big.pid}, ${formatBytes(big.totalBytes)})`;
   const bound = boundTo(t, big);
   return bound === null
     ? { value: 'unpinned', how: 'detected', detail: `unpinned: the largest process, ${name}, may run on every node` }

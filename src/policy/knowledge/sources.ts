@@ -1,6 +1,7 @@
 // Where the table's advice comes from: kernel documentation and source, vendor and project
 // documentation, and the field reports numakit was built from (operators' write-ups of tuning
-// Spark, MySQL and Redis hosts by hand). Every entry of the table names at least one.
+// Spark, MySQL and Redis hosts by hand; not published, so each says what its recipe was: a
+// user cannot look up "report 000"). Every entry of the table names at least one.
 export const SOURCES = {
   'kernel-sysctl-kernel': 'Linux Documentation/admin-guide/sysctl/kernel.rst: numa_balancing and numa_balancing_scan_*',
   'kernel-sysctl-vm': 'Linux Documentation/admin-guide/sysctl/vm.rst: zone_reclaim_mode, swappiness',
@@ -20,11 +21,11 @@ export const SOURCES = {
   redis: 'Redis administration documentation: THP off for latency; a BGSAVE fork can need up to twice the memory',
   elasticsearch: 'Elasticsearch documentation: heap at most 50% of the memory and below about 31 GiB; swapping off',
   'report-000':
-    'field report 000: a Spark cluster made NUMA-aware (one executor per node, THP never, AutoNUMA off, executor sizing)',
+    "an operator's write-up of a Spark cluster made NUMA-aware (not published; its recipe: one executor per NUMA node bound with numactl --cpunodebind/--membind, executor memory = node memory x 0.85 with the overhead on top, THP never, AutoNUMA off, NIC IRQs pinned per node, the performance governor)",
   'report-001':
-    'field report 001: a NUMA tuning guide (numactl policies, Redis pinning, interleaved JVM heaps, RPS/RFS)',
+    "an operator's NUMA tuning guide (not published; its recipe: numactl policies per service, Redis pinned to one node's CPUs and memory, JVM heaps larger than a node interleaved, RPS/RFS on NICs with few queues)",
   'report-002':
-    'field report 002: a large MySQL on AutoNUMA (slow scans, THP madvise, swappiness 10, zone_reclaim 0, KSM off, rq_affinity 2)',
+    "an operator's write-up of a large MySQL on AutoNUMA (not published; its recipe: AutoNUMA on with slow scans, 60 s to 5 min in 256 MB steps, THP madvise, swappiness 10, zone_reclaim_mode 0, KSM off, NVMe rq_affinity 2, the latency-performance tuned profile)",
 } as const;
 
 export type SourceId = keyof typeof SOURCES;

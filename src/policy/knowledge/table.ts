@@ -102,7 +102,7 @@ export const TABLE: Readonly<Record<WorkloadClass, ClassEntry>> = {
   },
   spark: {
     summary:
-      'batch executors bound one per node (Spark, field report 000): AutoNUMA off, THP never, IRQs pinned per node',
+      'batch executors bound one per node (Spark: one executor per NUMA node, its CPUs and memory bound with numactl): AutoNUMA off, THP never, IRQs pinned per node',
     placement: 'bound',
     settings: {
       autonuma: a(
@@ -132,7 +132,7 @@ export const TABLE: Readonly<Record<WorkloadClass, ClassEntry>> = {
           profile: 'throughput-performance',
           accept: ['throughput-performance', 'latency-performance', 'network-throughput'],
         },
-        'sets the governor and scheduler knobs in one place (report 000); its THP "always" is overridden by a child profile',
+        'sets the governor and scheduler knobs in one place; its THP "always" is overridden by a child profile',
         ['tuned', 'report-000'],
       ),
     },
@@ -145,7 +145,7 @@ export const TABLE: Readonly<Record<WorkloadClass, ClassEntry>> = {
       autonuma: { bound: BOUND_OFF, unpinned: UNPINNED_ON },
       autonumaScan: scan(
         SLOW_SCAN,
-        'a large buffer pool scanned every 60 s to 5 min in 256 MB steps converges without scan storms (report 002)',
+        'a large buffer pool scanned every 60 s to 5 min in 256 MB steps converges without scan storms',
       ),
       thpEnabled: a(
         { prefer: 'madvise', accept: ['madvise', 'never'] },
@@ -169,7 +169,7 @@ export const TABLE: Readonly<Record<WorkloadClass, ClassEntry>> = {
           profile: 'latency-performance',
           accept: ['latency-performance', 'throughput-performance', 'network-latency'],
         },
-        "the base of report 002's database tuned profile (THP overridden to madvise)",
+        'the base of a database tuned profile (THP overridden to madvise in a child profile)',
         ['tuned', 'report-002'],
       ),
     },

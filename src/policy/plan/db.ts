@@ -30,6 +30,8 @@ export interface DbOptions {
   readonly includeFrom: string | null;
   /** innodb_numa_interleave exists (MySQL, not MariaDB). */
   readonly interleaveOption: boolean;
+  /** The server is MariaDB (--server mariadb), whose documentation is cited beside MySQL's. */
+  readonly mariadb: boolean;
   /** Why these units and paths, for PLAN.md. */
   readonly layoutWhy: string;
   /** Full server command line, needed only when ExecStart= must be replaced (systemd < 243). */

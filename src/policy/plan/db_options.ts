@@ -33,6 +33,7 @@ function layoutOf(engine: 'mysql' | 'postgres', m: MachineShare, raw: RawOptions
       includeFrom: l.includeFrom,
       exec: null,
       interleaveOption: false,
+      mariadb: false,
       why: l.why,
     };
   }
@@ -45,6 +46,7 @@ function layoutOf(engine: 'mysql' | 'postgres', m: MachineShare, raw: RawOptions
     includeFrom: null,
     exec: l.exec,
     interleaveOption: l.interleaveOption,
+    mariadb: server === 'mariadb',
     why: l.why,
   };
 }
@@ -71,6 +73,7 @@ export function dbOptions(engine: 'mysql' | 'postgres', m: MachineShare, raw: Ra
     confPath: layout.confPath,
     includeFrom: layout.includeFrom,
     interleaveOption: layout.interleaveOption,
+    mariadb: layout.mariadb,
     layoutWhy: typeof raw['name'] === 'string' ? `${layout.why}; --name ${raw['name']} names the unit` : layout.why,
     exec: execText === '' ? null : safeCommand(execText, '--exec'),
     hugePages: raw['huge-pages'] === true,

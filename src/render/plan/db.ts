@@ -1,5 +1,6 @@
 // Files of a mysql/postgres plan: the systemd drop-in, the server settings, and huge pages.
 import type { DbDecision } from '../../policy/plan/db.js';
+import { dbRequirements, serverGroup } from '../../policy/plan/requirements.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
@@ -14,6 +15,9 @@ function dropIn(d: DbDecision): PlanFile {
           ['ExecStart', ''],
           ['ExecStart', `${numactlPrefix(d.policy, d.mask, d.cpuList)} ${o.exec!.join(' ')}`],
         ];
+  // Huge pages are locked memory: under the default memlock limit the server cannot map them
+  // and falls back to normal pages (requirements.ts names the documentation).
+  if (o.hugePages) entries.push(['LimitMEMLOCK', 'infinity']);
   const content = renderUnit(
     [...generatedBy(o.engine, d.machine.label), `Memory policy ${d.policy} on node(s) ${d.mask}.`],
     [{ name: 'Service', entries }],
@@ -22,7 +26,7 @@ function dropIn(d: DbDecision): PlanFile {
     path: `/etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf`,
     content,
     mode: 0o644,
-    about: `${d.policy} ${d.mask}${d.cpuList === null ? '' : `, CPUs ${d.cpuList}`} for ${o.unit}.service`,
+    about: `${d.policy} ${d.mask}${d.cpuList === null ? '' : `, CPUs ${d.cpuList}`}${o.hugePages ? ', LimitMEMLOCK=infinity' : ''} for ${o.unit}.service`,
   };
 }
 
@@ -61,9 +65,19 @@ function serverConf(d: DbDecision): PlanFile {
 function hugePageFiles(d: DbDecision): PlanFile[] {
   if (d.hugePages.length === 0) return [];
   const label = d.machine.label;
-  const script = `${shellHeader(d.options.engine, label, ['Reserves 2 MiB huge pages on the nodes the server uses, before it starts.'])}
+  const group = serverGroup(d.options.engine);
+  const script = `${shellHeader(d.options.engine, label, [
+    'Reserves 2 MiB huge pages on the nodes the server uses, before it starts, and lets its group',
+    'use them (vm.hugetlb_shm_group); PLAN.md names the documentation of both.',
+  ])}
 ${d.hugePages.map((h) => `echo ${h.pages} > /sys/devices/system/node/node${h.node}/hugepages/hugepages-2048kB/nr_hugepages`).join('\n')}
 grep -H . /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages
+gid=$(getent group ${group} | cut -d: -f3 || true)
+if [ -z "$gid" ]; then
+  echo "numakit-hugepages: no group ${group} on this host: install the server first" >&2
+  exit 1
+fi
+sysctl -w vm.hugetlb_shm_group="$gid"
 `;
   const unit = renderUnit(generatedBy(d.options.engine, label), [
     {
@@ -88,7 +102,7 @@ grep -H . /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages
       path: '/usr/local/sbin/numakit-hugepages.sh',
       content: script,
       mode: 0o755,
-      about: `huge pages: ${d.hugePages.map((h) => `node ${h.node} ${h.pages}`).join(', ')}`,
+      about: `huge pages: ${d.hugePages.map((h) => `node ${h.node} ${h.pages}`).join(', ')}; vm.hugetlb_shm_group = group ${group}`,
     },
     {
       path: '/etc/systemd/system/numakit-hugepages.service',
@@ -114,6 +128,7 @@ export function dbDoc(d: DbDecision): PlanDoc {
   return {
     workload: o.engine,
     intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
+    requirements: dbRequirements(o.engine, o.mariadb, o.hugePages),
     layout: [
       ['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'],
       [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`],
@@ -131,7 +146,9 @@ export function dbDoc(d: DbDecision): PlanDoc {
     ],
     rollback: [
       `Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and ${o.confPath}, \`systemctl daemon-reload\`, restart ${o.unit}.`,
-      'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.',
+      d.hugePages.length > 0
+        ? 'Disable numakit-hugepages.service, set the node huge page counts back to 0 and vm.hugetlb_shm_group back to 0.'
+        : 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.',
     ],
     checks: [
       `\`numastat -p $(pidof ${o.engine === 'mysql' ? (o.exec?.[0]?.split('/').pop() ?? 'mysqld') : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,

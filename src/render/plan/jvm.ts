@@ -2,6 +2,7 @@
 import type { JvmDecision, JvmInstance } from '../../policy/plan/jvm.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy } from './header.js';
+import { elasticsearchRequirements, jvmRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 
@@ -68,13 +69,16 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
     about: 'heap, UseNUMA, AlwaysPreTouch',
   };
   if (d.mode === 'interleave') {
-    const dropIn = renderUnit(generatedBy('elasticsearch', label), [{ name: 'Service', entries: numa(d, i) }]);
+    // bootstrap.memory_lock (set by hand in the package's elasticsearch.yml: Before you start) needs it.
+    const dropIn = renderUnit(generatedBy('elasticsearch', label), [
+      { name: 'Service', entries: [...numa(d, i), ['LimitMEMLOCK', 'infinity']] },
+    ]);
     return [
       {
         path: '/etc/systemd/system/elasticsearch.service.d/50-numakit-numa.conf',
         content: dropIn,
         mode: 0o644,
-        about: `interleave over nodes ${d.mask}`,
+        about: `interleave over nodes ${d.mask}, LimitMEMLOCK=infinity`,
       },
       { ...opts, path: '/etc/elasticsearch/jvm.options.d/numakit.options' },
     ];
@@ -88,6 +92,8 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
     `path.logs: /var/log/elasticsearch/node${i.node}`,
     `http.port: ${9200 + i.index}`,
     `transport.port: ${9300 + i.index}`,
+    '# The heap is never swapped out: locked at start (the unit gives LimitMEMLOCK=infinity).',
+    'bootstrap.memory_lock: true',
     '',
   ].join('\n');
   const unit = renderUnit(generatedBy('elasticsearch', label), [
@@ -125,7 +131,7 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
       path: `${conf}/elasticsearch.yml`,
       content: yml,
       mode: 0o644,
-      about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports`,
+      about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports, bootstrap.memory_lock`,
     },
     { ...opts, path: `${conf}/jvm.options.d/numakit.options` },
   ];
@@ -156,13 +162,18 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
         `${Math.round(d.heapGiB)}g`,
       ]),
     ],
+    requirements: o.flavour === 'elasticsearch' ? elasticsearchRequirements() : jvmRequirements(),
     prepare:
-      o.flavour === 'elasticsearch' && d.mode === 'per-node'
-        ? [
-            'Copy /etc/elasticsearch/* into each /etc/elasticsearch/nodeN/ before installing the files there, then merge the cluster settings into each elasticsearch.yml.',
-            'Stop the packaged elasticsearch.service: the per-node units replace it.',
-          ]
-        : [],
+      o.flavour !== 'elasticsearch'
+        ? []
+        : d.mode === 'per-node'
+          ? [
+              'Copy /etc/elasticsearch/* into each /etc/elasticsearch/nodeN/ before installing the files there, then merge the cluster settings into each elasticsearch.yml.',
+              'Stop the packaged elasticsearch.service: the per-node units replace it.',
+            ]
+          : [
+              'Add `bootstrap.memory_lock: true` to /etc/elasticsearch/elasticsearch.yml (the drop-in gives the unit LimitMEMLOCK=infinity it needs).',
+            ],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [
       `\`systemctl disable --now ${units.join(' ')}\`, remove the generated files, \`systemctl daemon-reload\`.`,

@@ -3,6 +3,7 @@
 // and what to check after.
 import { RESERVE_RULE } from '../../policy/plan/budget.js';
 import { num } from '../../policy/plan/machine.js';
+import type { Requirement } from '../../policy/plan/requirements.js';
 import type { DecisionBase, PlanFile } from '../../policy/plan/types.js';
 
 export interface PlanDoc {
@@ -12,6 +13,8 @@ export interface PlanDoc {
   readonly layout: string[][];
   /** A comparison with a usual recipe (rows, header first) and why they differ (spark). */
   readonly compare?: { readonly title: string; readonly rows: string[][]; readonly why: string[] };
+  /** What the server needs for the memory settings the plan gives it, with the documentation that says so. */
+  readonly requirements?: readonly Requirement[];
   readonly prepare: string[];
   readonly enable: string[];
   readonly rollback: string[];
@@ -79,6 +82,17 @@ function memorySection(d: DecisionBase): string[] {
   ];
 }
 
+function requirementsSection(doc: PlanDoc): string[] {
+  const r = doc.requirements ?? [];
+  if (r.length === 0) return [];
+  return [
+    '## What the server needs, and where it is documented',
+    '',
+    mdTable([['setting', 'why', 'source'], ...r.map((x) => [x.setting, x.why, x.source])]),
+    '',
+  ];
+}
+
 function compareSection(doc: PlanDoc): string[] {
   if (doc.compare === undefined) return [];
   return [`## ${doc.compare.title}`, '', mdTable(doc.compare.rows), '', ...doc.compare.why.flatMap((p) => [p, ''])];
@@ -131,6 +145,7 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     ...memorySection(d),
     '',
+    ...requirementsSection(doc),
     ...compareSection(doc),
     ...(d.notes.length > 0 ? ['## Notes', '', ...bullets(d.notes), ''] : []),
     ...filesSection(files),

@@ -3,6 +3,7 @@
 import type { RedisDecision, RedisInstance } from '../../policy/plan/redis.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy } from './header.js';
+import { redisRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
 import { renderUnit } from './systemd.js';
 
@@ -93,6 +94,7 @@ export function redisDoc(d: RedisDecision): PlanDoc {
       ['port', 'node', 'CPUs', 'maxmemory'],
       ...d.instances.map((i) => [`${i.port}`, `${i.node}`, i.cpuList, `${i.maxmemoryMb}mb`]),
     ],
+    requirements: redisRequirements(),
     prepare: [
       'Install numactl (taskset is in util-linux); stop the packaged redis-server.service if these ports replace it.',
       'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).',

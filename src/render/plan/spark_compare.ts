@@ -1,7 +1,7 @@
-// PLAN.md of the Spark plans: field report 000's recipe (memory = node x 0.85, overhead on top)
+// PLAN.md of the Spark plans: the usual recipe (memory = node x 0.85, overhead on top)
 // next to this plan's numbers on the smallest node, and why they differ.
 import { num } from '../../policy/plan/machine.js';
-import { overheadOf, type SparkSizing } from '../../policy/plan/spark_sizing.js';
+import { overheadOf, RECIPE_MEMORY_FRACTION, type SparkSizing } from '../../policy/plan/spark_sizing.js';
 import { RESERVE_RULE, reserveGiB } from '../../policy/plan/budget.js';
 import type { PlanDoc } from './plan_md.js';
 
@@ -25,7 +25,7 @@ export function recipeCompare(s: SparkSizing, o: CompareOptions): NonNullable<Pl
   const planTotal = s.memoryGiB + s.overheadGiB + daemons;
   const sum = (e: number, o: number) => `${e} + ${o}${daemons > 0 ? ` + ${num(daemons)}` : ''}`;
   const rows = [
-    ['', 'usual recipe (field report 000)', 'this plan'],
+    ['', `usual recipe (memory = node x ${RECIPE_MEMORY_FRACTION}, overhead on top)`, 'this plan'],
     ['executor memory', r.formulaMemory, `${s.memoryGiB}g: the largest heap that fits the node's budget`],
     [
       'memory overhead',

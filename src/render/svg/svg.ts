@@ -31,8 +31,16 @@ export function rect(x: number, y: number, w: number, h: number, a: Attrs = {}):
   return el('rect', { x, y, width: w, height: h, ...a });
 }
 
-/** Green (near) to red (far) for a distance between 10 (local) and the machine's largest. */
-export function distanceColor(d: number, max: number): string {
-  const t = max <= 10 ? 0 : Math.max(0, Math.min(1, (d - 10) / (max - 10)));
+/**
+ * The SLIT distance where the colour scale ends (red): a 2-socket EPYC's cross-socket 32. The
+ * scale is the same for every machine, so a picture says how far a node is, not how far it is
+ * compared with this machine's farthest: EPYC's 12 inside a socket stays green, a 2-socket
+ * Xeon's 21 is yellow, 32 and beyond (CXL, 4-socket hops) red.
+ */
+export const FAR_DISTANCE = 32;
+
+/** Green (10, local) to red (FAR_DISTANCE and beyond): one absolute scale for every machine. */
+export function distanceColor(d: number): string {
+  const t = Math.max(0, Math.min(1, (d - 10) / (FAR_DISTANCE - 10)));
   return `hsl(${Math.round(120 * (1 - t))}, 60%, ${Math.round(82 - 22 * t)}%)`;
 }

@@ -72,7 +72,11 @@ function showNodes(live) {
       const r = (k) => fmtRate(rate(live, previous, n.node, k));
       return [
         String(n.node),
-        n.busyCpus === null ? `– / ${n.cpus}` : `${n.busyCpus.toFixed(2)} / ${n.cpus}`,
+        n.busyCpus === null
+          ? live.snapshot
+            ? '– (a snapshot: no CPU times)'
+            : `– / ${n.cpus}`
+          : `${n.busyCpus.toFixed(2)} / ${n.cpus}`,
         `${bytes(used)} of ${bytes(n.memTotal)}`,
         bytes(n.memFree),
         r('numa_hit'),
@@ -107,8 +111,24 @@ function showProcesses(live) {
       p.runNodes.join(','),
     ]),
   );
-  $('procs-note').textContent =
-    `top ${live.processes.length} of ${live.scanned} processes; locality = share of memory on the nodes where the process ran since the previous reading`;
+  $('procs-note').textContent = processesNote(live);
+}
+
+/** What the process table shows, and why processes are missing from it: unreadable, or a snapshot. */
+function processesNote(live) {
+  const parts = [
+    `top ${live.processes.length} of ${live.scanned} processes; locality = share of memory on the nodes where the process ran since the previous reading`,
+  ];
+  const denied = (live.gaps || []).find(([name, reason]) => name === 'processes' && reason === 'no-permission');
+  if (denied)
+    parts.push(
+      `${denied[2]} not shown: their numa_maps is readable only by root or their owner (run numakit serve as root)`,
+    );
+  if (live.snapshot && live.processes.length === 0)
+    parts.push(
+      'this is a snapshot: it holds one reading of each process and no /proc/stat, so no CPU use can be measured between two readings and no process is listed; numakit --root SNAPSHOT stat --procs shows its processes with their CPU time since start',
+    );
+  return parts.join('. ');
 }
 
 function finding(f) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChangeSet, PlannedChange } from '../../../src/model/change.js';
-import { renderChangeSet, renderJournal, renderPlan } from '../../../src/render/changes.js';
+import { renderApplied, renderChangeSet, renderJournal, renderPlan } from '../../../src/render/changes.js';
 import { grubArguments, renderPersistFiles } from '../../../src/render/changes_persist.js';
 
 const irq = (n: number): PlannedChange => ({
@@ -195,4 +195,43 @@ test("journal: an agent change set counts its settings and threads, and lists ea
   const one = renderChangeSet(cs, true);
   assert.match(one, /^  thread 7 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[written\]$/m);
   assert.match(one, /^  thread 8 of pid 7 \(java\) CPU affinity: 0-3 -> 2  \[restored\]$/m);
+});
+
+test('journal ends with a newline, with and without notes', () => {
+  const cs: ChangeSet = {
+    version: 1,
+    id: '1',
+    time: '2025-01-01T00:00:00.000Z',
+    source: 'profile database',
+    status: 'applied',
+    pid: 42,
+    planned: 1,
+    entries: [],
+    files: [],
+  };
+  assert.match(
+    renderJournal([cs], () => false),
+    /profile database +applied +0\/1 +0\n$/,
+  );
+  assert.match(
+    renderJournal([{ ...cs, error: 'oops' }], () => false),
+    /0\/1 +0\n  1: oops\n$/,
+  );
+});
+
+test("apply's undo hint carries the --state-dir the user gave, quoted for the shell", () => {
+  const cs: ChangeSet = {
+    version: 1,
+    id: '3',
+    time: '2025-01-01T00:00:00.000Z',
+    source: 'profile database',
+    status: 'applied',
+    pid: 42,
+    planned: 0,
+    entries: [],
+    files: [],
+  };
+  assert.equal(renderApplied(cs), 'applied 0 change(s): change set 3. Undo with: numakit rollback 3\n');
+  assert.match(renderApplied(cs, { stateDir: '/tmp/st' }), /Undo with: numakit rollback 3 --state-dir \/tmp\/st\n$/);
+  assert.match(renderApplied(cs, { stateDir: "/tmp/a b's" }), /--state-dir '\/tmp\/a b'\\''s'\n$/);
 });

@@ -78,7 +78,8 @@ test('a workload that exits non-zero: every run reported and excluded, exit 1', 
   const r = await runMain([
     'bench',
     'ab',
-    ...fast,
+    // 5: a verdict (here "no difference") needs at least 5 runs of each variant.
+    ...['--runs', '5', '--settle', '0', '--seed', '7'],
     '--variant',
     'a=',
     '--variant',
@@ -97,7 +98,8 @@ test("--metric: the workload's own figure, higher is better", async () => {
   const r = await runMain([
     'bench',
     'ab',
-    ...fast,
+    // 5: a verdict (here "no difference") needs at least 5 runs of each variant.
+    ...['--runs', '5', '--settle', '0', '--seed', '7'],
     '--variant',
     'a=',
     '--variant',

@@ -119,3 +119,42 @@ test('verdict wording', () => {
     'no difference measured (1.01x [0.97, 1.05])',
   );
 });
+
+test('a verdict prints enough digits that its interval excludes 1, or is no verdict', () => {
+  // The field report: "b is 1.04x [1.00, 1.11] slower than a" read as no difference.
+  assert.equal(
+    verdict('b', 'a', { value: 1 / 1.04, low: 1 / 1.11, high: 1 / 1.003 }, { metric: null }),
+    'b is 1.040x [1.003, 1.110] slower than a',
+  );
+  assert.equal(
+    verdict('b', 'a', { value: 1.05, low: 1.00004, high: 1.1 }, { metric: null }),
+    'b is 1.05000x [1.00004, 1.10000] faster than a',
+  );
+  // Closer to 1 than six digits can show: said as no difference, whose interval then holds 1.
+  assert.equal(
+    verdict('b', 'a', { value: 1.05, low: 1.0000001, high: 1.1 }, { metric: null }),
+    'no difference measured (1.05x [1.00, 1.10])',
+  );
+  for (const [v, lo, hi] of [
+    [1.2, 1.001, 1.3],
+    [0.8, 0.7, 0.9996],
+    [1.5, 1.0049, 2],
+    [0.9, 0.8, 0.99949],
+  ] as const) {
+    const text = verdict('b', 'a', { value: v, low: lo, high: hi }, { metric: null });
+    const [, low, high] = /\[([\d.]+), ([\d.]+)\]/.exec(text)!;
+    assert.ok(Number(low) > 1 && Number(high) > 1, text);
+  }
+});
+
+test('no verdict from fewer than 5 successful runs of either variant', () => {
+  const runs = [
+    ...[100, 101, 99].map((w) => run('default', null, w / 100)),
+    ...[100, 101, 99].map((w) => run('local', null, w / 200)),
+  ];
+  const [, l] = summarize([V[0], V[1]], runs, { metric: null, seed: 1 });
+  assert.match(l!.verdict, /^no verdict: 3 runs, a verdict needs at least 5 of each \(2\.00x \[/);
+  const five = [100, 101, 99, 100, 102];
+  const enough = [...five.map((w) => run('default', null, w / 100)), ...five.map((w) => run('local', null, w / 200))];
+  assert.match(summarize([V[0], V[1]], enough, { metric: null, seed: 1 })[1]!.verdict, /^local is 2\.\d+x .* faster/);
+});

@@ -129,6 +129,12 @@ describe('every command: --help against the parser', () => {
       assert.ok(flags.has('--help') && flags.has('-h'), '-h, --help is listed');
     });
 
+    it(`${label}: no usage line says the command's name twice ("numakit bench ab ab")`, () => {
+      const last = name.split(' ').at(-1)!;
+      for (const line of help.split('\n\n')[0]!.split('\n'))
+        if (name !== '') assert.ok(!line.includes(`${name} ${last} `) && !line.endsWith(`${name} ${last}`), line);
+    });
+
     it(`${label}: the usage lines name only documented options`, () => {
       for (const f of synopsisFlags(help))
         assert.ok(flags.has(f) || global.has(f), `${f} is in the usage but not among the options`);

@@ -45,6 +45,17 @@ export const EXPECT: Readonly<Record<string, Expect>> = {
     line: /^Profile \*\*database\*\* \(placement unpinned: as given with --placement\)/,
   },
   'numakit doctor --profile database': { line: /not checked|NOT CHECKED/ },
+  // README's line per example: each shows what its comment says.
+  'numakit --example cxl-3node topo': { line: /^node 2 .*memory 128 GiB/ },
+  'numakit --example epyc-nps4 topo --numactl': { line: /^ {2}0: {2}10 {2}12 {2}12 {2}12 ?$/ },
+  'numakit --example vm-flat-32 doctor': { line: /^ {2}\[vm-vnuma\] VM with 32 vCPUs and 128 GiB but one NUMA node/ },
+  'numakit --example lab-2node topo': { line: /^2 nodes, / },
+  'numakit --example lab-2node-procs doctor': {
+    line: /^ {2}\[low-locality\] \d+ large process\(es\) run away from their memory: remote-app\(147\)/,
+  },
+  'numakit --example lab-2node-procs stat --procs': { line: /^147 +remote-app .* 0\.15 / },
+  'numakit --example lab-3node-cxl topo': { line: /HMAT from node 0/ },
+  'numakit --example lab-4node-asym topo --numactl': { line: /^ {2}0: {2}10 {2}16 {2}22 {2}28 ?$/ },
   'numakit --example spark-2s plan spark-standalone': {
     line: /^\| committed on node 0 \(96 GiB\) \| 82 \+ 12 \+ 1 = 95 GiB \(99%\) \| 73 \+ 11 \+ 1 = 85 GiB \(89%\) \|$/,
   },

@@ -108,6 +108,15 @@ describe('numakit fleet report', () => {
     );
     assert.match(html.out, /<table class="sortable">/);
     assert.match(html.out, /addEventListener\('click'/);
+    // Each class says its number of hosts in words: "(1 host)", "(3 hosts)".
+    const sizes = (
+      JSON.parse((await report('--json', fleetDir)).out) as { classes: { hosts: string[] }[] }
+    ).classes.map((c) => c.hosts.length);
+    assert.ok(sizes.includes(1), 'the fleet has a class of one host');
+    assert.deepEqual(
+      [...html.out.matchAll(/<h2>Class \d+: .* \((\d+ hosts?)\)<\/h2>/g)].map((m) => m[1]),
+      sizes.map((n) => (n === 1 ? '1 host' : `${n} hosts`)),
+    );
     assert.doesNotMatch(html.out, /(src|href)=["']?(https?:)?\/\//, 'nothing loaded from elsewhere');
   });
 

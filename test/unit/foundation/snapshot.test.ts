@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { redactCmdline } from '../../../src/cli/commands/snapshot.js';
+import { redactCmdline, unreadableNote } from '../../../src/cli/commands/snapshot.js';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { runMain } from '../../helpers/cli.js';
 
@@ -125,5 +125,22 @@ describe('numakit snapshot', () => {
   it('redactCmdline keeps argv[0] only', () => {
     assert.equal(redactCmdline(Buffer.from('a\0b\0')).toString(), 'a\0REDACTED\0');
     assert.equal(redactCmdline(Buffer.from('kworker\0')).toString(), 'kworker\0');
+  });
+});
+
+describe('the note on files left out', () => {
+  it('tells a user other than root to run as root', () => {
+    assert.match(
+      unreadableNote(['/proc/1/numa_maps'], 1000),
+      /not readable by uid 1000 .*\(run as root for a complete snapshot;/,
+    );
+  });
+  it('never tells root to run as root: it names what refuses root', () => {
+    const note = unreadableNote(['/proc/1/numa_maps', '/proc/2/numa_maps'], 0);
+    assert.doesNotMatch(note, /run as root/);
+    assert.match(
+      note,
+      /^2 file\(s\) not readable by uid 0 were left out: \/proc\/1\/numa_maps, \/proc\/2\/numa_maps \(root was refused them by something other than file modes: a security module/,
+    );
   });
 });

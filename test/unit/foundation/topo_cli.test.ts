@@ -2,7 +2,7 @@
 // rewrites them), and the CLI's answers to bad input: one line, never a stack trace.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -55,6 +55,28 @@ describe('bad input', () => {
     const r = await runMain(['--root', '/nonexistent/numakit', 'topo']);
     assert.equal(r.code, 1);
     assert.equal(r.err, 'numakit: --root /nonexistent/numakit: no such directory\n');
+  });
+  it('a --root that is not a snapshot is a usage error naming what is missing (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-not-a-root-'));
+    try {
+      const empty = await runMain(['--root', dir, 'topo']);
+      assert.equal(empty.code, 2, empty.out);
+      assert.equal(empty.out, '');
+      assert.equal(
+        empty.err,
+        `numakit: --root ${dir}: not a snapshot: it has neither sys/ nor proc/ (point --root at a directory or .tar.gz made by 'numakit snapshot')\n`,
+      );
+      mkdirSync(join(dir, 'sys/devices/system/clocksource'), { recursive: true });
+      mkdirSync(join(dir, 'proc'));
+      const half = await runMain(['--root', dir, 'doctor']);
+      assert.equal(half.code, 2, half.out);
+      assert.match(half.err, /: it has no sys\/devices\/system\/node and no sys\/devices\/system\/cpu /);
+      // One of the two is enough: a machine without NUMA has no node directory.
+      mkdirSync(join(dir, 'sys/devices/system/cpu'));
+      assert.equal((await runMain(['--root', dir, 'topo'])).code, 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('a malformed cpulist costs its fact: one warning naming file and line, the command goes on', async () => {
     const dir = brokenCopy('sparse-nodes', 'sys/devices/system/node/node0/cpulist', '0-1,x\n');

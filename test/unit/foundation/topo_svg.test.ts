@@ -50,8 +50,44 @@ describe('topo --svg', () => {
 
   it('escapes what the machine names; colours go green to red with distance', () => {
     assert.equal(esc('<eth0 & "x">'), '&lt;eth0 &amp; &quot;x&quot;&gt;');
-    assert.equal(distanceColor(10, 32), 'hsl(120, 60%, 82%)');
-    assert.equal(distanceColor(32, 32), 'hsl(0, 60%, 60%)');
+    assert.equal(distanceColor(10), 'hsl(120, 60%, 82%)');
+    assert.equal(distanceColor(32), 'hsl(0, 60%, 60%)');
+    assert.equal(distanceColor(255), 'hsl(0, 60%, 60%)');
+  });
+
+  /** Fill of the (from, to) cell of the heatmap. */
+  const cellFill = (svg: string, from: number, to: number) =>
+    new RegExp(`<g class="dist" data-from="${from}" data-to="${to}"><rect [^>]*fill="([^"]+)"`).exec(svg)?.[1];
+  const svgOf = (name: string) => renderTopoSvg(discoverTopology(openRoot(join(EXAMPLES_DIR, name))));
+
+  it('the heatmap colours one absolute scale, with its legend: EPYC 12 is not drawn as red as a 2-socket 21', () => {
+    const epyc = svgOf('epyc-nps4'); // 10 and 12 only
+    const twoSocket = svgOf('spark-2s'); // 10 and 21
+    const cxl = svgOf('lab-3node-cxl'); // 10, 21, 30, 32
+    assert.equal(cellFill(epyc, 0, 1), distanceColor(12));
+    assert.notEqual(cellFill(epyc, 0, 1), cellFill(twoSocket, 0, 1), 'the farthest cell of each is not the same red');
+    assert.equal(cellFill(twoSocket, 0, 1), cellFill(cxl, 0, 1), '21 is one colour whatever else the machine has');
+    for (const svg of [epyc, twoSocket, cxl]) {
+      const steps = [...svg.matchAll(/<g class="legend-step" data-distance="(\d+)"><rect [^>]*fill="([^"]+)"/g)];
+      assert.deepEqual(
+        steps.map((m) => Number(m[1])),
+        [10, 12, 16, 21, 26, 32],
+      );
+      for (const m of steps) assert.equal(m[2], distanceColor(Number(m[1])));
+      assert.match(svg, />32\+<\/text>/);
+    }
+  });
+
+  it('the heading and legend fit the picture on 2-node machines ("Distances (SLIT)" is not clipped)', () => {
+    for (const name of ['spark-2s', 'lab-2node']) {
+      const svg = svgOf(name);
+      const width = Number(/^<svg [^>]*width="(\d+)"/.exec(svg)![1]);
+      const at = Number(/<text x="(\d+)" y="\d+" class="heading">Distances \(SLIT\)<\/text>/.exec(svg)![1]);
+      // 13px bold: about 8px a character; the legend's label (11px) is longer still.
+      assert.ok(at + 'Distances (SLIT)'.length * 8 <= width - 12, `${name}: heading at ${at} in ${width}`);
+      const label = /<g class="legend"><text x="(\d+)" y="\d+" class="axis">([^<]+)</.exec(svg)!;
+      assert.ok(Number(label[1]) + label[2]!.length * 6.5 <= width - 12, `${name}: legend label`);
+    }
   });
 
   it('--svg FILE and --html FILE write files; a bad path is one line; formats exclude each other', async () => {

@@ -138,3 +138,17 @@ test('readPlacedProcesses reads numa_maps of the largest process only, and a bin
   );
   assert.equal(detectPlacement(t, placed.value, '').value, 'bound');
 });
+
+test('a large process scales with a small machine: 140 MiB on a 1 GiB guest tells the placement, not on 32 GiB', () => {
+  const small = topology({
+    nodes: [node(0, [0, 1], 0.5, 0.2), node(1, [2, 3], 0.5, 0.2)],
+    kernel: { ...t.kernel, memTotalBytes: { ...t.kernel.memTotalBytes, value: GiB } },
+  });
+  const app = big({ comm: 'remote-app', pid: 147, totalBytes: 140 * 2 ** 20, cpusAllowed: [0, 1] });
+  const onSmall = detectPlacement(small, [app], '');
+  assert.equal(onSmall.value, 'bound');
+  assert.match(onSmall.detail, /remote-app \(pid 147, 140 MiB\)/);
+  const onBig = detectPlacement(t, [app], '');
+  assert.equal(onBig.value, null);
+  assert.equal(onBig.detail, 'unknown: no process of 1 GiB or more runs to tell it from');
+});

@@ -6,7 +6,7 @@
 // Runs where the tests run as root (here and in CI); skipped, saying so, elsewhere.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
@@ -33,7 +33,8 @@ const canRun = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).s
 /**
  * Placeholders: WRITABLE, a state directory the user owns with an empty journal; ROOTONLY, root's 0700 one; HOME,
  * the user's directory; FLEET, a directory with one snapshot; TREE, a copy of a 4-node fixture with
- * processes in which two processes' numa_maps are root's alone (0600), as other users' are.
+ * processes in which two processes' numa_maps are root's alone (0600), as other users' are; PROCS, a copy of the
+ * lab-2node-procs example in which every numa_maps is root's alone.
  */
 const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   overview: [{ args: [], expect: 'works', out: /^numakit: this machine: \d+ node/ }],
@@ -57,7 +58,14 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
       args: ['--root', 'TREE', 'doctor'],
       expect: 'works',
       codes: [0, 1],
-      out: /\[low-locality\] process locality: numa_maps of 1 large process\(es\) not readable: run as root/,
+      out: /\[low-locality\] process locality: 1 of 1 process of 256 MiB or more unreadable \(run as root\)/,
+    },
+    // A check without its data is not checked, never passed: every process's numa_maps is root's.
+    {
+      args: ['--root', 'PROCS', 'doctor', '-v'],
+      expect: 'works',
+      codes: [0, 1],
+      out: /^NOT CHECKED \(\d+\)\n(?:  .*\n)*  \[low-locality\] process locality: 3 of 3 processes of [\d.]+ MiB or more unreadable \(run as root\)\n(?:  .*\n)*  \[pinned-remote\] pinned processes with remote memory: 3 of 3 processes of [\d.]+ MiB or more unreadable \(run as root\)\n/m,
     },
   ],
   stat: [
@@ -213,7 +221,7 @@ describe('as an unprivileged user (uid 65534)', {
   skip: canRun ? false : 'needs root and setpriv(1) (the tests run as root here and in CI)',
 }, () => {
   let cli: Staged;
-  let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET' | 'TREE', string>;
+  let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET' | 'TREE' | 'PROCS', string>;
   before(() => {
     cli = stageCli(REPO_DIR);
     chownSync(cli.home, NOBODY, NOBODY);
@@ -224,10 +232,16 @@ describe('as an unprivileged user (uid 65534)', {
       HOME: cli.home,
       FLEET: join(base, 'fleet'),
       TREE: join(base, 'tree'),
+      PROCS: join(base, 'procs'),
     };
     cpSync(join(REPO_DIR, 'test/fixtures/stat/four-node'), dirs.TREE, { recursive: true, verbatimSymlinks: true });
     spawnSync('chmod', ['-R', 'a+rX', dirs.TREE]);
     for (const pid of [1302, 1403]) chmodSync(join(dirs.TREE, 'proc', String(pid), 'numa_maps'), 0o600);
+    cpSync(join(REPO_DIR, 'examples/lab-2node-procs'), dirs.PROCS, { recursive: true, verbatimSymlinks: true });
+    spawnSync('chmod', ['-R', 'a+rX', dirs.PROCS]);
+    for (const pid of readdirSync(join(dirs.PROCS, 'proc')).filter((n) => /^\d+$/.test(n)))
+      if (existsSync(join(dirs.PROCS, 'proc', pid, 'numa_maps')))
+        chmodSync(join(dirs.PROCS, 'proc', pid, 'numa_maps'), 0o600);
     mkdirSync(join(dirs.WRITABLE, 'journal'), { recursive: true, mode: 0o755 });
     for (const d of [dirs.WRITABLE, join(dirs.WRITABLE, 'journal')]) chownSync(d, NOBODY, NOBODY);
     mkdirSync(join(dirs.ROOTONLY, 'journal'), { recursive: true });
@@ -250,7 +264,7 @@ describe('as an unprivileged user (uid 65534)', {
     it(name, async () => {
       for (const row of rows) {
         const args = row.args.map((a) =>
-          a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET|TREE)/, (k) => dirs[k as keyof typeof dirs]),
+          a.replace(/^(WRITABLE|ROOTONLY|HOME|FLEET|TREE|PROCS)/, (k) => dirs[k as keyof typeof dirs]),
         );
         const r = await runAsNobody(cli.bin, args, {
           cwd: cli.home,

@@ -61,7 +61,7 @@ test('--show reports what the earlier options set', () => {
   );
 });
 
-test('errors are one line: 127 for a command that is not found, 1 for a bad node, 2 for a bad option', () => {
+test('errors are one line: 127 for a command that is not found, 1 for a node this machine lacks, 2 for a bad option or a malformed node list', () => {
   const missing = numakit(['run', '--', 'numakit-no-such-command']);
   assert.equal(missing.status, 127);
   assert.equal(missing.stderr, "numakit: run: execution of 'numakit-no-such-command': No such file or directory\n");
@@ -89,6 +89,10 @@ test('errors are one line: 127 for a command that is not found, 1 for a bad node
     [['run', '-m', '0', '-i', 'all', 'true'], 'numakit: run: conflicting policies: -m and -i\n'],
     [['run', '-m', '0'], 'numakit: run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]\n'],
     [['run', '--bogus', 'true'], "numakit: run: unknown option '--bogus'; see 'numakit run --help'\n"],
+    [
+      ['run', '--membind=0-x', 'true'],
+      "numakit: run: invalid node specification '0-x': '0-x' is not a number or A-B range\n",
+    ],
   ];
   for (const [args, stderr] of usage) {
     const r = numakit(args);
@@ -109,7 +113,14 @@ test('126 for a command that exists but cannot be executed', () => {
 });
 
 test('a snapshot root is refused', () => {
-  const r = numakit(['--root', fileURLToPath(new URL('.', import.meta.url)), 'run', '-m', '0', 'true']);
+  const r = numakit([
+    '--root',
+    fileURLToPath(new URL('../../../examples/lab-2node', import.meta.url)),
+    'run',
+    '-m',
+    '0',
+    'true',
+  ]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^numakit: run: refusing to bind to .*: it is a snapshot, not this running system\n$/);
 });

@@ -30,8 +30,11 @@ const p = (
 const CASES: [string, LocalityInput, number | null, number][] = [
   ['all memory where it runs', p({ '0': 100 }, { '0': 2 }), 1, 0],
   ['cpunodebind=0 membind=1: all memory remote', p({ '1': 100 }, { '0': 2 }), 0, 100],
-  ['half the time on each node, memory on one', p({ '0': 100 }, { '0': 1, '1': 1 }), 0.5, 0],
-  ['time 3:1, memory 1:3', p({ '0': 25, '1': 75 }, { '0': 3, '1': 1 }), 0.75 * 0.25 + 0.25 * 0.75, 0],
+  // REMOTE is weighted like locality (total x (1 - locality)): a process split between nodes
+  // never shows 0 B remote next to a locality of 0.5.
+  ['half the time on each node, memory on one', p({ '0': 100 }, { '0': 1, '1': 1 }), 0.5, 50],
+  ['split half and half: time and memory', p({ '0': 50, '1': 50 }, { '0': 1, '1': 1 }), 0.5, 50],
+  ['time 3:1, memory 1:3', p({ '0': 25, '1': 75 }, { '0': 3, '1': 1 }), 0.75 * 0.25 + 0.25 * 0.75, 63],
   ['idle in the window: weighted by where its threads last ran', p({ '0': 30, '1': 70 }, {}, [1]), 0.7, 30],
   ['no memory: no locality', p({}, { '0': 1 }), null, 0],
   ['no CPU node known: no locality', p({ '0': 10 }, {}, []), null, 0],

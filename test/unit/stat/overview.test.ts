@@ -22,15 +22,17 @@ test('the section names the miss share, the worst node and the processes with mo
   // 34579 misses / (121235567 hits + 34579 misses) over the four nodes; node 0 has 12 of 81234579
   assert.equal(lines[0], 'stat: numa_miss 0.03% of allocations since boot (most on node 1: 0.09%)');
   assert.match(lines[2]!, /^\s+1403 hugeapp\s+1 GiB remote\s+locality 0\.00$/);
-  assert.match(lines[3]!, /^\s+1302 java\s+390\.6 MiB remote\s+locality 0\.25$/);
-  assert.equal(lines.length, 6); // postgres has no remote memory: not listed
+  assert.match(lines[3]!, /^\s+1302 java\s+586\.4 MiB remote\s+locality 0\.25$/);
+  // postgres ran on nodes 0 and 1 with memory on both: 46% of it is remote from where it ran.
+  assert.match(lines[4]!, /^\s+1201 postgres\s+64\.8 MiB remote\s+locality 0\.54$/);
+  assert.equal(lines.length, 7);
   const data = section.data as {
     mostRemote: { pid: number; remoteBytes: number }[];
     nodes: { node: number; missPercent: number | null }[];
   };
   assert.deepEqual(
     data.mostRemote.map((p) => p.pid),
-    [1403, 1302],
+    [1403, 1302, 1201],
     '--json has the same processes',
   );
   assert.equal(data.nodes.length, 4);

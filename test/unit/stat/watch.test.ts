@@ -1,7 +1,15 @@
 // render/stat_watch.ts: rates between two samples and their line.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderWatchHeader, renderWatchLine, watchRates, type WatchPoint } from '../../../src/render/stat_watch.js';
+import {
+  isoLocalTime,
+  rateDecimals,
+  renderWatchHeader,
+  renderWatchJson,
+  renderWatchLine,
+  watchRates,
+  type WatchPoint,
+} from '../../../src/render/stat_watch.js';
 
 const point = (atMs: number, hit: number, free: number | null): WatchPoint => ({
   atMs,
@@ -43,4 +51,26 @@ test('the header names each node over its columns, without trailing spaces', () 
   const [l1, l2] = renderWatchHeader([0, 2]).split('\n');
   assert.match(l1!, /^time\s+node0\s+node2$/);
   assert.match(l2!, /hit\/s\s+miss\/s\s+frgn\/s\s+intl\/s\s+local\/s\s+other\/s\s+freeMB\s+hit\/s/);
+});
+
+test('--json lines: rates rounded to what whole-page counters resolve over the interval', () => {
+  // 3.3 s: one page is 0.3/s, so one decimal; never 27233.244708378894.
+  const r = watchRates(point(0, 0, null), point(3300.4, 89870, null));
+  assert.equal(r.intervalSeconds, 3.3);
+  assert.equal(r.nodes['0']!['numa_hit'], 27233.3);
+  assert.equal(rateDecimals(1), 0);
+  assert.equal(rateDecimals(0.5), 0);
+  assert.equal(rateDecimals(5), 1);
+  assert.equal(rateDecimals(2), 0);
+  assert.equal(rateDecimals(100), 2);
+  assert.equal(watchRates(point(0, 0, null), point(1000.7, 1234, null)).nodes['0']!['numa_hit'], 1233);
+});
+
+test('--json lines: the time is ISO 8601 with its date and UTC offset', () => {
+  const at = new Date('2026-12-02T00:35:40.789Z');
+  const t = isoLocalTime(at);
+  assert.match(t, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  assert.equal(new Date(t).getTime(), Math.floor(at.getTime() / 1000) * 1000, 'the same instant, to the second');
+  const line = JSON.parse(renderWatchJson(watchRates(point(0, 0, null), point(1000, 5, null)), t)) as { time: string };
+  assert.equal(line.time, t);
 });

@@ -1,0 +1,31 @@
+// What doctor calls a large process. A fixed size alone means nothing on a small machine: on a
+// 1 GiB lab guest no process reaches 1 GiB, and a 140 MiB process with 15% locality went
+// unreported. So a size is a fixed amount or a share of the machine's memory, whichever is
+// less: 1 GiB on any machine of 20 GiB or more, 5% of the memory below that. Pure.
+import { formatBytes } from './bytes.js';
+
+/** The share of the machine's memory that makes a process large whatever the fixed size. */
+export const LARGE_SHARE = 0.05;
+
+/** Processes doctor samples (reads numa_maps of): numa_maps of every process would be slow. */
+export const SAMPLED_BYTES = 256 * 2 ** 20;
+
+/** `fixed`, or LARGE_SHARE of the machine's memory when that is less (unknown memory: `fixed`). */
+export function largeProcessBytes(fixed: number, machineBytes: number): number {
+  return machineBytes > 0 ? Math.min(fixed, Math.floor(LARGE_SHARE * machineBytes)) : fixed;
+}
+
+/** How many of the sampled processes could be read: what every process rule says it checked. */
+export interface ProcessCoverage {
+  /** Sampled processes whose numa_maps could be read. */
+  readonly read: number;
+  /** Sampled processes (read or not). */
+  readonly of: number;
+  /** The size from which processes were sampled. */
+  readonly minBytes: number;
+}
+
+/** "2 of 3 processes of 47.5 MiB or more". */
+export function coverageText(c: ProcessCoverage, count: number): string {
+  return `${count} of ${c.of} process${c.of === 1 ? '' : 'es'} of ${formatBytes(c.minBytes)} or more`;
+}
