@@ -3,7 +3,8 @@
 // browser, which cannot add that header to a page load, answers the Basic challenge with any
 // user name and the token as password.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { checkSecretFile } from '../actuate/private_path.js';
 import { NumakitError } from '../model/errors.js';
 
 const MAX_TOKEN_FILE = 4096;
@@ -11,7 +12,8 @@ const MAX_TOKEN_FILE = 4096;
 export function readTokenFile(path: string): string {
   let text: string;
   try {
-    if (statSync(path).size > MAX_TOKEN_FILE)
+    // Refused when other users can read or replace it (private_path.ts).
+    if (checkSecretFile(path, '--token-file') > MAX_TOKEN_FILE)
       throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
