@@ -7,7 +7,7 @@ import { NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { maxIntervalOf, type AgentConfig } from './config.js';
-import { sleepUnless } from './clock.js';
+import { monotonicMs, sleepUnless } from './clock.js';
 import { balancingWhileRunning } from '../policy/agent/balancing.js';
 import { nextIntervalMs, quietPass } from '../policy/agent/interval.js';
 import { readText } from '../sysfs/read.js';
@@ -31,6 +31,7 @@ export interface RunDeps {
   readonly log: (line: string) => void;
   readonly signals: SignalSource;
   readonly pageSize: number;
+  /** The pass clock (tests); default monotonicMs (clock.ts: a wall-clock step changes nothing). */
   readonly now?: () => number;
   readonly selfPid?: number;
   readonly metrics?: AgentMetricsSink | null;
@@ -72,7 +73,7 @@ function readNumaBalancing(root: SysRoot): number | null {
 
 /** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */
 export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? monotonicMs;
   const sleep = deps.sleep ?? sleepUnless;
   const stop = new AbortController();
   let signalled: { name: string; at: number } | null = null;

@@ -41,11 +41,20 @@ export function metricsRoute(scraper: Scraper, o: AppOptions): Route {
 
 const json = (v: object) => ({ type: 'application/json; charset=utf-8', body: JSON.stringify(v) });
 
-/** The dashboard polls every 2 s and may be open in several browsers: one scrape serves them all for a second. */
-function recentScrape(scraper: Scraper, maxAgeMs = 1000): () => Scrape {
+/**
+ * The dashboard polls every 2 s and may be open in several browsers: one scrape serves them all
+ * for a second. Aged on the monotonic clock: with the wall clock, a step back of an hour served
+ * the same scrape for an hour.
+ */
+export function recentScrape(scraper: Scraper, maxAgeMs = 1000): () => Scrape {
   let last: Scrape | null = null;
+  let takenAt = 0;
   return () => {
-    if (last === null || Date.now() - last.at > maxAgeMs) last = scraper.scrape();
+    const now = performance.now();
+    if (last === null || now - takenAt > maxAgeMs) {
+      last = scraper.scrape();
+      takenAt = now;
+    }
     return last;
   };
 }
