@@ -73,7 +73,11 @@ describe("a wall-clock step while serve's dashboard polls", () => {
   it('an hour back: /api/live and /api/topology still take a fresh scrape after a second', () => {
     const advance = clocks();
     let scrapes = 0;
-    const scraper = { scrape: () => (scrapes++, { at: Date.now() }) as unknown as Scrape } as unknown as Scraper;
+    const scrape = () => {
+      scrapes++;
+      return { at: Date.now() } as unknown as Scrape;
+    };
+    const scraper = { scrape } as unknown as Scraper;
     const recent = recentScrape(scraper, 1000);
     recent();
     advance(500);
