@@ -11,4 +11,6 @@ export interface AgentMetricsSink {
   machine(m: MachineReading): void;
   /** Thread affinities a failed action set and could not put back (they stay journaled). */
   putBackFailed(threads: number): void;
+  /** SIGHUP: re-reads --metrics-token-file; the line to log. */
+  reload?(): string;
 }

@@ -20,8 +20,18 @@ import { pendingAgentSets, restoreAgentSet } from './restore.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
 export interface SignalSource {
-  on(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
-  off(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+  on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', fn: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', fn: () => void): unknown;
+}
+
+/**
+ * SIGHUP's line. Its default action ended the agent without putting anything back; now it
+ * re-reads --metrics-token-file and changes nothing else: settings (--config too) are read at
+ * start, and the log goes to stdout, so there is nothing to reopen.
+ */
+export function hangupLine(metrics: AgentMetricsSink | null | undefined): string {
+  const what = metrics?.reload?.() ?? 'nothing to reload';
+  return `SIGHUP: ${what}; settings are read only at start (restart the agent to change them)`;
 }
 
 export interface RunDeps {
@@ -83,8 +93,10 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   };
   const onInt = signalHandler('SIGINT');
   const onTerm = signalHandler('SIGTERM');
+  const onHup = () => deps.log(hangupLine(deps.metrics));
   deps.signals.on('SIGINT', onInt);
   deps.signals.on('SIGTERM', onTerm);
+  deps.signals.on('SIGHUP', onHup);
   let journal: AgentJournal | null = null;
   let failed = false;
   try {
@@ -132,6 +144,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   } finally {
     deps.signals.off('SIGINT', onInt);
     deps.signals.off('SIGTERM', onTerm);
+    deps.signals.off('SIGHUP', onHup);
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
