@@ -12,6 +12,7 @@ import { balancingWhileRunning } from '../policy/agent/balancing.js';
 import { nextIntervalMs, quietPass } from '../policy/agent/interval.js';
 import { readText } from '../sysfs/read.js';
 import { AgentJournal } from './journal.js';
+import { rotateAgentSets } from './journal_rotate.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
@@ -68,6 +69,7 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
         `restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`,
       );
     }
+    rotateAgentSets(cfg.stateDir);
     return new AgentJournal(cfg.stateDir, new Date(now));
   } finally {
     release();
