@@ -167,7 +167,12 @@ function finish(
   const r = restoreAgentSet(deps.sys, journal.changeSet, { stateDir: cfg.stateDir, ops: deps.ops, log: deps.log });
   // How long the stop took (a move in progress ends after its batch): what TimeoutStopSec must cover.
   const after = signalled === null ? '' : ` ${Math.round(performance.now() - signalled.at)} ms after ${signalled.name}`;
+  // A full disk: the values are back, but the set still lists them (a later restore finds them back).
+  const unrecorded =
+    r.journalError === undefined
+      ? ''
+      : `; the journal could not record it (${r.journalError}): 'numakit agent restore' will find it all back`;
   deps.log(
-    `exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}`,
+    `exit: restored ${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}${r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : ''}${after}${r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : ''}${unrecorded}`,
   );
 }
