@@ -29,7 +29,7 @@ describe('soak: serve and the agent under churn in a 2-node guest', () => {
     r = await runInGuest(
       SOAK_2NODE,
       `busybox ip link set lo up; node test/lab/guest-helpers/soak.mjs --seconds ${SECONDS} --sample 5 --agent-memory-max 160M`,
-      { timeoutMs: (SECONDS + 420) * 1000 },
+      { timeoutMs: (SECONDS + 900) * 1000 },
     );
     assertGuestOk(r);
     const line = r.stdout.split('\n').find((l) => l.startsWith('SOAK '));

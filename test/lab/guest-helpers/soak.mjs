@@ -1,7 +1,7 @@
 // The soak run inside a lab guest (bench/soak.mjs boots the guest; test/lab/soak.lab.test.ts runs
 // a short one): `numakit serve` and `numakit agent --metrics` for --seconds under churn, sampled
 // every --sample seconds. Prints one line `SOAK {json}` at the end: the samples, the daemons'
-// exit codes and what the workload did. Needs root (cgroups, the agent acting) and loopback up.
+// exit codes and what the workload did (and `SOAK-SAMPLE {json}` per sample as it goes). Needs root (cgroups, the agent acting) and loopback up.
 //   node soak.mjs [--seconds 120] [--sample 5] [--rate 60] [--large-every 30] [--scrapers 20]
 //                 [--slow 4] [--agent-memory-max 256M] [--state-dir /var/lib/numakit-soak]
 // The workload: --rate short-lived processes a minute (sleep 0.2-3 s; every third in a fresh
@@ -291,6 +291,7 @@ const agent = await daemon(
 );
 const t0 = performance.now();
 const samples = [];
+process.stdout.write(`SOAK-START ${JSON.stringify({ seconds, sampleSeconds: sampleS, rate, scrapers, slow })}\n`);
 const timers = [
   setInterval(() => shortLived(counts.short, cg), 60_000 / rate),
   setInterval(() => large(counts.large), largeEvery * 1000),
@@ -299,7 +300,10 @@ const timers = [
 large(0);
 while ((performance.now() - t0) / 1000 < seconds) {
   const next = t0 + (samples.length + 1) * sampleS * 1000;
-  samples.push(sample(serve, agent, t0));
+  const row = sample(serve, agent, t0);
+  samples.push(row);
+  // Each sample as it is taken: a run the lab's timeout cuts short still tells what it saw.
+  process.stdout.write(`SOAK-SAMPLE ${JSON.stringify(row)}\n`);
   await sleep(Math.max(0, next - performance.now()));
 }
 timers.forEach(clearInterval);
