@@ -1,9 +1,10 @@
 // The journal lock, STATE_DIR/lock (O_EXCL, holding the holder's pid): two applies, rollbacks or
 // agents never interleave their change sets. A lock left by a dead process (an apply killed with
 // SIGKILL) is taken over; a live holder is an error naming it.
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
+import { ensurePrivateDir, UnsafePathError } from './private_path.js';
 
 /** True when `pid` exists (EPERM: it exists but belongs to another user). */
 export function alive(pid: number): boolean {
@@ -28,11 +29,17 @@ export function stateDirError(stateDir: string, e: unknown): NumakitError {
   return new NumakitError(`cannot write the journal in ${stateDir}: ${(e as Error).message}`);
 }
 
-/** Takes STATE_DIR/lock; returns the release function. */
+/**
+ * Takes STATE_DIR/lock; returns the release function. The state and journal directories are made
+ * 0700 and refused when another user could write them (private_path.ts): what the journal says,
+ * rollback and restore write back as root.
+ */
 export function acquireLock(stateDir: string): () => void {
   try {
-    mkdirSync(join(stateDir, 'journal'), { recursive: true, mode: 0o700 });
+    ensurePrivateDir(stateDir, 'state directory');
+    ensurePrivateDir(join(stateDir, 'journal'), 'journal directory');
   } catch (e) {
+    if (e instanceof UnsafePathError) throw e;
     throw stateDirError(stateDir, e);
   }
   const path = join(stateDir, 'lock');

@@ -20,7 +20,9 @@ export function makeDirs(dir: string, mode?: number): void {
       mkdirSync(d, mode === undefined ? {} : { mode });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && statSync(d).isDirectory()) continue;
-      throw new NumakitError(`cannot create ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      // The errno stays on the error (stateDirError turns EACCES/EROFS into what to do).
+      throw Object.assign(new NumakitError(`cannot create ${d}: ${code ?? (e as Error).message}`), { code });
     }
   }
 }

@@ -18,6 +18,14 @@ export function sleepUnless(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The agent's time for intervals, cooldowns, CPU rates and the migration budget: milliseconds
+ * since the epoch as of start, then CLOCK_MONOTONIC (performance.now). Date.now follows every
+ * step of the wall clock (NTP, an operator's `date -s`): a step back made rates negative and
+ * cooldowns last as long as the step.
+ */
+export const monotonicMs = (): number => performance.timeOrigin + performance.now();
+
 export const REAL_CLOCK: MoveClock = {
   now: () => performance.now(),
   cpuMs: () => {

@@ -133,10 +133,14 @@ export class AgentJournal {
     this.save({ ...this.cs, threads });
   }
 
-  /** Drops entries of threads and moves of processes that no longer exist (their affinity died with them). */
+  /**
+   * Drops entries of threads and moves of processes that no longer exist (their affinity died
+   * with them), restored ones too: those were kept for ever, so an agent whose actions kept
+   * failing on short-lived processes grew its journal (rewritten whole at each save) without end.
+   */
   prune(alive: (e: { pid: number; tid: number; start: number }) => boolean): void {
     const threads = this.cs.threads ?? [];
-    const kept = threads.filter((e) => e.state === 'restored' || alive(e));
+    const kept = threads.filter((e) => alive(e));
     const moves = this.cs.moves ?? [];
     const keptMoves = moves.filter((m) => alive({ pid: m.pid, tid: m.pid, start: m.start }));
     if (kept.length !== threads.length || keptMoves.length !== moves.length)

@@ -87,7 +87,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
   const { host, port } = parseMetricsAddr(addr);
   const [
     { decideAccess, describeAccess },
-    { readTokenFile },
+    { readTokenFile, reloadToken },
     { startHttpServer },
     { Scraper },
     { appRoutes },
@@ -150,6 +150,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
     close: async () => {
       await Promise.all([server.close(), scraper.doctor.stop()]);
     },
+    reload: () => reloadToken(access, server),
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     putBackFailed: (threads) => r.putBack.inc({}, threads),

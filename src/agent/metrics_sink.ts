@@ -13,4 +13,6 @@ export interface AgentMetricsSink {
   putBackFailed(threads: number): void;
   /** A pass threw (logged; the agent goes on). */
   passFailed(): void;
+  /** SIGHUP: re-reads --metrics-token-file; the line to log. */
+  reload?(): string;
 }

@@ -7,11 +7,12 @@ import { failureLine, NumakitError } from '../model/errors.js';
 import type { System } from '../actuate/system.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { maxIntervalOf, type AgentConfig } from './config.js';
-import { sleepUnless } from './clock.js';
+import { monotonicMs, sleepUnless } from './clock.js';
 import { balancingWhileRunning } from '../policy/agent/balancing.js';
 import { nextIntervalMs, quietPass } from '../policy/agent/interval.js';
 import { readText } from '../sysfs/read.js';
 import { AgentJournal } from './journal.js';
+import { rotateAgentSets } from './journal_rotate.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
@@ -20,8 +21,18 @@ import { pendingAgentSets, restoreAgentSet } from './restore.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
 export interface SignalSource {
-  on(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
-  off(signal: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+  on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', fn: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', fn: () => void): unknown;
+}
+
+/**
+ * SIGHUP's line. Its default action ended the agent without putting anything back; now it
+ * re-reads --metrics-token-file and changes nothing else: settings (--config too) are read at
+ * start, and the log goes to stdout, so there is nothing to reopen.
+ */
+export function hangupLine(metrics: AgentMetricsSink | null | undefined): string {
+  const what = metrics?.reload?.() ?? 'nothing to reload';
+  return `SIGHUP: ${what}; settings are read only at start (restart the agent to change them)`;
 }
 
 export interface RunDeps {
@@ -31,6 +42,7 @@ export interface RunDeps {
   readonly log: (line: string) => void;
   readonly signals: SignalSource;
   readonly pageSize: number;
+  /** The pass clock (tests); default monotonicMs (clock.ts: a wall-clock step changes nothing). */
   readonly now?: () => number;
   readonly selfPid?: number;
   readonly metrics?: AgentMetricsSink | null;
@@ -57,6 +69,7 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
         `restored change set ${r.changeSet.id} left by an agent that did not exit cleanly: ${r.changeSet.status}`,
       );
     }
+    rotateAgentSets(cfg.stateDir);
     return new AgentJournal(cfg.stateDir, new Date(now));
   } finally {
     release();
@@ -72,7 +85,7 @@ function readNumaBalancing(root: SysRoot): number | null {
 
 /** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */
 export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number> {
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? monotonicMs;
   const sleep = deps.sleep ?? sleepUnless;
   const stop = new AbortController();
   let signalled: { name: string; at: number } | null = null;
@@ -82,8 +95,10 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   };
   const onInt = signalHandler('SIGINT');
   const onTerm = signalHandler('SIGTERM');
+  const onHup = () => deps.log(hangupLine(deps.metrics));
   deps.signals.on('SIGINT', onInt);
   deps.signals.on('SIGTERM', onTerm);
+  deps.signals.on('SIGHUP', onHup);
   let journal: AgentJournal | null = null;
   let failed = false;
   try {
@@ -133,6 +148,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   } finally {
     deps.signals.off('SIGINT', onInt);
     deps.signals.off('SIGTERM', onTerm);
+    deps.signals.off('SIGHUP', onHup);
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
@@ -156,5 +172,10 @@ function finish(
   const affinities = `${r.threads} thread affinit${r.threads === 1 ? 'y' : 'ies'}`;
   const sysctls = r.sysctls.length > 0 ? ` and ${r.sysctls.join(', ')}` : '';
   const notRestored = r.failures.length > 0 ? `; could NOT restore: ${r.failures.join('; ')}` : '';
-  deps.log(`exit: restored ${affinities}${sysctls}${after}${notRestored}`);
+  // A full disk: the values are back, but the set still lists them (a later restore finds them back).
+  const unrecorded =
+    r.journalError === undefined
+      ? ''
+      : `; the journal could not record it (${r.journalError}): 'numakit agent restore' will find it all back`;
+  deps.log(`exit: restored ${affinities}${sysctls}${after}${notRestored}${unrecorded}`);
 }

@@ -3,9 +3,10 @@
 // directory (koffi's native module, the example machines) is an asset inside the executable,
 // written on first use to a private cache directory and checked by its SHA-256 before use.
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../actuate/private_path.js';
 import { NumakitError } from '../model/errors.js';
 
 import { sea } from './is_sea.js';
@@ -25,22 +26,15 @@ const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /**
  * numakit's cache: $NUMAKIT_CACHE_DIR, else $XDG_CACHE_HOME/numakit, else ~/.cache/numakit.
- * Created 0700; refused when it is not a directory owned by this user and closed to others
- * (a native module in a directory someone else can write could be replaced before it loads).
+ * Created 0700; refused when another user could write it or a component of its path
+ * (private_path.ts: a native module there could be replaced before it loads).
  */
 export function cacheDir(): string {
   const home = homedir();
   const base =
     process.env['NUMAKIT_CACHE_DIR'] ??
     join(process.env['XDG_CACHE_HOME'] ?? (home !== '' ? join(home, '.cache') : tmpdir()), 'numakit');
-  mkdirSync(base, { recursive: true, mode: 0o700 });
-  const st = lstatSync(base);
-  const uid = process.getuid?.() ?? st.uid;
-  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
-    throw new NumakitError(
-      `cache directory ${base}: must be a directory owned by you and writable by no one else (set NUMAKIT_CACHE_DIR)`,
-    );
-  }
+  ensurePrivateDir(base, 'cache directory (NUMAKIT_CACHE_DIR)');
   return base;
 }
 

@@ -3,15 +3,19 @@
 // browser, which cannot add that header to a page load, answers the Basic challenge with any
 // user name and the token as password.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { checkSecretFile } from '../actuate/private_path.js';
 import { NumakitError } from '../model/errors.js';
+import type { RunningServer } from './http_server.js';
+import type { Access } from './listen.js';
 
 const MAX_TOKEN_FILE = 4096;
 
 export function readTokenFile(path: string): string {
   let text: string;
   try {
-    if (statSync(path).size > MAX_TOKEN_FILE)
+    // Refused when other users can read or replace it (private_path.ts).
+    if (checkSecretFile(path, '--token-file') > MAX_TOKEN_FILE)
       throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
@@ -43,4 +47,19 @@ export function presentedToken(header: string | undefined): string | null {
 export function tokenMatches(expected: string, header: string | undefined): boolean {
   const got = presentedToken(header);
   return got !== null && timingSafeEqual(digest(got), digest(expected));
+}
+
+/**
+ * What SIGHUP does, as the line it logs: the token file is read again (a bad one keeps the token
+ * in use and says why); settings are read only at start and output goes to stdout and stderr, so
+ * there is nothing else to reload or reopen. Without a handler SIGHUP ended the daemon.
+ */
+export function reloadToken(access: Access, server: Pick<RunningServer, 'setToken'>): string {
+  if (access.kind !== 'token') return 'nothing to reload (no --token-file; settings are read at start)';
+  try {
+    server.setToken(readTokenFile(access.file));
+    return `token re-read from ${access.file}`;
+  } catch (e) {
+    return `${(e as Error).message}; the token in use is kept`;
+  }
 }

@@ -57,6 +57,8 @@ export interface RunningServer {
   /** "127.0.0.1:9464" (the real port when 0 was asked). */
   readonly address: string;
   readonly port: number;
+  /** Replaces the bearer token (SIGHUP re-reads --token-file); null never turns it off. */
+  setToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -123,7 +125,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOption
   }
 }
 
-export async function startHttpServer(o: ServerOptions): Promise<RunningServer> {
+export async function startHttpServer(given: ServerOptions): Promise<RunningServer> {
+  let o = given;
   const L = { ...DEFAULT_LIMITS, ...o.limits };
   const server = createServer(
     {
@@ -157,6 +160,9 @@ export async function startHttpServer(o: ServerOptions): Promise<RunningServer> 
   return {
     address: formatAddress({ host: typeof a === 'object' && a !== null ? a.address : o.listen.host, port }),
     port,
+    setToken: (token) => {
+      if (o.token !== null) o = { ...o, token };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,10 +1,11 @@
 // `numakit serve` once its options are parsed: decide who may connect, take a first reading
 // (the CPU baseline, the topology, a doctor run started), listen, say where and to whom, and
 // serve until SIGINT or SIGTERM, which close every connection (half-sent requests too) and end.
+// SIGHUP re-reads --token-file (a rotated token, no restart); everything else is read at start.
 import { hostname } from 'node:os';
 import type { SysRoot } from '../sysfs/root.js';
 import { appRoutes } from './app.js';
-import { readTokenFile } from './auth.js';
+import { readTokenFile, reloadToken } from './auth.js';
 import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
 import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
 import { Scraper } from './scrape.js';
@@ -23,7 +24,7 @@ export interface ServeEnv {
   readonly root: SysRoot;
   readonly out: (t: string) => void;
   readonly err: (t: string) => void;
-  readonly signals: Pick<NodeJS.EventEmitter, 'once' | 'off'>;
+  readonly signals: Pick<NodeJS.EventEmitter, 'once' | 'on' | 'off'>;
   /** Called once listening (tests use it to learn the port). */
   readonly onListening?: (s: RunningServer) => void;
   readonly limits?: Partial<Limits>;
@@ -35,10 +36,15 @@ export const SCRAPE_TIMEOUT_MS = 8000;
 export async function runServe(o: ServeOptions, env: ServeEnv): Promise<number> {
   // Signals are handled from the start: a SIGTERM while starting closes as soon as it is up.
   const stop = stopSignal(env.signals);
+  // SIGHUP from the start too (its default action ends the process): what it does once serving.
+  const hup = { reload: () => 'ignored while starting' };
+  const onHup = () => env.err(`numakit: serve: SIGHUP: ${hup.reload()}\n`);
+  env.signals.on('SIGHUP', onHup);
   try {
-    return await serveUntilStopped(o, env, stop.stopped);
+    return await serveUntilStopped(o, env, stop.stopped, hup);
   } finally {
     stop.dispose();
+    env.signals.off('SIGHUP', onHup);
   }
 }
 
@@ -59,7 +65,12 @@ function stopSignal(signals: ServeEnv['signals']): { stopped: Promise<void>; dis
   return { stopped, dispose };
 }
 
-async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promise<void>): Promise<number> {
+async function serveUntilStopped(
+  o: ServeOptions,
+  env: ServeEnv,
+  stopped: Promise<void>,
+  hup: { reload: () => string },
+): Promise<number> {
   const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
   const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic });
   const token = access.kind === 'token' ? readTokenFile(access.file) : null;
@@ -90,6 +101,7 @@ async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promis
     `numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`,
   );
   env.onListening?.(server);
+  hup.reload = () => reloadToken(access, server);
   await stopped;
   await Promise.all([server.close(), scraper.doctor.stop()]);
   return 0;

@@ -4,7 +4,7 @@
 // root, /sys and /proc/sys, the pod's user, capabilities cut to its list, no new privileges).
 // Each works with its capabilities and fails clearly with one fewer.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -108,7 +108,10 @@ describe("Kubernetes modes under their pods' constraints in a 2-node guest", () 
     image = buildImageLayout(work).root;
     // The exporters' token Secret, inside the image's tree (the pod's /tmp is an emptyDir).
     mkdirSync(join(image, 'etc', 'numakit', 'token'), { recursive: true });
-    writeFileSync(join(image, 'etc', 'numakit', 'token', 'token'), 'lab-token-0123456789abcdef\n');
+    // As the Secret volume mounts it (daemonset.yaml: defaultMode 0440, fsGroup 65534): serve
+    // refuses a token file every user can read.
+    writeFileSync(join(image, 'etc', 'numakit', 'token', 'token'), 'lab-token-0123456789abcdef\n', { mode: 0o440 });
+    chownSync(join(image, 'etc', 'numakit', 'token', 'token'), 0, 65534);
     specs = {
       report: containerSpec('overlays/report', 'numakit'),
       exporter: containerSpec('overlays/exporter', 'numakit'),

@@ -25,11 +25,14 @@ export class DoctorCache {
   private running: Promise<void> | null = null;
   private worker: Worker | null = null;
   private stopped = false;
+  /** When the last run finished, on the monotonic clock (a wall-clock step must not hold runs back or bring them on). */
+  private lastMono = 0;
 
   constructor(
     private readonly root: SysRoot,
     private readonly intervalMs: number,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: () => number = () => performance.now(),
+    private readonly wallClock: () => number = Date.now,
   ) {}
 
   get run(): DoctorRun | null {
@@ -39,7 +42,8 @@ export class DoctorCache {
   /** Runs now unless a run is going or the last is fresh; resolves when it is done. */
   refresh(): Promise<void> {
     if (this.running !== null) return this.running;
-    if (this.stopped || (this.last !== null && this.clock() - this.last.at < this.intervalMs)) return Promise.resolve();
+    if (this.stopped || (this.last !== null && this.clock() - this.lastMono < this.intervalMs))
+      return Promise.resolve();
     this.running = this.evaluate().finally(() => (this.running = null));
     return this.running;
   }
@@ -60,16 +64,17 @@ export class DoctorCache {
     const r = await this.inWorker();
     const seconds = (this.clock() - t0) / 1000;
     if (this.stopped) return;
+    this.lastMono = this.clock();
     this.last = r.ok
       ? {
-          at: this.clock(),
+          at: this.wallClock(),
           seconds,
           failed: null,
           problems: r.findings.filter(isProblem),
           notChecked: r.findings.filter((f) => f.severity === 'not-checked').map((f) => f.id),
         }
       : {
-          at: this.clock(),
+          at: this.wallClock(),
           seconds,
           problems: this.last?.problems ?? [],
           notChecked: this.last?.notChecked ?? [],

@@ -129,6 +129,42 @@ describe('agent: its journal fails mid-run', () => {
   }
 });
 
+describe("agent: the state directory's disk fills up while it runs", () => {
+  it('ENOSPC from the first journal write after ready on: it stops, puts everything back, says the journal could not record that; agent restore afterwards finds it all back', async () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    let full = false;
+    const r = await withFileFaults(
+      (c) =>
+        full && c.path.includes(`${stateDir}/journal/`) && (c.op === 'open' || c.op === 'write') ? 'ENOSPC' : undefined,
+      () => runUntil({}, () => void (full = true)),
+    );
+    assert.equal(r.code, null);
+    assert.match(
+      r.error!.message,
+      /^agent stopped: cannot write the journal: .*\(ENOSPC\); it puts back what it changed before it exits$/,
+    );
+    assert.equal(knob(), '1', 'numa_balancing is back');
+    assert.deepEqual(m.procs.get(200)!.threads[0]!.cpus, [0, 1, 2, 3], 'the affinity is back');
+    assert.deepEqual(
+      m.calls.filter((c) => c.startsWith('setAffinity')),
+      [],
+      'nothing changed once the journal could not say so',
+    );
+    assert.match(
+      lines.at(-1)!,
+      /^exit: restored 0 thread affinities and \/proc\/sys\/kernel\/numa_balancing; the journal could not record it \(.*ENOSPC.*\): 'numakit agent restore' will find it all back$/,
+    );
+    // The disk has room again: the set still says what was changed, and a restore finds it back.
+    const sets = listChangeSets(stateDir);
+    assert.equal(sets.length, 1);
+    const res = restoreLeftovers(openSystem(m.root, { isRoot: true }), { stateDir, ops: m.ops });
+    assert.equal(res.length, 1);
+    assert.deepEqual(res[0]!.failures, []);
+    assert.equal(knob(), '1');
+    assert.equal(listChangeSets(stateDir)[0]!.status, 'rolled-back');
+  });
+});
+
 describe('agent: kernel.numa_balancing cannot be written', () => {
   for (const errno of ['EPERM', 'EINVAL', 'EBUSY', 'EIO']) {
     it(`${errno}: the agent does not start, says why, and leaves nothing changed or journaled as pending`, async () => {

@@ -100,7 +100,7 @@ describe('dashboard in chromium', {
   it('on a snapshot it says why the process panel is empty and why CPUs read "–"', async () => {
     const snap = await startServe(['--doctor-interval', '1h'], ['--example', 'lab-2node-procs']);
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
       await page.goto(`${snap.base}/`);
       await page.waitForFunction(
         () => /snapshot/.test(document.querySelector('#procs-note')?.textContent ?? ''),
@@ -110,10 +110,10 @@ describe('dashboard in chromium', {
         },
       );
       assert.match(
-        await page.locator('#procs-note').textContent(),
+        (await page.locator('#procs-note').textContent()) ?? '',
         /this is a snapshot: it holds one reading of each process and no \/proc\/stat, so no CPU use can be measured/,
       );
-      assert.match(await page.locator('#nodes tbody').textContent(), /– \(a snapshot: no CPU times\)/);
+      assert.match((await page.locator('#nodes tbody').textContent()) ?? '', /– \(a snapshot: no CPU times\)/);
       await page.close();
     } finally {
       await snap.stop();

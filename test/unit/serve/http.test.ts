@@ -135,8 +135,8 @@ describe('serve token', () => {
   let srv: RunningServer;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'numakit-token-'));
-    writeFileSync(join(dir, 'token'), 'correct-horse-battery-staple\n');
-    writeFileSync(join(dir, 'short'), 'abc\n');
+    writeFileSync(join(dir, 'token'), 'correct-horse-battery-staple\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'short'), 'abc\n', { mode: 0o600 });
     srv = await startHttpServer({
       listen: { host: '127.0.0.1', port: 0 },
       token: readTokenFile(join(dir, 'token')),

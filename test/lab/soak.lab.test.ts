@@ -1,0 +1,70 @@
+// The soak harness's short default in CI (bench/soak.mjs runs the long ones): `numakit serve` and
+// `numakit agent --metrics`, the agent under a cgroup memory.max a little above its need, for
+// 150 s in a 2node guest under churn (test/lab/guest-helpers/soak.mjs). The limits that hold
+// whatever the host's load are asserted: memory and fds flat, the journal and the state
+// directory bounded, no OOM kill, both daemons exit 0 on SIGTERM. CPU and scrape-time trends
+// are printed (they follow a loaded TCG host too closely to judge in a few minutes).
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { analyse, renderTable, type SoakRun, type SoakVerdict } from '../../bench/soak_lib.mjs';
+import { assertGuestOk } from './assert.js';
+import { type GuestResult, runInGuest } from './guest.js';
+import type { Topology } from './topology.js';
+
+const SOAK_2NODE: Topology = { name: '2node-soak', nodes: 2, cpus: 1, memMiB: 768 };
+const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 150);
+
+interface Run extends SoakRun {
+  readonly counts: Record<string, number>;
+  readonly agentMemoryEvents: string | null;
+  readonly journalAfter: { files: number; bytes: number };
+  readonly daemons: Record<string, { exit: { code: number | null; signal: string | null }; tail: string[] }>;
+}
+
+describe('soak: serve and the agent under churn in a 2-node guest', () => {
+  let r: GuestResult;
+  let run: Run;
+  let verdict: SoakVerdict;
+  before(async () => {
+    r = await runInGuest(
+      SOAK_2NODE,
+      `busybox ip link set lo up; node test/lab/guest-helpers/soak.mjs --seconds ${SECONDS} --sample 5 --agent-memory-max 160M`,
+      { timeoutMs: (SECONDS + 900) * 1000 },
+    );
+    assertGuestOk(r);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('SOAK '));
+    assert.ok(line, r.stdout.slice(-3000));
+    run = JSON.parse(line.slice(5)) as Run;
+    verdict = analyse(run);
+    console.log(renderTable(verdict));
+    console.log(JSON.stringify(run.counts));
+  });
+  const row = (key: string) => verdict.rows.find((x) => x.key === key)!;
+
+  it('both daemons exit 0 on SIGTERM; the agent was never OOM-killed under memory.max', () => {
+    for (const [name, d] of Object.entries(run.daemons))
+      assert.deepEqual(d.exit, { code: 0, signal: null }, `${name}:\n${d.tail.join('\n')}`);
+    assert.match(run.agentMemoryEvents ?? '', /^oom_kill 0$/m, run.agentMemoryEvents ?? 'no memory.events');
+  });
+
+  it('the workload ran: processes, cgroups and threads came and went', () => {
+    assert.ok(run.counts['short']! >= SECONDS / 2, JSON.stringify(run.counts));
+    assert.ok(run.counts['cgroups']! > 0 && run.counts['cgroupErrors'] === 0, JSON.stringify(run.counts));
+    assert.ok(run.counts['large']! >= 2 && run.counts['threads']! > 10, JSON.stringify(run.counts));
+  });
+
+  it('memory and fds flat, journal and state directory bounded', () => {
+    for (const key of [
+      'serve_rss',
+      'serve_heap',
+      'serve_fds',
+      'agent_rss',
+      'agent_heap',
+      'agent_fds',
+      'journal_bytes',
+      'state_files',
+    ])
+      assert.ok(row(key).pass, `${key}: ${JSON.stringify(row(key))}\n${renderTable(verdict)}`);
+    assert.ok(run.journalAfter.files <= 3, JSON.stringify(run.journalAfter));
+  });
+});

@@ -1,0 +1,84 @@
+// bench/soak_lib.mjs judges a soak run: these runs are made up so that the verdict is known. A
+// leak (RSS or heap rising under the collector's saw, fds climbing, the journal growing) fails;
+// the same saw without a trend, and a noisy flat line, pass.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyse, floor, renderSvg, renderTable, slope, type SoakRun } from '../../../bench/soak_lib.mjs';
+
+const MiB = 2 ** 20;
+
+/** A 30-minute run sampled every 5 s; `f(t, i)` adds or replaces series. */
+function run(f: (t: number, i: number) => Record<string, number>): SoakRun {
+  const samples = Array.from({ length: 360 }, (_, i) => {
+    const t = i * 5;
+    const saw = ((i % 12) / 12) * 6 * MiB; // a collector's saw: 0-6 MiB
+    return {
+      t,
+      serve_rss: 60 * MiB + saw,
+      serve_heap: 8 * MiB + saw,
+      serve_fds: 20 + (i % 3),
+      serve_cpu: t * 0.02,
+      serve_scrape: 0.2 + (i % 5) * 0.01,
+      concurrent_scrape_max: 0.5,
+      agent_rss: 70 * MiB + saw,
+      agent_heap: 9 * MiB + saw,
+      agent_fds: 30,
+      agent_cpu: t * 0.05,
+      journal_bytes: 2000,
+      state_files: 3,
+      ...f(t, i),
+    };
+  });
+  return { seconds: 1800, rate: 60, scrapers: 20, slow: 4, samples };
+}
+
+const failed = (r: SoakRun) =>
+  analyse(r)
+    .rows.filter((x) => !x.pass)
+    .map((x) => x.key);
+
+describe('soak verdicts', () => {
+  it('slope and floor: a straight line and the floor of a saw', () => {
+    assert.equal(slope([0, 1, 2, 3].map((t) => ({ t, y: 5 + 2 * t }))), 2);
+    const saw = Array.from({ length: 80 }, (_, i) => ({ t: i, y: (i % 10) + i * 0.5 }));
+    assert.ok(Math.abs(slope(floor(saw)) - 0.5) < 0.05, String(slope(floor(saw))));
+  });
+
+  it('a steady run under a collector saw passes everything', () => {
+    const a = analyse(run(() => ({})));
+    assert.deepEqual(
+      a.rows.filter((r) => !r.pass),
+      [],
+    );
+    assert.match(renderTable(a), /\nPASS \(warm-up 120 s left out\)\n$/);
+    assert.match(
+      renderSvg(
+        run(() => ({})),
+        a,
+      ),
+      /^<svg [\s\S]*<polyline [\s\S]*<\/svg>\n$/,
+    );
+  });
+
+  it('each leak fails its own series only', () => {
+    assert.deepEqual(failed(run((t) => ({ serve_rss: 60 * MiB + (t / 3600) * 40 * MiB }))), ['serve_rss']);
+    assert.deepEqual(
+      failed(run((t, i) => ({ agent_heap: 9 * MiB + ((i % 12) / 12) * 6 * MiB + (t / 3600) * 20 * MiB }))),
+      ['agent_heap'],
+    );
+    assert.deepEqual(failed(run((_, i) => ({ agent_fds: 30 + Math.floor(i / 40) }))), ['agent_fds']);
+    assert.deepEqual(failed(run((t) => ({ journal_bytes: 2000 + t * 200 }))), ['journal_bytes']);
+    assert.deepEqual(failed(run((_, i) => ({ state_files: 3 + Math.floor(i / 10) }))), ['state_files']);
+    assert.deepEqual(failed(run((t) => ({ serve_cpu: t * 0.02 + (t * t) / 1e4 }))), ['serve_cpu']);
+    assert.deepEqual(failed(run((t) => ({ serve_scrape: 0.2 + t / 1000 }))), ['serve_scrape']);
+    assert.deepEqual(failed(run(() => ({ concurrent_scrape_max: 9 }))), ['concurrent_scrape_max']);
+  });
+
+  it('a series with no samples fails, named', () => {
+    const r = analyse(run(() => ({ serve_heap: NaN })));
+    assert.deepEqual(
+      r.rows.filter((x) => !x.pass).map((x) => [x.key, x.note]),
+      [['serve_heap', 'fewer than 3 samples']],
+    );
+  });
+});
