@@ -142,7 +142,7 @@ describe('contrib', () => {
 
   it('Grafana variables and alert rules read as the lab test sends them to Prometheus', () => {
     assert.equal(
-      grafanaQuery('rate(x{instance=~"$instance",job=~"${job}"}[$__rate_interval])', {
+      grafanaQuery('rate(x{instance=~"$instance",job=~"$job"}[$__rate_interval])', {
         job: 'numakit',
         instance: '127.0.0.1:9464',
       }),
