@@ -3,71 +3,23 @@
 // each mode has exactly the privileges docs/fleet.md lists, and every capability added in the
 // sources is justified by a comment naming it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseAllDocuments } from 'yaml';
-import { DaemonSet, type IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
-import { Namespace } from 'kubernetes-models/v1/Namespace';
-import { Service } from 'kubernetes-models/v1/Service';
-import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
-import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
-import {
-  type IServiceMonitor,
-  ServiceMonitor,
-} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { REPO_DIR } from '../../helpers/cli.js';
-
-const K8S = join(REPO_DIR, 'deploy', 'kubernetes');
-
-type Obj = { kind: string; metadata: { name: string }; [k: string]: unknown };
-const MODELS: Record<string, (o: Obj) => { validate(): void }> = {
-  Namespace: (o) => new Namespace(o as never),
-  ServiceAccount: (o) => new ServiceAccount(o as never),
-  DaemonSet: (o) => new DaemonSet(o as never),
-  Service: (o) => new Service(o as never),
-  ClusterRole: (o) => new ClusterRole(o as never),
-  ClusterRoleBinding: (o) => new ClusterRoleBinding(o as never),
-  ServiceMonitor: (o) => new ServiceMonitor(o as never),
-};
-
-/** kubectl kustomize DIR: kubectl >= 1.21 has kustomize built in and needs no cluster for it. */
-const rendered = new Map<string, Obj[]>();
-export function kustomize(dir: string): Obj[] {
-  const hit = rendered.get(dir);
-  if (hit) return structuredClone(hit);
-  const r = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
-  if (r.error)
-    throw new Error(
-      `kubectl not found: rendering deploy/kubernetes needs kubectl >= 1.21 (kustomize built in) on PATH (${r.error.message})`,
-    );
-  assert.equal(r.status, 0, `kubectl kustomize ${relative(REPO_DIR, dir)}: ${r.stderr}`);
-  rendered.set(
-    dir,
-    parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj),
-  );
-  return structuredClone(rendered.get(dir)!);
-}
-
-const kustomizations = (['base', 'overlays', 'variants'] as const).flatMap((d) =>
-  d === 'base'
-    ? [join(K8S, 'base')]
-    : readdirSync(join(K8S, d))
-        .map((n) => join(K8S, d, n))
-        .filter((p) => statSync(p).isDirectory()),
-);
+import { K8S, KINDS, KUSTOMIZATIONS, kustomize, type Obj } from './k8s_render.js';
 
 describe('deploy/kubernetes renders and validates', () => {
-  for (const dir of kustomizations) {
+  for (const dir of KUSTOMIZATIONS) {
     it(`${relative(K8S, dir)}: kubectl kustomize renders it; every object is valid`, () => {
       const objs = kustomize(dir);
       assert.ok(objs.some((o) => o.kind === 'DaemonSet'));
       for (const o of objs) {
-        const model = MODELS[o.kind];
-        assert.ok(model, `${o.kind} ${o.metadata.name}: no schema to check it against`);
-        assert.doesNotThrow(() => model(o).validate(), `${o.kind} ${o.metadata.name}`);
+        const k = KINDS[o.kind];
+        assert.ok(k, `${o.kind} ${o.metadata.name}: no schema to check it against`);
+        assert.doesNotThrow(() => k.validate(o), `${o.kind} ${o.metadata.name}`);
       }
     });
   }
@@ -178,7 +130,7 @@ describe('each mode has exactly its privileges (docs/fleet.md)', () => {
     assert.deepEqual(c.command, ['numakit', 'serve']);
     assert.deepEqual(
       c.args!.filter((a) => a.startsWith('--')),
-      ['--listen', '--token-file', '--top', '--no-node-exporter-names'],
+      ['--listen', '--token-file', '--top'],
     );
     const sm = objs.find((o) => o.kind === 'ServiceMonitor')! as unknown as IServiceMonitor;
     assert.equal(sm.spec.endpoints![0]!.authorization!.credentials!.name, 'numakit-exporter-token');

@@ -1,10 +1,12 @@
 // numakit k8s nrt: the object is valid against the NodeResourceTopology CRD's v1alpha2 schema
 // (with every object closed: a field the schema lacks would be pruned by the API server, so it
 // is an error here), and --apply against an API server faked on loopback creates it, replaces
-// only its own object, and never overwrites one another exporter made.
+// only its own object, and never overwrites one another exporter made. The fake server
+// authorizes each request by the nrt overlay's rendered ClusterRole (403 otherwise), as the
+// API server's RBAC would, and the verbs the code called are exactly the verbs granted.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
@@ -14,6 +16,7 @@ import { buildNrt, hugepageResource, legacyPolicyName } from '../../../src/rende
 import { openRoot } from '../../../src/sysfs/root.js';
 import { REPO_DIR, runMain } from '../../helpers/cli.js';
 import { EXAMPLES } from '../doctor/cli_helpers.js';
+import { K8S, kustomize } from './k8s_render.js';
 
 type Schema = Record<string, unknown>;
 /** Closes every object schema (additionalProperties: false), except metadata (ObjectMeta). */
@@ -83,9 +86,21 @@ describe('the NodeResourceTopology object', () => {
   });
 });
 
+/** What the nrt overlay's ClusterRole grants: "group/resource verb". */
+const granted = kustomize(join(K8S, 'overlays/nrt'))
+  .filter((o) => o.kind === 'ClusterRole')
+  .flatMap((r) =>
+    (r['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[]).flatMap((rule) =>
+      rule.apiGroups.flatMap((g) => rule.resources.flatMap((res) => rule.verbs.map((v) => `${g}/${res} ${v}`))),
+    ),
+  );
+/** The RBAC verb of a request to one object or its collection (no watch, list, patch here). */
+const VERB: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
 describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
   const objects = new Map<string, Record<string, unknown>>();
   const requests: string[] = [];
+  const used = new Set<string>();
   let crdInstalled = true;
   let server: Server;
   let url = '';
@@ -103,6 +118,13 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
         res.end(JSON.stringify(obj));
       };
       const base = '/apis/topology.node.k8s.io/v1alpha2/noderesourcetopologies';
+      const access = `${/^\/apis\/([^/]+)\/[^/]+\/([^/]+)/
+        .exec(req.url ?? '')
+        ?.slice(1)
+        .join('/')} ${VERB[req.method!]}`;
+      if (!granted.includes(access))
+        return send(403, { kind: 'Status', message: `forbidden: ${access} is not granted to numakit-nrt` });
+      used.add(access);
       if (!crdInstalled || !req.url?.startsWith(base))
         return send(404, { kind: 'Status', message: 'the server could not find the requested resource' });
       const name = req.url.slice(base.length + 1);
@@ -180,6 +202,19 @@ describe('numakit k8s nrt --apply (API server faked on loopback)', () => {
       ['GET'],
     );
     assert.deepEqual(objects.get('w8')!['zones'], []);
+  });
+
+  it('RBAC: the ClusterRole grants exactly the verbs the code calls (every request above was authorized by it)', () => {
+    // The verbs the code can call: each apiRequest(c, 'METHOD', ...) in src/.
+    const dir = join(REPO_DIR, 'src/actuate');
+    const called = new Set(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/apiRequest\(\w+, '([A-Z]+)'/g)])
+        .map((m) => `topology.node.k8s.io/noderesourcetopologies ${VERB[m[1]!]}`),
+    );
+    assert.deepEqual([...called].sort(), [...granted].sort(), 'verbs in the code against the ClusterRole');
+    assert.deepEqual([...used].sort(), [...granted].sort(), 'verbs the tests above used against the ClusterRole');
   });
 
   it('a cluster without the CRD is one line saying so', async () => {

@@ -12,6 +12,7 @@ import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { Scraper } from '../../../src/serve/scrape.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { everySeries, grafanaQuery, NEED_TEXT, panelNeeds, readDashboard, readRules } from './dashboard_queries.js';
 import { copyFixture, OPTS, realisticFourNode, scrapeText } from './helpers.js';
 import { metricNames } from './promql_names.js';
 
@@ -106,6 +107,7 @@ describe('contrib', () => {
     assert.deepEqual(rules.map((r) => r.alert).sort(), [
       'NumakitAgentActionsFailing',
       'NumakitAgentRestoreFailures',
+      'NumakitCollectorFailing',
       'NumakitDoctorCritical',
       'NumakitNumaMissRateHigh',
       'NumakitRemoteMemoryShareRising',
@@ -122,12 +124,62 @@ describe('contrib', () => {
       encoding: 'utf8',
     });
     assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
-    assert.match(check.stdout, /SUCCESS: 6 rules found/);
+    assert.match(check.stdout, /SUCCESS: 7 rules found/);
     const test = spawnSync(PROMTOOL, ['test', 'rules', 'numakit-alerts.test.yml'], {
       cwd: join(CONTRIB, 'prometheus'),
       encoding: 'utf8',
     });
     assert.equal(test.status, 0, `${test.stdout}${test.stderr}`);
+  });
+
+  it('the dashboard: no unused __inputs; a panel that needs more than the defaults says what in its description', () => {
+    const dash = readDashboard();
+    const text = JSON.stringify({ ...dash, __inputs: undefined });
+    for (const i of dash.__inputs ?? []) assert.ok(text.includes(`\${${i.name}}`), `__inputs ${i.name} is never used`);
+    let needing = 0;
+    for (const p of dash.panels) {
+      for (const need of panelNeeds(p)) {
+        needing++;
+        assert.ok(p.description?.includes(NEED_TEXT[need]), `${p.title}: its description says "${NEED_TEXT[need]}"`);
+      }
+      if ((p.targets ?? []).some((t) => t.expr.includes('node_memory_numa_')))
+        assert.match(p.description ?? '', /node_exporter --collector\.meminfo_numa/, `${p.title}: names node_exporter`);
+    }
+    assert.ok(needing >= 8, `${needing} needs`);
+  });
+
+  it('Grafana variables and alert rules read as the lab test sends them to Prometheus', () => {
+    assert.equal(
+      grafanaQuery('rate(x{instance=~"$instance",job=~"$job"}[$__rate_interval])', {
+        job: 'numakit',
+        instance: '127.0.0.1:9464',
+      }),
+      'rate(x{instance=~"127\\\\.0\\\\.0\\\\.1:9464",job=~"numakit"}[60s])',
+    );
+    assert.equal(
+      grafanaQuery('x[$__rate_interval]', { job: '', instance: '' }, { scrapeIntervalS: 30, intervalS: 60 }),
+      'x[120s]',
+    );
+    assert.equal(
+      everySeries('a{x!="y",z=~"w>"} > 0.25 and (b - b offset 30m) >= bool 1 or c == 0'),
+      'a{x!="y",z=~"w>"} > bool 0.25 and (b - b) >= bool 1 or c == bool 0',
+    );
+    assert.equal(everySeries('max_over_time(p[15m]) == 1'), 'max_over_time(p[15m]) == bool 1');
+    for (const r of readRules()) assert.match(everySeries(r.expr), / bool /, r.alert);
+  });
+
+  it('contrib/prometheus/prometheus.yml is the scrape config docs/serve.md shows, and promtool accepts it', (t) => {
+    const file = readFileSync(join(CONTRIB, 'prometheus/prometheus.yml'), 'utf8');
+    assert.ok(readFileSync(join(REPO_DIR, 'docs/serve.md'), 'utf8').includes(`\`\`\`yaml\n${file}\`\`\``));
+    if (!existsSync(PROMTOOL)) {
+      if (process.env.CI) assert.fail(`${PROMTOOL} is missing: .ci/run installs prometheus`);
+      return t.skip('promtool not installed');
+    }
+    const r = spawnSync(PROMTOOL, ['check', 'config', 'prometheus.yml'], {
+      cwd: join(CONTRIB, 'prometheus'),
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   });
 
   it('the exporter unit: numakit serve, a dynamic user, read-only, CAP_SYS_PTRACE alone and no ptrace calls', (t) => {

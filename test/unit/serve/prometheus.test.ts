@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { readRules } from './dashboard_queries.js';
 import { startServe, type Child } from './helpers.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
@@ -109,7 +110,7 @@ describe('prometheus scrapes numakit serve', {
         data: { groups: { rules: { name: string; health: string }[] }[] };
       };
       const rules = r.data.groups.flatMap((g) => g.rules);
-      if (rules.length === 6 && rules.every((x) => x.health === 'ok')) break;
+      if (rules.length === readRules().length && rules.every((x) => x.health === 'ok')) break;
       if (Date.now() - t0 > 20_000) assert.fail(`rules: ${JSON.stringify(rules)}`);
       await new Promise((res) => setTimeout(res, 250));
     }

@@ -1,0 +1,309 @@
+// Every Grafana panel and every alert rule of contrib/ returns data from the shipped
+// deployments, in one 2-node guest: numakit run exactly as each ships (the systemd unit's
+// `numakit serve $OPTIONS`, the Kubernetes exporter and exporter-processes containers' command
+// and arguments from kubectl kustomize, the agent unit's `numakit agent` with `--metrics` as
+// docs/agent.md shows it), a misplaced process and a NIC on node 1, Debian's Prometheus with the
+// shipped scrape config (contrib/prometheus/prometheus.yml; the ServiceMonitor read as the
+// Prometheus Operator reads it), and each panel's PromQL sent with the dashboard's variables set
+// as Grafana sets them. Prints each panel and rule with its series count per deployment.
+// UPDATE_GOLDEN=1 also takes docs/img/dashboard.png from the guest (chromium, slow under TCG).
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse as parseYaml, stringify } from 'yaml';
+import {
+  everySeries,
+  grafanaQuery,
+  type Need,
+  panelNeeds,
+  readDashboard,
+  readRules,
+} from '../unit/serve/dashboard_queries.js';
+import { sectionOk } from './assert.js';
+import { shellQuote } from './guest.js';
+import { guestHelper, NUMAKIT } from './numakit.js';
+import { containerSpec } from './pod_constraints.js';
+import { runSections, type SectionsRun } from './sections.js';
+import { REPO_ROOT } from './setup.js';
+import { freePort } from './ssh_guests.js';
+import { TWO_NODE } from './topologies.js';
+
+const CONTRIB = join(REPO_ROOT, 'contrib');
+const PROM = '127.0.0.1:9090';
+// The 2-node guest with 1 GiB a node: four Node.js exporters, their doctor threads, Prometheus and
+// a workload thrash in the shared table's 512 MiB a node (no swap: code pages are re-read over 9p).
+const GUEST = { ...TWO_NODE, memMiB: 1024 };
+
+interface Deployment {
+  readonly name: string;
+  /** The command line, numakit's argv after `numakit`. */
+  readonly args: string[];
+  readonly job: string;
+  readonly instance: string;
+  readonly provides: readonly Need[];
+}
+
+/** ExecStart of a shipped unit after `numakit`, with $OPTIONS as given (the unit's default: empty). */
+function unitArgs(unit: string, options: string[]): string[] {
+  const text = readFileSync(join(CONTRIB, unit), 'utf8');
+  const exec = /^ExecStart=\/usr\/bin\/env numakit (.*)$/m.exec(text)![1]!.split(/\s+/);
+  assert.match(text, /^Environment=OPTIONS=$/m, `${unit}: OPTIONS empty by default`);
+  return exec.flatMap((a) => (a === '$OPTIONS' ? options : [a]));
+}
+
+/** A Kubernetes container's argv after `numakit`, its pod IP and token file set. */
+function podArgs(dir: string, podIp: string, tokenFile: string): string[] {
+  const argv = containerSpec(dir, 'numakit').argv;
+  assert.equal(argv[0], 'numakit');
+  return argv
+    .slice(1)
+    .map((a) => a.replace(/^127\.0\.0\.1:/, `${podIp}:`).replace('/etc/numakit/token/token', tokenFile));
+}
+
+/** The scrape config the Prometheus Operator makes of the exporter's ServiceMonitor, for one pod. */
+function serviceMonitorJob(address: string, node: string, tokenFile: string): Record<string, unknown> {
+  const sm = parseYaml(
+    readFileSync(join(REPO_ROOT, 'deploy/kubernetes/overlays/exporter/servicemonitor.yaml'), 'utf8'),
+  );
+  const ep = sm.spec.endpoints[0];
+  assert.equal(ep.authorization.type, 'Bearer');
+  return {
+    job_name: `serviceMonitor/numakit/numakit-exporter/${node}`,
+    scrape_interval: ep.interval,
+    authorization: { type: 'Bearer', credentials_file: tokenFile },
+    static_configs: [
+      {
+        targets: [address],
+        labels: { __meta_kubernetes_pod_node_name: node, __meta_kubernetes_service_name: 'numakit-exporter' },
+      },
+    ],
+    relabel_configs: [
+      // The Operator's: the job is the Service's name.
+      { source_labels: ['__meta_kubernetes_service_name'], target_label: 'job' },
+      ...(ep.relabelings ?? []).map((r: { sourceLabels: string[]; targetLabel: string }) => ({
+        source_labels: r.sourceLabels,
+        target_label: r.targetLabel,
+      })),
+    ],
+  };
+}
+
+/**
+ * Shell: waits for Prometheus, then sends each query of FILE (busybox wget: a Node.js fetch
+ * costs 20-30 s of start-up under TCG) until every one that must return series does, or
+ * DEADLINE seconds have passed; each answer lands in $LAB_OUT/q/N.json.
+ */
+const QUERY_LOOP = (file: string, targets: number, deadline: number) => `mkdir -p "$LAB_OUT/q"
+END=$(( $(date +%s) + ${deadline} ))
+# The value of a one-series query (empty when none).
+scalar() { busybox wget -q -O - "http://${PROM}/api/v1/query?query=$1" 2>/dev/null | sed -n 's/.*"value":\\[[^,]*,"\\([^"]*\\)"\\].*/\\1/p'; }
+for i in $(seq 1 400); do busybox wget -q -O /dev/null http://${PROM}/-/ready 2>/dev/null && break; sleep 1; done; t "prometheus ready"
+# Then until every target has been scraped twice (rates need two samples) and doctor has run
+# in each exporter: the queries are sent once the data can be there, not in rounds before.
+until [ "$(scalar 'count(sum_over_time(up%5B10m%5D)%3E%3D2)')" = ${targets} ] && [ "$(scalar 'count(numakit_doctor_last_run_timestamp_seconds)')" = ${targets} ]; do
+  [ "$(date +%s)" -gt "$END" ] && break; sleep 3
+done; t "every target scraped twice, doctor run in each"
+while :; do
+  MISSING=0
+  while read -r N EXPECT Q; do
+    F="$LAB_OUT/q/$N.json"
+    if [ -s "$F" ] && ! grep -q '"result":\\[\\]' "$F"; then continue; fi
+    busybox wget -q -O "$F" "http://${PROM}/api/v1/query?query=$Q" 2>/dev/null || echo '{"status":"error","error":"HTTP error (a query Prometheus refuses?)"}' > "$F"
+    if [ "$EXPECT" = 1 ] && grep -q '"result":\\[\\]' "$F"; then MISSING=$((MISSING + 1)); fi
+  done < ${file}
+  t "$MISSING queries without the series they should have"
+  if [ "$MISSING" -eq 0 ] || [ "$(date +%s)" -gt "$END" ]; then break; fi
+  sleep 10
+done`;
+
+let work: string;
+let run: SectionsRun;
+let deployments: Deployment[];
+let results: Record<string, { count?: number; labels?: Record<string, string>[]; error?: string }>;
+const panelQueries: { id: string; deployment: string; panel: string; needs: Need[] }[] = [];
+
+describe('every panel and alert returns data from the shipped deployments (2-node guest)', () => {
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'numakit-lab-dash-'));
+    const token = join(work, 'token');
+    writeFileSync(token, 'lab-token-0123456789abcdef\n', { mode: 0o444 });
+    deployments = [
+      {
+        name: 'systemd',
+        args: unitArgs('numakit-exporter.service', []),
+        job: 'numakit',
+        instance: '127.0.0.1:9464',
+        provides: ['processes', 'devices'],
+      },
+      {
+        name: 'k8s-exporter',
+        args: podArgs('overlays/exporter', '127.0.0.2', token),
+        job: 'numakit-exporter',
+        instance: 'lab-node-a',
+        provides: ['devices'],
+      },
+      {
+        name: 'k8s-processes',
+        args: podArgs('variants/exporter-processes', '127.0.0.3', token),
+        job: 'numakit-exporter',
+        instance: 'lab-node-b',
+        provides: ['processes', 'devices'],
+      },
+      {
+        name: 'agent',
+        args: unitArgs('numakit-agent.service', ['--metrics', '127.0.0.4:9464']),
+        job: 'numakit-agent',
+        instance: '127.0.0.4:9464',
+        provides: ['processes', 'devices', 'agent'],
+      },
+    ];
+    // contrib/prometheus/prometheus.yml as shipped (its job scrapes the systemd unit's address),
+    // the same job for the agent's address, and the ServiceMonitor's jobs.
+    const shipped = parseYaml(readFileSync(join(CONTRIB, 'prometheus/prometheus.yml'), 'utf8'));
+    const job = shipped.scrape_configs[0];
+    assert.deepEqual(job.static_configs[0].targets, ['127.0.0.1:9464']);
+    const config = {
+      rule_files: shipped.rule_files.map((f: string) => join(CONTRIB, 'prometheus', f)),
+      scrape_configs: [
+        job,
+        { ...job, job_name: 'numakit-agent', static_configs: [{ targets: ['127.0.0.4:9464'] }] },
+        serviceMonitorJob('127.0.0.2:9464', 'lab-node-a', token),
+        serviceMonitorJob('127.0.0.3:9464', 'lab-node-b', token),
+      ],
+    };
+    writeFileSync(join(work, 'prometheus.yml'), stringify(config));
+
+    const queries: { id: string; query: string; expect: boolean }[] = [];
+    const dash = readDashboard();
+    for (const d of deployments) {
+      queries.push({ id: `${d.name}/variable`, query: `numakit_build_info{job=~"${d.job}"}`, expect: true });
+      for (const p of dash.panels.filter((x) => x.targets)) {
+        const needs = panelNeeds(p);
+        const expect = needs.every((n) => d.provides.includes(n));
+        p.targets!.forEach((t, i) => {
+          const id = `${d.name}/${p.id}/${i}`;
+          queries.push({ id, query: grafanaQuery(t.expr, { job: d.job, instance: d.instance }), expect });
+          panelQueries.push({ id, deployment: d.name, panel: p.title, needs });
+        });
+      }
+    }
+    for (const r of readRules()) queries.push({ id: `rule/${r.alert}`, query: everySeries(r.expr), expect: true });
+    queries.push({ id: 'collectors-failing', query: 'numakit_scrape_collector_success == 0', expect: false });
+    // One line a query: its number, 1 when it must return series, the query URL-encoded.
+    writeFileSync(
+      join(work, 'queries.txt'),
+      queries.map((q, i) => `${i} ${q.expect ? 1 : 0} ${encodeURIComponent(q.query)}\n`).join(''),
+    );
+
+    const start = deployments
+      .map(
+        (d) =>
+          `${NUMAKIT} ${d.args.map(shellQuote).join(' ')} > "$LAB_OUT/${d.name}.log" 2>&1 & echo $! > /tmp/${d.name}.pid`,
+      )
+      .join('\n');
+    const screenshot = process.env.UPDATE_GOLDEN
+      ? `kill $PROM_PID ${deployments
+          .slice(1)
+          .map((d) => `$(cat /tmp/${d.name}.pid)`)
+          .join(
+            ' ',
+          )}; sleep 1; timeout 400 node ${guestHelper('dashboard_png.mjs')} http://127.0.0.1:9464/ "$LAB_OUT/dashboard.png"`
+      : '';
+    const script = `T0=$(date +%s); t() { echo "[$(($(date +%s) - T0)) s] $*"; }
+# The NIC on node 1, as firmware would say it: its PCI device's numa_node (virtio's parent) is
+# writable by root (pci-sysfs numa_node_store).
+NIC=$(ls /sys/class/net | grep -v '^lo$' | head -1); PCI=$(readlink -f /sys/class/net/$NIC/device/..)
+echo 1 > $PCI/numa_node; t "nic $NIC on node $(cat $PCI/numa_node), $(ls $PCI/msi_irqs | wc -l) IRQs"
+# Prometheus first: its start-up under TCG is long, and it scrapes each target as it comes up.
+prometheus --config.file=${shellQuote(join(work, 'prometheus.yml'))} --storage.tsdb.path=/tmp/prom --web.listen-address=${PROM} --log.level=warn > "$LAB_OUT/prometheus.log" 2>&1 & PROM_PID=$!
+# A process pinned to node 0's CPUs with its memory on node 1, idle (the guest's CPUs are for
+# the exporters): remote memory for the process panels, and doctor's pinned-remote finding.
+numactl --cpunodebind=0 --membind=1 node ${guestHelper('agent_workload.mjs')} 128 --pin --idle > /tmp/wl.out 2>&1 &
+${start}
+sleep 20; t "$(free -m | awk '/^Mem/{print $3 " MiB used, " $7 " MiB available"}'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+t started; ${QUERY_LOOP(shellQuote(join(work, 'queries.txt')), deployments.length, 600)}
+${screenshot}
+t queried; free -m | head -2; dmesg | grep -i -E "out of memory|killed process" | tail -3; kill $(jobs -p) 2>/dev/null; wait; t done`;
+    run = await runSections(
+      GUEST,
+      { dashboard: script },
+      {
+        timeoutMs: process.env.UPDATE_GOLDEN ? 1_500_000 : 900_000,
+        sshPort: await freePort(),
+      },
+    );
+    results = Object.fromEntries(
+      queries.map((q, i) => {
+        const file = join(run.outDir, 'q', `${i}.json`);
+        const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        try {
+          const j = JSON.parse(text) as {
+            status: string;
+            error?: string;
+            data?: { result: { metric: Record<string, string> }[] };
+          };
+          if (j.status !== 'success') return [q.id, { error: j.error ?? text }];
+          return [q.id, { count: j.data!.result.length, labels: j.data!.result.slice(0, 3).map((r) => r.metric) }];
+        } catch {
+          return [q.id, { error: `no answer: ${text.slice(0, 200)}` }];
+        }
+      }),
+    );
+  });
+  after(() => {
+    run?.cleanup();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("each deployment's variables resolve as Grafana's would: job and instance from numakit_build_info", () => {
+    sectionOk(run, 'dashboard');
+    for (const d of deployments) {
+      const r = results[`${d.name}/variable`];
+      assert.ok(
+        r?.labels?.some((l) => l['instance'] === d.instance && l['job'] === d.job),
+        `${d.name}: ${JSON.stringify(r)}\n${readFileSync(join(run.outDir, `${d.name}.log`), 'utf8')}\n${readFileSync(join(run.outDir, 'prometheus.log'), 'utf8')}`,
+      );
+    }
+  });
+
+  it('every panel returns series in every deployment that has what it needs; every panel somewhere', () => {
+    const byPanel = new Map<string, Map<string, number>>();
+    for (const q of panelQueries) {
+      const r = results[q.id];
+      assert.equal(r?.error, undefined, `${q.deployment} ${q.panel}: ${r?.error}`);
+      const row = byPanel.get(q.panel) ?? new Map<string, number>();
+      row.set(q.deployment, (row.get(q.deployment) ?? 0) + (r?.count ?? 0));
+      byPanel.set(q.panel, row);
+    }
+    const names = deployments.map((d) => d.name);
+    console.log(`panel | ${names.join(' | ')}`);
+    for (const [panel, row] of byPanel) console.log(`${panel} | ${names.map((n) => row.get(n) ?? 0).join(' | ')}`);
+    const missing: string[] = [];
+    for (const d of deployments)
+      for (const [panel, row] of byPanel) {
+        const needs = panelQueries.find((q) => q.panel === panel)!.needs;
+        if (needs.every((n) => d.provides.includes(n)) && (row.get(d.name) ?? 0) === 0)
+          missing.push(`${d.name}: ${panel}`);
+      }
+    assert.deepEqual(missing, [], 'panels without data where they should have it');
+  });
+
+  it('every alert rule returns its series (comparisons read as bool); no collector fails', () => {
+    for (const r of readRules()) {
+      const x = results[`rule/${r.alert}`];
+      console.log(`rule ${r.alert}: ${x?.count ?? x?.error}`);
+      assert.equal(x?.error, undefined, `${r.alert}: ${x?.error}`);
+      assert.ok((x?.count ?? 0) > 0, `${r.alert}: no series for ${everySeries(r.expr)}`);
+    }
+    assert.equal(results['collectors-failing']?.count, 0, JSON.stringify(results['collectors-failing']));
+  });
+
+  it('UPDATE_GOLDEN=1: docs/img/dashboard.png is the systemd deployment in the guest, with processes', (t) => {
+    if (!process.env.UPDATE_GOLDEN) return t.skip('set UPDATE_GOLDEN=1 to take the screenshot');
+    const png = join(run.outDir, 'dashboard.png');
+    assert.ok(existsSync(png), sectionOk(run, 'dashboard').stdout);
+    copyFileSync(png, join(REPO_ROOT, 'docs/img/dashboard.png'));
+  });
+});
