@@ -114,9 +114,12 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
 }
 
 /**
- * The CPUs of the nodes of a --cpunodebind spec this process may use: within its Cpus_allowed_list
- * (which the kernel keeps inside its cgroup's cpuset), unless --all. Binding to a node none of
- * whose CPUs is allowed is refused here, naming them, rather than by the kernel's bare EINVAL.
+ * The CPUs of the nodes of a --cpunodebind spec, as numactl binds them: every CPU of those
+ * nodes, whatever this process's current affinity (a `taskset` before numakit does not narrow
+ * it); the kernel keeps the result inside the cgroup's cpuset (sched_setaffinity intersects with
+ * it, kernel/sched/core.c __sched_setaffinity). The nodes themselves are bounded by Mems_allowed
+ * unless --all. A node none of whose CPUs the cgroup's cpuset allows is refused here, naming
+ * them, rather than by the kernel's bare EINVAL.
  */
 function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot): number[] {
   const nodes = parseNodeSpec(spec, nodeContext(sys, all, root));
@@ -126,31 +129,19 @@ function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot)
       throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
     return cpus;
   });
-  if (all) return own;
-  const allowed = new Set(sys.cpusAllowed);
-  const cpus = own.filter((c) => allowed.has(c));
-  if (cpus.length === 0)
-    throw new SpecError(
-      `--cpunodebind ${spec}: ${notAllowed(nodes, own, sys.cpusAllowed, readCgroupAllowedCpus(root, 'self'))}`,
-    );
-  return cpus;
+  const cgroup = readCgroupAllowedCpus(root, 'self');
+  if (cgroup !== null) {
+    const cpuset = new Set(cgroup.cpus);
+    if (!own.some((c) => cpuset.has(c)))
+      throw new SpecError(`--cpunodebind ${spec}: ${outsideCpuset(nodes, own, cgroup)}`);
+  }
+  return own;
 }
 
-/** Why none of `cpus` (the CPUs of `nodes`) can be used, with where the allowed CPUs come from. */
-export function notAllowed(
-  nodes: number[],
-  cpus: number[],
-  allowed: number[],
-  cgroup: CpusetRestriction | null,
-): string {
+/** Why none of `cpus` (the CPUs of `nodes`) can be used: the cgroup's cpuset allows none of them. */
+export function outsideCpuset(nodes: number[], cpus: number[], cgroup: CpusetRestriction): string {
   const whose = `${nodes.length === 1 ? `node ${nodes[0]}'s` : `nodes ${formatCpuList(nodes)}'s`} CPUs (${formatCpuList(cpus)})`;
-  const where =
-    cgroup === null
-      ? ''
-      : `; cgroup ${cgroup.cgroup}'s cpuset allows ${formatCpuList(cgroup.cpus) || 'none'} (/${cgroup.path})`;
-  const cpuset = new Set(cgroup?.cpus ?? []);
-  const hint = cgroup !== null && cpus.some((c) => cpuset.has(c)) ? '; --all binds outside this affinity' : '';
-  return `none of ${whose} is allowed to this process (Cpus_allowed_list ${formatCpuList(allowed) || 'empty'}${where})${hint}`;
+  return `none of ${whose} is in cgroup ${cgroup.cgroup}'s cpuset (${formatCpuList(cgroup.cpus) || 'none'}, /${cgroup.path})`;
 }
 
 /** The node a device sits on, the way numactl's affinity.c finds it. */
