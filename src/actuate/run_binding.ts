@@ -14,6 +14,7 @@ import {
   type DeviceKind,
   type SpecContext,
 } from '../policy/nodespec.js';
+import { routeDevice } from '../discover/route_device.js';
 import { listDir, readText, resolvePath } from '../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist, readNodeState } from '../sysfs/node_list.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
@@ -73,12 +74,18 @@ interface MemoryContext {
   note: (line: string) => void;
 }
 
-function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+/**
+ * The policy a memory option asks for, its nodes parsed and checked (they exist and have
+ * memory; --preferred names one). localalloc is `local` (MPOL_LOCAL for a process; on a range
+ * libnuma's numa_setlocal_memory uses MPOL_PREFERRED without nodes, the same thing).
+ */
+export function memoryPolicy(
+  native: Native,
+  memory: MemoryOption,
+  o: { sys: SystemSets; all: boolean; root: SysRoot },
+): { mode: number; nodes: number[] } {
   const { sys, all, root } = o;
-  if (memory.kind === 'localalloc') {
-    native.setMempolicy({ mode: native.MPOL_LOCAL, nodes: [] });
-    return;
-  }
+  if (memory.kind === 'localalloc') return { mode: native.MPOL_LOCAL, nodes: [] };
   const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root));
   for (const n of nodes) {
     if (!sys.nodes.includes(n)) throw new SpecError(`node ${n} does not exist (nodes: ${formatCpuList(sys.nodes)})`);
@@ -88,9 +95,23 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
   if (memory.kind === 'preferred' && nodes.length !== 1) {
     throw new SpecError(`--preferred takes one node, not ${formatCpuList(nodes)}; use --preferred-many for several`);
   }
+  return { mode: MODES[memory.kind], nodes };
+}
+
+/** The kernel release a mode needs, when newer than every kernel numakit supports otherwise. */
+export function modeSince(kind: MemoryOption['kind']): string | undefined {
+  return SINCE[kind];
+}
+
+function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+  const { mode, nodes } = memoryPolicy(native, memory, o);
+  if (memory.kind === 'localalloc') {
+    native.setMempolicy({ mode, nodes });
+    return;
+  }
   if (o.balancing) {
     try {
-      native.setMempolicy({ mode: MODES[memory.kind], nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
+      native.setMempolicy({ mode, nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
       return;
     } catch (e) {
       if (!(e instanceof native.NativeError && e.code === 'EINVAL')) throw e;
@@ -101,7 +122,7 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
     }
   }
   try {
-    native.setMempolicy({ mode: MODES[memory.kind], nodes });
+    native.setMempolicy({ mode, nodes });
   } catch (e) {
     const since = SINCE[memory.kind];
     if (e instanceof native.NativeError && e.code === 'EINVAL' && since !== undefined) {
@@ -160,8 +181,16 @@ function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
     }
     case 'file':
       return deviceNode(root, 'block', blockDeviceOf(root, id));
-    case 'ip':
-      throw new SpecError(`${name}: ip: is not supported; give the interface with netdev:IF`);
+    case 'ip': {
+      const dev = routeDevice(root, id);
+      try {
+        return deviceNode(root, 'netdev', dev);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        const why = e.message.replace(/^netdev:\S+?:? /, '');
+        throw new SpecError(`${name}: routed through ${dev}${why.startsWith('is ') ? `, which ${why}` : `: ${why}`}`);
+      }
+    }
   }
 }
 
