@@ -42,6 +42,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     rawArgs: true,
     load: async () => (await import('./run.js')).default,
   },
+  migrate: {
+    summary: "move a process's memory between nodes (migratepages-compatible), at once or paced",
+    load: async () => (await import('./migrate.js')).default,
+  },
   apply: {
     summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default',
     load: async () => (await import('./apply.js')).default,

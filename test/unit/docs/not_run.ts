@@ -50,6 +50,10 @@ export const NOT_RUN: readonly NotRun[] = [
     why: "sets a policy on a database's SysV segment or a hugetlbfs file of the reader's machine (test/unit/run/shm.test.ts runs both forms on a tmpfs file and a segment it makes and removes)",
   },
   {
+    match: /^numakit migrate 4242\b/,
+    why: "moves the memory of a process of the reader's (pid 4242) between nodes of their machine (test/unit/migrate/ runs each form on a child process; the lab against migratepages on two nodes)",
+  },
+  {
     match: /^numakit completion \w+ > \/etc\//,
     why: 'installs into /etc/bash_completion.d (test/unit/cli/completion_man.test.ts runs the scripts)',
   },

@@ -81,6 +81,10 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
       err: /^numakit: run: created .*policy-file \(mode 0600\)\n$/,
     },
   ],
+  migrate: [
+    // init is root's: moving its pages needs CAP_SYS_NICE, refused by the kernel in one line.
+    { args: ['migrate', '1', '0', '0'], expect: 'refuses', err: /CAP_SYS_NICE/ },
+  ],
   apply: [
     {
       args: ['apply', '--profile', 'database', '--state-dir', 'WRITABLE'],
