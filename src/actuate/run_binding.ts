@@ -14,7 +14,6 @@ import {
   type DeviceKind,
   type SpecContext,
 } from '../policy/nodespec.js';
-import { routeDevice } from '../discover/route_device.js';
 import { listDir, readText, resolvePath } from '../sysfs/read.js';
 import { listNodeDirs, readNodeCpulist, readNodeState } from '../sysfs/node_list.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
@@ -51,11 +50,24 @@ export function readSystem(root: SysRoot): SystemSets {
   };
 }
 
-function nodeContext(sys: SystemSets, all: boolean, root: SysRoot): SpecContext {
+/**
+ * The device an ip:HOST spec is routed through (discover/route_device.ts: glibc's resolver and
+ * /proc/net). Passed in by the caller that loaded it (loadRouting), so a launch whose specs name
+ * no host does not load child_process and os (docs/startup.md).
+ */
+export type RouteDevice = (root: SysRoot, host: string) => string;
+
+/** routeDevice when one of `specs` is an ip:HOST spec, else undefined (nothing loaded). */
+export async function loadRouting(specs: readonly (string | undefined)[]): Promise<RouteDevice | undefined> {
+  if (!specs.some((s) => s !== undefined && /(^|[!+])ip:/.test(s))) return undefined;
+  return (await import('../discover/route_device.js')).routeDevice;
+}
+
+function nodeContext(sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): SpecContext {
   return {
     allowed: all ? sys.nodes : sys.memsAllowed,
     universe: sys.nodes,
-    resolveDevice: (kind, id) => deviceNode(root, kind, id),
+    resolveDevice: (kind, id) => deviceNode(root, kind, id, route),
   };
 }
 
@@ -72,6 +84,7 @@ interface MemoryContext {
   root: SysRoot;
   balancing: boolean;
   note: (line: string) => void;
+  route?: RouteDevice;
 }
 
 /**
@@ -82,11 +95,11 @@ interface MemoryContext {
 export function memoryPolicy(
   native: Native,
   memory: MemoryOption,
-  o: { sys: SystemSets; all: boolean; root: SysRoot },
+  o: { sys: SystemSets; all: boolean; root: SysRoot; route?: RouteDevice },
 ): { mode: number; nodes: number[] } {
   const { sys, all, root } = o;
   if (memory.kind === 'localalloc') return { mode: native.MPOL_LOCAL, nodes: [] };
-  const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root));
+  const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root, o.route));
   for (const n of nodes) {
     if (!sys.nodes.includes(n)) throw new SpecError(`node ${n} does not exist (nodes: ${formatCpuList(sys.nodes)})`);
     if (!sys.memoryNodes.includes(n))
@@ -142,8 +155,8 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
  * unless --all. A node none of whose CPUs the cgroup's cpuset allows is refused here, naming
  * them, rather than by the kernel's bare EINVAL.
  */
-function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot): number[] {
-  const nodes = parseNodeSpec(spec, nodeContext(sys, all, root));
+function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): number[] {
+  const nodes = parseNodeSpec(spec, nodeContext(sys, all, root, route));
   const own = nodes.flatMap((n) => {
     const cpus = sys.nodeCpus.get(n) ?? [];
     if (cpus.length === 0)
@@ -166,7 +179,7 @@ export function outsideCpuset(nodes: number[], cpus: number[], cgroup: CpusetRes
 }
 
 /** The node a device sits on, the way numactl's affinity.c finds it. */
-function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
+function deviceNode(root: SysRoot, kind: DeviceKind, id: string, route?: RouteDevice): number {
   const name = `${kind}:${id}`;
   switch (kind) {
     case 'pci':
@@ -182,7 +195,9 @@ function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
     case 'file':
       return deviceNode(root, 'block', blockDeviceOf(root, id));
     case 'ip': {
-      const dev = routeDevice(root, id);
+      if (route === undefined)
+        throw new SpecError(`${name}: ip:HOST is not resolved here; give the interface with netdev:IF`);
+      const dev = route(root, id);
       try {
         return deviceNode(root, 'netdev', dev);
       } catch (e) {
@@ -234,6 +249,8 @@ export interface BindingContext {
   readonly root: SysRoot;
   /** Where a one-line notice goes (a fallback the user should know about). */
   readonly note: (line: string) => void;
+  /** For ip:HOST specs (loadRouting). */
+  readonly route?: RouteDevice;
 }
 
 /** Sets `opts`' memory policy and CPU binding on the calling thread; throws SpecError/NativeError. */
@@ -249,12 +266,13 @@ export function applyBinding(
       root: b.root,
       balancing: opts.balancing,
       note: b.note,
+      route: b.route,
     });
   if (opts.cpus !== undefined) {
     const cpus =
       opts.cpus.kind === 'physcpubind'
         ? parseCpuSpec(opts.cpus.spec, cpuContext(b.sys, opts.all))
-        : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root);
+        : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root, b.route);
     setAffinity(native, cpus, b.root);
   }
 }

@@ -12,7 +12,7 @@ import { SpecError } from '../policy/nodespec.js';
 import { pageRuns, renderNodeDump, renderPolicyDump, samePolicy, type RangePolicy } from '../render/shm_dump.js';
 import { readMeminfo } from '../sysfs/node_meminfo.js';
 import type { SysRoot } from '../sysfs/root.js';
-import { memoryPolicy, modeSince, type SystemSets } from './run_binding.js';
+import { memoryPolicy, modeSince, type RouteDevice, type SystemSets } from './run_binding.js';
 
 type Native = typeof import('../native/index.js');
 
@@ -24,6 +24,8 @@ export interface ShmContext {
   readonly out: (text: string) => void;
   /** One-line notices (what was created). */
   readonly note: (line: string) => void;
+  /** For ip:HOST specs (loadRouting). */
+  readonly route?: RouteDevice;
 }
 
 interface Attached {
@@ -49,7 +51,7 @@ const octal = (mode: number) => mode.toString(8).padStart(4, '0');
 export function applyShm(native: Native, args: ShmArgs, ctx: ShmContext): void {
   const steps: Resolved[] = args.steps.map((step) => {
     if (step.kind !== 'policy') return step;
-    const p = memoryPolicy(native, step.memory, { sys: ctx.sys, all: ctx.all, root: ctx.root });
+    const p = memoryPolicy(native, step.memory, { sys: ctx.sys, all: ctx.all, root: ctx.root, route: ctx.route });
     // On a range, libnuma's numa_setlocal_memory is MPOL_PREFERRED without nodes.
     const mode = step.memory.kind === 'localalloc' ? native.MPOL_PREFERRED : p.mode;
     return { kind: 'mbind', mode, nodes: p.nodes, flag: step.flag, since: modeSince(step.memory.kind) };

@@ -6,7 +6,7 @@ import { parseRunArgs, RunArgsError, type RunArgs } from '../../policy/nodespec_
 import { MODE_NAMES } from '../../model/mempolicy_names.js';
 import type { Context } from '../context.js';
 import type { Command } from '../options.js';
-import { applyBinding, readSystem, type SystemSets } from '../../actuate/run_binding.js';
+import { applyBinding, loadRouting, readSystem, type SystemSets } from '../../actuate/run_binding.js';
 
 type Native = typeof import('../../native/index.js');
 
@@ -151,6 +151,12 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
   }
   if (!ctx.root.isReal)
     throw new NumakitError(`run: refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
+  const specs = [
+    opts.memory,
+    opts.cpus,
+    ...(opts.shm?.steps ?? []).map((s) => (s.kind === 'policy' ? s.memory : undefined)),
+  ];
+  const route = await loadRouting(specs.map((o) => (o !== undefined && 'spec' in o ? o.spec : undefined)));
   if (opts.shm !== undefined) {
     const native = await import('../../native/index.js');
     const { applyShm } = await import('../../actuate/run_shm.js');
@@ -160,6 +166,7 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
       all: opts.all,
       out: ctx.out,
       note: ctx.err,
+      route,
     });
     return 0;
   }
@@ -168,7 +175,7 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
-  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err });
+  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err, route });
   if (opts.show) {
     ctx.out(renderShow(readShowState(native, sys)));
     return 0;
