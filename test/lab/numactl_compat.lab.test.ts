@@ -21,13 +21,14 @@ const CPUS = 'grep Cpus_allowed_list /proc/self/status';
 const NODES = `nodes() { awk '/ anon=/ && !/ file=/ { ps = 4; for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) { split($i, a, "="); ps = a[2] }
   for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split(substr($i, 2), a, "="); s[a[1]] += a[2] * ps } }
   END { printf "N0=%d N1=%d\\n", s[0] / 1024, s[1] / 1024 }' /proc/$1/numa_maps; }`;
-const WORKLOAD = `node -e ${shellQuote('globalThis.b = Buffer.alloc(32 << 20, 1); console.log("ready"); setInterval(() => {}, 1000)')}`;
+const WORKLOAD = `node -e ${shellQuote('globalThis.b = Buffer.alloc(24 << 20, 1); console.log("ready"); setInterval(() => {}, 1000)')}`;
 const START = `${NODES}
 numactl --cpunodebind=1 --membind=1 ${WORKLOAD} > /tmp/w.out & W=$!
 for i in $(seq 300); do grep -q ready /tmp/w.out && break; sleep 0.2; done`;
 
-// Eleven Node start-ups and two workloads under TCG: room for a busy host.
-const SLOW_GUEST_MS = 360_000;
+// About thirty Node start-ups and two workloads under TCG: 300 s on this 2-core host at load 25,
+// more than 360 s at load 44 (the migrate section did not finish): room for a busy host.
+const SLOW_GUEST_MS = 600_000;
 
 describe('numactl compatibility on 2 nodes', () => {
   let run: SectionsRun;
@@ -137,14 +138,14 @@ kill $W`,
     assert.equal(ours.rc, 0);
     assert.equal(theirs.rc, 0);
     assert.equal(paced.rc, 0);
-    assert.ok(ours.n0 >= 32 && ours.n1 <= 2, `numakit migrate 1 0: ${JSON.stringify(ours)}`);
-    assert.ok(theirs.n1 >= 32 && theirs.n0 <= 2, `migratepages 0 1: ${JSON.stringify(theirs)}`);
-    assert.ok(paced.n0 >= 32 && paced.n1 <= 2, `numakit migrate --rate 1 0: ${JSON.stringify(paced)}`);
+    assert.ok(ours.n0 >= 24 && ours.n1 <= 2, `numakit migrate 1 0: ${JSON.stringify(ours)}`);
+    assert.ok(theirs.n1 >= 24 && theirs.n0 <= 2, `migratepages 0 1: ${JSON.stringify(theirs)}`);
+    assert.ok(paced.n0 >= 24 && paced.n1 <= 2, `numakit migrate --rate 1 0: ${JSON.stringify(paced)}`);
     assert.match(s.stderr, /^pid \d+: moved [\d.]+ MiB from node 1 to node 0 in [\d.]+ s/m);
     const pj = JSON.parse(readFileSync(join(run.outDir, 'paced.json'), 'utf8'));
     assert.equal(pj.mover, 'paced');
     assert.equal(pj.end, 'done');
-    assert.ok(pj.movedBytes >= 32 << 20 && pj.threadsMoved >= 1, JSON.stringify(pj));
+    assert.ok(pj.movedBytes >= 24 << 20 && pj.threadsMoved >= 1, JSON.stringify(pj));
     const stopped = at('stopped');
     assert.equal(stopped.rc, 130);
     const sj = JSON.parse(readFileSync(join(run.outDir, 'stopped.json'), 'utf8'));
