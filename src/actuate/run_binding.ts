@@ -50,11 +50,24 @@ export function readSystem(root: SysRoot): SystemSets {
   };
 }
 
-function nodeContext(sys: SystemSets, all: boolean, root: SysRoot): SpecContext {
+/**
+ * The device an ip:HOST spec is routed through (discover/route_device.ts: glibc's resolver and
+ * /proc/net). Passed in by the caller that loaded it (loadRouting), so a launch whose specs name
+ * no host does not load child_process and os (docs/startup.md).
+ */
+export type RouteDevice = (root: SysRoot, host: string) => string;
+
+/** routeDevice when one of `specs` is an ip:HOST spec, else undefined (nothing loaded). */
+export async function loadRouting(specs: readonly (string | undefined)[]): Promise<RouteDevice | undefined> {
+  if (!specs.some((s) => s !== undefined && /(^|[!+])ip:/.test(s))) return undefined;
+  return (await import('../discover/route_device.js')).routeDevice;
+}
+
+function nodeContext(sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): SpecContext {
   return {
     allowed: all ? sys.nodes : sys.memsAllowed,
     universe: sys.nodes,
-    resolveDevice: (kind, id) => deviceNode(root, kind, id),
+    resolveDevice: (kind, id) => deviceNode(root, kind, id, route),
   };
 }
 
@@ -71,15 +84,22 @@ interface MemoryContext {
   root: SysRoot;
   balancing: boolean;
   note: (line: string) => void;
+  route?: RouteDevice;
 }
 
-function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+/**
+ * The policy a memory option asks for, its nodes parsed and checked (they exist and have
+ * memory; --preferred names one). localalloc is `local` (MPOL_LOCAL for a process; on a range
+ * libnuma's numa_setlocal_memory uses MPOL_PREFERRED without nodes, the same thing).
+ */
+export function memoryPolicy(
+  native: Native,
+  memory: MemoryOption,
+  o: { sys: SystemSets; all: boolean; root: SysRoot; route?: RouteDevice },
+): { mode: number; nodes: number[] } {
   const { sys, all, root } = o;
-  if (memory.kind === 'localalloc') {
-    native.setMempolicy({ mode: native.MPOL_LOCAL, nodes: [] });
-    return;
-  }
-  const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root));
+  if (memory.kind === 'localalloc') return { mode: native.MPOL_LOCAL, nodes: [] };
+  const nodes = parseNodeSpec(memory.spec, nodeContext(sys, all, root, o.route));
   for (const n of nodes) {
     if (!sys.nodes.includes(n)) throw new SpecError(`node ${n} does not exist (nodes: ${formatCpuList(sys.nodes)})`);
     if (!sys.memoryNodes.includes(n))
@@ -88,9 +108,23 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
   if (memory.kind === 'preferred' && nodes.length !== 1) {
     throw new SpecError(`--preferred takes one node, not ${formatCpuList(nodes)}; use --preferred-many for several`);
   }
+  return { mode: MODES[memory.kind], nodes };
+}
+
+/** The kernel release a mode needs, when newer than every kernel numakit supports otherwise. */
+export function modeSince(kind: MemoryOption['kind']): string | undefined {
+  return SINCE[kind];
+}
+
+function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+  const { mode, nodes } = memoryPolicy(native, memory, o);
+  if (memory.kind === 'localalloc') {
+    native.setMempolicy({ mode, nodes });
+    return;
+  }
   if (o.balancing) {
     try {
-      native.setMempolicy({ mode: MODES[memory.kind], nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
+      native.setMempolicy({ mode, nodes, modeFlags: native.MPOL_F_NUMA_BALANCING });
       return;
     } catch (e) {
       if (!(e instanceof native.NativeError && e.code === 'EINVAL')) throw e;
@@ -101,7 +135,7 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
     }
   }
   try {
-    native.setMempolicy({ mode: MODES[memory.kind], nodes });
+    native.setMempolicy({ mode, nodes });
   } catch (e) {
     const since = SINCE[memory.kind];
     if (e instanceof native.NativeError && e.code === 'EINVAL' && since !== undefined) {
@@ -114,47 +148,38 @@ function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): vo
 }
 
 /**
- * The CPUs of the nodes of a --cpunodebind spec this process may use: within its Cpus_allowed_list
- * (which the kernel keeps inside its cgroup's cpuset), unless --all. Binding to a node none of
- * whose CPUs is allowed is refused here, naming them, rather than by the kernel's bare EINVAL.
+ * The CPUs of the nodes of a --cpunodebind spec, as numactl binds them: every CPU of those
+ * nodes, whatever this process's current affinity (a `taskset` before numakit does not narrow
+ * it); the kernel keeps the result inside the cgroup's cpuset (sched_setaffinity intersects with
+ * it, kernel/sched/core.c __sched_setaffinity). The nodes themselves are bounded by Mems_allowed
+ * unless --all. A node none of whose CPUs the cgroup's cpuset allows is refused here, naming
+ * them, rather than by the kernel's bare EINVAL.
  */
-function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot): number[] {
-  const nodes = parseNodeSpec(spec, nodeContext(sys, all, root));
+function cpusOfNodes(spec: string, sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): number[] {
+  const nodes = parseNodeSpec(spec, nodeContext(sys, all, root, route));
   const own = nodes.flatMap((n) => {
     const cpus = sys.nodeCpus.get(n) ?? [];
     if (cpus.length === 0)
       throw new SpecError(`node ${n} has no CPUs (a memory-only node); --cpunodebind needs nodes with CPUs`);
     return cpus;
   });
-  if (all) return own;
-  const allowed = new Set(sys.cpusAllowed);
-  const cpus = own.filter((c) => allowed.has(c));
-  if (cpus.length === 0)
-    throw new SpecError(
-      `--cpunodebind ${spec}: ${notAllowed(nodes, own, sys.cpusAllowed, readCgroupAllowedCpus(root, 'self'))}`,
-    );
-  return cpus;
+  const cgroup = readCgroupAllowedCpus(root, 'self');
+  if (cgroup !== null) {
+    const cpuset = new Set(cgroup.cpus);
+    if (!own.some((c) => cpuset.has(c)))
+      throw new SpecError(`--cpunodebind ${spec}: ${outsideCpuset(nodes, own, cgroup)}`);
+  }
+  return own;
 }
 
-/** Why none of `cpus` (the CPUs of `nodes`) can be used, with where the allowed CPUs come from. */
-export function notAllowed(
-  nodes: number[],
-  cpus: number[],
-  allowed: number[],
-  cgroup: CpusetRestriction | null,
-): string {
+/** Why none of `cpus` (the CPUs of `nodes`) can be used: the cgroup's cpuset allows none of them. */
+export function outsideCpuset(nodes: number[], cpus: number[], cgroup: CpusetRestriction): string {
   const whose = `${nodes.length === 1 ? `node ${nodes[0]}'s` : `nodes ${formatCpuList(nodes)}'s`} CPUs (${formatCpuList(cpus)})`;
-  const where =
-    cgroup === null
-      ? ''
-      : `; cgroup ${cgroup.cgroup}'s cpuset allows ${formatCpuList(cgroup.cpus) || 'none'} (/${cgroup.path})`;
-  const cpuset = new Set(cgroup?.cpus ?? []);
-  const hint = cgroup !== null && cpus.some((c) => cpuset.has(c)) ? '; --all binds outside this affinity' : '';
-  return `none of ${whose} is allowed to this process (Cpus_allowed_list ${formatCpuList(allowed) || 'empty'}${where})${hint}`;
+  return `none of ${whose} is in cgroup ${cgroup.cgroup}'s cpuset (${formatCpuList(cgroup.cpus) || 'none'}, /${cgroup.path})`;
 }
 
 /** The node a device sits on, the way numactl's affinity.c finds it. */
-function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
+function deviceNode(root: SysRoot, kind: DeviceKind, id: string, route?: RouteDevice): number {
   const name = `${kind}:${id}`;
   switch (kind) {
     case 'pci':
@@ -169,8 +194,18 @@ function deviceNode(root: SysRoot, kind: DeviceKind, id: string): number {
     }
     case 'file':
       return deviceNode(root, 'block', blockDeviceOf(root, id));
-    case 'ip':
-      throw new SpecError(`${name}: ip: is not supported; give the interface with netdev:IF`);
+    case 'ip': {
+      if (route === undefined)
+        throw new SpecError(`${name}: ip:HOST is not resolved here; give the interface with netdev:IF`);
+      const dev = route(root, id);
+      try {
+        return deviceNode(root, 'netdev', dev);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        const why = e.message.replace(/^netdev:\S+?:? /, '');
+        throw new SpecError(`${name}: routed through ${dev}${why.startsWith('is ') ? `, which ${why}` : `: ${why}`}`);
+      }
+    }
   }
 }
 
@@ -214,6 +249,8 @@ export interface BindingContext {
   readonly root: SysRoot;
   /** Where a one-line notice goes (a fallback the user should know about). */
   readonly note: (line: string) => void;
+  /** For ip:HOST specs (loadRouting). */
+  readonly route?: RouteDevice;
 }
 
 /** Sets `opts`' memory policy and CPU binding on the calling thread; throws SpecError/NativeError. */
@@ -229,12 +266,13 @@ export function applyBinding(
       root: b.root,
       balancing: opts.balancing,
       note: b.note,
+      route: b.route,
     });
   if (opts.cpus !== undefined) {
     const cpus =
       opts.cpus.kind === 'physcpubind'
         ? parseCpuSpec(opts.cpus.spec, cpuContext(b.sys, opts.all))
-        : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root);
+        : cpusOfNodes(opts.cpus.spec, b.sys, opts.all, b.root, b.route);
     setAffinity(native, cpus, b.root);
   }
 }

@@ -17,6 +17,7 @@ export const COMMAND_LIST = {
   stat: { summary: 'numastat and more: per-node counters, meminfo, process memory per node, locality' },
   top: { summary: 'live full-screen view: node memory and hit/miss rates, processes by remote memory' },
   run: { summary: 'run a command with a NUMA policy and CPU binding (numactl-compatible)', rawArgs: true },
+  migrate: { summary: "move a process's memory between nodes (migratepages-compatible), at once or paced" },
   apply: { summary: 'tune the kernel (sysctls, THP, IRQs, services) as a journaled change set; dry run by default' },
   rollback: { summary: 'undo what apply changed (by change set, the last, or all), even after a crash' },
   journal: { summary: 'list the change sets apply and the agent made: time, source, status' },

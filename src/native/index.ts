@@ -20,3 +20,16 @@ export { migratePages } from './migrate_pages.js';
 export { execvp } from './exec.js';
 export { madvise, MADV_DONTNEED, MADV_HUGEPAGE, MADV_NOHUGEPAGE } from './madvise.js';
 export { childrenRusage, parseRusage } from './rusage.js';
+export {
+  ftok,
+  shmget,
+  shmSize,
+  shmRemove,
+  shmat,
+  shmdt,
+  mmapShared,
+  munmap,
+  populateRead,
+  IPC_CREAT,
+  SHM_HUGETLB,
+} from './shm.js';

@@ -33,6 +33,13 @@ export interface Libc {
   getpagesize: Fn;
   madvise: Fn;
   getrusage: Fn;
+  ftok: Fn;
+  shmget: Fn;
+  shmat: Fn;
+  shmdt: Fn;
+  shmctl: Fn;
+  mmap: Fn;
+  munmap: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -123,6 +130,14 @@ function bind(): Libc {
     getpagesize: lib.func('int getpagesize()'),
     madvise: lib.func('int madvise(uintptr_t addr, size_t length, int advice)'),
     getrusage: lib.func('int getrusage(int who, void *usage)'),
+    ftok: lib.func('int ftok(const char *path, int id)'),
+    shmget: lib.func('int shmget(int key, size_t size, int flags)'),
+    // Addresses as intptr_t: (void *) -1 is the error, and user addresses fit in 2^53.
+    shmat: lib.func('intptr_t shmat(int id, intptr_t addr, int flags)'),
+    shmdt: lib.func('int shmdt(intptr_t addr)'),
+    shmctl: lib.func('int shmctl(int id, int cmd, void *buf)'),
+    mmap: lib.func('intptr_t mmap(intptr_t addr, size_t length, int prot, int flags, int fd, int64_t offset)'),
+    munmap: lib.func('int munmap(intptr_t addr, size_t length)'),
   };
   return real;
 }

@@ -3,6 +3,7 @@
 import { fail, libc } from './libc.js';
 import { fromMask, longsFor, maskBitsFor, toMask } from './mask.js';
 import { possibleNodeCount } from './possible.js';
+import { MODE_NAMES } from '../model/mempolicy_names.js';
 
 export const MPOL_DEFAULT = 0;
 export const MPOL_PREFERRED = 1;
@@ -24,15 +25,7 @@ export const MPOL_F_ADDR = 1 << 1;
 export const MPOL_F_MEMS_ALLOWED = 1 << 2;
 
 /** numactl's names for the modes (`numactl --show`). */
-export const MODE_NAMES: Readonly<Record<number, string>> = {
-  [MPOL_DEFAULT]: 'default',
-  [MPOL_PREFERRED]: 'preferred',
-  [MPOL_BIND]: 'bind',
-  [MPOL_INTERLEAVE]: 'interleave',
-  [MPOL_LOCAL]: 'local',
-  [MPOL_PREFERRED_MANY]: 'preferred-many',
-  [MPOL_WEIGHTED_INTERLEAVE]: 'weighted-interleave',
-};
+export { MODE_NAMES };
 
 /** Kernel release that introduced each newer mode, for a readable EINVAL. */
 const MODE_SINCE: Readonly<Record<number, string>> = {

@@ -2,9 +2,12 @@
 // node:sea on globalThis, and what the npm package reads from node_modules or the package
 // directory (koffi's native module, the example machines) is an asset inside the executable,
 // written on first use to a private cache directory and checked by its SHA-256 before use.
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+//
+// node:crypto and node:os are loaded when an asset is first needed, not when this module is:
+// koffi_load.ts imports it, so `numakit run` (which loads koffi from node_modules) would
+// otherwise compile crypto's 20 internal modules at every launch (docs/startup.md).
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../actuate/private_path.js';
 import { NumakitError } from '../model/errors.js';
@@ -22,7 +25,10 @@ function expectedHash(key: string): string {
   return h;
 }
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const builtin = <T>(name: string): T => createRequire(import.meta.url)(name) as T;
+
+const sha256 = (b: Uint8Array) =>
+  builtin<typeof import('node:crypto')>('node:crypto').createHash('sha256').update(b).digest('hex');
 
 /**
  * numakit's cache: $NUMAKIT_CACHE_DIR, else $XDG_CACHE_HOME/numakit, else ~/.cache/numakit.
@@ -30,6 +36,7 @@ const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
  * (private_path.ts: a native module there could be replaced before it loads).
  */
 export function cacheDir(): string {
+  const { homedir, tmpdir } = builtin<typeof import('node:os')>('node:os');
   const home = homedir();
   const base =
     process.env['NUMAKIT_CACHE_DIR'] ??

@@ -1,11 +1,13 @@
 // The CPUs (and memory nodes) the cgroup of a process allows: cgroup v2 cpuset.cpus.effective (what the kernel
 // enforces, inherited from the nearest ancestor that has the cpuset controller), or v1
-// cpuset.effective_cpus / cpuset.cpus under sys/fs/cgroup/cpuset. hwloc calls this the
+// cpuset.effective_cpus / cpuset.cpus of the v1 cpuset hierarchy (effective_cpus / cpus on the legacy
+// cpuset filesystem), each found where it is mounted (cgroup_mounts.ts). hwloc calls this the
 // "allowed" cpuset. In a container /proc/self/cgroup says "0::/" and sys/fs/cgroup is the
 // container's own cgroup: its root files are the container's limits.
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset), cgroup-v1/cpusets.rst.
 import { parseCpuList } from '../model/cpuset.js';
 import type { CpusetRestriction } from '../model/topology.js';
+import { cgroupDir, readCgroupHierarchies } from './cgroup_mounts.js';
 import { parseProcCgroup } from './proc_cgroup.js';
 import { readFile } from './read.js';
 import { readParsed } from './read_parsed.js';
@@ -23,8 +25,16 @@ export function fileIn(base: string, cg: string, file: string): string {
 }
 
 const FILES = {
-  cpus: { v1: ['cpuset.effective_cpus', 'cpuset.cpus'], v2: ['cpuset.cpus.effective', 'cpuset.cpus'] },
-  mems: { v1: ['cpuset.effective_mems', 'cpuset.mems'], v2: ['cpuset.mems.effective', 'cpuset.mems'] },
+  cpus: {
+    v1: ['cpuset.effective_cpus', 'cpuset.cpus'],
+    v2: ['cpuset.cpus.effective', 'cpuset.cpus'],
+    noprefix: ['effective_cpus', 'cpus'],
+  },
+  mems: {
+    v1: ['cpuset.effective_mems', 'cpuset.mems'],
+    v2: ['cpuset.mems.effective', 'cpuset.mems'],
+    noprefix: ['effective_mems', 'mems'],
+  },
 } as const;
 
 /** The CPUs or memory nodes a process's cgroup allows: the cgroup, the file, the ids. */
@@ -34,18 +44,23 @@ export interface CgroupAllowed {
   readonly ids: number[];
 }
 
-/** The allowed CPUs (or memory nodes) of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */
+/**
+ * The allowed CPUs (or memory nodes) of a process's cgroup, or null when no cgroup file says (no
+ * cgroupfs, no cpuset). The hierarchies are found wherever they are mounted (cgroup_mounts.ts):
+ * the v1 cpuset hierarchy (or the legacy cpuset filesystem) when the process is in one, else v2.
+ */
 export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cpus' | 'mems'): CgroupAllowed | null {
   const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
   if (p === null) return null;
-  const [base, cg, files] =
-    p.cpusetV1 !== null
-      ? ['sys/fs/cgroup/cpuset', p.cpusetV1, FILES[what].v1]
-      : ['sys/fs/cgroup', p.v2, FILES[what].v2];
-  if (cg === null) return null;
+  const h = readCgroupHierarchies(root);
+  const [mount, cg] = p.cpusetV1 !== null ? [h.cpuset, p.cpusetV1] : [h.v2, p.v2];
+  if (cg === null || mount === null) return null;
+  const files = FILES[what][mount.noprefix ? 'noprefix' : p.cpusetV1 !== null ? 'v1' : 'v2'];
   for (const file of files) {
     for (const dir of upward(cg)) {
-      const path = fileIn(base, dir, file);
+      const base = cgroupDir(mount, dir);
+      if (base === null) continue; // above the part of the hierarchy mounted here
+      const path = `${base}/${file}`;
       const r = readFile(root, path);
       // v2 cpuset.cpus is empty when the cgroup inherits: look further up.
       if (!r.ok || r.text.replace(/[\s\0]/g, '') === '') continue;

@@ -11,19 +11,26 @@
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { fileIn } from './cgroup_cpuset.js';
+import { cgroupDir, readCgroupHierarchies } from './cgroup_mounts.js';
 import { parseInteger } from './parse_util.js';
 import { listSubdirs, readText } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-/** Root-relative path of a cgroup's file in the v2 hierarchy; `cgroup` is "/" or "/a/b". */
-export function cgroupFile(cgroup: string, file: string): string {
-  return fileIn('sys/fs/cgroup', cgroup, file);
+/**
+ * Root-relative path of a cgroup's file in the v2 hierarchy, wherever it is mounted
+ * (cgroup_mounts.ts); `cgroup` is "/" or "/a/b". A cgroup outside the mounted subtree, or no v2
+ * mount, gives a path under sys/fs/cgroup, which is then absent.
+ */
+export function cgroupFile(root: SysRoot, cgroup: string, file: string): string {
+  const v2 = readCgroupHierarchies(root).v2;
+  const dir = v2 === null ? null : cgroupDir(v2, cgroup);
+  return dir === null ? fileIn('sys/fs/cgroup', cgroup, file) : `${dir}/${file}`;
 }
 
-/** True when cgroup v2 is mounted at /sys/fs/cgroup (its root has cgroup.controllers). */
+/** True when cgroup v2 is mounted (its root has cgroup.controllers). */
 export function hasCgroupV2(root: SysRoot): boolean {
-  return readText(root, 'sys/fs/cgroup/cgroup.controllers') !== null;
+  return readText(root, cgroupFile(root, '/', 'cgroup.controllers')) !== null;
 }
 
 /** memory.numa_stat: memory type -> node -> bytes. */
@@ -47,13 +54,13 @@ export function parseNumaStat(text: string): Map<string, Map<number, number>> {
 export function readCgroupAnonByNode(root: SysRoot, cgroup: string): Map<number, number> | null {
   return readParsed(
     root,
-    cgroupFile(cgroup, 'memory.numa_stat'),
+    cgroupFile(root, cgroup, 'memory.numa_stat'),
     (t) => parseNumaStat(t).get('anon') ?? new Map<number, number>(),
   );
 }
 
 export function readCgroupMemoryCurrent(root: SysRoot, cgroup: string): number | null {
-  return readParsed(root, cgroupFile(cgroup, 'memory.current'), parseInteger);
+  return readParsed(root, cgroupFile(root, cgroup, 'memory.current'), parseInteger);
 }
 
 /** cpu.stat usage_usec. */
@@ -76,12 +83,12 @@ export function parseCpuMax(text: string): number | null {
 
 /** The cgroup's own CPU limit in CPUs; null when it has none ("max") or no cpu.max (no cpu controller, v1). */
 export function readCgroupCpuMax(root: SysRoot, cgroup: string): number | null {
-  return readParsed(root, cgroupFile(cgroup, 'cpu.max'), parseCpuMax);
+  return readParsed(root, cgroupFile(root, cgroup, 'cpu.max'), parseCpuMax);
 }
 
 /** CPU microseconds its tasks used since it was made; null when absent. */
 export function readCgroupCpuUsec(root: SysRoot, cgroup: string): number | null {
-  return readParsed(root, cgroupFile(cgroup, 'cpu.stat'), parseCpuStatUsage);
+  return readParsed(root, cgroupFile(root, cgroup, 'cpu.stat'), parseCpuStatUsage);
 }
 
 export function parsePidList(text: string): number[] {
@@ -96,16 +103,16 @@ export function parsePidList(text: string): number[] {
 
 /** Pids in the cgroup (cgroup.procs); null when it is gone. */
 export function readCgroupProcs(root: SysRoot, cgroup: string): number[] | null {
-  return readParsed(root, cgroupFile(cgroup, 'cgroup.procs'), parsePidList, { emptyIsValue: true });
+  return readParsed(root, cgroupFile(root, cgroup, 'cgroup.procs'), parsePidList, { emptyIsValue: true });
 }
 
 /** cpuset.cpus.effective or cpuset.mems.effective; null when the cpuset controller is not on for it. */
 export function readCgroupEffective(root: SysRoot, cgroup: string, what: 'cpus' | 'mems'): number[] | null {
-  return readParsed(root, cgroupFile(cgroup, `cpuset.${what}.effective`), parseCpuList);
+  return readParsed(root, cgroupFile(root, cgroup, `cpuset.${what}.effective`), parseCpuList);
 }
 
 /** Child cgroups of a cgroup (paths), or null when it is gone. */
 export function listChildCgroups(root: SysRoot, cgroup: string): string[] | null {
-  const dirs = listSubdirs(root, cgroupFile(cgroup, '').replace(/\/$/, ''));
+  const dirs = listSubdirs(root, cgroupFile(root, cgroup, '').replace(/\/$/, ''));
   return dirs === null ? null : dirs.map((d) => (cgroup === '/' ? `/${d}` : `${cgroup}/${d}`));
 }

@@ -3,10 +3,8 @@
 // is the v1 memory controller's, under sys/fs/cgroup/memory). An empty
 // cpuset.cpus in v2 means "inherit": the nearest ancestor with a value restricts.
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset).
-import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
-import { readText } from './read.js';
-import { readParsed } from './read_parsed.js';
+import { readCgroupAllowed } from './cgroup_cpuset.js';
 import type { SysRoot } from './root.js';
 
 export interface CgroupPaths {
@@ -33,19 +31,11 @@ export function parseProcCgroup(text: string): CgroupPaths {
   return { v2, cpusetV1, memoryV1 };
 }
 
-/** The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown). */
+/**
+ * The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown).
+ * readCgroupAllowed's answer (cgroup_cpuset.ts: the hierarchies wherever mounted, effective CPUs first).
+ */
 export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; cpus: number[] } | null {
-  const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
-  if (p === null) return null;
-  const base = p.cpusetV1 !== null ? 'sys/fs/cgroup/cpuset' : 'sys/fs/cgroup';
-  const cg = p.cpusetV1 ?? p.v2;
-  if (cg === null) return null;
-  for (let dir = cg; dir !== '/' && dir !== ''; dir = dir.slice(0, dir.lastIndexOf('/')) || '/') {
-    const file = `${base}${dir}/cpuset.cpus`;
-    const cpus = readText(root, file);
-    if (cpus === null || cpus.replace(/[\s\0]/g, '') === '') continue;
-    const parsed = readParsed(root, file, parseCpuList);
-    return parsed === null ? null : { cgroup: dir, cpus: parsed };
-  }
-  return null;
+  const a = readCgroupAllowed(root, pid, 'cpus');
+  return a === null ? null : { cgroup: a.cgroup, cpus: a.ids };
 }

@@ -16,6 +16,7 @@ const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
   stat: async () => (await import('./stat.js')).default,
   top: async () => (await import('./top.js')).default,
   run: async () => (await import('./run.js')).default,
+  migrate: async () => (await import('./migrate.js')).default,
   apply: async () => (await import('./apply.js')).default,
   rollback: async () => (await import('./rollback.js')).default,
   journal: async () => (await import('./journal.js')).default,

@@ -3,17 +3,18 @@
 // stdio and exit status). --show and --hardware print instead of running anything.
 import { NumakitError, UsageError } from '../../model/errors.js';
 import type { RunArgs } from '../../model/run_args.js';
-import { parseRunArgs, REFUSED_SHM_OPTIONS, RunArgsError } from './run_argv.js';
+import { parseRunArgs, RunArgsError } from './run_argv.js';
+import { MODE_NAMES } from '../../model/mempolicy_names.js';
 import type { Context } from '../context.js';
 import type { CommandModule } from '../options.js';
-import { applyBinding, readSystem, type SystemSets } from '../../actuate/run_binding.js';
+import { applyBinding, loadRouting, readSystem, type SystemSets } from '../../actuate/run_binding.js';
 
 type Native = typeof import('../../native/index.js');
 
 const POLICY = 'memory policy (one of)';
 const CPU = 'CPU binding';
 const OTHER = 'options';
-const REFUSED = 'numactl options numakit run refuses (shared memory and file policies are not implemented)';
+const SHM = 'shared memory and files (no COMMAND; in this order: attach, policy, the rest)';
 const OPTIONS = {
   interleave: { type: 'string', short: 'i', value: 'NODES', group: POLICY, help: 'interleave pages over NODES' },
   'weighted-interleave': {
@@ -38,7 +39,7 @@ const OPTIONS = {
     short: 'N',
     value: 'NODES',
     group: CPU,
-    help: "run on the CPUs of NODES that this process may use (its Cpus_allowed_list,\nwithin its cgroup's cpuset); a node with none of them is refused",
+    help: "run on the CPUs of NODES, as numactl: the cgroup's cpuset bounds\nthem, not the current affinity (a taskset before numakit)",
   },
   cpubind: { type: 'string', short: 'c', value: 'NODES', group: CPU, help: "numactl's old spelling of --cpunodebind" },
   physcpubind: { type: 'string', short: 'C', value: 'CPUS', group: CPU, help: 'run on CPUS' },
@@ -46,26 +47,57 @@ const OPTIONS = {
     type: 'boolean',
     short: 'a',
     group: OTHER,
-    help: "NODES/CPUS may name any node or CPU, not only this cpuset's; --cpunodebind\nasks for all CPUs of NODES",
+    help: "NODES may name nodes outside Mems_allowed, CPUS CPUs outside the\ncurrent affinity (the kernel still keeps CPUs in the cgroup's cpuset)",
   },
   show: { type: 'boolean', short: 's', group: OTHER, help: 'print the current policy and binding (numactl --show)' },
   hardware: { type: 'boolean', short: 'H', group: OTHER, help: 'print the nodes (numactl --hardware)' },
-  ...Object.fromEntries(
-    REFUSED_SHM_OPTIONS.map((o) => [
-      o.long,
-      {
-        type: o.arg ? 'string' : 'boolean',
-        short: o.short,
-        group: REFUSED,
-        help: 'refused: exit 2 naming the gap; use numactl',
-        ...(o.arg ? { value: 'ARG' } : {}),
-      } as const,
-    ]),
-  ),
+  length: {
+    type: 'string',
+    short: 'L',
+    value: 'SIZE',
+    group: SHM,
+    help: 'bytes of the range (k, m, g suffixes); needed to create a segment or file',
+  },
+  offset: { type: 'string', short: 'o', value: 'SIZE', group: SHM, help: 'the range starts SIZE bytes in' },
+  shmmode: { type: 'string', short: 'M', value: 'MODE', group: SHM, help: 'octal mode of what is created (0600)' },
+  shmid: { type: 'string', short: 'I', value: 'ID', group: SHM, help: "ftok's project id for --shm (0)" },
+  huge: { type: 'boolean', short: 'u', group: SHM, help: 'create the segment of huge pages (SHM_HUGETLB)' },
+  shm: {
+    type: 'string',
+    short: 'S',
+    value: 'KEYFILE',
+    group: SHM,
+    help: 'attach the SysV segment keyed by ftok(KEYFILE, ID), creating both if\nmissing; the policy that follows is set on it (mbind)',
+  },
+  file: {
+    type: 'string',
+    short: 'f',
+    value: 'PATH',
+    group: SHM,
+    help: 'map PATH (tmpfs, hugetlbfs) shared, creating it if missing; the policy\nthat follows is set on its pages',
+  },
+  strict: {
+    type: 'boolean',
+    short: 't',
+    group: SHM,
+    help: 'later policies fail (EIO) if pages already present disagree',
+  },
+  touch: { type: 'boolean', short: 'T', group: SHM, help: 'fault every page in now, under the policy' },
+  dump: { type: 'boolean', short: 'd', group: SHM, help: 'print the policy of each run of pages (numactl --dump)' },
+  'dump-nodes': {
+    type: 'boolean',
+    short: 'D',
+    group: SHM,
+    help: 'print the node of each run of pages (faults them in; numactl --dump-nodes)',
+  },
 } as const;
 
 const run: CommandModule<RunArgs> = {
-  synopsis: ['[options] [--] COMMAND [ARGS...]', '--show | --hardware'],
+  synopsis: [
+    '[options] [--] COMMAND [ARGS...]',
+    '--show | --hardware',
+    '[-L SIZE] [-o SIZE] --shm KEYFILE | --file PATH POLICY [--touch] [--dump]',
+  ],
   description: `Runs COMMAND with a NUMA memory policy and CPU binding, like numactl: the policy
 and affinity are set on numakit itself, which then becomes COMMAND (same pid,
 signals, stdin/stdout and exit status). Options are read like numactl's: until
@@ -78,8 +110,9 @@ unique prefix (--inter=all). Refuses --root/--example: a snapshot cannot be boun
       title: 'NODES and CPUS',
       body: `all | N | N-M | lists of those (0,2-3) | !SPEC (all but) |
 +SPEC (numbers count within this cpuset) | same (the previous NODES).
-For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH
-(the node the device, or the disk holding PATH, is attached to).`,
+For NODES also: netdev:IF, block:DEV, pci:[DOMAIN:]BUS:SLOT[.FN], file:PATH,
+ip:HOST (the node the device, the disk holding PATH, or the device HOST is
+routed through is attached to).`,
     },
   ],
   exit: {
@@ -118,12 +151,31 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
   }
   if (!ctx.root.isReal)
     throw new NumakitError(`run: refusing to bind to ${ctx.root.label}: it is a snapshot, not this running system`);
+  const specs = [
+    opts.memory,
+    opts.cpus,
+    ...(opts.shm?.steps ?? []).map((s) => (s.kind === 'policy' ? s.memory : undefined)),
+  ];
+  const route = await loadRouting(specs.map((o) => (o !== undefined && 'spec' in o ? o.spec : undefined)));
+  if (opts.shm !== undefined) {
+    const native = await import('../../native/index.js');
+    const { applyShm } = await import('../../actuate/run_shm.js');
+    applyShm(native, opts.shm, {
+      sys: readSystem(ctx.root),
+      root: ctx.root,
+      all: opts.all,
+      out: ctx.out,
+      note: ctx.err,
+      route,
+    });
+    return 0;
+  }
   if (!opts.show && opts.command.length === 0)
     throw new UsageError('run: no command given; usage: numakit run [options] [--] COMMAND [ARGS...]');
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
-  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err });
+  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err, route });
   if (opts.show) {
     ctx.out(renderShow(readShowState(native, sys)));
     return 0;
@@ -171,16 +223,6 @@ function readShowState(native: Native, sys: SystemSets): ShowState {
   };
 }
 
-const NAMES: Record<number, string> = {
-  0: 'default',
-  1: 'preferred',
-  2: 'bind',
-  3: 'interleave',
-  4: 'local',
-  5: 'preferred-many',
-  6: 'weighted-interleave',
-};
-
 /**
  * numactl.c show(): each mask line is "name: " and "N " per id. Where numactl prints nothing
  * after "preferred node:" (local, weighted-interleave), numakit says "current" and the
@@ -199,7 +241,7 @@ export function renderShow(s: ShowState): string {
           : s.mode === 5
             ? `${s.interleaveNext} (preferred-many)`
             : 'current';
-  let out = `policy: ${NAMES[s.mode] ?? `[${s.mode}]`}\npreferred node: ${preferredNode}\n`;
+  let out = `policy: ${MODE_NAMES[s.mode] ?? `[${s.mode}]`}\npreferred node: ${preferredNode}\n`;
   if (interleaving) out += mask('interleavemask', s.policyNodes) + `interleavenode: ${s.interleaveNext}\n`;
   out += mask('physcpubind', s.affinity);
   out += mask('cpubind', s.runNodes);

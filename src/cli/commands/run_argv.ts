@@ -2,8 +2,13 @@
 // until "--" or the first word that is not an option, which starts the command. Long
 // options take "=VALUE" or the next word and may be shortened to a unique prefix; short
 // ones take the rest of the word ("-iall") or the next word ("-i all"). Pure.
+//
+// With --shm KEYFILE or --file PATH (numactl's shared memory and file policies) there is no
+// command: the options are steps in order, as numactl runs them: --length, --offset,
+// --shmmode, --shmid and --huge say how to attach and come before --shm/--file; the policy,
+// --strict, --touch, --dump and --dump-nodes come after it and act on the attached range.
 import { UnknownOptionError, UsageError } from '../../model/errors.js';
-import type { PolicyKind, RunArgs } from '../../model/run_args.js';
+import type { MemoryOption, PolicyKind, RunArgs, ShmArgs, ShmStep } from '../../model/run_args.js';
 
 /** Bad command line: exit status 2, as for every numakit command (numactl's usage() exits 1). */
 export class RunArgsError extends UsageError {
@@ -23,7 +28,17 @@ type Name =
   | 'all'
   | 'help'
   | 'balancing'
-  | 'shm';
+  | 'shm'
+  | 'file'
+  | 'shmid'
+  | 'length'
+  | 'offset'
+  | 'shmmode'
+  | 'strict'
+  | 'huge'
+  | 'touch'
+  | 'dump'
+  | 'dump-nodes';
 
 interface Opt {
   readonly long: string;
@@ -47,30 +62,34 @@ const OPTIONS: readonly Opt[] = [
   { long: 'all', short: 'a', name: 'all', arg: false },
   { long: 'balancing', short: 'b', name: 'balancing', arg: false },
   { long: 'help', short: 'h', name: 'help', arg: false },
-  // numactl's shared memory and tmpfs file policies: recognised, to be refused by name.
-  ...(
-    [
-      ['shm', 'S', true],
-      ['file', 'f', true],
-      ['shmid', 'I', true],
-      ['length', 'L', true],
-      ['offset', 'o', true],
-      ['shmmode', 'M', true],
-      ['strict', 't', false],
-      ['huge', 'u', false],
-      ['touch', 'T', false],
-      ['dump', 'd', false],
-      ['dump-nodes', 'D', false],
-    ] as const
-  ).map(([long, short, arg]) => ({ long, short, name: 'shm' as const, arg })),
+  // numactl's shared memory and tmpfs/hugetlbfs file policies.
+  { long: 'shm', short: 'S', name: 'shm', arg: true },
+  { long: 'file', short: 'f', name: 'file', arg: true },
+  { long: 'shmid', short: 'I', name: 'shmid', arg: true },
+  { long: 'length', short: 'L', name: 'length', arg: true },
+  { long: 'offset', short: 'o', name: 'offset', arg: true },
+  { long: 'shmmode', short: 'M', name: 'shmmode', arg: true },
+  { long: 'strict', short: 't', name: 'strict', arg: false },
+  { long: 'huge', short: 'u', name: 'huge', arg: false },
+  { long: 'touch', short: 'T', name: 'touch', arg: false },
+  { long: 'dump', short: 'd', name: 'dump', arg: false },
+  { long: 'dump-nodes', short: 'D', name: 'dump-nodes', arg: false },
 ];
 
-/** The numactl options numakit run does not implement, as its --help lists them. */
-export const REFUSED_SHM_OPTIONS = OPTIONS.filter((o) => o.name === 'shm').map((o) => ({
-  long: o.long,
-  short: o.short!,
-  arg: o.arg,
-}));
+const SHM_ARG_NAMES: ReadonlySet<Name> = new Set(['shm', 'file', 'shmid', 'length', 'offset', 'shmmode']);
+
+/**
+ * A --length or --offset: bytes, decimal or 0x hex, with an optional k, m, g or t suffix
+ * (binary units, as numactl's memsize()).
+ */
+export function parseSize(text: string, flag: string): number {
+  const m = /^(0[xX][0-9a-fA-F]+|\d+)([kKmMgGtT]?)$/.exec(text);
+  if (m === null) throw new RunArgsError(`${flag} '${text}': not a size (a number of bytes with k, m, g or t)`);
+  const shift = { '': 0, k: 10, m: 20, g: 30, t: 40 }[m[2]!.toLowerCase()]!;
+  const bytes = Number(m[1]) * 2 ** shift;
+  if (!Number.isSafeInteger(bytes)) throw new RunArgsError(`${flag} '${text}': too large`);
+  return bytes;
+}
 
 function findLong(name: string): Opt {
   const exact = OPTIONS.find((o) => o.long === name);
@@ -102,9 +121,23 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   let memoryFlag: string | undefined;
   let lastNodeSpec: string | undefined;
   let sawSpec = false;
+  let cpuFlag: string | undefined;
+  // --shm/--file: how to attach (before it), then the steps on the range (after it).
+  const attach = { length: undefined as number | undefined, offset: 0, mode: 0o600, id: 0, huge: false };
+  let attachFlag: string | undefined; // the first of --length/--offset/... given, for "without --shm"
+  let shm: { -readonly [K in keyof ShmArgs]: ShmArgs[K] } | undefined;
+  const steps: ShmStep[] = [];
+  const beforeShm = (flag: string) => {
+    if (shm !== undefined) throw new RunArgsError(`${flag} must come before --${shm.kind}`);
+    attachFlag ??= flag;
+  };
+  const afterShm = (flag: string) => {
+    if (shm === undefined)
+      throw new RunArgsError(`${flag} acts on shared memory: give --shm KEYFILE or --file PATH before it`);
+  };
 
   const apply = (opt: Opt, flag: string, value: string | undefined): boolean => {
-    if (opt.arg) {
+    if (opt.arg && !SHM_ARG_NAMES.has(opt.name)) {
       if (value === 'same' && opt.name !== 'physcpubind') {
         // numactl: "same" repeats the previous node specification.
         if (lastNodeSpec === undefined) throw new RunArgsError(`${flag} same: no earlier node specification`);
@@ -128,22 +161,68 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
         out.balancing = true;
         return true;
       case 'shm':
-        throw new RunArgsError(
-          `${flag}: numactl's shared memory and file policies (--shm, --file, --shmid, --length, --offset, --shmmode, --strict, --huge, --touch, --dump, --dump-nodes) are not implemented in numakit run; use numactl for them`,
-        );
+      case 'file':
+        if (shm !== undefined) throw new RunArgsError(`${flag}: only one --shm or --file at a time`);
+        if (memoryFlag !== undefined)
+          throw new RunArgsError(
+            `${memoryFlag} before ${flag}: give the policy after --shm/--file (it is set on the range)`,
+          );
+        if (cpuFlag !== undefined)
+          throw new RunArgsError(`${cpuFlag} with ${flag}: a CPU binding has no meaning for shared memory`);
+        if (value === '') throw new RunArgsError(`${flag} needs a path`);
+        shm = { kind: opt.name, path: value!, ...attach, steps };
+        if (attach.length === undefined) delete shm.length;
+        return true;
+      case 'length':
+        beforeShm(flag);
+        attach.length = parseSize(value!, flag);
+        if (attach.length === 0) throw new RunArgsError(`${flag} 0: the length must be more than 0`);
+        return true;
+      case 'offset':
+        beforeShm(flag);
+        attach.offset = parseSize(value!, flag);
+        return true;
+      case 'shmmode':
+        beforeShm(flag);
+        if (!/^[0-7]{1,4}$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not an octal mode like 0600`);
+        attach.mode = parseInt(value!, 8);
+        return true;
+      case 'shmid':
+        beforeShm(flag);
+        if (!/^\d+$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not a number`);
+        attach.id = Number(value);
+        return true;
+      case 'huge':
+        beforeShm(flag);
+        attach.huge = true;
+        return true;
+      case 'strict':
+      case 'touch':
+      case 'dump':
+      case 'dump-nodes':
+        afterShm(flag);
+        steps.push({ kind: opt.name });
+        return true;
       case 'all':
         if (sawSpec) throw new RunArgsError('--all must come before every node and CPU specification');
         out.all = true;
         return true;
       case 'cpunodebind':
       case 'physcpubind':
+        if (shm !== undefined)
+          throw new RunArgsError(`${flag} with --${shm.kind}: a CPU binding has no meaning for shared memory`);
+        cpuFlag = flag;
         out.cpus = { kind: opt.name, spec: value! };
         return true;
-      default:
+      default: {
         if (memoryFlag !== undefined) throw new RunArgsError(`conflicting policies: ${memoryFlag} and ${flag}`);
         memoryFlag = flag;
-        out.memory = opt.name === 'localalloc' ? { kind: 'localalloc' } : { kind: opt.name, spec: value! };
+        const memory: MemoryOption =
+          opt.name === 'localalloc' ? { kind: 'localalloc' } : { kind: opt.name, spec: value! };
+        if (shm !== undefined) steps.push({ kind: 'policy', memory, flag });
+        else out.memory = memory;
         return true;
+      }
     }
   };
 
@@ -185,6 +264,14 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     break; // the first word that is not an option starts the command
   }
   out.command = args.slice(i);
+  if (shm !== undefined) {
+    if (out.command.length > 0)
+      throw new RunArgsError(`--${shm.kind} sets a policy on shared memory and runs no command ('${out.command[0]}')`);
+    if (out.balancing) throw new RunArgsError(`--balancing applies to a process, not to --${shm.kind}`);
+    out.shm = shm;
+    return out;
+  }
+  if (attachFlag !== undefined) throw new RunArgsError(`${attachFlag} goes with --shm KEYFILE or --file PATH`);
   if (out.balancing && out.memory?.kind !== 'membind')
     throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
   return out;

@@ -56,6 +56,8 @@ const INVOCATIONS: Record<string, Invocation> = {
       writeFileSync(join(dir, 'fleet', 'host1.json'), (await runMain([...EX, 'doctor', '--json'])).out);
     },
   },
+  // Moves a live process's memory: run on a child process it starts.
+  migrate: { elsewhere: 'test/unit/migrate/migrate.test.ts' },
   'bench mem': { elsewhere: 'test/unit/bench/mem_cli.test.ts' },
   'bench compare': { elsewhere: 'test/unit/bench/compare_report.test.ts' },
   'bench ab': {

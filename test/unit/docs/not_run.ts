@@ -46,6 +46,14 @@ export const NOT_RUN: readonly NotRun[] = [
     why: "runs a program of the reader's (java, redis-server, myapp, network-server, db), bound to devices and paths of their machine (test/unit/run/ runs each form)",
   },
   {
+    match: /^numakit (.* )?run .*(--shm|-f) \/(var|dev)\//,
+    why: "sets a policy on a database's SysV segment or a hugetlbfs file of the reader's machine (test/unit/run/shm.test.ts runs both forms on a tmpfs file and a segment it makes and removes)",
+  },
+  {
+    match: /^numakit migrate 4242\b/,
+    why: "moves the memory of a process of the reader's (pid 4242) between nodes of their machine (test/unit/migrate/ runs each form on a child process; the lab against migratepages on two nodes)",
+  },
+  {
     match: /^numakit completion \w+ > \/etc\//,
     why: 'installs into /etc/bash_completion.d (test/unit/cli/completion_man.test.ts runs the scripts)',
   },

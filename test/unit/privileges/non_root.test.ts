@@ -82,6 +82,16 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
   run: [
     { args: ['run', '--cpunodebind=0', '--', 'true'], expect: 'works' },
     { args: ['run', '--show'], expect: 'works', out: /^policy: / },
+    {
+      args: ['run', '-L', '64k', '-f', 'HOME/policy-file', '-m', '0', '--touch', '--dump'],
+      expect: 'works',
+      out: /^0000000000000000-0000000000010000: bind : 0 \n$/,
+      err: /^numakit: run: created .*policy-file \(mode 0600\)\n$/,
+    },
+  ],
+  migrate: [
+    // init is root's: moving its pages needs CAP_SYS_NICE, refused by the kernel in one line.
+    { args: ['migrate', '1', '0', '0'], expect: 'refuses', err: /CAP_SYS_NICE/ },
   ],
   apply: [
     {

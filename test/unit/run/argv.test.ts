@@ -123,12 +123,19 @@ test('bad command lines are one clear error with exit status 2 (usage), as for e
     [['-m', 'same', 'x'], /-m same: no earlier node specification/],
     [['-m', '0', '-a', 'x'], /--all must come before every node and CPU specification/],
     [['-b', '-i', 'all', 'x'], /--balancing goes with --membind/],
-    [
-      ['--shm', 'key', '-m', '0'],
-      /^--shm: numactl's shared memory and file policies .* are not implemented in numakit run; use numactl for them$/,
-    ],
-    [['-f', '/dev/shm/x', '-m', '0'], /^-f: numactl's shared memory and file policies/],
-    [['--touch'], /^--touch: numactl's shared memory/],
+    [['--shm', 'key', '-m', '0', 'cmd'], /^--shm sets a policy on shared memory and runs no command \('cmd'\)$/],
+    [['-m', '0', '-f', '/dev/shm/x'], /^-m before -f: give the policy after --shm\/--file/],
+    [['--touch'], /^--touch acts on shared memory: give --shm KEYFILE or --file PATH before it$/],
+    [['--dump-nodes', '--shm', 'k'], /^--dump-nodes acts on shared memory/],
+    [['--shm', 'k', '--length', '4m'], /^--length must come before --shm$/],
+    [['-f', 'x', '-M', '600'], /^-M must come before --file$/],
+    [['-L', '4m', 'cmd'], /^-L goes with --shm KEYFILE or --file PATH$/],
+    [['-L', '4q', '-S', 'k'], /^-L '4q': not a size/],
+    [['-M', '0800', '-S', 'k'], /^-M '0800': not an octal mode/],
+    [['-C', '0', '--shm', 'k'], /^-C with --shm: a CPU binding has no meaning for shared memory$/],
+    [['--shm', 'k', '-N', '0'], /^-N with --shm: a CPU binding/],
+    [['--shm', 'k', '--file', 'f'], /^--file: only one --shm or --file at a time$/],
+    [['--shm', 'k', '-m', '0', '-i', '0'], /^conflicting policies: -m and -i$/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(

@@ -1,7 +1,9 @@
-// `run --cpunodebind` inside a cpuset (a container limited to some CPUs): it binds to the node's
-// CPUs this process may use (Cpus_allowed_list of its status), and refuses a node with none of
-// them in one line naming the node, its CPUs, the allowed CPUs and the cgroup's cpuset, before
-// any system call (numactl leaves it to the kernel: "sched_setaffinity: Invalid argument").
+// `run --cpunodebind` inside a cpuset (a container limited to some CPUs) and after a taskset: like
+// numactl it asks for every CPU of the nodes (the kernel keeps the affinity inside the cgroup's
+// cpuset; the caller's current affinity does not bound it), and refuses a node none of whose CPUs
+// the cpuset allows in one line naming the node, its CPUs and the cpuset, before any system call
+// (numactl leaves it to the kernel: "sched_setaffinity: Invalid argument"). --physcpubind stays
+// bounded by the current affinity unless --all, as numactl's numa_parse_cpustring is.
 // A fake root stands in for /sys and /proc; the native calls are recorded, not made.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +53,19 @@ function bind(
   spec: string,
   opts: { all?: boolean; refuse?: boolean } = {},
 ): number[] {
+  return bindAs(root, 'cpunodebind', spec, opts);
+}
+
+function physBind(root: ReturnType<typeof openRoot>, spec: string, opts: { all?: boolean; refuse?: boolean } = {}) {
+  return bindAs(root, 'physcpubind', spec, opts);
+}
+
+function bindAs(
+  root: ReturnType<typeof openRoot>,
+  kind: 'cpunodebind' | 'physcpubind',
+  spec: string,
+  opts: { all?: boolean; refuse?: boolean },
+): number[] {
   let set: number[] = [];
   const native = {
     NativeError,
@@ -61,63 +76,62 @@ function bind(
   } as unknown as Native;
   applyBinding(
     native,
-    { cpus: { kind: 'cpunodebind', spec }, all: opts.all ?? false, balancing: false },
+    { cpus: { kind, spec }, all: opts.all ?? false, balancing: false },
     { sys: readSystem(root), root, note: () => {} },
   );
   return set;
 }
 
-describe('run --cpunodebind within the allowed CPUs', () => {
-  it("binds to the intersection of the nodes' CPUs and Cpus_allowed_list", () => {
+describe("run --cpunodebind: the node's CPUs, bounded by the cgroup's cpuset, not by the current affinity", () => {
+  it("binds to all of the nodes' CPUs, leaving the cpuset's bound to the kernel (numactl's numa_run_on_node_mask)", () => {
     const root = machine('0-5', '0-5');
-    assert.deepEqual(bind(root, '1'), [4, 5]);
+    assert.deepEqual(bind(root, '1'), [4, 5, 6, 7]);
     assert.deepEqual(bind(root, '0'), [0, 1, 2, 3]);
-    assert.deepEqual(bind(root, '0-1'), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(bind(root, '0-1'), [0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("with nothing restricting it, a node's CPUs are all of them", () => {
     assert.deepEqual(bind(machine('0-7', null), '1'), [4, 5, 6, 7]);
   });
 
-  it('refuses a node none of whose CPUs is allowed, in one line naming the node, its CPUs and the cpuset', () => {
+  it('after a taskset to node 0 (Cpus_allowed_list 0-3, cpuset 0-7), --cpunodebind=1 runs on node 1 as numactl does', () => {
+    assert.deepEqual(bind(machine('0-3', '0-7'), '1'), [4, 5, 6, 7]);
+    assert.deepEqual(bind(machine('0-3', null), '1'), [4, 5, 6, 7]);
+  });
+
+  it("refuses a node none of whose CPUs the cgroup's cpuset allows, in one line naming the node, its CPUs and the cpuset", () => {
     const root = machine('0-3', '0-3');
-    assert.throws(
-      () => bind(root, '1'),
-      (e: unknown) => {
-        assert.ok(e instanceof SpecError);
-        assert.equal(e.exitCode, 1);
-        assert.equal(
-          e.message,
-          "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3; cgroup /'s cpuset allows 0-3 (/sys/fs/cgroup/cpuset.cpus.effective))",
-        );
-        return true;
-      },
-    );
+    for (const all of [false, true]) {
+      assert.throws(
+        () => bind(root, '1', { all }),
+        (e: unknown) => {
+          assert.ok(e instanceof SpecError);
+          assert.equal(e.exitCode, 1);
+          assert.equal(
+            e.message,
+            "--cpunodebind 1: none of node 1's CPUs (4-7) is in cgroup /'s cpuset (0-3, /sys/fs/cgroup/cpuset.cpus.effective)",
+          );
+          return true;
+        },
+      );
+    }
   });
 
-  it("says --all would bind when only this process's affinity (taskset), not the cpuset, leaves the node out", () => {
-    const root = machine('0-3', '0-7');
-    assert.throws(
-      () => bind(root, '1'),
-      /Cpus_allowed_list 0-3; cgroup \/'s cpuset allows 0-7 .*; --all binds outside this affinity$/,
-    );
-    assert.deepEqual(bind(root, '1', { all: true }), [4, 5, 6, 7]);
-  });
-
-  it('without a cgroup file the message names Cpus_allowed_list alone', () => {
-    assert.throws(() => bind(machine('0-3', null), '1'), {
-      message: "--cpunodebind 1: none of node 1's CPUs (4-7) is allowed to this process (Cpus_allowed_list 0-3)",
-    });
-  });
-
-  it("--all outside the cgroup's cpuset: the kernel's EINVAL becomes a line naming the cpuset", () => {
+  it("--physcpubind outside the cgroup's cpuset with --all: the kernel's EINVAL becomes a line naming the cpuset", () => {
     const root = machine('0-3', '0-3');
-    assert.throws(() => bind(root, '1', { all: true, refuse: true }), {
+    assert.throws(() => physBind(root, '4-7', { all: true, refuse: true }), {
       name: 'SpecError',
       message:
         "CPUs 4-7 are all outside cgroup /'s cpuset (0-3, /sys/fs/cgroup/cpuset.cpus.effective): the kernel refused them (sched_setaffinity: Invalid argument)",
     });
     // Overlapping the cpuset, EINVAL is not the cpuset's doing: the native error is kept.
-    assert.throws(() => bind(root, '0-1', { all: true, refuse: true }), NativeError);
+    assert.throws(() => physBind(root, '0-7', { all: true, refuse: true }), NativeError);
+  });
+
+  it('--physcpubind stays bounded by the current affinity unless --all (numactl: "cpu argument N is out of range")', () => {
+    const root = machine('0-3', '0-7');
+    assert.throws(() => physBind(root, '4'), /cpu 4 is not allowed here \(allowed: 0-3\)/);
+    assert.deepEqual(physBind(root, '4', { all: true }), [4]);
+    assert.deepEqual(physBind(root, 'all'), [0, 1, 2, 3]);
   });
 });

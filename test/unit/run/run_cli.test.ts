@@ -76,8 +76,8 @@ test('errors are one line: 127 for a command that is not found, 1 for a node thi
     ],
     [['run', '-m', 'netdev:nosuch0', 'true'], 'numakit: run: netdev:nosuch0: no such device in /sys/class/net\n'],
     [
-      ['run', '-m', 'ip:10.0.0.1', 'true'],
-      'numakit: run: ip:10.0.0.1: ip: is not supported; give the interface with netdev:IF\n',
+      ['run', '-m', 'ip:127.0.0.1', 'true'],
+      'numakit: run: ip:127.0.0.1: routed through lo, which is not attached to any NUMA node (a virtual device?)\n',
     ],
   ];
   for (const [args, stderr] of cases) {
