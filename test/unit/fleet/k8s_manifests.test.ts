@@ -16,6 +16,7 @@ import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Clus
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 
 const K8S = join(REPO_DIR, 'deploy', 'kubernetes');
 
@@ -57,7 +58,7 @@ const kustomizations = (['base', 'overlays', 'variants'] as const).flatMap((d) =
         .filter((p) => statSync(p).isDirectory()),
 );
 
-describe('deploy/kubernetes renders and validates', () => {
+describe('deploy/kubernetes renders and validates', { skip: skipUnlessTools('kubectl') }, () => {
   for (const dir of kustomizations) {
     it(`${relative(K8S, dir)}: kubectl kustomize renders it; every object is valid`, () => {
       const objs = kustomize(dir);
@@ -98,7 +99,7 @@ function privileges(ds: Obj): Privileges {
   };
 }
 
-describe('each mode has exactly its privileges (docs/fleet.md)', () => {
+describe('each mode has exactly its privileges (docs/fleet.md)', { skip: skipUnlessTools('kubectl') }, () => {
   const want: Record<string, Privileges> = {
     base: { hostPID: false, hostNetwork: false, root: false, caps: [] },
     'overlays/report': { hostPID: true, hostNetwork: true, root: false, caps: [] },

@@ -4,17 +4,19 @@
 // change when the machine's counters do, and a screenshot kept in artifacts/ (UPDATE_GOLDEN=1
 // also copies it to docs/img/dashboard.png).
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools, toolPath } from '../../helpers/tools.js';
 import { procStat, realisticFourNode, startServe, type Child } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const skip = skipUnlessTools('chromium');
+const CHROMIUM = toolPath('chromium') ?? 'chromium';
 const NODE = 'sys/devices/system/node';
 
 describe('dashboard in chromium', {
-  skip: !existsSync(CHROMIUM) && !process.env.CI ? 'chromium not installed' : false,
+  skip,
 }, () => {
   let fx: ReturnType<typeof realisticFourNode>;
   let child: Child;

@@ -3,15 +3,17 @@
 // with the server it is for, not only with its own parser. One Prometheus start, seconds.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools, toolPath } from '../../helpers/tools.js';
 import { startServe, type Child } from './helpers.js';
 
-const PROMETHEUS = '/usr/bin/prometheus';
+const skip = skipUnlessTools('prometheus');
+const PROMETHEUS = toolPath('prometheus') ?? 'prometheus';
 
 /** A free loopback port (Prometheus has no "port 0, tell me which"). */
 function freePort(): Promise<number> {
@@ -30,7 +32,7 @@ interface Vector {
 }
 
 describe('prometheus scrapes numakit serve', {
-  skip: !existsSync(PROMETHEUS) && !process.env.CI ? 'prometheus not installed' : false,
+  skip,
 }, () => {
   let dir: string;
   let serve: Child;
