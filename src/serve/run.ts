@@ -8,6 +8,7 @@ import { appRoutes } from './app.js';
 import { readTokenFile } from './auth.js';
 import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
 import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
+import { describeWebConfig } from './web_access.js';
 import { Scraper } from './scrape.js';
 
 export interface ServeEnv {
@@ -52,7 +53,8 @@ function stopSignal(signals: ServeEnv['signals']): { stopped: Promise<void>; dis
 
 async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promise<void>): Promise<number> {
   const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
-  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic });
+  const web = o.webConfigFile === undefined ? null : (await import('./web_config.js')).readWebConfig(o.webConfigFile);
+  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, web });
   const token = access.kind === 'token' ? readTokenFile(access.file) : null;
   // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
   const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
@@ -67,6 +69,7 @@ async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promis
   const server = await startHttpServer({
     listen,
     token,
+    web,
     what: 'serve',
     routes: appRoutes(scraper, {
       nodeExporterNames: o.nodeExporterNames,
@@ -74,10 +77,11 @@ async function serveUntilStopped(o: ServeOptions, env: ServeEnv, stopped: Promis
     }),
     ...(env.limits ? { limits: env.limits } : {}),
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
+    onRefused: (line) => env.err(`numakit: ${line}\n`),
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
   env.out(
-    `numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`,
+    `numakit serve: ${server.scheme}://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}${web ? `; ${describeWebConfig(web)}` : ''}\n`,
   );
   env.onListening?.(server);
   await stopped;
