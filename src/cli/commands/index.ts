@@ -59,7 +59,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import('./plan.js')).default,
   },
   serve: {
-    summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)',
+    summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:10464/)',
     load: async () => (await import('./serve.js')).default,
   },
   k8s: {
