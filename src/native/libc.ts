@@ -31,6 +31,9 @@ export interface Libc {
   getpagesize: Fn;
   madvise: Fn;
   getrusage: Fn;
+  socket: Fn;
+  sendto: Fn;
+  close: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -121,6 +124,9 @@ function bind(): Libc {
     getpagesize: lib.func('int getpagesize()'),
     madvise: lib.func('int madvise(uintptr_t addr, size_t length, int advice)'),
     getrusage: lib.func('int getrusage(int who, void *usage)'),
+    socket: lib.func('int socket(int domain, int type, int protocol)'),
+    sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
+    close: lib.func('int close(int fd)'),
   };
   return real;
 }

@@ -299,13 +299,14 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     advise: cfg.advise,
     metrics: metrics?.address ?? null,
   };
-  // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
-  const onReady = () =>
-    log(
-      cfg.logFormat === 'json'
-        ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-        : `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`,
-    );
+  const systemd = await systemdNotifications(ctx);
+  // Printed once the baseline sample is taken: from here, a misplaced process is acted on within
+  // an interval. Under systemd (Type=notify) the same moment is READY=1, then the watchdog pings.
+  const onReady = () => {
+    const line = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${what.maxIntervalSeconds > what.intervalSeconds ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)` : ''}, tune ${what.tune}, strategy ${what.strategy}${cfg.advise ? ', advise only' : ''}${metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : ''}`;
+    log(cfg.logFormat === 'json' ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what }) : line);
+    systemd.ready(line.replace(/^numakit agent ready: /, ''));
+  };
   const ops = await nativeOps(ctx.root);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);
@@ -321,8 +322,51 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
       onReady,
     });
   } finally {
+    systemd.stop();
     await metrics?.close();
   }
+}
+
+/**
+ * READY=1, WATCHDOG=1 every half WATCHDOG_USEC and STOPPING=1 to systemd when it asked
+ * (NOTIFY_SOCKET); nothing otherwise. A failed notification is a warning, once, with its count
+ * at the end: the agent's work does not depend on it (systemd's timeouts decide).
+ */
+async function systemdNotifications(ctx: Context): Promise<{ ready: (status: string) => void; stop: () => void }> {
+  if (!process.env.NOTIFY_SOCKET) return { ready: () => {}, stop: () => {} };
+  const { openNotifier, watchdogPingMs } = await import('../../native/sd_notify.js');
+  let failed = 0;
+  const warn = (e: unknown) => {
+    if (failed++ === 0) ctx.err(`numakit: warning: agent: cannot notify systemd: ${(e as Error).message}\n`);
+    if (process.env.NUMAKIT_DEBUG === '1') ctx.err(`${(e as Error).stack}\n`);
+  };
+  let notifier: ReturnType<typeof openNotifier> = null;
+  try {
+    notifier = openNotifier();
+  } catch (e) {
+    warn(e);
+  }
+  const send = (state: string) => {
+    try {
+      notifier?.send(state);
+    } catch (e) {
+      warn(e);
+    }
+  };
+  const pingMs = watchdogPingMs(process.env, process.pid);
+  let watchdog: NodeJS.Timeout | undefined;
+  return {
+    ready(status) {
+      send(`READY=1\nSTATUS=${status}`);
+      if (pingMs !== null) watchdog = setInterval(() => send('WATCHDOG=1'), pingMs).unref();
+    },
+    stop() {
+      clearInterval(watchdog);
+      send('STOPPING=1');
+      notifier?.close();
+      if (failed > 1) ctx.err(`numakit: warning: agent: ${failed} notifications to systemd failed\n`);
+    },
+  };
 }
 
 const cmd: Command<ParsedOptions<typeof OPTIONS>> = {
