@@ -57,7 +57,7 @@ it('apply.yml --check prints what apply would change, reports changed, and write
     JSON.parse(dry.stdout) as { changes: { path: string; current: string; value: string; action: string }[] }
   ).changes.filter((c) => c.action === 'change');
   assert.ok(changes.length > 0, 'the example has something to change');
-  for (const c of changes) assert.ok(out.includes(`${c.path}: ${c.current} -> ${c.value}`), `${c.path}\n${out}`);
+  for (const c of changes) assert.ok(out.includes(`/${c.path.replace(/^\//, '')}: ${c.current} -> ${c.value}`), `${c.path}\n${out}`);
   assert.match(out, /^local\s+:\s+ok=\d+\s+changed=1\s+unreachable=0\s+failed=0/m);
   assert.doesNotMatch(out, /Apply the tuning as one journaled change set/);
   assert.ok(!existsSync(state), 'check mode created no state directory');
