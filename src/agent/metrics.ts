@@ -10,18 +10,18 @@ import type { SysRoot } from '../sysfs/root.js';
 import type { MachineReading } from './machine.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
 
-/** "9464", ":9464", "0.0.0.0:9464", "[::1]:9464" -> host and port; 127.0.0.1 by default. */
+/** "10464", ":10464", "0.0.0.0:10464", "[::1]:10464" -> host and port; 127.0.0.1 by default. */
 export function parseMetricsAddr(addr: string): { host: string; port: number } {
   const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(addr.trim());
   const port = m ? Number(m[2]) : NaN;
   if (!m || port > 65535)
-    throw new UsageError(`--metrics ${addr}: expected PORT or HOST:PORT (e.g. 9464 or 127.0.0.1:9464)`);
+    throw new UsageError(`--metrics ${addr}: expected PORT or HOST:PORT (e.g. 10464 or 127.0.0.1:10464)`);
   const host = m[1] === undefined || m[1] === '' ? '127.0.0.1' : m[1].replace(/^\[|\]$/g, '');
   return { host, port };
 }
 
 export interface AgentMetrics extends AgentMetricsSink {
-  /** The address it listens on ("127.0.0.1:9464"). */
+  /** The address it listens on ("127.0.0.1:10464"). */
   readonly address: string;
   /** What access the server allows, for the ready line. */
   readonly access: string;

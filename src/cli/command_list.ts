@@ -24,7 +24,7 @@ export const COMMAND_LIST = {
   plan: {
     summary: 'NUMA-aware deployment plans and config files (Spark, YARN, Kubernetes, databases, Redis, JVM, services)',
   },
-  serve: { summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:9464/)' },
+  serve: { summary: 'Prometheus exporter and live web dashboard (default http://127.0.0.1:10464/)' },
   k8s: { summary: 'Kubernetes: publish NodeResourceTopology, stop the agent from a preStop hook' },
   fleet: { summary: 'one report for many hosts: topology classes, findings x hosts, settings that differ' },
   bench: { summary: 'prove what placement buys: memory matrices (MLC class), A/B runs of a workload, reports' },

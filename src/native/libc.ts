@@ -40,6 +40,9 @@ export interface Libc {
   shmctl: Fn;
   mmap: Fn;
   munmap: Fn;
+  socket: Fn;
+  sendto: Fn;
+  close: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -138,6 +141,9 @@ function bind(): Libc {
     shmctl: lib.func('int shmctl(int id, int cmd, void *buf)'),
     mmap: lib.func('intptr_t mmap(intptr_t addr, size_t length, int prot, int flags, int fd, int64_t offset)'),
     munmap: lib.func('int munmap(intptr_t addr, size_t length)'),
+    socket: lib.func('int socket(int domain, int type, int protocol)'),
+    sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
+    close: lib.func('int close(int fd)'),
   };
   return real;
 }

@@ -1,13 +1,18 @@
 // The HTTP server of `numakit serve` and `numakit agent --metrics`: read-only (GET and HEAD
 // only, no request body), exact routes (anything else is 404: no path is ever mapped to a
 // file), bounded requests (header size, time to send the headers and the whole request, idle
-// keep-alive, connection count), an optional bearer token, and a close() that drops every
-// connection, half-sent requests included, so SIGTERM always ends the process.
+// keep-alive, connection count), an optional bearer token or --web.config.file (TLS, client
+// certificates, bcrypt basic auth, headers), and a close() that drops every connection,
+// half-sent requests included, so SIGTERM always ends the process.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { NumakitError } from '../model/errors.js';
 import { tokenMatches } from './auth.js';
+import type { BasicAuth } from './basic_auth.js';
 import { formatAddress, type ListenAddress } from './listen.js';
+import type { WebConfig, WebTls } from './web_access.js';
 
 export interface Reply {
   readonly status?: number;
@@ -45,17 +50,23 @@ export interface ServerOptions {
   readonly listen: ListenAddress;
   /** Required in Authorization (Bearer, or Basic's password) when set. */
   readonly token: string | null;
+  /** --web.config.file: TLS, client certificates, basic_auth_users, headers. */
+  readonly web?: WebConfig | null;
   readonly routes: ReadonlyMap<string, Route>;
   /** For messages: "serve", "agent --metrics". */
   readonly what: string;
   readonly limits?: Partial<Limits>;
   /** Called with a route's unexpected error (the client gets a 500). */
   readonly onError?: (e: unknown) => void;
+  /** Called with one line for each TLS connection refused (handshake or client certificate). */
+  readonly onRefused?: (line: string) => void;
 }
 
 export interface RunningServer {
-  /** "127.0.0.1:9464" (the real port when 0 was asked). */
+  /** "127.0.0.1:10464" (the real port when 0 was asked). */
   readonly address: string;
+  /** "http" or "https" (--web.config.file with tls_server_config). */
+  readonly scheme: 'http' | 'https';
   readonly port: number;
   /** Replaces the bearer token (SIGHUP re-reads --token-file); null never turns it off. */
   setToken(token: string): void;
@@ -70,10 +81,11 @@ const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-function send(res: ServerResponse, head: boolean, r: Reply): void {
+function send(res: ServerResponse, head: boolean, r: Reply, extra?: Readonly<Record<string, string>>): void {
   const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
   res.writeHead(r.status ?? 200, {
     ...SECURITY_HEADERS,
+    ...extra,
     'Content-Type': r.type,
     'Content-Length': String(body.length),
     ...r.headers,
@@ -104,10 +116,21 @@ export function screen(req: IncomingMessage, o: ServerOptions): Reply | null {
   return null;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOptions): Promise<void> {
+const UNAUTHORIZED = text(401, 'authorization required (basic auth)', {
+  'WWW-Authenticate': 'Basic realm="numakit", charset="UTF-8"',
+});
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: ServerOptions,
+  auth: BasicAuth | null,
+): Promise<void> {
   const head = req.method === 'HEAD';
-  const early = screen(req, o);
-  if (early !== null) return send(res, head, early);
+  const headers = o.web?.headers;
+  const early =
+    screen(req, o) ?? (auth !== null && !(await auth.check(req.headers.authorization)) ? UNAUTHORIZED : null);
+  if (early !== null) return send(res, head, early, headers);
   const url = new URL(req.url!, 'http://numakit.invalid');
   const route = o.routes.get(url.pathname);
   if (route === undefined)
@@ -115,29 +138,85 @@ async function handle(req: IncomingMessage, res: ServerResponse, o: ServerOption
       res,
       head,
       text(404, `not found: ${url.pathname.slice(0, 200)} (numakit ${o.what}: see / and /metrics)`),
+      headers,
     );
   try {
-    send(res, head, await route(req, url));
+    send(res, head, await route(req, url), headers);
   } catch (e) {
     o.onError?.(e);
-    if (!res.headersSent) send(res, head, text(500, `numakit ${o.what}: internal error`));
+    if (!res.headersSent) send(res, head, text(500, `numakit ${o.what}: internal error`), headers);
     else res.destroy();
+  }
+}
+
+/** Node's TLS options for the toolkit's client_auth_type (the Go crypto/tls ClientAuthType names). */
+function tlsOptions(t: WebTls) {
+  return {
+    cert: t.cert,
+    key: t.key,
+    ...(t.ca ? { ca: t.ca } : {}),
+    minVersion: t.minVersion,
+    maxVersion: t.maxVersion,
+    requestCert: t.clientAuth !== 'NoClientCert',
+    // Verified here, not by Node: a Node-refused certificate ends the socket with no event,
+    // and the operator would never learn why a scrape fails (clientCertRefusal below).
+    rejectUnauthorized: false,
+  };
+}
+
+/**
+ * Why the client's certificate does not pass client_auth_type (Go crypto/tls semantics), or
+ * null: RequireAnyClientCert needs one, VerifyClientCertIfGiven refuses one the CA did not sign,
+ * RequireAndVerifyClientCert needs one the CA signed, in its validity period. Checked once per
+ * connection, before any request is read.
+ */
+function clientCertRefusal(t: WebTls, s: TLSSocket): string | null {
+  const given = Object.keys(s.getPeerCertificate() ?? {}).length > 0;
+  const bad = given && !s.authorized;
+  const why = (e: string) => `${e} (client_auth_type ${t.clientAuth})`;
+  // OpenSSL's verify code: CERT_HAS_EXPIRED, UNABLE_TO_VERIFY_LEAF_SIGNATURE, ...
+  const error = () => String(s.authorizationError);
+  switch (t.clientAuth) {
+    case 'NoClientCert':
+    case 'RequestClientCert':
+      return null;
+    case 'RequireAnyClientCert':
+      return given ? null : why('no client certificate');
+    case 'VerifyClientCertIfGiven':
+      return bad ? why(`client certificate: ${error()}`) : null;
+    case 'RequireAndVerifyClientCert':
+      return !given ? why('no client certificate') : bad ? why(`client certificate: ${error()}`) : null;
   }
 }
 
 export async function startHttpServer(given: ServerOptions): Promise<RunningServer> {
   let o = given;
   const L = { ...DEFAULT_LIMITS, ...o.limits };
-  const server = createServer(
-    {
-      maxHeaderSize: L.maxHeaderBytes,
-      headersTimeout: L.headersTimeoutMs,
-      requestTimeout: L.requestTimeoutMs,
-      keepAliveTimeout: L.keepAliveMs,
-      connectionsCheckingInterval: L.checkIntervalMs,
-      requireHostHeader: false,
-    },
-    (req, res) => void handle(req, res, o),
+  const auth = o.web && o.web.users.size > 0 ? (await import('./basic_auth.js')).basicAuth(o.web.users) : null;
+  const http = {
+    maxHeaderSize: L.maxHeaderBytes,
+    headersTimeout: L.headersTimeoutMs,
+    requestTimeout: L.requestTimeoutMs,
+    keepAliveTimeout: L.keepAliveMs,
+    connectionsCheckingInterval: L.checkIntervalMs,
+    requireHostHeader: false,
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res, o, auth);
+  const tls = o.web?.tls ?? null;
+  const server = tls ? createTlsServer({ ...http, ...tlsOptions(tls) }, onRequest) : createServer(http, onRequest);
+  // A refused connection ends that connection only, and says why in one line (as node_exporter
+  // logs "TLS handshake error"): under TLS 1.3 the client learns little more than a closed socket.
+  const refused = (s: TLSSocket, why: string) => {
+    o.onRefused?.(`${o.what}: TLS connection from ${s.remoteAddress ?? '?'} refused: ${why}`);
+    s.destroy();
+  };
+  if (tls)
+    server.prependListener('secureConnection', (s: TLSSocket) => {
+      const why = clientCertRefusal(tls, s);
+      if (why !== null) refused(s, why);
+    });
+  server.on('tlsClientError', (e: NodeJS.ErrnoException, s: TLSSocket) =>
+    refused(s, `${e.message}${e.code ? ` (${e.code})` : ''}`),
   );
   server.maxConnections = L.maxConnections;
   // Sockets idle this long with a request half-read or never started are dropped too.
@@ -158,6 +237,7 @@ export async function startHttpServer(given: ServerOptions): Promise<RunningServ
   const a = server.address();
   const port = typeof a === 'object' && a !== null ? a.port : o.listen.port;
   return {
+    scheme: tls ? 'https' : 'http',
     address: formatAddress({ host: typeof a === 'object' && a !== null ? a.address : o.listen.host, port }),
     port,
     setToken: (token) => {

@@ -8,12 +8,14 @@ import { appRoutes } from './app.js';
 import { readTokenFile, reloadToken } from './auth.js';
 import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
 import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
+import { describeWebConfig } from './web_access.js';
 import { Scraper } from './scrape.js';
 
 /** serve's options, as src/cli/commands/serve.ts reads them from the command line. */
 export interface ServeOptions {
   readonly listen: string | undefined;
   readonly tokenFile: string | undefined;
+  readonly webConfigFile: string | undefined;
   readonly insecurePublic: boolean;
   readonly top: number;
   readonly doctorIntervalMs: number;
@@ -72,7 +74,8 @@ async function serveUntilStopped(
   hup: { reload: () => string },
 ): Promise<number> {
   const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
-  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic });
+  const web = o.webConfigFile === undefined ? null : (await import('./web_config.js')).readWebConfig(o.webConfigFile);
+  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, web });
   const token = access.kind === 'token' ? readTokenFile(access.file) : null;
   // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
   const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
@@ -88,6 +91,7 @@ async function serveUntilStopped(
   const server = await startHttpServer({
     listen,
     token,
+    web,
     what: 'serve',
     routes: appRoutes(scraper, {
       nodeExporterNames: o.nodeExporterNames,
@@ -95,10 +99,11 @@ async function serveUntilStopped(
     }),
     ...(env.limits ? { limits: env.limits } : {}),
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),
+    onRefused: (line) => env.err(`numakit: ${line}\n`),
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
   env.out(
-    `numakit serve: http://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}\n`,
+    `numakit serve: ${server.scheme}://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}${web ? `; ${describeWebConfig(web)}` : ''}\n`,
   );
   env.onListening?.(server);
   hup.reload = () => reloadToken(access, server);

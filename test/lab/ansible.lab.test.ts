@@ -1,16 +1,18 @@
 // deploy/ansible against three real multi-node hosts: three guests with different topologies
-// booted in parallel, each reachable only over SSH on a 127.0.0.1 port. gather brings back
+// booted in parallel, each reachable only over SSH on a 127.0.0.1 port, none with numakit: the
+// first play installs the single executable (npm run build:sea) from the controller. gather brings back
 // three reports that numakit fleet report reads; apply with a forced failure on the second
 // batch (host lab-c verifies with --fail-on warning while KSM merges across its nodes) leaves
 // the canary applied and the failed batch rolled back byte for byte; rollback restores every
-// host; a second apply or rollback changes nothing and the recap says so. Five plays, one boot.
+// host; a second apply or rollback changes nothing and the recap says so; apply --check prints
+// each host's changes and writes nothing. Six plays, one boot.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { NUMAKIT_BIN, numakitOnHost } from './numakit.js';
+import { numakitOnHost } from './numakit.js';
 import { REPO_ROOT } from './setup.js';
 import { bootSshGuests, SSH_OPTS, type SshGuest, type SshGuests } from './ssh_guests.js';
 import type { Topology } from './topology.js';
@@ -52,6 +54,8 @@ const KNOBS = [
 ];
 const STATE = `for f in ${KNOBS.join(' ')} /proc/irq/*/smp_affinity_list; do echo "== $f"; cat "$f"; done`;
 const ANSIBLE = join(REPO_ROOT, 'deploy', 'ansible');
+const SEA = join(REPO_ROOT, 'dist', 'exe', `numakit-linux-${process.arch}`);
+const HAS_NUMAKIT = 'command -v numakit || ls /usr/local/bin/numakit || echo "no numakit"';
 const TIMEOUT_MS = Number(process.env['LAB_ANSIBLE_TIMEOUT_MS'] ?? 1_500_000);
 
 let lab: SshGuests;
@@ -80,7 +84,8 @@ function inventory(guests: readonly SshGuest[], keyFile: string): string {
           ansible_ssh_private_key_file: keyFile,
           ansible_ssh_common_args: SSH_OPTS.join(' '),
           ansible_python_interpreter: '/usr/bin/python3',
-          numakit_command: [process.execPath, NUMAKIT_BIN],
+          // Installed by the role from the controller (no numakit_command: the installed one).
+          numakit_executable: SEA,
           numakit_state_dir: '/var/lib/numakit',
         },
       },
@@ -132,6 +137,10 @@ const guest = (name: string) => lab.guests.find((g) => g.name === name)!;
 describe('deploy/ansible on three multi-node hosts', () => {
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'numakit-lab-ansible-'));
+    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-sea.mjs')], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     lab = await bootSshGuests(
       [
         { name: 'lab-a', topology: A },
@@ -142,7 +151,11 @@ describe('deploy/ansible on three multi-node hosts', () => {
       TIMEOUT_MS,
     );
     writeFileSync(join(work, 'inventory.yml'), inventory(lab.guests, lab.keyFile));
-    for (const g of lab.guests) initial.set(g.name, state(g));
+    for (const g of lab.guests) {
+      initial.set(g.name, state(g));
+      const r = lab.ssh(g, HAS_NUMAKIT);
+      assert.equal(r.stdout.trim().split('\n').at(-1), 'no numakit', `${g.name} starts without numakit: ${r.stdout}`);
+    }
     console.log(`# three guests up over SSH after ${((Date.now() - started) / 1000).toFixed(0)} s`);
   });
   after(async () => {
@@ -179,9 +192,28 @@ describe('deploy/ansible on three multi-node hosts', () => {
       ],
     );
     assert.equal(j.classes.length, 3, j.classes.map((c) => c.label).join('; '));
+    for (const g of lab.guests)
+      assert.equal(
+        lab.ssh(g, '/usr/local/bin/numakit --version').stdout.trim(),
+        'numakit 0.1.0',
+        `${g.name}: installed`,
+      );
     assert.deepEqual(
       Object.values(p.recap).map((x) => x['failed']),
       [0, 0, 0],
+    );
+  });
+
+  it('apply --check: each host prints what apply would change, reports changed, and nothing is written', () => {
+    const p = playbook('apply', '--check', '-e', 'numakit_apply_profile=spark-pinned');
+    assert.equal(p.code, 0, p.out);
+    // The debug task's lines (callback_result_format yaml): "ok: [HOST] => (item=PATH) =>  msg: PATH: OLD -> NEW".
+    for (const g of lab.guests)
+      assert.match(p.out, new RegExp(`ok: \\[${g.name}\\] => \\(item=(\\S+)\\) =>\\s+msg: '?\\1: .* -> `), g.name);
+    for (const g of lab.guests) assert.equal(state(g), initial.get(g.name), `${g.name}: nothing written`);
+    assert.ok(
+      Object.values(p.recap).every((x) => x['changed']! >= 1 && x['failed'] === 0),
+      p.out,
     );
   });
 
@@ -190,7 +222,7 @@ describe('deploy/ansible on three multi-node hosts', () => {
     assert.notEqual(p.code, 0, 'the play fails');
     assert.match(
       p.out,
-      /batch lab-b, lab-c failed on lab-c \(lab-c: doctor --fail-on warning exited 1\);\s+rolled back/,
+      /batch lab-b, lab-c failed on lab-c \(lab-c: doctor --fail-on warning exited 1\);\s+rolled back change set \d+/,
     );
     assert.notEqual(state(guest('lab-a')), initial.get('lab-a'), 'the canary is applied');
     assert.equal(state(guest('lab-b')), initial.get('lab-b'), 'lab-b is back byte for byte');

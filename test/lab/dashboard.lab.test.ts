@@ -134,7 +134,7 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
         name: 'systemd',
         args: unitArgs('numakit-exporter.service', []),
         job: 'numakit',
-        instance: '127.0.0.1:9464',
+        instance: '127.0.0.1:10464',
         provides: ['processes', 'devices'],
       },
       {
@@ -153,9 +153,9 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
       },
       {
         name: 'agent',
-        args: unitArgs('numakit-agent.service', ['--metrics', '127.0.0.4:9464']),
+        args: unitArgs('numakit-agent.service', ['--metrics', '127.0.0.4:10464']),
         job: 'numakit-agent',
-        instance: '127.0.0.4:9464',
+        instance: '127.0.0.4:10464',
         provides: ['processes', 'devices', 'agent'],
       },
     ];
@@ -163,14 +163,14 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
     // the same job for the agent's address, and the ServiceMonitor's jobs.
     const shipped = parseYaml(readFileSync(join(CONTRIB, 'prometheus/prometheus.yml'), 'utf8'));
     const job = shipped.scrape_configs[0];
-    assert.deepEqual(job.static_configs[0].targets, ['127.0.0.1:9464']);
+    assert.deepEqual(job.static_configs[0].targets, ['127.0.0.1:10464']);
     const config = {
       rule_files: shipped.rule_files.map((f: string) => join(CONTRIB, 'prometheus', f)),
       scrape_configs: [
         job,
-        { ...job, job_name: 'numakit-agent', static_configs: [{ targets: ['127.0.0.4:9464'] }] },
-        serviceMonitorJob('127.0.0.2:9464', 'lab-node-a', token),
-        serviceMonitorJob('127.0.0.3:9464', 'lab-node-b', token),
+        { ...job, job_name: 'numakit-agent', static_configs: [{ targets: ['127.0.0.4:10464'] }] },
+        serviceMonitorJob('127.0.0.2:10464', 'lab-node-a', token),
+        serviceMonitorJob('127.0.0.3:10464', 'lab-node-b', token),
       ],
     };
     writeFileSync(join(work, 'prometheus.yml'), stringify(config));
@@ -209,7 +209,7 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
           .map((d) => `$(cat /tmp/${d.name}.pid)`)
           .join(
             ' ',
-          )}; sleep 1; timeout 400 node ${guestHelper('dashboard_png.mjs')} http://127.0.0.1:9464/ "$LAB_OUT/dashboard.png"`
+          )}; sleep 1; timeout 400 node ${guestHelper('dashboard_png.mjs')} http://127.0.0.1:10464/ "$LAB_OUT/dashboard.png"`
       : '';
     const script = `T0=$(date +%s); t() { echo "[$(($(date +%s) - T0)) s] $*"; }
 # The NIC on node 1, as firmware would say it: its PCI device's numa_node (virtio's parent) is

@@ -54,7 +54,7 @@ function sections(): Record<string, string> {
   const once = report.argv.map((a) => a.replace('while :; do', 'for _once in 1; do'));
   assert.notDeepEqual(once, report.argv, 'the report loop is run once');
   const exporter = (spec: ContainerSpec, port: number, o: { dropCap?: string } = {}) => {
-    const argv = spec.argv.map((a) => a.replace('127.0.0.1:9464', `127.0.0.1:${port}`));
+    const argv = spec.argv.map((a) => a.replace('127.0.0.1:10464', `127.0.0.1:${port}`));
     return `${podCommand(spec, image, { ...o, argv, background: true })}
 ${waitPort(port)}
 ${fetchMetrics(port)}

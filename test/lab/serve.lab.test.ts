@@ -18,9 +18,9 @@ import { THREE_NODE_CXL } from './topologies.js';
 const GET = (port: number, file: string) => `busybox wget -q -O "$LAB_OUT/${file}" http://127.0.0.1:${port}/metrics`;
 const SCRAPE = `busybox ip link set lo up
 prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults --collector.meminfo_numa 2>/dev/null & NE=$!
-${NUMAKIT} serve --listen 127.0.0.1:9464 --doctor-interval 1h >/dev/null & NK=$!
-for i in $(seq 1 240); do ${GET(9464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && break; sleep 0.5; done
-${GET(9464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && ${GET(9464, 'nk2.txt')}
+${NUMAKIT} serve --listen 127.0.0.1:10464 --doctor-interval 1h >/dev/null & NK=$!
+for i in $(seq 1 240); do ${GET(10464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && break; sleep 0.5; done
+${GET(10464, 'nk1.txt')} && ${GET(9100, 'ne.txt')} && ${GET(10464, 'nk2.txt')}
 kill -TERM $NK $NE; wait $NK; echo "serve exit $?"`;
 
 describe('serve in a 3node-cxl guest', () => {

@@ -2,10 +2,11 @@
 // (test/helpers/image_layout.ts) and running what the manifests run. Run by `npm run test:dist`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { REPO_DIR } from '../helpers/cli.js';
 import { buildImageLayout, type Stage } from '../helpers/image_layout.js';
 
 let dir: string;
@@ -25,12 +26,17 @@ function numakit(...args: string[]) {
 }
 
 describe('the container image', () => {
-  it('is Debian slim with Node 20 in both stages, and runs as nobody', () => {
-    assert.deepEqual(
-      image.stages.map((s) => s.from),
-      ['docker.io/library/node:20-bookworm-slim', 'docker.io/library/node:20-bookworm-slim'],
-    );
-    assert.equal(process.versions.node.split('.')[0], '20', 'the layout is tested with the Node major the image has');
+  it('is Debian slim with one supported Node LTS (22 or 24) in both stages, and runs as nobody', () => {
+    const froms = image.stages.map((s) => s.from);
+    assert.equal(froms.length, 2);
+    assert.equal(froms[0], froms[1], 'the build and the final stage run the same Node');
+    const major = /^docker\.io\/library\/node:(\d+)-[a-z]+-slim$/.exec(froms[0]!)?.[1];
+    assert.ok(major === '22' || major === '24', `${froms[0]}: not a supported Node LTS (22 or 24)`);
+    // The layout below runs with this test's Node: package.json's engines must admit both.
+    const engines = (JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { engines: { node: string } })
+      .engines.node;
+    const min = Number(/^>=(\d+)/.exec(engines)?.[1]);
+    assert.ok(min <= Number(major) && min <= Number(process.versions.node.split('.')[0]), engines);
     assert.equal(image.stages[1]!.user, '65534:65534');
   });
   it('installs the packed numakit without dev dependencies', () => {

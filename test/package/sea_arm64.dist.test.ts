@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../helpers/cli.js';
+import { toolsRequired } from '../helpers/tools.js';
 
 const QEMU = '/usr/bin/qemu-aarch64-static';
 const SYSROOT = '/usr/aarch64-linux-gnu';
 const missing = [QEMU, join(SYSROOT, 'lib', 'ld-linux-aarch64.so.1'), join(SYSROOT, 'lib', 'libstdc++.so.6')].filter(
   (f) => !existsSync(f),
 );
-if (missing.length > 0 && process.env.CI)
+if (missing.length > 0 && toolsRequired())
   throw new Error(
     `${missing.join(', ')} missing: .ci/run installs qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross`,
   );

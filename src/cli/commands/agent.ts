@@ -166,12 +166,16 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   const adviseOnly = cfg.advise ? ', advise only' : '';
   const metricsAt = metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : '';
   const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
-  const onReady = () =>
+  const systemd = await systemdNotifications(ctx);
+  // Under systemd (Type=notify) the same moment is READY=1, then the watchdog pings.
+  const onReady = () => {
     log(
       cfg.logFormat === 'json'
         ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
         : readyText,
     );
+    systemd.ready(readyText.replace(/^numakit agent ready: /, ''));
+  };
   // A snapshot holds one reading of each process's CPU time: between two passes nobody uses any
   // CPU, and the agent weighs only busy processes. Said once, with where the same processes'
   // placement can be seen (CPU time since each started), instead of a silent "ready".
@@ -202,6 +206,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
       onReady,
     });
   } finally {
+    systemd.stop();
     await metrics?.close();
   }
 }
@@ -210,6 +215,48 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 export function snapshotNote(label: string, minCpu: number): string {
   const root = label.startsWith('example ') ? `--example ${label.slice(8)}` : `--root ${label}`;
   return `numakit agent: ${label} is a snapshot: its processes' CPU time does not move between two readings, so none is busy (--min-cpu ${minCpu}) and the agent proposes nothing; their placement, with CPU time since each started: numakit ${root} stat --procs, and numakit ${root} doctor`;
+}
+
+/**
+ * READY=1, WATCHDOG=1 every half WATCHDOG_USEC and STOPPING=1 to systemd when it asked
+ * (NOTIFY_SOCKET); nothing otherwise. A failed notification is a warning, once, with its count
+ * at the end: the agent's work does not depend on it (systemd's timeouts decide).
+ */
+async function systemdNotifications(ctx: Context): Promise<{ ready: (status: string) => void; stop: () => void }> {
+  if (!process.env.NOTIFY_SOCKET) return { ready: () => {}, stop: () => {} };
+  const { openNotifier, watchdogPingMs } = await import('../../native/sd_notify.js');
+  let failed = 0;
+  const warn = (e: unknown) => {
+    if (failed++ === 0) ctx.err(`numakit: warning: agent: cannot notify systemd: ${(e as Error).message}\n`);
+    if (process.env.NUMAKIT_DEBUG === '1') ctx.err(`${(e as Error).stack}\n`);
+  };
+  let notifier: ReturnType<typeof openNotifier> = null;
+  try {
+    notifier = openNotifier();
+  } catch (e) {
+    warn(e);
+  }
+  const send = (state: string) => {
+    try {
+      notifier?.send(state);
+    } catch (e) {
+      warn(e);
+    }
+  };
+  const pingMs = watchdogPingMs(process.env, process.pid);
+  let watchdog: NodeJS.Timeout | undefined;
+  return {
+    ready(status) {
+      send(`READY=1\nSTATUS=${status}`);
+      if (pingMs !== null) watchdog = setInterval(() => send('WATCHDOG=1'), pingMs).unref();
+    },
+    stop() {
+      clearInterval(watchdog);
+      send('STOPPING=1');
+      notifier?.close();
+      if (failed > 1) ctx.err(`numakit: warning: agent: ${failed} notifications to systemd failed\n`);
+    },
+  };
 }
 
 const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {

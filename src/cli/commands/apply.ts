@@ -1,4 +1,4 @@
-// numakit apply (--profile NAME | --from-doctor | FILE) [--yes] [--persist DIR] [--state-dir DIR]
+// numakit apply (--profile NAME | --from-doctor | FILE) [--dry-run | --yes] [--persist DIR] [--state-dir DIR]
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { applyPlan } from '../../actuate/apply.js';
@@ -37,6 +37,10 @@ const OPTIONS = {
     help: "with --from-doctor: doctor's profile (default general)",
   },
   placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
+  'dry-run': {
+    type: 'boolean',
+    help: 'the default, said on purpose: show what would change, change nothing\n(as rollback --dry-run); cannot go with --yes',
+  },
   yes: {
     type: 'boolean',
     help: 'write (needs root). Before each write the old value is journaled\n(complete, fsynced); each write is read back; any failure (a write, a\nread-back, the journal itself) rolls back what this apply changed.',
@@ -129,6 +133,8 @@ async function doctorSource(sys: System, profileName: string, placement: Placeme
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const yes = values.yes === true;
+  if (yes && values['dry-run'] === true)
+    throw new UsageError('apply: --dry-run and --yes cannot be used together (--dry-run is the default; --yes writes)');
   // --json: one object at the end instead of the text as it goes.
   const say = values.json ? () => {} : ctx.out;
   if (yes) {
@@ -189,9 +195,10 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
 
 const apply: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: [
-    '(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--yes] [--persist DIR] [--state-dir DIR]',
+    '(--profile NAME [--placement bound|unpinned] | --from-doctor | FILE.yaml) [--dry-run | --yes] [--persist DIR] [--state-dir DIR]',
   ],
-  description: `Tunes the running kernel for NUMA as one journaled change set. Dry run by default: prints
+  description: `Tunes the running kernel for NUMA as one journaled change set. Dry run by default (or with
+--dry-run, which says so on purpose; --yes writes): prints
 each change as 'path: old -> new', what is already set, what this machine lacks, and what
 the profile leaves alone here and why. What each profile wants comes from one table, shared
 with doctor and plan (docs/profiles.md).

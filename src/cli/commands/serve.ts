@@ -1,5 +1,5 @@
-// numakit serve [--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K]
-//               [--doctor-interval DURATION] [--no-node-exporter-names]
+// numakit serve [--listen ADDR:PORT] [--web.config.file FILE] [--token-file FILE] [--insecure-public]
+//               [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]
 import { UsageError } from '../../model/errors.js';
 import type { ServeOptions } from '../../serve/run.js';
 import type { ParsedOptions, Values, CommandModule } from '../options.js';
@@ -8,7 +8,13 @@ const OPTIONS = {
   listen: {
     type: 'string',
     value: 'ADDR:PORT',
-    help: 'where to listen (default 127.0.0.1:9464; [::1]:9464 for IPv6). An address\nother machines can reach needs --token-file or --insecure-public',
+    help: 'where to listen (default 127.0.0.1:10464; [::1]:10464 for IPv6). An address\nother machines can reach needs --token-file, --web.config.file with\nbasic_auth_users or verified client certificates, or --insecure-public',
+  },
+  'web.config.file': {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: "node_exporter's web configuration file (Prometheus exporter toolkit):\ntls_server_config (cert_file, key_file, client_auth_type, client_ca_file,\nmin_version, max_version), basic_auth_users (bcrypt hashes),\nhttp_server_config.headers. docs/serve.md",
   },
   'token-file': {
     type: 'string',
@@ -44,6 +50,7 @@ export async function serveOptions(values: Values<typeof OPTIONS>): Promise<Serv
   return {
     listen: values.listen,
     tokenFile: values['token-file'],
+    webConfigFile: values['web.config.file'],
     insecurePublic: values['insecure-public'] === true,
     top,
     doctorIntervalMs,
@@ -53,7 +60,7 @@ export async function serveOptions(values: Values<typeof OPTIONS>): Promise<Serv
 
 const serve: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: [
-    '[--listen ADDR:PORT] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]',
+    '[--listen ADDR:PORT] [--web.config.file FILE] [--token-file FILE] [--insecure-public] [--top K] [--doctor-interval DURATION] [--no-node-exporter-names]',
   ],
   description: `A Prometheus exporter and a live web dashboard of this machine's NUMA state, on one port:
   /metrics   node_exporter's node_memory_numa_* series (same names, types and labels), and
@@ -68,12 +75,13 @@ Read-only: nothing it serves changes the machine. Runs until SIGINT or SIGTERM.`
   sections: [
     {
       title: 'examples',
-      body: `numakit serve                                   # http://127.0.0.1:9464/
-numakit serve --listen 0.0.0.0:9464 --token-file /etc/numakit/token
+      body: `numakit serve                                   # http://127.0.0.1:10464/
+numakit serve --listen 0.0.0.0:10464 --web.config.file /etc/numakit/web.yml   # TLS, basic auth
+numakit serve --listen 0.0.0.0:10464 --token-file /etc/numakit/token
 numakit --example epyc-nps4 serve               # a shipped example's picture and metrics`,
     },
   ],
-  exit: { 1: 'cannot listen (address in use, no such address) or read the token file' },
+  exit: { 1: 'cannot listen (address in use, no such address), or read the token file or the web config' },
   async run({ values }, ctx) {
     const o = await serveOptions(values);
     const { runServe } = await import('../../serve/run.js');

@@ -1,6 +1,6 @@
 // Runs in a lab guest: the dashboard of URL in Debian's chromium (playwright-core), once the
 // topology, the process table and a second poll's rates are drawn, as a PNG at OUT.
-//   node dashboard_png.mjs http://127.0.0.1:9464/ OUT.png
+//   node dashboard_png.mjs http://127.0.0.1:10464/ OUT.png
 import { chromium } from 'playwright-core';
 
 const [url, out] = process.argv.slice(2);

@@ -30,7 +30,7 @@ const memoryMax = arg('--agent-memory-max', null);
 const stateDir = arg('--state-dir', '/var/lib/numakit-soak');
 const cli = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
 const workloadJs = fileURLToPath(new URL('agent_workload.mjs', import.meta.url));
-const SERVE = '127.0.0.1:9464';
+const SERVE = '127.0.0.1:10464';
 const AGENT = '127.0.0.1:9465';
 const CG = '/sys/fs/cgroup';
 

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { it } from 'node:test';
 import { agentRunning } from '../../../src/agent/restore.js';
 import type { ChangeSet } from '../../../src/model/change.js';
+import { needTools } from '../../helpers/tools.js';
 
 const set = (pid: number): ChangeSet => ({
   version: 1,
@@ -20,7 +21,8 @@ const set = (pid: number): ChangeSet => ({
   threads: [],
 });
 
-it('a zombie, a reused pid and a finished set are not a running agent; a live agent is', async () => {
+it('a zombie, a reused pid and a finished set are not a running agent; a live agent is', async (t) => {
+  if (!needTools(t, 'sh', 'bash')) return;
   // sh forks `true` (which exits and stays a zombie: its new parent, sleep, never reaps) and prints its pid.
   const sh = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const agent = spawn('bash', ['-c', 'exec -a numakit-agent sleep 5'], { stdio: 'ignore' });

@@ -101,12 +101,12 @@ describe('agent settings', () => {
       const file = join(dir, 'agent.yaml');
       writeFileSync(
         file,
-        'interval: 2s\nmin-rss: 64M\nmin-cpu: 0.5\ninclude: [java, postgres]\nstrategy: consolidate\nnuma-balancing: keep\nmetrics: 9464\n',
+        'interval: 2s\nmin-rss: 64M\nmin-cpu: 0.5\ninclude: [java, postgres]\nstrategy: consolidate\nnuma-balancing: keep\nmetrics: 10464\n',
       );
       const c = await agentConfig(['--config', file, '--interval', '10s']);
       assert.deepEqual(
         [c.intervalMs, c.minRssBytes, c.minCpu, c.include.map(String), c.strategy, c.numaBalancing, c.metrics],
-        [10_000, 64 * 1024 ** 2, 0.5, ['/java/', '/postgres/'], 'consolidate', 'keep', '9464'],
+        [10_000, 64 * 1024 ** 2, 0.5, ['/java/', '/postgres/'], 'consolidate', 'keep', '10464'],
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -188,10 +188,10 @@ describe('flag values shown in --help read back', () => {
 
 describe('agent metrics', () => {
   it('ADDR: port alone is 127.0.0.1; host:port; bad ones are usage errors', () => {
-    assert.deepEqual(parseMetricsAddr('9464'), { host: '127.0.0.1', port: 9464 });
-    assert.deepEqual(parseMetricsAddr(':9464'), { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(parseMetricsAddr('10464'), { host: '127.0.0.1', port: 10464 });
+    assert.deepEqual(parseMetricsAddr(':10464'), { host: '127.0.0.1', port: 10464 });
     assert.deepEqual(parseMetricsAddr('0.0.0.0:80'), { host: '0.0.0.0', port: 80 });
-    assert.deepEqual(parseMetricsAddr('[::1]:9464'), { host: '::1', port: 9464 });
+    assert.deepEqual(parseMetricsAddr('[::1]:10464'), { host: '::1', port: 10464 });
     assert.throws(() => parseMetricsAddr('99999'), /--metrics 99999/);
   });
 
@@ -202,7 +202,7 @@ describe('agent metrics', () => {
     );
     const cfg = await agentConfig([
       '--metrics',
-      '0.0.0.0:9464',
+      '0.0.0.0:10464',
       '--metrics-insecure-public',
       '--metrics-token-file',
       '/x',

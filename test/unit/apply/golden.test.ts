@@ -128,3 +128,17 @@ test('journal and rollback --dry-run read the state directory; an empty journal 
   assert.deepEqual([json.schemaVersion, json.changeSets], [1, []]);
   assert.ok(!existsSync(state), 'no state directory was created');
 });
+
+test('apply --dry-run is accepted and prints the same dry run as no flag; with --yes it is a one-line usage error', async () => {
+  const plain = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database']);
+  const dry = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--dry-run']);
+  assert.equal(dry.code, 0, dry.out);
+  assert.equal(dry.out, plain.out);
+  assert.match(dry.out, /->/);
+  const both = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--dry-run', '--yes']);
+  assert.equal(both.code, 2, both.out);
+  assert.equal(
+    both.out,
+    '[stderr] numakit: apply: --dry-run and --yes cannot be used together (--dry-run is the default; --yes writes)\n',
+  );
+});

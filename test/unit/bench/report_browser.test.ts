@@ -4,15 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { renderReportHtml } from '../../../src/render/bench/report_html.ts';
+import { skipUnlessTools, toolPath } from '../../helpers/tools.ts';
 import { threeVariantAb, twoNodeMem } from './results.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env['CI'] ? 'chromium not installed (apt-get install chromium)' : false;
+const skip = skipUnlessTools('chromium');
+const CHROMIUM = toolPath('chromium') ?? 'chromium';
 
 function chromium(args: string[], profile: string) {
   return spawnSync(

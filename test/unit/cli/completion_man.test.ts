@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
 import { runMain } from '../../helpers/cli.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 
-const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 let dir: string;
 const scripts: Record<string, string> = {};
 
@@ -40,7 +40,7 @@ function bashComplete(words: string[]): string[] {
   return r.stdout.split('\n').filter((l) => l !== '');
 }
 
-describe('bash completion', () => {
+describe('bash completion', { skip: skipUnlessTools('bash') }, () => {
   const cases: [string[], string[]][] = [
     [['numakit', 'do'], ['doctor']],
     [['numakit', 'doctor', '--pro'], ['--profile']],
@@ -106,7 +106,7 @@ describe('bash completion', () => {
 });
 
 describe('zsh and fish completion', () => {
-  it('zsh parses the script', { skip: has('zsh') ? false : 'zsh is not installed (.ci/run installs it)' }, () => {
+  it('zsh parses the script', { skip: skipUnlessTools('zsh') }, () => {
     const r = spawnSync('zsh', ['-n', scripts['zsh']!], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
   });
@@ -118,7 +118,7 @@ describe('zsh and fish completion', () => {
   });
 
   it('fish parses the script and completes options and values', {
-    skip: has('fish') ? false : 'fish is not installed (.ci/run installs it)',
+    skip: skipUnlessTools('fish'),
   }, () => {
     const complete = (line: string) => {
       const r = spawnSync('fish', ['--no-config', '-c', `source '${scripts['fish']}'; complete -C '${line}'`], {
@@ -150,7 +150,7 @@ describe('the man page', () => {
   });
 
   it('passes groff -ww and man --warnings with no warning', {
-    skip: has('groff') && has('man') ? false : 'groff or man-db is not installed (.ci/run installs them)',
+    skip: skipUnlessTools('groff', 'man'),
   }, async () => {
     const file = join(dir, 'numakit.1');
     writeFileSync(file, (await runMain(['help', '--man'])).out);

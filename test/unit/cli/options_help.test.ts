@@ -49,7 +49,7 @@ export function documentedOptions(help: string): Documented[] {
 /** Flags written in the usage lines. */
 function synopsisFlags(help: string): string[] {
   const usage = help.split('\n\n')[0]!;
-  return [...usage.matchAll(/(?<![\w-])(--?[A-Za-z][\w-]*)/g)].map((m) => m[1]!);
+  return [...usage.matchAll(/(?<![\w-])(--?[A-Za-z][\w-]*(?:\.[\w-]+)*)/g)].map((m) => m[1]!);
 }
 
 async function walk(): Promise<[string, Command][]> {

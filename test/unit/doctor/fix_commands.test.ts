@@ -18,7 +18,7 @@ import { openRoot } from '../../../src/sysfs/root.js';
 import { writeDoctorMachine } from '../../fixtures/doctor/machine.js';
 import { EXAMPLES } from './cli_helpers.js';
 import { intoRoot, kernelize, kernelTargets, pasted, restore, runScript, tree, writeStubs } from './fix_script.js';
-import { needTool } from '../plan/tools.js';
+import { needTools } from '../../helpers/tools.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'numakit-fixes-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ for (const [name, make] of Object.entries(MACHINES)) {
     const before = tree(root);
     for (const run of RUNS) {
       test(`${run.klass}${run.placement ? ` --placement ${run.placement}` : ''}: pasted twice, the fixes work and change nothing the second time`, async (t) => {
-        if (!needTool(t, 'bash', 'bash')) return;
+        if (!needTools(t, 'bash')) return;
         const found = await problems(root, run.klass, run.placement);
         const cmds = pasted(found);
         for (const c of cmds)

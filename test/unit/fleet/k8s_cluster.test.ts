@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 import {
   COMPONENTS,
   collectionPath,
@@ -27,7 +28,7 @@ import {
 
 const name = (dir: string) => relative(K8S, dir);
 
-describe('each render holds together as a cluster would run it', () => {
+describe('each render holds together as a cluster would run it', { skip: skipUnlessTools('kubectl') }, () => {
   for (const dir of KUSTOMIZATIONS) {
     const objs = () => kustomize(dir);
     it(`${name(dir)}: every namespaced object in namespace ${NAMESPACE}, the Namespace object among them`, () => {
@@ -254,7 +255,7 @@ function secretsReferenced(objs: Obj[]): string[] {
   ]);
 }
 
-describe('the documented install order works against an empty API server', () => {
+describe('the documented install order works against an empty API server', { skip: skipUnlessTools('kubectl') }, () => {
   let api: FakeApi;
   before(async () => {
     api = new FakeApi();

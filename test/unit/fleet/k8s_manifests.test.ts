@@ -9,9 +9,10 @@ import { describe, it } from 'node:test';
 import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 import { K8S, KINDS, KUSTOMIZATIONS, kustomize, type Obj } from './k8s_render.js';
 
-describe('deploy/kubernetes renders and validates', () => {
+describe('deploy/kubernetes renders and validates', { skip: skipUnlessTools('kubectl') }, () => {
   for (const dir of KUSTOMIZATIONS) {
     it(`${relative(K8S, dir)}: kubectl kustomize renders it; every object is valid`, () => {
       const objs = kustomize(dir);
@@ -55,7 +56,7 @@ function privileges(ds: IDaemonSet): Privileges {
   };
 }
 
-describe('each mode has exactly its privileges (docs/fleet.md)', () => {
+describe('each mode has exactly its privileges (docs/fleet.md)', { skip: skipUnlessTools('kubectl') }, () => {
   const want: Record<string, Privileges> = {
     base: { hostPID: false, hostNetwork: false, root: false, caps: [] },
     'overlays/report': { hostPID: true, hostNetwork: true, root: false, caps: [] },

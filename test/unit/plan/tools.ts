@@ -1,21 +1,6 @@
-// External tools the plan validators run (bash, shellcheck, systemd-analyze). In CI (CI=true) a
-// missing tool fails the test; locally it skips with a printed reason.
+// Runs the external tools the plan validators use (bash, shellcheck, systemd-analyze); whether
+// they are there, and what a test does when not, is test/helpers/tools.ts.
 import { spawnSync } from 'node:child_process';
-import type { TestContext } from 'node:test';
-
-export function haveTool(name: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).status === 0;
-}
-
-/** True when the tool is there; otherwise fails in CI or skips locally (returns false). */
-export function needTool(t: TestContext, name: string, pkg: string): boolean {
-  if (haveTool(name)) return true;
-  const why = `${name} is not installed (Debian package ${pkg}; .ci/run installs it)`;
-  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${why}: required in CI`);
-  console.log(`# skipped: ${why}`);
-  t.skip(why);
-  return false;
-}
 
 export function run(
   cmd: string,

@@ -6,7 +6,7 @@ import { planWorkload } from '../../../src/policy/plan/index.js';
 import type { PlanFile } from '../../../src/policy/plan/types.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { CASES, exampleMachine, exampleNames } from './machines.js';
-import { needTool } from './tools.js';
+import { needTools } from '../../helpers/tools.js';
 import { checkManifests } from './k8s_schemas.js';
 import {
   checkShell,
@@ -43,7 +43,7 @@ test('there are plans to validate', () => {
 });
 
 test('scripts pass bash -n and shellcheck', (t) => {
-  if (!needTool(t, 'bash', 'bash') || !needTool(t, 'shellcheck', 'shellcheck')) return;
+  if (!needTools(t, 'bash') || !needTools(t, 'shellcheck')) return;
   let n = 0;
   for (const p of PLANS)
     for (const f of p.files.filter(isShell)) {
@@ -54,7 +54,7 @@ test('scripts pass bash -n and shellcheck', (t) => {
 });
 
 test('units and drop-ins pass systemd-analyze verify', (t) => {
-  if (!needTool(t, 'systemd-analyze', 'systemd')) return;
+  if (!needTools(t, 'systemd-analyze')) return;
   let n = 0;
   for (const p of PLANS) {
     const units = p.files.filter(isUnit);

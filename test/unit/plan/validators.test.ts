@@ -1,11 +1,11 @@
 // The validators themselves catch what they are for (so a green validate_files run means something).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { needTool } from './tools.js';
+import { needTools } from '../../helpers/tools.js';
 import { checkShell, checkUnits, sparkKeyPatterns, sparkKeysIn } from './validators.js';
 
 test('checkShell flags shellcheck findings and syntax errors', (t) => {
-  if (!needTool(t, 'shellcheck', 'shellcheck')) return;
+  if (!needTools(t, 'shellcheck')) return;
   assert.match(
     checkShell({ path: '/x.sh', mode: 0o755, about: '', content: '#!/usr/bin/env bash\necho $1\n' }),
     /SC2086/,
@@ -18,7 +18,7 @@ test('checkShell flags shellcheck findings and syntax errors', (t) => {
 });
 
 test('checkUnits flags unknown keys and bad values', (t) => {
-  if (!needTool(t, 'systemd-analyze', 'systemd')) return;
+  if (!needTools(t, 'systemd-analyze')) return;
   const unit = (body: string) => [
     {
       path: '/etc/systemd/system/x.service',

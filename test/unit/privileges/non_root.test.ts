@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
 import { REPO_DIR } from '../../helpers/cli.js';
 import { NOBODY, runAsNobody, stageCli, type AsUser, type Staged } from '../../helpers/other_user.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 
 type Expect = 'works' | 'refuses' | 'denied' | 'usage';
 
@@ -28,7 +29,9 @@ interface Row {
   readonly until?: RegExp;
 }
 
-const canRun = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+// Root is where the tests run (here and in CI); setpriv is a tool like any other (helpers/tools.ts).
+const skip =
+  process.getuid?.() === 0 ? skipUnlessTools('setpriv') : 'needs root (the tests run as root here and in CI)';
 
 /**
  * Placeholders: WRITABLE, a state directory the user owns with an empty journal; ROOTONLY, root's 0700 one; HOME,
@@ -228,7 +231,7 @@ async function commandNames(): Promise<string[]> {
 }
 
 describe('as an unprivileged user (uid 65534)', {
-  skip: canRun ? false : 'needs root and setpriv(1) (the tests run as root here and in CI)',
+  skip,
 }, () => {
   let cli: Staged;
   let dirs: Record<'WRITABLE' | 'ROOTONLY' | 'HOME' | 'FLEET' | 'TREE' | 'PROCS', string>;

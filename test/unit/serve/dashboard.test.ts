@@ -8,14 +8,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { skipUnlessTools, toolPath } from '../../helpers/tools.js';
 import { procStat, realisticFourNode, startServe, type Child } from './helpers.js';
 import type { Browser } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
+const skip = skipUnlessTools('chromium');
+const CHROMIUM = toolPath('chromium') ?? 'chromium';
 const NODE = 'sys/devices/system/node';
 
 describe('dashboard in chromium', {
-  skip: !existsSync(CHROMIUM) && !process.env.CI ? 'chromium not installed' : false,
+  skip,
 }, () => {
   let fx: ReturnType<typeof realisticFourNode>;
   let child: Child;

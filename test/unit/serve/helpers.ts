@@ -125,7 +125,7 @@ export async function startServe(args: string[], globals: string[] = []): Promis
     const t = setTimeout(() => reject(new Error(`serve did not start in 30 s: ${err}`)), 30_000);
     proc.stdout.on('data', (d: Buffer) => {
       out += d;
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      const m = /(https?:\/\/127\.0\.0\.1:\d+)\//.exec(out);
       if (m) {
         clearTimeout(t);
         resolve(m[1]!);

@@ -45,10 +45,10 @@ describe('serve http', () => {
   after(() => srv.close());
 
   it('--listen: addresses, loopback detection, a reachable address needs a token or --insecure-public', () => {
-    assert.deepEqual(parseListen('127.0.0.1:9464'), { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(parseListen('127.0.0.1:10464'), { host: '127.0.0.1', port: 10464 });
     assert.deepEqual(parseListen('[::1]:0'), { host: '::1', port: 0 });
-    assert.deepEqual(parseListen(':9464'), { host: '0.0.0.0', port: 9464 });
-    assert.throws(() => parseListen('9464'), /expected ADDR:PORT/);
+    assert.deepEqual(parseListen(':10464'), { host: '0.0.0.0', port: 10464 });
+    assert.throws(() => parseListen('10464'), /expected ADDR:PORT/);
     assert.throws(() => parseListen('[zz]:1'), /expected ADDR:PORT|not an IPv6/);
     for (const h of ['127.0.0.1', '127.8.9.1', '::1', 'localhost']) assert.ok(isLoopback(h), h);
     for (const h of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.1']) assert.ok(!isLoopback(h), h);

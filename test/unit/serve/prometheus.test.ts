@@ -1,18 +1,24 @@
 // A real Prometheus (Debian's) on loopback scrapes `numakit serve` on this machine, loads the
 // alert rules, and answers PromQL over its HTTP API with numakit's series: the exporter works
-// with the server it is for, not only with its own parser. One Prometheus start, seconds.
+// with the server it is for, not only with its own parser. A second job scrapes a second serve
+// behind --web.config.file: TLS, a client certificate and bcrypt basic auth, as node_exporter's
+// are scraped. One Prometheus start, seconds.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import bcrypt from 'bcryptjs';
 import { REPO_DIR } from '../../helpers/cli.js';
 import { readRules } from './dashboard_queries.js';
+import { makeTestCerts } from '../../helpers/tls_certs.js';
+import { skipUnlessTools, toolPath } from '../../helpers/tools.js';
 import { startServe, type Child } from './helpers.js';
 
-const PROMETHEUS = '/usr/bin/prometheus';
+const skip = skipUnlessTools('prometheus', 'openssl');
+const PROMETHEUS = toolPath('prometheus') ?? 'prometheus';
 
 /** A free loopback port (Prometheus has no "port 0, tell me which"). */
 function freePort(): Promise<number> {
@@ -31,16 +37,31 @@ interface Vector {
 }
 
 describe('prometheus scrapes numakit serve', {
-  skip: !existsSync(PROMETHEUS) && !process.env.CI ? 'prometheus not installed' : false,
+  skip,
 }, () => {
   let dir: string;
   let serve: Child;
+  let secure: Child;
   let prom: ChildProcess;
   let api: string;
   let log = '';
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'numakit-prom-'));
-    serve = await startServe(['--doctor-interval', '1h']);
+    const certs = makeTestCerts(mkdtempSync(join(dir, 'certs-')));
+    writeFileSync(
+      join(dir, 'web.yml'),
+      [
+        'tls_server_config:',
+        `  {cert_file: ${certs.serverCert}, key_file: ${certs.serverKey}, client_auth_type: RequireAndVerifyClientCert, client_ca_file: ${certs.caCert}}`,
+        `basic_auth_users: {prometheus: '${bcrypt.hashSync('scrape-pass-42', 10)}'}`,
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'password'), 'scrape-pass-42\n');
+    [serve, secure] = await Promise.all([
+      startServe(['--doctor-interval', '1h']),
+      startServe(['--doctor-interval', '1h', '--web.config.file', join(dir, 'web.yml')]),
+    ]);
     const port = await freePort();
     api = `http://127.0.0.1:${port}/api/v1`;
     writeFileSync(
@@ -51,6 +72,11 @@ describe('prometheus scrapes numakit serve', {
         'scrape_configs:',
         '  - job_name: numakit',
         `    static_configs: [{targets: ['${new URL(serve.base).host}']}]`,
+        '  - job_name: numakit-tls',
+        '    scheme: https',
+        `    tls_config: {ca_file: ${certs.caCert}, cert_file: ${certs.clientCert}, key_file: ${certs.clientKey}}`,
+        `    basic_auth: {username: prometheus, password_file: ${join(dir, 'password')}}`,
+        `    static_configs: [{targets: ['${new URL(secure.base).host}']}]`,
         '',
       ].join('\n'),
     );
@@ -69,7 +95,7 @@ describe('prometheus scrapes numakit serve', {
   after(async () => {
     prom?.kill('SIGTERM');
     await new Promise((r) => (prom?.exitCode !== null ? r(null) : prom.once('exit', r)));
-    await serve?.stop();
+    await Promise.all([serve?.stop(), secure?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -100,7 +126,13 @@ describe('prometheus scrapes numakit serve', {
     assert.equal(Number(mem.find((v) => v.metric.node === '0')!.value[1]), Number(m0[1]) * 1024);
     const busy = await query('rate(numakit_node_cpu_seconds_total{mode="busy"}[5s])');
     assert.ok(busy.every((v) => Number(v.value[1]) >= 0));
-    assert.ok((await query('numakit_scrape_partial == 0')).length === 1);
+    assert.ok((await query('numakit_scrape_partial{job="numakit"} == 0')).length === 1);
+  });
+
+  it('scrapes the exporter over TLS with a client certificate and basic auth', async () => {
+    assert.equal((await query('up{job="numakit-tls"} == 1'))[0]!.metric.instance, new URL(secure.base).host);
+    assert.match(secure.base, /^https:/);
+    assert.ok((await query('numakit_scrape_partial{job="numakit-tls"} == 0')).length === 1);
   });
 
   it('the alert rules are loaded and evaluated', async () => {

@@ -3,22 +3,15 @@
 // SIGTERM that ends it even with a half-sent request open.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runMain } from '../../helpers/cli.js';
+import { needTools, toolPath } from '../../helpers/tools.js';
 import { assertSameAsNodeExporter, startServe, type Child } from './helpers.js';
-
-/** A Debian tool the test needs: in CI (.ci/run installs it) its absence is a failure. */
-function tool(path: string): boolean {
-  if (existsSync(path)) return true;
-  if (process.env.CI) assert.fail(`${path} is missing: .ci/run installs it`);
-  return false;
-}
 
 /** node_exporter with only its meminfo_numa collector, on an ephemeral loopback port. */
 async function startNodeExporter(): Promise<{ scrape: () => Promise<string>; stop: () => void }> {
-  const ne = spawn('/usr/bin/prometheus-node-exporter', [
+  const ne = spawn(toolPath('prometheus-node-exporter') ?? 'prometheus-node-exporter', [
     '--web.listen-address=127.0.0.1:0',
     '--collector.disable-defaults',
     '--collector.meminfo_numa',
@@ -66,7 +59,7 @@ describe('serve process', () => {
   });
 
   it('the same meminfo_numa names, types, labels and values as node_exporter --collector.meminfo_numa', async (t) => {
-    if (!tool('/usr/bin/prometheus-node-exporter')) return t.skip('prometheus-node-exporter not installed');
+    if (!needTools(t, 'prometheus-node-exporter')) return;
     // Memory moves while the three readings are taken (other processes start and end; on a
     // loaded host by tens of MiB in a fraction of a second), so node_exporter's reading is
     // bracketed by two of ours taken just before and after it, with both servers already
@@ -94,9 +87,9 @@ describe('serve process', () => {
   });
 
   it("promtool check metrics: clean but for node_exporter's own camelCase names", async (t) => {
-    if (!tool('/usr/bin/promtool')) return t.skip('promtool not installed');
+    if (!needTools(t, 'promtool')) return;
     const text = await (await fetch(`${child.base}/metrics`)).text();
-    const r = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    const r = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     const problems = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
     assert.ok(problems.length > 0, 'node_exporter names are camelCase and promtool says so');
     for (const p of problems)
@@ -105,7 +98,7 @@ describe('serve process', () => {
       .split('\n')
       .filter((l) => !/^(# (HELP|TYPE) )?node_memory_numa_/.test(l))
       .join('\n');
-    const clean = spawnSync('/usr/bin/promtool', ['check', 'metrics'], { input: own, encoding: 'utf8' });
+    const clean = spawnSync('promtool', ['check', 'metrics'], { input: own, encoding: 'utf8' });
     assert.equal(clean.status, 0, `${clean.stdout}${clean.stderr}`);
   });
 

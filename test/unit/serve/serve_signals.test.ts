@@ -18,6 +18,7 @@ import { openRoot } from '../../../src/sysfs/root.js';
 const OPTS: ServeOptions = {
   listen: '127.0.0.1:0',
   tokenFile: undefined,
+  webConfigFile: undefined,
   insecurePublic: false,
   top: 0,
   doctorIntervalMs: 3_600_000,

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FIXTURES } from './helpers.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
 
 const BIN = new URL('../../../dist/cli/bin.js', import.meta.url).pathname;
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?25h\x1b[?1049l';
-const ready = existsSync('/usr/bin/script') && existsSync(BIN);
+const skip = existsSync(BIN) ? skipUnlessTools('script') : 'needs a build (npm run build)';
 
 interface Session {
   output: () => string;
@@ -25,7 +26,7 @@ interface Session {
 function startTop(interval = 0.2): Session {
   const pidFile = join(mkdtempSync(join(tmpdir(), 'numakit-top-')), 'pid');
   const cmd = `stty cols 120 rows 30; echo $$ > ${pidFile}; exec ${process.execPath} ${BIN} --root ${join(FIXTURES, 'four-node')} top --interval ${interval}`;
-  const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
@@ -52,7 +53,7 @@ async function framesThenQuit(key: string): Promise<string> {
 }
 
 test('top draws nodes and processes on the alternate screen and quits on q, restoring the terminal', {
-  skip: !ready && 'needs util-linux script and a build',
+  skip,
 }, async () => {
   const out = await framesThenQuit('q');
   assert.ok(out.indexOf(ENTER) < out.indexOf('numakit top'));
@@ -61,14 +62,14 @@ test('top draws nodes and processes on the alternate screen and quits on q, rest
 });
 
 test('top quits on Ctrl-C (raw mode delivers it as a key) and restores the terminal', {
-  skip: !ready && 'needs util-linux script and a build',
+  skip,
 }, async () => {
   const out = await framesThenQuit('\x03');
   assert.ok(out.trimEnd().endsWith(LEAVE));
 });
 
 test('top restores the terminal when killed with SIGTERM', {
-  skip: !ready && 'needs util-linux script and a build',
+  skip,
 }, async () => {
   const s = startTop();
   await s.waitFor('numakit top');
@@ -78,7 +79,7 @@ test('top restores the terminal when killed with SIGTERM', {
 });
 
 test('top ends at once on SIGTERM during a long --interval (its timer does not keep it running)', {
-  skip: !ready && 'needs util-linux script and a build',
+  skip,
 }, async () => {
   const s = startTop(1000);
   await s.waitFor('numakit top');
@@ -90,14 +91,14 @@ test('top ends at once on SIGTERM during a long --interval (its timer does not k
 });
 
 test('top started in the background (top &) is not stopped by the terminal and ends on SIGTERM and SIGHUP', {
-  skip: !ready && 'needs util-linux script and a build',
+  skip,
 }, async () => {
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'numakit-top-bg-'));
     const pidFile = join(dir, 'pid');
     // set -m: job control, so the background job has its own process group, not the terminal's.
     const cmd = `stty cols 120 rows 30; set -m; ${process.execPath} ${BIN} --root ${join(FIXTURES, 'four-node')} top --interval 0.2 & echo $! > ${pidFile}; wait $!; echo "top exited $?"`;
-    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     const kill = setTimeout(() => child.kill('SIGKILL'), 15000);

@@ -1,0 +1,140 @@
+// --web.config.file: the web configuration file of the Prometheus exporter toolkit, the one
+// node_exporter takes (https://github.com/prometheus/exporter-toolkit/blob/master/docs/web-configuration.md),
+// so one file and one set of habits serve both exporters on a host:
+//   tls_server_config: cert_file, key_file, client_auth_type, client_ca_file, min_version, max_version
+//   http_server_config: headers (the toolkit's five security headers)
+//   basic_auth_users: user -> bcrypt hash
+// Read and checked once at start (zod, strict like the toolkit's own UnmarshalStrict): a key
+// numakit does not implement is an error naming it, never silently ignored. Relative paths are
+// relative to the file's directory, as the toolkit's.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { NumakitError } from '../model/errors.js';
+import type { ClientAuth, WebConfig, WebTls } from './web_access.js';
+
+const CLIENT_AUTH: readonly [ClientAuth, ...ClientAuth[]] = [
+  'NoClientCert',
+  'RequestClientCert',
+  'RequireAnyClientCert',
+  'VerifyClientCertIfGiven',
+  'RequireAndVerifyClientCert',
+];
+
+const VERSIONS = { TLS10: 'TLSv1', TLS11: 'TLSv1.1', TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
+
+/** The toolkit's header allow-list; X-Content-Type-Options and X-Frame-Options take fixed values. */
+const HEADERS = {
+  'Strict-Transport-Security': z.string().min(1),
+  'X-Content-Type-Options': z.literal('nosniff'),
+  'X-Frame-Options': z.enum(['deny', 'sameorigin', 'DENY', 'SAMEORIGIN']),
+  'X-XSS-Protection': z.string().min(1),
+  'Content-Security-Policy': z.string().min(1),
+} as const;
+
+// bcrypt's modular crypt format: $2a$/$2b$/$2y$, a two-digit cost, 53 characters of salt+hash.
+const BCRYPT = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+
+const Schema = z
+  .object({
+    tls_server_config: z
+      .object({
+        cert_file: z.string().min(1),
+        key_file: z.string().min(1),
+        client_auth_type: z.enum(CLIENT_AUTH).optional(),
+        client_ca_file: z.string().min(1).optional(),
+        min_version: z.enum(Object.keys(VERSIONS) as [keyof typeof VERSIONS]).optional(),
+        max_version: z.enum(Object.keys(VERSIONS) as [keyof typeof VERSIONS]).optional(),
+      })
+      .strict()
+      .optional(),
+    http_server_config: z
+      .object({ headers: z.object(HEADERS).partial().strict().optional(), http2: z.boolean().optional() })
+      .strict()
+      .optional(),
+    basic_auth_users: z
+      .record(
+        z.string().min(1),
+        z.string().regex(BCRYPT, 'expected a bcrypt hash ($2y$10$... : htpasswd -nbBC 10 "" PASSWORD)'),
+      )
+      .optional(),
+  })
+  .strict()
+  .nullable();
+
+/** Reads, checks and loads FILE (and the certificate files it names) once, at start. */
+export function readWebConfig(file: string, what = '--web.config.file'): WebConfig {
+  const text = readOrFail(file, `${what} ${file}`);
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new NumakitError(`${what} ${file}: not YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const parsed = Schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.join('.');
+    const msg =
+      issue.code === 'unrecognized_keys'
+        ? `unknown or unsupported key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+        : issue.message;
+    throw new NumakitError(`${what} ${file}: ${where === '' ? '' : `${where}: `}${msg}`);
+  }
+  const c = parsed.data ?? {};
+  if (c.http_server_config?.http2 === true)
+    throw new NumakitError(
+      `${what} ${file}: http_server_config.http2: numakit serves HTTP/1.1 only: set false or leave it out`,
+    );
+  const rel = (p: string) => (isAbsolute(p) ? p : join(dirname(file), p));
+  let tls: WebTls | null = null;
+  if (c.tls_server_config) {
+    const t = c.tls_server_config;
+    const at = `${what} ${file}: tls_server_config`;
+    const clientAuth = t.client_auth_type ?? 'NoClientCert';
+    if (t.client_ca_file !== undefined && clientAuth === 'NoClientCert')
+      throw new NumakitError(`${at}: client_ca_file is set but client_auth_type is NoClientCert (set one)`);
+    if ((clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert') && !t.client_ca_file)
+      throw new NumakitError(`${at}: client_auth_type ${clientAuth} needs client_ca_file`);
+    const order = Object.keys(VERSIONS);
+    if (order.indexOf(t.min_version ?? 'TLS12') > order.indexOf(t.max_version ?? 'TLS13'))
+      throw new NumakitError(`${at}: min_version is above max_version`);
+    const minVersion = VERSIONS[t.min_version ?? 'TLS12'];
+    const maxVersion = VERSIONS[t.max_version ?? 'TLS13'];
+    tls = {
+      cert: Buffer.from(readOrFail(rel(t.cert_file), `${at}.cert_file ${t.cert_file}`)),
+      key: Buffer.from(readOrFail(rel(t.key_file), `${at}.key_file ${t.key_file}`)),
+      ca: t.client_ca_file ? Buffer.from(readOrFail(rel(t.client_ca_file), `${at}.client_ca_file`)) : null,
+      clientAuth,
+      minVersion,
+      maxVersion,
+    };
+    try {
+      // A key that does not match the certificate, or a file that is not PEM: said now, not at the first handshake.
+      createSecureContext({ cert: tls.cert, key: tls.key, ...(tls.ca ? { ca: tls.ca } : {}) });
+    } catch (e) {
+      throw new NumakitError(`${at}: ${(e as Error).message}`);
+    }
+  }
+  return {
+    file,
+    tls,
+    headers: Object.fromEntries(
+      Object.entries(c.http_server_config?.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    users: new Map(Object.entries(c.basic_auth_users ?? {})),
+  };
+}
+
+function readOrFail(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new NumakitError(
+      `${what}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
+  }
+}
