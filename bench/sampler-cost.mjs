@@ -13,6 +13,7 @@
 // the ratio new / baseline (under 1: cheaper than before). The outputs of stat --procs
 // of the two builds are compared too (same processes, same numbers).
 //   npm run build && node bench/sampler-cost.mjs [--base REF] [--procs N] [--rounds N] [--scrapes N]
+//                                                [--cases stat,agent,serve]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -34,7 +35,9 @@ const opt = (name, dflt) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] 
 const base = opt('--base', '0df04de');
 const nprocs = Number(opt('--procs', 10000));
 const rounds = Number(opt('--rounds', 3));
-const scrapes = Number(opt('--scrapes', 5));
+const scrapes = Number(opt('--scrapes', 20));
+/** Which of stat, agent, serve to run (comma-separated; default all). */
+const only = new Set(opt('--cases', 'stat,agent,serve').split(','));
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-sampler-bench-'));
 const children = [];
@@ -157,6 +160,19 @@ function startServe(bin, root) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * Scrapes until the server's first doctor run (on a worker thread, over every process) is done:
+ * its CPU would otherwise fall into whichever scrapes it overlaps.
+ */
+async function settled(srv) {
+  for (let i = 0; i < 600; i++) {
+    const text = await (await fetch(srv.url)).text();
+    if (text.includes('numakit_doctor_last_run_timestamp_seconds ')) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${srv.url}: no doctor run in 5 minutes`);
+}
+
 async function scrapeMs(srv) {
   const t0 = cpuMs(srv.pid);
   await (await fetch(srv.url)).text();
@@ -189,20 +205,24 @@ for (const [name, root] of roots) {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
     }).stdout;
-  sameOutput.push(
-    `${name}: stat --procs --json output ${out(builds.base) === out(builds.new) ? 'the same' : 'DIFFERENT'}`,
-  );
-  const cases = {
+  if (only.has('stat'))
+    sameOutput.push(
+      `${name}: stat --procs --json output ${out(builds.base) === out(builds.new) ? 'the same' : 'DIFFERENT'}`,
+    );
+  const all = {
     'stat --procs': (bin) => timeRun(bin, ['--root', root, 'stat', '--procs', '--json']),
     'agent --advise --once': (bin) =>
       timeRun(bin, ['--root', root, 'agent', '--advise', '--once', '--interval', '100ms']),
   };
-  for (const [what, run] of Object.entries(cases)) {
+  const cases = Object.entries(all).filter(([what]) => only.has(what.split(' ')[0]));
+  for (const [what, run] of cases) {
     const ms = { base: [], new: [] };
     for (let i = 0; i < rounds; i++) for (const b of ['base', 'new']) ms[b].push(run(builds[b]));
     rows.push([name, what, median(ms.base), median(ms.new)]);
   }
+  if (!only.has('serve')) continue;
   const servers = { base: await startServe(builds.base, root), new: await startServe(builds.new, root) };
+  await Promise.all([settled(servers.base), settled(servers.new)]);
   const ms = { base: [], new: [] };
   for (let i = 0; i < scrapes; i++) for (const b of ['base', 'new']) ms[b].push(await scrapeMs(servers[b]));
   servers.base.stop();
@@ -216,3 +236,4 @@ for (const [name, what, b, n] of rows)
     `${name.padEnd(28)} ${what.padEnd(22)} base ${b.toFixed(0).padStart(7)}  new ${n.toFixed(0).padStart(7)}  ratio ${(n / b).toFixed(2)}`,
   );
 for (const line of sameOutput) console.log(line);
+process.exit(0);

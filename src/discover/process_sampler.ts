@@ -76,6 +76,13 @@ export interface ProcessSamplerOptions {
   readonly screen?: ScreenOptions;
   /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
   readonly hugetlb?: boolean;
+  /** Read each process's cmdline (default true; serve labels by name only and never reads it). */
+  readonly cmdline?: boolean;
+  /**
+   * Reuse a process's status from the last pass while its resident pages are unchanged (serve:
+   * the K largest are visited every scrape, and it wants only their name and threads from it).
+   */
+  readonly reuseStatus?: boolean;
   /** Before status and cmdline are read: true drops the process this pass (the agent itself, init, a cooldown). */
   readonly skip?: (pid: number) => boolean;
   /** After status and cmdline: false drops it (its threads are not read). */
@@ -133,6 +140,8 @@ interface Known {
   threads: Map<number, ThreadTicks> | null;
   pass: number;
   maps: { rssPages: number; at: number; memory: ProcessMemory } | null;
+  /** The status read at the last pass and the resident pages then (options.reuseStatus). */
+  status: { rssPages: number; status: ProcStatus } | null;
 }
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
@@ -355,7 +364,14 @@ export class ProcessSampler {
    */
   private keep(pid: number, st: StatFields, before: Known | undefined): Candidate['prior'] {
     if (before === undefined) {
-      this.known.set(pid, { start: st.startTicks, ticks: st.cpuTicks, threads: null, pass: this.pass, maps: null });
+      this.known.set(pid, {
+        start: st.startTicks,
+        ticks: st.cpuTicks,
+        threads: null,
+        pass: this.pass,
+        maps: null,
+        status: null,
+      });
       return null;
     }
     const prior =
@@ -378,11 +394,13 @@ export class ProcessSampler {
     // baseline. A process never seen before counts its whole life (a first pass: no window).
     const baselineOnly = prior === null && c.known;
     if (this.o.skip?.(pid)) return null;
-    const status = c.status ?? readProcStatus(this.root, pid);
+    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.st.rssPages ? k.status.status : null;
+    const status = c.status ?? kept ?? readProcStatus(this.root, pid);
     if (status === null) return this.gone();
+    if (this.o.reuseStatus === true) k.status = { rssPages: c.st.rssPages, status };
     if (residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
     let cmdline: string | undefined;
-    const cmd = () => (cmdline ??= readCmdline(this.root, pid) ?? '');
+    const cmd = () => (cmdline ??= this.o.cmdline === false ? '' : (readCmdline(this.root, pid) ?? ''));
     if (this.o.prescreen && !this.o.prescreen({ pid, status, cmdline: cmd() })) return null;
     const t0 = prior?.threads ?? NO_THREADS;
     let t1: Map<number, ThreadTicks> | null = new Map();

@@ -86,6 +86,10 @@ export class TopProcessesCollector {
     this.shape = shape;
     this.sampler = createSampler(c.root, {
       hugetlb: m.hugetlbInUse,
+      // Labels are name and pid: no cmdline; the name and threads of the K largest, visited every
+      // scrape, are taken from their last status while their RSS holds.
+      cmdline: false,
+      reuseStatus: true,
       // One memory node: where threads ran does not change locality, so their stat is not read.
       threads: m.memoryNodes.length > 1,
       memory:
