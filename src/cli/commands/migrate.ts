@@ -11,7 +11,7 @@ import { readNumaMaps } from '../../sysfs/proc_numa_maps.js';
 import { readProcStatus } from '../../sysfs/proc_status.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
-import type { Command, ParsedOptions } from '../options.js';
+import type { CommandModule, ParsedOptions } from '../options.js';
 
 const OPTIONS = {
   paced: {
@@ -205,8 +205,7 @@ function moveThreads(ops: Ops, pid: number, fromCpus: number[], toCpus: number[]
   return moved;
 }
 
-const cmd: Command<Opts> = {
-  summary: "move a process's memory between nodes (migratepages-compatible), at once or paced",
+const cmd: CommandModule<Opts> = {
   synopsis: ['PID FROM-NODES TO-NODES [--paced] [--rate MBPS] [--threads] [--json]'],
   description: `Moves the pages of process PID that are on FROM-NODES to TO-NODES, as numactl's
 migratepages: the sets are paired in order (the first FROM node's pages go to the first TO
