@@ -26,6 +26,8 @@ export interface ApplyOptions {
   readonly delayMs?: number;
   /** Persistent files (--persist), written after the runtime changes and journaled with them. */
   readonly persist?: readonly PersistFile[];
+  /** A tuned profile among the persisted files to activate once they are written (when tuned runs). */
+  readonly tunedProfile?: string;
   readonly log?: (line: string) => void;
   /** Corrupt journal files set aside, one line each. */
   readonly warn?: (line: string) => void;
@@ -130,6 +132,13 @@ function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOpt
       const at = cs.files.length;
       writePersisted(f, (path, old, state) => save({ ...cs, files: [...cs.files.slice(0, at), { path, old, state }] }));
       opts.log?.(`wrote ${f.path}`);
+    }
+    if (opts.tunedProfile !== undefined && sys.tuned) {
+      const entry = { profile: opts.tunedProfile, old: sys.tuned.active(), state: 'writing' as const };
+      save({ ...cs, tuned: entry });
+      sys.tuned.activate([opts.tunedProfile]);
+      save({ ...cs, tuned: { ...entry, state: 'written' } });
+      opts.log?.(`tuned profile: ${entry.old.join(' ') || '(none)'} -> ${opts.tunedProfile}`);
     }
     save({ ...cs, status: 'applied' });
   } catch (e) {

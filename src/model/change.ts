@@ -106,6 +106,16 @@ export interface PersistedFile {
 }
 
 /**
+ * The tuned profile `apply --persist /etc --yes` activated (tuned-adm profile) after writing it:
+ * `old` the profiles active before ([] when tuned ran with none: a rollback then runs tuned-adm off).
+ */
+export interface TunedEntry {
+  readonly profile: string;
+  readonly old: readonly string[];
+  readonly state: 'writing' | 'written' | 'restored';
+}
+
+/**
  * A thread's CPU affinity as `numakit agent` changed it: `old` is the affinity before the
  * agent's first change (a CPU list), `value` the agent's latest. `start` is the thread's
  * starttime (clock ticks since boot, /proc/PID/task/TID/stat field 22): a TID reused by
@@ -156,6 +166,8 @@ export interface ChangeSet {
   readonly planned: number;
   readonly entries: JournalEntry[];
   readonly files: PersistedFile[];
+  /** The tuned profile activated with the persisted files (absent when none was). */
+  readonly tuned?: TunedEntry;
   /** Thread affinities changed by `numakit agent` (absent in change sets of apply). */
   readonly threads?: ThreadAffinityEntry[];
   /** Page moves by `numakit agent`, the latest per process (absent in change sets of apply). */
@@ -182,7 +194,12 @@ export function threadsToUndo(cs: ChangeSet): ThreadAffinityEntry[] {
 
 /** True when a rollback of this set has something to do. */
 export function needsUndo(cs: ChangeSet): boolean {
-  return entriesToUndo(cs).length > 0 || filesToUndo(cs).length > 0 || threadsToUndo(cs).length > 0;
+  return (
+    entriesToUndo(cs).length > 0 ||
+    filesToUndo(cs).length > 0 ||
+    threadsToUndo(cs).length > 0 ||
+    (cs.tuned !== undefined && cs.tuned.state !== 'restored')
+  );
 }
 
 /** A change compared with the running value: what a dry run shows and an apply writes. */
