@@ -15,6 +15,8 @@ export interface PersistFile {
   /** Absolute path to write. */
   readonly path: string;
   readonly text: string;
+  /** Default 0644. */
+  readonly mode?: number;
 }
 
 export interface ApplyOptions {
@@ -81,7 +83,7 @@ function writePersisted(
 ): void {
   const old = existsSync(f.path) ? readFileSync(f.path, 'utf8') : null;
   journal(f.path, old, 'writing');
-  atomicWrite(f.path, f.text);
+  atomicWrite(f.path, f.text, f.mode);
   journal(f.path, old, 'written');
 }
 

@@ -38,10 +38,14 @@ export function tunedProfileIn(dir: string, files: readonly PersistFileText[]): 
 
 export function persistFiles(dir: string, files: readonly PersistFileText[]): PersistFile[] {
   const base = realish(dir);
-  return files.map((f) => ({ path: join(base, f.path), text: f.text }));
+  return files.map((f) => ({
+    path: join(base, f.path),
+    text: f.text,
+    ...(f.mode === undefined ? {} : { mode: f.mode }),
+  }));
 }
 
 /** Writes files now, without journaling (a review directory outside /etc). */
 export function writePersistFiles(files: readonly PersistFile[]): void {
-  for (const f of files) atomicWrite(f.path, f.text);
+  for (const f of files) atomicWrite(f.path, f.text, f.mode);
 }

@@ -36,6 +36,7 @@ export interface UndoOptions {
 }
 
 function readNow(sys: System, e: JournalEntry): string | null {
+  if (e.change.kind === 'irqbalance-ban') return sys.irqbalance?.banned().join(',') ?? null;
   return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
 }
 

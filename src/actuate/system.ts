@@ -7,6 +7,7 @@ import { NumakitError } from '../model/errors.js';
 import { readText } from '../sysfs/read.js';
 import { rootPath, type SysRoot } from '../sysfs/root.js';
 import { fileOps, type FileOps } from './file_ops.js';
+import type { IrqbalanceControl } from './irqbalance_socket.js';
 import type { TunedControl } from './tuned_adm.js';
 
 export interface ServiceManager {
@@ -22,6 +23,8 @@ export interface System {
   readonly services: ServiceManager | null;
   /** The running tuned daemon, null (or absent) when it does not run: no profile is switched then. */
   readonly tuned?: TunedControl | null;
+  /** The running irqbalance's socket, null (or absent) when none: its banned IRQs are then absent. */
+  readonly irqbalance?: IrqbalanceControl | null;
   /** True when running as root (uid 0). */
   readonly isRoot: boolean;
   read(rel: string): string | null;
@@ -83,6 +86,7 @@ function closeQuietly(fs: FileOps, fd: number): void {
 export interface OpenSystemOptions {
   readonly services?: ServiceManager | null;
   readonly tuned?: TunedControl | null;
+  readonly irqbalance?: IrqbalanceControl | null;
   readonly isRoot?: boolean;
 }
 
@@ -93,6 +97,7 @@ export function openSystem(root: SysRoot, opts: OpenSystemOptions = {}): System 
     root,
     services: opts.services ?? null,
     tuned: opts.tuned ?? null,
+    irqbalance: opts.irqbalance ?? null,
     isRoot,
     read: (rel) => readText(root, rel),
     write: (rel, text) => writeKnob(rootPath(root, rel), text),

@@ -29,9 +29,32 @@ export interface IrqAffinityChange {
   readonly value: string;
   /** The device the IRQ belongs to, for messages (eth0, nvme0). */
   readonly device?: string;
+  /** The device's PCI address (0000:3b:00.0): --persist finds its IRQs at boot by it, not by number. */
+  readonly pci?: string;
   readonly reason: string;
   /** Any non-empty subset of the value's CPUs counts as set (an IRQ pinned to one CPU of the node). */
   readonly subset?: boolean;
+}
+
+/**
+ * The IRQs a running irqbalance leaves alone (the banned set of its socket): value is the whole set,
+ * IRQ numbers joined by commas ("" for none). Steers irqbalance off IRQs numakit pins, instead of
+ * stopping it; runtime only (irqbalance forgets it on restart: --persist writes its policy script).
+ */
+export interface IrqbalanceBanChange {
+  readonly kind: 'irqbalance-ban';
+  readonly target: 'irqbalance';
+  readonly value: string;
+  readonly reason: string;
+}
+
+/** An IRQ list as IrqbalanceBanChange holds it. */
+export function formatIrqList(irqs: readonly number[]): string {
+  return [...new Set(irqs)].sort((a, b) => a - b).join(',');
+}
+
+export function parseIrqList(text: string): number[] {
+  return text.trim() === '' ? [] : text.split(',').map((s) => Number(s.trim()));
 }
 
 export type ServiceState = 'running' | 'stopped';
@@ -44,7 +67,7 @@ export interface ServiceChange {
   readonly reason: string;
 }
 
-export type Change = SysctlChange | SysfsChange | IrqAffinityChange | ServiceChange;
+export type Change = SysctlChange | SysfsChange | IrqAffinityChange | ServiceChange | IrqbalanceBanChange;
 export type ChangeKind = Change['kind'];
 
 /** Root-relative file a change writes; null for services. The scan knobs may move (see actuate/targets). */
@@ -57,12 +80,14 @@ export function changePath(c: Change): string | null {
     case 'irq-affinity':
       return `proc/irq/${c.target}/smp_affinity_list`;
     case 'service':
+    case 'irqbalance-ban':
       return null;
   }
 }
 
 /** How a change is named to the user: "/proc/sys/vm/swappiness", "service irqbalance". */
 export function changeLabel(c: Change, path: string | null = changePath(c)): string {
+  if (c.kind === 'irqbalance-ban') return 'irqbalance banned IRQs';
   return path === null ? `service ${c.target}` : `/${path}`;
 }
 
@@ -83,7 +108,7 @@ export function dedupeChanges(changes: readonly Change[]): Change[] {
  */
 export interface JournalEntry {
   readonly change: Change;
-  /** Root-relative path actually written; null for services. */
+  /** Root-relative path actually written; null for services and irqbalance's banned IRQs. */
   readonly path: string | null;
   readonly old: string;
   readonly restore: string;

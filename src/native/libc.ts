@@ -31,6 +31,12 @@ export interface Libc {
   getpagesize: Fn;
   madvise: Fn;
   getrusage: Fn;
+  socket: Fn;
+  connect: Fn;
+  setsockopt: Fn;
+  write: Fn;
+  read: Fn;
+  close: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -121,6 +127,12 @@ function bind(): Libc {
     getpagesize: lib.func('int getpagesize()'),
     madvise: lib.func('int madvise(uintptr_t addr, size_t length, int advice)'),
     getrusage: lib.func('int getrusage(int who, void *usage)'),
+    socket: lib.func('int socket(int domain, int type, int protocol)'),
+    connect: lib.func('int connect(int fd, const void *addr, uint32_t len)'),
+    setsockopt: lib.func('int setsockopt(int fd, int level, int name, const void *value, uint32_t len)'),
+    write: lib.func('long write(int fd, const void *buf, size_t count)'),
+    read: lib.func('long read(int fd, _Out_ void *buf, size_t count)'),
+    close: lib.func('int close(int fd)'),
   };
   return real;
 }

@@ -3,16 +3,19 @@
 //                                                 [vm] THP, [sysctl], [sysfs] only for knobs no plugin sets
 //                                                 (KSM, rq_affinity, rps_cpus, the debugfs scan knobs);
 //                                                 include= the stock profile it builds on
-//   systemd/system/numakit-irq-affinity.service   IRQ masks, re-applied at boot
-//   systemd/system/irqbalance.service.d/90-numakit.conf   irqbalance keeps off the pinned IRQs
+//   numakit/irq-affinity.sh + its unit, irqbalance's policy script + drop-in: IRQs pinned by device
+//                                                 identity at boot (irq_persist.ts)
 //   numakit/boot.txt                              what needs a person: GRUB arguments, units to disable
 // Pure: the caller writes the files.
 import type { Change, PlannedChange } from '../model/change.js';
+import { renderIrqPersist } from './irq_persist.js';
 
 export interface PersistFileText {
   /** Path relative to DIR. */
   readonly path: string;
   readonly text: string;
+  /** File mode (default 0644): scripts run by irqbalance are 0755. */
+  readonly mode?: number;
 }
 
 export interface PersistOptions {
@@ -71,34 +74,6 @@ function tunedConf(items: readonly PlannedChange[], opts: PersistOptions): Persi
   return { path: `tuned/${tunedProfileName(opts.name)}/tuned.conf`, text: [...out, ''].join('\n') };
 }
 
-function irqUnit(irqs: readonly Change[]): PersistFileText | null {
-  if (irqs.length === 0) return null;
-  const lines = [
-    HEADER,
-    '# MSI IRQ numbers can change when drivers load in another order: check after a reboot',
-    '# (numakit apply shows "already set" when they still match).',
-    '[Unit]',
-    'Description=numakit: pin device IRQs to the CPUs of their NUMA node',
-    'After=irqbalance.service',
-    '',
-    '[Service]',
-    'Type=oneshot',
-    ...irqs.map((c) => `ExecStart=/bin/sh -c 'echo ${c.value} > /proc/irq/${c.target}/smp_affinity_list'`),
-    '',
-    '[Install]',
-    'WantedBy=multi-user.target',
-    '',
-  ];
-  return { path: 'systemd/system/numakit-irq-affinity.service', text: lines.join('\n') };
-}
-
-function irqbalanceDropIn(irqs: readonly Change[]): PersistFileText {
-  const args = irqs.map((c) => `--banirq=${c.target}`).join(' ');
-  // RHEL's unit passes $IRQBALANCE_ARGS, Debian's $OPTIONS; an EnvironmentFile setting the same variable wins.
-  const text = [HEADER, '[Service]', `Environment="IRQBALANCE_ARGS=${args}" "OPTIONS=${args}"`, ''].join('\n');
-  return { path: 'systemd/system/irqbalance.service.d/90-numakit.conf', text };
-}
-
 /** Kernel command-line arguments matching the plan's sysctls and THP setting. */
 export function grubArguments(changes: readonly Change[]): string[] {
   const args: string[] = [];
@@ -140,14 +115,12 @@ export function renderPersistFiles(plan: readonly PlannedChange[], opts: Persist
   const items = plan.filter((p) => p.action !== 'absent');
   const changes = items.map((p) => p.change);
   const irqs = changes.filter((c) => c.kind === 'irq-affinity');
-  const stopsIrqbalance = changes.some(
-    (c) => c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped',
+  // irqbalance runs (steered by the plan) or runs again after a reboot (stopped by it): give it the policy script.
+  const irqbalance = changes.some(
+    (c) => c.kind === 'irqbalance-ban' || (c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped'),
   );
   const tuned = tunedConf(items, opts);
-  return [
-    tuned,
-    irqUnit(irqs),
-    stopsIrqbalance ? irqbalanceDropIn(irqs) : null,
-    bootText(changes, opts, tuned !== null),
-  ].filter((f): f is PersistFileText => f !== null);
+  return [tuned, ...renderIrqPersist(irqs, irqbalance), bootText(changes, opts, tuned !== null)].filter(
+    (f): f is PersistFileText => f !== null,
+  );
 }

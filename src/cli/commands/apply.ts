@@ -8,6 +8,7 @@ import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { planChanges } from '../../actuate/targets.js';
 import { openTuned } from '../../actuate/tuned_adm.js';
+import { openIrqbalance } from '../../actuate/irqbalance_socket.js';
 import { dedupeChanges, type Change, type ChangeSet } from '../../model/change.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { parsePlacement } from '../../policy/knowledge/placement.js';
@@ -142,6 +143,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
   const sys = openSystem(ctx.root, {
     services: ctx.root.isReal ? openSystemctl() : null,
     tuned: yes && ctx.root.isReal ? openTuned(ctx.root) : null,
+    irqbalance: ctx.root.isReal ? openIrqbalance(ctx.root) : null,
   });
   const source = await loadSource(values, positionals[0], sys, ctx.err);
   const plan = planChanges(sys, dedupeChanges(source.changes));

@@ -230,3 +230,33 @@ test('tuned with no profile before is turned off by rollback; a failed switch fa
   assert.deepEqual(treeContents(dir), before);
   assert.equal(existsSync(join(out, 'tuned/numakit-db/tuned.conf')), false);
 });
+
+test('irqbalance is steered, not stopped: its banned IRQs are journaled, set, read back, and put back by rollback', () => {
+  const { stateDir, sys } = setup();
+  let banned = [7];
+  const sent: number[][] = [];
+  const irqbalance = {
+    banned: () => [...banned],
+    setBanned(irqs: readonly number[]) {
+      sent.push([...irqs]);
+      banned = [...irqs];
+    },
+  };
+  const steered = { ...sys, irqbalance };
+  const ban: Change = { kind: 'irqbalance-ban', target: 'irqbalance', value: '7,40', reason: 'r' };
+  const plan = planChanges(steered, [ban, CHANGES[4]!]);
+  assert.deepEqual(
+    plan.map((p) => [p.path, p.current, p.action]),
+    [
+      [null, '7', 'change'],
+      ['proc/irq/40/smp_affinity_list', '0-3', 'change'],
+    ],
+  );
+  const cs = applyPlan(steered, plan, { stateDir, source: 'p' });
+  assert.deepEqual(banned, [7, 40]);
+  assert.equal(cs.entries[0]!.old, '7');
+  rollback(steered, { stateDir });
+  assert.deepEqual(sent, [[7, 40], [7]]);
+  // Without a reachable irqbalance the change is absent (nothing to steer).
+  assert.equal(planChanges(sys, [ban])[0]!.action, 'absent');
+});

@@ -99,22 +99,18 @@ test('the same knob of many CPUs is one line per old -> new', () => {
   );
 });
 
-test('persist: the IRQ unit, the irqbalance drop-in banning the pinned IRQs, debugfs knobs in tuned, units to disable', () => {
+test('persist: the IRQ unit and script, irqbalance policy script and drop-in, debugfs knobs in tuned, units to disable', () => {
   const files = Object.fromEntries(renderPersistFiles(PLAN, { name: 't' }).map((f) => [f.path, f.text]));
   assert.deepEqual(Object.keys(files).sort(), [
     'numakit/boot.txt',
+    'numakit/irq-affinity.sh',
+    'numakit/irqbalance-policy.sh',
     'systemd/system/irqbalance.service.d/90-numakit.conf',
     'systemd/system/numakit-irq-affinity.service',
     'tuned/numakit-t/tuned.conf',
   ]);
-  assert.match(
-    files['systemd/system/numakit-irq-affinity.service']!,
-    /^ExecStart=\/bin\/sh -c 'echo 0-15 > \/proc\/irq\/41\/smp_affinity_list'$/m,
-  );
-  assert.match(
-    files['systemd/system/irqbalance.service.d/90-numakit.conf']!,
-    /IRQBALANCE_ARGS=--banirq=40 --banirq=41/,
-  );
+  assert.match(files['numakit/irq-affinity.sh']!, /^pin '' 'eth0' '0-15'$/m);
+  assert.match(files['systemd/system/irqbalance.service.d/90-numakit.conf']!, /IRQBALANCE_ARGS=--policyscript=/);
   assert.match(
     files['tuned/numakit-t/tuned.conf']!,
     /^\/sys\/kernel\/debug\/sched\/numa_balancing\/scan_delay_ms=1000$/m,
