@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import {
   changeLabel,
+  formatIrqList,
   needsUndo,
   type ChangeSet,
   type ChangeSetStatus,
@@ -36,7 +37,7 @@ export interface UndoOptions {
 }
 
 function readNow(sys: System, e: JournalEntry): string | null {
-  if (e.change.kind === 'irqbalance-ban') return sys.irqbalance?.banned().join(',') ?? null;
+  if (e.change.kind === 'irqbalance-ban') return sys.irqbalance ? formatIrqList(sys.irqbalance.banned()) : null;
   return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
 }
 

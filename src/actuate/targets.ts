@@ -1,6 +1,6 @@
 // Where a change's value lives and how two values compare. Pure apart from the reads done
 // through System.
-import { changePath, parseIrqList, type Change, type PlannedChange } from '../model/change.js';
+import { changePath, formatIrqList, parseIrqList, type Change, type PlannedChange } from '../model/change.js';
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import { NumakitError } from '../model/errors.js';
 import type { System } from './system.js';
@@ -80,7 +80,7 @@ export function readTarget(sys: System, c: Change): { path: string | null; raw: 
 /** The banned set as text; '?' when the socket refuses this user (it is root's: a dry run as non-root). */
 function bannedNow(irqbalance: NonNullable<System['irqbalance']>): string {
   try {
-    return irqbalance.banned().join(',');
+    return formatIrqList(irqbalance.banned());
   } catch (e) {
     if (process.getuid?.() === 0) throw e;
     return '?';

@@ -38,7 +38,7 @@ export interface IrqAffinityChange {
 
 /**
  * The IRQs a running irqbalance leaves alone (the banned set of its socket): value is the whole set,
- * IRQ numbers joined by commas ("" for none). Steers irqbalance off IRQs numakit pins, instead of
+ * IRQ numbers joined by commas ("none" for none). Steers irqbalance off IRQs numakit pins, instead of
  * stopping it; runtime only (irqbalance forgets it on restart: --persist writes its policy script).
  */
 export interface IrqbalanceBanChange {
@@ -48,13 +48,15 @@ export interface IrqbalanceBanChange {
   readonly reason: string;
 }
 
-/** An IRQ list as IrqbalanceBanChange holds it. */
+/** An IRQ list as IrqbalanceBanChange holds it: "40,41", or "none". */
 export function formatIrqList(irqs: readonly number[]): string {
-  return [...new Set(irqs)].sort((a, b) => a - b).join(',');
+  return irqs.length === 0 ? 'none' : [...new Set(irqs)].sort((a, b) => a - b).join(',');
 }
 
+/** "40,41" -> [40, 41]; "none" or "" -> []. */
 export function parseIrqList(text: string): number[] {
-  return text.trim() === '' ? [] : text.split(',').map((s) => Number(s.trim()));
+  const t = text.trim();
+  return t === '' || t === 'none' ? [] : t.split(',').map((s) => Number(s.trim()));
 }
 
 export type ServiceState = 'running' | 'stopped';

@@ -49,7 +49,10 @@ const ChangeSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('irqbalance-ban'),
     target: z.literal('irqbalance'),
-    value: scalar.refine((v) => /^\s*(\d+\s*(,\s*\d+\s*)*)?$/.test(v), 'IRQ numbers such as 45,46 ("" for none)'),
+    value: scalar.refine(
+      (v) => /^\s*(none|\d+\s*(,\s*\d+\s*)*)?$/.test(v),
+      'IRQ numbers such as 45,46 (none for none)',
+    ),
     reason,
   }),
   z.strictObject({

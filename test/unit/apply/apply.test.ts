@@ -257,6 +257,8 @@ test('irqbalance is steered, not stopped: its banned IRQs are journaled, set, re
   assert.equal(cs.entries[0]!.old, '7');
   rollback(steered, { stateDir });
   assert.deepEqual(sent, [[7, 40], [7]]);
+  banned = [];
+  assert.equal(planChanges(steered, [ban])[0]!.current, 'none');
   // Without a reachable irqbalance the change is absent (nothing to steer).
   assert.equal(planChanges(sys, [ban])[0]!.action, 'absent');
 });
