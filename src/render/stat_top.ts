@@ -1,7 +1,9 @@
 // `numakit top`: one screen of the live view, as lines no wider than the terminal. Nodes with
 // a memory-use bar and allocation rates; then processes by memory on nodes they do not run on,
 // with locality. The command adds the cursor movement; this is pure text.
+import type { AccessLocality } from '../model/access_locality.js';
 import type { ProcessDetail } from '../model/process_detail.js';
+import { formatAccess } from '../policy/access_locality.js';
 import type { ProcessSample } from '../model/stat.js';
 import type { RankedProcess } from '../policy/locality.js';
 import { HELP_LINES, INITIAL_VIEW, statusLine, type TopView } from './top_view.js';
@@ -31,6 +33,8 @@ export interface TopFrame {
   readonly view?: TopView;
   /** The process drilled into, read now; null when it is gone. */
   readonly detail?: ProcessDetail | null;
+  /** Access locality of the processes shown (pid -> it), from NUMA-balancing faults. */
+  readonly access?: ReadonlyMap<number, AccessLocality>;
 }
 
 const rate = (v: number | null) => (v === null ? '-' : v >= 10000 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
@@ -57,7 +61,7 @@ function nodeLines(f: TopFrame): string[] {
   return lines;
 }
 
-function procLine(r: RankedProcess<ProcessSample>, selected: boolean): string {
+function procLine(r: RankedProcess<ProcessSample>, selected: boolean, access: AccessLocality | undefined): string {
   const p = r.sample;
   const mem = p.memory.kind === 'ok' ? formatBytes(p.memory.totalBytes) : 'no perm';
   const ran =
@@ -72,7 +76,7 @@ function procLine(r: RankedProcess<ProcessSample>, selected: boolean): string {
           .map(([n, m]) => `${n}:${formatBytes(m.totalBytes).replace(' ', '')}`)
           .join(' ')
       : '';
-  return `${selected ? '>' : ' '}${String(p.pid).padStart(7)} ${p.comm.slice(0, 15).padEnd(15)} ${mem.padStart(9)} ${formatBytes(r.remoteBytes).padStart(9)} ${formatLocality(r.locality).padStart(8)}  ${ran.padEnd(7)} ${per}`;
+  return `${selected ? '>' : ' '}${String(p.pid).padStart(7)} ${p.comm.slice(0, 15).padEnd(15)} ${mem.padStart(9)} ${formatBytes(r.remoteBytes).padStart(9)} ${formatLocality(r.locality).padStart(8)} ${formatAccess(access).padStart(6)}  ${ran.padEnd(7)} ${per}`;
 }
 
 const bytesPerNode = (nodes: Readonly<Record<string, number>>) =>
@@ -82,10 +86,23 @@ const bytesPerNode = (nodes: Readonly<Record<string, number>>) =>
     .join(' ');
 
 /** The drill-down: threads (CPU, node), then mappings by size with their memory per node. */
-function detailLines(d: ProcessDetail | null | undefined, pid: number, room: number): string[] {
+/** "access locality 0.25 (NUMA-balancing faults by node of the memory: 0:12 1:36)", or why not. */
+export function accessLine(a: AccessLocality | undefined): string {
+  if (a === undefined) return 'access locality: not read';
+  if (a.kind !== 'ok') return `access locality: not available: ${a.why}`;
+  const by = Object.entries(a.nodes)
+    .sort(([x], [y]) => Number(x) - Number(y))
+    .map(([n, f]) => `${n}:${f}`)
+    .join(' ');
+  return `access locality ${a.local.toFixed(2)} (NUMA-balancing faults by node of the memory: ${by})`;
+}
+
+function detailLines(f: TopFrame, pid: number, room: number): string[] {
+  const d = f.detail;
   if (!d) return [`process ${pid} is gone   Esc: back`];
   const lines = [
     `process ${d.pid} (${d.comm})  cgroup ${d.cgroup ?? '?'}  ${d.threads.length} thread(s)   Esc: back`,
+    accessLine(f.access?.get(d.pid)),
     '',
     '    TID COMM            STATE  CPU  NODE  CPU TIME',
   ];
@@ -111,18 +128,20 @@ export function renderTopFrame(f: TopFrame): string[] {
   const title = `numakit top  ${f.time}  every ${f.intervalSeconds}s  ${f.processCount} processes`;
   const lines = [title, statusLine(v)];
   if (v.help) lines.push('', ...HELP_LINES);
-  else if (v.drill !== null) lines.push('', ...detailLines(f.detail, v.drill, f.height - 3));
+  else if (v.drill !== null) lines.push('', ...detailLines(f, v.drill, f.height - 3));
   else {
     lines.push(
       '',
       ...nodeLines(f),
       '',
-      `     PID COMM               MEMORY    REMOTE LOCALITY  RAN ON  MEMORY PER NODE`,
+      `     PID COMM               MEMORY    REMOTE LOCALITY ACCESS  RAN ON  MEMORY PER NODE`,
     );
     const room = Math.max(0, f.height - lines.length);
     // The selected row stays on screen: the list scrolls under it.
     const first = Math.max(0, v.selected - room + 1);
-    f.procs.slice(first, first + room).forEach((r, i) => lines.push(procLine(r, first + i === v.selected)));
+    f.procs
+      .slice(first, first + room)
+      .forEach((r, i) => lines.push(procLine(r, first + i === v.selected, f.access?.get(r.sample.pid))));
   }
   return lines.slice(0, f.height).map((l) => l.slice(0, f.width));
 }

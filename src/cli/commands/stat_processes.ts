@@ -1,5 +1,6 @@
 // stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
 // each process) and --procs (every process by remote memory, with its locality).
+import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
 import { findPids, readProcessMemory, sampleProcesses, type NumastatUnits } from '../../discover/processes.js';
 import { NumakitError } from '../../model/errors.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
@@ -43,11 +44,13 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
     ctx,
   );
   const ranked = rankByRemote(samples).slice(0, o.top);
+  const balancing = readNumaBalancing(ctx.root);
+  const access = new Map(ranked.map((r) => [r.sample.pid, readAccessLocality(ctx.root, r.sample.pid, balancing)]));
   if (o.json)
     ctx.out(
       renderStatJson({
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
-        processes: ranked.map(rankedJson),
+        processes: ranked.map((r) => rankedJson(r, access.get(r.sample.pid))),
         warnings: readWarnings(ctx),
       }),
     );
@@ -57,6 +60,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
         total: samples.length,
         reader: reader(ctx),
+        access,
       }),
     );
   return 0;

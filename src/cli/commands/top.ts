@@ -12,6 +12,8 @@ import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
 import { INITIAL_VIEW, splitKeys, topKey, viewRows, type TopRow, type TopView } from '../../render/top_view.js';
 import { readCgroupPath, readProcessDetail } from '../../discover/top_detail.js';
+import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
+import type { AccessLocality } from '../../model/access_locality.js';
 import { discoverTopology } from '../../discover/topology.js';
 import type { Topology } from '../../model/topology.js';
 import type { Context } from '../context.js';
@@ -91,6 +93,14 @@ function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; w
   screen.rows = viewRows(v, s.ranked, cgroupOf);
   if (v.drill === null && v.selected >= screen.rows.length && screen.rows.length > 0)
     screen.view = { ...v, selected: screen.rows.length - 1 };
+  // Access locality only for the rows that can be on screen (every thread's sched file is read).
+  const balancing = readNumaBalancing(ctx.root);
+  const access = new Map<number, AccessLocality>();
+  const shown =
+    screen.view.drill !== null
+      ? [screen.view.drill]
+      : screen.rows.slice(0, screen.view.selected + o.height).map((r) => r.sample.pid);
+  for (const pid of shown) access.set(pid, readAccessLocality(ctx.root, pid, balancing));
   let detail = null;
   if (screen.view.drill !== null) {
     screen.topology ??= discoverTopology(ctx.root);
@@ -106,6 +116,7 @@ function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; w
     height: o.height,
     view: screen.view,
     detail,
+    access,
   });
 }
 

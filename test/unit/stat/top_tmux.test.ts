@@ -35,6 +35,11 @@ describe('numakit top in tmux', { skip: !TMUX ? 'tmux is not installed' : !exist
     const root = mkdtempSync(join(tmpdir(), 'numakit-top-tmux-'));
     cpSync(join(FIXTURES, 'four-node'), root, { recursive: true });
     writeFileSync(join(root, 'proc/1302/cgroup'), '0::/user.slice/batch.service\n');
+    // java's NUMA-balancing faults (2 of its threads): 30 of 40 faults on the node each runs on.
+    const sched = (node: number, f0: number, f1: number) =>
+      `current_node=${node}, numa_group_id=0\nnuma_faults node=0 task_private=${f0} task_shared=0 group_private=0 group_shared=0\nnuma_faults node=1 task_private=${f1} task_shared=0 group_private=0 group_shared=0\n`;
+    writeFileSync(join(root, 'proc/1302/task/1310/sched'), sched(1, 5, 15));
+    writeFileSync(join(root, 'proc/1302/task/1311/sched'), sched(0, 15, 5));
     // After top exits, the shell prints the terminal mode (cooked again: icanon) and keeps the pane.
     const cmd = `${process.execPath} ${BIN} --root ${root} top --interval 0.5; echo "exit $?"; stty -a | grep -o -- '-\\?icanon'; sleep 60`;
     const r = tmux('new-session', '-d', '-s', 'top', '-x', '120', '-y', '30', cmd);
@@ -45,6 +50,8 @@ describe('numakit top in tmux', { skip: !TMUX ? 'tmux is not installed' : !exist
   it('draws the list, sorted by remote memory, on the alternate screen', async () => {
     const s = await sees('hugeapp');
     assert.match(s, /^sort: remote memory   \?: help  q: quit$/m);
+    assert.match(s, /LOCALITY ACCESS/);
+    assert.match(s, /^ +1302 java .* 0\.25 +0\.75 /m, 'java: placement 0.25, accesses 0.75 local');
     assert.equal(pane('#{alternate_on}'), '1');
     assert.match(s, /^>\s*\d+ /m, 'the first row is selected');
   });
@@ -92,6 +99,7 @@ describe('numakit top in tmux', { skip: !TMUX ? 'tmux is not installed' : !exist
     keys('Enter');
     const s = await sees('process 1302 (java)');
     assert.match(s, /cgroup \/user\.slice\/batch\.service {2}4 thread\(s\)/);
+    assert.match(s, /^access locality 0\.75 \(NUMA-balancing faults by node of the memory: 0:20 1:20\)$/m);
     for (const tid of [1302, 1310, 1311, 1312]) assert.match(s, new RegExp(`^ +${tid} \\S+ +\\S +\\d+ +[\\d?]+ `, 'm'));
     assert.match(s, /^MAPPING .*PER NODE/m);
     assert.match(s, /^[0-9a-f]+ +\d/m, 'at least one mapping with its memory');
