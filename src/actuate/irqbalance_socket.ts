@@ -57,7 +57,8 @@ export function openIrqbalance(root: SysRoot): IrqbalanceControl | null {
   if (path === null) return null;
   const ask = (req: string) => {
     try {
-      return unixRequest(path, req);
+      // irqbalance answers from its main loop, after a rescan in progress: seconds on a loaded machine.
+      return unixRequest(path, req, 30_000);
     } catch (e) {
       throw new NumakitError(`irqbalance socket ${path}: '${req}' failed: ${(e as Error).message}`);
     }

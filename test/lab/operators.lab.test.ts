@@ -4,7 +4,10 @@
 // irqbalance keeps running while apply pins IRQs, steered off them through its socket, and the
 // boot script of --persist finds a device's IRQs by its PCI address when the planned numbers are stale.
 // The guest's devices are the two virtio-pci functions of the 9p shares (numa_node -1: no profile
-// pins them, so the changes come from a change file).
+// pins them, so the changes come from a change file). Access locality: two busy processes on node 0's
+// CPUs with NUMA balancing on, one whose cpuset allows only node 1's memory (bound remote: the
+// kernel cannot migrate its pages to node 0, its hinting faults stay remote), one only node 0's.
+// The PMU path is not here: TCG has no PMU.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sectionOk } from './assert.js';
@@ -23,10 +26,28 @@ for (const f of renderIrqPersist([pin], true)) {
   mkdirSync('/tmp/p/' + f.path.replace(/\\/[^/]*$/, ''), { recursive: true });
   writeFileSync('/tmp/p/' + f.path, f.text);
 }`;
+const TOUCH = `const b = Buffer.alloc(96 << 20, 1);
+for (;;) for (let i = 0; i < b.length; i += 4096) b[i]++;`;
 const SECTIONS = {
+  tuned: `set -e
+mkdir -p /run/dbus; dbus-daemon --system --fork
+tuned --daemon
+for i in $(seq 1 200); do tuned-adm active >/dev/null 2>&1 && break; sleep 0.3; done
+tuned-adm profile balanced
+echo 60 > /proc/sys/vm/swappiness; echo always > ${THP}
+echo "before: $(cat /etc/tuned/active_profile) swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
+${NUMAKIT} apply --profile database --placement bound --persist /etc --yes --state-dir /tmp/st
+echo "active: $(cat /etc/tuned/active_profile)"
+cat /etc/tuned/numakit-database/tuned.conf
+tuned-adm verify && echo VERIFIED
+echo "live: swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
+${NUMAKIT} rollback --state-dir /tmp/st
+echo "after: $(cat /etc/tuned/active_profile) swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
+test ! -e /etc/tuned/numakit-database/tuned.conf && echo PROFILE-REMOVED`,
   irqbalance: `set -e
 mkdir -p /run/irqbalance
 irqbalance --foreground > /tmp/irqbalance.log 2>&1 & ib=$!
+trap 'kill $ib 2>/dev/null' EXIT
 for i in $(seq 1 100); do ls /run/irqbalance/*.sock >/dev/null 2>&1 && break; sleep 0.2; done
 dev=$(for d in /sys/bus/pci/devices/*; do [ -n "$(ls "$d/msi_irqs" 2>/dev/null)" ] && echo "\${d##*/}"; done | tail -1)
 irqs=$(ls /sys/bus/pci/devices/$dev/msi_irqs | sort -n)
@@ -54,30 +75,45 @@ sh /tmp/p/numakit/irq-affinity.sh
 for i in $irqs; do echo "boot script: irq $i $(cat /proc/irq/$i/smp_affinity_list)"; done
 sh /tmp/p/numakit/irqbalance-policy.sh "/sys/devices/pci0000:00/$dev" 26
 kill $ib`,
-
-  tuned: `set -e
-mkdir -p /run/dbus; dbus-daemon --system --fork
-tuned --daemon
-for i in $(seq 1 200); do tuned-adm active >/dev/null 2>&1 && break; sleep 0.3; done
-tuned-adm profile balanced
-echo 60 > /proc/sys/vm/swappiness; echo always > ${THP}
-echo "before: $(cat /etc/tuned/active_profile) swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
-${NUMAKIT} apply --profile database --placement bound --persist /etc --yes --state-dir /tmp/st
-echo "active: $(cat /etc/tuned/active_profile)"
-cat /etc/tuned/numakit-database/tuned.conf
-tuned-adm verify && echo VERIFIED
-echo "live: swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
-${NUMAKIT} rollback --state-dir /tmp/st
-echo "after: $(cat /etc/tuned/active_profile) swappiness $(cat /proc/sys/vm/swappiness) thp $(cat ${THP})"
-test ! -e /etc/tuned/numakit-database/tuned.conf && echo PROFILE-REMOVED`,
+  access: `set -e
+echo 1 > /proc/sys/kernel/numa_balancing
+cg=/sys/fs/cgroup
+[ -e $cg/cgroup.controllers ] || mount -t cgroup2 none $cg
+echo +cpuset > $cg/cgroup.subtree_control
+for g in remote:1 local:0; do mkdir -p $cg/\${g%:*}; echo 0-1 > $cg/\${g%:*}/cpuset.cpus; echo \${g#*:} > $cg/\${g%:*}/cpuset.mems; done
+cat > /tmp/touch.js <<'EOF2'
+${TOUCH}
+EOF2
+sh -c 'echo $$ > /sys/fs/cgroup/remote/cgroup.procs; exec node /tmp/touch.js' & r=$!
+sh -c 'echo $$ > /sys/fs/cgroup/local/cgroup.procs; exec node /tmp/touch.js' & l=$!
+sleep 12
+${NUMAKIT} stat --procs --top 50 > /tmp/procs.txt
+echo "remote=$r local=$l"; cat /proc/$r/cgroup /proc/$l/cgroup
+cat /tmp/procs.txt
+grep -E 'numa_faults|current_node' /proc/$r/sched
+kill $r $l`,
 };
 
 describe('tuned and irqbalance in a 2node guest', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(TWO_NODE, SECTIONS, { timeoutMs: 400_000 });
+    run = await runSections(TWO_NODE, SECTIONS, { timeoutMs: 900_000 });
   });
   after(() => run?.cleanup());
+
+  it('access locality: the process bound to remote memory accesses remote memory, the local one local', () => {
+    const s = sectionOk(run, 'access');
+    const [, r, l] = /^remote=(\d+) local=(\d+)$/m.exec(s.stdout) ?? [];
+    const access = (pid: string | undefined) => {
+      const line = s.stdout.split('\n').find((x) => x.startsWith(`${pid} `));
+      assert.ok(line, `pid ${pid} in stat --procs:\n${s.stdout}`);
+      // PID COMM MEMORY(2) REMOTE(2) LOCALITY ACCESS ...
+      return Number(line.split(/\s+/)[7]);
+    };
+    assert.match(s.stdout, /LOCALITY +ACCESS/);
+    assert.ok(access(r) < 0.3, `remote process: ${access(r)}\n${s.stdout}`);
+    assert.ok(access(l) > 0.7, `local process: ${access(l)}\n${s.stdout}`);
+  });
 
   it('irqbalance keeps running, steered off the IRQs apply pins (they stay put); rollback unbans; the boot script follows the device', () => {
     const s = sectionOk(run, 'irqbalance');
