@@ -15,6 +15,8 @@ export interface PersistFile {
   /** Absolute path to write. */
   readonly path: string;
   readonly text: string;
+  /** Default 0644. */
+  readonly mode?: number;
 }
 
 export interface ApplyOptions {
@@ -26,6 +28,8 @@ export interface ApplyOptions {
   readonly delayMs?: number;
   /** Persistent files (--persist), written after the runtime changes and journaled with them. */
   readonly persist?: readonly PersistFile[];
+  /** A tuned profile among the persisted files to activate once they are written (when tuned runs). */
+  readonly tunedProfile?: string;
   readonly log?: (line: string) => void;
   /** Corrupt journal files set aside, one line each. */
   readonly warn?: (line: string) => void;
@@ -79,7 +83,7 @@ function writePersisted(
 ): void {
   const old = existsSync(f.path) ? readFileSync(f.path, 'utf8') : null;
   journal(f.path, old, 'writing');
-  atomicWrite(f.path, f.text);
+  atomicWrite(f.path, f.text, f.mode);
   journal(f.path, old, 'written');
 }
 
@@ -130,6 +134,13 @@ function applyLocked(sys: System, todo: readonly PlannedChange[], opts: ApplyOpt
       const at = cs.files.length;
       writePersisted(f, (path, old, state) => save({ ...cs, files: [...cs.files.slice(0, at), { path, old, state }] }));
       opts.log?.(`wrote ${f.path}`);
+    }
+    if (opts.tunedProfile !== undefined && sys.tuned) {
+      const entry = { profile: opts.tunedProfile, old: sys.tuned.active(), state: 'writing' as const };
+      save({ ...cs, tuned: entry });
+      sys.tuned.activate([opts.tunedProfile]);
+      save({ ...cs, tuned: { ...entry, state: 'written' } });
+      opts.log?.(`tuned profile: ${entry.old.join(' ') || '(none)'} -> ${opts.tunedProfile}`);
     }
     save({ ...cs, status: 'applied' });
   } catch (e) {

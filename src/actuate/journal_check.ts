@@ -48,7 +48,7 @@ function list(item: Check): Check {
 }
 
 const change = fields({
-  kind: oneOf('sysctl', 'sysfs', 'irq-affinity', 'service'),
+  kind: oneOf('sysctl', 'sysfs', 'irq-affinity', 'service', 'irqbalance-ban'),
   target: leaf((v) => (typeof v === 'string' || Number.isSafeInteger(v) ? null : 'expected a name or number')),
   value: str,
 });
@@ -57,9 +57,10 @@ const entry: Check = (v) => {
   const f = fields({ change, path: strOrNull, old: str, restore: str, state: STATE })(v);
   if (f !== null) return f;
   const e = v as Record<string, unknown>;
-  return ((e.change as { kind: string }).kind === 'service') === (e.path === null)
+  const kind = (e.change as { kind: string }).kind;
+  return (kind === 'service' || kind === 'irqbalance-ban') === (e.path === null)
     ? null
-    : ['path', 'null exactly for a service'];
+    : ['path', "null exactly for a service and irqbalance's banned IRQs"];
 };
 
 const file = fields({

@@ -23,12 +23,29 @@ export function isSystemConfigDir(dir: string): boolean {
   return p === '/etc' || p.startsWith('/etc/');
 }
 
+/**
+ * The tuned profile among the files that tuned itself will find: DIR is /etc, so the profile lands
+ * in /etc/tuned/NAME/tuned.conf. Undefined otherwise (a review directory, or no profile).
+ */
+export function tunedProfileIn(dir: string, files: readonly PersistFileText[]): string | undefined {
+  if (realish(dir) !== '/etc') return undefined;
+  for (const f of files) {
+    const m = /^tuned\/([^/]+)\/tuned\.conf$/.exec(f.path);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 export function persistFiles(dir: string, files: readonly PersistFileText[]): PersistFile[] {
   const base = realish(dir);
-  return files.map((f) => ({ path: join(base, f.path), text: f.text }));
+  return files.map((f) => ({
+    path: join(base, f.path),
+    text: f.text,
+    ...(f.mode === undefined ? {} : { mode: f.mode }),
+  }));
 }
 
 /** Writes files now, without journaling (a review directory outside /etc). */
 export function writePersistFiles(files: readonly PersistFile[]): void {
-  for (const f of files) atomicWrite(f.path, f.text);
+  for (const f of files) atomicWrite(f.path, f.text, f.mode);
 }

@@ -40,12 +40,24 @@ function readServices(sys: System): Record<string, ServiceState> {
   return out;
 }
 
+/** What the running irqbalance leaves alone; [] when its socket refuses a non-root dry run (root's socket). */
+function irqbalanceBanned(sys: System): number[] | null {
+  if (!sys.irqbalance) return null;
+  try {
+    return sys.irqbalance.banned();
+  } catch (e) {
+    if (process.getuid?.() === 0) throw e;
+    return [];
+  }
+}
+
 export function tuningInput(sys: System): TuningInput {
   const ints = readInterrupts(sys.root);
   return {
     topology: discoverTopology(sys.root),
     services: readServices(sys),
     irqTotals: Object.fromEntries((ints?.lines ?? []).map((l) => [l.irq, l.total])),
+    irqbalanceBanned: irqbalanceBanned(sys),
   };
 }
 

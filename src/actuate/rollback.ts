@@ -2,7 +2,15 @@
 // (newest first), and restore or remove the files --persist wrote. Each step is journaled,
 // so a rollback that is itself interrupted can be run again.
 import { existsSync } from 'node:fs';
-import { changeLabel, needsUndo, type ChangeSet, type ChangeSetStatus, type JournalEntry } from '../model/change.js';
+import {
+  changeLabel,
+  formatIrqList,
+  needsUndo,
+  type ChangeSet,
+  type ChangeSetStatus,
+  type JournalEntry,
+  type TunedEntry,
+} from '../model/change.js';
 import { NumakitError, NothingToDo } from '../model/errors.js';
 import { atomicRemove, atomicWrite } from './atomic_write.js';
 import { acquireLock, saveChangeSet, sweepJournal } from './journal.js';
@@ -29,6 +37,7 @@ export interface UndoOptions {
 }
 
 function readNow(sys: System, e: JournalEntry): string | null {
+  if (e.change.kind === 'irqbalance-ban') return sys.irqbalance ? formatIrqList(sys.irqbalance.banned()) : null;
   return e.change.kind === 'service' ? (sys.services?.state(e.change.target) ?? null) : sys.read(e.path!);
 }
 
@@ -94,6 +103,22 @@ function undoFile(path: string, old: string | null): string | null {
   }
 }
 
+/** Switches tuned back to the profiles active before the apply; null, or a still-changed line. */
+function undoTunedProfile(sys: System, t: TunedEntry): string | null {
+  const back = t.old.join(' ') || '(none)';
+  if (!sys.tuned) {
+    return `tuned profile ${t.profile} may still be active (was '${back}'): tuned does not run now; run tuned-adm ${t.old.length === 0 ? 'off' : `profile ${back}`}`;
+  }
+  // Already back (the switch never happened, or someone switched back): nothing to do.
+  if (sys.tuned.active().join(' ') === t.old.join(' ') && !t.old.includes(t.profile)) return null;
+  try {
+    sys.tuned.activate(t.old);
+    return null;
+  } catch (err) {
+    return `tuned profile ${sys.tuned.active().join(' ') || '(none)'} is still active (was '${back}'): ${messageOf(err)}`;
+  }
+}
+
 /**
  * Undoes a change set, newest entry first, journaling each step. A journal write that fails does
  * not stop the undo (putting values back matters more than recording it): the first such error
@@ -114,6 +139,22 @@ export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): Un
       journalError ??= messageOf(e);
     }
   };
+  // tuned goes back first: switching profiles, it puts back what it found when the profile started
+  // (the values this apply wrote), and the entries below then restore what was there before. A
+  // profile that was already active before is reloaded after its files are restored instead.
+  const reload = cur.tuned?.old.includes(cur.tuned.profile) === true;
+  const undoTuned = () => {
+    if (cur.tuned === undefined || cur.tuned.state === 'restored') return;
+    const failure = undoTunedProfile(sys, cur.tuned);
+    if (failure !== null) {
+      failures.push(failure);
+      return;
+    }
+    restored.push(`tuned profile ${cur.tuned.old.join(' ') || '(off)'}`);
+    opts.log?.(`tuned profile back to ${cur.tuned.old.join(' ') || '(off: tuned-adm off)'}`);
+    save({ ...cur, tuned: { ...cur.tuned, state: 'restored' } });
+  };
+  if (!reload) undoTuned();
   for (let i = cur.entries.length - 1; i >= 0; i--) {
     const e = cur.entries[i]!;
     if (e.state !== 'writing' && e.state !== 'written') continue;
@@ -140,6 +181,7 @@ export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): Un
     opts.log?.(`${f.old === null ? 'removed' : 'restored'} ${f.path}`);
     save({ ...cur, files: cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
   }
+  if (reload) undoTuned();
   const status: ChangeSetStatus = failures.length > 0 ? 'rollback-incomplete' : (opts.doneStatus ?? 'rolled-back');
   const error =
     failures.length > 0

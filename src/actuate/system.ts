@@ -7,6 +7,8 @@ import { NumakitError } from '../model/errors.js';
 import { readText } from '../sysfs/read.js';
 import { rootPath, type SysRoot } from '../sysfs/root.js';
 import { fileOps, type FileOps } from './file_ops.js';
+import type { IrqbalanceControl } from './irqbalance_socket.js';
+import type { TunedControl } from './tuned_adm.js';
 
 export interface ServiceManager {
   /** Runtime state of a unit, or null when the unit is not installed. */
@@ -19,6 +21,10 @@ export interface System {
   readonly root: SysRoot;
   /** Null when there is no service manager (no systemd): service changes are then absent. */
   readonly services: ServiceManager | null;
+  /** The running tuned daemon, null (or absent) when it does not run: no profile is switched then. */
+  readonly tuned?: TunedControl | null;
+  /** The running irqbalance's socket, null (or absent) when none: its banned IRQs are then absent. */
+  readonly irqbalance?: IrqbalanceControl | null;
   /** True when running as root (uid 0). */
   readonly isRoot: boolean;
   read(rel: string): string | null;
@@ -79,6 +85,8 @@ function closeQuietly(fs: FileOps, fd: number): void {
 
 export interface OpenSystemOptions {
   readonly services?: ServiceManager | null;
+  readonly tuned?: TunedControl | null;
+  readonly irqbalance?: IrqbalanceControl | null;
   readonly isRoot?: boolean;
 }
 
@@ -88,6 +96,8 @@ export function openSystem(root: SysRoot, opts: OpenSystemOptions = {}): System 
   return {
     root,
     services: opts.services ?? null,
+    tuned: opts.tuned ?? null,
+    irqbalance: opts.irqbalance ?? null,
     isRoot,
     read: (rel) => readText(root, rel),
     write: (rel, text) => writeKnob(rootPath(root, rel), text),

@@ -1,7 +1,8 @@
 // Where a change's value lives and how two values compare. Pure apart from the reads done
 // through System.
-import { changePath, type Change, type PlannedChange } from '../model/change.js';
+import { changePath, formatIrqList, parseIrqList, type Change, type PlannedChange } from '../model/change.js';
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
+import { NumakitError } from '../model/errors.js';
 import type { System } from './system.js';
 
 /**
@@ -34,6 +35,7 @@ function sameList(a: string, b: string, parse: (t: string) => number[]): boolean
 /** True when the knob's current value equals the wanted one (CPU lists and masks compared as sets). */
 export function sameValue(c: Change, path: string | null, current: string, wanted: string): boolean {
   if (c.kind === 'irq-affinity') return sameList(current, wanted, parseCpuList);
+  if (c.kind === 'irqbalance-ban') return sameList(current, wanted, parseIrqList);
   if (path !== null && MASK_FILE.test(path)) return sameList(current, wanted, parseCpuMask);
   return knobValue(current) === knobValue(wanted);
 }
@@ -69,11 +71,22 @@ export function readTarget(sys: System, c: Change): { path: string | null; raw: 
     const state = sys.services?.state(c.target) ?? null;
     return state === null ? null : { path: null, raw: state };
   }
+  if (c.kind === 'irqbalance-ban') return sys.irqbalance ? { path: null, raw: bannedNow(sys.irqbalance) } : null;
   for (const path of candidatePaths(c)) {
     const raw = sys.read(path);
     if (raw !== null) return { path, raw };
   }
   return null;
+}
+
+/** The banned set as text; '?' when the socket refuses this user (it is root's: a dry run as non-root). */
+function bannedNow(irqbalance: NonNullable<System['irqbalance']>): string {
+  try {
+    return formatIrqList(irqbalance.banned());
+  } catch (e) {
+    if (process.getuid?.() === 0) throw e;
+    return '?';
+  }
 }
 
 /** Compares each change with the system now. */
@@ -91,6 +104,11 @@ export function writeTarget(sys: System, c: Change, path: string | null, value: 
   if (c.kind === 'service') {
     if (sys.services === null) throw new Error('service change without a service manager');
     sys.services.set(c.target, value === 'running' ? 'running' : 'stopped');
+    return;
+  }
+  if (c.kind === 'irqbalance-ban') {
+    if (!sys.irqbalance) throw new NumakitError('irqbalance banned IRQs: irqbalance does not run (or has no socket)');
+    sys.irqbalance.setBanned(parseIrqList(value));
     return;
   }
   sys.write(path!, value);

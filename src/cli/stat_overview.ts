@@ -29,5 +29,5 @@ export async function statOverview(ctx: Context): Promise<{ text: string; data: 
     numaMiss: s.numastat[i]?.['numa_miss'] ?? null,
     missPercent: missShare(s.numastat[i]!),
   }));
-  return { text: renderStatOverview(s, ranked), data: { nodes: counters, mostRemote: ranked.map(rankedJson) } };
+  return { text: renderStatOverview(s, ranked), data: { nodes: counters, mostRemote: ranked.map((r) => rankedJson(r)) } };
 }

@@ -29,9 +29,34 @@ export interface IrqAffinityChange {
   readonly value: string;
   /** The device the IRQ belongs to, for messages (eth0, nvme0). */
   readonly device?: string;
+  /** The device's PCI address (0000:3b:00.0): --persist finds its IRQs at boot by it, not by number. */
+  readonly pci?: string;
   readonly reason: string;
   /** Any non-empty subset of the value's CPUs counts as set (an IRQ pinned to one CPU of the node). */
   readonly subset?: boolean;
+}
+
+/**
+ * The IRQs a running irqbalance leaves alone (the banned set of its socket): value is the whole set,
+ * IRQ numbers joined by commas ("none" for none). Steers irqbalance off IRQs numakit pins, instead of
+ * stopping it; runtime only (irqbalance forgets it on restart: --persist writes its policy script).
+ */
+export interface IrqbalanceBanChange {
+  readonly kind: 'irqbalance-ban';
+  readonly target: 'irqbalance';
+  readonly value: string;
+  readonly reason: string;
+}
+
+/** An IRQ list as IrqbalanceBanChange holds it: "40,41", or "none". */
+export function formatIrqList(irqs: readonly number[]): string {
+  return irqs.length === 0 ? 'none' : [...new Set(irqs)].sort((a, b) => a - b).join(',');
+}
+
+/** "40,41" -> [40, 41]; "none" or "" -> []. */
+export function parseIrqList(text: string): number[] {
+  const t = text.trim();
+  return t === '' || t === 'none' ? [] : t.split(',').map((s) => Number(s.trim()));
 }
 
 export type ServiceState = 'running' | 'stopped';
@@ -44,7 +69,7 @@ export interface ServiceChange {
   readonly reason: string;
 }
 
-export type Change = SysctlChange | SysfsChange | IrqAffinityChange | ServiceChange;
+export type Change = SysctlChange | SysfsChange | IrqAffinityChange | ServiceChange | IrqbalanceBanChange;
 export type ChangeKind = Change['kind'];
 
 /** Root-relative file a change writes; null for services. The scan knobs may move (see actuate/targets). */
@@ -57,12 +82,14 @@ export function changePath(c: Change): string | null {
     case 'irq-affinity':
       return `proc/irq/${c.target}/smp_affinity_list`;
     case 'service':
+    case 'irqbalance-ban':
       return null;
   }
 }
 
 /** How a change is named to the user: "/proc/sys/vm/swappiness", "service irqbalance". */
 export function changeLabel(c: Change, path: string | null = changePath(c)): string {
+  if (c.kind === 'irqbalance-ban') return 'irqbalance banned IRQs';
   return path === null ? `service ${c.target}` : `/${path}`;
 }
 
@@ -83,7 +110,7 @@ export function dedupeChanges(changes: readonly Change[]): Change[] {
  */
 export interface JournalEntry {
   readonly change: Change;
-  /** Root-relative path actually written; null for services. */
+  /** Root-relative path actually written; null for services and irqbalance's banned IRQs. */
   readonly path: string | null;
   readonly old: string;
   readonly restore: string;
@@ -102,6 +129,16 @@ export type ChangeSetStatus =
 export interface PersistedFile {
   readonly path: string;
   readonly old: string | null;
+  readonly state: 'writing' | 'written' | 'restored';
+}
+
+/**
+ * The tuned profile `apply --persist /etc --yes` activated (tuned-adm profile) after writing it:
+ * `old` the profiles active before ([] when tuned ran with none: a rollback then runs tuned-adm off).
+ */
+export interface TunedEntry {
+  readonly profile: string;
+  readonly old: readonly string[];
   readonly state: 'writing' | 'written' | 'restored';
 }
 
@@ -156,6 +193,8 @@ export interface ChangeSet {
   readonly planned: number;
   readonly entries: JournalEntry[];
   readonly files: PersistedFile[];
+  /** The tuned profile activated with the persisted files (absent when none was). */
+  readonly tuned?: TunedEntry;
   /** Thread affinities changed by `numakit agent` (absent in change sets of apply). */
   readonly threads?: ThreadAffinityEntry[];
   /** Page moves by `numakit agent`, the latest per process (absent in change sets of apply). */
@@ -182,7 +221,12 @@ export function threadsToUndo(cs: ChangeSet): ThreadAffinityEntry[] {
 
 /** True when a rollback of this set has something to do. */
 export function needsUndo(cs: ChangeSet): boolean {
-  return entriesToUndo(cs).length > 0 || filesToUndo(cs).length > 0 || threadsToUndo(cs).length > 0;
+  return (
+    entriesToUndo(cs).length > 0 ||
+    filesToUndo(cs).length > 0 ||
+    threadsToUndo(cs).length > 0 ||
+    (cs.tuned !== undefined && cs.tuned.state !== 'restored')
+  );
 }
 
 /** A change compared with the running value: what a dry run shows and an apply writes. */

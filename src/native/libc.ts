@@ -42,6 +42,10 @@ export interface Libc {
   munmap: Fn;
   socket: Fn;
   sendto: Fn;
+  connect: Fn;
+  setsockopt: Fn;
+  write: Fn;
+  read: Fn;
   close: Fn;
 }
 
@@ -143,6 +147,10 @@ function bind(): Libc {
     munmap: lib.func('int munmap(intptr_t addr, size_t length)'),
     socket: lib.func('int socket(int domain, int type, int protocol)'),
     sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
+    connect: lib.func('int connect(int fd, const void *addr, uint32_t len)'),
+    setsockopt: lib.func('int setsockopt(int fd, int level, int name, const void *value, uint32_t len)'),
+    write: lib.func('long write(int fd, const void *buf, size_t count)'),
+    read: lib.func('long read(int fd, _Out_ void *buf, size_t count)'),
     close: lib.func('int close(int fd)'),
   };
   return real;

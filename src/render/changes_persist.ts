@@ -1,16 +1,21 @@
 // The persistent form of a plan (`apply --persist DIR`), laid out as under /etc:
-//   sysctl.d/90-numakit.conf                      sysctls (read by systemd-sysctl at boot)
-//   tuned/numakit-NAME/tuned.conf                 THP ([vm]) and other sysfs knobs ([sysfs])
-//   systemd/system/numakit-irq-affinity.service   IRQ masks, re-applied at boot
-//   systemd/system/irqbalance.service.d/90-numakit.conf   irqbalance keeps off the pinned IRQs
+//   tuned/numakit-NAME/tuned.conf                 the plan's knobs with tuned's own plugins: [cpu] governor,
+//                                                 [vm] THP, [sysctl], [sysfs] only for knobs no plugin sets
+//                                                 (KSM, rq_affinity, rps_cpus, the debugfs scan knobs);
+//                                                 include= the stock profile it builds on
+//   numakit/irq-affinity.sh + its unit, irqbalance's policy script + drop-in: IRQs pinned by device
+//                                                 identity at boot (irq_persist.ts)
 //   numakit/boot.txt                              what needs a person: GRUB arguments, units to disable
 // Pure: the caller writes the files.
 import type { Change, PlannedChange } from '../model/change.js';
+import { renderIrqPersist } from './irq_persist.js';
 
 export interface PersistFileText {
   /** Path relative to DIR. */
   readonly path: string;
   readonly text: string;
+  /** File mode (default 0644): scripts run by irqbalance are 0755. */
+  readonly mode?: number;
 }
 
 export interface PersistOptions {
@@ -23,57 +28,50 @@ export interface PersistOptions {
 const HEADER = '# Written by numakit apply --persist; numakit rollback removes it.';
 const THP_ENABLED = 'sys/kernel/mm/transparent_hugepage/enabled';
 
-function sysctlConf(items: readonly PlannedChange[]): PersistFileText | null {
-  const lines = items
-    .filter((p) => p.change.kind === 'sysctl' && p.path?.startsWith('proc/sys/'))
-    .flatMap((p) => [`# ${p.change.reason}`, `${p.change.target} = ${p.change.value}`]);
-  return lines.length === 0 ? null : { path: 'sysctl.d/90-numakit.conf', text: [HEADER, ...lines, ''].join('\n') };
+const THP_DEFRAG = 'sys/kernel/mm/transparent_hugepage/defrag';
+const GOVERNOR = /^sys\/devices\/system\/cpu\/cpu(\d+)\/cpufreq\/scaling_governor$/;
+
+/** The tuned profile numakit writes for a plan named NAME. */
+export function tunedProfileName(name: string): string {
+  return `numakit-${name}`;
+}
+
+/** [cpu] governor= when every governor in the plan gets the same value (tuned's cpu plugin sets all CPUs). */
+function governorValue(items: readonly PlannedChange[]): string | null {
+  const values = new Set(items.filter((p) => GOVERNOR.test(p.path ?? '')).map((p) => p.change.value));
+  return values.size === 1 ? [...values][0]! : null;
 }
 
 function tunedConf(items: readonly PlannedChange[], opts: PersistOptions): PersistFileText | null {
-  const thp = items.find((p) => p.path === THP_ENABLED);
-  // Knobs that are files outside /proc/sys: sysfs, and the scan sysctls that moved to debugfs.
-  const sysfs = items.filter(
-    (p) =>
-      p.change.kind !== 'service' &&
-      p.change.kind !== 'irq-affinity' &&
-      p.path !== THP_ENABLED &&
-      p.path?.startsWith('sys/'),
-  );
-  if (thp === undefined && sysfs.length === 0) return null;
+  const knobs = items.filter((p) => p.change.kind === 'sysctl' || p.change.kind === 'sysfs');
+  if (knobs.length === 0 && opts.tunedBase === undefined) return null;
+  const governor = governorValue(knobs);
+  const byPlugin = (p: PlannedChange): 'cpu' | 'vm' | 'sysctl' | 'sysfs' | null => {
+    if (governor !== null && GOVERNOR.test(p.path ?? '')) return 'cpu';
+    if (p.path === THP_ENABLED || p.path === THP_DEFRAG) return 'vm';
+    // Sysctls under /proc/sys; the scan knobs that moved to debugfs on >= 5.13 are files for [sysfs].
+    if (p.change.kind === 'sysctl' && p.path?.startsWith('proc/sys/')) return 'sysctl';
+    return p.path?.startsWith('sys/') ? 'sysfs' : null;
+  };
+  const option = (p: PlannedChange): string => {
+    if (byPlugin(p) === 'vm')
+      return `${p.path === THP_ENABLED ? 'transparent_hugepages' : 'transparent_hugepage.defrag'}=${p.change.value}`;
+    return byPlugin(p) === 'sysctl' ? `${p.change.target}=${p.change.value}` : `/${p.path}=${p.change.value}`;
+  };
+  // One section a plugin, each option under the reason for it (said once for a run of the same reason).
+  const section = (plugin: 'cpu' | 'vm' | 'sysctl' | 'sysfs'): string[] => {
+    const these = knobs.filter((p) => byPlugin(p) === plugin);
+    if (these.length === 0) return [];
+    if (plugin === 'cpu') return ['', '[cpu]', `# ${these[0]!.change.reason}`, `governor=${governor}`];
+    const lines = these.flatMap((p, i) =>
+      i > 0 && these[i - 1]!.change.reason === p.change.reason ? [option(p)] : [`# ${p.change.reason}`, option(p)],
+    );
+    return ['', `[${plugin}]`, ...lines];
+  };
   const out = [HEADER, '[main]', `summary=numakit ${opts.name}`];
   if (opts.tunedBase !== undefined) out.push(`include=${opts.tunedBase}`);
-  if (thp !== undefined) out.push('', '[vm]', `transparent_hugepages=${thp.change.value}`);
-  if (sysfs.length > 0) out.push('', '[sysfs]', ...sysfs.map((p) => `/${p.path}=${p.change.value}`));
-  return { path: `tuned/numakit-${opts.name}/tuned.conf`, text: [...out, ''].join('\n') };
-}
-
-function irqUnit(irqs: readonly Change[]): PersistFileText | null {
-  if (irqs.length === 0) return null;
-  const lines = [
-    HEADER,
-    '# MSI IRQ numbers can change when drivers load in another order: check after a reboot',
-    '# (numakit apply shows "already set" when they still match).',
-    '[Unit]',
-    'Description=numakit: pin device IRQs to the CPUs of their NUMA node',
-    'After=irqbalance.service',
-    '',
-    '[Service]',
-    'Type=oneshot',
-    ...irqs.map((c) => `ExecStart=/bin/sh -c 'echo ${c.value} > /proc/irq/${c.target}/smp_affinity_list'`),
-    '',
-    '[Install]',
-    'WantedBy=multi-user.target',
-    '',
-  ];
-  return { path: 'systemd/system/numakit-irq-affinity.service', text: lines.join('\n') };
-}
-
-function irqbalanceDropIn(irqs: readonly Change[]): PersistFileText {
-  const args = irqs.map((c) => `--banirq=${c.target}`).join(' ');
-  // RHEL's unit passes $IRQBALANCE_ARGS, Debian's $OPTIONS; an EnvironmentFile setting the same variable wins.
-  const text = [HEADER, '[Service]', `Environment="IRQBALANCE_ARGS=${args}" "OPTIONS=${args}"`, ''].join('\n');
-  return { path: 'systemd/system/irqbalance.service.d/90-numakit.conf', text };
+  out.push(...section('cpu'), ...section('vm'), ...section('sysctl'), ...section('sysfs'));
+  return { path: `tuned/${tunedProfileName(opts.name)}/tuned.conf`, text: [...out, ''].join('\n') };
 }
 
 /** Kernel command-line arguments matching the plan's sysctls and THP setting. */
@@ -87,7 +85,7 @@ export function grubArguments(changes: readonly Change[]): string[] {
   return args;
 }
 
-function bootText(changes: readonly Change[], opts: PersistOptions): PersistFileText | null {
+function bootText(changes: readonly Change[], opts: PersistOptions, hasTuned: boolean): PersistFileText | null {
   const grub = grubArguments(changes);
   const units = changes.filter((c) => c.kind === 'service' && c.target !== 'irqbalance');
   const out = [HEADER, ''];
@@ -105,8 +103,11 @@ function bootText(changes: readonly Change[], opts: PersistOptions): PersistFile
       ...units.map((c) => `  systemctl ${c.value === 'stopped' ? 'disable' : 'enable'} ${c.target}`),
       '',
     );
-  if (opts.tunedBase !== undefined || grub.length > 0)
-    out.push(`Activate the tuned profile: tuned-adm profile numakit-${opts.name}`, '');
+  if (hasTuned)
+    out.push(
+      `Activate the tuned profile (apply --persist /etc --yes does it when tuned runs): tuned-adm profile ${tunedProfileName(opts.name)}`,
+      '',
+    );
   return out.length === 2 ? null : { path: 'numakit/boot.txt', text: out.join('\n') };
 }
 
@@ -114,14 +115,12 @@ export function renderPersistFiles(plan: readonly PlannedChange[], opts: Persist
   const items = plan.filter((p) => p.action !== 'absent');
   const changes = items.map((p) => p.change);
   const irqs = changes.filter((c) => c.kind === 'irq-affinity');
-  const stopsIrqbalance = changes.some(
-    (c) => c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped',
+  // irqbalance runs (steered by the plan) or runs again after a reboot (stopped by it): give it the policy script.
+  const irqbalance = changes.some(
+    (c) => c.kind === 'irqbalance-ban' || (c.kind === 'service' && c.target === 'irqbalance' && c.value === 'stopped'),
   );
-  return [
-    sysctlConf(items),
-    tunedConf(items, opts),
-    irqUnit(irqs),
-    stopsIrqbalance ? irqbalanceDropIn(irqs) : null,
-    bootText(changes, opts),
-  ].filter((f): f is PersistFileText => f !== null);
+  const tuned = tunedConf(items, opts);
+  return [tuned, ...renderIrqPersist(irqs, irqbalance), bootText(changes, opts, tuned !== null)].filter(
+    (f): f is PersistFileText => f !== null,
+  );
 }

@@ -1,5 +1,6 @@
 // `numakit stat --json`: one object with what was asked for (counters, meminfo, processes,
 // ranked processes); `--watch --json` writes one such line per interval (NDJSON). Pure.
+import type { AccessLocality } from '../model/access_locality.js';
 import type { NodeStat, ProcessMemoryInfo, ProcessSample } from '../model/stat.js';
 import type { RankedProcess } from '../policy/locality.js';
 
@@ -25,8 +26,18 @@ export function processJson(p: ProcessMemoryInfo): Record<string, unknown> {
   };
 }
 
-export function rankedJson(r: RankedProcess<ProcessSample>): Record<string, unknown> {
+/** `access`: its access locality when read (stat --procs): {local, faults, nodes, source} or {unavailable: why}. */
+export function rankedJson(r: RankedProcess<ProcessSample>, access?: AccessLocality): Record<string, unknown> {
   const p = r.sample;
+  const a =
+    access === undefined
+      ? {}
+      : {
+          access:
+            access.kind === 'ok'
+              ? { local: access.local, faults: access.faults, nodes: access.nodes, source: access.source }
+              : { unavailable: access.why },
+        };
   return {
     ...processJson(p),
     cmdline: p.cmdline,
@@ -38,6 +49,7 @@ export function rankedJson(r: RankedProcess<ProcessSample>): Record<string, unkn
     locality: r.locality,
     remoteBytes: r.remoteBytes,
     windowSeconds: p.windowSeconds,
+    ...a,
   };
 }
 

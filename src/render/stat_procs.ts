@@ -4,6 +4,8 @@ import { formatCpuList } from '../model/cpuset.js';
 import type { ProcessSample } from '../model/stat.js';
 import type { RankedProcess } from '../policy/locality.js';
 import { formatBytes, renderTable } from './units.js';
+import type { AccessLocality } from '../model/access_locality.js';
+import { formatAccess } from '../policy/access_locality.js';
 
 function perNode(p: ProcessSample): string {
   if (p.memory.kind !== 'ok') return 'no permission';
@@ -47,12 +49,40 @@ export function noPermissionWhy(reader: ProcReader): string {
   return "numa_maps of other users' processes is readable only by root or their owner (run numakit as root)";
 }
 
+/** What ACCESS means, or why no process has it. */
+function accessNote(access: ReadonlyMap<number, AccessLocality> | undefined): string {
+  const all = [...(access?.values() ?? [])];
+  if (all.length > 0 && all.every((a) => a.kind !== 'ok')) {
+    const whys = [...new Set(all.map((a) => a.why))];
+    return `ACCESS: not available: ${whys.join('; ')}.`;
+  }
+  return 'ACCESS: share of its recent memory accesses that hit the node its thread ran on, from NUMA-balancing faults (- = not available).';
+}
+
 export function renderStatProcs(
   ranked: readonly RankedProcess<ProcessSample>[],
-  o: { windowSeconds: number; total: number; reader?: ProcReader },
+  o: {
+    windowSeconds: number;
+    total: number;
+    reader?: ProcReader;
+    /** Access locality by pid (NUMA-balancing faults); absent: not read. */
+    access?: ReadonlyMap<number, AccessLocality>;
+  },
 ): string {
   const rows = [
-    ['PID', 'COMM', 'MEMORY', 'REMOTE', 'LOCALITY', 'RAN ON (CPU s)', 'MEMORY PER NODE', 'POLICY', 'CPUS', 'MEMS'],
+    [
+      'PID',
+      'COMM',
+      'MEMORY',
+      'REMOTE',
+      'LOCALITY',
+      'ACCESS',
+      'RAN ON (CPU s)',
+      'MEMORY PER NODE',
+      'POLICY',
+      'CPUS',
+      'MEMS',
+    ],
   ];
   for (const { sample: p, locality, remoteBytes } of ranked) {
     const noPerm = p.memory.kind !== 'ok';
@@ -62,6 +92,7 @@ export function renderStatProcs(
       noPerm ? 'no permission' : formatBytes(p.memory.totalBytes),
       noPerm ? '-' : formatBytes(remoteBytes),
       formatLocality(locality),
+      formatAccess(o.access?.get(p.pid)),
       ranOn(p),
       perNode(p),
       policies(p),
@@ -77,5 +108,5 @@ export function renderStatProcs(
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
 }

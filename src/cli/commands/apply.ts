@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { applyPlan } from '../../actuate/apply.js';
 import { DEFAULT_STATE_DIR } from '../../actuate/journal.js';
-import { isSystemConfigDir, persistFiles, writePersistFiles } from '../../actuate/persist.js';
+import { isSystemConfigDir, persistFiles, tunedProfileIn, writePersistFiles } from '../../actuate/persist.js';
 import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { planChanges } from '../../actuate/targets.js';
+import { openTuned } from '../../actuate/tuned_adm.js';
+import { openIrqbalance } from '../../actuate/irqbalance_socket.js';
 import { dedupeChanges, type Change, type ChangeSet } from '../../model/change.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { parsePlacement } from '../../policy/knowledge/placement.js';
@@ -49,7 +51,7 @@ const OPTIONS = {
     type: 'string',
     value: 'DIR',
     complete: 'dir',
-    help: 'also write the persistent form into DIR (laid out as /etc: sysctl.d/,\ntuned/, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes.',
+    help: 'also write the persistent form into DIR (laid out as /etc: a tuned\nprofile, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes,\nwhich also activates the tuned profile when tuned runs (rollback restores\nthe profile active before).',
   },
   'state-dir': {
     type: 'string',
@@ -144,13 +146,17 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
       'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run',
     );
   }
-  const sys = openSystem(ctx.root, { services: ctx.root.isReal ? openSystemctl() : null });
+  const sys = openSystem(ctx.root, {
+    services: ctx.root.isReal ? openSystemctl() : null,
+    tuned: yes && ctx.root.isReal ? openTuned(ctx.root) : null,
+    irqbalance: ctx.root.isReal ? openIrqbalance(ctx.root) : null,
+  });
   const source = await loadSource(values, positionals[0], sys, ctx.err);
   const plan = planChanges(sys, dedupeChanges(source.changes));
-  const files =
-    values.persist === undefined
-      ? []
-      : persistFiles(values.persist, renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase }));
+  const texts =
+    values.persist === undefined ? [] : renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase });
+  const files = values.persist === undefined ? [] : persistFiles(values.persist, texts);
+  const tunedProfile = values.persist === undefined ? undefined : tunedProfileIn(values.persist, texts);
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
   if (!yes || nothing)
@@ -183,6 +189,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     stateDir,
     source: source.label,
     persist: files,
+    ...(tunedProfile === undefined ? {} : { tunedProfile }),
     onStart: () =>
       say(renderPlan(plan, { source: source.header ?? source.label, dryRun: false, leftAlone: source.notes })),
     log: (l) => say(`  ${l}\n`),

@@ -3,6 +3,8 @@ import { DEFAULT_STATE_DIR, isRunning, readJournal } from '../../actuate/journal
 import { rollback, selectForRollback } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
+import { openTuned } from '../../actuate/tuned_adm.js';
+import { openIrqbalance } from '../../actuate/irqbalance_socket.js';
 import { NumakitError, UsageError, NothingToDo } from '../../model/errors.js';
 import { renderChangeSet } from '../../render/changes.js';
 import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
@@ -68,7 +70,11 @@ async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx:
     'rollback',
     `it writes kernel knobs (/proc/sys, /sys, /proc/irq), starts units and updates the journal in ${stateDir}`,
   );
-  const sys = openSystem(ctx.root, { services: openSystemctl() });
+  const sys = openSystem(ctx.root, {
+    services: openSystemctl(),
+    tuned: openTuned(ctx.root),
+    irqbalance: openIrqbalance(ctx.root),
+  });
   const results = rollback(sys, { stateDir, ...which, log: (l) => values.json || ctx.out(`  ${l}\n`), warn });
   for (const r of results) {
     if (r.drifted.length > 0)

@@ -1,5 +1,6 @@
 // stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
 // each process) and --procs (every process by remote memory, with its locality).
+import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { sampleProcesses } from '../../discover/process_sampler.js';
 import { NumakitError } from '../../model/errors.js';
@@ -44,11 +45,13 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
     ctx,
   );
   const ranked = rankByRemote(samples).slice(0, o.top);
+  const balancing = readNumaBalancing(ctx.root);
+  const access = new Map(ranked.map((r) => [r.sample.pid, readAccessLocality(ctx.root, r.sample.pid, balancing)]));
   if (o.json)
     ctx.out(
       renderStatJson({
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
-        processes: ranked.map(rankedJson),
+        processes: ranked.map((r) => rankedJson(r, access.get(r.sample.pid))),
         warnings: readWarnings(ctx),
       }),
     );
@@ -58,6 +61,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
         total: samples.length,
         reader: reader(ctx),
+        access,
       }),
     );
   return 0;

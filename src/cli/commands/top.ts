@@ -1,6 +1,7 @@
 // numakit top: a full-screen live view (alternate screen, refreshed every interval) of nodes
-// and of processes by remote memory with their locality. Quits on q or Ctrl-C and always
-// gives the terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
+// and of processes by remote memory with their locality, with keys to sort, filter, drill into
+// a process and get help (render/top_view.ts). Quits on q or Ctrl-C and always gives the
+// terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
 // Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
 import { readNodeStat } from '../../discover/node_stat.js';
 import { readText } from '../../sysfs/read.js';
@@ -9,6 +10,12 @@ import { createSampler, type ProcessSampler as Sampler } from '../../discover/pr
 import { UsageError } from '../../model/errors.js';
 import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
+import { INITIAL_VIEW, splitKeys, topKey, viewRows, type TopRow, type TopView } from '../../render/top_view.js';
+import { readCgroupPath, readProcessDetail } from '../../discover/top_detail.js';
+import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
+import type { AccessLocality } from '../../model/access_locality.js';
+import { discoverTopology } from '../../discover/topology.js';
+import type { Topology } from '../../model/topology.js';
 import type { Context } from '../context.js';
 import { withoutSelf } from '../self.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
@@ -55,24 +62,61 @@ function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNod
   return { nodes, next: { counters, atMs: now } };
 }
 
-function frame(
-  ctx: Context,
-  sampler: Sampler,
-  state: { prev: Prev | null },
-  o: { interval: number; width: number; height: number },
-): string[] {
+interface Sampled {
+  readonly nodes: TopNode[];
+  readonly ranked: TopRow[];
+  readonly count: number;
+}
+
+function sampleNow(ctx: Context, sampler: Sampler, state: { prev: Prev | null }): Sampled {
   const now = performance.now();
   const { nodes, next } = nodesNow(ctx, state.prev, now);
   state.prev = next;
   const samples = withoutSelf(sampler.sample(now), ctx);
+  return { nodes, ranked: rankByRemote(samples), count: samples.length };
+}
+
+interface Screen {
+  view: TopView;
+  /** The rows shown by the last draw (what j/k and Enter act on). */
+  rows: TopRow[];
+  topology: Topology | null;
+}
+
+function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; width: number; height: number }) {
+  const cgroups = new Map<number, string | null>();
+  const cgroupOf = (pid: number) => {
+    if (!cgroups.has(pid)) cgroups.set(pid, readCgroupPath(ctx.root, pid));
+    return cgroups.get(pid)!;
+  };
+  const v = screen.view;
+  screen.rows = viewRows(v, s.ranked, cgroupOf);
+  if (v.drill === null && v.selected >= screen.rows.length && screen.rows.length > 0)
+    screen.view = { ...v, selected: screen.rows.length - 1 };
+  // Access locality only for the rows that can be on screen (every thread's sched file is read).
+  const balancing = readNumaBalancing(ctx.root);
+  const access = new Map<number, AccessLocality>();
+  const shown =
+    screen.view.drill !== null
+      ? [screen.view.drill]
+      : screen.rows.slice(0, screen.view.selected + o.height).map((r) => r.sample.pid);
+  for (const pid of shown) access.set(pid, readAccessLocality(ctx.root, pid, balancing));
+  let detail = null;
+  if (screen.view.drill !== null) {
+    screen.topology ??= discoverTopology(ctx.root);
+    detail = readProcessDetail(ctx.root, screen.view.drill, screen.topology);
+  }
   return renderTopFrame({
     time: new Date().toTimeString().slice(0, 8),
     intervalSeconds: o.interval,
-    nodes,
-    procs: rankByRemote(samples),
-    processCount: samples.length,
+    nodes: s.nodes,
+    procs: screen.rows,
+    processCount: s.count,
     width: o.width,
     height: o.height,
+    view: screen.view,
+    detail,
+    access,
   });
 }
 
@@ -107,6 +151,8 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   const stdin = process.stdin;
   const sampler = createSampler(ctx.root);
   const state = { prev: null as Prev | null };
+  const screen: Screen = { view: INITIAL_VIEW, rows: [], topology: null };
+  let last: Sampled | null = null;
   let quit = false;
   let wake: () => void = () => {};
   const stop = () => {
@@ -118,8 +164,16 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
     if (keys) stdin.setRawMode(false);
     out.write(LEAVE);
   };
+  const size = () => ({ interval, width: out.columns ?? 80, height: out.rows ?? 24 });
+  const paint = (lines: string[]) => out.write(`\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
+  // A key redraws at once from the last sample (no new sampling: that waits for the interval).
   const onKey = (b: Buffer) => {
-    if (b.includes(0x71) || b.includes(0x51) || b.includes(0x03)) stop();
+    for (const key of splitKeys(b.toString('latin1'))) {
+      const r = topKey(screen.view, key, (i) => screen.rows[i]?.sample.pid ?? null);
+      screen.view = r.view;
+      if (r.quit) return stop();
+    }
+    if (last !== null) paint(draw(ctx, last, screen, size()));
   };
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   out.write(ENTER);
@@ -133,8 +187,8 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   out.on('resize', wake);
   try {
     for (let i = 0; !quit && (iterations === null || i < iterations); i++) {
-      const lines = frame(ctx, sampler, state, { interval, width: out.columns ?? 80, height: out.rows ?? 24 });
-      out.write(`\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
+      last = sampleNow(ctx, sampler, state);
+      paint(draw(ctx, last, screen, size()));
       const wait = wakeableWait(interval * 1000);
       wake = wait.wake;
       await wait.done;
@@ -157,7 +211,9 @@ async function batch(ctx: Context, interval: number, iterations: number): Promis
   const state = { prev: null as Prev | null };
   for (let i = 0; i < iterations; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, interval * 1000));
-    ctx.out(`${i > 0 ? '\n' : ''}${frame(ctx, sampler, state, { interval, width: 200, height: 60 }).join('\n')}\n`);
+    const screen: Screen = { view: INITIAL_VIEW, rows: [], topology: null };
+    const lines = draw(ctx, sampleNow(ctx, sampler, state), screen, { interval, width: 200, height: 60 });
+    ctx.out(`${i > 0 ? '\n' : ''}${lines.join('\n')}\n`);
   }
   return 0;
 }
@@ -168,7 +224,11 @@ const top: CommandModule<ParsedOptions<typeof OPTIONS>> = {
 use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
 processes by memory remote from where they run, with their locality (see numakit stat --procs).
 
-Keys: q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
+Keys: m, l, c, r sort by remote memory, locality (worst first), CPU, resident memory; / filters
+by name, pid or cgroup path (Enter keeps the filter, Esc clears it); j/k or the arrows move the
+selection and Enter (or d) drills into a process: its threads with the CPU and node each last
+ran on, and its mappings by size with their memory per node; Esc or Backspace goes back; ?
+shows the keys; q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.
 Started in the background (top &) it reads no keys and leaves the terminal's mode alone, so
 it is never stopped by SIGTTIN/SIGTTOU and SIGTERM or SIGHUP end it. numakit itself is not
 listed.`,

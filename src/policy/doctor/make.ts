@@ -149,6 +149,8 @@ export function commandsFor(
       persistent.push(`echo 'w ${path} - - - - ${c.value}' > /etc/tmpfiles.d/numakit-${knobName(path)}.conf`);
     } else if (c.kind === 'irq-affinity') {
       runtime.push(`echo ${c.value} > /proc/irq/${c.target}/smp_affinity_list`);
+    } else if (c.kind === 'irqbalance-ban') {
+      runtime.push(`# irqbalance: leave IRQs ${c.value} alone (numakit apply sends 'settings ban irqs' to its socket)`);
     } else {
       runtime.push(`systemctl ${c.value === 'stopped' ? 'stop' : 'start'} ${c.target}`);
       persistent.push(`systemctl ${c.value === 'stopped' ? 'disable' : 'enable'} ${c.target}`);

@@ -55,7 +55,7 @@ function changesFor(key: SettingKey, p: TuningProfile, input: TuningInput): Chan
     case 'governor':
       return governorChanges(wanted(p, key)!, t);
     case 'irq':
-      return irqChanges(wanted(p, key)!, t, input.services);
+      return irqChanges(wanted(p, key)!, t, input.services, input.irqbalanceBanned ?? null);
     case 'rps': {
       const nics = rpsNics(t, input.irqTotals);
       return nics.length > 0

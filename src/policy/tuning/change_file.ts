@@ -6,9 +6,10 @@
 //     - {kind: sysfs, target: /sys/kernel/mm/transparent_hugepage/enabled, value: never}
 //     - {kind: irq-affinity, target: 45, value: 0-15}
 //     - {kind: service, target: irqbalance, value: stopped}
+//     - {kind: irqbalance-ban, target: irqbalance, value: "45,46"}   (the IRQs a running irqbalance leaves alone)
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { Change } from '../../model/change.js';
+import { formatIrqList, parseIrqList, type Change } from '../../model/change.js';
 import { parseCpuList } from '../../model/cpuset.js';
 import { UsageError } from '../../model/errors.js';
 
@@ -46,6 +47,15 @@ const ChangeSchema = z.discriminatedUnion('kind', [
     reason,
   }),
   z.strictObject({
+    kind: z.literal('irqbalance-ban'),
+    target: z.literal('irqbalance'),
+    value: scalar.refine(
+      (v) => /^\s*(none|\d+\s*(,\s*\d+\s*)*)?$/.test(v),
+      'IRQ numbers such as 45,46 (none for none)',
+    ),
+    reason,
+  }),
+  z.strictObject({
     kind: z.literal('service'),
     target: z.string().regex(/^[\w@.:-]+$/, 'a systemd unit name'),
     value: z.enum(['stopped', 'running']),
@@ -74,6 +84,8 @@ function toChange(c: z.infer<typeof ChangeSchema>, name: string): Change {
       return { kind: 'irq-affinity', target: c.target, value: c.value, reason: why };
     case 'service':
       return { kind: 'service', target: c.target, value: c.value, reason: why };
+    case 'irqbalance-ban':
+      return { kind: 'irqbalance-ban', target: 'irqbalance', value: formatIrqList(parseIrqList(c.value)), reason: why };
   }
 }
 

@@ -9,6 +9,8 @@ export interface TuningInput {
   readonly services: Readonly<Record<string, ServiceState>>;
   /** Interrupts served since boot per IRQ (from /proc/interrupts), to tell busy NICs; empty when unknown. */
   readonly irqTotals: Readonly<Record<number, number>>;
+  /** IRQs the running irqbalance leaves alone (its socket); null or absent when none answers. */
+  readonly irqbalanceBanned?: readonly number[] | null;
 }
 
 /** Units whose state tuning reads: pass their state in TuningInput.services. */

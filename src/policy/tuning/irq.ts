@@ -1,9 +1,11 @@
 // Device interrupts on their own node. NIC IRQs get the CPUs of the NIC's node (an IRQ already
 // on some of those CPUs is left alone: subset); devices whose node is unknown are never guessed
 // as node 0. NVMe queue IRQs are kernel-managed (a write fails with EIO): NVMe gets rq_affinity
-// instead (io.ts). In the pinned mode irqbalance, which rewrites hand-set affinities, is stopped
-// first; in the local mode it may keep running (it places IRQs on their device's node).
-import type { Change, ServiceState } from '../../model/change.js';
+// instead (io.ts). In the pinned mode irqbalance, which rewrites hand-set affinities, keeps running
+// and is steered off the pinned IRQs first (its socket's banned set, which also keeps the IRQs it
+// already leaves alone); only an irqbalance without a reachable socket (< 1.8) is stopped. In the
+// local mode it may keep running as it is (it places IRQs on their device's node).
+import { formatIrqList, type Change, type ServiceState } from '../../model/change.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import { cpusOfNode, type Device, type Topology } from '../../model/topology.js';
 import type { Advice, IrqMode } from '../knowledge/types.js';
@@ -19,7 +21,15 @@ export function deviceNodeCpus(t: Topology, dev: Device): number[] {
 }
 
 export function irqChange(irq: number, cpus: readonly number[], dev: Device, reason: string): Change {
-  return { kind: 'irq-affinity', target: irq, value: formatCpuList(cpus), device: dev.name, reason, subset: true };
+  return {
+    kind: 'irq-affinity',
+    target: irq,
+    value: formatCpuList(cpus),
+    device: dev.name,
+    ...(dev.pciAddress === null ? {} : { pci: dev.pciAddress }),
+    reason,
+    subset: true,
+  };
 }
 
 /** Every IRQ of each NIC on the CPUs of the NIC's node. */
@@ -33,12 +43,33 @@ export function nicIrqChanges(t: Topology, reason: string): Change[] {
   return out;
 }
 
+/**
+ * `banned`: the IRQs the running irqbalance leaves alone now, from its socket; null when no
+ * irqbalance answers there (not running, or too old for a socket).
+ */
 export function irqChanges(
   a: Advice<IrqMode>,
   t: Topology,
   services: Readonly<Record<string, ServiceState>>,
+  banned: readonly number[] | null = null,
 ): Change[] {
   const pins = nicIrqChanges(t, a.reason);
-  const stop = a.value === 'pinned' && pins.length > 0 && services.irqbalance === 'running';
-  return [...(stop ? [service('irqbalance', 'stopped', 'it would move the pinned IRQs back')] : []), ...pins];
+  if (a.value !== 'pinned' || pins.length === 0) return pins;
+  if (banned !== null) {
+    const irqs = pins.flatMap((c) => (c.kind === 'irq-affinity' ? [c.target] : []));
+    const ban: Change = {
+      kind: 'irqbalance-ban',
+      target: 'irqbalance',
+      value: formatIrqList([...banned, ...irqs]),
+      reason: 'irqbalance keeps running and leaves the pinned IRQs alone',
+    };
+    return [ban, ...pins];
+  }
+  const stop = services.irqbalance === 'running';
+  return [
+    ...(stop
+      ? [service('irqbalance', 'stopped', 'it would move the pinned IRQs back and has no socket to steer it')]
+      : []),
+    ...pins,
+  ];
 }

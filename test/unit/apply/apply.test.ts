@@ -167,3 +167,98 @@ test('persisted files are journaled: rollback removes new ones and restores repl
   assert.equal(existsSync(join(out, 'sysctl.d/90-numakit.conf')), false);
   assert.equal(readFileSync(join(out, 'old.conf'), 'utf8'), 'old\n');
 });
+
+/** A tuned that records each switch and, like tuned, puts back the swappiness it found when a profile started. */
+function fakeTuned(sys: ReturnType<typeof setup>['sys'], active: string[], opts: { fail?: boolean } = {}) {
+  const calls: string[][] = [];
+  let found: string | null = null;
+  return {
+    calls,
+    tuned: {
+      active: () => [...active],
+      activate(profiles: readonly string[]) {
+        calls.push([...profiles]);
+        if (opts.fail) throw new NumakitError(`tuned-adm profile ${profiles.join(' ')} failed: no such profile`);
+        if (found !== null) sys.write('proc/sys/vm/swappiness', found);
+        found = profiles.includes('numakit-db') ? sys.read('proc/sys/vm/swappiness')!.trim() : null;
+        active.splice(0, active.length, ...profiles);
+      },
+    },
+  };
+}
+
+test('a tuned profile among the persisted files is activated after them; rollback switches tuned back first', () => {
+  const { stateDir, sys, dir, before } = setup();
+  const { tuned, calls } = fakeTuned(sys, ['virtual-guest']);
+  const withTuned = { ...sys, tuned };
+  const out = mkdtempSync(join(tmpdir(), 'numakit-persist-'));
+  const persist = [{ path: join(out, 'tuned/numakit-db/tuned.conf'), text: '[main]\n' }];
+  const swap: Change = { kind: 'sysctl', target: 'vm.swappiness', value: '10', reason: 'r' };
+  const cs = applyPlan(withTuned, planChanges(sys, [swap]), {
+    stateDir,
+    source: 'p',
+    persist,
+    tunedProfile: 'numakit-db',
+  });
+  assert.deepEqual(cs.tuned, { profile: 'numakit-db', old: ['virtual-guest'], state: 'written' });
+  assert.deepEqual(calls, [['numakit-db']]);
+  const [undo] = rollback(withTuned, { stateDir });
+  assert.deepEqual(calls, [['numakit-db'], ['virtual-guest']]);
+  assert.equal(undo!.changeSet.tuned?.state, 'restored');
+  assert.equal(undo!.changeSet.status, 'rolled-back');
+  // tuned put back 10 (what it found); the journal's entry then put back the value from before the apply.
+  assert.deepEqual(treeContents(dir), before);
+  assert.equal(existsSync(join(out, 'tuned/numakit-db/tuned.conf')), false);
+});
+
+test('tuned with no profile before is turned off by rollback; a failed switch fails the apply and is undone', () => {
+  const { stateDir, sys, dir, before } = setup();
+  const { tuned, calls } = fakeTuned(sys, []);
+  const withTuned = { ...sys, tuned };
+  const out = mkdtempSync(join(tmpdir(), 'numakit-persist-'));
+  const persist = [{ path: join(out, 'tuned/numakit-db/tuned.conf'), text: '[main]\n' }];
+  applyPlan(withTuned, [], { stateDir, source: 'p', persist, tunedProfile: 'numakit-db' });
+  rollback(withTuned, { stateDir });
+  assert.deepEqual(calls, [['numakit-db'], []]);
+
+  const failing = { ...sys, tuned: fakeTuned(sys, ['balanced'], { fail: true }).tuned };
+  const swap: Change = { kind: 'sysctl', target: 'vm.swappiness', value: '10', reason: 'r' };
+  assert.throws(
+    () => applyPlan(failing, planChanges(sys, [swap]), { stateDir, source: 'q', persist, tunedProfile: 'numakit-db' }),
+    /apply failed: tuned-adm profile numakit-db failed: no such profile; it had changed \d+ value\(s\) \(.*\): all rolled back/,
+  );
+  assert.deepEqual(treeContents(dir), before);
+  assert.equal(existsSync(join(out, 'tuned/numakit-db/tuned.conf')), false);
+});
+
+test('irqbalance is steered, not stopped: its banned IRQs are journaled, set, read back, and put back by rollback', () => {
+  const { stateDir, sys } = setup();
+  let banned = [7];
+  const sent: number[][] = [];
+  const irqbalance = {
+    banned: () => [...banned],
+    setBanned(irqs: readonly number[]) {
+      sent.push([...irqs]);
+      banned = [...irqs];
+    },
+  };
+  const steered = { ...sys, irqbalance };
+  const ban: Change = { kind: 'irqbalance-ban', target: 'irqbalance', value: '7,40', reason: 'r' };
+  const plan = planChanges(steered, [ban, CHANGES[4]!]);
+  assert.deepEqual(
+    plan.map((p) => [p.path, p.current, p.action]),
+    [
+      [null, '7', 'change'],
+      ['proc/irq/40/smp_affinity_list', '0-3', 'change'],
+    ],
+  );
+  const cs = applyPlan(steered, plan, { stateDir, source: 'p' });
+  assert.deepEqual(banned, [7, 40]);
+  assert.equal(cs.entries[0]!.old, '7');
+  rollback(steered, { stateDir });
+  assert.deepEqual(sent, [[7, 40], [7]]);
+  banned = [];
+  assert.equal(planChanges(steered, [ban])[0]!.current, 'none');
+  // Without a reachable irqbalance the change is absent (nothing to steer).
+  assert.equal(planChanges(sys, [ban])[0]!.action, 'absent');
+});

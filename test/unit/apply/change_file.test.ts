@@ -12,12 +12,16 @@ test('a change file becomes Change[] (values as text, /sys paths root-relative, 
     '    reason: JVM heaps',
     '  - {kind: irq-affinity, target: 45, value: 0-15}',
     '  - {kind: service, target: irqbalance, value: stopped}',
+    '  - {kind: irqbalance-ban, target: irqbalance, value: "46, 45"}',
+    '  - {kind: irqbalance-ban, target: irqbalance, value: none}',
   ].join('\n');
   assert.deepEqual(parseChangeFile(text, 'tune.yaml'), [
     { kind: 'sysctl', target: 'vm.swappiness', value: '10', reason: 'from tune.yaml' },
     { kind: 'sysfs', target: 'sys/kernel/mm/transparent_hugepage/enabled', value: 'never', reason: 'JVM heaps' },
     { kind: 'irq-affinity', target: 45, value: '0-15', reason: 'from tune.yaml' },
     { kind: 'service', target: 'irqbalance', value: 'stopped', reason: 'from tune.yaml' },
+    { kind: 'irqbalance-ban', target: 'irqbalance', value: '45,46', reason: 'from tune.yaml' },
+    { kind: 'irqbalance-ban', target: 'irqbalance', value: 'none', reason: 'from tune.yaml' },
   ]);
 });
 

@@ -89,8 +89,8 @@ test('golden: --persist DIR files of every profile on spark-2s (DIR outside /etc
 test('--persist /etc without --yes lists the files and writes nothing', async () => {
   const r = await cli(['--example', 'spark-2s', 'apply', '--profile', 'database', '--persist', '/etc']);
   assert.equal(r.code, 0);
-  assert.match(r.out, /would write \(add --yes to write into \/etc\):\n  \/etc\/sysctl\.d\/90-numakit\.conf/);
-  assert.equal(existsSync('/etc/sysctl.d/90-numakit.conf'), false);
+  assert.match(r.out, /would write \(add --yes to write into \/etc\):\n  \/etc\/tuned\/numakit-database\/tuned\.conf/);
+  assert.equal(existsSync('/etc/tuned/numakit-database'), false);
 });
 
 test('apply --yes refuses a snapshot root; bad sources are usage errors (exit 2) in one line', async () => {

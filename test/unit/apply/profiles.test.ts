@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { discoverTopology } from '../../../src/discover/topology.js';
-import { sameTarget, type Change } from '../../../src/model/change.js';
+import { parseIrqList, sameTarget, type Change } from '../../../src/model/change.js';
 import { formatCpuList, parseCpuList, parseCpuMask } from '../../../src/model/cpuset.js';
 import { cpusOfNode, type Topology } from '../../../src/model/topology.js';
 import { choosePlacement } from '../../../src/policy/knowledge/placement.js';
@@ -25,6 +25,12 @@ const INPUTS: Record<string, TuningInput> = {
     topology: SPARK,
     services: { irqbalance: 'running', ksmtuned: 'running' },
     irqTotals: {},
+  },
+  'spark-2s, irqbalance running with a socket banning IRQ 7': {
+    topology: SPARK,
+    services: { irqbalance: 'running' },
+    irqTotals: {},
+    irqbalanceBanned: [7],
   },
   'spark-2s, no services installed': { topology: SPARK, services: {}, irqTotals: {} },
   'spark-2s, irqbalance stopped': { topology: SPARK, services: { irqbalance: 'stopped' }, irqTotals: {} },
@@ -66,11 +72,23 @@ const COMMON: Array<[string, (changes: Change[], input: TuningInput) => void]> =
     },
   ],
   [
-    'irqbalance stopped only when it runs and IRQs are pinned, before any pin',
+    'irqbalance stopped only when it runs, has no socket and IRQs are pinned, before any pin',
     (cs, input) => {
       const pins = cs.findIndex((c) => c.kind === 'irq-affinity');
       const stop = cs.findIndex((c) => c.kind === 'service' && c.target === 'irqbalance');
-      if (stop >= 0) assert.ok(pins >= 0 && input.services.irqbalance === 'running' && stop < pins);
+      if (stop >= 0)
+        assert.ok(pins >= 0 && input.services.irqbalance === 'running' && !input.irqbalanceBanned && stop < pins);
+    },
+  ],
+  [
+    'a steerable irqbalance keeps running and is told, before any pin, to leave every pinned IRQ (and those it left before) alone',
+    (cs, input) => {
+      const ban = cs.findIndex((c) => c.kind === 'irqbalance-ban');
+      const pinned = cs.flatMap((c) => (c.kind === 'irq-affinity' ? [c.target] : []));
+      if (ban < 0) return;
+      assert.ok(input.irqbalanceBanned && pinned.length > 0 && ban < cs.findIndex((c) => c.kind === 'irq-affinity'));
+      const value = parseIrqList(cs[ban]!.value);
+      for (const irq of [...pinned, ...input.irqbalanceBanned]) assert.ok(value.includes(irq));
     },
   ],
   [
@@ -118,6 +136,15 @@ test('spark: THP never (madvise accepted), numa_balancing 0, 16 IRQs per NIC pin
   assert.equal(value(cs, 'sys/class/block/nvme1n1/queue/rq_affinity'), '2');
   assert.equal(value(cs, 'sys/devices/system/cpu/cpu63/cpufreq/scaling_governor'), 'performance');
   assert.equal(value(cs, 'sys/class/net/ens2f0/queues/rx-15/rps_flow_cnt'), '2048');
+});
+
+test('spark with a steerable irqbalance: no stop, one ban of the 32 pinned IRQs plus the one it had', () => {
+  const cs = changes('spark', INPUTS['spark-2s, irqbalance running with a socket banning IRQ 7']!);
+  assert.ok(!cs.some((c) => c.kind === 'service' && c.target === 'irqbalance'));
+  const bans = cs.filter((c) => c.kind === 'irqbalance-ban');
+  assert.equal(bans.length, 1);
+  assert.equal(parseIrqList(bans[0]!.value).length, 33);
+  assert.equal(parseIrqList(bans[0]!.value)[0], 7);
 });
 
 test('database: AutoNUMA by placement (unpinned: on with slow scans; bound: off; unknown: left alone), THP madvise, swappiness <= 10, KSM off after ksmtuned', () => {

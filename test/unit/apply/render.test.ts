@@ -99,30 +99,88 @@ test('the same knob of many CPUs is one line per old -> new', () => {
   );
 });
 
-test('persist: the IRQ unit, the irqbalance drop-in banning the pinned IRQs, debugfs knobs in tuned, units to disable', () => {
+test('persist: the IRQ unit and script, irqbalance policy script and drop-in, debugfs knobs in tuned, units to disable', () => {
   const files = Object.fromEntries(renderPersistFiles(PLAN, { name: 't' }).map((f) => [f.path, f.text]));
   assert.deepEqual(Object.keys(files).sort(), [
     'numakit/boot.txt',
-    'sysctl.d/90-numakit.conf',
+    'numakit/irq-affinity.sh',
+    'numakit/irqbalance-policy.sh',
     'systemd/system/irqbalance.service.d/90-numakit.conf',
     'systemd/system/numakit-irq-affinity.service',
     'tuned/numakit-t/tuned.conf',
   ]);
-  assert.match(
-    files['systemd/system/numakit-irq-affinity.service']!,
-    /^ExecStart=\/bin\/sh -c 'echo 0-15 > \/proc\/irq\/41\/smp_affinity_list'$/m,
-  );
-  assert.match(
-    files['systemd/system/irqbalance.service.d/90-numakit.conf']!,
-    /IRQBALANCE_ARGS=--banirq=40 --banirq=41/,
-  );
+  assert.match(files['numakit/irq-affinity.sh']!, /^pin '' 'eth0' '0-15'$/m);
+  assert.match(files['systemd/system/irqbalance.service.d/90-numakit.conf']!, /IRQBALANCE_ARGS=--policyscript=/);
   assert.match(
     files['tuned/numakit-t/tuned.conf']!,
     /^\/sys\/kernel\/debug\/sched\/numa_balancing\/scan_delay_ms=1000$/m,
   );
-  assert.doesNotMatch(files['sysctl.d/90-numakit.conf']!, /scan_delay|ksm/);
+  assert.match(files['tuned/numakit-t/tuned.conf']!, /^\[sysctl\]\n# r\nkernel\.numa_balancing=0$/m);
+  assert.doesNotMatch(files['tuned/numakit-t/tuned.conf']!, /ksm/);
   assert.match(files['numakit/boot.txt']!, /systemctl disable ksmtuned/);
   assert.doesNotMatch(files['numakit/boot.txt']!, /disable irqbalance/);
+});
+
+const knob = (kind: 'sysctl' | 'sysfs', target: string, value: string, path = target): PlannedChange => ({
+  change: { kind, target, value, reason: 'r' },
+  path,
+  current: 'x',
+  action: 'change',
+});
+const gov = (cpu: number, value: string) =>
+  knob('sysfs', `sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, value);
+
+test("persist: a tuned profile with tuned's own plugins, [sysfs] only for knobs no plugin sets", () => {
+  const plan = [
+    gov(0, 'performance'),
+    gov(1, 'performance'),
+    knob('sysfs', 'sys/kernel/mm/transparent_hugepage/enabled', 'never'),
+    knob('sysfs', 'sys/kernel/mm/transparent_hugepage/defrag', 'madvise'),
+    knob('sysctl', 'vm.swappiness', '10', 'proc/sys/vm/swappiness'),
+    knob('sysfs', 'sys/block/nvme0n1/queue/rq_affinity', '2'),
+  ];
+  const files = renderPersistFiles(plan, { name: 'db', tunedBase: 'throughput-performance' });
+  assert.deepEqual(
+    files.map((f) => f.path),
+    ['tuned/numakit-db/tuned.conf', 'numakit/boot.txt'],
+  );
+  assert.equal(
+    files[0]!.text,
+    [
+      '# Written by numakit apply --persist; numakit rollback removes it.',
+      '[main]',
+      'summary=numakit db',
+      'include=throughput-performance',
+      '',
+      '[cpu]',
+      '# r',
+      'governor=performance',
+      '',
+      '[vm]',
+      '# r',
+      'transparent_hugepages=never',
+      'transparent_hugepage.defrag=madvise',
+      '',
+      '[sysctl]',
+      '# r',
+      'vm.swappiness=10',
+      '',
+      '[sysfs]',
+      '# r',
+      '/sys/block/nvme0n1/queue/rq_affinity=2',
+      '',
+    ].join('\n'),
+  );
+  assert.match(files[1]!.text, /tuned-adm profile numakit-db/);
+});
+
+test('persist: governors with different values stay per-CPU [sysfs] lines; a base alone is still a profile', () => {
+  const [mixed] = renderPersistFiles([gov(0, 'performance'), gov(1, 'powersave')], { name: 'm' });
+  assert.doesNotMatch(mixed!.text, /\[cpu\]/);
+  assert.match(mixed!.text, /^\/sys\/devices\/system\/cpu\/cpu1\/cpufreq\/scaling_governor=powersave$/m);
+  const [base] = renderPersistFiles([], { name: 'b', tunedBase: 'latency-performance' });
+  assert.equal(base!.path, 'tuned/numakit-b/tuned.conf');
+  assert.match(base!.text, /^include=latency-performance$/m);
 });
 
 test('GRUB arguments follow numa_balancing and THP enabled', () => {

@@ -30,5 +30,5 @@ test('a frame never exceeds the terminal width or height', () => {
   });
   assert.equal(lines.length, 5);
   for (const l of lines) assert.ok(l.length <= 40, l);
-  assert.match(lines[3]!, /^   0 \[#{8}\.{2}\]   75%/);
+  assert.match(lines[4]!, /^   0 \[#{8}\.{2}\]   75%/);
 });

@@ -1,0 +1,21 @@
+// A process's access locality now: every thread's NUMA-balancing faults (proc/PID/task/TID/sched)
+// and kernel.numa_balancing, through policy/access_locality.ts.
+import type { AccessLocality } from '../model/access_locality.js';
+import { accessLocality } from '../policy/access_locality.js';
+import { listTids } from '../sysfs/proc_list.js';
+import { readSchedNuma } from '../sysfs/proc_sched_numa.js';
+import { readText } from '../sysfs/read.js';
+import type { SysRoot } from '../sysfs/root.js';
+
+/** kernel.numa_balancing (0 off, 1 on, 2 tiering, 3 both); null when unknown. */
+export function readNumaBalancing(root: SysRoot): number | null {
+  const t = readText(root, 'proc/sys/kernel/numa_balancing');
+  const n = t === null ? Number.NaN : Number(t.trim());
+  return Number.isInteger(n) ? n : null;
+}
+
+export function readAccessLocality(root: SysRoot, pid: number, balancing: number | null): AccessLocality {
+  const tids = listTids(root, pid) ?? [];
+  const tasks = tids.length > 0 ? tids.map((tid) => readSchedNuma(root, pid, tid)) : [readSchedNuma(root, pid)];
+  return accessLocality(tasks, balancing);
+}
