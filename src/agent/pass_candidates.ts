@@ -17,7 +17,7 @@ import type { ProcessSample } from '../model/stat.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
 import type { ProcessBrief, ProcessView } from '../policy/agent/types.js';
-import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';

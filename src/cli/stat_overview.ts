@@ -29,5 +29,8 @@ export async function statOverview(ctx: Context): Promise<{ text: string; data: 
     numaMiss: s.numastat[i]?.['numa_miss'] ?? null,
     missPercent: missShare(s.numastat[i]!),
   }));
-  return { text: renderStatOverview(s, ranked), data: { nodes: counters, mostRemote: ranked.map((r) => rankedJson(r)) } };
+  return {
+    text: renderStatOverview(s, ranked),
+    data: { nodes: counters, mostRemote: ranked.map((r) => rankedJson(r)) },
+  };
 }

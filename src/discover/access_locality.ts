@@ -1,7 +1,6 @@
-// A process's access locality now: every thread's NUMA-balancing faults (proc/PID/task/TID/sched)
-// and kernel.numa_balancing, through policy/access_locality.ts.
-import type { AccessLocality } from '../model/access_locality.js';
-import { accessLocality } from '../policy/access_locality.js';
+// What a process's access locality is computed from (policy/access_locality.ts): every thread's
+// NUMA-balancing faults (proc/PID/task/TID/sched) and kernel.numa_balancing.
+import type { TaskNumaFaults } from '../model/access_locality.js';
 import { listTids } from '../sysfs/proc_list.js';
 import { readSchedNuma } from '../sysfs/proc_sched_numa.js';
 import { readText } from '../sysfs/read.js';
@@ -14,8 +13,8 @@ export function readNumaBalancing(root: SysRoot): number | null {
   return Number.isInteger(n) ? n : null;
 }
 
-export function readAccessLocality(root: SysRoot, pid: number, balancing: number | null): AccessLocality {
+/** Each thread's NUMA fault statistics (null: its sched file is absent); the process's own without threads. */
+export function readTaskNumaFaults(root: SysRoot, pid: number): (TaskNumaFaults | null)[] {
   const tids = listTids(root, pid) ?? [];
-  const tasks = tids.length > 0 ? tids.map((tid) => readSchedNuma(root, pid, tid)) : [readSchedNuma(root, pid)];
-  return accessLocality(tasks, balancing);
+  return tids.length > 0 ? tids.map((tid) => readSchedNuma(root, pid, tid)) : [readSchedNuma(root, pid)];
 }

@@ -12,7 +12,7 @@ import { readIrqbalanceConfig } from '../sysfs/irqbalance_config.js';
 import { readKsm } from '../sysfs/ksm.js';
 import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
-import { readCgroupCpuset } from '../sysfs/proc_cgroup.js';
+import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
 import { listPids, readComm } from '../sysfs/proc_list.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';

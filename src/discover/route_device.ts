@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { isLoopback, parseIp, pickRoute, type IpAddress } from '../model/ip_route.js';
-import { SpecError } from '../policy/nodespec.js';
+import { SpecError } from '../model/errors.js';
 import { readRoutes } from '../sysfs/proc_net_route.js';
 import type { SysRoot } from '../sysfs/root.js';
 

@@ -91,3 +91,15 @@ export function failureLine(who: string, e: unknown, o: { stack: boolean }): str
   const line = `${who} failed: ${what.split('\n')[0]}`;
   return o.stack && err?.stack !== undefined ? `${line}\n${err.stack}` : line;
 }
+
+/**
+ * A spec that cannot be used: exit status 1 like numactl's "<spec> is invalid" when it names
+ * ids this machine does not have or allow; 2 (`malformed`), a usage error like every other bad
+ * argument, when it is not a node or CPU list at all ("0-x", "3-1", "1,,2").
+ */
+export class SpecError extends NumakitError {
+  constructor(message: string, opts: { malformed?: boolean } = {}) {
+    super(message, opts.malformed === true ? 2 : 1);
+    this.name = 'SpecError';
+  }
+}

@@ -4,7 +4,9 @@
 // ("netdev:eth0", "block:nvme0n1", "pci:0000:3b:00.0", "file:/data") standing for its node.
 // Pure: the allowed sets and device lookup come in through SpecContext.
 import { formatCpuList } from '../model/cpuset.js';
-import { NumakitError } from '../model/errors.js';
+import { SpecError } from '../model/errors.js';
+
+export { SpecError };
 
 export type DeviceKind = 'netdev' | 'block' | 'pci' | 'file' | 'ip';
 export const DEVICE_KINDS: readonly DeviceKind[] = ['netdev', 'block', 'pci', 'file', 'ip'];
@@ -16,18 +18,6 @@ export interface SpecContext {
   readonly universe: readonly number[];
   /** Node of a device (node specs only); throws a SpecError when it cannot say. */
   readonly resolveDevice?: (kind: DeviceKind, id: string) => number;
-}
-
-/**
- * A spec that cannot be used: exit status 1 like numactl's "<spec> is invalid" when it names
- * ids this machine does not have or allow; 2 (`malformed`), a usage error like every other bad
- * argument, when it is not a node or CPU list at all ("0-x", "3-1", "1,,2").
- */
-export class SpecError extends NumakitError {
-  constructor(message: string, opts: { malformed?: boolean } = {}) {
-    super(message, opts.malformed === true ? 2 : 1);
-    this.name = 'SpecError';
-  }
 }
 
 type What = 'node' | 'cpu';

@@ -8,15 +8,9 @@
 //   numakit/boot.txt                              what needs a person: GRUB arguments, units to disable
 // Pure: the caller writes the files.
 import type { Change, PlannedChange } from '../model/change.js';
-import { renderIrqPersist } from './irq_persist.js';
+import { type PersistFileText, renderIrqPersist } from './irq_persist.js';
 
-export interface PersistFileText {
-  /** Path relative to DIR. */
-  readonly path: string;
-  readonly text: string;
-  /** File mode (default 0644): scripts run by irqbalance are 0755. */
-  readonly mode?: number;
-}
+export type { PersistFileText };
 
 export interface PersistOptions {
   /** Names the tuned profile: numakit-NAME. */

@@ -10,7 +10,14 @@
 //   systemd/system/irqbalance.service.d/90-numakit.conf   passes it to irqbalance
 // Pure: the caller writes the files.
 import type { IrqAffinityChange } from '../model/change.js';
-import type { PersistFileText } from './changes_persist.js';
+
+export interface PersistFileText {
+  /** Path relative to DIR. */
+  readonly path: string;
+  readonly text: string;
+  /** File mode (default 0644): scripts run by irqbalance are 0755. */
+  readonly mode?: number;
+}
 
 const HEADER = '# Written by numakit apply --persist; numakit rollback removes it.';
 /** Where the files are once installed (DIR is laid out as /etc). */

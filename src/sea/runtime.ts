@@ -9,7 +9,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../actuate/private_path.js';
+import { ensurePrivateDir } from '../hostfs/private_path.js';
 import { NumakitError } from '../model/errors.js';
 
 import { sea } from './is_sea.js';

@@ -4,9 +4,8 @@
 // user name and the token as password.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkSecretFile } from '../actuate/private_path.js';
+import { checkSecretFile } from '../hostfs/private_path.js';
 import { NumakitError } from '../model/errors.js';
-import type { RunningServer } from './http_server.js';
 import type { Access } from './listen.js';
 
 const MAX_TOKEN_FILE = 4096;
@@ -54,7 +53,7 @@ export function tokenMatches(expected: string, header: string | undefined): bool
  * in use and says why); settings are read only at start and output goes to stdout and stderr, so
  * there is nothing else to reload or reopen. Without a handler SIGHUP ended the daemon.
  */
-export function reloadToken(access: Access, server: Pick<RunningServer, 'setToken'>): string {
+export function reloadToken(access: Access, server: { setToken(token: string): void }): string {
   if (access.kind !== 'token') return 'nothing to reload (no --token-file; settings are read at start)';
   try {
     server.setToken(readTokenFile(access.file));

@@ -76,3 +76,12 @@ export function readCgroupAllowedCpus(root: SysRoot, pid: number | 'self'): Cpus
   const a = readCgroupAllowed(root, pid, 'cpus');
   return a === null ? null : { cgroup: a.cgroup, path: a.path, cpus: a.ids };
 }
+
+/**
+ * The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown).
+ * readCgroupAllowed's answer (the hierarchies wherever mounted, effective CPUs first).
+ */
+export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; cpus: number[] } | null {
+  const a = readCgroupAllowed(root, pid, 'cpus');
+  return a === null ? null : { cgroup: a.cgroup, cpus: a.ids };
+}

@@ -4,7 +4,6 @@
 // cpuset.cpus in v2 means "inherit": the nearest ancestor with a value restricts.
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset).
 import { SysfsParseError } from '../model/errors.js';
-import { readCgroupAllowed } from './cgroup_cpuset.js';
 import type { SysRoot } from './root.js';
 
 export interface CgroupPaths {
@@ -29,13 +28,4 @@ export function parseProcCgroup(text: string): CgroupPaths {
     }
   });
   return { v2, cpusetV1, memoryV1 };
-}
-
-/**
- * The cgroup whose cpuset restricts the process and its CPUs; null when none does (or unknown).
- * readCgroupAllowed's answer (cgroup_cpuset.ts: the hierarchies wherever mounted, effective CPUs first).
- */
-export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; cpus: number[] } | null {
-  const a = readCgroupAllowed(root, pid, 'cpus');
-  return a === null ? null : { cgroup: a.cgroup, cpus: a.ids };
 }

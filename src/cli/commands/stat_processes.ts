@@ -1,6 +1,7 @@
 // stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
 // each process) and --procs (every process by remote memory, with its locality).
-import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
+import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_locality.js';
+import { accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { sampleProcesses } from '../../discover/process_sampler.js';
 import { NumakitError } from '../../model/errors.js';
@@ -46,7 +47,9 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   );
   const ranked = rankByRemote(samples).slice(0, o.top);
   const balancing = readNumaBalancing(ctx.root);
-  const access = new Map(ranked.map((r) => [r.sample.pid, readAccessLocality(ctx.root, r.sample.pid, balancing)]));
+  const access = new Map(
+    ranked.map((r) => [r.sample.pid, accessLocality(readTaskNumaFaults(ctx.root, r.sample.pid), balancing)]),
+  );
   if (o.json)
     ctx.out(
       renderStatJson({

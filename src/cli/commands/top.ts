@@ -12,7 +12,8 @@ import { rankByRemote } from '../../policy/locality.js';
 import { renderTopFrame, type TopNode } from '../../render/stat_top.js';
 import { INITIAL_VIEW, splitKeys, topKey, viewRows, type TopRow, type TopView } from '../../render/top_view.js';
 import { readCgroupPath, readProcessDetail } from '../../discover/top_detail.js';
-import { readAccessLocality, readNumaBalancing } from '../../discover/access_locality.js';
+import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_locality.js';
+import { accessLocality } from '../../policy/access_locality.js';
 import type { AccessLocality } from '../../model/access_locality.js';
 import { discoverTopology } from '../../discover/topology.js';
 import type { Topology } from '../../model/topology.js';
@@ -100,7 +101,7 @@ function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; w
     screen.view.drill !== null
       ? [screen.view.drill]
       : screen.rows.slice(0, screen.view.selected + o.height).map((r) => r.sample.pid);
-  for (const pid of shown) access.set(pid, readAccessLocality(ctx.root, pid, balancing));
+  for (const pid of shown) access.set(pid, accessLocality(readTaskNumaFaults(ctx.root, pid), balancing));
   let detail = null;
   if (screen.view.drill !== null) {
     screen.topology ??= discoverTopology(ctx.root);

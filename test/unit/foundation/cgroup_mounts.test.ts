@@ -12,7 +12,7 @@ import { readCgroupAllowed } from '../../../src/sysfs/cgroup_cpuset.ts';
 import { readCgroupMemoryLimit } from '../../../src/sysfs/cgroup_memory_max.ts';
 import { cgroupDir, parseCgroupMounts } from '../../../src/sysfs/cgroup_mounts.ts';
 import { cgroupFile, hasCgroupV2 } from '../../../src/sysfs/cgroup_v2.ts';
-import { readCgroupCpuset } from '../../../src/sysfs/proc_cgroup.ts';
+import { readCgroupCpuset } from '../../../src/sysfs/cgroup_cpuset.ts';
 import { openRoot } from '../../../src/sysfs/root.ts';
 
 const dirs: string[] = [];
