@@ -124,7 +124,11 @@ function processesNote(live) {
     parts.push(
       `${denied[2]} not shown: their numa_maps is readable only by root or their owner (run numakit serve as root)`,
     );
-  if (live.snapshot && live.processes.length === 0)
+  if (live.snapshot && live.processes.length > 0)
+    parts.push(
+      'this is a snapshot: it holds one reading of each process and no /proc/stat, so locality weighs the CPU time each process used since it started, not since a previous reading',
+    );
+  else if (live.snapshot)
     parts.push(
       'this is a snapshot: it holds one reading of each process and no /proc/stat, so no CPU use can be measured between two readings and no process is listed; numakit --root SNAPSHOT stat --procs shows its processes with their CPU time since start',
     );

@@ -98,7 +98,7 @@ describe('dashboard in chromium', {
     assert.deepEqual(errors, []);
   });
 
-  it('on a snapshot it says why the process panel is empty and why CPUs read "–"', async () => {
+  it('on a snapshot it lists the processes, says what their locality weighs, and why CPUs read "–"', async () => {
     const snap = await startServe(['--doctor-interval', '1h'], ['--example', 'lab-2node-procs']);
     try {
       const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -112,7 +112,13 @@ describe('dashboard in chromium', {
       );
       assert.match(
         (await page.locator('#procs-note').textContent()) ?? '',
-        /this is a snapshot: it holds one reading of each process and no \/proc\/stat, so no CPU use can be measured/,
+        /this is a snapshot: it holds one reading of each process and no \/proc\/stat, so locality weighs the CPU time each process used since it started/,
+      );
+      // The sampler reads a capture's processes (CPU time since start): remote-app is listed.
+      const procs = await page.locator('#procs tbody tr').allTextContents();
+      assert.ok(
+        procs.some((r: string) => r.includes('remote-app')),
+        procs.join('\n'),
       );
       assert.match((await page.locator('#nodes tbody').textContent()) ?? '', /– \(a snapshot: no CPU times\)/);
       await page.close();

@@ -31,6 +31,6 @@ it('the exporter unit, the manifests and the docs name DEFAULT_PORT and never 94
     // docs/serve.md's section on the choice names the old port on purpose.
     const text = readFileSync(join(REPO_DIR, f), 'utf8').replace(/\n## The port[\s\S]*?(?=\n## )/, '');
     assert.doesNotMatch(text, /(?<!\d)9464(?!\d)/, f);
-    assert.match(text, new RegExp(`(:|port: )${DEFAULT_PORT}(?!\\d)`), f);
+    assert.match(text, new RegExp(`(:|[pP]ort: )${DEFAULT_PORT}(?!\\d)`), f);
   }
 });
