@@ -29,6 +29,7 @@ import { runSections, type SectionsRun } from './sections.js';
 import { REPO_ROOT } from './setup.js';
 import { freePort } from './ssh_guests.js';
 import { TWO_NODE } from './topologies.js';
+import { unverifiedLab } from './unverified.js';
 
 const CONTRIB = join(REPO_ROOT, 'contrib');
 const PROM = '127.0.0.1:9090';
@@ -124,7 +125,9 @@ let deployments: Deployment[];
 let results: Record<string, { count?: number; labels?: Record<string, string>[]; error?: string }>;
 const panelQueries: { id: string; deployment: string; panel: string; needs: Need[] }[] = [];
 
-describe('every panel and alert returns data from the shipped deployments (2-node guest)', () => {
+describe('every panel and alert returns data from the shipped deployments (2-node guest)', {
+  skip: unverifiedLab('dashboard.lab.test.ts'),
+}, () => {
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'numakit-lab-dash-'));
     const token = join(work, 'token');

@@ -14,6 +14,7 @@ import { sectionOk } from './assert.js';
 import { NUMAKIT } from './numakit.js';
 import { runSections, type SectionsRun } from './sections.js';
 import { TWO_NODE } from './topologies.js';
+import { unverifiedLab } from './unverified.js';
 
 const THP = '/sys/kernel/mm/transparent_hugepage/enabled';
 const BANNED = `python3 -c "import socket,glob; s=socket.socket(socket.AF_UNIX); s.connect(glob.glob('/run/irqbalance/*.sock')[0]); s.sendall(b'setup'); print(s.recv(65536).decode())"`;
@@ -75,7 +76,7 @@ sh /tmp/p/numakit/irqbalance-policy.sh "/sys/devices/pci0000:00/$dev" 26
 kill $ib`,
 };
 
-describe('tuned and irqbalance in a 2node guest', () => {
+describe('tuned and irqbalance in a 2node guest', { skip: unverifiedLab('operators.lab.test.ts') }, () => {
   let run: SectionsRun;
   before(async () => {
     run = await runSections(TWO_NODE, SECTIONS, { timeoutMs: 900_000 });

@@ -10,6 +10,7 @@ import { analyse, renderTable, type SoakRun, type SoakVerdict } from '../../benc
 import { assertGuestOk } from './assert.js';
 import { type GuestResult, runInGuest } from './guest.js';
 import type { Topology } from './topology.js';
+import { unverifiedLab } from './unverified.js';
 
 const SOAK_2NODE: Topology = { name: '2node-soak', nodes: 2, cpus: 1, memMiB: 768 };
 const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 150);
@@ -21,7 +22,7 @@ interface Run extends SoakRun {
   readonly daemons: Record<string, { exit: { code: number | null; signal: string | null }; tail: string[] }>;
 }
 
-describe('soak: serve and the agent under churn in a 2-node guest', () => {
+describe('soak: serve and the agent under churn in a 2-node guest', { skip: unverifiedLab('soak.lab.test.ts') }, () => {
   let r: GuestResult;
   let run: Run;
   let verdict: SoakVerdict;
