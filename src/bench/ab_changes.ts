@@ -11,9 +11,17 @@ import { dedupeChanges, type Change, type ChangeSet, type PlannedChange } from '
 import { NumakitError } from '../model/errors.js';
 
 /** What `numakit apply --profile NAME` would change here (the knowledge table's profile, placement detected). */
-export function profilePlan(sys: System, name: string): PlannedChange[] {
-  return planChanges(sys, dedupeChanges(profileSource(sys, name, undefined).changes));
+/**
+ * A tuned:PROFILE variant's changes. With --numa-balancing on|off (`holdsNumaBalancing`) the
+ * bench holds kernel.numa_balancing for every variant, so the profile's own value for it (the
+ * database profile wants AutoNUMA on for an unbound process) is left out: the explicit option wins.
+ */
+export function profilePlan(sys: System, name: string, o: { holdsNumaBalancing?: boolean } = {}): PlannedChange[] {
+  const changes = dedupeChanges(profileSource(sys, name, undefined).changes);
+  return planChanges(sys, o.holdsNumaBalancing === true ? changes.filter((c) => !isNumaBalancing(c)) : changes);
 }
+
+export const isNumaBalancing = (c: Change): boolean => c.kind === 'sysctl' && c.target === 'kernel.numa_balancing';
 
 export function numaBalancingPlan(sys: System, value: 'on' | 'off'): PlannedChange[] {
   const c: Change = {

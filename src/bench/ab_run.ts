@@ -45,7 +45,12 @@ function preflight(a: AbArgs, env: Omit<WorkloadEnv, 'signal' | 'nodes'>, system
       } catch (e) {
         throw new NumakitError(`bench ab: variant '${v.name}': ${(e as Error).message}`);
       }
-    } else if (v.kind === 'tuned') requireWritable(system, profilePlan(system, v.profile!), `variant '${v.name}'`);
+    } else if (v.kind === 'tuned')
+      requireWritable(
+        system,
+        profilePlan(system, v.profile!, { holdsNumaBalancing: a.numaBalancing !== 'keep' }),
+        `variant '${v.name}'`,
+      );
     else if (v.kind === 'agent' && process.getuid?.() !== 0 && !v.agentArgs!.includes('--advise')) {
       throw new NumakitError(
         `bench ab: variant '${v.name}' needs root: numakit agent moves threads and pages and sets kernel.numa_balancing; nothing was changed`,
@@ -162,7 +167,7 @@ async function oneRun(
   let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
   try {
     if (v.kind === 'tuned')
-      cs = applyChanges(system, profilePlan(system, v.profile!), {
+      cs = applyChanges(system, profilePlan(system, v.profile!, { holdsNumaBalancing: a.numaBalancing !== 'keep' }), {
         stateDir: a.stateDir,
         source: `bench ab variant ${v.name}`,
       });
