@@ -8,6 +8,7 @@ import { parseOptions } from '../parse_options.js';
 import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 import { selfCommand } from '../self.js';
+import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 
 const OPTIONS = {
   variant: {
@@ -47,18 +48,7 @@ const OPTIONS = {
     help: 'journal directory for tuned: and --numa-balancing (default /var/lib/numakit)',
   },
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
-  save: {
-    type: 'string',
-    value: 'FILE',
-    complete: 'file',
-    help: 'also write the JSON result to FILE (for bench compare)',
-  },
-  report: {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)',
-  },
+  ...BENCH_OUTPUT_OPTIONS,
 } as const;
 
 type Values = ParsedOptions<typeof OPTIONS>['values'];

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { Command, ParsedOptions } from '../options.js';
 import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
+import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 
 const OPTIONS = {
   nodes: {
@@ -37,18 +38,7 @@ const OPTIONS = {
   'huge-pages': { type: 'boolean', help: 'ask for transparent huge pages (MADV_HUGEPAGE); says how much it got' },
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
   csv: { type: 'boolean', help: 'one line per figure' },
-  save: {
-    type: 'string',
-    value: 'FILE',
-    complete: 'file',
-    help: 'also write the JSON result to FILE (for bench compare)',
-  },
-  report: {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: 'also write DIR/REPORT.md and DIR/report.html (charts as inline SVG; opens offline)',
-  },
+  ...BENCH_OUTPUT_OPTIONS,
 } as const;
 
 type Parsed = ParsedOptions<typeof OPTIONS>;
