@@ -26,39 +26,44 @@ export function scrapeTimeoutMs(req: IncomingMessage, defaultMs: number): number
   return Math.max(100, Math.min(defaultMs, h * 1000 - 250));
 }
 
-/** Concurrent scrapes share one reading at most this old, and at least this long after it ended (below: why). */
-export const COALESCE_MAX_MS = 1000;
-export const COALESCE_MIN_MS = 100;
-
 /**
  * A scrape runs on the event loop, so scrapes that arrive together queue behind each other: 20
  * scrapers at once waited up to 20 scrape times each (50 s in a loaded lab guest, past
- * Prometheus's 10 s timeout). A request answered within one scrape time of the end of the last
- * scrape (at least 100 ms: a fast scrape ends before the next request is parsed; at most a
- * second) was waiting behind it: it gets that reading, which is as fresh as its wait. Scrapes
- * apart in time (Prometheus every 15 s) each read the machine.
+ * Prometheus's 10 s timeout). Requests parsed in the same turn of the loop (those that arrived
+ * while the last scrape ran) share the one reading taken right after that turn, within the
+ * shortest of their timeouts. No answer is older than its request: scrapes apart in time, even
+ * a millisecond apart (Prometheus every 15 s, a test comparing two readings), each read the machine.
  */
-export function coalescedScrape(
+export function batchedScrape(
   scrape: (timeoutMs: number) => Scrape,
-  clock: () => number = () => performance.now(),
-): (timeoutMs: number) => Scrape {
-  let last: Scrape | null = null;
-  let endedAt = -Infinity;
-  let took = 0;
-  return (timeoutMs) => {
-    const start = clock();
-    if (last !== null && start - endedAt <= Math.min(Math.max(took, COALESCE_MIN_MS), COALESCE_MAX_MS)) return last;
-    last = scrape(timeoutMs);
-    endedAt = clock();
-    took = endedAt - start;
-    return last;
+  defer: (run: () => void) => void = setImmediate,
+): (timeoutMs: number) => Promise<Scrape> {
+  type Waiter = { timeoutMs: number; resolve: (s: Scrape) => void; reject: (e: unknown) => void };
+  let batch: Waiter[] | null = null;
+  const run = () => {
+    const waiters = batch!;
+    batch = null;
+    try {
+      const sc = scrape(Math.min(...waiters.map((w) => w.timeoutMs)));
+      for (const w of waiters) w.resolve(sc);
+    } catch (e) {
+      for (const w of waiters) w.reject(e);
+    }
   };
+  return (timeoutMs) =>
+    new Promise<Scrape>((resolve, reject) => {
+      if (batch === null) {
+        batch = [];
+        defer(run);
+      }
+      batch.push({ timeoutMs, resolve, reject });
+    });
 }
 
 export function metricsRoute(scraper: Scraper, o: AppOptions): Route {
-  const scrape = coalescedScrape((t) => scraper.scrape(t));
-  return (req) => {
-    const sc = scrape(scrapeTimeoutMs(req, scraper.opts.timeoutMs));
+  const scrape = batchedScrape((t) => scraper.scrape(t));
+  return async (req) => {
+    const sc = await scrape(scrapeTimeoutMs(req, scraper.opts.timeoutMs));
     return { type: CONTENT_TYPE, body: renderExposition([...scrapeFamilies(sc, o), ...(o.extra?.() ?? [])]) };
   };
 }

@@ -1,40 +1,57 @@
 // Scrapers that arrive together (HA Prometheus pairs, several dashboards, a federation) share one
 // reading: a scrape runs on the event loop, so without that they queued and the last of 20 waited
 // 20 scrape times (bench/soak.mjs measured 50 s in a loaded lab guest, past Prometheus's timeout).
+// A reading is never older than the request it answers: serve_process brackets node_exporter's
+// reading between two of ours, and a time-window cache once answered the second with the first.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { COALESCE_MAX_MS, appRoutes, coalescedScrape } from '../../../src/serve/app.js';
+import { appRoutes, batchedScrape } from '../../../src/serve/app.js';
 import { startHttpServer, type RunningServer } from '../../../src/serve/http_server.js';
 import { type Scrape, Scraper } from '../../../src/serve/scrape.js';
 import { OPTS, realisticFourNode } from './helpers.js';
 
 describe('concurrent scrapes', () => {
-  it('a request within one scrape time of the last scrape gets it; later ones read again; the window is at most a second', () => {
-    let t = 0;
+  it('requests of one turn of the event loop share one reading; a request after an answer gets a new one', async () => {
     let scrapes = 0;
-    let takes = 300;
-    const scrape = coalescedScrape(
-      () => {
-        scrapes++;
-        t += takes;
-        return { at: t } as unknown as Scrape;
+    const timeouts: number[] = [];
+    const queued: (() => void)[] = [];
+    const scrape = batchedScrape(
+      (ms) => {
+        timeouts.push(ms);
+        return { n: ++scrapes } as unknown as Scrape;
       },
-      () => t,
+      (run) => void queued.push(run),
     );
-    const first = scrape(8000);
-    t += 5;
-    assert.equal(scrape(8000), first, 'queued behind it: the same reading');
-    assert.equal(scrapes, 1);
-    t += 400;
-    scrape(8000);
-    assert.equal(scrapes, 2, 'after more than a scrape time: a new reading');
-    takes = 5000;
-    t += 2000;
-    scrape(8000);
-    t += COALESCE_MAX_MS + 1;
-    scrape(8000);
-    assert.equal(scrapes, 4, 'a slow scrape is not reused for more than a second');
+    const together = [scrape(8000), scrape(3000), scrape(9000)];
+    assert.equal(queued.length, 1, 'one reading is scheduled for the three');
+    queued.shift()!();
+    const [a, b, c] = await Promise.all(together);
+    assert.equal(a, b);
+    assert.equal(b, c);
+    assert.deepEqual(timeouts, [3000], 'within the shortest timeout of the batch');
+    const later = scrape(8000);
+    queued.shift()!();
+    assert.notEqual(await later, a, 'a request after the answer reads the machine again');
+    assert.equal(scrapes, 2);
+  });
+
+  it('a scrape that throws rejects every request of its batch, and the next batch reads again', async () => {
+    let fail = true;
+    const scrape = batchedScrape(
+      () => {
+        if (fail) throw new Error('sysfs gone');
+        return {} as unknown as Scrape;
+      },
+      (run) => queueMicrotask(run),
+    );
+    const r = await Promise.allSettled([scrape(1000), scrape(1000)]);
+    assert.deepEqual(
+      r.map((x) => x.status),
+      ['rejected', 'rejected'],
+    );
+    fail = false;
+    await scrape(1000);
   });
 
   describe('20 scrapers at once on serve', () => {
