@@ -58,7 +58,7 @@ export class AgentPass {
     private readonly deps: PassDeps,
   ) {
     this.machine = new MachineStage(deps.root, deps.selfPid, deps.log);
-    this.decisions = new DecisionLog(cfg, deps.log, deps.metrics);
+    this.decisions = new DecisionLog(cfg, deps.log, deps.metrics, (pid) => this.processes.idOf(pid));
     const agentCpus = (pid: number) => deps.journal?.agentCpus(pid) ?? null;
     this.processes = new ProcessCandidates(cfg, {
       ...deps,
@@ -122,7 +122,7 @@ export class AgentPass {
   /** Sample and filter: the views of the processes (or units) that may be placed. */
   private sample(ctx: PassContext): ProcessView[] {
     const views = this.units === null ? this.processes.sample(ctx) : this.units.sample(ctx.nowMs);
-    this.forgetExited(ctx.nowMs);
+    this.forgetExited();
     return views;
   }
 
@@ -141,7 +141,7 @@ export class AgentPass {
 
   /** Act: a skip is logged (and cooled down when the table says), a move carried out or, with --advise, advised. */
   private async act(ctx: PassContext, d: Decision): Promise<void> {
-    const who = d.unit?.cgroup ?? d.pid;
+    const who = d.unit?.cgroup ?? this.processes.idOf(d.pid);
     if (d.kind === 'skip') {
       if (SKIPS[d.skip].coolsDown) this.cooldowns.start(who, ctx.nowMs + this.cfg.cooldownMs);
       this.decisions.log(d, null, ctx.nowMs);
@@ -174,12 +174,23 @@ export class AgentPass {
       this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 
-  /** Drops state of processes (and units) that are gone, and journal entries of threads that exited. */
-  private forgetExited(nowMs: number): void {
-    const pids = this.processes.listed;
-    const alive = (who: number | string) => (typeof who === 'number' ? pids.has(who) : !!this.units?.seen.has(who));
-    this.cooldowns.forget(nowMs, alive);
+  /** What it keeps between passes, by kind (bounded by the processes and units there now). */
+  get kept(): { cooldowns: number; logged: number } {
+    return { cooldowns: this.cooldowns.size, logged: this.decisions.size };
+  }
+
+  /**
+   * Drops state of processes (a reused pid is another process) and units that are gone, their
+   * metric series, and journal entries of threads that exited.
+   */
+  private forgetExited(): void {
+    const alive = {
+      startOf: (pid: number) => this.processes.startOf(pid),
+      unit: (cgroup: string) => this.units?.seen.has(cgroup) === true,
+    };
+    this.cooldowns.forget(alive);
     this.decisions.forget(alive);
+    if (this.units !== null) this.deps.metrics?.forgetUnits?.(alive.unit);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
 }

@@ -23,6 +23,7 @@ import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
 import type { DecisionLog } from './decision_log.js';
 import type { MachineNow } from './pass_machine.js';
+import { PerProcess, type ProcessId } from './per_process.js';
 
 /** When and where this pass runs. */
 export interface PassContext {
@@ -30,20 +31,27 @@ export interface PassContext {
   readonly machine: MachineNow;
 }
 
-/** Until when each process (pid) and unit (cgroup path) is left alone after a decision. */
+/** Until when each process (pid + start time) and unit (cgroup path) is left alone after a decision. */
 export class Cooldowns {
-  readonly processes = new Map<number, number>();
+  readonly processes = new PerProcess<number>();
   readonly units = new Map<string, number>();
 
-  start(who: number | string, untilMs: number): void {
-    if (typeof who === 'number') this.processes.set(who, untilMs);
-    else this.units.set(who, untilMs);
+  start(who: ProcessId | string, untilMs: number): void {
+    if (typeof who === 'string') this.units.set(who, untilMs);
+    else this.processes.set(who, untilMs);
   }
 
-  /** Drops the cooldowns that are over for processes and units that are gone. */
-  forget(nowMs: number, alive: (who: number | string) => boolean): void {
-    for (const [pid, until] of this.processes) if (until <= nowMs && !alive(pid)) this.processes.delete(pid);
-    for (const [cg, until] of this.units) if (until <= nowMs && !alive(cg)) this.units.delete(cg);
+  /**
+   * Drops the cooldowns of processes and units that are gone, over or not: a pid reused by a new
+   * process, or a cgroup path created again, is someone else.
+   */
+  forget(alive: { startOf: (pid: number) => number | null; unit: (cgroup: string) => boolean }): void {
+    this.processes.retain(alive.startOf);
+    for (const cg of this.units.keys()) if (!alive.unit(cg)) this.units.delete(cg);
+  }
+
+  get size(): number {
+    return this.processes.size + this.units.size;
   }
 }
 
@@ -88,9 +96,14 @@ export class ProcessCandidates {
     return this.sampler.baselines;
   }
 
-  /** Every pid the last pass listed. */
-  get listed(): ReadonlySet<number> {
-    return this.sampler.listed;
+  /** The start time of the process that had `pid` at the last pass; null when none was read. */
+  startOf(pid: number): number | null {
+    return this.sampler.startOf(pid);
+  }
+
+  /** Who `pid` is this pass (pid + start time); start -1 when unknown. */
+  idOf(pid: number): ProcessId {
+    return { pid, start: this.sampler.startOf(pid) ?? -1 };
   }
 
   /** Sample and filter: the processes the policy decides on this pass. */
@@ -110,7 +123,8 @@ export class ProcessCandidates {
   }
 
   private screenCtx() {
-    return { selfPid: this.d.selfPid, nowMs: this.now.nowMs, cooldownUntil: this.d.cooldowns.processes };
+    const cooldownUntil = { get: (pid: number) => this.d.cooldowns.processes.get(this.idOf(pid)) };
+    return { selfPid: this.d.selfPid, nowMs: this.now.nowMs, cooldownUntil };
   }
 
   private note(b: PrescreenBrief, skip: Parameters<DecisionLog['note']>[1], reason?: string): void {
@@ -119,7 +133,11 @@ export class ProcessCandidates {
 
   /** Left alone whatever its status says: the agent itself, init, a process cooling down. */
   private skip(pid: number): boolean {
-    return pid === this.d.selfPid || pid === 1 || (this.d.cooldowns.processes.get(pid) ?? -Infinity) > this.now.nowMs;
+    return (
+      pid === this.d.selfPid ||
+      pid === 1 ||
+      (this.d.cooldowns.processes.get(this.idOf(pid)) ?? -Infinity) > this.now.nowMs
+    );
   }
 
   private brief(b: PrescreenBrief, cpu: number): ProcessBrief {

@@ -251,6 +251,14 @@ export class ProcessSampler {
     return this.listedNow;
   }
 
+  /**
+   * The start time (ticks since boot) of the process that had `pid` at the last pass, null when
+   * it was not read (gone, or a kernel thread): with the pid, who a process is (a pid is reused).
+   */
+  startOf(pid: number): number | null {
+    return this.listedNow.has(pid) ? (this.known.get(pid)?.start ?? null) : null;
+  }
+
   /** Processes the last pass could not read, by why. */
   get unreadable(): Unreadable {
     return { permission: this.tally.permission, vanished: this.tally.vanished };

@@ -119,6 +119,13 @@ export class FakeMachine {
     this.write();
   }
 
+  /** Removes a cgroup leaf (its processes stay, as after a move to another cgroup). */
+  removeCgroup(path: string): void {
+    this.cgroups.delete(path);
+    rmSync(join(this.dir, `sys/fs/cgroup${path}`), { recursive: true, force: true });
+    this.write();
+  }
+
   /** Advances time: every thread runs `seconds` on its CPU; `busyCpus` are kept busy by others. */
   tick(seconds: number, busyCpus: number[] = []): void {
     const ticks = seconds * 100;
