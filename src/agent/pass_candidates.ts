@@ -7,13 +7,16 @@
 //   select    its CPU over the window (its threads): under --min-cpu
 //   numa_maps for those left: the views the policy decides on
 // A process left alone is noted in the decision log (once per reason, when the skip table says).
+import { readNumaBalancing, readTaskNumaFaults } from '../discover/access_locality.js';
 import {
   createSampler,
   type PrescreenBrief,
   type ProcessSampler,
   type SampleBrief,
 } from '../discover/process_sampler.js';
+import type { AccessLocality } from '../model/access_locality.js';
 import type { ProcessSample } from '../model/stat.js';
+import { accessLocality } from '../policy/access_locality.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
 import type { ProcessBrief, ProcessView } from '../policy/agent/types.js';
@@ -71,6 +74,8 @@ export class ProcessCandidates {
   /** This pass: the brief of each process select() kept, and the CPUs each may use (its cgroup cpuset). */
   private briefs = new Map<number, ProcessBrief>();
   private permittedOf = new Map<number, number[]>();
+  /** kernel.numa_balancing this pass, read for the first candidate (undefined: not yet). */
+  private balancing: number | null | undefined;
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -111,6 +116,7 @@ export class ProcessCandidates {
     this.ctx = ctx;
     this.briefs = new Map();
     this.permittedOf = new Map();
+    this.balancing = undefined;
     return this.sampler
       .sample(ctx.nowMs)
       .map((s) => this.view(s))
@@ -192,9 +198,22 @@ export class ProcessCandidates {
     return why === null;
   }
 
+  /**
+   * Where its memory accesses go (its threads' NUMA-balancing faults), a signal to the policy
+   * (policy/agent/access_signal.ts); not read while kernel.numa_balancing is 0 (the default
+   * --numa-balancing off clears it while the agent runs): the kernel then counts no faults.
+   */
+  private access(pid: number): AccessLocality | null {
+    if (this.balancing === undefined) this.balancing = readNumaBalancing(this.d.root);
+    if (this.balancing === 0) return null;
+    const a = accessLocality(readTaskNumaFaults(this.d.root, pid), this.balancing);
+    return a.kind === 'ok' ? a : null;
+  }
+
   private view(s: ProcessSample): ProcessView | null {
     const b = this.briefs.get(s.pid);
     if (b === undefined) return null;
+    const access = this.access(s.pid);
     return {
       ...b,
       threads: s.threads,
@@ -204,6 +223,7 @@ export class ProcessCandidates {
       memsAllowed: s.memsAllowed,
       windowSeconds: s.windowSeconds,
       ...(s.threadUse ? { threadUse: s.threadUse } : {}),
+      ...(access !== null ? { access } : {}),
     };
   }
 }
