@@ -22,6 +22,7 @@ export interface AccessGain {
   /** Share of them on nodes local to its threads once placed: its nodes and the nodes moved there. */
   readonly after: number;
   readonly faults: number;
+  readonly source: 'numa-faults' | 'pmu';
 }
 
 /** What a placement does to its accesses; null when no usable access signal is known. */
@@ -31,7 +32,7 @@ export function accessGain(p: ProcessView, pl: Placement): AccessGain | null {
   const local = new Set([...pl.nodes, ...pl.moveFrom]);
   let hit = 0;
   for (const [n, f] of Object.entries(a.nodes)) if (local.has(Number(n))) hit += f;
-  return { now: a.local, after: hit / a.faults, faults: a.faults };
+  return { now: a.local, after: hit / a.faults, faults: a.faults, source: a.source };
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -40,5 +41,5 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 export function accessText(g: AccessGain, change: boolean): string {
   const what =
     change && Math.round(g.after * 100) !== Math.round(g.now * 100) ? `${pct(g.now)} -> ${pct(g.after)}` : pct(g.now);
-  return `accesses ${what} local (${g.faults} recent NUMA faults)`;
+  return `accesses ${what} local (${g.faults} recent ${g.source === 'pmu' ? 'PMU samples' : 'NUMA faults'})`;
 }

@@ -113,7 +113,7 @@ describe('access locality as a signal to the placement', () => {
       localityNow: 0,
       localityAfter: 1,
     });
-    assert.deepEqual(g, { now: 0.2, after: 0.8, faults: 500 });
+    assert.deepEqual(g, { now: 0.2, after: 0.8, faults: 500, source: 'numa-faults' });
     assert.equal(
       accessGain(
         { ...p, access: { kind: 'unavailable', why: 'x' } },
