@@ -13,16 +13,26 @@ import { libc } from './libc.js';
 /** PERF_ATTR_SIZE_VER7: every field up to sig_data; the kernel takes any size it knows. */
 export const PERF_ATTR_SIZE = 128;
 
-/** What a memory-sampling session asks each sample for (the fields sysfs/perf_samples.ts decodes). */
-export const MEM_SAMPLE_TYPE =
-  PERF_SAMPLE.IP |
-  PERF_SAMPLE.TID |
-  PERF_SAMPLE.TIME |
-  PERF_SAMPLE.ADDR |
-  PERF_SAMPLE.CPU |
-  PERF_SAMPLE.WEIGHT |
-  PERF_SAMPLE.DATA_SRC |
-  PERF_SAMPLE.PHYS_ADDR;
+/**
+ * What a memory-sampling session asks each sample for (the fields sysfs/perf_samples.ts
+ * decodes). The physical address only when privileged: the kernel refuses PERF_SAMPLE_PHYS_ADDR
+ * (EACCES) unless perf_event_paranoid <= 1 or CAP_PERFMON (kernel/events/core.c, perf_event_open).
+ */
+export function memSampleType(physAddr: boolean): bigint {
+  return (
+    PERF_SAMPLE.IP |
+    PERF_SAMPLE.TID |
+    PERF_SAMPLE.TIME |
+    PERF_SAMPLE.ADDR |
+    PERF_SAMPLE.CPU |
+    PERF_SAMPLE.WEIGHT |
+    PERF_SAMPLE.DATA_SRC |
+    (physAddr ? PERF_SAMPLE.PHYS_ADDR : 0n)
+  );
+}
+
+/** With the physical address: what a privileged session asks for. */
+export const MEM_SAMPLE_TYPE = memSampleType(true);
 
 export interface AttrOptions {
   readonly type: number;
@@ -95,9 +105,9 @@ export class MemSampling {
    * failure closes what was opened and throws a NativeError naming the thread and the cause.
    */
   static open(
-    pmu: Extract<MemPmu, { kind: 'sampling' }>,
+    pmu: Pick<Extract<MemPmu, { kind: 'sampling' }>, 'device' | 'type' | 'config' | 'config1' | 'preciseIp'>,
     tids: readonly number[],
-    o: { pages?: number; period?: bigint } = {},
+    o: { pages?: number; period?: bigint; sampleType?: bigint } = {},
   ): MemSampling {
     const c = libc();
     const page = c.getpagesize() as number;
@@ -106,7 +116,7 @@ export class MemSampling {
       type: pmu.type,
       config: pmu.config,
       config1: pmu.config1,
-      sampleType: MEM_SAMPLE_TYPE,
+      sampleType: o.sampleType ?? MEM_SAMPLE_TYPE,
       samplePeriod: o.period ?? 4000n,
       preciseIp: pmu.preciseIp,
     });

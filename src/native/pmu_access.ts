@@ -9,11 +9,11 @@ import type { AccessLocality } from '../model/access_locality.js';
 import { accessFromSamples } from '../policy/access_locality.js';
 import { nodeOfPhys, readMemoryBlocks } from '../sysfs/memory_blocks.js';
 import { parsePerfSamples } from '../sysfs/perf_samples.js';
-import { findMemPmu } from '../sysfs/pmu.js';
+import { findMemPmu, readPerfParanoid } from '../sysfs/pmu.js';
 import { listTids } from '../sysfs/proc_list.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { NativeError } from './errors.js';
-import { MEM_SAMPLE_TYPE, MemSampling } from './perf_event.js';
+import { MemSampling, memSampleType } from './perf_event.js';
 
 /** What PMU sampling gave: access locality per pid (those with DRAM samples), or why none. */
 export type PmuAccess =
@@ -38,16 +38,18 @@ export async function samplePmuAccess(
   const pmu = findMemPmu(root);
   if (pmu.kind === 'absent') return { kind: 'unavailable', why: pmu.why };
   const tids = pids.flatMap((pid) => listTids(root, pid) ?? [pid]).slice(0, MAX_SAMPLED_THREADS);
+  // The physical address (the node of a remote access) only where the kernel gives it.
+  const sampleType = memSampleType(process.getuid?.() === 0 || (readPerfParanoid(root) ?? 2) <= 1);
   let session: MemSampling;
   try {
-    session = MemSampling.open(pmu, tids);
+    session = MemSampling.open(pmu, tids, { sampleType });
   } catch (e) {
     if (e instanceof NativeError) return { kind: 'unavailable', why: e.message };
     throw e;
   }
   try {
     await (o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(o.windowMs);
-    const streams = session.read().map((b) => parsePerfSamples(b, MEM_SAMPLE_TYPE));
+    const streams = session.read().map((b) => parsePerfSamples(b, sampleType));
     const cpuNode = readCpuNodes(root);
     const blocks = readMemoryBlocks(root);
     const access = accessFromSamples(

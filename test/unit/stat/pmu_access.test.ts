@@ -12,11 +12,17 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SysfsParseError } from '../../../src/model/errors.js';
 import { NativeError } from '../../../src/native/errors.js';
-import { encodePerfEventAttr, MEM_SAMPLE_TYPE, MemSampling, ringRecords } from '../../../src/native/perf_event.js';
+import {
+  encodePerfEventAttr,
+  MEM_SAMPLE_TYPE,
+  MemSampling,
+  memSampleType,
+  ringRecords,
+} from '../../../src/native/perf_event.js';
 import { accessFromSamples } from '../../../src/policy/access_locality.js';
 import { nodeOfPhys, readMemoryBlocks } from '../../../src/sysfs/memory_blocks.js';
 import { dataSrcOf, dramSide, parsePerfSamples, PERF_SAMPLE } from '../../../src/sysfs/perf_samples.js';
-import { findMemPmu, parsePmuEvent } from '../../../src/sysfs/pmu.js';
+import { findMemPmu, parsePmuEvent, readPerfParanoid } from '../../../src/sysfs/pmu.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { TEST_DIR } from '../../helpers/cli.js';
 
@@ -225,6 +231,38 @@ describe('perf_event_open', () => {
         new RegExp(`^perf_event_open \\(bogus on tid ${process.pid}\\): [A-Za-z ]+ \\(E[A-Z]+\\)`).test(e.message) &&
         !e.message.includes('\n'),
     );
+  });
+});
+
+describe('the ring buffer, for real, on a software event (no PMU needed)', () => {
+  const paranoid = readPerfParanoid(openRoot('/'));
+  const skip =
+    process.getuid?.() !== 0 && (paranoid === null || paranoid > 2)
+      ? `kernel.perf_event_paranoid is ${paranoid}: this user may not open perf events`
+      : false;
+  it('cpu-clock samples of this thread come back through mmap and decode with its pid, tid and CPU', { skip }, () => {
+    // PERF_TYPE_SOFTWARE (1), PERF_COUNT_SW_CPU_CLOCK (0), a sample every 100 us of CPU; no
+    // physical address (refused to the unprivileged), the rest of the memory sample layout.
+    const type = memSampleType(false);
+    const s = MemSampling.open({ device: 'software', type: 1, config: 0n, config1: 0n, preciseIp: 0 }, [process.pid], {
+      period: 100_000n,
+      sampleType: type,
+    });
+    try {
+      assert.equal(s.threads, 1);
+      const until = performance.now() + 60;
+      let x = 0;
+      while (performance.now() < until) x += Math.sqrt(x + 1);
+      const [bytes] = s.read();
+      const got = parsePerfSamples(bytes!, type);
+      assert.ok(got.samples.length >= 5, `${got.samples.length} samples in 60 ms of CPU`);
+      for (const x of got.samples) {
+        assert.deepEqual([x.pid, x.tid], [process.pid, process.pid]);
+        assert.ok(x.cpu >= 0 && x.side === null, `cpu ${x.cpu}, side ${x.side}: a clock sample has no data source`);
+      }
+    } finally {
+      s.close();
+    }
   });
 });
 
