@@ -52,6 +52,8 @@ export class AgentPass {
   private budget: Budget | null = null;
   /** The pass running now (the unit source reads its time and CPUs). */
   private ctx: PassContext | null = null;
+  /** Processes the last pass could not read for want of memory (ENOMEM): said when it starts and ends. */
+  private pressured = 0;
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -123,7 +125,23 @@ export class AgentPass {
   private sample(ctx: PassContext): ProcessView[] {
     const views = this.units === null ? this.processes.sample(ctx) : this.units.sample(ctx.nowMs);
     this.forgetExited();
+    if (this.units === null) this.notePressure(this.processes.noMemory);
     return views;
+  }
+
+  /**
+   * Memory pressure (the agent's cgroup at its memory.max, or the machine out of memory): the
+   * kernel cannot allocate the buffer to read a process's numa_maps (ENOMEM). That process is
+   * left alone this pass (nothing is decided on half a reading) and read again at the next;
+   * the log says when it starts, with how many, and when it is over.
+   */
+  private notePressure(n: number): void {
+    if (n > 0 && this.pressured === 0)
+      this.deps.log(
+        `memory pressure: the kernel could not allocate memory to read the numa_maps of ${n} process${n === 1 ? '' : 'es'} (ENOMEM); left alone until it can`,
+      );
+    if (n === 0 && this.pressured > 0) this.deps.log('memory pressure over: every numa_maps read again');
+    this.pressured = n;
   }
 
   /** Decide: the pure policy, with the migration budget refilled for the time since the last pass. */

@@ -101,6 +101,11 @@ export class ProcessCandidates {
     return this.sampler.baselines;
   }
 
+  /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
+  get noMemory(): number {
+    return this.sampler.counts.noMemory;
+  }
+
   /** The start time of the process that had `pid` at the last pass; null when none was read. */
   startOf(pid: number): number | null {
     return this.sampler.startOf(pid);
