@@ -42,6 +42,12 @@ export interface AttrOptions {
   /** One sample every this many events. */
   readonly samplePeriod: bigint;
   readonly preciseIp: number;
+  /**
+   * User space only (exclude_kernel, exclude_hv: what perf_event_paranoid 2 allows). AMD IBS
+   * takes no exclude bits before its swfilt (6.14), so it samples everything, which needs root
+   * or perf_event_paranoid <= 1. Default true.
+   */
+  readonly userOnly?: boolean;
 }
 
 // Bits of perf_event_attr's flags word (offset 40), in declaration order.
@@ -58,8 +64,9 @@ export function encodePerfEventAttr(o: AttrOptions): Uint8Array {
   v.setBigUint64(8, o.config, true);
   v.setBigUint64(16, o.samplePeriod, true);
   v.setBigUint64(24, o.sampleType, true);
-  // enabled from the open (disabled = 0), user space only (what perf_event_paranoid 2 allows).
-  const flags = FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV | (BigInt(o.preciseIp & 3) << PRECISE_SHIFT);
+  // enabled from the open (disabled = 0).
+  const exclude = o.userOnly === false ? 0n : FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV;
+  const flags = exclude | (BigInt(o.preciseIp & 3) << PRECISE_SHIFT);
   v.setBigUint64(40, flags, true);
   v.setUint32(48, 1, true); // wakeup_events
   v.setBigUint64(56, o.config1, true);
@@ -107,7 +114,7 @@ export class MemSampling {
   static open(
     pmu: Pick<Extract<MemPmu, { kind: 'sampling' }>, 'device' | 'type' | 'config' | 'config1' | 'preciseIp'>,
     tids: readonly number[],
-    o: { pages?: number; period?: bigint; sampleType?: bigint } = {},
+    o: { pages?: number; period?: bigint; sampleType?: bigint; userOnly?: boolean } = {},
   ): MemSampling {
     const c = libc();
     const page = c.getpagesize() as number;
@@ -119,6 +126,7 @@ export class MemSampling {
       sampleType: o.sampleType ?? MEM_SAMPLE_TYPE,
       samplePeriod: o.period ?? 4000n,
       preciseIp: pmu.preciseIp,
+      userOnly: o.userOnly ?? true,
     });
     const rings: Ring[] = [];
     const s = new MemSampling(rings);

@@ -42,7 +42,7 @@ export async function samplePmuAccess(
   const sampleType = memSampleType(process.getuid?.() === 0 || (readPerfParanoid(root) ?? 2) <= 1);
   let session: MemSampling;
   try {
-    session = MemSampling.open(pmu, tids, { sampleType });
+    session = MemSampling.open(pmu, tids, { sampleType, userOnly: pmu.vendor !== 'amd-ibs' });
   } catch (e) {
     if (e instanceof NativeError) return { kind: 'unavailable', why: e.message };
     throw e;

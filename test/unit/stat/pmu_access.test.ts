@@ -211,6 +211,16 @@ describe('perf_event_open', () => {
       'exclude_kernel, exclude_hv, precise_ip 2, enabled',
     );
     assert.equal(v.getBigUint64(56, true), 3n);
+    const ibs = encodePerfEventAttr({
+      type: 11,
+      config: 0n,
+      config1: 0n,
+      sampleType: MEM_SAMPLE_TYPE,
+      samplePeriod: 4000n,
+      preciseIp: 0,
+      userOnly: false,
+    });
+    assert.equal(new DataView(ibs.buffer).getBigUint64(40, true), 0n, 'AMD IBS: no exclude bits (it refuses them)');
   });
 
   it('the real call on an event no kernel has: a NativeError in one line naming the call, the PMU and the thread', () => {
