@@ -23,9 +23,16 @@ export interface ProcessCoverage {
   readonly of: number;
   /** The size from which processes were sampled. */
   readonly minBytes: number;
+  /** Processes this user may not even look at (hidepid): their size is unknown. Absent: none. */
+  readonly hidden?: number;
 }
 
 /** "2 of 3 processes of 47.5 MiB or more". */
 export function coverageText(c: ProcessCoverage, count: number): string {
   return `${count} of ${c.of} process${c.of === 1 ? '' : 'es'} of ${formatBytes(c.minBytes)} or more`;
+}
+
+/** "3 processes hidden from this user (...)": processes whose status was refused (hidepid). */
+export function hiddenText(n: number): string {
+  return `${n} process${n === 1 ? '' : 'es'} hidden from this user (/proc mounted with hidepid, or a security module: run as root)`;
 }

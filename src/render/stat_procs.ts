@@ -59,6 +59,12 @@ function accessNote(access: ReadonlyMap<number, AccessLocality> | undefined): st
   return 'ACCESS: share of its recent memory accesses that hit the node its thread ran on, from NUMA-balancing faults (- = not available).';
 }
 
+/** "3 processes not shown: ..." when the kernel refused this user their /proc/PID/stat or status. */
+export function hiddenNote(hidden: number): string {
+  if (hidden === 0) return '';
+  return `${hidden} process${hidden === 1 ? '' : 'es'} not shown: ${hidden === 1 ? 'its' : 'their'} /proc/PID/stat and status are refused to this user (/proc mounted with hidepid, or a security module; run as root).\n`;
+}
+
 export function renderStatProcs(
   ranked: readonly RankedProcess<ProcessSample>[],
   o: {
@@ -67,6 +73,8 @@ export function renderStatProcs(
     reader?: ProcReader;
     /** Access locality by pid (NUMA-balancing faults); absent: not read. */
     access?: ReadonlyMap<number, AccessLocality>;
+    /** Processes listed whose /proc/PID/stat or status this user was refused (not in `total`). */
+    hidden?: number;
   },
 ): string {
   const rows = [
@@ -108,5 +116,5 @@ export function renderStatProcs(
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}${hiddenNote(o.hidden ?? 0)}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
 }

@@ -41,8 +41,12 @@ export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits
 }
 
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
+  let hidden = 0;
   const samples = withoutSelf(
-    await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }),
+    await sampleProcesses(ctx.root, {
+      windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0,
+      counts: (c) => void (hidden = c.hidden),
+    }),
     ctx,
   );
   const ranked = rankByRemote(samples).slice(0, o.top);
@@ -55,6 +59,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
       renderStatJson({
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
         processes: ranked.map((r) => rankedJson(r, access.get(r.sample.pid))),
+        hiddenProcesses: hidden,
         warnings: readWarnings(ctx),
       }),
     );
@@ -65,6 +70,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         total: samples.length,
         reader: reader(ctx),
         access,
+        hidden,
       }),
     );
   return 0;
