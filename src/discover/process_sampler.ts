@@ -122,7 +122,7 @@ export interface Unreadable {
   /**
    * Listed, but its stat or status refused to this user (/proc mounted with hidepid=noaccess, a
    * security module): nothing of it is known, not even its size. (With hidepid=invisible such
-   * processes are not even listed: sysfs/proc_mount.ts tells.)
+   * processes are not even listed, and cannot be counted.)
    */
   readonly hidden: number;
   /** Listed, then gone before it was read through. */
