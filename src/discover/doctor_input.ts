@@ -16,6 +16,7 @@ import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
 import { listPids, readComm } from '../sysfs/proc_list.js';
 import { readProcStatusFact } from '../sysfs/proc_status.js';
 import { isRefused } from '../model/fact.js';
+import { othersInvisible } from '../sysfs/proc_mount.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
@@ -154,6 +155,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
     processes: placements.processes,
     hiddenProcesses: placements.hidden,
+    othersInvisible: othersInvisible(root),
     placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
     demotion: readDemotion(root),
   };

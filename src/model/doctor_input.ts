@@ -95,6 +95,8 @@ export interface DoctorInput {
    * not see. Absent or 0: none.
    */
   readonly hiddenProcesses?: number;
+  /** Other users' processes are not listed at all (/proc mounted hidepid=invisible, not root). */
+  readonly othersInvisible?: boolean;
   /** Processes of 1 GiB or more and where they may run: what a profile's placement is detected from. */
   readonly placed: Gathered<PlacedProcess[]>;
   /** sys/kernel/mm/numa/demotion_enabled (5.15+): cold pages demoted to slower nodes. */

@@ -1,5 +1,6 @@
 // `numakit stat --procs`: processes ranked by memory remote from where they run, with their
 // locality, where they ran, memory per node, allowed CPUs/nodes and memory policies. Pure.
+import { INVISIBLE_TEXT } from '../model/large_process.js';
 import { formatCpuList } from '../model/cpuset.js';
 import type { ProcessSample } from '../model/stat.js';
 import type { RankedProcess } from '../policy/locality.js';
@@ -75,6 +76,8 @@ export function renderStatProcs(
     access?: ReadonlyMap<number, AccessLocality>;
     /** Processes listed whose /proc/PID/stat or status this user was refused (not in `total`). */
     hidden?: number;
+    /** Other users' processes are not even listed (hidepid=invisible). */
+    invisible?: boolean;
   },
 ): string {
   const rows = [
@@ -116,5 +119,5 @@ export function renderStatProcs(
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}${hiddenNote(o.hidden ?? 0)}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}${hiddenNote(o.hidden ?? 0)}${o.invisible ? `Not shown: ${INVISIBLE_TEXT}.\n` : ''}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
 }

@@ -4,6 +4,7 @@ import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_loc
 import { accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { sampleProcesses } from '../../discover/process_sampler.js';
+import { othersInvisible } from '../../sysfs/proc_mount.js';
 import { NumakitError } from '../../model/errors.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
 import { rankByRemote } from '../../policy/locality.js';
@@ -49,6 +50,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
     }),
     ctx,
   );
+  const invisible = othersInvisible(ctx.root);
   const ranked = rankByRemote(samples).slice(0, o.top);
   const balancing = readNumaBalancing(ctx.root);
   const access = new Map(
@@ -60,6 +62,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
         processes: ranked.map((r) => rankedJson(r, access.get(r.sample.pid))),
         hiddenProcesses: hidden,
+        othersInvisible: invisible,
         warnings: readWarnings(ctx),
       }),
     );
@@ -71,6 +74,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         reader: reader(ctx),
         access,
         hidden,
+        invisible,
       }),
     );
   return 0;

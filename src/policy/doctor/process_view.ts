@@ -5,6 +5,7 @@ import type { Evidence, Finding, NotChecked } from '../../model/finding.js';
 import {
   coverageText,
   hiddenText,
+  INVISIBLE_TEXT,
   largeProcessBytes,
   type ProcessCoverage,
   SAMPLED_BYTES,
@@ -62,9 +63,10 @@ export function processScope(input: DoctorInput, id: string, what: string): Proc
     of: input.processes.value.length,
     minBytes: largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(input.topology)),
     hidden: input.hiddenProcesses ?? 0,
+    invisible: input.othersInvisible === true,
   };
   if (coverage.read === 0 && coverage.of > 0) {
-    const hidden = coverage.hidden! > 0 ? `; ${hiddenText(coverage.hidden!)}` : '';
+    const hidden = unseenText(coverage);
     const reason = `${coverageText(coverage, coverage.of)} unreadable (run as root)${hidden}`;
     return { checked: false, finding: notChecked(id, id, what, reason, [coverageEvidence(coverage)]) };
   }
@@ -73,13 +75,18 @@ export function processScope(input: DoctorInput, id: string, what: string): Proc
 
 /** "proc/PID/numa_maps: read 2 of 3 processes of 47.5 MiB or more" (and how many were hidden). */
 export function coverageEvidence(c: ProcessCoverage): Evidence {
-  const hidden = (c.hidden ?? 0) > 0 ? `; ${hiddenText(c.hidden!)}` : '';
-  return ev('proc/*/numa_maps', `read ${coverageText(c, c.read)}${hidden}`);
+  return ev('proc/*/numa_maps', `read ${coverageText(c, c.read)}${unseenText(c)}`);
 }
 
-/** Some processes were not read: a finding shows coverageEvidence. */
+/** "; 3 processes hidden from this user (...)", "; other users' processes are not listed ...", or ''. */
+function unseenText(c: ProcessCoverage): string {
+  const parts = [...((c.hidden ?? 0) > 0 ? [hiddenText(c.hidden!)] : []), ...(c.invisible ? [INVISIBLE_TEXT] : [])];
+  return parts.map((p) => `; ${p}`).join('');
+}
+
+/** Some processes were not read, or not seen: a finding shows coverageEvidence. */
 export function partlyRead(c: ProcessCoverage): boolean {
-  return c.read < c.of || (c.hidden ?? 0) > 0;
+  return c.read < c.of || (c.hidden ?? 0) > 0 || c.invisible === true;
 }
 
 /** A pass that says what it read; "partly checked: ..." when some sampled processes were unreadable. */

@@ -66,6 +66,19 @@ describe('processes hidden from this user', { skip }, () => {
     assert.equal((JSON.parse(plain.out) as { hiddenProcesses: number }).hiddenProcesses, 0, 'a plain /proc hides none');
   });
 
+  it("stat --procs under hidepid=invisible: says other users' processes are not listed, in text and --json", () => {
+    const text = asNobody(staged.bin, ['stat', '--procs', '--window', '0.2'], 'hidepid=invisible');
+    assert.equal(text.code, 0, text.err);
+    assert.match(
+      text.out,
+      /^Not shown: other users' processes are not listed to this user \(\/proc mounted with hidepid=invisible: run as root\)\.$/m,
+    );
+    const json = asNobody(staged.bin, ['stat', '--procs', '--window', '0.2', '--json'], 'hidepid=invisible');
+    assert.equal((JSON.parse(json.out) as { othersInvisible: boolean }).othersInvisible, true);
+    const plain = asNobody(staged.bin, ['stat', '--procs', '--window', '0.2', '--json']);
+    assert.equal((JSON.parse(plain.out) as { othersInvisible: boolean }).othersInvisible, false);
+  });
+
   it('stat --procs and doctor on a tree whose two largest processes are refused: both name them', () => {
     const stat = asNobody(staged.bin, ['--root', tree, 'stat', '--procs']);
     assert.equal(stat.code, 0, stat.err);
