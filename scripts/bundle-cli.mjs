@@ -7,6 +7,9 @@
 //   dist/cli/numakit.bundle.cjs.map    its source map (used with NUMAKIT_DEBUG=1)
 //   dist/cli/numakit.bundle.cache      V8's code cache of the bundle after running the commands
 //                                      in CACHE_RUNS on the shipped examples
+//   dist/cli/numakit-run.bundle.cjs    `numakit run`'s lean entry (src/cli/run_bin.ts) and what run's
+//   dist/cli/numakit-run.bundle.cache  launch path imports, and its code cache (RUN_CACHE_RUNS): a
+//                                      launch reads about a tenth of the program (src/cli/run_main.ts)
 // Each module's import.meta.url becomes the URL of its file under dist/ (the bundle sits in
 // dist/cli/), so workers, the dashboard's files and the examples are found where tsc put them.
 // Why: the ES module loader costs about 0.3 ms of CPU per module (resolve, read, link); a code
@@ -24,6 +27,7 @@ const out = join(repo, 'dist', 'cli');
 const launcher = join(out, 'numakit.cjs');
 const bundle = join(out, 'numakit.bundle.cjs');
 const cache = join(out, 'numakit.bundle.cache');
+const runBundle = join(out, 'numakit-run.bundle.cjs');
 
 const PACKAGES = ['koffi', 'yaml', 'zod', 'tar'];
 
@@ -49,35 +53,63 @@ const forCommonJs = {
   },
 };
 
-await build({
-  entryPoints: [join(src, 'cli', 'bin.ts')],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  outfile: bundle,
-  external: PACKAGES,
-  plugins: [forCommonJs],
-  banner: {
-    js: [
-      "'use strict';", // the sources are ES modules: strict, as they are unbundled
-      "var __numakitModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', rel)).href;",
-    ].join('\n'),
+/**
+ * In run's lean bundle, a module run loads with import() (other than the syscall layer) is a stub
+ * that throws FullProgramOnly when it is first used: run reaches each before it changes anything,
+ * and its entry then hands the command to the whole program (src/cli/run_main.ts).
+ */
+const LEAN_DYNAMIC = [join(src, 'native', 'index.ts')];
+const fullProgramOnly = {
+  name: 'full-program-only',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const path = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      return LEAN_DYNAMIC.includes(path) ? undefined : { path: relative(src, path), namespace: 'full-program-only' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'full-program-only' }, (args) => ({
+      contents: `const e = new Error('src/${args.path} is not in numakit run\\'s lean bundle'); e.name = 'FullProgramOnly'; throw e;`,
+      loader: 'js',
+    }));
   },
-  sourcemap: 'linked',
-  sourcesContent: false,
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-// Any import() left (a package not in PACKAGES, a computed name) would fail at run time.
-const text = readFileSync(bundle, 'utf8');
-const leftover = text.match(/\bimport\(["'][^"']*["']\)/g);
-if (leftover) throw new Error(`${relative(repo, bundle)}: dynamic import() left in the bundle: ${leftover.join(', ')}`);
-// The build id ends the bundle and starts the cache: the launcher uses only a cache of this build.
-const id = createHash('sha256').update(text).digest('hex');
-appendFileSync(bundle, `//# numakit-build=${id}\n`);
+};
+
+/** One bundle: `entry` and all it imports, its build id appended. */
+async function bundleOf(entry, outfile, plugins) {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    external: PACKAGES,
+    plugins,
+    banner: {
+      js: [
+        "'use strict';", // the sources are ES modules: strict, as they are unbundled
+        "var __numakitModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', rel)).href;",
+      ].join('\n'),
+    },
+    sourcemap: 'linked',
+    sourcesContent: false,
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  // Any import() left (a package not in PACKAGES, a computed name) would fail at run time.
+  const text = readFileSync(outfile, 'utf8');
+  const leftover = text.match(/\bimport\(["'][^"']*["']\)/g);
+  if (leftover)
+    throw new Error(`${relative(repo, outfile)}: dynamic import() left in the bundle: ${leftover.join(', ')}`);
+  // The build id ends the bundle and starts the cache: the launcher uses only a cache of its own build.
+  const id = createHash('sha256').update(text).digest('hex');
+  appendFileSync(outfile, `//# numakit-build=${id}\n`);
+}
+
+await bundleOf(join(src, 'cli', 'bin.ts'), bundle, [forCommonJs]);
+await bundleOf(join(src, 'cli', 'run_bin.ts'), runBundle, [forCommonJs, fullProgramOnly]);
 copyFileSync(join(src, 'cli', 'numakit.cjs'), launcher);
 chmodSync(launcher, 0o755);
 
@@ -100,19 +132,28 @@ const CACHE_RUNS = [
   ['run', '--show'],
   ['run', '--localalloc', '--show'],
 ];
+// run's lean bundle: its parse, the machine it reads, koffi's binding and the policy calls.
+const RUN_CACHE_RUNS = [
+  ['run', '--show'],
+  ['run', '--localalloc', '--show'],
+  ['run', '--membind', 'all', '--show'],
+];
+// NUMAKIT_CACHE_BUNDLE: which of the launcher's bundles (FULL or RUN) the run compiles and caches.
 const MAKE_CACHE = `
 const { writeFileSync } = require('node:fs');
 const l = require(process.argv[1]); // node -e CODE LAUNCHER ARGS: argv is [node, LAUNCHER, ARGS]
-const { source, id } = l.readBundle();
-const script = l.compile(source, l.cachedDataFor(id));
-process.on('exit', () => writeFileSync(l.CACHE, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()])));
-l.run(script);`;
+const b = l[process.env.NUMAKIT_CACHE_BUNDLE];
+const { source, id } = l.readBundle(b);
+const script = l.compile(source, l.cachedDataFor(id, b), b);
+process.on('exit', () => writeFileSync(b.cache, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()])));
+l.run(script, b);`;
 rmSync(cache, { force: true });
-for (const args of CACHE_RUNS) {
+rmSync(join(out, 'numakit-run.bundle.cache'), { force: true });
+for (const [which, args] of [...CACHE_RUNS.map((a) => ['FULL', a]), ...RUN_CACHE_RUNS.map((a) => ['RUN', a])]) {
   try {
     execFileSync(process.execPath, ['-e', MAKE_CACHE, launcher, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', NUMAKIT_CACHE_BUNDLE: which },
     });
   } catch (e) {
     // doctor exits 1 when it finds problems: that is a finished run.

@@ -21,6 +21,12 @@ export interface AgentConfig extends PolicyOptions {
   readonly metrics: string | null;
   /** Bearer token file the metrics endpoint requires (needed, or metricsInsecurePublic, off loopback). */
   readonly metricsTokenFile: string | null;
+  /**
+   * The metrics endpoint's web config file (serve's --web.config.file: TLS, client certificates,
+   * basic_auth_users, headers); with basic auth or verified client certificates it opens a
+   * non-loopback host too.
+   */
+  readonly metricsWebConfigFile: string | null;
   readonly metricsInsecurePublic: boolean;
 }
 
@@ -48,5 +54,6 @@ export const DEFAULT_AGENT: AgentConfig = {
   stateDir: '/var/lib/numakit',
   metrics: null,
   metricsTokenFile: null,
+  metricsWebConfigFile: null,
   metricsInsecurePublic: false,
 };

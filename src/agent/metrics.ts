@@ -1,7 +1,8 @@
 // --metrics ADDR: the agent serves what `numakit serve` serves (src/serve: the same hardened
 // HTTP server, exporter and dashboard), plus its own metrics and its recent decisions. On
-// 127.0.0.1 unless ADDR names a host; a host other machines can reach needs
-// metrics-token-file or metrics-insecure-public, as serve's --listen does.
+// 127.0.0.1 unless ADDR names a host; who may connect is serve's rule (src/serve/listener.ts)
+// under the agent's option names: a host other machines can reach needs metrics-token-file,
+// a metrics-web-config-file that authenticates every request, or metrics-insecure-public.
 import { hostname } from 'node:os';
 import { UsageError } from '../model/errors.js';
 import type { ProcessView } from '../policy/agent/types.js';
@@ -23,6 +24,8 @@ export function parseMetricsAddr(addr: string): { host: string; port: number } {
 export interface AgentMetrics extends AgentMetricsSink {
   /** The address it listens on ("127.0.0.1:10464"). */
   readonly address: string;
+  /** "http", or "https" with the web config's tls_server_config. */
+  readonly scheme: 'http' | 'https';
   /** What access the server allows, for the ready line. */
   readonly access: string;
   /** A log line, kept among the recent decisions the dashboard shows. */
@@ -33,8 +36,18 @@ export interface AgentMetrics extends AgentMetricsSink {
 export interface MetricsOptions {
   readonly root: SysRoot;
   readonly tokenFile?: string | undefined;
+  readonly webConfigFile?: string | undefined;
   readonly insecurePublic?: boolean | undefined;
+  /** Where a request that failed or a refused TLS connection is said, one line each; default stderr. */
+  readonly log?: (line: string) => void;
 }
+
+/** The agent's spelling of serve's access options, in its messages. */
+export const AGENT_METRICS_FLAGS = {
+  token: '--metrics-token-file',
+  web: '--metrics-web-config-file',
+  insecure: '--metrics-insecure-public',
+} as const;
 
 async function agentRegistry() {
   const { CounterVec, GaugeVec, Recent } = await import('../serve/registry.js');
@@ -85,28 +98,26 @@ async function agentRegistry() {
 
 export async function startMetrics(addr: string, o: MetricsOptions): Promise<AgentMetrics> {
   const { host, port } = parseMetricsAddr(addr);
-  const [
-    { decideAccess, describeAccess },
-    { readTokenFile, reloadToken },
-    { startHttpServer },
-    { Scraper },
-    { appRoutes },
-    { selfFamilies },
-    r,
-  ] = await Promise.all([
-    import('../serve/listen.js'),
-    import('../serve/auth.js'),
-    import('../serve/http_server.js'),
-    import('../serve/scrape.js'),
-    import('../serve/app.js'),
-    import('../serve/collect/self.js'),
-    agentRegistry(),
-  ]);
-  const access = decideAccess(
-    { host, port },
-    { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, what: 'agent --metrics' },
-  );
-  const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000, doctor: true });
+  const [{ prepareListener }, { reloadToken }, { startHttpServer }, { Scraper }, { appRoutes }, { selfFamilies }, r] =
+    await Promise.all([
+      import('../serve/listener.js'),
+      import('../serve/auth.js'),
+      import('../serve/http_server.js'),
+      import('../serve/scrape.js'),
+      import('../serve/app.js'),
+      import('../serve/collect/self.js'),
+      agentRegistry(),
+    ]);
+  const listener = await prepareListener({
+    listen: { host, port },
+    tokenFile: o.tokenFile,
+    webConfigFile: o.webConfigFile,
+    insecurePublic: o.insecurePublic,
+    what: 'agent --metrics',
+    flags: AGENT_METRICS_FLAGS,
+  });
+  const log = o.log ?? ((l: string) => void process.stderr.write(l));
+  const scraper = new Scraper(o.root, { top: 10, doctorIntervalMs: 300_000, timeoutMs: 8000, doctor: true, log });
   scraper.prime();
   const cpu = () => {
     const u = process.cpuUsage();
@@ -135,8 +146,11 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
   ];
   const server = await startHttpServer({
     listen: { host, port },
-    token: access.kind === 'token' ? readTokenFile(access.file) : null,
+    token: listener.token,
+    web: listener.web,
     what: 'agent --metrics',
+    onError: (e) => log(`numakit: agent --metrics: ${(e as Error).message}\n`),
+    onRefused: (line) => log(`numakit: ${line}\n`),
     routes: appRoutes(scraper, {
       nodeExporterNames: true,
       extra,
@@ -146,11 +160,12 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
   });
   return {
     address: server.address,
-    access: describeAccess(access),
+    scheme: server.scheme,
+    access: listener.described,
     close: async () => {
       await Promise.all([server.close(), scraper.doctor.stop()]);
     },
-    reload: () => reloadToken(access, server),
+    reload: () => reloadToken(listener.access, server, AGENT_METRICS_FLAGS.token),
     logged: (line) => r.recent.push({ time: new Date().toISOString(), line }),
     decision: (outcome) => r.decisions.inc({ outcome }),
     putBackFailed: (threads) => r.putBack.inc({}, threads),

@@ -1,16 +1,16 @@
 // numakit entry point: parse global options, find the command (and subcommand), parse its
-// arguments by its declaration, open the root, run it, and turn every error into one line on
-// stderr. The only top-level catch in the program.
-import { NumakitError, SysfsParseError, UsageError } from '../model/errors.js';
-import { formatWarning, Warnings } from '../model/warnings.js';
+// arguments by its declaration, open the root, and run it. Every error becomes one line on
+// stderr in exitWith (process_io.ts), the only top-level catch in the program.
+import { UsageError } from '../model/errors.js';
 import { openRoot, REAL_ROOT, treeRoot, type SysRoot } from '../sysfs/root.js';
 import { requireSnapshotShape } from '../sysfs/root_shape.js';
 import { COMMANDS, OVERVIEW, TABLE } from './commands/index.js';
-import type { Context } from './context.js';
 import { splitGlobals, type Globals } from './globals.js';
-import { stdoutDirect, writeStdout } from './stdout.js';
+import { contextOf, type Io, processIo } from './process_io.js';
 import { parseCommandArgs, resolveSubcommand } from './parse_options.js';
 import { VERSION } from './version.js';
+
+export { describeError, type Io } from './process_io.js';
 
 async function resolveRoot(g: Globals): Promise<SysRoot> {
   if (g.example !== undefined) {
@@ -27,19 +27,6 @@ async function resolveRoot(g: Globals): Promise<SysRoot> {
   } else root = openRoot(g.root);
   requireSnapshotShape(root, g.root);
   return root;
-}
-
-export interface Io {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly isTTY: boolean;
-}
-
-/** This process's stdout and stderr, looked at when main() runs (not when the module loads: a startup snapshot is made elsewhere). */
-function processIo(): Io {
-  const err = (t: string) => void process.stderr.write(t);
-  if (stdoutDirect()) return { out: (t) => writeStdout(t), err, isTTY: false };
-  return { out: (t) => void process.stdout.write(t), err, isTTY: process.stdout.isTTY === true };
 }
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -66,29 +53,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 0;
   }
   // Files that exist but cannot be used cost their fact, not the command: each is said once.
-  const warnings = new Warnings((w) => io.err(`numakit: warning: ${formatWarning(w)}\n`));
-  const root: SysRoot = { ...(await resolveRoot(globals)), warnings };
-  const ctx: Context = {
-    root,
+  const ctx = contextOf(await resolveRoot(globals), io, {
     rootGiven: globals.root !== undefined || globals.example !== undefined,
-    out: io.out,
-    err: io.err,
-    isTTY: io.isTTY,
-    color: io.isTTY && !globals.noColor && !process.env.NO_COLOR,
-  };
+    noColor: globals.noColor,
+  });
   return cmd.run(parsed, ctx);
-}
-
-/** One line for any error; a stack only with NUMAKIT_DEBUG=1. */
-export function describeError(e: unknown): { message: string; code: number } {
-  if (e instanceof NumakitError) return { message: e.message, code: e.exitCode };
-  if (e instanceof SysfsParseError) return { message: `cannot parse ${e.message}`, code: 1 };
-  const err = e as NodeJS.ErrnoException;
-  if (err && typeof err.code === 'string' && typeof err.path === 'string') {
-    return { message: `${err.path}: ${err.code === 'EACCES' ? 'permission denied' : err.message}`, code: 1 };
-  }
-  // A command that still calls parseArgs itself: its errors are usage errors too.
-  if (err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
-    return { message: err.message.split('. ')[0]!, code: 2 };
-  return { message: `internal error: ${err?.message ?? String(e)} (NUMAKIT_DEBUG=1 shows where)`, code: 70 };
 }

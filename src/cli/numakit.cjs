@@ -10,25 +10,31 @@
 // another build is not used. One that does not fit this Node (another V8 version or flags) is
 // rejected by V8; either way the bundle is compiled as usual. With NUMAKIT_DEBUG set the bundle
 // is loaded by require() with source maps on, so a stack trace names the TypeScript sources.
+//
+// `numakit run ...` starts from a second, small bundle (numakit-run.bundle.cjs with its own
+// cache: src/cli/run_main.ts), so that a launch pays for run's code only; what run's launch path
+// does not cover it hands back to runFull() below, with the same argv.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
-const BUNDLE = join(__dirname, 'numakit.bundle.cjs');
-const CACHE = join(__dirname, 'numakit.bundle.cache');
+const FULL = { bundle: join(__dirname, 'numakit.bundle.cjs'), cache: join(__dirname, 'numakit.bundle.cache') };
+const RUN = { bundle: join(__dirname, 'numakit-run.bundle.cjs'), cache: join(__dirname, 'numakit-run.bundle.cache') };
+const BUNDLE = FULL.bundle;
+const CACHE = FULL.cache;
 const ID_LENGTH = 64; // the bundle's last line: "//# numakit-build=<64 hex digits>\n"
 
-function readBundle() {
-  const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
+function readBundle(b = FULL) {
+  const source = readFileSync(b.bundle, 'utf8').replace(/^#!.*/, '');
   return { source, id: source.slice(-ID_LENGTH - 1, -1) };
 }
 
 /** The cache's V8 data when it was made from this very bundle. */
-function cachedDataFor(id) {
+function cachedDataFor(id, b = FULL) {
   let cache;
   try {
-    cache = readFileSync(CACHE);
+    cache = readFileSync(b.cache);
   } catch {
     return undefined;
   }
@@ -38,26 +44,38 @@ function cachedDataFor(id) {
 }
 
 /** The bundle as a script with CommonJS's wrapper (on its first line: line numbers unchanged). */
-function compile(source, cachedData) {
+function compile(source, cachedData, b = FULL) {
   // No import() inside (scripts/bundle-cli.mjs refuses a bundle with one): a script compiled
   // from a code cache has no loader for it.
   return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: BUNDLE,
+    filename: b.bundle,
     cachedData,
   });
 }
 
-function run(script) {
+function run(script, b = FULL) {
   const mod = { exports: {} };
-  script.runInThisContext().call(mod.exports, mod.exports, require, mod, BUNDLE, __dirname);
+  script.runInThisContext().call(mod.exports, mod.exports, require, mod, b.bundle, __dirname);
 }
 
-if (require.main !== module) {
-  module.exports = { readBundle, cachedDataFor, compile, run, CACHE, ID_LENGTH }; // for scripts/bundle-cli.mjs and its test
-} else if (process.env.NUMAKIT_DEBUG) {
-  process.setSourceMapsEnabled(true);
-  require(BUNDLE);
-} else {
-  const { source, id } = readBundle();
-  run(compile(source, cachedDataFor(id)));
+/** Runs a bundle (the whole program by default) on this process's argv. */
+function runBundle(b = FULL) {
+  const { source, id } = readBundle(b);
+  run(compile(source, cachedDataFor(id, b), b), b);
+}
+
+/** The whole program: run's lean entry calls it for what only the whole program does. */
+function runFull() {
+  if (process.env.NUMAKIT_DEBUG) {
+    process.setSourceMapsEnabled(true);
+    require(BUNDLE);
+  } else runBundle(FULL);
+}
+
+// For scripts/bundle-cli.mjs and its test, and for run's lean entry (runFull).
+module.exports = { readBundle, cachedDataFor, compile, run, runFull, FULL, RUN, CACHE, ID_LENGTH };
+
+if (require.main === module) {
+  if (process.argv[2] === 'run' && !process.env.NUMAKIT_DEBUG) runBundle(RUN);
+  else runFull();
 }

@@ -1,7 +1,8 @@
 // Extra sections of the no-argument overview, added by later features (doctor's top
 // findings, stat's highlights). Each gives its text and the same facts as data for
 // `numakit --json` (under its key), or null when it has nothing to say here; each loads what it
-// needs lazily.
+// needs lazily. A section that throws costs only itself: the overview names it in one line on
+// stderr (its stack under NUMAKIT_DEBUG=1) and counts it in --json's sectionFailures.
 import type { Topology } from '../model/topology.js';
 import type { Context } from './context.js';
 

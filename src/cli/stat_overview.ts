@@ -1,6 +1,7 @@
 // The overview's stat section: how often allocations missed their node since boot, and the
 // processes with the most memory away from where they run (CPU time since each started: the
 // overview does not wait for a sampling window).
+import { NumakitError } from '../model/errors.js';
 import type { NodeStat } from '../model/stat.js';
 import type { Context } from './context.js';
 
@@ -16,8 +17,11 @@ export async function statOverview(ctx: Context): Promise<{ text: string; data: 
   let s: NodeStat;
   try {
     s = readNodeStat(ctx.root, { meminfo: false });
-  } catch {
-    return null; // no NUMA statistics here: the overview's other sections say why
+  } catch (e) {
+    // No NUMA statistics here (no node directories, no readable numastat): said in one line.
+    // Anything else is a failure the overview names and counts (commands/overview.ts).
+    if (!(e instanceof NumakitError)) throw e;
+    return { text: `stat: not shown: ${e.message.split('\n')[0]}\n`, data: null };
   }
   const { withoutSelf } = await import('./self.js');
   const ranked = rankByRemote(withoutSelf(createSampler(ctx.root).sample(0), ctx))

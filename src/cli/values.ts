@@ -4,8 +4,10 @@
 import { UsageError } from '../model/errors.js';
 import { MAX_WAIT_MS, MAX_WAIT_TEXT } from '../model/timer_limit.js';
 
+// Sizes have one grammar for every flag and key, plan's included: model/size.ts.
+export { formatSize, parseSize } from '../model/size.js';
+
 const DURATION: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const SIZE: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 
 export function parseDuration(v: string | number, what: string): number {
   const m = typeof v === 'number' ? ['', String(v), 's'] : /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(v);
@@ -14,13 +16,6 @@ export function parseDuration(v: string | number, what: string): number {
   if (!(ms > 0)) throw new UsageError(`${what} '${v}': must be more than 0`);
   if (ms > MAX_WAIT_MS) throw new UsageError(`${what} '${v}': at most ${MAX_WAIT_TEXT}`);
   return ms;
-}
-
-export function parseSize(v: string | number, what: string): number {
-  const m = typeof v === 'number' ? ['', String(v), ''] : /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
-  if (!m || !(Number(m[1]) >= 0))
-    throw new UsageError(`${what} '${v}': expected a size such as 64M, 1G or a byte count`);
-  return Math.round(Number(m[1]) * SIZE[(m[2] ?? '').toLowerCase()]!);
 }
 
 export function parseFraction(v: string | number, what: string): number {
@@ -67,15 +62,6 @@ export function formatDuration(ms: number): string {
   for (const [unit, n] of Object.entries(DURATION).sort((a, b) => b[1] - a[1]))
     if (ms >= n && ms % n === 0) return `${ms / n}${unit}`;
   return `${ms}ms`;
-}
-
-/** 33554432 -> "32M", 1536 -> "1536": the largest binary unit that divides it (k, M, G, T). */
-export function formatSize(bytes: number): string {
-  for (const [unit, n] of [...Object.entries(SIZE)]
-    .filter(([u]) => u.length === 1 && u !== 'b')
-    .sort((a, b) => b[1] - a[1]))
-    if (bytes >= n && bytes % n === 0) return `${bytes / n}${unit === 'k' ? 'k' : unit.toUpperCase()}`;
-  return String(bytes);
 }
 
 /** 0.1 -> "10%". */

@@ -14,7 +14,9 @@ import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
 import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
 import { listPids, readComm } from '../sysfs/proc_list.js';
-import { readProcStatus } from '../sysfs/proc_status.js';
+import { readProcStatusFact } from '../sysfs/proc_status.js';
+import { isRefused } from '../model/fact.js';
+import { othersInvisible } from '../sysfs/proc_mount.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
@@ -93,12 +95,25 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
  * would be slow), readable or not: a process whose numa_maps is not readable is kept as
  * 'no-permission', so the rules can say how many they could not check.
  */
-async function readPlacements(root: SysRoot, t: Topology): Promise<Gathered<ProcessPlacement[]>> {
+async function readPlacements(
+  root: SysRoot,
+  t: Topology,
+): Promise<{ processes: Gathered<ProcessPlacement[]>; hidden: number }> {
   const all = listPids(root);
-  if (all.length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+  if (all.length === 0)
+    return {
+      processes: missing('no processes under proc/ (a snapshot taken without processes, or a container)'),
+      hidden: 0,
+    };
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
-  const pids = all.filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= min);
-  const samples = await sampleProcesses(root, { windowMs: 0, pids });
+  let hidden = 0;
+  const pids = all.filter((pid) => {
+    const status = readProcStatusFact(root, pid);
+    // Refused (hidepid=noaccess): its size is unknown, so it is counted, not taken for small.
+    if (isRefused(status)) hidden++;
+    return (status.value?.rssBytes ?? 0) >= min;
+  });
+  const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
   const out: ProcessPlacement[] = [];
   for (const s of samples) {
     const cg = readCgroupCpuset(root, s.pid);
@@ -106,7 +121,7 @@ async function readPlacements(root: SysRoot, t: Topology): Promise<Gathered<Proc
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
     out.push({ ...s, cpusetCgroup: restricts ? cg.cgroup : null });
   }
-  return gathered(out, 'proc/*/numa_maps, proc/*/status');
+  return { processes: gathered(out, 'proc/*/numa_maps, proc/*/status'), hidden };
 }
 
 function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
@@ -124,6 +139,7 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
   const topology = opts.topology ?? discoverTopology(root);
   const nets = topology.devices.filter((d) => d.kind === 'net');
+  const placements = await readPlacements(root, topology);
   return {
     topology,
     irqs: readIrqs(root, topology),
@@ -137,7 +153,9 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rqAffinity: nvmeDisks(topology).map((x) => ({ ...x, value: readRqAffinity(root, x.disk) })),
     rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
-    processes: await readPlacements(root, topology),
+    processes: placements.processes,
+    hiddenProcesses: placements.hidden,
+    othersInvisible: othersInvisible(root),
     placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
     demotion: readDemotion(root),
   };

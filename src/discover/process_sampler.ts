@@ -18,8 +18,9 @@ import { nodesOf } from '../model/cpuset.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
+import { isRefused } from '../model/fact.js';
 import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
-import { type ProcStatus, readProcStatus } from '../sysfs/proc_status.js';
+import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -120,6 +121,12 @@ export interface PassCounts extends Unreadable {
 export interface Unreadable {
   /** numa_maps (or another file) refused: another user's process, without CAP_SYS_PTRACE. */
   readonly permission: number;
+  /**
+   * Listed, but its stat or status refused to this user (/proc mounted with hidepid=noaccess, a
+   * security module): nothing of it is known, not even its size. (With hidepid=invisible such
+   * processes are not even listed, and cannot be counted.)
+   */
+  readonly hidden: number;
   /** Listed, then gone before it was read through. */
   readonly vanished: number;
 }
@@ -231,7 +238,7 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0, noMemory: 0 };
+  private tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
 
@@ -263,7 +270,7 @@ export class ProcessSampler {
 
   /** Processes the last pass could not read, by why. */
   get unreadable(): Unreadable {
-    return { permission: this.tally.permission, vanished: this.tally.vanished };
+    return { permission: this.tally.permission, hidden: this.tally.hidden, vanished: this.tally.vanished };
   }
 
   /** Processes it keeps state of (those listed at the last pass). */
@@ -287,7 +294,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0, noMemory: 0 };
+    this.tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -318,7 +325,13 @@ export class ProcessSampler {
       const k = this.kernel.get(pid);
       if (k !== undefined && this.pass - k < KERNEL_RECHECK) continue;
       let status: ProcStatus | null = null;
-      if (!this.files.read(pid, st)) {
+      const got = this.files.read(pid, st);
+      if (got === 'refused') {
+        this.files.forget(pid);
+        this.tally.hidden++;
+        continue;
+      }
+      if (got === 'gone') {
         this.files.forget(pid);
         // A capture taken before snapshots carried /proc/PID/stat has only status: it stands in
         // (CPU ticks unknown). On the live system a missing stat is a process that exited.
@@ -405,7 +418,15 @@ export class ProcessSampler {
     const baselineOnly = prior === null && c.known;
     if (this.o.skip?.(pid)) return null;
     const kept = this.o.reuseStatus === true && k.status?.rssPages === c.st.rssPages ? k.status.status : null;
-    const status = c.status ?? kept ?? readProcStatus(this.root, pid);
+    let status = c.status ?? kept;
+    if (status === null) {
+      const fact = readProcStatusFact(this.root, pid);
+      if (isRefused(fact)) {
+        this.tally.hidden++;
+        return null;
+      }
+      status = fact.value;
+    }
     if (status === null) return this.gone();
     if (this.o.reuseStatus === true) k.status = { rssPages: c.st.rssPages, status };
     if (residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;

@@ -89,6 +89,14 @@ export interface DoctorInput {
   readonly rxQueues: Record<string, RxQueue[]>;
   readonly rpsSockFlowEntries: Fact<number>;
   readonly processes: Gathered<ProcessPlacement[]>;
+  /**
+   * Processes whose /proc/PID/status this user was refused (/proc mounted with hidepid=noaccess,
+   * a security module): their size is unknown, so they may be large ones the process rules did
+   * not see. Absent or 0: none.
+   */
+  readonly hiddenProcesses?: number;
+  /** Other users' processes are not listed at all (/proc mounted hidepid=invisible, not root). */
+  readonly othersInvisible?: boolean;
   /** Processes of 1 GiB or more and where they may run: what a profile's placement is detected from. */
   readonly placed: Gathered<PlacedProcess[]>;
   /** sys/kernel/mm/numa/demotion_enabled (5.15+): cold pages demoted to slower nodes. */

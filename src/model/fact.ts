@@ -25,3 +25,8 @@ export function absent<T>(path: string, reason: AbsentReason): Fact<T> {
 export function isPresent<T>(f: Fact<T>): f is { path: string; value: T } {
   return f.value !== null;
 }
+
+/** Absent because this user was refused it (EACCES, EPERM: hidepid, a security module), not gone. */
+export function isRefused(f: Fact<unknown>): boolean {
+  return 'absent' in f && f.absent === 'no-permission';
+}

@@ -23,9 +23,22 @@ export interface ProcessCoverage {
   readonly of: number;
   /** The size from which processes were sampled. */
   readonly minBytes: number;
+  /** Processes this user may not even look at (hidepid): their size is unknown. Absent: none. */
+  readonly hidden?: number;
+  /** Other users' processes are not even listed (/proc mounted hidepid=invisible): uncounted. */
+  readonly invisible?: boolean;
 }
 
 /** "2 of 3 processes of 47.5 MiB or more". */
 export function coverageText(c: ProcessCoverage, count: number): string {
   return `${count} of ${c.of} process${c.of === 1 ? '' : 'es'} of ${formatBytes(c.minBytes)} or more`;
 }
+
+/** "3 processes hidden from this user (...)": processes whose status was refused (hidepid). */
+export function hiddenText(n: number): string {
+  return `${n} process${n === 1 ? '' : 'es'} hidden from this user (/proc mounted with hidepid, or a security module: run as root)`;
+}
+
+/** Said where other users' processes are not listed at all, so nothing of them is counted. */
+export const INVISIBLE_TEXT =
+  "other users' processes are not listed to this user (/proc mounted with hidepid=invisible: run as root)";

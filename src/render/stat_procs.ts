@@ -1,5 +1,6 @@
 // `numakit stat --procs`: processes ranked by memory remote from where they run, with their
 // locality, where they ran, memory per node, allowed CPUs/nodes and memory policies. Pure.
+import { INVISIBLE_TEXT } from '../model/large_process.js';
 import { formatCpuList } from '../model/cpuset.js';
 import type { ProcessSample } from '../model/stat.js';
 import type { RankedProcess } from '../policy/locality.js';
@@ -67,6 +68,12 @@ function accessNote(access: ReadonlyMap<number, AccessLocality> | undefined, pmu
   return `ACCESS: share of its recent memory accesses that hit the node its thread ran on, from ${from} (- = not available).`;
 }
 
+/** "3 processes not shown: ..." when the kernel refused this user their /proc/PID/stat or status. */
+export function hiddenNote(hidden: number): string {
+  if (hidden === 0) return '';
+  return `${hidden} process${hidden === 1 ? '' : 'es'} not shown: ${hidden === 1 ? 'its' : 'their'} /proc/PID/stat and status are refused to this user (/proc mounted with hidepid, or a security module; run as root).\n`;
+}
+
 export function renderStatProcs(
   ranked: readonly RankedProcess<ProcessSample>[],
   o: {
@@ -77,6 +84,10 @@ export function renderStatProcs(
     access?: ReadonlyMap<number, AccessLocality>;
     /** Why the PMU sampled nothing (live system only). */
     pmuWhy?: string;
+    /** Processes listed whose /proc/PID/stat or status this user was refused (not in `total`). */
+    hidden?: number;
+    /** Other users' processes are not even listed (hidepid=invisible). */
+    invisible?: boolean;
   },
 ): string {
   const rows = [
@@ -118,5 +129,5 @@ export function renderStatProcs(
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access, o.pmuWhy)}\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}${hiddenNote(o.hidden ?? 0)}${o.invisible ? `Not shown: ${INVISIBLE_TEXT}.\n` : ''}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access, o.pmuWhy)}\n`;
 }

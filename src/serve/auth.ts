@@ -10,23 +10,24 @@ import type { Access } from './listen.js';
 
 const MAX_TOKEN_FILE = 4096;
 
-export function readTokenFile(path: string): string {
+/** `what`: the option as the daemon spells it (--token-file, --metrics-token-file), for its messages. */
+export function readTokenFile(path: string, what = '--token-file'): string {
   let text: string;
   try {
     // Refused when other users can read or replace it (private_path.ts).
-    if (checkSecretFile(path, '--token-file') > MAX_TOKEN_FILE)
-      throw new NumakitError(`--token-file ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
+    if (checkSecretFile(path, what) > MAX_TOKEN_FILE)
+      throw new NumakitError(`${what} ${path}: larger than ${MAX_TOKEN_FILE} bytes: not a token`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (e instanceof NumakitError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new NumakitError(
-      `--token-file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      `${what} ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
     );
   }
   const token = text.trim();
   if (token.length < 16 || /\s/.test(token))
-    throw new NumakitError(`--token-file ${path}: expected one token of at least 16 characters without spaces`);
+    throw new NumakitError(`${what} ${path}: expected one token of at least 16 characters without spaces`);
   return token;
 }
 
@@ -53,10 +54,10 @@ export function tokenMatches(expected: string, header: string | undefined): bool
  * in use and says why); settings are read only at start and output goes to stdout and stderr, so
  * there is nothing else to reload or reopen. Without a handler SIGHUP ended the daemon.
  */
-export function reloadToken(access: Access, server: { setToken(token: string): void }): string {
-  if (access.kind !== 'token') return 'nothing to reload (no --token-file; settings are read at start)';
+export function reloadToken(access: Access, server: { setToken(token: string): void }, what = '--token-file'): string {
+  if (access.kind !== 'token') return `nothing to reload (no ${what}; settings are read at start)`;
   try {
-    server.setToken(readTokenFile(access.file));
+    server.setToken(readTokenFile(access.file, what));
     return `token re-read from ${access.file}`;
   } catch (e) {
     return `${(e as Error).message}; the token in use is kept`;

@@ -42,6 +42,19 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
 }
 
+/** How a daemon spells its access options (serve's, or agent --metrics' metrics-* ones), for its messages. */
+export interface AccessFlags {
+  readonly token: string;
+  readonly web: string;
+  readonly insecure: string;
+}
+
+export const SERVE_FLAGS: AccessFlags = {
+  token: '--token-file',
+  web: '--web.config.file',
+  insecure: '--insecure-public',
+};
+
 export type Access =
   | { readonly kind: 'loopback' }
   | { readonly kind: 'token'; readonly file: string }
@@ -56,27 +69,29 @@ export function decideAccess(
     insecurePublic?: boolean | undefined;
     web?: WebConfig | null | undefined;
     what?: string;
+    flags?: AccessFlags;
   },
 ): Access {
   const what = o.what ?? 'serve';
+  const f = o.flags ?? SERVE_FLAGS;
   if (o.tokenFile !== undefined && o.insecurePublic)
-    throw new UsageError(`${what}: --token-file and --insecure-public cannot be used together`);
+    throw new UsageError(`${what}: ${f.token} and ${f.insecure} cannot be used together`);
   if (o.tokenFile !== undefined && o.web && o.web.users.size > 0)
     throw new UsageError(
-      `${what}: --token-file and basic_auth_users in ${o.web.file} cannot be used together: give one way to log in`,
+      `${what}: ${f.token} and basic_auth_users in ${o.web.file} cannot be used together: give one way to log in`,
     );
   if (o.tokenFile !== undefined) return { kind: 'token', file: o.tokenFile };
   if (o.web && webConfigAuthenticates(o.web)) return { kind: 'web', file: o.web.file };
   if (o.insecurePublic) return { kind: 'public' };
   if (!isLoopback(addr.host)) {
     throw new UsageError(
-      `${what}: ${addr.host} is reachable from other machines: give --token-file FILE (a bearer token), --web.config.file FILE (basic_auth_users or verified client certificates) or --insecure-public`,
+      `${what}: ${addr.host} is reachable from other machines: give ${f.token} FILE (a bearer token), ${f.web} FILE (basic_auth_users or verified client certificates) or ${f.insecure}`,
     );
   }
   return { kind: 'loopback' };
 }
 
-export function describeAccess(a: Access): string {
+export function describeAccess(a: Access, f: AccessFlags = SERVE_FLAGS): string {
   switch (a.kind) {
     case 'loopback':
       return 'loopback only, no authentication';
@@ -85,7 +100,7 @@ export function describeAccess(a: Access): string {
     case 'web':
       return `credentials required (${a.file})`;
     case 'public':
-      return 'OPEN TO ANY CLIENT THAT REACHES THIS ADDRESS, no authentication (--insecure-public)';
+      return `OPEN TO ANY CLIENT THAT REACHES THIS ADDRESS, no authentication (${f.insecure})`;
   }
 }
 

@@ -45,10 +45,17 @@ export function scrapeMetaFamilies(sc: Scrape): Family[] {
     family(
       'numakit_scrape_collector_errors_total',
       'counter',
-      'Errors a collector met since the server started (a bug or an unexpected failure, not an absent file: the line on stderr names it)',
-      sc.collectors.map((c) => s(sc.errors.get(c.name) ?? 0, { collector: c.name })),
+      'Errors a collector met since the server started (a bug or an unexpected failure, not an absent file: the line on stderr names it); collector="doctor": doctor runs that failed on their worker',
+      errorCounted(sc).map((name) => s(sc.errors.get(name) ?? 0, { collector: name })),
     ),
   ];
+}
+
+/** The scrape's collectors, then doctor once it has run (its runs fail apart from any scrape). */
+function errorCounted(sc: Scrape): string[] {
+  const names = sc.collectors.map((c) => c.name);
+  if (sc.doctor !== null || sc.errors.has('doctor')) names.push('doctor');
+  return names;
 }
 
 export function scrapeFamilies(sc: Scrape, o: FamilyOptions): Family[] {

@@ -5,10 +5,10 @@
 import { hostname } from 'node:os';
 import type { SysRoot } from '../sysfs/root.js';
 import { appRoutes } from './app.js';
-import { readTokenFile, reloadToken } from './auth.js';
+import { reloadToken } from './auth.js';
 import { startHttpServer, type Limits, type RunningServer } from './http_server.js';
-import { decideAccess, DEFAULT_LISTEN, describeAccess, parseListen } from './listen.js';
-import { describeWebConfig } from './web_access.js';
+import { DEFAULT_LISTEN, parseListen } from './listen.js';
+import { prepareListener } from './listener.js';
 import { Scraper } from './scrape.js';
 
 /** serve's options, as src/cli/commands/serve.ts reads them from the command line. */
@@ -74,9 +74,13 @@ async function serveUntilStopped(
   hup: { reload: () => string },
 ): Promise<number> {
   const listen = o.listen === undefined ? DEFAULT_LISTEN : parseListen(o.listen);
-  const web = o.webConfigFile === undefined ? null : (await import('./web_config.js')).readWebConfig(o.webConfigFile);
-  const access = decideAccess(listen, { tokenFile: o.tokenFile, insecurePublic: o.insecurePublic, web });
-  const token = access.kind === 'token' ? readTokenFile(access.file) : null;
+  const { access, web, token, described } = await prepareListener({
+    listen,
+    tokenFile: o.tokenFile,
+    webConfigFile: o.webConfigFile,
+    insecurePublic: o.insecurePublic,
+    what: 'serve',
+  });
   // NUMAKIT_SERVE_MAPS_TTL_MS: how long numa_maps readings are reused (bench/serve-scrape.mjs sets 0).
   const ttl = Number(process.env.NUMAKIT_SERVE_MAPS_TTL_MS);
   const scraper = new Scraper(env.root, {
@@ -103,7 +107,7 @@ async function serveUntilStopped(
   });
   const from = env.root.isReal ? '' : ` (reading ${env.root.label})`;
   env.out(
-    `numakit serve: ${server.scheme}://${server.address}/ (dashboard) and /metrics${from}; access: ${describeAccess(access)}${web ? `; ${describeWebConfig(web)}` : ''}\n`,
+    `numakit serve: ${server.scheme}://${server.address}/ (dashboard) and /metrics${from}; access: ${described}\n`,
   );
   env.onListening?.(server);
   hup.reload = () => reloadToken(access, server);

@@ -77,7 +77,7 @@ export class Scraper {
   ) {
     this.procs = new TopProcessesCollector(opts.top, opts.mapsTtlMs);
     this.topo = new TopologyCache(opts.topologyTtlMs ?? 60_000);
-    this.doctor = new DoctorCache(root, opts.doctorIntervalMs);
+    this.doctor = new DoctorCache(root, opts.doctorIntervalMs, undefined, undefined, (e) => this.failed('doctor', e));
     this.pageSize = readPageSize(root);
   }
 

@@ -8,6 +8,7 @@
 // numakit does not implement is an error naming it, never silently ignored. Relative paths are
 // relative to the file's directory, as the toolkit's.
 import { readFileSync } from 'node:fs';
+import { checkNoOtherWriter, checkSecretFile } from '../hostfs/private_path.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { parse as parseYaml } from 'yaml';
@@ -66,7 +67,9 @@ const Schema = z
 
 /** Reads, checks and loads FILE (and the certificate files it names) once, at start. */
 export function readWebConfig(file: string, what = '--web.config.file'): WebConfig {
-  const text = readOrFail(file, `${what} ${file}`);
+  // Who can replace the file, or a certificate it names, decides who gets in (a user, a client
+  // CA): on a path only root or this user controls; the private key is a secret file.
+  const text = readOrFail(file, `${what} ${file}`, () => checkNoOtherWriter(file, what));
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -104,9 +107,13 @@ export function readWebConfig(file: string, what = '--web.config.file'): WebConf
     const minVersion = VERSIONS[t.min_version ?? 'TLS12'];
     const maxVersion = VERSIONS[t.max_version ?? 'TLS13'];
     tls = {
-      cert: Buffer.from(readOrFail(rel(t.cert_file), `${at}.cert_file ${t.cert_file}`)),
-      key: Buffer.from(readOrFail(rel(t.key_file), `${at}.key_file ${t.key_file}`)),
-      ca: t.client_ca_file ? Buffer.from(readOrFail(rel(t.client_ca_file), `${at}.client_ca_file`)) : null,
+      cert: Buffer.from(readTrusted(rel(t.cert_file), `${at}.cert_file ${t.cert_file}`)),
+      key: Buffer.from(
+        readOrFail(rel(t.key_file), `${at}.key_file ${t.key_file}`, () =>
+          checkSecretFile(rel(t.key_file), `${at}.key_file`),
+        ),
+      ),
+      ca: t.client_ca_file ? Buffer.from(readTrusted(rel(t.client_ca_file), `${at}.client_ca_file`)) : null,
       clientAuth,
       minVersion,
       maxVersion,
@@ -128,10 +135,18 @@ export function readWebConfig(file: string, what = '--web.config.file'): WebConf
   };
 }
 
-function readOrFail(path: string, what: string): string {
+/** A file on a path no other user controls. */
+function readTrusted(path: string, what: string): string {
+  return readOrFail(path, what, () => checkNoOtherWriter(path, what));
+}
+
+/** The file's text; `check` first (private_path.ts's rules); every failure one line naming `what`. */
+function readOrFail(path: string, what: string, check?: () => void): string {
   try {
+    check?.();
     return readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof NumakitError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new NumakitError(
       `${what}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,

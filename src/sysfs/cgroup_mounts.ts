@@ -5,7 +5,7 @@
 // noprefix). Without a mountinfo (a snapshot taken without it, a fixture) the systemd layout is
 // assumed: sys/fs/cgroup for v2, sys/fs/cgroup/cpuset and sys/fs/cgroup/memory for v1.
 // Documentation/filesystems/proc.rst (3.5 /proc/<pid>/mountinfo), cgroup-v1/cpusets.rst.
-import { SysfsParseError } from '../model/errors.js';
+import { type Mount, parseMountinfo } from './mountinfo.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -26,36 +26,12 @@ export interface CgroupHierarchies {
   readonly fromMountinfo: boolean;
 }
 
-interface Mount {
-  readonly root: string;
-  readonly point: string;
-  readonly fstype: string;
-  readonly superOptions: readonly string[];
-}
-
-/** mountinfo's octal escapes (\040 for a space, \011, \012, \134). */
-const unescapeOctal = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-
 /**
- * The cgroup mounts of a mountinfo text: "ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] -
- * FSTYPE SOURCE SUPER-OPTIONS". The first mount of each hierarchy wins, as the kernel lists them
- * in mount order.
+ * The cgroup mounts of a mountinfo text (sysfs/mountinfo.ts). The first mount of each hierarchy
+ * wins, as the kernel lists them in mount order.
  */
 export function parseCgroupMounts(text: string): CgroupHierarchies {
-  const mounts: Mount[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    const f = line.trim().split(' ');
-    const dash = f.indexOf('-', 6);
-    if (f.length < 10 || dash < 0 || dash + 3 > f.length)
-      throw new SysfsParseError('not a mountinfo line', { line: i + 1, text: line });
-    mounts.push({
-      root: unescapeOctal(f[3]!),
-      point: unescapeOctal(f[4]!),
-      fstype: f[dash + 1]!,
-      superOptions: (f[dash + 3] ?? '').split(','),
-    });
-  });
+  const mounts = parseMountinfo(text);
   const mount = (m: Mount | undefined, noprefix = false): CgroupMount | null =>
     m === undefined ? null : { dir: m.point.replace(/^\/+/, ''), root: m.root, noprefix };
   const v1 = (controller: string) => mounts.find((m) => m.fstype === 'cgroup' && m.superOptions.includes(controller));

@@ -8,7 +8,8 @@
 // file is then closed and the number opened afresh. Any other root (a snapshot, a test tree: a
 // jail) and a file the byte parser refuses go through readProcStat (read.ts: the jail, warnings).
 import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { readProcStat } from './proc_task_stat.js';
+import { isRefused } from '../model/fact.js';
+import { readProcStatFact } from './proc_task_stat.js';
 import type { SysRoot } from './root.js';
 
 /** The fields of /proc/PID/stat the agent's screen needs (see proc_task_stat.ts). */
@@ -66,6 +67,8 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
   }
 }
 
+export type StatRead = 'read' | 'gone' | 'refused';
+
 /** The /proc/PID/stat reader of one sampler: open files by pid. */
 export class ProcStatFiles {
   private readonly fds = new Map<number, number>();
@@ -76,20 +79,24 @@ export class ProcStatFiles {
     this.fast = root.isReal && root.tree === undefined && root.onAccess === undefined;
   }
 
-  /** Fills `out` from the process's stat; false when it is gone (or its stat unusable: warned). */
-  read(pid: number, out: StatFields): boolean {
+  /**
+   * Fills `out` from the process's stat: 'read'; 'gone' when it exited (or its stat is unusable:
+   * warned); 'refused' when this user may not read it (/proc mounted with hidepid=noaccess: EPERM).
+   */
+  read(pid: number, out: StatFields): StatRead {
     if (this.fast) {
       const r = this.readFast(pid, out);
-      if (r !== null) return r;
+      if (r !== null) return r ? 'read' : 'gone';
     }
-    const st = readProcStat(this.root, pid);
-    if (st === null) return false;
+    const fact = readProcStatFact(this.root, pid);
+    const st = fact.value;
+    if (st === null) return isRefused(fact) ? 'refused' : 'gone';
     out.cpuTicks = st.cpuTicks;
     out.startTicks = st.startTicks;
     out.threads = st.threads;
     out.rssPages = st.rssPages;
     out.vsizeBytes = st.vsizeBytes;
-    return true;
+    return 'read';
   }
 
   /** true/false as read(); null: let readProcStat decide (an error it names, a line it warns about). */

@@ -3,7 +3,8 @@
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { isSafeDecimal } from '../model/limits.js';
-import { readParsed } from './read_parsed.js';
+import type { Fact } from '../model/fact.js';
+import { readFact, readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface ProcStatus {
@@ -52,7 +53,15 @@ export function parseProcStatus(text: string): ProcStatus {
 
 /** Status of a process ('self': numakit's own, or in a snapshot the process that took it), or null when it is gone. */
 export function readProcStatus(root: SysRoot, pid: number | 'self'): ProcStatus | null {
-  return readParsed(root, `proc/${pid}/status`, parseProcStatus);
+  return readProcStatusFact(root, pid).value;
+}
+
+/**
+ * The same, absent with why: 'no-permission' is a process this user may not look at (/proc
+ * mounted with hidepid=noaccess, or a security module), not one that is gone.
+ */
+export function readProcStatusFact(root: SysRoot, pid: number | 'self'): Fact<ProcStatus> {
+  return readFact(root, `proc/${pid}/status`, parseProcStatus);
 }
 
 /** The Name line alone (what numastat shows): cheaper than the whole status for -p over every process. */

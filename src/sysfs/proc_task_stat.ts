@@ -5,7 +5,8 @@
 // CPU the task last ran on; starttime (22) tells a task from a later one that reuses its id.
 import { SysfsParseError } from '../model/errors.js';
 import { MAX_CPUS } from '../model/limits.js';
-import { readParsed } from './read_parsed.js';
+import type { Fact } from '../model/fact.js';
+import { readFact, readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 /** USER_HZ: the unit of utime/stime in /proc (fixed at 100 by the kernel ABI). */
@@ -78,7 +79,12 @@ export function parseTaskStat(text: string): TaskStat {
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */
 export function readProcStat(root: SysRoot, pid: number): TaskStat | null {
-  return readParsed(root, `proc/${pid}/stat`, parseTaskStat);
+  return readProcStatFact(root, pid).value;
+}
+
+/** The same, absent with why: 'no-permission' is a process hidden from this user (hidepid), not one gone. */
+export function readProcStatFact(root: SysRoot, pid: number): Fact<TaskStat> {
+  return readFact(root, `proc/${pid}/stat`, parseTaskStat);
 }
 
 /** Stat of one thread, or null when it is gone. */

@@ -13,6 +13,7 @@ export const TOOL_PACKAGES = {
   bash: 'bash',
   script: 'bsdutils',
   setpriv: 'util-linux',
+  unshare: 'util-linux',
   numactl: 'numactl',
   'systemd-analyze': 'systemd',
   'systemd-run': 'systemd',

@@ -65,6 +65,8 @@ describe('the npm package', () => {
       'dist/cli/numakit.cjs',
       'dist/cli/numakit.bundle.cjs',
       'dist/cli/numakit.bundle.cache',
+      'dist/cli/numakit-run.bundle.cjs',
+      'dist/cli/numakit-run.bundle.cache',
       'examples/spark-2s/manifest.json',
       'dist/share/man/man1/numakit.1',
       'dist/share/bash-completion/completions/numakit',

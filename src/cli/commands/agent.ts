@@ -143,7 +143,9 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
       : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {
           root: ctx.root,
           tokenFile: cfg.metricsTokenFile ?? undefined,
+          webConfigFile: cfg.metricsWebConfigFile ?? undefined,
           insecurePublic: cfg.metricsInsecurePublic,
+          log: ctx.err,
         });
   const log = (l: string) => {
     ctx.out(`${l}\n`);
@@ -164,7 +166,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
       ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)`
       : '';
   const adviseOnly = cfg.advise ? ', advise only' : '';
-  const metricsAt = metrics ? `, metrics on http://${metrics.address}/metrics (${metrics.access})` : '';
+  const metricsAt = metrics ? `, metrics on ${metrics.scheme}://${metrics.address}/metrics (${metrics.access})` : '';
   const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
   const systemd = await systemdNotifications(ctx);
   // Under systemd (Type=notify) the same moment is READY=1, then the watchdog pings.

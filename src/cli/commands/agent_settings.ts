@@ -218,10 +218,18 @@ export const AGENT_KEYS = {
     help: 'require this bearer token on the metrics endpoint',
     set: (c, v, w) => ({ ...c, metricsTokenFile: str(v, w) }),
   },
+  'metrics-web-config-file': {
+    type: 'string',
+    value: 'FILE',
+    complete: 'file',
+    group: RUNNING,
+    help: "the metrics endpoint's web configuration file, as serve's --web.config.file\n(TLS, client certificates, bcrypt basic_auth_users, headers; docs/serve.md)",
+    set: (c, v, w) => ({ ...c, metricsWebConfigFile: str(v, w) }),
+  },
   'metrics-insecure-public': {
     type: 'boolean',
     group: RUNNING,
-    help: 'allow a non-loopback --metrics host without a token',
+    help: 'allow a non-loopback --metrics host without a token or credentials',
     set: (c, v, w) => ({ ...c, metricsInsecurePublic: bool(v, w) }),
   },
   'state-dir': {

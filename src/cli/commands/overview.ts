@@ -1,5 +1,6 @@
 // `numakit` with no command: a short overview of this machine and what to try next.
 import { discoverTopology } from '../../discover/topology.js';
+import { failureLine } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Topology } from '../../model/topology.js';
 import { renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
@@ -78,9 +79,23 @@ the most remote memory) and what to try next.`,
   async run({ values }, ctx) {
     const t = discoverTopology(ctx.root);
     const sections: [string, { text: string; data: unknown } | null][] = [];
-    for (const s of OVERVIEW_SECTIONS) sections.push([s.key, await s.run(ctx, t)]);
+    const failures: { section: string; error: string }[] = [];
+    for (const s of OVERVIEW_SECTIONS) {
+      try {
+        sections.push([s.key, await s.run(ctx, t)]);
+      } catch (e) {
+        // One section's failure costs only that section (like a collector of serve's scrape).
+        const line = failureLine(`numakit: overview: section ${s.key}`, e, {
+          stack: Boolean(process.env.NUMAKIT_DEBUG),
+        });
+        ctx.err(`${line}\n`);
+        failures.push({ section: s.key, error: line.split('\n')[0]!.replace(/^numakit: overview: /, '') });
+        sections.push([s.key, null]);
+      }
+    }
     if (values.json) {
-      ctx.out(overviewJson(ctx, t, Object.fromEntries(sections.map(([k, r]) => [k, r?.data ?? null]))));
+      const data = Object.fromEntries(sections.map(([k, r]) => [k, r?.data ?? null]));
+      ctx.out(overviewJson(ctx, t, { ...data, sectionFailures: failures }));
       return 0;
     }
     ctx.out(nodeLines(ctx, t).join('\n') + '\n');

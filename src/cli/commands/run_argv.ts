@@ -82,7 +82,7 @@ const SHM_ARG_NAMES: ReadonlySet<Name> = new Set(['shm', 'file', 'shmid', 'lengt
  * A --length or --offset: bytes, decimal or 0x hex, with an optional k, m, g or t suffix
  * (binary units, as numactl's memsize()).
  */
-export function parseSize(text: string, flag: string): number {
+export function parseMemsize(text: string, flag: string): number {
   const m = /^(0[xX][0-9a-fA-F]+|\d+)([kKmMgGtT]?)$/.exec(text);
   if (m === null) throw new RunArgsError(`${flag} '${text}': not a size (a number of bytes with k, m, g or t)`);
   const shift = { '': 0, k: 10, m: 20, g: 30, t: 40 }[m[2]!.toLowerCase()]!;
@@ -175,12 +175,12 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
         return true;
       case 'length':
         beforeShm(flag);
-        attach.length = parseSize(value!, flag);
+        attach.length = parseMemsize(value!, flag);
         if (attach.length === 0) throw new RunArgsError(`${flag} 0: the length must be more than 0`);
         return true;
       case 'offset':
         beforeShm(flag);
-        attach.offset = parseSize(value!, flag);
+        attach.offset = parseMemsize(value!, flag);
         return true;
       case 'shmmode':
         beforeShm(flag);

@@ -5,6 +5,7 @@ import { accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { sampleProcesses } from '../../discover/process_sampler.js';
 import type { AccessLocality } from '../../model/access_locality.js';
+import { othersInvisible } from '../../sysfs/proc_mount.js';
 import { NumakitError } from '../../model/errors.js';
 import { findMemPmu } from '../../sysfs/pmu.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
@@ -61,10 +62,15 @@ async function pmuAccess(
 }
 
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
+  let hidden = 0;
   const samples = withoutSelf(
-    await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }),
+    await sampleProcesses(ctx.root, {
+      windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0,
+      counts: (c) => void (hidden = c.hidden),
+    }),
     ctx,
   );
+  const invisible = othersInvisible(ctx.root);
   const ranked = rankByRemote(samples).slice(0, o.top);
   const balancing = readNumaBalancing(ctx.root);
   const access = new Map(
@@ -81,6 +87,8 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
       renderStatJson({
         windowSeconds: ctx.root.isReal ? o.windowSeconds : 0,
         processes: ranked.map((r) => rankedJson(r, access.get(r.sample.pid))),
+        hiddenProcesses: hidden,
+        othersInvisible: invisible,
         warnings: readWarnings(ctx),
       }),
     );
@@ -92,6 +100,8 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         reader: reader(ctx),
         access,
         ...(pmu.kind === 'unavailable' ? { pmuWhy: pmu.why } : {}),
+        hidden,
+        invisible,
       }),
     );
   return 0;

@@ -6,7 +6,7 @@ import { formatCpuList } from '../../model/cpuset.js';
 import { largeProcessBytes } from '../../model/large_process.js';
 import { machineMemoryBytes } from '../../model/topology.js';
 import { ev, gib, isMultiNode, nodeCpus, pct, problem, singleNode } from './make.js';
-import { coverageEvidence, coveredPass, processScope, type ProcessView } from './process_view.js';
+import { coverageEvidence, coveredPass, partlyRead, processScope, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'low-locality';
@@ -52,7 +52,7 @@ export const lowLocality: Rule = {
         severity: 'warning',
         evidence: [
           ...top.map((p) => ev(`proc/${p.pid}/numa_maps`, describe(p))),
-          ...(c.read < c.of ? [coverageEvidence(c)] : []),
+          ...(partlyRead(c) ? [coverageEvidence(c)] : []),
         ],
         title: `${low.length} large process(es) run away from their memory: ${top.map((p) => `${p.comm}(${p.pid})`).join(', ')}`,
         why: 'most of their memory accesses cross the interconnect: higher latency and lower bandwidth on every miss',

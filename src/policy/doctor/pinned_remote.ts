@@ -7,7 +7,7 @@ import type { Finding } from '../../model/finding.js';
 import { largeProcessBytes, type ProcessCoverage } from '../../model/large_process.js';
 import { machineMemoryBytes } from '../../model/topology.js';
 import { confinedNode, ev, gib, isMultiNode, pct, problem, singleNode } from './make.js';
-import { coverageEvidence, coveredPass, processScope, type ProcessView } from './process_view.js';
+import { coverageEvidence, coveredPass, partlyRead, processScope, type ProcessView } from './process_view.js';
 import type { Rule } from './rule.js';
 
 const ID = 'pinned-remote';
@@ -34,7 +34,7 @@ function finding(input: DoctorInput, p: ProcessView, node: number, c: ProcessCov
           .map(([n, b]) => `node${n} ${gib(b)}`)
           .join(', '),
       ),
-      ...(c.read < c.of ? [coverageEvidence(c)] : []),
+      ...(partlyRead(c) ? [coverageEvidence(c)] : []),
     ],
     title: `${p.comm}(${p.pid}) is held on node ${node} by ${by} but ${pct(remoteShare(p, node))} of its ${gib(p.totalBytes)} is on node ${others.join(',')}`,
     why:

@@ -2,7 +2,14 @@
 // its locality (src/policy/locality.ts). Pure.
 import type { DoctorInput, ProcessPlacement } from '../../model/doctor_input.js';
 import type { Evidence, Finding, NotChecked } from '../../model/finding.js';
-import { coverageText, largeProcessBytes, type ProcessCoverage, SAMPLED_BYTES } from '../../model/large_process.js';
+import {
+  coverageText,
+  hiddenText,
+  INVISIBLE_TEXT,
+  largeProcessBytes,
+  type ProcessCoverage,
+  SAMPLED_BYTES,
+} from '../../model/large_process.js';
 import { machineMemoryBytes } from '../../model/topology.js';
 import { formatBytes } from '../../model/bytes.js';
 import type { CpuId, NodeId } from '../../model/topology.js';
@@ -55,21 +62,41 @@ export function processScope(input: DoctorInput, id: string, what: string): Proc
     read: views.length,
     of: input.processes.value.length,
     minBytes: largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(input.topology)),
+    hidden: input.hiddenProcesses ?? 0,
+    invisible: input.othersInvisible === true,
   };
   if (coverage.read === 0 && coverage.of > 0) {
-    const reason = `${coverageText(coverage, coverage.of)} unreadable (run as root)`;
+    const hidden = unseenText(coverage);
+    const reason = `${coverageText(coverage, coverage.of)} unreadable (run as root)${hidden}`;
     return { checked: false, finding: notChecked(id, id, what, reason, [coverageEvidence(coverage)]) };
   }
   return { checked: true, views, coverage };
 }
 
-/** "proc/PID/numa_maps: read 2 of 3 processes of 47.5 MiB or more". */
+/** "proc/PID/numa_maps: read 2 of 3 processes of 47.5 MiB or more" (and how many were hidden). */
 export function coverageEvidence(c: ProcessCoverage): Evidence {
-  return ev('proc/*/numa_maps', `read ${coverageText(c, c.read)}`);
+  return ev('proc/*/numa_maps', `read ${coverageText(c, c.read)}${unseenText(c)}`);
+}
+
+/** "; 3 processes hidden from this user (...)", "; other users' processes are not listed ...", or ''. */
+function unseenText(c: ProcessCoverage): string {
+  const parts = [...((c.hidden ?? 0) > 0 ? [hiddenText(c.hidden!)] : []), ...(c.invisible ? [INVISIBLE_TEXT] : [])];
+  return parts.map((p) => `; ${p}`).join('');
+}
+
+/** Some processes were not read, or not seen: a finding shows coverageEvidence. */
+export function partlyRead(c: ProcessCoverage): boolean {
+  return c.read < c.of || (c.hidden ?? 0) > 0 || c.invisible === true;
 }
 
 /** A pass that says what it read; "partly checked: ..." when some sampled processes were unreadable. */
 export function coveredPass(id: string, title: string, c: ProcessCoverage): Finding {
+  if ((c.hidden ?? 0) > 0) {
+    const unread = c.read < c.of ? `, ${coverageText(c, c.of - c.read)} unreadable` : '';
+    const rest =
+      c.read === 0 ? `no other process of ${formatBytes(c.minBytes)} or more runs` : `of the ${c.read} read, ${title}`;
+    return pass(id, id, `partly checked: ${hiddenText(c.hidden!)}${unread}; ${rest}`, [coverageEvidence(c)]);
+  }
   if (c.of === 0) return pass(id, id, `${title} (no process of ${formatBytes(c.minBytes)} or more runs)`);
   if (c.read === c.of) return pass(id, id, `${title} (${coverageText(c, c.read)} read)`, [coverageEvidence(c)]);
   return pass(

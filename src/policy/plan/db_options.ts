@@ -5,7 +5,8 @@ import type { DbOptions } from './db.js';
 import { mysqlLayout, postgresLayout, resolveDistro } from './distro.js';
 import { str, type RawOptions } from './options.js';
 import type { MachineShare } from './types.js';
-import { intIn, parseSize, safeCommand, safeName } from './validate.js';
+import { intIn, safeCommand, safeName } from './validate.js';
+import { parseSize } from '../../model/size.js';
 
 export const DB_KEYS = {
   mysql: ['buffer-pool', 'node', 'systemd-version', 'exec', 'name', 'huge-pages', 'distro', 'server'],
@@ -66,7 +67,7 @@ export function dbOptions(engine: 'mysql' | 'postgres', m: MachineShare, raw: Ra
     );
   return {
     engine,
-    poolBytes: parseSize(pool, '--buffer-pool'),
+    poolBytes: parseSize(pool, '--buffer-pool', { positive: true }),
     node: typeof raw['node'] === 'string' ? intIn(raw['node'], '--node', 0, 4095) : undefined,
     systemdVersion,
     unit: typeof raw['name'] === 'string' ? safeName(raw['name'], '--name') : layout.unit,

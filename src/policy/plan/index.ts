@@ -10,7 +10,8 @@ import {
   SPARK_SIZING_KEYS,
   type RawOptions,
 } from './options.js';
-import { intIn, parseSize, safeCommand, safeName, safePath } from './validate.js';
+import { intIn, safeCommand, safeName, safePath } from './validate.js';
+import { parseSize } from '../../model/size.js';
 import { planSparkStandalone, type SparkStandaloneDecision } from './spark_standalone.js';
 import { planDb, type DbDecision } from './db.js';
 import { DB_KEYS, dbOptions } from './db_options.js';
@@ -79,7 +80,9 @@ PLANNERS['spark-k8s'] = {
       k8sNode: safeName(raw['k8s-node'], '--k8s-node'),
       image: safeImage(str(raw, 'image', 'apache/spark:3.5.1')),
       namespace: safeName(str(raw, 'namespace', 'spark'), '--namespace'),
-      localSizeGiB: Math.floor(parseSize(str(raw, 'local-size', '500g'), '--local-size') / 1024 ** 3),
+      localSizeGiB: Math.floor(
+        parseSize(str(raw, 'local-size', '500g'), '--local-size', { positive: true }) / 1024 ** 3,
+      ),
     });
   },
 };
@@ -136,7 +139,7 @@ function jvmPlanner(flavour: 'jvm' | 'elasticsearch'): Planner {
       if (flavour === 'jvm' && typeof raw['jar'] !== 'string') throw new UsageError('plan jvm: --jar PATH is required');
       return planJvm(m, {
         flavour,
-        heapBytes: parseSize(raw['heap'], '--heap'),
+        heapBytes: parseSize(raw['heap'], '--heap', { positive: true }),
         instances: optInt(raw, 'instances', 1, 4096),
         name: safeName(str(raw, 'name', flavour === 'jvm' ? 'app' : 'elasticsearch'), '--name'),
         java: `${safePath(str(raw, 'java-home', '/usr/lib/jvm/default-java'), '--java-home')}/bin/java`,

@@ -3,16 +3,6 @@
 import { UsageError } from '../../model/errors.js';
 
 const GiB = 1024 ** 3;
-const UNITS: Record<string, number> = { k: 1024, m: 1024 ** 2, g: GiB, t: 1024 ** 4 };
-
-/** "48g", "48G", "48GiB", "49152m", "1t" -> bytes. */
-export function parseSize(text: string, what: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*([kmgt])(?:i?b)?$/i.exec(text.trim());
-  if (!m) throw new UsageError(`${what}: '${text}' is not a size (use e.g. 48g, 49152m, 1t)`);
-  const bytes = Number(m[1]) * UNITS[m[2]!.toLowerCase()]!;
-  if (!(bytes > 0)) throw new UsageError(`${what}: size must be more than 0`);
-  return bytes;
-}
 
 export function toGiB(bytes: number): number {
   return bytes / GiB;

@@ -33,6 +33,11 @@ export class DoctorCache {
     private readonly intervalMs: number,
     private readonly clock: () => number = () => performance.now(),
     private readonly wallClock: () => number = Date.now,
+    /**
+     * Told why a run failed as a whole (the worker's error, rebuilt with its name, message and
+     * stack): the scraper names it in one line and counts it, like a collector's error.
+     */
+    private readonly failed: (e: Error) => void = () => {},
   ) {}
 
   get run(): DoctorRun | null {
@@ -64,6 +69,7 @@ export class DoctorCache {
     const r = await this.inWorker();
     const seconds = (this.clock() - t0) / 1000;
     if (this.stopped) return;
+    if (!r.ok) this.failed(r.error);
     this.lastMono = this.clock();
     this.last = r.ok
       ? {
@@ -90,17 +96,43 @@ export class DoctorCache {
         workerData: { dir: this.root.dir, isReal: this.root.isReal, label: this.root.label },
       });
       this.worker = w;
-      w.once('message', (m: WorkerResult) => resolve(m));
-      w.once('error', (e) => resolve({ ok: false, reason: gapReason(e) }));
-      w.once('exit', () => {
+      w.once('message', (m: WorkerMessage) =>
+        resolve(m.ok ? m : { ok: false, reason: m.reason, error: fromWorker(m.error) }),
+      );
+      w.once('error', (e) => resolve({ ok: false, reason: gapReason(e), error: e }));
+      w.once('exit', (code) => {
         this.worker = null;
-        resolve({ ok: false, reason: 'error' });
+        resolve({
+          ok: false,
+          reason: 'error',
+          error: new Error(`the doctor worker exited (code ${code}) without a result`),
+        });
       });
     });
   }
 }
 
-type WorkerResult = { ok: true; findings: Finding[] } | { ok: false; reason: GapReason };
+/** An error as the worker posts it: structured cloning keeps neither its class nor, everywhere, its stack. */
+export interface WorkerError {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+}
+
+export function workerError(e: unknown): WorkerError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  return { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+}
+
+function fromWorker(w: WorkerError | undefined): Error {
+  const e = new Error(w?.message ?? 'the doctor worker gave no reason');
+  e.name = w?.name ?? 'Error';
+  if (w?.stack !== undefined) e.stack = w.stack;
+  return e;
+}
+
+type WorkerMessage = { ok: true; findings: Finding[] } | { ok: false; reason: GapReason; error?: WorkerError };
+type WorkerResult = { ok: true; findings: Finding[] } | { ok: false; reason: GapReason; error: Error };
 
 export function doctorFamilies(run: DoctorRun | null): Family[] {
   if (run === null) return [];

@@ -119,7 +119,9 @@ export class TopProcessesCollector {
       if (top.length > this.k) top.pop();
     }
     const counts = sampler.counts;
-    if (counts.permission > 0) c.gaps.add('processes', 'no-permission', counts.permission);
+    // numa_maps refused, and processes whose stat itself was refused (hidepid=noaccess)
+    if (counts.permission + counts.hidden > 0)
+      c.gaps.add('processes', 'no-permission', counts.permission + counts.hidden);
     if (counts.noMemory > 0) c.gaps.add('processes', 'no-memory', counts.noMemory);
     return { top: top.map(topProcess), scanned: counts.scanned, mapped: counts.mapped, vanished: counts.vanished };
   }

@@ -71,16 +71,16 @@ describe('ProcStatFiles on the running system', () => {
     const files = new ProcStatFiles(REAL_ROOT);
     try {
       const a = fields();
-      assert.equal(files.read(child.pid!, a), true);
+      assert.equal(files.read(child.pid!, a), 'read');
       assert.equal(files.open, 1);
       assert.ok(a.vsizeBytes > 0 && a.threads >= 1 && a.startTicks > 0, JSON.stringify(a));
       const b = fields();
-      assert.equal(files.read(child.pid!, b), true);
+      assert.equal(files.read(child.pid!, b), 'read');
       assert.equal(b.startTicks, a.startTicks);
       assert.equal(files.open, 1, 'the second read reuses the open file');
       child.kill('SIGKILL');
       await once(child, 'exit'); // reaped: its struct pid is gone
-      assert.equal(files.read(child.pid!, fields()), false);
+      assert.equal(files.read(child.pid!, fields()), 'gone');
       assert.equal(files.open, 0);
     } finally {
       child.kill('SIGKILL');
@@ -90,8 +90,8 @@ describe('ProcStatFiles on the running system', () => {
 
   it('a pid that does not exist reads as gone; retain() closes the files of pids not kept', () => {
     const files = new ProcStatFiles(REAL_ROOT);
-    assert.equal(files.read(2 ** 22 + 1, fields()), false); // past pid_max's ceiling
-    assert.equal(files.read(process.pid, fields()), true);
+    assert.equal(files.read(2 ** 22 + 1, fields()), 'gone'); // past pid_max's ceiling
+    assert.equal(files.read(process.pid, fields()), 'read');
     assert.equal(files.open, 1);
     files.retain(new Set());
     assert.equal(files.open, 0);

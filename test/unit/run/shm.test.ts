@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ftok, shmRemove, shmget } from '../../../src/native/index.ts';
-import { parseRunArgs, parseSize } from '../../../src/cli/commands/run_argv.ts';
+import { parseMemsize, parseRunArgs } from '../../../src/cli/commands/run_argv.ts';
 import { pageRuns, renderNodeDump, renderPolicyDump, samePolicy } from '../../../src/render/shm_dump.ts';
 
 const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
@@ -85,9 +85,9 @@ describe('run --shm/--file arguments', () => {
       ['2t', 2 * 2 ** 40],
       ['0x1000', 4096],
     ];
-    for (const [text, bytes] of cases) assert.equal(parseSize(text, '-L'), bytes, text);
+    for (const [text, bytes] of cases) assert.equal(parseMemsize(text, '-L'), bytes, text);
     for (const bad of ['', '4mb', '-1', '1.5g', 'k'])
-      assert.throws(() => parseSize(bad, '-L'), /-L '.*': not a size/, bad);
+      assert.throws(() => parseMemsize(bad, '-L'), /-L '.*': not a size/, bad);
   });
 });
 

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { statOverview } from '../../../src/cli/stat_overview.js';
 import type { Context } from '../../../src/cli/context.js';
+import { OVERVIEW_SECTIONS, type OverviewSection } from '../../../src/cli/overview_sections.js';
+import { runMain } from '../../helpers/cli.js';
 import { missShare } from '../../../src/render/stat_overview.js';
 import { fixtureRoot } from './helpers.js';
 
@@ -38,6 +40,40 @@ test('the section names the miss share, the worst node and the processes with mo
   assert.equal(data.nodes.length, 4);
 });
 
-test('no NUMA statistics: no section', async () => {
-  assert.equal(await statOverview(ctxOf('../../fixtures/stat/four-node/proc')), null);
+test('no NUMA statistics: the section says why in one line, and --json has stat: null', async () => {
+  const section = await statOverview(ctxOf('../../fixtures/stat/four-node/proc'));
+  assert.ok(section !== null, 'the reason is shown, not swallowed');
+  assert.match(section.text, /^stat: not shown: .*no sys\/devices\/system\/node\/node\* directories: .*\n$/);
+  assert.equal(section.data, null);
+});
+
+test('a section that throws is named in one line (its stack under NUMAKIT_DEBUG=1) and counted; the rest is shown', async () => {
+  const broken: OverviewSection = {
+    key: 'broken',
+    run: async () => {
+      throw new TypeError('a reader met something new');
+    },
+  };
+  OVERVIEW_SECTIONS.push(broken);
+  try {
+    const text = await runMain(['--example', 'spark-2s']);
+    assert.equal(text.code, 0, text.err);
+    assert.equal(text.err, 'numakit: overview: section broken failed: TypeError: a reader met something new\n');
+    assert.match(text.out, /^stat: numa_miss/m, 'the other sections are shown');
+    process.env['NUMAKIT_DEBUG'] = '1';
+    const debug = await runMain(['--example', 'spark-2s']).finally(() => delete process.env['NUMAKIT_DEBUG']);
+    assert.match(
+      debug.err,
+      /^numakit: overview: section broken failed: TypeError: a reader met something new\n\s*TypeError: a reader[^\n]*\n\s+at /,
+    );
+    const json = await runMain(['--example', 'spark-2s', '--json']);
+    const obj = JSON.parse(json.out) as { broken: unknown; sectionFailures: unknown; doctor: unknown };
+    assert.equal(obj.broken, null);
+    assert.deepEqual(obj.sectionFailures, [
+      { section: 'broken', error: 'section broken failed: TypeError: a reader met something new' },
+    ]);
+    assert.notEqual(obj.doctor, null);
+  } finally {
+    OVERVIEW_SECTIONS.splice(OVERVIEW_SECTIONS.indexOf(broken), 1);
+  }
 });

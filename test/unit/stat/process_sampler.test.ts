@@ -105,7 +105,7 @@ describe('process sampler: state between passes', () => {
       s.sample(0).map((p) => p.pid),
       [200],
     );
-    assert.deepEqual(s.unreadable, { permission: 0, vanished: 1 });
+    assert.deepEqual(s.unreadable, { permission: 0, hidden: 0, vanished: 1 });
     assert.equal(s.counts.scanned, 1);
     assert.equal(s.counts.mapped, 1);
   });
@@ -133,6 +133,6 @@ describe('process sampler: sampleProcesses', () => {
       s.map((p) => p.pid),
       [200],
     );
-    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, vanished: 1, noMemory: 0 }]);
+    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0 }]);
   });
 });
