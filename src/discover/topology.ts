@@ -19,6 +19,8 @@ import { nodeCpus, readCpus, readCpuSets, type CpuSets } from './cpus.js';
 export interface DiscoverOptions {
   /** Skip the device scan (PCI, net, block): faster for commands that don't show devices. */
   readonly devices?: boolean;
+  /** Skip the caches (cpuN/cache): numactl --hardware's view has no use for them. */
+  readonly caches?: boolean;
 }
 
 /** MemTotal and MemFree of a node's meminfo; MemFree above MemTotal is not believed. */
@@ -133,10 +135,11 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
   }
   const fromNodes = new Map<number, number>();
   for (const n of nodes) for (const c of n.cpus) fromNodes.set(c, n.id);
-  const { cpus, possible, cpuset } = readCpus(
+  const { cpus, caches, possible, cpuset } = readCpus(
     root,
     sets,
     (id) => fromNodes.get(id) ?? sets.link(id) ?? (nodes.length === 1 ? nodes[0]!.id : null),
+    { caches: opts.caches !== false },
   );
   const kernel = readKernelFacts(root);
   const devices = opts.devices === false ? [] : checkDeviceNodes(readDevices(root), nodes, warnings);
@@ -161,6 +164,7 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
     nodes,
     cpus,
     devices,
+    caches,
     possibleNodes: readNodeState(root, 'possible') ?? ids,
     possibleCpus: possible,
     kernel,

@@ -46,7 +46,7 @@ const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   options: OPTIONS,
   conflicts: [['json', 'numactl', 'svg', 'html']],
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root, { devices: !values.numactl });
+    const t = discoverTopology(ctx.root, { devices: !values.numactl, caches: !values.numactl });
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
       const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([
