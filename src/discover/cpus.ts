@@ -5,7 +5,7 @@
 // - CPUs outside the cgroup cpuset numakit runs in are marked not allowed (hwloc's allowed set).
 // A cpulist that cannot be read or parsed falls back to the cpuN/nodeM links.
 import { formatCpuList } from '../model/cpuset.js';
-import type { Cache, Cpu, CpusetRestriction } from '../model/topology.js';
+import { l3ByCpu, type Cache, type Cpu, type CpusetRestriction } from '../model/topology.js';
 import { readMachineCaches } from '../sysfs/cpu_cache.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
 import {
@@ -96,21 +96,6 @@ function sortCaches(caches: Cache[]): Cache[] {
   return caches.sort(
     (a, b) => a.level - b.level || TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.cpus[0] ?? 0) - (b.cpus[0] ?? 0),
   );
-}
-
-/** CPU -> the CPUs sharing its last-level cache of level 3 or more (Cpu.l3); CPUs without one are absent. */
-function l3ByCpu(caches: readonly Cache[]): Map<number, number[]> {
-  const level = new Map<number, number>();
-  const out = new Map<number, number[]>();
-  for (const c of caches) {
-    if (c.type === 'Instruction' || c.level < 3) continue;
-    for (const cpu of c.cpus) {
-      if ((level.get(cpu) ?? 0) >= c.level) continue;
-      level.set(cpu, c.level);
-      out.set(cpu, c.cpus);
-    }
-  }
-  return out;
 }
 
 /**

@@ -184,17 +184,41 @@ export function cachesOfCpus(topo: Topology, cpus: readonly CpuId[]): Cache[] {
 }
 
 /**
+ * CPU -> the CPUs sharing its last-level cache of level 3 or more (Cpu.l3: an L3, or an L4
+ * where one exists); CPUs without such a cache are absent. The one rule for "the L3".
+ */
+export function l3ByCpu(caches: readonly Cache[]): Map<CpuId, CpuId[]> {
+  const level = new Map<CpuId, number>();
+  const out = new Map<CpuId, CpuId[]>();
+  for (const c of caches) {
+    if (c.type === 'Instruction' || c.level < 3) continue;
+    for (const cpu of c.cpus) {
+      if ((level.get(cpu) ?? 0) >= c.level) continue;
+      level.set(cpu, c.level);
+      out.set(cpu, c.cpus);
+    }
+  }
+  return out;
+}
+
+/** `cpus` grouped by the L3 each uses (`l3Of`), in CPU order; CPUs of no known L3 are left out. */
+export function groupByL3(cpus: readonly CpuId[], l3Of: (cpu: CpuId) => readonly CpuId[] | undefined): CpuId[][] {
+  const groups = new Map<string, CpuId[]>();
+  for (const id of cpus) {
+    const l3 = l3Of(id);
+    if (l3 === undefined || l3.length === 0) continue;
+    const k = l3.join(',');
+    (groups.get(k) ?? groups.set(k, []).get(k)!).push(id);
+  }
+  return [...groups.values()].map((g) => g.sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
+}
+
+/**
  * The L3 groups of `cpus` (EPYC's CCX or CCD, a Xeon socket, a sub-NUMA cluster): the CPUs of
  * each last-level cache of level 3 or more, restricted to `cpus`, in CPU order. [] when the
  * caches are unknown or no cache of level 3 or more exists.
  */
 export function l3Groups(topo: Topology, cpus: readonly CpuId[]): CpuId[][] {
-  const ids = new Set(cpus);
-  const groups = new Map<string, CpuId[]>();
-  for (const c of topo.cpus) {
-    if (!ids.has(c.id) || c.l3.length === 0) continue;
-    const k = c.l3.join(',');
-    (groups.get(k) ?? groups.set(k, []).get(k)!).push(c.id);
-  }
-  return [...groups.values()].map((g) => g.sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
+  const byId = new Map(topo.cpus.map((c) => [c.id, c.l3]));
+  return groupByL3(cpus, (id) => byId.get(id));
 }
