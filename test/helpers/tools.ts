@@ -14,6 +14,8 @@ export const TOOL_PACKAGES = {
   script: 'bsdutils',
   setpriv: 'util-linux',
   numactl: 'numactl',
+  'lstopo-no-graphics': 'hwloc-nox',
+  'hwloc-calc': 'hwloc-nox',
   'systemd-analyze': 'systemd',
   'systemd-run': 'systemd',
   shellcheck: 'shellcheck',
