@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { discoverTopology } from '../../../src/discover/topology.js';
-import { hwlocBitmap, hwlocTree, renderHwlocXml } from '../../../src/render/topo_hwloc_xml.js';
+import { hwlocBitmap, hwlocTree } from '../../../src/render/topo_hwloc_xml.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { factsFromHwloc, factsFromTopoJson, type TopoJson } from '../../lab/compare.js';
 import { parseHwlocBitmap, parseHwlocXml } from '../../lab/hwloc_xml.js';
