@@ -7,6 +7,7 @@
 //   - a NUMANode is a memory child of the biggest object whose cpuset is its locality (its CPUs;
 //     a CPU-less node: its HMAT initiators' CPUs, else the whole machine), and of a Group made
 //     for it when no object has that cpuset (EPYC NPS4: a node of two CCX);
+//   - Groups of NUMA nodes close to each other by distance (distanceGroups), as hwloc makes them;
 //   - the SLIT as the NUMANode distances2 matrix ("NUMALatency", os indexing).
 // Offline CPUs are in complete_cpuset only; CPUs outside numakit's cgroup cpuset are left out of
 // allowed_cpuset (lstopo hides them, as it hides them on the machine). Devices are not written
@@ -145,6 +146,67 @@ const contains = (big: readonly number[], small: readonly number[]) => {
   return small.every((x) => s.has(x));
 };
 
+/**
+ * hwloc's grouping of NUMA nodes by distance (hwloc__groups_by_distances, exact accuracy): nodes
+ * joined, transitively, by the smallest distance between two of them form a group; with more
+ * than one group and fewer groups than nodes each group is a Group object (its CPUs: its nodes'
+ * localities), and the groups are grouped again by their average distances. An 8-node machine of
+ * two 4-node sockets (12 inside, 32 across) gets two Groups; 10/12 everywhere (EPYC NPS4) none.
+ */
+export function distanceGroups(ids: readonly number[], dist: (a: number, b: number) => number | undefined): number[][] {
+  const out: number[][] = [];
+  let members: number[][] = ids.map((i) => [i]);
+  let d = (a: number, b: number): number | undefined => dist(ids[a]!, ids[b]!);
+  for (let level = 0; level < 8 && members.length > 2; level++) {
+    const n = members.length;
+    let min = Number.POSITIVE_INFINITY;
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++) {
+        const v = d(a, b);
+        if (a === b) continue;
+        if (v === undefined) return out;
+        min = Math.min(min, v);
+      }
+    const group = new Array<number>(n).fill(-1);
+    let groups = 0;
+    for (let a = 0; a < n; a++) {
+      if (group[a] !== -1) continue;
+      group[a] = groups;
+      const queue = [a];
+      while (queue.length > 0) {
+        const x = queue.shift()!;
+        for (let b = 0; b < n; b++)
+          if (group[b] === -1 && d(x, b) === min) {
+            group[b] = groups;
+            queue.push(b);
+          }
+      }
+      groups++;
+    }
+    if (groups === 1 || groups === n) break;
+    const next: number[][] = Array.from({ length: groups }, () => []);
+    const inGroup: number[][] = Array.from({ length: groups }, () => []);
+    for (let a = 0; a < n; a++) {
+      next[group[a]!]!.push(...members[a]!);
+      inGroup[group[a]!]!.push(a);
+    }
+    out.push(...next.filter((g) => g.length > 1).map((g) => [...g].sort((x, y) => x - y)));
+    const prev = d;
+    d = (a: number, b: number) => {
+      let sum = 0;
+      for (const x of inGroup[a]!)
+        for (const y of inGroup[b]!) {
+          const v = prev(x, y);
+          if (v === undefined) return undefined;
+          sum += v;
+        }
+      return sum / (inGroup[a]!.length * inGroup[b]!.length);
+    };
+    members = next;
+  }
+  return out;
+}
+
 /** Puts `o` under the deepest object of `root` whose cpuset holds it. */
 function insert(root: Obj, o: Obj): void {
   let at = root;
@@ -168,6 +230,18 @@ export function hwlocTree(t: Topology): Obj {
     if (cpusets.has(key(cpus))) continue;
     cpusets.add(key(cpus));
     objs.push(obj('Group', cpus, { kind: 1001, subkind: 0 }));
+  }
+  // Groups of nodes by distance, unless an object already has their CPUs (hwloc merges them).
+  const all = new Set([...cpusets, ...objs.map((o) => key(o.cpus))]);
+  const byId = new Map(t.nodes.map((n) => [n.id, n]));
+  for (const g of distanceGroups(
+    t.nodes.map((n) => n.id),
+    (a, b) => byId.get(a)?.distances[b],
+  )) {
+    const cpus = [...new Set(g.flatMap((id) => localities.get(id) ?? []))].sort((a, b) => a - b);
+    if (cpus.length === 0 || all.has(key(cpus))) continue;
+    all.add(key(cpus));
+    objs.push(obj('Group', cpus, { kind: 1000, subkind: 0 }));
   }
   objs.sort((a, b) => b.cpus.length - a.cpus.length || RANK[a.type]! - RANK[b.type]! || a.cpus[0]! - b.cpus[0]!);
   for (const o of objs) insert(machine, o);

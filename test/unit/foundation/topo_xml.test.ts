@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { discoverTopology } from '../../../src/discover/topology.js';
-import { hwlocBitmap, hwlocTree } from '../../../src/render/topo_hwloc_xml.js';
+import { distanceGroups, hwlocBitmap, hwlocTree } from '../../../src/render/topo_hwloc_xml.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { factsFromHwloc, factsFromTopoJson, type TopoJson } from '../../lab/compare.js';
 import { parseHwlocBitmap, parseHwlocXml } from '../../lab/hwloc_xml.js';
@@ -54,6 +54,71 @@ describe('hwlocBitmap', () => {
       assert.equal(hwlocBitmap(ids), want);
       assert.deepEqual(parseHwlocBitmap(want), ids);
     });
+});
+
+describe('distanceGroups: hwloc groups NUMA nodes by distance', () => {
+  const matrix = (rows: number[][]) => (a: number, b: number) => rows[a]?.[b];
+  const two4 = Array.from({ length: 8 }, (_, i) =>
+    Array.from({ length: 8 }, (_, j) => (i === j ? 10 : Math.floor(i / 4) === Math.floor(j / 4) ? 12 : 32)),
+  );
+  const cases: [string, number[][], number[][]][] = [
+    [
+      '8 nodes, two sockets of 4 (12 inside, 32 across): two groups',
+      two4,
+      [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+      ],
+    ],
+    [
+      'EPYC NPS4, 12 everywhere: none',
+      [
+        [10, 12, 12, 12],
+        [12, 10, 12, 12],
+        [12, 12, 10, 12],
+        [12, 12, 12, 10],
+      ],
+      [],
+    ],
+    [
+      '2 nodes: none',
+      [
+        [10, 21],
+        [21, 10],
+      ],
+      [],
+    ],
+    // 16 joins 0-1, 1-2, 2-3 transitively: one group of all, so none
+    [
+      'a 4-node chain 10/16/22/28: none',
+      [
+        [10, 16, 22, 28],
+        [16, 10, 16, 22],
+        [22, 16, 10, 16],
+        [28, 22, 16, 10],
+      ],
+      [],
+    ],
+    [
+      'a missing distance: none',
+      [
+        [10, 12, 32],
+        [12, 10],
+        [32, 32, 10],
+      ],
+      [],
+    ],
+  ];
+  for (const [name, rows, want] of cases)
+    it(name, () =>
+      assert.deepEqual(
+        distanceGroups(
+          rows.map((_, i) => i),
+          matrix(rows),
+        ),
+        want,
+      ),
+    );
 });
 
 describe('where the NUMA nodes hang (hwloc attaches each to its locality)', () => {
