@@ -14,6 +14,7 @@ export const TOOL_PACKAGES = {
   script: 'bsdutils',
   setpriv: 'util-linux',
   numactl: 'numactl',
+  numastat: 'numactl',
   'lstopo-no-graphics': 'hwloc-nox',
   'hwloc-calc': 'hwloc-nox',
   'systemd-analyze': 'systemd',
