@@ -201,6 +201,27 @@ describe('hwloc reads numakit topo --xml', { skip: skipUnlessTools('lstopo-no-gr
     );
   });
 
+  it("a snapshot carries hwloc's files: lstopo --input SNAP equals lstopo --input of what it was taken from", async (t) => {
+    const bin = join(REPO_DIR, 'dist/cli/bin.js');
+    if (!existsSync(bin)) return t.skip('needs a build (npm run build): dist/cli/bin.js');
+    const cases: [string[], string[]][] = [
+      [
+        ['--example', 'epyc-nps4'],
+        ['--input', join(EXAMPLES_DIR, 'epyc-nps4')],
+      ],
+      [[], []], // this machine
+    ];
+    for (const [i, [from, hwlocFrom]] of cases.entries()) {
+      const snap = join(tmp, `snap${i}`);
+      tool(process.execPath, [bin, ...from, 'snapshot', snap]);
+      assert.equal(
+        tool('lstopo-no-graphics', ['--input', snap, '--of', 'console', '--no-io']),
+        tool('lstopo-no-graphics', [...hwlocFrom, '--of', 'console', '--no-io']),
+        from.join(' ') || 'this machine',
+      );
+    }
+  });
+
   it('this machine: lstopo --input numakit.xml equals lstopo (the built CLI, as this user)', (t) => {
     const bin = join(REPO_DIR, 'dist/cli/bin.js');
     if (!existsSync(bin)) return t.skip('needs a build (npm run build): dist/cli/bin.js');
