@@ -10,12 +10,13 @@ import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { discoverTopology } from '../../../src/discover/topology.js';
 import { cacheName, l3Groups } from '../../../src/model/topology.js';
 import { Warnings } from '../../../src/model/warnings.js';
-import { cacheSizeText, cacheSummary } from '../../../src/render/topo_caches.js';
+import { cacheLines, cacheSizeText, cacheSummary } from '../../../src/render/topo_caches.js';
 import { renderTopoSvg } from '../../../src/render/topo_svg.js';
 import { readMachineCaches } from '../../../src/sysfs/cpu_cache.js';
 import { pciPathOf } from '../../../src/sysfs/devices.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { runMain } from '../../helpers/cli.js';
+import { topology as buildTopology } from '../doctor/build.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-caches-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -166,5 +167,38 @@ describe('pciPathOf', () => {
       devices: { name: string; pciPath: string[] }[];
     };
     assert.deepEqual(json.devices.find((d) => d.name === 'ens1f0')!.pciPath, ['pci0000:00', '0000:3a:00.0']);
+  });
+});
+
+describe('dies and clusters under a node', () => {
+  // Node 0: CPUs 0-3, one package; die and cluster ids as given.
+  const topo = (die: (id: number) => number, cluster: (id: number) => number | null) => {
+    const t = buildTopology();
+    return { ...t, cpus: t.cpus.map((c) => ({ ...c, die: die(c.id), cluster: cluster(c.id) })) };
+  };
+  const node0 = (t: ReturnType<typeof topo>) => t.cpus.filter((c) => c.node === 0);
+  it('two dies in a package get a line; one die none', () => {
+    const two = topo(
+      (id) => (id < 2 ? 0 : 1),
+      () => null,
+    );
+    assert.deepEqual(cacheLines(two, node0(two)), ['dies 0-1 | 2-3']);
+    const one = topo(
+      () => 0,
+      () => null,
+    );
+    assert.deepEqual(cacheLines(one, node0(one)), []);
+  });
+  it('clusters of two cores get a line; a cluster per core (x86) none', () => {
+    const pairs = topo(
+      () => 0,
+      (id) => Math.floor(id / 2),
+    );
+    assert.deepEqual(cacheLines(pairs, node0(pairs)), ['clusters 0-1 | 2-3']);
+    const perCore = topo(
+      () => 0,
+      (id) => id,
+    );
+    assert.deepEqual(cacheLines(perCore, node0(perCore)), []);
   });
 });
