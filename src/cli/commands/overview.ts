@@ -76,7 +76,7 @@ memory and devices per node, distances, the most serious doctor findings, the pr
 the most remote memory) and what to try next.`,
   options: OPTIONS,
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root);
+    const t = discoverTopology(ctx.root, { caches: false });
     const sections: [string, { text: string; data: unknown } | null][] = [];
     for (const s of OVERVIEW_SECTIONS) sections.push([s.key, await s.run(ctx, t)]);
     if (values.json) {

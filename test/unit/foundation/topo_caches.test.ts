@@ -93,6 +93,20 @@ describe('caches in the topology', () => {
     );
   });
 
+  it('views without caches (numactl --hardware, overview, doctor ...) read no cache file', () => {
+    const read: string[] = [];
+    const t = discoverTopology(
+      { ...openRoot(join(EXAMPLES_DIR, 'epyc-nps4')), onAccess: (_kind, rel) => void read.push(rel) },
+      { caches: false },
+    );
+    assert.deepEqual(t.caches, []);
+    assert.deepEqual(
+      read.filter((r) => r.includes('/cache')),
+      [],
+    );
+    assert.ok(read.some((r) => r.includes('/topology/')));
+  });
+
   it('sizes print exactly, as sysfs gives them', () => {
     assert.deepEqual([48 * 1024, 1280 * 1024, 32 * 2 ** 20, 1000].map(cacheSizeText), [
       '48 KiB',
