@@ -119,9 +119,14 @@ export function locality(t: Topology, id: number, machine: readonly number[]): n
   return [...machine];
 }
 
+/** Sets of the cpusets asked about, made once per array (a 512-CPU tree asks ~10^5 times). */
+const asSet = new WeakMap<readonly number[], ReadonlySet<number>>();
+
 export const contains = (big: readonly number[], small: readonly number[]) => {
-  const s = new Set(big);
-  return small.every((x) => s.has(x));
+  let s = asSet.get(big);
+  if (s === undefined) asSet.set(big, (s = new Set(big)));
+  // Objects nest or are disjoint (caches, cores, packages): the first CPU rules most out.
+  return small.length === 0 || (s.has(small[0]!) && small.every((x) => s.has(x)));
 };
 
 /** Puts `o` under the deepest object of `root` whose cpuset holds it. */
