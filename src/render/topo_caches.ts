@@ -28,8 +28,9 @@ export function cacheSizeText(bytes: number): string {
       : formatBytes(bytes);
 }
 
-function sizeText(instances: readonly Cache[]): string {
+function sizeText(instances: readonly Cache[], noneKnown: boolean): string {
   const sizes = [...new Set(instances.map((c) => c.sizeBytes))];
+  if (noneKnown) return '';
   if (sizes.some((s) => s === null)) return ' (size unknown)';
   return ` ${sizes.map((s) => cacheSizeText(s!)).join('/')}`;
 }
@@ -42,14 +43,16 @@ export function cacheSummary(topo: Topology, cpus: readonly number[]): string | 
   for (const c of caches) (byName.get(cacheName(c)) ?? byName.set(cacheName(c), []).get(cacheName(c))!).push(c);
   // Consecutive levels with the same sharing read as one phrase: "L1d 48 KiB, L2 2 MiB per core".
   const phrases: { share: string; items: string[] }[] = [];
+  // No size at all (captures made before sizes were read, some firmware): said once.
+  const noneKnown = caches.every((c) => c.sizeBytes === null);
   for (const [name, instances] of byName) {
     const share = sharing(topo, instances);
-    const item = `${name}${sizeText(instances)}`;
+    const item = `${name}${sizeText(instances, noneKnown)}`;
     const last = phrases.at(-1);
     if (last?.share === share) last.items.push(item);
     else phrases.push({ share, items: [item] });
   }
-  return phrases.map((p) => `${p.items.join(', ')} ${p.share}`).join('; ');
+  return `${phrases.map((p) => `${p.items.join(', ')} ${p.share}`).join('; ')}${noneKnown ? ' (sizes unknown)' : ''}`;
 }
 
 /** Distinct values of `key` among `cpus`, when some package holds more than one of them. */

@@ -26,7 +26,7 @@ function put(root: string, rel: string, text: string): void {
   writeFileSync(join(root, rel), text);
 }
 
-/** 4 CPUs: 2 cores x 2 threads (0,2 and 1,3), L1d/L2 per core, one L3; cpu3's L2 has no size. */
+/** 4 CPUs: 2 cores x 2 threads (0,2 and 1,3), L1d/L2 per core, one L3; cpu3's L2 has no size. No topology/ files: "per 2 CPUs", not "per core". */
 function tree(): string {
   const root = mkdtempSync(join(tmp, 'm-'));
   for (const cpu of [0, 1, 2, 3]) {
@@ -105,6 +105,21 @@ describe('caches in the topology', () => {
       [],
     );
     assert.ok(read.some((r) => r.includes('/topology/')));
+  });
+
+  it('a cache without a size says so; when no cache has one, the line says it once', () => {
+    const t = discoverTopology(openRoot(tree()));
+    assert.equal(cacheSummary(t, [0, 1, 2, 3]), 'L1d 48 KiB, L2 2 MiB per 2 CPUs; L3 32 MiB per 4 CPUs');
+    const lab = discoverTopology(openRoot(join(EXAMPLES_DIR, 'lab-2node')));
+    assert.equal(cacheSummary(lab, [0, 1]), 'L1d, L1i, L2 per core; L3 per 2 CPUs (sizes unknown)');
+    const oneMissing = {
+      ...t,
+      caches: t.caches.map((c) => (c.level === 2 && c.cpus[0] === 1 ? { ...c, sizeBytes: null } : c)),
+    };
+    assert.equal(
+      cacheSummary(oneMissing, [0, 1, 2, 3]),
+      'L1d 48 KiB, L2 (size unknown) per 2 CPUs; L3 32 MiB per 4 CPUs',
+    );
   });
 
   it('sizes print exactly, as sysfs gives them', () => {
