@@ -18,6 +18,8 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
       'the Spark worker of field report 000 (dual-socket Xeon, numactl -H distances 10/21), untuned: THP always, numa_balancing 1',
     spec: {
       threadsPerCore: 2,
+      // Ice Lake-SP, 16 cores: 48K L1d, 32K L1i, 1.25M L2 per core, 24M L3 per socket
+      caches: { l1dKb: 48, l1iKb: 32, l2Kb: 1280, l3Kb: 24576 },
       nodes: [
         { id: 0, cpus: [...range(0, 15), ...range(32, 47)], memGiB: 96, freeGiB: 88.5, distances: [10, 21] },
         { id: 1, cpus: [...range(16, 31), ...range(48, 63)], memGiB: 96, freeGiB: 90.2, distances: [21, 10] },
@@ -78,10 +80,13 @@ export const EXAMPLE_SPECS: Record<string, ExampleSpec> = {
     },
   },
   'epyc-nps4': {
-    description: '1-socket EPYC in NPS4: 4 nodes x 8 cores x 2 threads, 32 GiB per node, distances 10/12',
+    description:
+      '1-socket EPYC in NPS4: 4 nodes x 8 cores x 2 threads, two 4-core CCX (16 MiB L3 each) per node, 32 GiB per node, distances 10/12',
     basis: 'AMD EPYC with NPS4: one socket split into four nodes, near remote distance 12',
     spec: {
       threadsPerCore: 2,
+      // Zen 2 (EPYC 7502): 32K L1d, 32K L1i, 512K L2 per core, 16M L3 per 4-core CCX: two L3 groups a node
+      caches: { l1dKb: 32, l1iKb: 32, l2Kb: 512, l3Kb: 16384, l3Cores: 4 },
       packageOfNode: { 0: 0, 1: 0, 2: 0, 3: 0 },
       nodes: [0, 1, 2, 3].map((id) => ({
         id,

@@ -54,7 +54,7 @@ function irqbalanceBanned(sys: System): number[] | null {
 export function tuningInput(sys: System): TuningInput {
   const ints = readInterrupts(sys.root);
   return {
-    topology: discoverTopology(sys.root),
+    topology: discoverTopology(sys.root, { caches: false }),
     services: readServices(sys),
     irqTotals: Object.fromEntries((ints?.lines ?? []).map((l) => [l.irq, l.total])),
     irqbalanceBanned: irqbalanceBanned(sys),

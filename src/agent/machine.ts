@@ -6,6 +6,8 @@
 // free memory and numastat only when a pass has candidates to place or metrics to serve.
 import { KeptFile } from '../sysfs/kept_file.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
+import { groupByL3, l3ByCpu } from '../model/topology.js';
+import { readMachineCaches } from '../sysfs/cpu_cache.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import type { NodeNumastat } from '../sysfs/node_numastat.js';
@@ -22,6 +24,8 @@ export interface NodeLayout {
     readonly id: number;
     readonly cpus: number[];
     readonly distances: Record<string, number>;
+    /** Its CPUs by L3 (model/topology.ts groupByL3); [] when the caches are unknown. */
+    readonly l3: number[][];
   }>;
 }
 
@@ -62,6 +66,8 @@ export function readLayout(files: MachineFiles, previous: NodeLayout | null): No
   const key = `${files.nodeOnline.read()?.trim() ?? ''};${files.cpuOnline.read()?.trim() ?? ''}`;
   if (previous !== null && previous.key === key) return previous;
   const ids = listNodeDirs(root);
+  const cpus = new Map(ids.map((id) => [id, readNodeCpulist(root, id) ?? []]));
+  const l3 = l3ByCpu(readMachineCaches(root, [...cpus.values()].flat(), { shared: true }));
   return {
     key,
     nodes: ids.map((id) => {
@@ -69,8 +75,9 @@ export function readLayout(files: MachineFiles, previous: NodeLayout | null): No
       // The SLIT row is in the order of the node directories (node ids ascending).
       return {
         id,
-        cpus: readNodeCpulist(root, id) ?? [],
+        cpus: cpus.get(id)!,
         distances: Object.fromEntries(row.map((d, i) => [String(ids[i] ?? i), d])),
+        l3: groupByL3(cpus.get(id)!, (c) => l3.get(c)),
       };
     }),
   };
@@ -97,6 +104,9 @@ export function readMachine(
       distances: n.distances,
       freeBytes: mem.meminfo?.['MemFree'] ?? 0,
       idleCpus: nodeCpuWindow(n.cpus, before, after).idleCpus ?? 0,
+      ...(n.l3.length > 1
+        ? { l3: n.l3.map((g) => ({ cpus: g, idleCpus: nodeCpuWindow(g, before, after).idleCpus ?? 0 })) }
+        : {}),
     };
   });
   return { nodes, numastat };

@@ -87,7 +87,7 @@ function warnings(a: AbArgs, balancing: number | null): string[] {
 }
 
 export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Promise<AbResult> {
-  const topo = discoverTopology(root, { devices: false });
+  const topo = discoverTopology(root, { devices: false, caches: false });
   const settings = readBenchSettings(root, topo);
   const native = await import('../native/index.js');
   const sys = readSystem(root);

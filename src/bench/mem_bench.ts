@@ -58,7 +58,7 @@ function warnings(topo: Topology, settings: ReturnType<typeof readBenchSettings>
 }
 
 export async function benchMem(root: SysRoot, args: MemArgs): Promise<MemResult> {
-  const topo = discoverTopology(root, { devices: false });
+  const topo = discoverTopology(root, { devices: false, caches: false });
   const settings = readBenchSettings(root, topo);
   if (args.hugePages && (settings.thp === null || settings.thp === 'never')) {
     throw new NumakitError(

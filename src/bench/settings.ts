@@ -46,8 +46,8 @@ export function llcBytesOf(root: SysRoot, cpus: readonly number[]): number | nul
   let total = 0;
   for (const cpu of cpus) {
     const llc = lastLevelCache(readCpuCaches(root, cpu));
-    if (llc === null) return null;
-    const key = `${llc.level}:${llc.sharedCpus.join(',')}`;
+    if (llc === null || llc.sizeBytes === null) return null;
+    const key = `${llc.level}:${llc.cpus.join(',')}`;
     if (seen.has(key)) continue;
     seen.add(key);
     total += llc.sizeBytes;

@@ -5,7 +5,8 @@
 // - CPUs outside the cgroup cpuset numakit runs in are marked not allowed (hwloc's allowed set).
 // A cpulist that cannot be read or parsed falls back to the cpuN/nodeM links.
 import { formatCpuList } from '../model/cpuset.js';
-import type { Cpu, CpusetRestriction } from '../model/topology.js';
+import { l3ByCpu, type Cache, type Cpu, type CpusetRestriction } from '../model/topology.js';
+import { readMachineCaches } from '../sysfs/cpu_cache.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
 import {
   CPU_DIR,
@@ -72,22 +73,41 @@ export function nodeCpus(root: SysRoot, id: number, sets: CpuSets, taken: Set<nu
 
 export interface CpuView {
   readonly cpus: Cpu[];
+  /** The machine's distinct caches; [] when not read or sysfs has none. */
+  readonly caches: Cache[];
   readonly possible: number[];
   readonly cpuset: CpusetRestriction | null;
 }
 
 /**
  * What a CPU shares with CPUs read before it: its core's ids (a thread sibling has the same
- * package, die, cluster and core) and its last-level cache (shared_cpu_list is symmetric). On a
- * 2-socket SMT server this halves the per-CPU reads and reads each L3 once, not per CPU. Off
- * while a snapshot records what it reads, so a snapshot holds every CPU's files.
+ * package, die, cluster and core) and its caches (readMachineCaches). On a 2-socket SMT server
+ * this halves the per-CPU reads and reads each L3 once, not per CPU. Off while a snapshot
+ * records what it reads, so a snapshot holds every CPU's files.
  */
 function sharedTopology(root: SysRoot): KnownCpus | undefined {
   return root.onAccess === undefined ? knownCpus() : undefined;
 }
 
-/** Every present CPU with its node, online flag and whether the cgroup allows it. */
-export function readCpus(root: SysRoot, sets: CpuSets, nodeOf: (cpu: number) => number | null): CpuView {
+const TYPE_RANK = { Data: 0, Instruction: 1, Unified: 2 } as const;
+
+/** By level, data before instruction, then first CPU (Topology.caches' order). */
+function sortCaches(caches: Cache[]): Cache[] {
+  return caches.sort(
+    (a, b) => a.level - b.level || TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.cpus[0] ?? 0) - (b.cpus[0] ?? 0),
+  );
+}
+
+/**
+ * Every present CPU with its node, online flag, L3 and whether the cgroup allows it, and the
+ * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them).
+ */
+export function readCpus(
+  root: SysRoot,
+  sets: CpuSets,
+  nodeOf: (cpu: number) => number | null,
+  opts: { caches?: boolean } = {},
+): CpuView {
   const { dirs } = sets;
   const present = new Set(sets.present ?? dirs);
   const possible = readCpuList(root, 'possible') ?? dirs;
@@ -96,22 +116,24 @@ export function readCpus(root: SysRoot, sets: CpuSets, nodeOf: (cpu: number) => 
   const restriction = readCgroupAllowedCpus(root, 'self');
   const allowed = restriction === null ? null : new Set(restriction.cpus);
   const known = sharedTopology(root);
-  const cpus = dirs
-    .filter((id) => present.has(id))
-    .map((id): Cpu => {
-      const t = readCpuTopology(
-        root,
-        id,
-        known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) },
-      );
-      return {
-        ...t,
-        online: online ? online.has(id) : t.online,
-        node: nodeOf(id),
-        allowed: allowed === null || allowed.has(id),
-      };
-    });
+  const ids = dirs.filter((id) => present.has(id));
+  const caches = opts.caches === false ? [] : sortCaches(readMachineCaches(root, ids, { shared: known !== undefined }));
+  const l3 = l3ByCpu(caches);
+  const cpus = ids.map((id): Cpu => {
+    const t = readCpuTopology(
+      root,
+      id,
+      known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) },
+    );
+    return {
+      ...t,
+      l3: l3.get(id) ?? [],
+      online: online ? online.has(id) : t.online,
+      node: nodeOf(id),
+      allowed: allowed === null || allowed.has(id),
+    };
+  });
   // Only a cpuset that leaves something out is a restriction worth showing.
   const restricts = restriction !== null && cpus.some((c) => !c.allowed);
-  return { cpus, possible, cpuset: restricts ? restriction : null };
+  return { cpus, caches, possible, cpuset: restricts ? restriction : null };
 }

@@ -137,7 +137,7 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 
 /** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
-  const topology = opts.topology ?? discoverTopology(root);
+  const topology = opts.topology ?? discoverTopology(root, { caches: false });
   const nets = topology.devices.filter((d) => d.kind === 'net');
   const placements = await readPlacements(root, topology);
   return {

@@ -1,12 +1,12 @@
 // Per-node statistics for `numakit stat`: numastat counters, meminfo and huge page pools of
 // every node directory, plus the page sizes needed to turn pages into bytes.
 import { NumakitError } from '../model/errors.js';
-import type { NodeStat } from '../model/stat.js';
+import { withoutFootprint, type NodeStat } from '../model/stat.js';
 import { readNodeHugepages } from '../sysfs/node_hugepages.js';
 import { listNodeDirs, NODE_DIR } from '../sysfs/node_list.js';
 import { readMeminfo, readNodeMeminfo } from '../sysfs/node_meminfo.js';
 import { readNodeNumastat, type NodeNumastat } from '../sysfs/node_numastat.js';
-import { readNumaMaps } from '../sysfs/proc_numa_maps.js';
+import { readNumaMaps, readSelfFootprint } from '../sysfs/proc_numa_maps.js';
 import { warn, type SysRoot } from '../sysfs/root.js';
 
 /**
@@ -26,10 +26,30 @@ export function readDefaultHugePageSize(root: SysRoot): number {
 }
 
 /**
+ * Each node's meminfo; with `withoutSelf` on the running system, less numakit's own pages there
+ * (its numa_maps read right after: a Node process maps ~35 MB of its binary and has some MB of
+ * heap, which numastat's own 1.6 MB would not add). A snapshot's meminfo is taken as it is.
+ */
+function meminfoOf(
+  root: SysRoot,
+  nodes: readonly number[],
+  o: { wantMem: boolean; withoutSelf: boolean },
+): (Record<string, number> | null)[] {
+  if (!o.wantMem) return nodes.map(() => null);
+  const raw = nodes.map((n) => readNodeMeminfo(root, n));
+  const own = o.withoutSelf && root.isReal ? readSelfFootprint(root) : null;
+  if (own === null) return raw;
+  return raw.map((m, i) => {
+    const fp = own.get(nodes[i]!);
+    return m === null || fp === undefined ? m : withoutFootprint(m, fp);
+  });
+}
+
+/**
  * Nodes, counters, meminfo and pools. A node whose numastat is absent or unusable (an empty
  * nodeN directory, a corrupt file) is left out with a warning; no node at all is a one-line error.
  */
-export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean } = {}): NodeStat {
+export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean; withoutSelf?: boolean } = {}): NodeStat {
   const dirs = listNodeDirs(root);
   const where = root.label === '/' ? '' : `${root.label}: `;
   if (dirs.length === 0)
@@ -51,7 +71,7 @@ export function readNodeStat(root: SysRoot, opts: { meminfo?: boolean } = {}): N
   return {
     nodes,
     numastat,
-    meminfo: nodes.map((n) => (wantMem ? readNodeMeminfo(root, n) : null)),
+    meminfo: meminfoOf(root, nodes, { wantMem, withoutSelf: opts.withoutSelf === true }),
     huge: nodes.map((n) => {
       if (!wantMem) return null;
       const pools = readNodeHugepages(root, n);

@@ -42,6 +42,11 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     },
   },
   {
+    // lstopo --input SNAP and HWLOC_FSROOT=SNAP load a snapshot as the machine it came from.
+    name: "hwloc's topology files",
+    collect: async (root) => (await import('../sysfs/hwloc_files.js')).readHwlocFiles(root),
+  },
+  {
     // plan writes units and config paths for the packages of this distribution
     name: 'distribution (plan)',
     collect: async (root) => void (await import('../sysfs/os_release.js')).readOsRelease(root),

@@ -55,6 +55,18 @@ export interface Cpu {
   readonly allowed: boolean;
 }
 
+export type CacheType = 'Data' | 'Instruction' | 'Unified';
+
+/** One CPU cache (an L2 of one core, an L3 of a CCX ...), as cpuN/cache/indexM describes it. */
+export interface Cache {
+  readonly level: number;
+  readonly type: CacheType;
+  /** null when sysfs gives no size (some firmware; captures made before size was read). */
+  readonly sizeBytes: number | null;
+  /** The CPUs that share it (shared_cpu_list), sorted. */
+  readonly cpus: CpuId[];
+}
+
 /** The cgroup cpuset that restricts the reading process (and so what it may run on). */
 export interface CpusetRestriction {
   /** The cgroup ("/batch.slice/job1") and the file its CPUs come from. */
@@ -80,6 +92,11 @@ export interface Device {
   readonly irqs: number[];
   /** Network queues (rx/tx counts) for net devices. */
   readonly queues?: { rx: number; tx: number };
+  /**
+   * Where the PCI function hangs: its host bridge ("pci0000:00") then each PCI bridge down to
+   * it ("0000:00:01.1", ...), from its sysfs path; [] for a device with no PCI function.
+   */
+  readonly pciPath?: string[];
 }
 
 export interface KernelFacts {
@@ -109,6 +126,12 @@ export interface Topology {
   readonly nodes: NumaNode[];
   readonly cpus: Cpu[];
   readonly devices: Device[];
+  /**
+   * Every distinct cache of the present CPUs, by level (data before instruction before unified)
+   * then first CPU; [] when sysfs has no
+   * cpuN/cache directories (then caches are unknown, not absent from the hardware).
+   */
+  readonly caches: Cache[];
   readonly possibleNodes: NodeId[];
   readonly possibleCpus: CpuId[];
   readonly kernel: KernelFacts;
@@ -147,4 +170,55 @@ export function physicalCores(cpus: readonly Cpu[]): number {
 
 export function cpusOfNode(topo: Topology, id: NodeId): Cpu[] {
   return topo.cpus.filter((c) => c.node === id);
+}
+
+/** The name hwloc and lstopo give a cache: L1d, L1i, L2, L3 ... */
+export function cacheName(c: Cache): string {
+  return `L${c.level}${c.type === 'Data' ? 'd' : c.type === 'Instruction' ? 'i' : ''}`;
+}
+
+/** Caches used by any of `cpus`, in Topology.caches' order. */
+export function cachesOfCpus(topo: Topology, cpus: readonly CpuId[]): Cache[] {
+  const ids = new Set(cpus);
+  return topo.caches.filter((c) => c.cpus.some((x) => ids.has(x)));
+}
+
+/**
+ * CPU -> the CPUs sharing its last-level cache of level 3 or more (Cpu.l3: an L3, or an L4
+ * where one exists); CPUs without such a cache are absent. The one rule for "the L3".
+ */
+export function l3ByCpu(caches: readonly Cache[]): Map<CpuId, CpuId[]> {
+  const level = new Map<CpuId, number>();
+  const out = new Map<CpuId, CpuId[]>();
+  for (const c of caches) {
+    if (c.type === 'Instruction' || c.level < 3) continue;
+    for (const cpu of c.cpus) {
+      if ((level.get(cpu) ?? 0) >= c.level) continue;
+      level.set(cpu, c.level);
+      out.set(cpu, c.cpus);
+    }
+  }
+  return out;
+}
+
+/** `cpus` grouped by the L3 each uses (`l3Of`), in CPU order; CPUs of no known L3 are left out. */
+export function groupByL3(cpus: readonly CpuId[], l3Of: (cpu: CpuId) => readonly CpuId[] | undefined): CpuId[][] {
+  const groups = new Map<string, CpuId[]>();
+  for (const id of cpus) {
+    const l3 = l3Of(id);
+    if (l3 === undefined || l3.length === 0) continue;
+    const k = l3.join(',');
+    (groups.get(k) ?? groups.set(k, []).get(k)!).push(id);
+  }
+  return [...groups.values()].map((g) => g.sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
+}
+
+/**
+ * The L3 groups of `cpus` (EPYC's CCX or CCD, a Xeon socket, a sub-NUMA cluster): the CPUs of
+ * each last-level cache of level 3 or more, restricted to `cpus`, in CPU order. [] when the
+ * caches are unknown or no cache of level 3 or more exists.
+ */
+export function l3Groups(topo: Topology, cpus: readonly CpuId[]): CpuId[][] {
+  const byId = new Map(topo.cpus.map((c) => [c.id, c.l3]));
+  return groupByL3(cpus, (id) => byId.get(id));
 }

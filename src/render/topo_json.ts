@@ -1,6 +1,6 @@
 // `numakit topo --json`, schemaVersion 1 (documented in docs/json-schema.md).
 // Additive changes keep the version; renames or removals bump it.
-import type { Topology } from '../model/topology.js';
+import { cacheName, type Topology } from '../model/topology.js';
 
 export const TOPO_SCHEMA_VERSION = 1;
 
@@ -42,7 +42,15 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       driver: d.driver,
       irqs: d.irqs,
       ...(d.queues ? { queues: d.queues } : {}),
+      pciPath: d.pciPath ?? [],
       details: d.details,
+    })),
+    caches: topo.caches.map((c) => ({
+      name: cacheName(c),
+      level: c.level,
+      type: c.type,
+      sizeBytes: c.sizeBytes,
+      cpus: c.cpus,
     })),
     possibleNodes: topo.possibleNodes,
     possibleCpus: topo.possibleCpus,

@@ -16,7 +16,8 @@ export const SVG_STYLE = `
 .node-box{fill:#f7f9fc;stroke:#5b6b82;stroke-width:1.2}.node-box.memory-only{fill:#fdf6e8;stroke:#b07a1e;stroke-dasharray:5 3}
 .node-title,.heading{font:600 13px sans-serif;fill:#1d2633}.mem-text,.device,.axis,.dist-value,.summary{font:11px sans-serif;fill:#344256}
 .mem-free{fill:#d9e7d4}.mem-used{fill:#4f7fbf}.core{fill:#e4e9f1;stroke:#9aa7b8;stroke-width:.6}.cpu{fill:#7aa0d6}.cpu.offline{fill:#ccc}
-.unknown-box{fill:#fff;stroke:#999;stroke-dasharray:3 3}`;
+.unknown-box{fill:#fff;stroke:#999;stroke-dasharray:3 3}.cpu-id{font:6.5px sans-serif;fill:#fff;pointer-events:none}
+.caches{font:10px sans-serif;fill:#344256}`;
 
 function unknownBox(t: Topology, x: number, y: number): { svg: string; height: number } {
   const devs = t.devices.filter((d) => d.node === null && d.kind !== 'block');

@@ -10,6 +10,7 @@ import {
   type NumaNode,
   type Topology,
 } from '../model/topology.js';
+import { cacheLines } from './topo_caches.js';
 import { formatBytes, plural } from './units.js';
 
 export function summaryLine(topo: Topology): string {
@@ -27,7 +28,11 @@ export function summaryLine(topo: Topology): string {
 export function describeDevice(d: Device): string {
   const bits: string[] = [];
   if (d.driver) bits.push(d.driver);
-  if (d.pciAddress && d.pciAddress !== d.name) bits.push(d.pciAddress);
+  const path = d.pciPath ?? [];
+  // The PCI bridges above it (not the host bridge every device has): "under 0000:40:01.1".
+  const under = path.length > 1 ? ` under ${path.slice(1).join(' > ')}` : '';
+  if (d.pciAddress && d.pciAddress !== d.name) bits.push(`${d.pciAddress}${under}`);
+  else if (under !== '') bits.push(under.trim());
   if (d.transport) bits.push(d.transport);
   if (typeof d.details.speedMbps === 'number') bits.push(`${d.details.speedMbps} Mb/s`);
   if (d.queues && d.queues.rx > 0) bits.push(plural(d.queues.rx, 'rx queue'));
@@ -76,6 +81,11 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     cpus.filter((c) => c.online),
   );
   if (pkg !== null) lines.push(`        ${pkg}`);
+  for (const l of cacheLines(
+    topo,
+    cpus.filter((c) => c.online),
+  ))
+    lines.push(`        ${l}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
   if (n.access) {
@@ -108,6 +118,8 @@ export function renderTopoText(topo: Topology): string {
     out.push('', 'devices on an unknown node (firmware gives no numa_node):');
     for (const d of unknown) out.push(`  ${topo.nodes.length > 1 ? '! ' : ''}${describeDevice(d)}`);
   }
+  if (topo.caches.length === 0 && topo.cpus.length > 0)
+    out.push('', 'caches: unknown (sysfs has no cpuN/cache directories)');
   if (topo.cpuset) {
     out.push(
       '',

@@ -1,20 +1,18 @@
 // /sys/devices/system/cpu/cpuN/cache/indexM/{level,type,size,shared_cpu_list}: the caches a CPU
-// uses. Absent in some VMs and containers; then the bench cannot size arrays by the cache.
+// uses (Documentation/ABI/testing/sysfs-devices-system-cpu). Absent in some VMs, containers and
+// arm64 kernels without cacheinfo: then there are no caches, never guessed ones. A cache whose
+// `size` is absent (some firmware, older captures) keeps its level and sharing, size unknown.
 import { parseCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
+import type { Cache, CacheType } from '../model/topology.js';
 import { CPU_DIR } from './cpu_topology.js';
 import { integerIn } from './parse_util.js';
-import { listDir, readText } from './read.js';
+import { listDir } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-export interface CacheInfo {
-  readonly level: number;
-  /** Data, Instruction or Unified. */
-  readonly type: string;
-  readonly sizeBytes: number;
-  readonly sharedCpus: number[];
-}
+/** A cache as one CPU's cache/indexM describes it (the model's Cache). */
+export type CacheInfo = Cache;
 
 /** "32768K", "1M", "512" (bytes) -> bytes. */
 export function parseCacheSize(text: string): number {
@@ -25,22 +23,64 @@ export function parseCacheSize(text: string): number {
   return bytes;
 }
 
-/** Every cache of `cpu` with a level, size and shared CPU list; [] when cache/ is absent. */
+/** The kernel writes Data, Instruction or Unified (cache_type_string in drivers/base/cacheinfo.c). */
+export function parseCacheType(text: string): CacheType {
+  const t = text.trim();
+  if (t === 'Data' || t === 'Instruction' || t === 'Unified') return t;
+  throw new SysfsParseError('not a cache type (Data, Instruction or Unified)', { text: t });
+}
+
+const parseLevel = integerIn(1, 9);
+
+/** One cache index of `cpu`; null when its level or type cannot be read (the index says nothing usable). */
+function readCacheIndex(root: SysRoot, cpu: number, idx: string): CacheInfo | null {
+  const p = `${CPU_DIR}/cpu${cpu}/cache/${idx}`;
+  const level = readParsed(root, `${p}/level`, parseLevel);
+  const type = readParsed(root, `${p}/type`, parseCacheType);
+  if (level === null || type === null) return null;
+  return {
+    level,
+    type,
+    sizeBytes: readParsed(root, `${p}/size`, parseCacheSize),
+    cpus: readParsed(root, `${p}/shared_cpu_list`, parseCpuList) ?? [cpu],
+  };
+}
+
+function cacheIndexes(root: SysRoot, cpu: number): string[] {
+  return (listDir(root, `${CPU_DIR}/cpu${cpu}/cache`) ?? []).filter((n) => /^index\d{1,3}$/.test(n)).sort();
+}
+
+/** Every cache of `cpu`; [] when cache/ is absent. */
 export function readCpuCaches(root: SysRoot, cpu: number): CacheInfo[] {
-  const dir = `${CPU_DIR}/cpu${cpu}/cache`;
+  return cacheIndexes(root, cpu)
+    .map((idx) => readCacheIndex(root, cpu, idx))
+    .filter((c): c is CacheInfo => c !== null);
+}
+
+/**
+ * The distinct caches of `cpus` (one entry per cache, whatever number of CPUs share it), in
+ * CPU then index order. With `shared`, an index a CPU shares with a CPU read before it (same
+ * indexM name, the CPU in that one's shared_cpu_list) is not read again: the kernel numbers a
+ * CPU's indexes the same way on every CPU of a machine, and shared_cpu_list is symmetric. A
+ * 2-socket SMT server reads each core's L1/L2 once and each L3 once.
+ */
+export function readMachineCaches(root: SysRoot, cpus: readonly number[], opts: { shared: boolean }): CacheInfo[] {
+  const covered = new Map<string, Set<number>>();
+  const seen = new Set<string>();
   const out: CacheInfo[] = [];
-  for (const idx of listDir(root, dir) ?? []) {
-    if (!/^index\d+$/.test(idx)) continue;
-    const p = `${dir}/${idx}`;
-    const level = readParsed(root, `${p}/level`, integerIn(0, 9));
-    const sizeBytes = readParsed(root, `${p}/size`, parseCacheSize);
-    if (level === null || sizeBytes === null) continue;
-    out.push({
-      level,
-      type: readText(root, `${p}/type`)?.trim() ?? 'Unified',
-      sizeBytes,
-      sharedCpus: readParsed(root, `${p}/shared_cpu_list`, parseCpuList) ?? [cpu],
-    });
+  for (const cpu of cpus) {
+    for (const idx of cacheIndexes(root, cpu)) {
+      if (opts.shared && covered.get(idx)?.has(cpu)) continue;
+      const c = readCacheIndex(root, cpu, idx);
+      if (c === null) continue;
+      const sharers = c.cpus.includes(cpu) ? c.cpus : [...c.cpus, cpu].sort((a, b) => a - b);
+      const set = covered.get(idx) ?? covered.set(idx, new Set()).get(idx)!;
+      for (const s of sharers) set.add(s);
+      const key = `${c.level}/${c.type}/${sharers.join(',')}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...c, cpus: sharers });
+    }
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// /sys/devices/system/cpu/{possible,online} and per CPU topology/*, online, cache/index*/.
+// /sys/devices/system/cpu/{possible,online} and per CPU topology/*, online (caches: cpu_cache.ts).
 // cpu0 usually has no "online" file (it cannot be offlined): absent means online.
 // die_id and cluster_id appeared in kernels 5.2 and 5.16; absent on older ones.
 // An empty cpuN/online (seen on some kernels) is "no value": the CPU counts as online, as when
@@ -6,7 +6,7 @@
 import { parseCpuList } from '../model/cpuset.js';
 import { MAX_CPUS } from '../model/limits.js';
 import { integerIn } from './parse_util.js';
-import { listDir, listNumbered, readText } from './read.js';
+import { listNumbered } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -20,7 +20,6 @@ export interface CpuTopologyRaw {
   readonly cluster: number | null;
   readonly core: number | null;
   readonly siblings: number[];
-  readonly l3: number[];
 }
 
 const parseTopologyId = integerIn(-1, 2 ** 31 - 1);
@@ -45,50 +44,32 @@ export function listCpuDirs(root: SysRoot): number[] {
 
 /**
  * What the CPUs read so far share, by CPU id: the first online CPU read from its own files whose
- * thread_siblings_list (or L3 shared_cpu_list) holds the id. A later CPU found here reuses what
- * that one read. An index, not a search of every CPU read: a 512-thread machine asks 512 times.
+ * thread_siblings_list holds the id. A later CPU found here reuses what that one read. An index,
+ * not a search of every CPU read: a 512-thread machine asks 512 times.
  */
 export interface KnownCpus {
   readonly siblings: Map<number, CpuTopologyRaw>;
-  readonly l3: Map<number, CpuTopologyRaw>;
 }
 
 export function knownCpus(): KnownCpus {
-  return { siblings: new Map(), l3: new Map() };
+  return { siblings: new Map() };
 }
 
-/** Files `t` as the sharer of each CPU in its `key` list that has none yet. */
-function remember(known: KnownCpus, t: CpuTopologyRaw, key: 'siblings' | 'l3'): void {
-  if (!t.online || t[key].length <= 1) return;
-  for (const id of t[key]) if (!known[key].has(id)) known[key].set(id, t);
+/** Files `t` as the core of each of its siblings that has none yet. */
+function remember(known: KnownCpus, t: CpuTopologyRaw): void {
+  if (!t.online || t.siblings.length <= 1) return;
+  for (const id of t.siblings) if (!known.siblings.has(id)) known.siblings.set(id, t);
 }
 
-/** CPUs sharing the highest-level unified/data cache (L3 on servers). */
-function readLastLevelCache(root: SysRoot, cpu: number): number[] {
-  const dir = `${CPU_DIR}/cpu${cpu}/cache`;
-  let best: { level: number; cpus: number[] } | null = null;
-  for (const idx of listDir(root, dir) ?? []) {
-    if (!/^index\d+$/.test(idx)) continue;
-    const level = readInt(root, `${dir}/${idx}/level`);
-    const type = readText(root, `${dir}/${idx}/type`)?.trim();
-    if (level === null || type === 'Instruction') continue;
-    if (best === null || level > best.level) {
-      best = { level, cpus: readList(root, `${dir}/${idx}/shared_cpu_list`) ?? [] };
-    }
-  }
-  return best !== null && best.level >= 3 ? best.cpus : [];
-}
-
-/** A CPU read before this one whose `key` list holds `cpu` (and was read from its own files). */
-function sharer(known: KnownCpus | undefined, cpu: number, key: 'siblings' | 'l3'): CpuTopologyRaw | undefined {
-  return known?.[key].get(cpu);
+/** A CPU read before this one whose siblings list holds `cpu` (and was read from its own files). */
+function sharer(known: KnownCpus | undefined, cpu: number): CpuTopologyRaw | undefined {
+  return known?.siblings.get(cpu);
 }
 
 /**
  * One CPU's topology. With `online`, its cpuN/online file is not read. With `known` (the CPUs
  * read so far), a thread sibling of a CPU already
- * read takes its core's ids from it, and a CPU in an L3 already read takes that list: the same
- * values the files would give, read once.
+ * read takes its core's ids from it: the same values the files would give, read once.
  */
 export function readCpuTopology(
   root: SysRoot,
@@ -101,8 +82,7 @@ export function readCpuTopology(
   const onlineFlag = opts.online !== undefined ? null : readInt(root, `${dir}/online`, parseOnline);
   const online = opts.online ?? (onlineFlag === null ? true : onlineFlag === 1);
   const top = `${dir}/topology`;
-  const core = online ? sharer(known, cpu, 'siblings') : undefined;
-  const cache = online ? sharer(known, cpu, 'l3') : undefined;
+  const core = online ? sharer(known, cpu) : undefined;
   // An offline CPU has no topology directory on most kernels.
   const t: CpuTopologyRaw = {
     id: cpu,
@@ -112,11 +92,7 @@ export function readCpuTopology(
     cluster: core ? core.cluster : readInt(root, `${top}/cluster_id`),
     core: core ? core.core : readInt(root, `${top}/core_id`),
     siblings: core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]),
-    l3: cache ? cache.l3 : readLastLevelCache(root, cpu),
   };
-  if (known !== undefined) {
-    if (core === undefined) remember(known, t, 'siblings');
-    if (cache === undefined) remember(known, t, 'l3');
-  }
+  if (known !== undefined && core === undefined) remember(known, t);
   return t;
 }

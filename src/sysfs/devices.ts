@@ -31,6 +31,17 @@ function readNumaNode(root: SysRoot, path: string): number | null {
   return readParsed(root, path, parseNumaNode);
 }
 
+/**
+ * The host bridge and PCI bridges above a PCI function, from its sysfs path
+ * (sys/devices/pci0000:00/0000:00:01.1/0000:41:00.0 -> pci0000:00, 0000:00:01.1).
+ */
+export function pciPathOf(pciDir: string): string[] {
+  const parts = pciDir.split('/');
+  const host = parts.findIndex((p) => /^pci[0-9a-f]{4,}:[0-9a-f]{2}$/.test(p));
+  if (host < 0) return [];
+  return [parts[host]!, ...parts.slice(host + 1, -1).filter((p) => PCI_ADDR.test(p))];
+}
+
 /** The nearest directory at or above `dir` that is a PCI function (name is a PCI address). */
 function pciAncestor(dir: string): string | null {
   for (let d = dir; d !== '.' && d !== '' && d !== '/'; d = posix.dirname(d)) {
@@ -77,6 +88,7 @@ function make(kind: DeviceKind, name: string, b: Backing, extra: Partial<Device>
     name,
     node: b.node,
     pciAddress: b.pciDir === null ? null : posix.basename(b.pciDir),
+    pciPath: b.pciDir === null ? [] : pciPathOf(b.pciDir),
     transport: null,
     driver: b.driver,
     details: {},

@@ -16,9 +16,11 @@ export interface Mapping {
   readonly perms: string;
   /** File path, "[heap]", "[stack]", or "" for an anonymous mapping. */
   readonly path: string;
+  /** Offset in the file of its first byte (0 for anonymous mappings). */
+  readonly offset: number;
 }
 
-const LINE = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \d+ *(.*)$/;
+const LINE = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]+) \S+ \d+ *(.*)$/;
 
 export function parseProcMaps(text: string): Mapping[] {
   const out: Mapping[] = [];
@@ -34,12 +36,12 @@ export function parseProcMaps(text: string): Mapping[] {
         text: line,
       });
     }
-    out.push({ start, end, perms: m[3]!, path: m[4]!.trim() });
+    out.push({ start, end, perms: m[3]!, path: m[5]!.trim(), offset: parseInt(m[4]!, 16) });
   });
   return out;
 }
 
 /** Mappings of a process; null when it is gone (or its maps cannot be read or parsed). */
-export function readProcMaps(root: SysRoot, pid: number): Mapping[] | null {
+export function readProcMaps(root: SysRoot, pid: number | 'self'): Mapping[] | null {
   return readParsed(root, `proc/${pid}/maps`, parseProcMaps, { emptyIsValue: true });
 }

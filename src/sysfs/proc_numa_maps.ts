@@ -11,6 +11,7 @@ import { parseOrWarn } from './read_parsed.js';
 import { readFile, type ReadResult } from './read.js';
 import type { SysRoot } from './root.js';
 import type { AbsentReason } from '../model/fact.js';
+import { readProcMaps, type Mapping } from './proc_maps.js';
 
 /** numastat's row for a mapping: the first word starting with huge/heap/stack decides. */
 export type MappingCategory = 'huge' | 'heap' | 'stack' | 'private';
@@ -182,4 +183,83 @@ export function readNumaMapsText(root: SysRoot, pid: number): ReadResult {
 
 export function numaMapsPath(pid: number | 'self'): string {
   return `proc/${pid}/numa_maps`;
+}
+
+/** A process's own memory on one node, as it counts in that node's meminfo. */
+export interface NodeFootprint {
+  /** Anonymous pages (AnonPages, MemUsed; new ones sit on the inactive anon list). */
+  readonly anonBytes: number;
+  /** File pages mapped by this process alone (Mapped; mapmax > 1: someone else maps them too). */
+  readonly mappedBytes: number;
+}
+
+/**
+ * How many of a process's own mappings cover the same page of the file a mapping maps, at most
+ * (`maps`: its /proc/PID/maps): Node maps part of its own text twice, so its pages there have a
+ * map count of 2 with no other process involved. Keyed by the mapping's start address.
+ */
+export function ownMultiplicity(maps: readonly Mapping[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const byFile = new Map<string, Mapping[]>();
+  for (const m of maps) if (m.path.startsWith('/')) (byFile.get(m.path) ?? byFile.set(m.path, []).get(m.path)!).push(m);
+  for (const list of byFile.values())
+    for (const m of list) {
+      const from = m.offset;
+      const to = m.offset + (m.end - m.start);
+      // The most mappings over any point of [from, to): checked at each mapping's first byte inside it.
+      let most = 1;
+      for (const p of [from, ...list.map((x) => x.offset).filter((o) => o > from && o < to)]) {
+        const n = list.filter((x) => x.offset <= p && p < x.offset + (x.end - x.start)).length;
+        most = Math.max(most, n);
+      }
+      out.set(m.start, most);
+    }
+  return out;
+}
+
+/**
+ * Node -> what one process's numa_maps holds there. A mapping's N<node>= pages are split into
+ * anonymous and file pages in the proportion of its anon= count (numa_maps gives anon= for the
+ * whole mapping, not per node); its file pages count as its own (Mapped would drop by them
+ * without it) when no page is mapped more often than its own mappings of that file part
+ * (mapmax <= `multiplicity` of its start, 1 by default); hugetlb mappings are left out (they are
+ * in no meminfo row but HugePages_*). Pure.
+ */
+export function parseFootprint(
+  text: string,
+  multiplicity: ReadonlyMap<number, number> = new Map(),
+): Map<number, NodeFootprint> {
+  const out = new Map<number, { anonBytes: number; mappedBytes: number }>();
+  scanNumaMaps(text, (m) => {
+    if (m.category === 'huge') return;
+    let anon = 0;
+    let mapmax = 1;
+    for (const w of m.words) {
+      if (w.startsWith('anon=')) anon = Number(w.slice(5));
+      else if (w.startsWith('mapmax=')) mapmax = Number(w.slice(7));
+    }
+    const shared = mapmax > (multiplicity.get(parseInt(m.words[0]!, 16)) ?? 1);
+    let total = 0;
+    for (let i = 1; i < m.pairs.length; i += 2) total += m.pairs[i]!;
+    if (total === 0) return;
+    const anonShare = Math.min(1, anon / total);
+    const bytes = (m.pageKb ?? 4) * 1024;
+    for (let i = 0; i < m.pairs.length; i += 2) {
+      const node = m.pairs[i]!;
+      const pages = m.pairs[i + 1]!;
+      const f = out.get(node) ?? out.set(node, { anonBytes: 0, mappedBytes: 0 }).get(node)!;
+      f.anonBytes += Math.round(pages * anonShare) * bytes;
+      if (!shared) f.mappedBytes += (pages - Math.round(pages * anonShare)) * bytes;
+    }
+  });
+  return out;
+}
+
+/** numakit's own footprint per node (proc/self/numa_maps and maps); null when numa_maps cannot be read. */
+export function readSelfFootprint(root: SysRoot): Map<number, NodeFootprint> | null {
+  const path = numaMapsPath('self');
+  const r = readFile(root, path);
+  if (!r.ok) return null;
+  const multiplicity = ownMultiplicity(readProcMaps(root, 'self') ?? []);
+  return parseOrWarn(root, path, r.text, (t) => parseFootprint(t, multiplicity));
 }

@@ -1,6 +1,7 @@
 // numakit topo against the tools everyone trusts, on every shared topology, one boot each:
-// --numactl equals `numactl --hardware`, --json equals hwloc's XML, and a snapshot taken in the
-// guest and read on the host equals the live guest (free memory aside).
+// --numactl equals `numactl --hardware`, --json equals hwloc's XML, lstopo reading --xml equals
+// lstopo reading the guest, and a snapshot taken in the guest and read on the host equals the
+// live guest (free memory aside).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -30,6 +31,10 @@ const SECTIONS = {
   numactlAtExit: 'cat "$LAB_OUT/numactl-at-exit.txt"',
   topoJson: `${NUMAKIT} topo --json`,
   lstopo: 'lstopo-no-graphics --of xml',
+  // hwloc's view of the guest and of numakit's XML of it; Misc objects (DMI memory modules, which
+  // numakit does not describe) and I/O are filtered out of both (docs/topo.md, "hwloc XML").
+  lstopoConsole: 'lstopo-no-graphics --of console --no-io --filter misc:none',
+  lstopoOfXml: `${NUMAKIT} topo --xml > "$LAB_OUT/numakit.xml" && lstopo-no-graphics --input "$LAB_OUT/numakit.xml" --of console --no-io --filter misc:none`,
   snapshot: `${NUMAKIT} snapshot "$LAB_OUT/snap"`,
 };
 
@@ -67,6 +72,12 @@ for (const topology of LAB_TOPOLOGIES) {
       assert.equal(json.schemaVersion, 1);
       const hwloc = factsFromHwloc(parseHwlocXml(sectionOk(run, 'lstopo').stdout), expectedLocality(topology));
       assert.deepEqual(factsFromTopoJson(json), hwloc);
+    });
+
+    it('lstopo --input (numakit topo --xml) shows what lstopo shows of the guest', () => {
+      const theirs = sectionOk(run, 'lstopoConsole').stdout;
+      assert.match(theirs, /NUMANode/);
+      assert.equal(sectionOk(run, 'lstopoOfXml').stdout, theirs);
     });
 
     it('a snapshot taken in the guest reads on the host like the live guest (free memory aside)', () => {

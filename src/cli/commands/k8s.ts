@@ -66,7 +66,7 @@ async function runNrt({ values }: ParsedOptions<typeof NRT_OPTIONS>, ctx: Contex
   } catch (e) {
     throw new UsageError(`k8s nrt: --reserved-cpus ${values['reserved-cpus']}: ${(e as Error).message}`);
   }
-  const nrt = buildNrt(discoverTopology(ctx.root), {
+  const nrt = buildNrt(discoverTopology(ctx.root, { caches: false }), {
     node,
     reservedCpus: reserved,
     policy: (values['topology-manager-policy'] as (typeof POLICIES)[number] | undefined) ?? 'none',

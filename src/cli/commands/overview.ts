@@ -77,7 +77,7 @@ memory and devices per node, distances, the most serious doctor findings, the pr
 the most remote memory) and what to try next.`,
   options: OPTIONS,
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root);
+    const t = discoverTopology(ctx.root, { caches: false });
     const sections: [string, { text: string; data: unknown } | null][] = [];
     const failures: { section: string; error: string }[] = [];
     for (const s of OVERVIEW_SECTIONS) {

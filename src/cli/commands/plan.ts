@@ -139,6 +139,11 @@ const OPTIONS = {
     help: 'postgres on Debian/Ubuntu: the cluster (default main): postgresql@N-NAME',
   },
   'per-core': { type: 'boolean', group: 'redis', help: 'one instance per physical core instead of one per node' },
+  'per-l3': {
+    type: 'boolean',
+    group: 'redis',
+    help: 'one instance per L3 cache (EPYC CCX/CCD) instead of one per node, pinned to its CPUs',
+  },
   'base-port': { type: 'string', value: 'P', group: 'redis', help: 'first port (default 6379)' },
   user: {
     type: 'string',

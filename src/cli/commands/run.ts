@@ -146,7 +146,7 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
   if (opts.hardware && opts.memory === undefined && opts.cpus === undefined && !opts.show) {
     const { discoverTopology } = await import('../../discover/topology.js');
     const { renderNumactlHardware } = await import('../../render/numactl_hardware.js');
-    ctx.out(renderNumactlHardware(discoverTopology(ctx.root, { devices: false })));
+    ctx.out(renderNumactlHardware(discoverTopology(ctx.root, { devices: false, caches: false })));
     return 0;
   }
   if (!ctx.root.isReal)

@@ -24,7 +24,7 @@ export function screenWidth(strict: boolean, isTTY: boolean, env: NodeJS.Process
 
 async function runTables(o: StatOptions, ctx: Context): Promise<number> {
   const strict = o.numastat;
-  const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json });
+  const s = readNodeStat(ctx.root, { meminfo: o.meminfo || o.json, withoutSelf: true });
   const procs =
     o.specs.length > 0
       ? (await import('./stat_processes.js')).readProcesses(
@@ -77,7 +77,11 @@ const stat: CommandModule<StatOptions> = {
 With no option: the per-node allocation counters in pages (numa_hit numa_miss numa_foreign
 interleave_hit local_node other_node), numastat's default table.
 
-Numbers are MB (2^20 bytes) like numastat's. Other users' processes need root: their memory shows
+Numbers are MB (2^20 bytes) like numastat's. -m on the running system leaves out numakit's
+own pages as its numa_maps holds them (about 35 MB of Mapped and some MB of AnonPages and
+Inactive(anon) on the node it runs on), so the table shows the node as it is without numakit;
+MemFree is as read (pages freed at exit stay off it), a snapshot's figures as recorded.
+Other users' processes need root: their memory shows
 as "no permission", never as zero. A PID that has exited is skipped; a PATTERN that matches
 nothing is an error (exit 1). NUMASTAT_WIDTH sets the line width tables fold at, as for numastat.
 See also: numakit top (live view).`,

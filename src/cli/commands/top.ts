@@ -104,7 +104,7 @@ function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; w
   for (const pid of shown) access.set(pid, accessLocality(readTaskNumaFaults(ctx.root, pid), balancing));
   let detail = null;
   if (screen.view.drill !== null) {
-    screen.topology ??= discoverTopology(ctx.root);
+    screen.topology ??= discoverTopology(ctx.root, { caches: false });
     detail = readProcessDetail(ctx.root, screen.view.drill, screen.topology);
   }
   return renderTopFrame({

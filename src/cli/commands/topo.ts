@@ -1,4 +1,4 @@
-// numakit topo [--json | --numactl | --svg FILE | --html FILE]
+// numakit topo [--json | --numactl | --xml | --svg FILE | --html FILE]
 import { writeFileSync } from 'node:fs';
 import { NumakitError } from '../../model/errors.js';
 import { discoverTopology } from '../../discover/topology.js';
@@ -14,6 +14,10 @@ const OPTIONS = {
     value: 'FILE',
     complete: 'file',
     help: 'the topology as a picture (SVG): nodes with their CPUs, memory and\ndevices, memory-only nodes marked, the distances as a heatmap; - = stdout',
+  },
+  xml: {
+    type: 'boolean',
+    help: 'hwloc v2 XML (lstopo --input FILE, hwloc-calc --input FILE, MPI\nlaunchers and Slurm read it): packages, caches, cores, PUs, NUMA nodes\nand distances; no I/O devices (docs/topo.md)',
   },
   html: {
     type: 'string',
@@ -40,13 +44,18 @@ function writeOut(file: string, text: string, out: (t: string) => void, what: st
 }
 
 const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
-  synopsis: ['[--json | --numactl | --svg FILE | --html FILE]'],
-  description: `The machine's NUMA topology: per node its CPUs, memory, huge pages and devices
-(NICs, NVMe, block, GPUs, InfiniBand), then the distance matrix.`,
+  synopsis: ['[--json | --numactl | --xml | --svg FILE | --html FILE]'],
+  description: `The machine's NUMA topology: per node its CPUs, caches and L3 groups (EPYC CCX/CCD),
+memory, huge pages and devices (NICs, NVMe, block, GPUs, InfiniBand) with the PCI bridge
+each hangs under, then the distance matrix. --xml writes it for hwloc's tools.`,
   options: OPTIONS,
-  conflicts: [['json', 'numactl', 'svg', 'html']],
+  conflicts: [['json', 'numactl', 'svg', 'html', 'xml']],
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root, { devices: !values.numactl });
+    const t = discoverTopology(ctx.root, { devices: !values.numactl && !values.xml, caches: !values.numactl });
+    if (values.xml) {
+      ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t));
+      return 0;
+    }
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
       const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([

@@ -3,6 +3,7 @@
 // reach, threads spread over the set's CPUs), whether the set's idle CPUs hold it; and the
 // order between two sets. Pure; place.ts and place_split.ts choose with it.
 import { locality } from '../locality.js';
+import { chooseL3 } from './l3.js';
 import { distance, NEED_SLACK } from './node_sets.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView } from './types.js';
 
@@ -74,13 +75,17 @@ export function evaluate(
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
   if (spare < -NEED_SLACK) return null;
+  // One node: one of its L3 groups when the need fits one (l3.ts), else all its CPUs.
+  const group =
+    opts.tune === 'pages' || set.length !== 1 ? null : chooseL3(p, set[0]!, { need: p.cpu, slack: FIT_SLACK });
   const cpus =
     opts.tune === 'pages'
       ? null
-      : set
+      : (group ??
+        set
           .flatMap((n) => n.cpus)
           .filter((c) => p.cpusPermitted.includes(c))
-          .sort((a, b) => a - b);
+          .sort((a, b) => a - b));
   // Its threads spread over the set's nodes in proportion to the CPUs they may use there; each
   // thread reaches all of its memory. So locality and reach are what the threads see, on
   // average, once the memory sits where the kernel will put it: a set of two nodes with the

@@ -44,6 +44,11 @@ export interface NodeView {
   readonly idleCpus: number;
   /** SLIT row: node id (as a string) -> distance. */
   readonly distances: Readonly<Record<string, number>>;
+  /**
+   * Its L3 groups with their idle CPUs over the window, when it has more than one (EPYC
+   * CCX/CCD, sub-NUMA clusters); absent otherwise. A process that fits one gets it (l3.ts).
+   */
+  readonly l3?: readonly { readonly cpus: readonly number[]; readonly idleCpus: number }[];
 }
 
 export interface MachineView {

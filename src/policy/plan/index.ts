@@ -110,13 +110,16 @@ const optInt = (raw: RawOptions, key: string, lo: number, hi: number) =>
   typeof raw[key] === 'string' ? intIn(raw[key] as string, `--${key}`, lo, hi) : undefined;
 
 PLANNERS['redis'] = {
-  summary: 'one Redis per node (or --per-core) pinned with taskset + numactl --membind, own ports and units',
-  keys: ['per-core', 'instances', 'base-port', 'user'],
+  summary: 'one Redis per node (or --per-core, --per-l3) pinned with taskset + numactl --membind, own ports and units',
+  keys: ['per-core', 'per-l3', 'instances', 'base-port', 'user'],
   plan: (m, raw) => {
-    if (raw['per-core'] === true && raw['instances'] !== undefined)
-      throw new UsageError('plan redis: --per-core and --instances cannot be used together');
+    const modes = (['per-core', 'per-l3', 'instances'] as const).filter(
+      (k) => raw[k] !== undefined && raw[k] !== false,
+    );
+    if (modes.length > 1) throw new UsageError(`plan redis: --${modes[0]} and --${modes[1]} cannot be used together`);
     return planRedis(m, {
       perCore: raw['per-core'] === true,
+      perL3: raw['per-l3'] === true,
       instances: optInt(raw, 'instances', 1, 4096),
       basePort: intIn(str(raw, 'base-port', '6379'), '--base-port', 1024, 65535),
       user: safeName(str(raw, 'user', 'redis'), '--user'),

@@ -2,7 +2,7 @@
 // (CPUs, physical cores, memory, the NVMe and NICs the firmware places there), and the notes every
 // plan must carry: memory-only nodes get no work, devices on an unknown node are not assigned.
 import { formatCpuList } from '../../model/cpuset.js';
-import { cpusOfNode, physicalCores, type Topology } from '../../model/topology.js';
+import { cpusOfNode, l3Groups, physicalCores, type Topology } from '../../model/topology.js';
 import type { CgroupLimits, PlanInput } from '../../model/plan_input.js';
 import { machineFacts } from '../knowledge/resolve.js';
 import type { Derivation, MachineShare, NodeShare } from './types.js';
@@ -38,6 +38,10 @@ function share(topo: Topology, id: number): NodeShare {
     cpuList: formatCpuList(cpus.map((c) => c.id)),
     physicalCores: cores,
     coreGroups: coreGroups(cpus),
+    l3Groups: l3Groups(
+      topo,
+      cpus.map((c) => c.id),
+    ),
     threadsPerCore: cores === 0 ? 1 : Math.max(1, Math.round(cpus.length / cores)),
     memBytes,
     memGiB: memBytes / GiB,

@@ -1,5 +1,8 @@
-// redis: one instance per NUMA node (or one per physical core with --per-core), each pinned with
-// taskset to its CPUs and numactl --membind to its node (field report 001), on its own port.
+// redis: one instance per NUMA node (or one per physical core with --per-core, one per L3 cache
+// with --per-l3), each pinned with taskset to its CPUs and numactl --membind to its node (field
+// report 001), on its own port. --per-l3 keeps each instance (its main thread and io-threads)
+// and its hot keys in one L3: on EPYC a node holds several CCX, and a process spread over them
+// passes its cache lines between L3s.
 // An instance's resident memory is maxmemory x 1.1 (allocator fragmentation) plus a 64 MiB
 // base, and a BGSAVE fork can copy all of it (Redis: up to twice the memory normally used), so
 // the instances on a node must fit its budget (budget.ts) at 2 x (1.1 x maxmemory + 64 MiB):
@@ -17,6 +20,8 @@ export const REDIS_BASE_MIB = 64;
 
 export interface RedisOptions {
   readonly perCore: boolean;
+  /** One instance per L3 group of each node (model/topology.ts l3Groups). */
+  readonly perL3?: boolean;
   readonly instances?: number;
   readonly basePort: number;
   readonly user: string;
@@ -47,7 +52,21 @@ export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
   const instances: RedisInstance[] = [];
   const per = new Map<number, { items: Commitment[]; policy: MemPolicyKind }>();
   for (const s of nodes) {
-    const slots = o.perCore ? s.coreGroups.map((g) => formatCpuList(g)) : [s.cpuList];
+    if (o.perL3 && s.l3Groups.length === 0)
+      throw new UsageError(
+        `redis --per-l3: node ${s.node}'s CPUs have no known L3 cache (sysfs has no cpuN/cache/index*/ of level 3); use --per-core or one instance per node`,
+      );
+    const slots = o.perCore
+      ? s.coreGroups.map((g) => formatCpuList(g))
+      : o.perL3
+        ? s.l3Groups.map((g) => formatCpuList(g))
+        : [s.cpuList];
+    if (o.perL3)
+      d.push({
+        what: `node ${s.node} instances`,
+        formula: `one per L3 cache: ${s.l3Groups.map((g) => formatCpuList(g)).join(' | ')}`,
+        value: `${slots.length}`,
+      });
     const budgetMib = budgetGiB(s.memGiB) * 1024;
     const mb = Math.floor((budgetMib / slots.length / REDIS_FORK_FACTOR - REDIS_BASE_MIB) / REDIS_FRAGMENTATION);
     if (mb < REDIS_BASE_MIB)

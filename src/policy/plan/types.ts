@@ -30,6 +30,8 @@ export interface NodeShare {
   readonly threadsPerCore: number;
   /** CPUs of each physical core (SMT siblings together), in CPU order. */
   readonly coreGroups: CpuId[][];
+  /** CPUs of each L3 cache (EPYC CCX/CCD, a socket's L3), in CPU order; [] when sysfs gives no caches. */
+  readonly l3Groups: CpuId[][];
   readonly memBytes: number;
   /** memBytes in GiB, exact (PLAN.md shows it with num()). */
   readonly memGiB: number;

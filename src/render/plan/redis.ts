@@ -89,7 +89,7 @@ export function redisDoc(d: RedisDecision): PlanDoc {
   const names = d.instances.map((i) => `redis-numa@${i.port}`);
   return {
     workload: W,
-    intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
+    intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : d.options.perL3 ? 'one per L3 cache (its CPUs share that L3)' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
     layout: [
       ['port', 'node', 'CPUs', 'maxmemory'],
       ...d.instances.map((i) => [`${i.port}`, `${i.node}`, i.cpuList, `${i.maxmemoryMb}mb`]),

@@ -3,6 +3,8 @@
 // by side, offline CPUs hatched), and its devices. Ids and classes let the dashboard update the
 // bar live: #node-N-mem-used, #node-N-mem-text.
 import type { Cpu, Device, NumaNode, Topology } from '../../model/topology.js';
+import { formatCpuList } from '../../model/cpuset.js';
+import { cacheLines } from '../topo_caches.js';
 import { formatBytes } from '../units.js';
 import { el, rect, text } from './svg.js';
 
@@ -53,9 +55,18 @@ function cpuGrid(cores: Cpu[][], x0: number, y0: number): Placed {
           el(
             'title',
             {},
-            `CPU ${c.id}${c.package !== null ? `, package ${c.package}` : ''}${c.core !== null ? `, core ${c.core}` : ''}${c.online ? '' : ' (offline)'}`,
+            `CPU ${c.id}${c.package !== null ? `, package ${c.package}` : ''}${c.core !== null ? `, core ${c.core}` : ''}${c.l3.length > 0 ? `, L3 shared with CPUs ${formatCpuList(c.l3)}` : ''}${c.online ? '' : ' (offline)'}`,
           ),
         ),
+      ),
+    );
+    // The CPU numbers, drawn (a picture without them cannot be matched to taskset or numactl).
+    core.forEach((c, i) =>
+      parts.push(
+        text(x + 2 + i * (CPU + 1) + CPU / 2, y + 2 + CPU - 3.5, String(c.id), {
+          class: 'cpu-id',
+          'text-anchor': 'middle',
+        }),
       ),
     );
     x += w + GAP;
@@ -116,7 +127,15 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
   );
   const grid = cpuGrid(cores, x + PAD, y + PAD + LINE + 34);
   const devices = t.devices.filter((d) => d.node === n.id && d.kind !== 'block');
-  const devY = y + PAD + LINE + 34 + grid.height + (grid.height > 0 ? 4 : 0);
+  const cacheY = y + PAD + LINE + 34 + grid.height + (grid.height > 0 ? 4 : 0);
+  // The caches and L3 groups (topo's text lines), one line each, under the CPUs.
+  const cacheText = cacheLines(
+    t,
+    cpus.filter((c) => c.online),
+  )
+    .flatMap((l) => l.split('; ')) // a box is ~60 characters wide
+    .map((l, i) => text(x + PAD, cacheY + 11 + i * 14, l, { class: 'caches' }));
+  const devY = cacheY + cacheText.length * 14;
   const devs = devices.map((d, i) =>
     text(x + PAD, devY + 12 + i * LINE, deviceLabel(d), { class: `device ${d.kind}` }),
   );
@@ -126,6 +145,7 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
     text(x + PAD, y + PAD + 12, title, { class: 'node-title' }),
     memoryBar(n, x + PAD, y + PAD + LINE + 4),
     grid.svg,
+    ...cacheText,
     ...devs,
   ];
   return { svg: el('g', { class: 'node', id: `node-${n.id}`, 'data-node': n.id }, ...body), height };

@@ -195,10 +195,10 @@ describe('anonymous ranges', () => {
     '7ffe00000000 default',
   ].join('\n');
 
-  it('maps: start, end, perms and path; the kernel-space [vsyscall] line left out', () => {
+  it('maps: start, end, perms, path and offset; the kernel-space [vsyscall] line left out', () => {
     const m = parseProcMaps(maps);
     assert.equal(m.length, 5);
-    assert.deepEqual(m[2], { start: 0x7f0000000000, end: 0x7f0004000000, perms: 'rw-p', path: '' });
+    assert.deepEqual(m[2], { start: 0x7f0000000000, end: 0x7f0004000000, perms: 'rw-p', path: '', offset: 0 });
     assert.equal(m[1]!.path, '[heap]');
   });
 

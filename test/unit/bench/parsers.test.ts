@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lastLevelCache, parseCacheSize } from '../../../src/sysfs/cpu_cache.ts';
+import type { CacheType } from '../../../src/model/topology.ts';
 import { parseLoadavg } from '../../../src/sysfs/proc_loadavg.ts';
 import { parseSmapsMapping } from '../../../src/sysfs/proc_smaps.ts';
 import { parseRusage } from '../../../src/native/rusage.ts';
@@ -13,7 +14,7 @@ test('cache sizes as sysfs writes them', () => {
 });
 
 test('the last-level cache is the highest level that is not an instruction cache', () => {
-  const c = (level: number, type: string, sizeBytes: number) => ({ level, type, sizeBytes, sharedCpus: [0] });
+  const c = (level: number, type: CacheType, sizeBytes: number) => ({ level, type, sizeBytes, cpus: [0] });
   assert.equal(
     lastLevelCache([c(1, 'Data', 1), c(1, 'Instruction', 2), c(2, 'Unified', 3), c(3, 'Unified', 4)])?.sizeBytes,
     4,

@@ -101,6 +101,7 @@ export function topology(over: Partial<Topology> = {}): Topology {
   return {
     nodes,
     cpus: over.cpus ?? cpusOf(nodes),
+    caches: [],
     devices: [
       device('net', 'eth0', 0, [40, 41], { details: { speedMbps: 25000 }, queues: { rx: 2, tx: 2 } }),
       device('nvme', 'nvme0', 1, [50, 51], { details: { namespaces: 'nvme0n1' } }),

@@ -78,6 +78,7 @@ function machine(specs: NodeSpec[]): MachineShare {
     nodes,
     cpus,
     devices: [],
+    caches: [],
     possibleNodes: nodes.map((n) => n.id),
     possibleCpus: cpus.map((c) => c.id),
     kernel: kernel(),

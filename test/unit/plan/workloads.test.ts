@@ -1,6 +1,13 @@
 // Decisions of the non-standalone planners, table-style, on the example machines.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
+import { discoverTopology } from '../../../src/discover/topology.js';
+import { machineShare } from '../../../src/policy/plan/machine.js';
+import { openRoot } from '../../../src/sysfs/root.js';
 import type { DbDecision } from '../../../src/policy/plan/db.js';
 import { planWorkload } from '../../../src/policy/plan/index.js';
 import type { JvmDecision } from '../../../src/policy/plan/jvm.js';
@@ -95,6 +102,52 @@ test('redis: one per node by default, per core with --per-core, never more insta
     /taskset -c 0,32 \/usr\/bin\/numactl --membind=0 /,
   );
   assert.throws(() => plan('spark-2s', 'redis', { instances: '3' }), /more instances than NUMA nodes/);
+});
+
+test('redis --per-l3: one instance per L3 group of each node (EPYC CCX), pinned to its CPUs', () => {
+  const cases: [machine: string, instances: [port: number, node: number, cpus: string][]][] = [
+    // Zen 2 NPS4: two 4-core CCX per node
+    [
+      'epyc-nps4',
+      [
+        [6379, 0, '0-3,32-35'],
+        [6380, 0, '4-7,36-39'],
+        [6381, 1, '8-11,40-43'],
+        [6382, 1, '12-15,44-47'],
+        [6383, 2, '16-19,48-51'],
+        [6384, 2, '20-23,52-55'],
+        [6385, 3, '24-27,56-59'],
+        [6386, 3, '28-31,60-63'],
+      ],
+    ],
+    // one L3 per socket: one instance per node, as without the option
+    [
+      'spark-2s',
+      [
+        [6379, 0, '0-15,32-47'],
+        [6380, 1, '16-31,48-63'],
+      ],
+    ],
+  ];
+  for (const [m, want] of cases) {
+    const d = plan<RedisDecision>(m, 'redis', { 'per-l3': true });
+    assert.deepEqual(
+      d.instances.map((i) => [i.port, i.node, i.cpuList]),
+      want,
+      m,
+    );
+  }
+  const epyc = plan<RedisDecision>('epyc-nps4', 'redis', { 'per-l3': true });
+  assert.match(
+    content(epyc, 'redis-numa@6380.service.d/50-numakit-numa.conf'),
+    /taskset -c 4-7,36-39 \/usr\/bin\/numactl --membind=0 /,
+  );
+  assert.match(content(epyc, 'PLAN.md'), /8 Redis instances, one per L3 cache/);
+  assert.match(content(epyc, 'PLAN.md'), /one per L3 cache: 0-3,32-35 \\\| 4-7,36-39/);
+  assert.throws(
+    () => plan('spark-2s', 'redis', { 'per-l3': true, 'per-core': true }),
+    /--per-core and --per-l3 cannot be used together/,
+  );
 });
 
 test('jvm: per node when the heap fits, interleaved when it does not, refusals', () => {
@@ -208,5 +261,25 @@ test('one NUMA node (vm-flat-32): every bound plan says binding keeps nothing mo
       !plan<{ notes: string[] }>('spark-2s', workload, raw).notes.some((n) => /one NUMA node/.test(n)),
       workload,
     );
+  }
+});
+
+test('redis --per-l3 on a machine whose sysfs has no caches: a one-line refusal naming the node', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'numakit-nol3-'));
+  try {
+    cpSync(join(EXAMPLES_DIR, 'lab-2node'), dir, { recursive: true });
+    for (const cpu of [0, 1, 2, 3]) rmSync(join(dir, `sys/devices/system/cpu/cpu${cpu}/cache`), { recursive: true });
+    const m = machineShare({
+      topology: discoverTopology(openRoot(dir)),
+      label: 'no-caches',
+      os: null,
+      cgroup: { mems: null },
+    });
+    assert.throws(
+      () => planWorkload('redis', m, { 'per-l3': true }),
+      /redis --per-l3: node 0's CPUs have no known L3 cache/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

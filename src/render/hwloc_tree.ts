@@ -1,0 +1,198 @@
+// The object tree of `numakit topo --xml` (topo_hwloc_xml.ts renders it), built the way hwloc's
+// own Linux discovery builds its tree:
+//   - CPU-side objects: Machine, Package, Die (only where a package has several), the caches
+//     (L3Cache, L2Cache, L1Cache data, L1iCache), Core, PU; each goes under the smallest object
+//     whose cpuset holds it, and of two with the same cpuset the bigger type is the parent
+//     (L2 above L1d above L1i above Core, as lstopo shows "L2 + L1d + L1i + Core");
+//   - a NUMANode is a memory child of the deepest Machine, Package, Die or Group whose cpuset is
+//     its locality, and of a Group made for it when none has (EPYC NPS4: a node of two CCX);
+//   - Groups of NUMA nodes close to each other by distance (hwloc_groups.ts), as hwloc makes them.
+// Pure.
+import { cacheName, type Cache, type Topology } from '../model/topology.js';
+import { distanceGroups } from './hwloc_groups.js';
+
+/** Parent before child when cpusets are equal: hwloc's order of types. */
+const RANK: Record<string, number> = {
+  Machine: 0,
+  Package: 1,
+  Die: 2,
+  Group: 3,
+  L3Cache: 4,
+  L2Cache: 5,
+  L1Cache: 6,
+  L1iCache: 7,
+  Core: 8,
+  PU: 9,
+};
+
+/** The objects hwloc attaches NUMA nodes to. */
+const HOLDS_MEMORY = new Set(['Machine', 'Package', 'Die', 'Group']);
+
+export interface Obj {
+  readonly type: string;
+  readonly cpus: readonly number[];
+  readonly attrs: Record<string, string | number>;
+  readonly children: Obj[];
+  readonly memory: NumaObj[];
+}
+
+export interface NumaObj {
+  readonly id: number;
+  readonly cpus: readonly number[];
+  readonly attrs: Record<string, string | number>;
+  readonly pages: { size: number; count: number }[];
+}
+
+const key = (cpus: readonly number[]) => cpus.join(',');
+
+function obj(type: string, cpus: readonly number[], attrs: Record<string, string | number> = {}): Obj {
+  return { type, cpus: [...cpus].sort((a, b) => a - b), attrs, children: [], memory: [] };
+}
+
+function cacheObj(c: Cache, online: ReadonlySet<number>): Obj | null {
+  const cpus = c.cpus.filter((x) => online.has(x));
+  if (cpus.length === 0) return null;
+  const type = c.level === 1 && c.type === 'Instruction' ? 'L1iCache' : `L${c.level}Cache`;
+  if (c.level > 5 || (c.type === 'Instruction' && c.level !== 1)) return null; // hwloc has no L2i ... types
+  return obj(type, cpus, {
+    cache_size: c.sizeBytes ?? 0,
+    depth: c.level,
+    cache_linesize: 0,
+    cache_associativity: 0,
+    cache_type: c.type === 'Unified' ? 0 : c.type === 'Data' ? 1 : 2,
+    'data-name': cacheName(c),
+  });
+}
+
+/** Package, Die (where a package has several), Core and PU objects of the online CPUs. */
+function cpuObjects(t: Topology): Obj[] {
+  const out: Obj[] = [];
+  const online = t.cpus.filter((c) => c.online);
+  const groupBy = (f: (c: (typeof online)[number]) => string | null) => {
+    const m = new Map<string, number[]>();
+    for (const c of online) {
+      const k = f(c);
+      if (k !== null) (m.get(k) ?? m.set(k, []).get(k)!).push(c.id);
+    }
+    return m;
+  };
+  const packages = groupBy((c) => (c.package === null || c.package < 0 ? null : String(c.package)));
+  for (const [p, cpus] of packages) out.push(obj('Package', cpus, { os_index: p }));
+  const dies = groupBy((c) => (c.package === null || c.die === null || c.die < 0 ? null : `${c.package}/${c.die}`));
+  const diesPerPackage = new Map<string, number>();
+  for (const k of dies.keys()) diesPerPackage.set(k.split('/')[0]!, (diesPerPackage.get(k.split('/')[0]!) ?? 0) + 1);
+  for (const [k, cpus] of dies)
+    if ((diesPerPackage.get(k.split('/')[0]!) ?? 0) > 1) out.push(obj('Die', cpus, { os_index: k.split('/')[1]! }));
+  const cores = groupBy((c) => (c.core === null || c.core < 0 ? `cpu${c.id}` : `${c.package}/${c.die}/${c.core}`));
+  for (const [k, cpus] of cores) {
+    const core = Number(k.split('/').at(-1));
+    out.push(obj('Core', cpus, Number.isNaN(core) ? {} : { os_index: core }));
+  }
+  for (const c of online) out.push(obj('PU', [c.id], { os_index: c.id }));
+  return out;
+}
+
+/**
+ * A node's locality, as hwloc's Linux discovery finds it: its online CPUs; for a CPU-less node
+ * its HMAT initiators' CPUs (access0/initiators), else those of the CPU nodes nearest it by
+ * SLIT distance (all of them on a tie, none when every other node is as near), else the machine.
+ */
+export function locality(t: Topology, id: number, machine: readonly number[]): number[] {
+  const cpusOf = (nodes: readonly number[]) =>
+    t.cpus.filter((c) => c.online && c.node !== null && nodes.includes(c.node)).map((c) => c.id);
+  const own = cpusOf([id]);
+  if (own.length > 0) return own;
+  const node = t.nodes.find((n) => n.id === id);
+  const init = cpusOf(node?.access?.initiators ?? []);
+  if (init.length > 0) return init;
+  // hwloc's fixup_cpuless_node_locality_from_distances: the nodes nearest it, unless it is no
+  // farther from itself, or every other node is as near (then the whole machine).
+  const self = node?.distances[id];
+  const others = t.nodes.filter((n) => n.id !== id);
+  const dist = others.map((n) => node?.distances[n.id]);
+  if (self !== undefined && others.length > 0 && dist.every((d) => d !== undefined)) {
+    const min = Math.min(...(dist as number[]));
+    const nearest = others.filter((_, i) => dist[i] === min).map((n) => n.id);
+    const cpus = cpusOf(nearest);
+    if (min > self && nearest.length < others.length && cpus.length > 0) return cpus;
+  }
+  return [...machine];
+}
+
+/** Sets of the cpusets asked about, made once per array (a 512-CPU tree asks ~10^5 times). */
+const asSet = new WeakMap<readonly number[], ReadonlySet<number>>();
+
+export const contains = (big: readonly number[], small: readonly number[]) => {
+  let s = asSet.get(big);
+  if (s === undefined) asSet.set(big, (s = new Set(big)));
+  // Objects nest or are disjoint (caches, cores, packages): the first CPU rules most out.
+  return small.length === 0 || (s.has(small[0]!) && small.every((x) => s.has(x)));
+};
+
+/** Puts `o` under the deepest object of `root` whose cpuset holds it. */
+function insert(root: Obj, o: Obj): void {
+  let at = root;
+  for (;;) {
+    const next = at.children.find((c) => contains(c.cpus, o.cpus));
+    if (next === undefined) break;
+    at = next;
+  }
+  at.children.push(o);
+}
+
+/** The object tree of `t`, NUMANodes attached. */
+export function hwlocTree(t: Topology): Obj {
+  const onlineCpus = t.cpus.filter((c) => c.online).map((c) => c.id);
+  const online = new Set(onlineCpus);
+  const machine = obj('Machine', onlineCpus, { os_index: 0 });
+  const objs = [...cpuObjects(t), ...t.caches.map((c) => cacheObj(c, online)).filter((o): o is Obj => o !== null)];
+  const localities = new Map(t.nodes.map((n) => [n.id, locality(t, n.id, onlineCpus)]));
+  const cpusets = new Set([key(onlineCpus), ...objs.filter((o) => HOLDS_MEMORY.has(o.type)).map((o) => key(o.cpus))]);
+  for (const cpus of localities.values()) {
+    if (cpusets.has(key(cpus))) continue;
+    cpusets.add(key(cpus));
+    objs.push(obj('Group', cpus, { kind: 1001, subkind: 0 }));
+  }
+  // Groups of nodes by distance, unless an object already has their CPUs (hwloc merges them).
+  const all = new Set([...cpusets, ...objs.map((o) => key(o.cpus))]);
+  const byId = new Map(t.nodes.map((n) => [n.id, n]));
+  for (const g of distanceGroups(
+    t.nodes.map((n) => n.id),
+    (a, b) => byId.get(a)?.distances[b],
+  )) {
+    const cpus = [...new Set(g.flatMap((id) => localities.get(id) ?? []))].sort((a, b) => a - b);
+    if (cpus.length === 0 || all.has(key(cpus))) continue;
+    all.add(key(cpus));
+    objs.push(obj('Group', cpus, { kind: 1000, subkind: 0 }));
+  }
+  objs.sort((a, b) => b.cpus.length - a.cpus.length || RANK[a.type]! - RANK[b.type]! || a.cpus[0]! - b.cpus[0]!);
+  for (const o of objs) insert(machine, o);
+  for (const n of t.nodes) {
+    const cpus = localities.get(n.id)!;
+    // The deepest Machine, Package, Die or Group with that cpuset (hwloc attaches memory there,
+    // never to a cache, core or PU: a node that is one L3 gets a Group above it).
+    let at: Obj | undefined;
+    const walk = (o: Obj) => {
+      if (HOLDS_MEMORY.has(o.type) && key(o.cpus) === key(cpus)) at = o;
+      for (const c of o.children) if (contains(c.cpus, cpus)) walk(c);
+    };
+    walk(machine);
+    const pages = [
+      { size: 4096, count: Math.floor((n.memTotalBytes ?? 0) / 4096) },
+      ...n.hugepages.map((p) => ({ size: p.sizeKb * 1024, count: p.total })),
+    ];
+    (at ?? machine).memory.push({
+      id: n.id,
+      cpus,
+      attrs: { os_index: n.id, local_memory: n.memTotalBytes ?? 0 },
+      pages,
+    });
+  }
+  const order = (o: Obj) => {
+    o.children.sort((a, b) => a.cpus[0]! - b.cpus[0]! || RANK[a.type]! - RANK[b.type]!);
+    o.memory.sort((a, b) => a.id - b.id);
+    o.children.forEach(order);
+  };
+  order(machine);
+  return machine;
+}

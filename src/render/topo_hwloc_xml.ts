@@ -1,0 +1,122 @@
+// `numakit topo --xml`: the topology as hwloc v2 XML (what lstopo --input, hwloc-calc, MPI
+// launchers and Slurm read): the object tree of hwloc_tree.ts, with each object's cpuset,
+// nodeset and attributes, each NUMANode's memory and huge page pools, and the SLIT as the
+// NUMANode distances2 matrix ("NUMALatency", os indexing). Offline CPUs are in complete_cpuset
+// only; CPUs outside numakit's cgroup cpuset are left out of allowed_cpuset (lstopo hides them,
+// as it hides them on the machine). Devices are not written (hwloc's I/O tree filters PCI
+// functions by class and numakit keeps only the NUMA-relevant ones): `lstopo --input FILE
+// --no-io` is the comparison. Pure.
+import type { Topology } from '../model/topology.js';
+import { contains, hwlocTree, locality, type Obj } from './hwloc_tree.js';
+
+/** hwloc's bitmap text: 32-bit words, most significant first, "0x0" for an empty set. */
+export function hwlocBitmap(ids: Iterable<number>): string {
+  const words: number[] = [];
+  for (const id of ids) {
+    const w = Math.floor(id / 32);
+    while (words.length <= w) words.push(0);
+    words[w] = (words[w]! | (1 << (id % 32))) >>> 0;
+  }
+  if (words.length === 0) return '0x0';
+  return words
+    .reverse()
+    .map((w, i) => (i > 0 && w === 0 ? '0x0' : `0x${w.toString(16).padStart(8, '0')}`))
+    .join(',');
+}
+
+const xmlEsc = (s: string | number) =>
+  String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function renderObj(
+  o: Obj,
+  nodesOf: (cpus: readonly number[]) => number[],
+  gp: { next: number },
+  pad: string,
+): string[] {
+  const sets = (cpus: readonly number[], nodes = nodesOf(cpus)) => {
+    return `cpuset="${hwlocBitmap(cpus)}" complete_cpuset="${hwlocBitmap(cpus)}" nodeset="${hwlocBitmap(nodes)}" complete_nodeset="${hwlocBitmap(nodes)}"`;
+  };
+  const attrs = (a: Record<string, string | number>) =>
+    Object.entries(a)
+      .filter(([k]) => !k.startsWith('data-'))
+      .map(([k, v]) => ` ${k}="${xmlEsc(v)}"`)
+      .join('');
+  const lines: string[] = [];
+  const { os_index: osIndex, ...rest } = o.attrs;
+  const idx = osIndex === undefined ? '' : ` os_index="${osIndex}"`;
+  const open = `${pad}<object type="${o.type}"${idx} ${sets(o.cpus)} gp_index="${gp.next++}"${attrs(rest)}`;
+  if (o.children.length === 0 && o.memory.length === 0) return [`${open}/>`];
+  lines.push(`${open}>`);
+  for (const m of o.memory) {
+    lines.push(
+      `${pad}  <object type="NUMANode" os_index="${m.id}" ${sets(m.cpus, [m.id])} gp_index="${gp.next++}" local_memory="${m.attrs.local_memory}">`,
+      ...m.pages.map((p) => `${pad}    <page_type size="${p.size}" count="${p.count}"/>`),
+      `${pad}  </object>`,
+    );
+  }
+  for (const c of o.children) lines.push(...renderObj(c, nodesOf, gp, `${pad}  `));
+  lines.push(`${pad}</object>`);
+  return lines;
+}
+
+/** The NUMANode distances2 element: the SLIT in os indexing; none when a row is missing. */
+function distances(t: Topology): string[] {
+  const ids = t.nodes.map((n) => n.id);
+  const rows = t.nodes.map((n) => ids.map((i) => n.distances[i]));
+  if (ids.length < 2 || rows.some((r) => r.some((v) => v === undefined))) return [];
+  const indexes = `${ids.join(' ')} `;
+  const values = `${rows.flat().join(' ')} `;
+  return [
+    `  <distances2 type="NUMANode" nbobjs="${ids.length}" kind="5" name="NUMALatency" indexing="os">`,
+    `    <indexes length="${indexes.length}">${indexes}</indexes>`,
+    `    <u64values length="${values.length}">${values}</u64values>`,
+    '  </distances2>',
+  ];
+}
+
+export function renderHwlocXml(t: Topology): string {
+  const root = hwlocTree(t);
+  const nodeOfCpu = new Map<number, number>();
+  for (const n of t.nodes) for (const c of n.cpus) nodeOfCpu.set(c, n.id);
+  const memoryOnly = t.nodes.filter((n) => n.cpus.length === 0).map((n) => n.id);
+  // An object's nodeset: the nodes of its CPUs, and a CPU-less node where the object holds its locality.
+  const nodesOf = (cpus: readonly number[]) => {
+    const s = new Set<number>();
+    for (const c of cpus) {
+      const n = nodeOfCpu.get(c);
+      if (n !== undefined) s.add(n);
+    }
+    for (const id of memoryOnly) if (contains(cpus, locality(t, id, root.cpus))) s.add(id);
+    return [...s].sort((a, b) => a - b);
+  };
+  const all = t.cpus.map((c) => c.id);
+  const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
+  const nodes = t.nodes.map((n) => n.id);
+  const body = renderObj(root, nodesOf, { next: 1 }, '  ');
+  // The machine's own attributes: its complete cpuset holds offline CPUs, its allowed ones only
+  // what numakit's cgroup allows.
+  body[0] = body[0]!.replace(
+    /cpuset="[^"]*" complete_cpuset="[^"]*" nodeset="[^"]*" complete_nodeset="[^"]*"/,
+    `cpuset="${hwlocBitmap(root.cpus)}" complete_cpuset="${hwlocBitmap(all)}" allowed_cpuset="${hwlocBitmap(allowed)}" nodeset="${hwlocBitmap(nodes)}" complete_nodeset="${hwlocBitmap(nodes)}" allowed_nodeset="${hwlocBitmap(nodes)}"`,
+  );
+  const info = [
+    ['Backend', 'numakit'],
+    ['OSName', 'Linux'],
+    ...(t.kernel.kernelRelease.value !== null ? [['OSRelease', t.kernel.kernelRelease.value]] : []),
+    ...(t.kernel.productName.value !== null ? [['DMIProductName', t.kernel.productName.value]] : []),
+    ['ProcessName', 'numakit'],
+  ].map(([k, v]) => `    <info name="${xmlEsc(k!)}" value="${xmlEsc(v!)}"/>`);
+  const opened = body[0]!.endsWith('/>') ? [body[0]!.replace(/\/>$/, '>'), '  </object>'] : [body[0]!];
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE topology SYSTEM "hwloc2.dtd">',
+    '<topology version="2.0">',
+    opened[0]!,
+    ...info,
+    ...body.slice(1),
+    ...opened.slice(1),
+    ...distances(t),
+    '</topology>',
+    '',
+  ].join('\n');
+}
