@@ -13,13 +13,11 @@ import { readKsm } from '../sysfs/ksm.js';
 import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
 import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
-import { listPids, readComm } from '../sysfs/proc_list.js';
-import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
 import { discoverTopology } from './topology.js';
-import { readPlacedProcesses } from './placement.js';
+import { type ProcessWalk, readPlacedProcesses, walkProcesses } from './placement.js';
 import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
 
@@ -48,15 +46,12 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
   return gathered(out, 'proc/interrupts, proc/irq/*/smp_affinity_list');
 }
 
-function readComms(root: SysRoot): Gathered<Record<string, number[]>> {
-  const pids = listPids(root);
-  if (pids.length === 0)
+/** Processes by name: status's Name is the task's comm (proc(5)), read in the one walk. */
+function readComms(walk: ProcessWalk): Gathered<Record<string, number[]>> {
+  if (walk.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
   const out: Record<string, number[]> = {};
-  for (const pid of pids) {
-    const comm = readComm(root, pid);
-    if (comm !== null) (out[comm] ??= []).push(pid);
-  }
+  for (const { pid, status } of walk.statuses) (out[status.name] ??= []).push(pid);
   return gathered(out, 'proc/*/comm');
 }
 
@@ -93,11 +88,11 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
  * would be slow), readable or not: a process whose numa_maps is not readable is kept as
  * 'no-permission', so the rules can say how many they could not check.
  */
-async function readPlacements(root: SysRoot, t: Topology): Promise<Gathered<ProcessPlacement[]>> {
-  const all = listPids(root);
-  if (all.length === 0) return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
+async function readPlacements(root: SysRoot, t: Topology, walk: ProcessWalk): Promise<Gathered<ProcessPlacement[]>> {
+  if (walk.listed === 0)
+    return missing('no processes under proc/ (a snapshot taken without processes, or a container)');
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
-  const pids = all.filter((pid) => (readProcStatus(root, pid)?.rssBytes ?? 0) >= min);
+  const pids = walk.statuses.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
   const samples = await sampleProcesses(root, { windowMs: 0, pids });
   const out: ProcessPlacement[] = [];
   for (const s of samples) {
@@ -124,10 +119,12 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
   const topology = opts.topology ?? discoverTopology(root);
   const nets = topology.devices.filter((d) => d.kind === 'net');
+  // One walk of /proc: names, sizes and placements all come from it.
+  const walk = walkProcesses(root);
   return {
     topology,
     irqs: readIrqs(root, topology),
-    comms: readComms(root),
+    comms: readComms(walk),
     irqbalanceConfig: readIrqbalanceConfig(root),
     ksm: readKsm(root),
     swap: readSwapUsage(root),
@@ -137,8 +134,8 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rqAffinity: nvmeDisks(topology).map((x) => ({ ...x, value: readRqAffinity(root, x.disk) })),
     rxQueues: Object.fromEntries(nets.map((d) => [d.name, readRxQueues(root, d.name)])),
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
-    processes: await readPlacements(root, topology),
-    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
+    processes: await readPlacements(root, topology, walk),
+    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology)), walk),
     demotion: readDemotion(root),
   };
 }
