@@ -22,10 +22,10 @@ import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
 
 function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
-  const ints = readInterrupts(root);
+  const wanted = new Set(t.devices.flatMap((d) => d.irqs));
+  const ints = readInterrupts(root, { irqs: wanted });
   if (ints === null)
     return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
-  const wanted = new Set(t.devices.flatMap((d) => d.irqs));
   const out: Record<number, IrqInfo> = {};
   for (const line of ints.lines) {
     if (!wanted.has(line.irq)) continue;

@@ -20,7 +20,8 @@ export interface DeviceIrqs {
 export function readDeviceIrqs(c: CollectContext, t: Topology): DeviceIrqs[] {
   const devices = t.devices.filter((d) => d.node !== null && d.irqs.length > 0 && d.kind !== 'block');
   if (devices.length === 0) return [];
-  const ints = guard(c, 'irqs', () => readInterrupts(c.root));
+  // Only the rows of these devices' IRQs are parsed (the file is IRQs x CPUs: 20 MB on 1,792 CPUs).
+  const ints = guard(c, 'irqs', () => readInterrupts(c.root, { irqs: new Set(devices.flatMap((d) => d.irqs)) }));
   const byIrq = new Map((ints?.lines ?? []).map((l) => [l.irq, l]));
   const cpuNode = new Map(t.nodes.flatMap((n) => n.cpus.map((cpu) => [cpu, n.id] as const)));
   return devices.map((d) => {

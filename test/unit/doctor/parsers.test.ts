@@ -34,9 +34,16 @@ describe('parseInterrupts', () => {
       p.lines.map((l) => l.irq),
       [0, 40, 41],
     );
-    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 1: 0, 2: 10, 3: 0 });
+    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 2: 10 }, 'CPUs that served none are left out');
     assert.equal(p.lines[1]!.total, 123466);
     assert.equal(p.lines[2]!.desc, 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1');
+  });
+  it('reads only the rows asked for: another row is neither kept nor checked (issue 27: 20 MB a scrape)', () => {
+    const p = parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`, { irqs: new Set([41, 99]) });
+    assert.deepEqual(p.lines, [
+      { irq: 41, counts: { 3: 999999 }, total: 999999, desc: 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1' },
+    ]);
+    assert.throws(() => parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`), /:7: interrupt count is not a number/);
   });
   it('keeps CPU ids of a sparse header (offline CPUs have no column)', () => {
     assert.deepEqual(parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 2: 2 });
