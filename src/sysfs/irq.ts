@@ -6,7 +6,8 @@
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { MAX_CPUS } from '../model/limits.js';
-import { readParsed } from './read_parsed.js';
+import { readChunks } from './read.js';
+import { readParsed, warnParse } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
 export interface InterruptLine {
@@ -32,17 +33,12 @@ export interface InterruptsOptions {
   readonly irqs?: ReadonlySet<number>;
 }
 
-const isBlank = (c: number) => c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+/** Blanks between fields; NUL and CR too (a trailing NUL or a CRLF file: tolerated as everywhere). */
+const isBlank = (c: number) => c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || c === 0;
+const NEWLINE = 10;
 
-/**
- * Parses /proc/interrupts. The header names the online CPUs ("CPU0 CPU1 ..."), one column each.
- * One scan of the text, no split: on a machine of 1,792 CPUs and 1,000 device IRQs the file is
- * 20 MB, and serve reads it at every scrape (issue 27).
- */
-export function parseInterrupts(text: string, o: InterruptsOptions = {}): Interrupts {
-  const nl = text.indexOf('\n');
-  const header = nl < 0 ? text : text.slice(0, nl);
-  const cpus = header
+function parseHeader(header: string): number[] {
+  return header
     .trim()
     .split(/\s+/)
     .map((h) => {
@@ -51,51 +47,118 @@ export function parseInterrupts(text: string, o: InterruptsOptions = {}): Interr
         throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text: header });
       return Number(m[1]);
     });
-  const lines: InterruptLine[] = [];
-  let line = 1;
-  for (let at = nl < 0 ? text.length : nl + 1; at < text.length; ) {
-    line++;
-    let end = text.indexOf('\n', at);
-    if (end < 0) end = text.length;
-    const row = { at, end };
-    at = end + 1;
-    let p = row.at;
-    while (p < end && isBlank(text.charCodeAt(p))) p++;
-    let irq = 0;
+}
+
+/**
+ * /proc/interrupts parsed from its bytes as they are read, line by line, never the whole text:
+ * on a machine of 1,792 CPUs and 1,000 device IRQs the file is 20 MB, and serve reads it at
+ * every scrape (issue 27). The header names the online CPUs ("CPU0 CPU1 ..."), one column each.
+ */
+export class InterruptsScanner {
+  private cpus: number[] | null = null;
+  private readonly lines: InterruptLine[] = [];
+  private line = 0;
+  /** The start of a line a chunk ended in. */
+  private carry: Buffer = Buffer.alloc(0);
+  private blank = true;
+
+  constructor(private readonly o: InterruptsOptions = {}) {}
+
+  /** Bytes [0, n) of `buf` (which the caller may fill again once this returns). */
+  push(buf: Uint8Array, n: number): void {
+    let at = 0;
+    while (at < n) {
+      const nl = buf.indexOf(NEWLINE, at);
+      const end = nl < 0 || nl >= n ? n : nl;
+      if (end === n) {
+        this.carry = Buffer.concat([this.carry, buf.subarray(at, n)]);
+        return;
+      }
+      if (this.carry.length > 0) {
+        const whole = Buffer.concat([this.carry, buf.subarray(at, end)]);
+        this.carry = Buffer.alloc(0);
+        this.take(whole, 0, whole.length);
+      } else this.take(buf, at, end);
+      at = end + 1;
+    }
+  }
+
+  /** Everything pushed, parsed; null when the file held only blanks (an absent fact: 'empty'). */
+  end(): Interrupts | null {
+    if (this.carry.length > 0) this.take(this.carry, 0, this.carry.length);
+    this.carry = Buffer.alloc(0);
+    if (this.blank) return null;
+    return { cpus: this.cpus ?? [], lines: this.lines };
+  }
+
+  private take(b: Uint8Array, s: number, e: number): void {
+    this.line++;
+    let p = s;
+    while (p < e && isBlank(b[p]!)) p++;
+    if (p < e) this.blank = false;
+    if (this.cpus === null) {
+      if (p === e && this.line === 1) return void this.line--; // leading blank lines: the header is the first text
+      this.cpus = parseHeader(Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('utf8'));
+      return;
+    }
     const digits = p;
-    for (let c = text.charCodeAt(p) - 48; p < end && c >= 0 && c <= 9; c = text.charCodeAt(++p) - 48)
-      irq = irq * 10 + c;
+    let irq = 0;
+    for (; p < e && b[p]! >= 48 && b[p]! <= 57; p++) irq = irq * 10 + b[p]! - 48;
     // NMI, LOC, ERR, MIS ...: not device IRQs; and the rows not asked for.
-    if (p === digits || p - digits > 10 || text.charCodeAt(p) !== 58) continue;
-    if (o.irqs !== undefined && !o.irqs.has(irq)) continue;
+    if (p === digits || p - digits > 10 || b[p] !== 58) return;
+    if (this.o.irqs !== undefined && !this.o.irqs.has(irq)) return;
     p++;
     const counts: Record<number, number> = {};
     let total = 0;
+    const cpus = this.cpus;
     for (let c = 0; c < cpus.length; c++) {
-      while (p < end && isBlank(text.charCodeAt(p))) p++;
+      while (p < e && isBlank(b[p]!)) p++;
       const start = p;
       let v = 0;
       let ok = true;
-      for (; p < end && !isBlank(text.charCodeAt(p)); p++) {
-        const d = text.charCodeAt(p) - 48;
+      for (; p < e && !isBlank(b[p]!); p++) {
+        const d = b[p]! - 48;
         if (d < 0 || d > 9) ok = false;
         v = v * 10 + d;
       }
       if (!ok || p === start || !Number.isSafeInteger(v))
-        throw new SysfsParseError('interrupt count is not a number', { line, text: text.slice(row.at, end) });
+        throw new SysfsParseError('interrupt count is not a number', { line: this.line, text: this.text(b, s, e) });
       if (v !== 0) counts[cpus[c]!] = v;
       total += v;
     }
     if (!Number.isSafeInteger(total))
-      throw new SysfsParseError('interrupt counts add up beyond 2^53', { line, text: text.slice(row.at, end) });
-    const desc = text.slice(p, end).trim();
-    lines.push({ irq, counts, total, desc: desc === '' ? '' : desc.split(/\s+/).join(' ') });
+      throw new SysfsParseError('interrupt counts add up beyond 2^53', { line: this.line, text: this.text(b, s, e) });
+    const desc = this.text(b, p, e).trim();
+    this.lines.push({ irq, counts, total, desc: desc === '' ? '' : desc.split(/\s+/).join(' ') });
   }
-  return { cpus, lines };
+
+  private text(b: Uint8Array, s: number, e: number): string {
+    return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('utf8');
+  }
 }
 
+/** Parses /proc/interrupts' text (see InterruptsScanner; a file of blanks has no header: an error here). */
+export function parseInterrupts(text: string, o: InterruptsOptions = {}): Interrupts {
+  const s = new InterruptsScanner(o);
+  const b = Buffer.from(text);
+  s.push(b, b.length);
+  const r = s.end();
+  if (r === null) throw new SysfsParseError('interrupts header is not a CPU list', { line: 1, text });
+  return r;
+}
+
+/** /proc/interrupts, read in chunks and parsed as it is read; null when absent (or unparseable: warned). */
 export function readInterrupts(root: SysRoot, o: InterruptsOptions = {}): Interrupts | null {
-  return readParsed(root, 'proc/interrupts', (text) => parseInterrupts(text, o));
+  const path = 'proc/interrupts';
+  const s = new InterruptsScanner(o);
+  try {
+    if (!readChunks(root, path, (buf, n) => s.push(buf, n)).ok) return null;
+    return s.end();
+  } catch (e) {
+    if (!(e instanceof SysfsParseError)) throw e;
+    warnParse(root, e.at(path));
+    return null;
+  }
 }
 
 export interface IrqAffinity {
