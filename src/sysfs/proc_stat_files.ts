@@ -19,6 +19,8 @@ export interface StatFields {
   threads: number;
   rssPages: number;
   vsizeBytes: number;
+  /** minflt + majflt (fields 10 and 12): a process's hugetlbfs pages change only with a fault or an mmap. */
+  faults: number;
 }
 
 /** Files kept open at most: past it, a file is opened, read and closed each time (RLIMIT_NOFILE can be 1024). */
@@ -40,6 +42,7 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
   at++;
   let field = 2;
   let utime = -1;
+  let minflt = -1;
   for (;;) {
     while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
     if (at >= n) return false;
@@ -52,9 +55,11 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
       if (c < 0 || c > 9) ok = false;
       v = v * 10 + c;
     }
-    if (field < 14 || (field > 15 && field !== 20 && field < 22)) continue;
+    if (field < 14 ? field !== 10 && field !== 12 : field > 15 && field !== 20 && field < 22) continue;
     if (!ok || at === start || !Number.isSafeInteger(v)) return false;
-    if (field === 14) utime = v;
+    if (field === 10) minflt = v;
+    else if (field === 12) out.faults = minflt + v;
+    else if (field === 14) utime = v;
     else if (field === 15) out.cpuTicks = utime + v;
     else if (field === 20) out.threads = v;
     else if (field === 22) out.startTicks = v;
@@ -89,6 +94,7 @@ export class ProcStatFiles {
     out.threads = st.threads;
     out.rssPages = st.rssPages;
     out.vsizeBytes = st.vsizeBytes;
+    out.faults = st.faults;
     return true;
   }
 

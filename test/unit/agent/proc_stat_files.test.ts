@@ -9,7 +9,14 @@ import { parseStatBytes, ProcStatFiles, type StatFields } from '../../../src/sys
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 import { REAL_ROOT } from '../../../src/sysfs/root.js';
 
-const fields = (): StatFields => ({ cpuTicks: -1, startTicks: -1, threads: -1, rssPages: -1, vsizeBytes: -1 });
+const fields = (): StatFields => ({
+  cpuTicks: -1,
+  startTicks: -1,
+  threads: -1,
+  rssPages: -1,
+  vsizeBytes: -1,
+  faults: -1,
+});
 const tail =
   '0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 5678 1048576 256 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0';
 const line = (comm: string, rest = tail) => `4242 (${comm}) S 1 4242 4242 ${rest}\n`;
@@ -36,6 +43,7 @@ describe('parseStatBytes', () => {
         threads: want.threads,
         rssPages: want.rssPages,
         vsizeBytes: want.vsizeBytes,
+        faults: want.faults,
       });
     });
   }

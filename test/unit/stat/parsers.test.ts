@@ -102,6 +102,7 @@ test('parseTaskStat counts fields after the last ")" (comm may hold spaces and p
     threads: 1,
     rssPages: 1004,
     vsizeBytes: 5369856,
+    faults: 100,
   });
 });
 
