@@ -112,15 +112,13 @@ export class InterruptsScanner {
     let total = 0;
     const cpus = this.cpus;
     for (let c = 0; c < cpus.length; c++) {
+      // The kernel pads each count to 10 columns: spaces first, then its digits.
+      while (p < e && b[p] === 32) p++;
       while (p < e && isBlank(b[p]!)) p++;
       const start = p;
       let v = 0;
-      let ok = true;
-      for (; p < e && !isBlank(b[p]!); p++) {
-        const d = b[p]! - 48;
-        if (d < 0 || d > 9) ok = false;
-        v = v * 10 + d;
-      }
+      for (let d = b[p]! - 48; p < e && d >= 0 && d <= 9; d = b[++p]! - 48) v = v * 10 + d;
+      const ok = p === e || isBlank(b[p]!);
       if (!ok || p === start || !Number.isSafeInteger(v))
         throw new SysfsParseError('interrupt count is not a number', { line: this.line, text: this.text(b, s, e) });
       if (v !== 0) counts[cpus[c]!] = v;
@@ -178,6 +176,17 @@ export function readIrqAffinity(root: SysRoot, irq: number): IrqAffinity | null 
   const affinity = readList(root, `proc/irq/${irq}/smp_affinity_list`);
   if (affinity === null) return null;
   return { irq, affinity, effective: readList(root, `proc/irq/${irq}/effective_affinity_list`) };
+}
+
+/**
+ * The CPUs that serve an IRQ: its effective_affinity_list, else (absent or empty: an older
+ * kernel, another architecture) its smp_affinity_list; null when /proc/irq/N is absent. One read
+ * an IRQ where the kernel has the effective list (serve reads this for every device IRQ a scrape).
+ */
+export function readIrqServing(root: SysRoot, irq: number): number[] | null {
+  const effective = readList(root, `proc/irq/${irq}/effective_affinity_list`);
+  if (effective !== null && effective.length > 0) return effective;
+  return readList(root, `proc/irq/${irq}/smp_affinity_list`);
 }
 
 /** /proc/irq/default_smp_affinity (a hex mask): the affinity new IRQs start with. */

@@ -3,7 +3,7 @@
 // asked one), and its interrupts counted on CPUs of its node and of other nodes
 // (/proc/interrupts). Unknown-node devices are left out: there is no "off" to measure.
 import type { Topology } from '../../model/topology.js';
-import { readInterrupts, readIrqAffinity } from '../../sysfs/irq.js';
+import { readInterrupts, readIrqServing } from '../../sysfs/irq.js';
 import { family, s, type Family } from '../exposition.js';
 import { guard, type CollectContext } from './context.js';
 
@@ -29,9 +29,7 @@ export function readDeviceIrqs(c: CollectContext, t: Topology): DeviceIrqs[] {
     let local = 0;
     let remote = 0;
     for (const irq of d.irqs) {
-      const aff = guard(c, 'irqs', () => readIrqAffinity(c.root, irq));
-      const serving =
-        aff === null ? [] : aff.effective !== null && aff.effective.length > 0 ? aff.effective : aff.affinity;
+      const serving = guard(c, 'irqs', () => readIrqServing(c.root, irq)) ?? [];
       if (serving.length > 0 && !serving.some((cpu) => cpuNode.get(cpu) === d.node)) offNode++;
       for (const [cpu, n] of Object.entries(byIrq.get(irq)?.counts ?? {})) {
         if (cpuNode.get(Number(cpu)) === d.node) local += n;
