@@ -6,9 +6,11 @@
 // An open /proc/PID/stat holds the process's struct pid, not its number: once the process is gone
 // (reaped) every read fails with ESRCH, so a reused PID is never mistaken for the old process; the
 // file is then closed and the number opened afresh. Any other root (a snapshot, a test tree: a
-// jail) and a file the byte parser refuses go through readProcStat (read.ts: the jail, warnings).
+// jail) is read with one open and read a pass (read.ts readInto: the jail), parsed from the same
+// buffer; a file the byte parser refuses goes through readProcStat (its warning).
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { readProcStat } from './proc_task_stat.js';
+import { readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
 /** The fields of /proc/PID/stat the agent's screen needs (see proc_task_stat.ts). */
@@ -86,6 +88,12 @@ export class ProcStatFiles {
     if (this.fast) {
       const r = this.readFast(pid, out);
       if (r !== null) return r;
+    } else {
+      // Any other root (a capture: a jail): one open and read, parsed from the bytes; a file the
+      // parser refuses, or one that fills the buffer, is read again by readProcStat (its warning).
+      const n = readInto(this.root, `proc/${pid}/stat`, this.buf);
+      if (n === null) return false;
+      if (n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return true;
     }
     const st = readProcStat(this.root, pid);
     if (st === null) return false;

@@ -168,6 +168,39 @@ export function readFile(root: SysRoot, rel: string): ReadResult {
   }
 }
 
+/**
+ * One read of a small file into `buf` for a caller that parses bytes (the process sampler's
+ * /proc/PID/stat in a jail: 10,000 of them a pass on a large capture): the jail's resolution and
+ * absent reasons as readFile's, no string. The bytes read (0 to buf.length: the caller decides
+ * whether that is the whole file, and else reads it with readFile), or null when it is absent.
+ */
+export function readInto(root: SysRoot, rel: string, buf: Uint8Array): number | null {
+  root.onAccess?.('file', rel);
+  if (root.tree) {
+    const r = readTreeFile(root, root.tree, rel);
+    return r.ok ? Buffer.from(buf.buffer, buf.byteOffset, buf.length).write(r.text, 'utf8') : null;
+  }
+  let fd: number | 'loop';
+  try {
+    fd = openForRead(root, rel);
+  } catch (e) {
+    absentOf(root, rel, e);
+    return null;
+  }
+  if (fd === 'loop') {
+    absentOf(root, rel, loopError());
+    return null;
+  }
+  try {
+    return readSync(fd, buf, 0, buf.length, 0);
+  } catch (e) {
+    const r = failedRead(root, rel, fd, e);
+    return r.ok ? 0 : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** What readChunks gave: every chunk handed over, or why the file is absent. */
 export type ChunksResult = { ok: true; bytes: number } | { ok: false; reason: AbsentReason };
 
