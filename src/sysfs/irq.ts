@@ -3,7 +3,7 @@
 // smp_affinity_list is what was asked (by hand, irqbalance or the kernel's managed spreading);
 // effective_affinity_list (4.15+, x86 and arm64) is where the IRQ is actually delivered, often
 // a single CPU out of the asked set. See Documentation/core-api/irq/irq-affinity.rst.
-import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
+import { parseCpuMask, sharedCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { MAX_CPUS } from '../model/limits.js';
 import { readChunks } from './read.js';
@@ -162,13 +162,14 @@ export function readInterrupts(root: SysRoot, o: InterruptsOptions = {}): Interr
 export interface IrqAffinity {
   readonly irq: number;
   /** smp_affinity_list: the CPUs asked for. */
-  readonly affinity: number[];
+  readonly affinity: readonly number[];
   /** effective_affinity_list where the kernel has it, else null. */
-  readonly effective: number[] | null;
+  readonly effective: readonly number[] | null;
 }
 
-function readList(root: SysRoot, path: string): number[] | null {
-  return readParsed(root, path, parseCpuList, { emptyIsValue: true });
+/** Shared lists (model/cpuset.ts sharedCpuList): 1,000 IRQs allowed on the same 1,792 CPUs hold one array. */
+function readList(root: SysRoot, path: string): readonly number[] | null {
+  return readParsed(root, path, sharedCpuList, { emptyIsValue: true });
 }
 
 /** Affinity of one IRQ; null when /proc/irq/N is absent (no such IRQ, or /proc/irq hidden). */
@@ -183,7 +184,7 @@ export function readIrqAffinity(root: SysRoot, irq: number): IrqAffinity | null 
  * kernel, another architecture) its smp_affinity_list; null when /proc/irq/N is absent. One read
  * an IRQ where the kernel has the effective list (serve reads this for every device IRQ a scrape).
  */
-export function readIrqServing(root: SysRoot, irq: number): number[] | null {
+export function readIrqServing(root: SysRoot, irq: number): readonly number[] | null {
   const effective = readList(root, `proc/irq/${irq}/effective_affinity_list`);
   if (effective !== null && effective.length > 0) return effective;
   return readList(root, `proc/irq/${irq}/smp_affinity_list`);
