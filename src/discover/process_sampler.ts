@@ -18,9 +18,9 @@ import { nodesOf } from '../model/cpuset.js';
 import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
-import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import { ProcStatFiles, type StatFields, type ThreadFields } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus } from '../sysfs/proc_status.js';
-import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
+import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { memoryFromNumaMaps } from './processes.js';
@@ -175,14 +175,16 @@ export function readCpuNodes(root: SysRoot): Map<number, number> {
 }
 
 /** CPU ticks and last CPU of every thread of a process; null when the process is gone. */
-export function readThreadTicks(root: SysRoot, pid: number): Map<number, ThreadTicks> | null {
+export function readThreadTicks(
+  root: SysRoot,
+  pid: number,
+  files: ProcStatFiles = new ProcStatFiles(root),
+): Map<number, ThreadTicks> | null {
   const tids = listTids(root, pid);
   if (tids === null) return null;
   const out = new Map<number, ThreadTicks>();
-  for (const tid of tids) {
-    const s = readTaskStat(root, pid, tid);
-    if (s !== null) out.set(tid, { ticks: s.cpuTicks, processor: s.processor });
-  }
+  const t: ThreadFields = { ticks: 0, processor: 0 };
+  for (const tid of tids) if (files.readThread(pid, tid, t)) out.set(tid, { ticks: t.ticks, processor: t.processor });
   return out;
 }
 
@@ -441,7 +443,7 @@ export class ProcessSampler {
     if (this.o.threads !== false) {
       // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
       const still = prior !== null && c.st.cpuTicks >= 0 && prior.ticks === c.st.cpuTicks;
-      t1 = still ? prior.threads : readThreadTicks(this.root, pid);
+      t1 = still ? prior.threads : readThreadTicks(this.root, pid, this.files);
       if (t1 === null) return this.gone();
       k.threads = t1;
       if (baselineOnly) this.baselineCount++;

@@ -9,7 +9,8 @@
 // jail) is read with one open and read a pass (read.ts readInto: the jail), parsed from the same
 // buffer; a file the byte parser refuses goes through readProcStat (its warning).
 import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { readProcStat } from './proc_task_stat.js';
+import { MAX_CPUS } from '../model/limits.js';
+import { readProcStat, readTaskStat } from './proc_task_stat.js';
 import { readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
@@ -68,6 +69,47 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
     else if (field === 23) out.vsizeBytes = v;
     else {
       out.rssPages = v;
+      return true;
+    }
+  }
+}
+
+/** What a thread's stat gives the sampler: its CPU ticks and the CPU it last ran on. */
+export interface ThreadFields {
+  ticks: number;
+  processor: number;
+}
+
+/**
+ * Parses utime + stime (fields 14, 15) and processor (39) from `buf[0, n)` into `out`; false
+ * when the line is not a stat line. As parseStatBytes: counted from the LAST ')', no allocation.
+ */
+export function parseThreadBytes(buf: Uint8Array, n: number, out: ThreadFields): boolean {
+  let at = n - 1;
+  while (at >= 0 && buf[at] !== 0x29) at--;
+  if (at < 0) return false;
+  at++;
+  let field = 2;
+  let utime = -1;
+  for (;;) {
+    while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
+    if (at >= n) return false;
+    field++;
+    let v = 0;
+    let ok = true;
+    const start = at;
+    for (; at < n && buf[at] !== SPACE && buf[at] !== NEWLINE; at++) {
+      const c = buf[at]! - 48;
+      if (c < 0 || c > 9) ok = false;
+      v = v * 10 + c;
+    }
+    if (field !== 14 && field !== 15 && field !== 39) continue;
+    if (!ok || at === start || !Number.isSafeInteger(v)) return false;
+    if (field === 14) utime = v;
+    else if (field === 15) out.ticks = utime + v;
+    else {
+      if (v >= MAX_CPUS) return false;
+      out.processor = v;
       return true;
     }
   }
@@ -135,6 +177,22 @@ export class ProcStatFiles {
     } catch {
       // already closed: nothing to do
     }
+  }
+
+  /**
+   * CPU ticks and last CPU of one thread: one open and read into the buffer, parsed from the bytes;
+   * null when it is gone. A line the byte parser refuses goes through readTaskStat (its warning).
+   */
+  readThread(pid: number, tid: number, out: ThreadFields): boolean {
+    const rel = `proc/${pid}/task/${tid}/stat`;
+    const n = readInto(this.root, rel, this.buf);
+    if (n === null) return false;
+    if (n > 0 && n < BUF_BYTES && parseThreadBytes(this.buf, n, out)) return true;
+    const st = readTaskStat(this.root, pid, tid);
+    if (st === null) return false;
+    out.ticks = st.cpuTicks;
+    out.processor = st.processor;
+    return true;
   }
 
   /** Closes the file of a process no longer read (gone, or a kernel thread not read for a while). */

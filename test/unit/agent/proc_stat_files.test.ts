@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
-import { parseStatBytes, ProcStatFiles, type StatFields } from '../../../src/sysfs/proc_stat_files.js';
+import {
+  parseStatBytes,
+  parseThreadBytes,
+  ProcStatFiles,
+  type StatFields,
+} from '../../../src/sysfs/proc_stat_files.js';
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 import { REAL_ROOT } from '../../../src/sysfs/root.js';
 
@@ -45,6 +50,9 @@ describe('parseStatBytes', () => {
         vsizeBytes: want.vsizeBytes,
         faults: want.faults,
       });
+      const thread = { ticks: -1, processor: -1 };
+      assert.equal(parseThreadBytes(buf, buf.length, thread), true);
+      assert.deepEqual(thread, { ticks: want.cpuTicks, processor: want.processor });
     });
   }
   const bad: Array<[string, string]> = [
@@ -59,8 +67,15 @@ describe('parseStatBytes', () => {
       const buf = Buffer.from(text);
       assert.equal(parseStatBytes(buf, buf.length, fields()), false);
       assert.throws(() => parseTaskStat(text));
+      // A thread's line is read to field 39 (processor) and not for its RSS.
+      if (name !== 'rss negative') assert.equal(parseThreadBytes(buf, buf.length, { ticks: 0, processor: 0 }), false);
     });
   }
+  it('a thread line whose processor is past the kernel limit is refused', () => {
+    const buf = Buffer.from(line('x', tail.replace(' 17 2 ', ' 999999 2 ')));
+    assert.equal(parseThreadBytes(buf, buf.length, { ticks: 0, processor: 0 }), false);
+    assert.throws(() => parseTaskStat(buf.toString()), /not a CPU id/);
+  });
   it('reads only the first n bytes of the buffer (a reused buffer holds an older, longer line)', () => {
     const buf = Buffer.alloc(512, 0x20);
     Buffer.from(line('y', tail.replace(' 12 34 ', ' 99999999 99999999 '))).copy(buf);
