@@ -26,6 +26,7 @@ const WHY: Readonly<Record<string, string>> = {
   EPERM: 'not permitted (EPERM)',
   EACCES: 'permission denied (EACCES)',
   EIO: 'input/output error (EIO)',
+  ENOMEM: 'cannot allocate memory (ENOMEM: memory pressure)',
   EROFS: 'read-only file system (EROFS)',
   ENOENT: 'no such file or directory (ENOENT)',
 };

@@ -162,6 +162,7 @@ export async function startMetrics(addr: string, o: MetricsOptions): Promise<Age
       r.pages.inc({}, pages);
       r.threads.inc({}, threads);
     },
+    forgetUnits: (alive) => r.cgroupBytes.retain((l) => l.cgroup === undefined || alive(l.cgroup)),
     locality: (ps: readonly ProcessView[]) => {
       r.locality.reset();
       r.cgroupLocality.reset();

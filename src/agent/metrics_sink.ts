@@ -9,6 +9,11 @@ export interface AgentMetricsSink {
   moved(bytes: number, pages: number, threads: number, cgroup?: string): void;
   locality(processes: readonly ProcessView[]): void;
   machine(m: MachineReading): void;
+  /**
+   * --unit cgroup: the cgroups still there; the per-cgroup series of the others are dropped (a
+   * removed cgroup's counter ends; one created again at the same path starts again from 0).
+   */
+  forgetUnits?(alive: (cgroup: string) => boolean): void;
   /** Thread affinities a failed action set and could not put back (they stay journaled). */
   putBackFailed(threads: number): void;
   /** A pass threw (logged; the agent goes on). */

@@ -52,13 +52,15 @@ export class AgentPass {
   private budget: Budget | null = null;
   /** The pass running now (the unit source reads its time and CPUs). */
   private ctx: PassContext | null = null;
+  /** Processes the last pass could not read for want of memory (ENOMEM): said when it starts and ends. */
+  private pressured = 0;
 
   constructor(
     private readonly cfg: AgentConfig,
     private readonly deps: PassDeps,
   ) {
     this.machine = new MachineStage(deps.root, deps.selfPid, deps.log);
-    this.decisions = new DecisionLog(cfg, deps.log, deps.metrics);
+    this.decisions = new DecisionLog(cfg, deps.log, deps.metrics, (pid) => this.processes.idOf(pid));
     const agentCpus = (pid: number) => deps.journal?.agentCpus(pid) ?? null;
     this.processes = new ProcessCandidates(cfg, {
       ...deps,
@@ -122,8 +124,24 @@ export class AgentPass {
   /** Sample and filter: the views of the processes (or units) that may be placed. */
   private sample(ctx: PassContext): ProcessView[] {
     const views = this.units === null ? this.processes.sample(ctx) : this.units.sample(ctx.nowMs);
-    this.forgetExited(ctx.nowMs);
+    this.forgetExited();
+    if (this.units === null) this.notePressure(this.processes.noMemory);
     return views;
+  }
+
+  /**
+   * Memory pressure (the agent's cgroup at its memory.max, or the machine out of memory): the
+   * kernel cannot allocate the buffer to read a process's numa_maps (ENOMEM). That process is
+   * left alone this pass (nothing is decided on half a reading) and read again at the next;
+   * the log says when it starts, with how many, and when it is over.
+   */
+  private notePressure(n: number): void {
+    if (n > 0 && this.pressured === 0)
+      this.deps.log(
+        `memory pressure: the kernel could not allocate memory to read the numa_maps of ${n} process${n === 1 ? '' : 'es'} (ENOMEM); left alone until it can`,
+      );
+    if (n === 0 && this.pressured > 0) this.deps.log('memory pressure over: every numa_maps read again');
+    this.pressured = n;
   }
 
   /** Decide: the pure policy, with the migration budget refilled for the time since the last pass. */
@@ -141,7 +159,7 @@ export class AgentPass {
 
   /** Act: a skip is logged (and cooled down when the table says), a move carried out or, with --advise, advised. */
   private async act(ctx: PassContext, d: Decision): Promise<void> {
-    const who = d.unit?.cgroup ?? d.pid;
+    const who = d.unit?.cgroup ?? this.processes.idOf(d.pid);
     if (d.kind === 'skip') {
       if (SKIPS[d.skip].coolsDown) this.cooldowns.start(who, ctx.nowMs + this.cfg.cooldownMs);
       this.decisions.log(d, null, ctx.nowMs);
@@ -174,12 +192,23 @@ export class AgentPass {
       this.deps.metrics?.putBackFailed(o.putBack.failures.length);
   }
 
-  /** Drops state of processes (and units) that are gone, and journal entries of threads that exited. */
-  private forgetExited(nowMs: number): void {
-    const pids = this.processes.listed;
-    const alive = (who: number | string) => (typeof who === 'number' ? pids.has(who) : !!this.units?.seen.has(who));
-    this.cooldowns.forget(nowMs, alive);
+  /** What it keeps between passes, by kind (bounded by the processes and units there now). */
+  get kept(): { cooldowns: number; logged: number } {
+    return { cooldowns: this.cooldowns.size, logged: this.decisions.size };
+  }
+
+  /**
+   * Drops state of processes (a reused pid is another process) and units that are gone, their
+   * metric series, and journal entries of threads that exited.
+   */
+  private forgetExited(): void {
+    const alive = {
+      startOf: (pid: number) => this.processes.startOf(pid),
+      unit: (cgroup: string) => this.units?.seen.has(cgroup) === true,
+    };
+    this.cooldowns.forget(alive);
     this.decisions.forget(alive);
+    if (this.units !== null) this.deps.metrics?.forgetUnits?.(alive.unit);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
 }

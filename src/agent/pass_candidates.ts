@@ -7,13 +7,16 @@
 //   select    its CPU over the window (its threads): under --min-cpu
 //   numa_maps for those left: the views the policy decides on
 // A process left alone is noted in the decision log (once per reason, when the skip table says).
+import { readNumaBalancing, readTaskNumaFaults } from '../discover/access_locality.js';
 import {
   createSampler,
   type PrescreenBrief,
   type ProcessSampler,
   type SampleBrief,
 } from '../discover/process_sampler.js';
+import type { AccessLocality } from '../model/access_locality.js';
 import type { ProcessSample } from '../model/stat.js';
+import { accessLocality } from '../policy/access_locality.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
 import type { ProcessBrief, ProcessView } from '../policy/agent/types.js';
@@ -23,6 +26,7 @@ import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
 import type { DecisionLog } from './decision_log.js';
 import type { MachineNow } from './pass_machine.js';
+import { PerProcess, type ProcessId } from './per_process.js';
 
 /** When and where this pass runs. */
 export interface PassContext {
@@ -30,20 +34,27 @@ export interface PassContext {
   readonly machine: MachineNow;
 }
 
-/** Until when each process (pid) and unit (cgroup path) is left alone after a decision. */
+/** Until when each process (pid + start time) and unit (cgroup path) is left alone after a decision. */
 export class Cooldowns {
-  readonly processes = new Map<number, number>();
+  readonly processes = new PerProcess<number>();
   readonly units = new Map<string, number>();
 
-  start(who: number | string, untilMs: number): void {
-    if (typeof who === 'number') this.processes.set(who, untilMs);
-    else this.units.set(who, untilMs);
+  start(who: ProcessId | string, untilMs: number): void {
+    if (typeof who === 'string') this.units.set(who, untilMs);
+    else this.processes.set(who, untilMs);
   }
 
-  /** Drops the cooldowns that are over for processes and units that are gone. */
-  forget(nowMs: number, alive: (who: number | string) => boolean): void {
-    for (const [pid, until] of this.processes) if (until <= nowMs && !alive(pid)) this.processes.delete(pid);
-    for (const [cg, until] of this.units) if (until <= nowMs && !alive(cg)) this.units.delete(cg);
+  /**
+   * Drops the cooldowns of processes and units that are gone, over or not: a pid reused by a new
+   * process, or a cgroup path created again, is someone else.
+   */
+  forget(alive: { startOf: (pid: number) => number | null; unit: (cgroup: string) => boolean }): void {
+    this.processes.retain(alive.startOf);
+    for (const cg of this.units.keys()) if (!alive.unit(cg)) this.units.delete(cg);
+  }
+
+  get size(): number {
+    return this.processes.size + this.units.size;
   }
 }
 
@@ -65,6 +76,8 @@ export class ProcessCandidates {
   private permittedOf = new Map<number, readonly number[]>();
   /** The machine's CPUs as a set, for the array they were made from (a cgroup's cpuset is filtered by it). */
   private cpuSet: { of: readonly number[]; set: ReadonlySet<number> } | null = null;
+  /** kernel.numa_balancing this pass, read for the first candidate (undefined: not yet). */
+  private balancing: number | null | undefined;
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -90,9 +103,19 @@ export class ProcessCandidates {
     return this.sampler.baselines;
   }
 
-  /** Every pid the last pass listed. */
-  get listed(): ReadonlySet<number> {
-    return this.sampler.listed;
+  /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
+  get noMemory(): number {
+    return this.sampler.counts.noMemory;
+  }
+
+  /** The start time of the process that had `pid` at the last pass; null when none was read. */
+  startOf(pid: number): number | null {
+    return this.sampler.startOf(pid);
+  }
+
+  /** Who `pid` is this pass (pid + start time); start -1 when unknown. */
+  idOf(pid: number): ProcessId {
+    return { pid, start: this.sampler.startOf(pid) ?? -1 };
   }
 
   /** Sample and filter: the processes the policy decides on this pass. */
@@ -100,6 +123,7 @@ export class ProcessCandidates {
     this.ctx = ctx;
     this.briefs = new Map();
     this.permittedOf = new Map();
+    this.balancing = undefined;
     return this.sampler
       .sample(ctx.nowMs)
       .map((s) => this.view(s))
@@ -112,7 +136,8 @@ export class ProcessCandidates {
   }
 
   private screenCtx() {
-    return { selfPid: this.d.selfPid, nowMs: this.now.nowMs, cooldownUntil: this.d.cooldowns.processes };
+    const cooldownUntil = { get: (pid: number) => this.d.cooldowns.processes.get(this.idOf(pid)) };
+    return { selfPid: this.d.selfPid, nowMs: this.now.nowMs, cooldownUntil };
   }
 
   private note(b: PrescreenBrief, skip: Parameters<DecisionLog['note']>[1], reason?: string): void {
@@ -121,7 +146,11 @@ export class ProcessCandidates {
 
   /** Left alone whatever its status says: the agent itself, init, a process cooling down. */
   private skip(pid: number): boolean {
-    return pid === this.d.selfPid || pid === 1 || (this.d.cooldowns.processes.get(pid) ?? -Infinity) > this.now.nowMs;
+    return (
+      pid === this.d.selfPid ||
+      pid === 1 ||
+      (this.d.cooldowns.processes.get(this.idOf(pid)) ?? -Infinity) > this.now.nowMs
+    );
   }
 
   private brief(b: PrescreenBrief, cpu: number): ProcessBrief {
@@ -179,9 +208,22 @@ export class ProcessCandidates {
     return why === null;
   }
 
+  /**
+   * Where its memory accesses go (its threads' NUMA-balancing faults), a signal to the policy
+   * (policy/agent/access_signal.ts); not read while kernel.numa_balancing is 0 (the default
+   * --numa-balancing off clears it while the agent runs): the kernel then counts no faults.
+   */
+  private access(pid: number): AccessLocality | null {
+    if (this.balancing === undefined) this.balancing = readNumaBalancing(this.d.root);
+    if (this.balancing === 0) return null;
+    const a = accessLocality(readTaskNumaFaults(this.d.root, pid), this.balancing);
+    return a.kind === 'ok' ? a : null;
+  }
+
   private view(s: ProcessSample): ProcessView | null {
     const b = this.briefs.get(s.pid);
     if (b === undefined) return null;
+    const access = this.access(s.pid);
     return {
       ...b,
       threads: s.threads,
@@ -191,6 +233,7 @@ export class ProcessCandidates {
       memsAllowed: s.memsAllowed,
       windowSeconds: s.windowSeconds,
       ...(s.threadUse ? { threadUse: s.threadUse } : {}),
+      ...(access !== null ? { access } : {}),
     };
   }
 }

@@ -10,7 +10,7 @@ import { maxIntervalOf, type AgentConfig } from './config.js';
 import { monotonicMs, sleepUnless } from './clock.js';
 import { balancingWhileRunning } from '../policy/agent/balancing.js';
 import { nextIntervalMs, quietPass } from '../policy/agent/interval.js';
-import { readText } from '../sysfs/read.js';
+import { readNumaBalancing } from '../discover/access_locality.js';
 import { AgentJournal } from './journal.js';
 import { rotateAgentSets } from './journal_rotate.js';
 import type { AgentMetricsSink } from './metrics_sink.js';
@@ -74,13 +74,6 @@ function startJournal(cfg: AgentConfig, deps: RunDeps, now: number): AgentJourna
   } finally {
     release();
   }
-}
-
-/** kernel.numa_balancing now; null when the kernel has none (or it cannot be read). */
-function readNumaBalancing(root: SysRoot): number | null {
-  const text = readText(root, 'proc/sys/kernel/numa_balancing');
-  const n = text === null ? NaN : Number(text.trim());
-  return Number.isInteger(n) ? n : null;
 }
 
 /** Runs the agent until a signal (or one pass with --once); resolves to the exit code. */

@@ -119,6 +119,8 @@ export interface PassCounts extends Unreadable {
   readonly scanned: number;
   /** Processes whose numa_maps it read (not reused). */
   readonly mapped: number;
+  /** Processes left out because the kernel could not allocate memory to read their numa_maps (ENOMEM). */
+  readonly noMemory: number;
 }
 
 /** Processes a pass could not read, by why. */
@@ -240,7 +242,7 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0 };
+  private tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0, noMemory: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
 
@@ -260,6 +262,14 @@ export class ProcessSampler {
   /** Every pid the last pass listed (alive then, whatever it read of them). */
   get listed(): ReadonlySet<number> {
     return this.listedNow;
+  }
+
+  /**
+   * The start time (ticks since boot) of the process that had `pid` at the last pass, null when
+   * it was not read (gone, or a kernel thread): with the pid, who a process is (a pid is reused).
+   */
+  startOf(pid: number): number | null {
+    return this.listedNow.has(pid) ? (this.known.get(pid)?.start ?? null) : null;
   }
 
   /** Processes the last pass could not read, by why. */
@@ -288,7 +298,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0 };
+    this.tally = { scanned: 0, mapped: 0, permission: 0, vanished: 0, noMemory: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -455,6 +465,10 @@ export class ProcessSampler {
     )
       return null;
     const memory = this.memory(c, k, nowMs, status);
+    if (memory === 'no-memory') {
+      this.tally.noMemory++; // not gone: left out this pass, read again at the next
+      return null;
+    }
     if (memory === null) return this.gone();
     if (memory.kind === 'no-permission') this.tally.permission++;
     return {
@@ -480,8 +494,11 @@ export class ProcessSampler {
     return null;
   }
 
-  /** Stage 4; null when the process is gone (or its numa_maps cannot be parsed: warned). */
-  private memory(c: Candidate, k: Known, nowMs: number, status: ProcStatus): ProcessMemory | null {
+  /**
+   * Stage 4; null when the process is gone (or its numa_maps cannot be parsed: warned);
+   * 'no-memory' when the kernel could not allocate memory to read it.
+   */
+  private memory(c: Candidate, k: Known, nowMs: number, status: ProcStatus): ProcessMemory | null | 'no-memory' {
     const how = this.o.memory ?? { numaMaps: { policies: true } };
     if (how === 'none') return EMPTY;
     if ('oneNode' in how) {
@@ -498,7 +515,8 @@ export class ProcessSampler {
     }
     this.tally.mapped++;
     const r = readNumaMapsText(this.root, c.pid);
-    if (!r.ok) return r.reason === 'no-permission' ? { kind: 'no-permission' } : null;
+    if (!r.ok)
+      return r.reason === 'no-permission' ? { kind: 'no-permission' } : r.reason === 'no-memory' ? 'no-memory' : null;
     // A numa_maps that cannot be parsed is a warning; the process is left out like one that exited.
     const memory = parseOrWarn(this.root, numaMapsPath(c.pid), r.text, (t) => memoryFromNumaMaps(t, opts));
     if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.st.rssPages, at: nowMs, memory };

@@ -3,7 +3,12 @@
 // 'empty': the file exists and holds nothing (an attribute with no value now);
 // 'unparseable': it holds something numakit cannot understand (a warning says what and where).
 
-export type AbsentReason = 'missing' | 'no-permission' | 'empty' | 'unparseable';
+/**
+ * Why a fact is absent. 'no-memory': the kernel could not allocate memory to produce the file
+ * (ENOMEM: under memory pressure, as in a cgroup at its memory.max): a fact of the moment, read
+ * again later, not a property of the file.
+ */
+export type AbsentReason = 'missing' | 'no-permission' | 'empty' | 'unparseable' | 'no-memory';
 
 export type Fact<T> =
   | { readonly path: string; readonly value: T }

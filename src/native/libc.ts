@@ -40,6 +40,10 @@ export interface Libc {
   shmctl: Fn;
   mmap: Fn;
   munmap: Fn;
+  perf_event_open: Fn;
+  /** mmap returning a pointer (koffi.view reads through it): perf's ring buffer. */
+  mmapPointer: (...args: unknown[]) => unknown;
+  munmapPointer: Fn;
   socket: Fn;
   sendto: Fn;
   connect: Fn;
@@ -52,8 +56,24 @@ export interface Libc {
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
 // include/uapi/asm-generic/unistd.h (used by arm64).
 const SYSCALLS = {
-  x64: { mbind: 237, set_mempolicy: 238, get_mempolicy: 239, migrate_pages: 256, move_pages: 279, getcpu: 309 },
-  arm64: { mbind: 235, set_mempolicy: 237, get_mempolicy: 236, migrate_pages: 238, move_pages: 239, getcpu: 168 },
+  x64: {
+    mbind: 237,
+    set_mempolicy: 238,
+    get_mempolicy: 239,
+    migrate_pages: 256,
+    move_pages: 279,
+    getcpu: 309,
+    perf_event_open: 298,
+  },
+  arm64: {
+    mbind: 235,
+    set_mempolicy: 237,
+    get_mempolicy: 236,
+    migrate_pages: 238,
+    move_pages: 239,
+    getcpu: 168,
+    perf_event_open: 241,
+  },
 } as const;
 
 export type SyscallName = keyof (typeof SYSCALLS)['x64'];
@@ -145,6 +165,9 @@ function bind(): Libc {
     shmctl: lib.func('int shmctl(int id, int cmd, void *buf)'),
     mmap: lib.func('intptr_t mmap(intptr_t addr, size_t length, int prot, int flags, int fd, int64_t offset)'),
     munmap: lib.func('int munmap(intptr_t addr, size_t length)'),
+    perf_event_open: sys('perf_event_open', 'void *attr, long pid, long cpu, long group_fd, unsigned long flags'),
+    mmapPointer: lib.func('void *mmap(void *addr, size_t length, int prot, int flags, int fd, int64_t offset)'),
+    munmapPointer: lib.func('int munmap(void *addr, size_t length)'),
     socket: lib.func('int socket(int domain, int type, int protocol)'),
     sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
     connect: lib.func('int connect(int fd, const void *addr, uint32_t len)'),

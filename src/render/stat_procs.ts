@@ -49,14 +49,22 @@ export function noPermissionWhy(reader: ProcReader): string {
   return "numa_maps of other users' processes is readable only by root or their owner (run numakit as root)";
 }
 
-/** What ACCESS means, or why no process has it. */
-function accessNote(access: ReadonlyMap<number, AccessLocality> | undefined): string {
+/** What ACCESS means, or why no process has it (and, on the live system, why no PMU sampled it). */
+function accessNote(access: ReadonlyMap<number, AccessLocality> | undefined, pmuWhy: string | undefined): string {
   const all = [...(access?.values() ?? [])];
+  const pmu = pmuWhy === undefined ? '' : ` PMU sampling: not available: ${pmuWhy}.`;
   if (all.length > 0 && all.every((a) => a.kind !== 'ok')) {
     const whys = [...new Set(all.map((a) => a.why))];
-    return `ACCESS: not available: ${whys.join('; ')}.`;
+    return `ACCESS: not available: ${whys.join('; ')}.${pmu}`;
   }
-  return 'ACCESS: share of its recent memory accesses that hit the node its thread ran on, from NUMA-balancing faults (- = not available).';
+  const sources = new Set(all.flatMap((a) => (a.kind === 'ok' ? [a.source] : [])));
+  const from = [
+    sources.has('pmu') ? 'DRAM accesses sampled by the PMU (local or remote by their data source)' : '',
+    sources.has('numa-faults') || sources.size === 0 ? 'NUMA-balancing faults' : '',
+  ]
+    .filter(Boolean)
+    .join(' or ');
+  return `ACCESS: share of its recent memory accesses that hit the node its thread ran on, from ${from} (- = not available).`;
 }
 
 export function renderStatProcs(
@@ -65,8 +73,10 @@ export function renderStatProcs(
     windowSeconds: number;
     total: number;
     reader?: ProcReader;
-    /** Access locality by pid (NUMA-balancing faults); absent: not read. */
+    /** Access locality by pid (NUMA-balancing faults or PMU samples); absent: not read. */
     access?: ReadonlyMap<number, AccessLocality>;
+    /** Why the PMU sampled nothing (live system only). */
+    pmuWhy?: string;
   },
 ): string {
   const rows = [
@@ -108,5 +118,5 @@ export function renderStatProcs(
   const noPerm = ranked.some((r) => r.sample.memory.kind !== 'ok')
     ? `\n"no permission": ${noPermissionWhy(o.reader ?? 'user')}.\n`
     : '';
-  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access)}\n`;
+  return `${head}${renderTable(rows)}\n${noPerm}LOCALITY: share of its memory on the nodes where it spent CPU time, weighted by that time (1 = all local); REMOTE: the rest, MEMORY x (1 - LOCALITY).\n${accessNote(o.access, o.pmuWhy)}\n`;
 }

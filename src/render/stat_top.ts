@@ -94,7 +94,8 @@ export function accessLine(a: AccessLocality | undefined): string {
     .sort(([x], [y]) => Number(x) - Number(y))
     .map(([n, f]) => `${n}:${f}`)
     .join(' ');
-  return `access locality ${a.local.toFixed(2)} (NUMA-balancing faults by node of the memory: ${by})`;
+  const what = a.source === 'pmu' ? 'DRAM accesses sampled by the PMU' : 'NUMA-balancing faults';
+  return `access locality ${a.local.toFixed(2)} (${what} by node of the memory: ${by})`;
 }
 
 function detailLines(f: TopFrame, pid: number, room: number): string[] {

@@ -2,7 +2,7 @@
 // Every route is read-only and answers from a scrape; nothing here writes to the machine.
 import type { IncomingMessage } from 'node:http';
 import { CONTENT_TYPE, renderExposition, type Family } from './exposition.js';
-import type { Route } from './http_server.js';
+import { connectionsAccepted, type Route } from './http_server.js';
 import { scrapeFamilies } from './metrics.js';
 import type { Scrape, Scraper } from './scrape.js';
 import { assetRoutes } from './assets.js';
@@ -26,23 +26,37 @@ export function scrapeTimeoutMs(req: IncomingMessage, defaultMs: number): number
   return Math.max(100, Math.min(defaultMs, h * 1000 - 250));
 }
 
+/** How many turns of the event loop a batch of scrapes waits for more requests, at most. */
+export const BATCH_MAX_TURNS = 256;
+
 /**
  * A scrape runs on the event loop, so scrapes that arrive together queue behind each other: 20
  * scrapers at once waited up to 20 scrape times each (50 s in a loaded lab guest, past
- * Prometheus's 10 s timeout). Requests parsed in the same turn of the loop (those that arrived
- * while the last scrape ran) share the one reading taken right after that turn, within the
- * shortest of their timeouts. No answer is older than its request: scrapes apart in time, even
- * a millisecond apart (Prometheus every 15 s, a test comparing two readings), each read the machine.
+ * Prometheus's 10 s timeout). Requests that arrive together share one reading, taken once a turn
+ * of the loop has passed with no new request and no new connection (libuv accepts one connection
+ * a turn and reads its request the turn after: those that came while a scrape ran trickle in over
+ * as many turns), within the shortest of their timeouts; at most BATCH_MAX_TURNS turns of waiting.
+ * No answer is older than its request: scrapes apart in time, even a millisecond apart
+ * (Prometheus every 15 s, a test comparing two readings), each read the machine.
  */
 export function batchedScrape(
   scrape: (timeoutMs: number) => Scrape,
+  activity: () => number = connectionsAccepted,
   defer: (run: () => void) => void = setImmediate,
 ): (timeoutMs: number) => Promise<Scrape> {
   type Waiter = { timeoutMs: number; resolve: (s: Scrape) => void; reject: (e: unknown) => void };
-  let batch: Waiter[] | null = null;
-  const run = () => {
-    const waiters = batch!;
-    batch = null;
+  let batch: Waiter[] = [];
+  let joined = 0;
+  let seen = activity();
+  let turns = 0;
+  const turn = () => {
+    const now = activity();
+    const more = joined > 0 || now !== seen;
+    joined = 0;
+    seen = now;
+    if (more && ++turns < BATCH_MAX_TURNS) return defer(turn);
+    const waiters = batch;
+    batch = [];
     try {
       const sc = scrape(Math.min(...waiters.map((w) => w.timeoutMs)));
       for (const w of waiters) w.resolve(sc);
@@ -52,10 +66,10 @@ export function batchedScrape(
   };
   return (timeoutMs) =>
     new Promise<Scrape>((resolve, reject) => {
-      if (batch === null) {
-        batch = [];
-        defer(run);
-      }
+      if (batch.length === 0) {
+        turns = 0;
+        defer(turn);
+      } else joined++;
       batch.push({ timeoutMs, resolve, reject });
     });
 }

@@ -189,6 +189,17 @@ function clientCertRefusal(t: WebTls, s: TLSSocket): string | null {
   }
 }
 
+let accepted = 0;
+
+/**
+ * Connections accepted so far by every server of this process. libuv accepts one connection per
+ * turn of the event loop and reads its request in a later turn, so a route that gathers the
+ * requests arriving together (app.ts, batchedScrape) watches this to know more are on their way.
+ */
+export function connectionsAccepted(): number {
+  return accepted;
+}
+
 export async function startHttpServer(given: ServerOptions): Promise<RunningServer> {
   let o = given;
   const L = { ...DEFAULT_LIMITS, ...o.limits };
@@ -218,6 +229,7 @@ export async function startHttpServer(given: ServerOptions): Promise<RunningServ
   server.on('tlsClientError', (e: NodeJS.ErrnoException, s: TLSSocket) =>
     refused(s, `${e.message}${e.code ? ` (${e.code})` : ''}`),
   );
+  server.on('connection', () => void accepted++);
   server.maxConnections = L.maxConnections;
   // Sockets idle this long with a request half-read or never started are dropped too.
   server.setTimeout(L.requestTimeoutMs + L.checkIntervalMs, (socket: Socket) => socket.destroy());

@@ -39,7 +39,7 @@ export function scrapeMetaFamilies(sc: Scrape): Family[] {
     family(
       'numakit_scrape_gaps',
       'gauge',
-      'Facts missing from this scrape by collector and reason (unparseable file, process that vanished, no permission, deadline, error)',
+      'Facts missing from this scrape by collector and reason (unparseable file, process that vanished, no permission, no memory to read it, deadline, error)',
       sc.gaps.map(([collector, reason, n]) => s(n, { collector, reason })),
     ),
     family(

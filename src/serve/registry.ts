@@ -20,6 +20,16 @@ class Vec {
     return e;
   }
 
+  /** Drops the series whose labels `keep` refuses (the thing they describe is gone). */
+  retain(keep: (labels: Labels) => boolean): void {
+    for (const [k, e] of this.values) if (!keep(e.labels)) this.values.delete(k);
+  }
+
+  /** Series it holds now. */
+  get size(): number {
+    return this.values.size;
+  }
+
   family(): Family {
     return family(
       this.name,

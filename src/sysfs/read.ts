@@ -29,6 +29,11 @@ function reasonOf(e: unknown): AbsentReason | null {
     return 'missing';
   if (code === 'EACCES' || code === 'EPERM') return 'no-permission';
   if (code === 'ELOOP') return 'unparseable';
+  // seq_file (numa_maps, smaps, status ...) allocates its buffer at read time, charged to the
+  // reader's memory cgroup (fs/seq_file.c, seq_buf_alloc: GFP_KERNEL_ACCOUNT): at its memory.max
+  // the read fails with ENOMEM. The caller counts and says it; nothing is warned per path (a
+  // daemon would keep one warning per process for ever).
+  if (code === 'ENOMEM') return 'no-memory';
   return null;
 }
 

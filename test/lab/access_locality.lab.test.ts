@@ -1,8 +1,11 @@
 // Access locality (numatop's question) against a real kernel, in one 2-node guest: two busy
 // processes on node 0's CPUs with NUMA balancing on, one in a cpuset allowing only node 1's memory
 // (bound remote: the kernel cannot migrate its pages to node 0, so its hinting faults stay remote),
-// one only node 0's. numakit stat --procs shows ACCESS near 0 and near 1. The PMU path is not here:
-// TCG has no PMU.
+// one only node 0's. numakit stat --procs shows ACCESS near 0 and near 1. Then the agent's use of
+// it: a process whose pages are mostly on node 1 (a cold 160 MiB buffer touched once while it ran
+// there) but whose accesses are local (a hot 24 MiB buffer on node 0, where it runs now) is left
+// alone as cold-memory by `agent --advise --numa-balancing keep`, where the pages alone would move
+// it. The PMU path is not here: TCG has no PMU (test/unit/stat/pmu_access.test.ts, docs/stat.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sectionOk } from './assert.js';
@@ -12,6 +15,14 @@ import { TWO_NODE } from './topologies.js';
 
 const TOUCH = `const b = Buffer.alloc(96 << 20, 1);
 for (;;) for (let i = 0; i < b.length; i += 4096) b[i]++;`;
+const COLD_THEN_HOT = `const fs = require('fs');
+const cold = Buffer.alloc(160 << 20, 1);
+fs.writeFileSync('/tmp/cold-done', String(cold.length));
+const nap = new Int32Array(new SharedArrayBuffer(4));
+while (!fs.existsSync('/tmp/go')) Atomics.wait(nap, 0, 0, 100);
+const hot = Buffer.alloc(24 << 20, 1);
+fs.writeFileSync('/tmp/hot-done', String(hot.length));
+for (;;) for (let i = 0; i < hot.length; i += 4096) hot[i]++;`;
 const SECTIONS = {
   access: `set -e
 echo 1 > /proc/sys/kernel/numa_balancing
@@ -30,6 +41,21 @@ echo "remote=$r local=$l"; cat /proc/$r/cgroup /proc/$l/cgroup
 cat /tmp/procs.txt
 grep -E 'numa_faults|current_node' /proc/$r/sched
 kill $r $l`,
+  agent: `set -e
+echo 1 > /proc/sys/kernel/numa_balancing
+cat > /tmp/cold.js <<'EOF2'
+${COLD_THEN_HOT}
+EOF2
+taskset -c 2-3 node /tmp/cold.js & p=$!
+while [ ! -e /tmp/cold-done ]; do sleep 0.2; done
+taskset -a -p -c 0-1 $p > /dev/null
+touch /tmp/go
+while [ ! -e /tmp/hot-done ]; do sleep 0.2; done
+sleep 12
+echo "pid=$p"
+grep -E 'numa_faults|current_node' /proc/$p/sched
+${NUMAKIT} agent --advise --once --numa-balancing keep --override-pins --granularity process --interval 4s 2>&1
+kill $p`,
 };
 
 describe('access locality in a 2node guest', () => {
@@ -51,5 +77,19 @@ describe('access locality in a 2node guest', () => {
     assert.match(s.stdout, /LOCALITY +ACCESS/);
     assert.ok(access(r) < 0.3, `remote process: ${access(r)}\n${s.stdout}`);
     assert.ok(access(l) > 0.7, `local process: ${access(l)}\n${s.stdout}`);
+  });
+
+  it('the agent: pages mostly remote, accesses local: left alone as cold-memory, the line giving both', (t) => {
+    const s = sectionOk(run, 'agent');
+    for (const line of s.stdout.split('\n').filter((l) => /cold-memory|numa_faults|current_node/.test(l)))
+      t.diagnostic(line);
+    const pid = /^pid=(\d+)$/m.exec(s.stdout)?.[1];
+    assert.match(
+      s.stdout,
+      new RegExp(
+        `cold-memory pid ${pid} \\(node\\): its pages are \\d+% local but its accesses (9\\d|100)% local \\(\\d+ recent NUMA faults\\)`,
+      ),
+      s.stdout,
+    );
   });
 });

@@ -21,6 +21,8 @@ export interface ContainerSpec {
   readonly readOnlyRoot: boolean;
   /** Mount path -> 'tmpfs' (emptyDir) or the host path (hostPath), for writable volumes. */
   readonly writable: Record<string, string>;
+  /** Mount path -> the mode of the files of a mounted Secret (its defaultMode; Kubernetes' own default 0644). */
+  readonly secretModes: Record<string, number>;
 }
 
 /** The DaemonSet's container (or init container) `name` in `kubectl kustomize DIR`. */
@@ -46,6 +48,7 @@ export function containerSpec(dir: string, name: string, init = false): Containe
   // Kubernetes expands $(VAR) in command and args from the container's env.
   const expand = (s: string) => s.replace(/\$\(([A-Z_][A-Z0-9_]*)\)/g, (m, v: string) => env[v] ?? m);
   const writable: Record<string, string> = {};
+  const secretModes: Record<string, number> = {};
   let sysReadOnly = false;
   for (const m of c.volumeMounts ?? []) {
     const v = pod.volumes?.find((x) => x.name === m.name);
@@ -53,11 +56,13 @@ export function containerSpec(dir: string, name: string, init = false): Containe
     if (m.mountPath === '/sys') sysReadOnly = m.readOnly === true;
     else if (m.readOnly !== true && v.emptyDir) writable[m.mountPath] = 'tmpfs';
     else if (m.readOnly !== true && v.hostPath) writable[m.mountPath] = v.hostPath.path;
+    if (v.secret) secretModes[m.mountPath] = v.secret.defaultMode ?? 0o644;
   }
   return {
     name,
     env,
     writable,
+    secretModes,
     sysReadOnly,
     argv: [...(c.command ?? []), ...(c.args ?? [])].map(expand),
     uid: c.securityContext?.runAsUser ?? pod.securityContext?.runAsUser ?? 0,

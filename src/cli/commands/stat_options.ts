@@ -57,7 +57,7 @@ export const STAT_OPTIONS = {
   json: { type: 'boolean', help: 'machine-readable (every mode; schemaVersion 1, docs/stat.md)' },
   procs: {
     type: 'boolean',
-    help: 'every process with resident memory, most memory on nodes it does not run on\nfirst, with its LOCALITY: the share of its memory on the nodes where it spent\nCPU time during the window, weighted by that time (1 = all local, 0 = all remote),\nand its ACCESS locality: the share of its recent NUMA-balancing faults on memory\nof the node each thread runs on (needs kernel.numa_balancing on; docs/stat.md)',
+    help: 'every process with resident memory, most memory on nodes it does not run on\nfirst, with its LOCALITY: the share of its memory on the nodes where it spent\nCPU time during the window, weighted by that time (1 = all local, 0 = all remote),\nand its ACCESS locality: the share of its recent memory accesses that hit the\nnode each thread runs on, from the PMU where the CPU samples memory accesses\n(Intel PEBS, AMD IBS; over another window), else from NUMA-balancing faults\n(needs kernel.numa_balancing on); the note says why when neither (docs/stat.md)',
   },
   top: { type: 'string', value: 'N', help: 'how many processes --procs shows (default 20)' },
   window: { type: 'string', value: 'SEC', help: 'how long --procs samples CPU time (default 1)' },

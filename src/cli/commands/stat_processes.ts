@@ -4,7 +4,9 @@ import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_loc
 import { accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { sampleProcesses } from '../../discover/process_sampler.js';
+import type { AccessLocality } from '../../model/access_locality.js';
 import { NumakitError } from '../../model/errors.js';
+import { findMemPmu } from '../../sysfs/pmu.js';
 import type { ProcessMemoryInfo } from '../../model/stat.js';
 import { rankByRemote } from '../../policy/locality.js';
 import { rankedJson, renderStatJson } from '../../render/stat_json.js';
@@ -40,6 +42,24 @@ export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits
   return procs;
 }
 
+/**
+ * The PMU source of ACCESS where the CPU has one (it wins over NUMA faults for the processes it
+ * sampled: real accesses, not a sample of hinting faults), sampled over another --window; or why
+ * not (null reason: a snapshot, where only the faults it carries count). koffi is loaded only
+ * when a PMU is there.
+ */
+async function pmuAccess(
+  ctx: Context,
+  o: StatOptions,
+  pids: readonly number[],
+): Promise<{ kind: 'ok'; access: ReadonlyMap<number, AccessLocality> } | { kind: 'unavailable'; why?: string }> {
+  if (!ctx.root.isReal || pids.length === 0) return { kind: 'unavailable' };
+  const pmu = findMemPmu(ctx.root);
+  if (pmu.kind === 'absent') return { kind: 'unavailable', why: pmu.why };
+  const { samplePmuAccess } = await import('../../native/pmu_access.js');
+  return samplePmuAccess(ctx.root, pids, { windowMs: o.windowSeconds * 1000 });
+}
+
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   const samples = withoutSelf(
     await sampleProcesses(ctx.root, { windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0 }),
@@ -50,6 +70,12 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   const access = new Map(
     ranked.map((r) => [r.sample.pid, accessLocality(readTaskNumaFaults(ctx.root, r.sample.pid), balancing)]),
   );
+  const pmu = await pmuAccess(
+    ctx,
+    o,
+    ranked.map((r) => r.sample.pid),
+  );
+  if (pmu.kind === 'ok') for (const [pid, a] of pmu.access) access.set(pid, a);
   if (o.json)
     ctx.out(
       renderStatJson({
@@ -65,6 +91,7 @@ export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
         total: samples.length,
         reader: reader(ctx),
         access,
+        ...(pmu.kind === 'unavailable' ? { pmuWhy: pmu.why } : {}),
       }),
     );
   return 0;

@@ -11,8 +11,8 @@ import type { PolicyOptions, ProcessBrief, ProcessView, SkipReason } from './typ
 export interface ScreenContext {
   readonly selfPid: number;
   readonly nowMs: number;
-  /** pid -> time until which the agent leaves it alone. */
-  readonly cooldownUntil: ReadonlyMap<number, number>;
+  /** pid -> time until which the agent leaves it alone (the process that has the pid now). */
+  readonly cooldownUntil: { get(pid: number): number | undefined };
 }
 
 /**

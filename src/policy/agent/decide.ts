@@ -4,6 +4,7 @@
 // target nodes before the next process is placed, so two processes that fit one node each do
 // not both pick the same node. Pure: the clock and the machine come in as data.
 import { remoteBytes } from '../locality.js';
+import { type AccessGain, accessGain, accessText } from './access_signal.js';
 import { spend, type Budget, type BudgetOptions } from './budget.js';
 import { memoryPin } from './candidates.js';
 import { place } from './place.js';
@@ -103,28 +104,85 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   const gain = pl.split !== undefined && weighted >= 0 ? pl.split.hotLocalityAfter - pl.split.hotLocalityNow : weighted;
   // With a split, "local" is about the hot threads: the cold ones run near, not with, the memory.
   const localNow = pl.split?.hotLocalityNow ?? pl.localityNow;
+  const acc = accessGain(p, pl);
+  const withAccess = (reason: string, change: boolean) =>
+    acc === null ? reason : `${reason}; ${accessText(acc, change)}`;
+  if (acc !== null) {
+    const byAccess = accessDecision(p, pl, { acc, pageGain: gain }, opts);
+    if (byAccess !== null) return byAccess;
+  }
   if (localNow >= LOCAL_ENOUGH && gain < opts.minGain) {
     if (boundThere(p, pl))
-      return { kind: 'skip', ...base, skip: 'local', reason: localReason(pl), localityNow: pl.localityNow };
+      return {
+        kind: 'skip',
+        ...base,
+        skip: 'local',
+        reason: withAccess(localReason(pl), false),
+        localityNow: pl.localityNow,
+      };
     // Local but free to wander: bind its threads where its memory is (no memory moves), so the
     // scheduler cannot drift it away, and so later decisions count its CPU on that node.
     const bind = { ...pl, moveFrom: [], moveBytes: 0, localityAfter: Math.max(pl.localityNow, pl.localityAfter) };
     const what = pl.split
       ? `hot threads ${pct(pl.split.hotLocalityNow)}: bind them to node ${pl.nodes.join(',')} where its memory is, the others to node ${pl.split.coldNodes.join(',')}`
       : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is`;
-    return { kind: 'move', ...base, placement: bind, reason: `${what} (tune ${opts.tune})`, cpu: p.cpu };
+    return {
+      kind: 'move',
+      ...base,
+      placement: bind,
+      reason: withAccess(`${what} (tune ${opts.tune})`, false),
+      cpu: p.cpu,
+    };
   }
   if (gain < opts.minGain) {
     return {
       kind: 'skip',
       ...base,
       skip: 'low-gain',
-      reason: `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`,
+      reason: withAccess(
+        `best gain ${pct(gain)} (node ${pl.nodes.join(',')}) < --min-gain ${pct(opts.minGain)}`,
+        false,
+      ),
       localityNow: pl.localityNow,
       cpu: p.cpu,
     };
   }
-  return { kind: 'move', ...base, placement: pl, reason: moveReason(pl, opts.tune), cpu: p.cpu };
+  return { kind: 'move', ...base, placement: pl, reason: withAccess(moveReason(pl, opts.tune), true), cpu: p.cpu };
+}
+
+/**
+ * Where accesses and pages disagree (access_signal.ts), the accesses decide: a page gain whose
+ * accesses gain nothing is cold memory, left alone; an access gain the pages do not show is
+ * acted on. Null: they agree, the page rules decide.
+ */
+function accessDecision(
+  p: ProcessView,
+  pl: Placement,
+  { acc, pageGain }: { acc: AccessGain; pageGain: number },
+  opts: PolicyOptions,
+): Decision | null {
+  const base = { pid: p.pid, comm: p.comm, ...(p.unit ? { unit: p.unit } : {}) };
+  const gain = acc.after - acc.now;
+  if (pageGain >= opts.minGain && gain < opts.minGain) {
+    const moved = pl.moveBytes > 0 ? `, ${mib(pl.moveBytes)} to move` : '';
+    return {
+      kind: 'skip',
+      ...base,
+      skip: 'cold-memory',
+      reason: `its pages are ${pct(pl.localityNow)} local but its ${accessText(acc, false)}: the remote memory is cold; the best placement (node ${pl.nodes.join(',')}${moved}) raises accesses by ${pct(gain)} < --min-gain ${pct(opts.minGain)}`,
+      localityNow: pl.localityNow,
+      cpu: p.cpu,
+    };
+  }
+  if (pageGain < opts.minGain && gain >= opts.minGain && (pl.moveBytes > 0 || !boundThere(p, pl)))
+    return {
+      kind: 'move',
+      ...base,
+      placement: pl,
+      reason: `${accessText(acc, true)} though its pages are ${pct(pl.localityNow)} local (the remote pages are the ones it uses): ${moveReason(pl, opts.tune)}`,
+      cpu: p.cpu,
+    };
+  return null;
 }
 
 export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {

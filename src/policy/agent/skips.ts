@@ -33,6 +33,7 @@ export const SKIPS: Readonly<Record<SkipReason, SkipRule>> = {
   'no-permission': { logged: true, coolsDown: true, text: null },
   local: { logged: true, coolsDown: true, text: null },
   'low-gain': { logged: true, coolsDown: true, text: null },
+  'cold-memory': { logged: true, coolsDown: true, text: null },
   'no-room': { logged: true, coolsDown: false, text: null },
   budget: { logged: true, coolsDown: false, text: null },
   'no-memory': { logged: true, coolsDown: false, text: null },

@@ -1,6 +1,7 @@
 // Plain data of the agent's placement policy: what it sees of the machine and of each process,
 // its options, and the decisions it returns. Pure types; src/agent/ fills them from /proc and
 // /sys and acts on the decisions.
+import type { AccessLocality } from '../../model/access_locality.js';
 import type { ProcessMemory, ThreadUse } from '../../model/stat.js';
 
 export type Strategy = 'balance' | 'consolidate';
@@ -83,6 +84,8 @@ export interface ProcessView extends ProcessBrief {
   readonly windowSeconds: number;
   /** Each thread's CPU over the window (for --granularity threads). */
   readonly threadUse?: readonly ThreadUse[];
+  /** Where its memory accesses go (NUMA-balancing faults), when known: policy/agent/access_signal.ts. */
+  readonly access?: AccessLocality;
 }
 
 /** Why a process is left alone. */
@@ -100,6 +103,7 @@ export type SkipReason =
   | 'no-permission'
   | 'local'
   | 'low-gain'
+  | 'cold-memory'
   | 'no-room'
   | 'budget'
   | 'no-memory'

@@ -6,7 +6,7 @@ import { SysfsParseError } from '../../model/errors.js';
 import type { SysRoot } from '../../sysfs/root.js';
 
 /** Why a fact is missing from this scrape. */
-export type GapReason = 'unparseable' | 'vanished' | 'no-permission' | 'deadline' | 'error';
+export type GapReason = 'unparseable' | 'vanished' | 'no-permission' | 'no-memory' | 'deadline' | 'error';
 
 export class Gaps {
   private readonly counts = new Map<string, number>();

@@ -120,6 +120,7 @@ export class TopProcessesCollector {
     }
     const counts = sampler.counts;
     if (counts.permission > 0) c.gaps.add('processes', 'no-permission', counts.permission);
+    if (counts.noMemory > 0) c.gaps.add('processes', 'no-memory', counts.noMemory);
     return { top: top.map(topProcess), scanned: counts.scanned, mapped: counts.mapped, vanished: counts.vanished };
   }
 }

@@ -8,7 +8,7 @@ test('the skips after which a process cools down: nothing to gain now, or nothin
     .filter(([, r]) => r.coolsDown)
     .map(([k]) => k)
     .sort();
-  assert.deepEqual(cooling, ['local', 'low-gain', 'no-permission', 'pinned-memory']);
+  assert.deepEqual(cooling, ['cold-memory', 'local', 'low-gain', 'no-permission', 'pinned-memory']);
 });
 
 test('silent skips: every small, idle or kernel process, the agent itself, init, a cooldown', () => {
@@ -35,6 +35,7 @@ test('skipText: the reason decided with the skip first, else the table, else its
           'no-permission',
           'local',
           'low-gain',
+          'cold-memory',
           'no-room',
           'budget',
           'no-memory',

@@ -34,6 +34,11 @@ export interface FakeProc {
   thp?: boolean;
   /** A kernel thread: no mm (vsize 0 in its stat). */
   kernel?: boolean;
+  /**
+   * Recent NUMA hinting faults by the node of the memory (node -> faults), written to its first
+   * thread's /proc/PID/task/TID/sched (the node it runs on: its CPU's, one CPU a node).
+   */
+  faults?: Record<number, number>;
 }
 
 export const ANON_BASE = 0x7f0000000000;
@@ -119,6 +124,18 @@ export class FakeMachine {
     this.write();
   }
 
+  /** kernel.numa_balancing (0: the kernel keeps no NUMA fault statistics). */
+  setNumaBalancing(value: number): void {
+    put(this.dir, 'proc/sys/kernel/numa_balancing', `${value}\n`);
+  }
+
+  /** Removes a cgroup leaf (its processes stay, as after a move to another cgroup). */
+  removeCgroup(path: string): void {
+    this.cgroups.delete(path);
+    rmSync(join(this.dir, `sys/fs/cgroup${path}`), { recursive: true, force: true });
+    this.write();
+  }
+
   /** Advances time: every thread runs `seconds` on its CPU; `busyCpus` are kept busy by others. */
   tick(seconds: number, busyCpus: number[] = []): void {
     const ticks = seconds * 100;
@@ -195,6 +212,17 @@ export class FakeMachine {
       this.writeMemory(p);
       rmSync(join(this.dir, base, 'task'), { recursive: true, force: true });
       for (const t of p.threads) put(this.dir, `${base}/task/${t.tid}/stat`, statLine(t.tid, p.comm, t));
+      if (p.faults !== undefined) {
+        const t = p.threads[0]!;
+        const lines = Object.entries(p.faults).map(
+          ([n, f]) => `numa_faults node=${n} task_private=${f} task_shared=0 group_private=0 group_shared=0\n`,
+        );
+        put(
+          this.dir,
+          `${base}/task/${t.tid}/sched`,
+          `${p.comm} (${t.tid}, #threads: ${p.threads.length})\nnuma_scan_seq:  3\nnuma_pages_migrated:  0\ncurrent_node=${t.cpu}, numa_group_id=0\n${lines.join('')}`,
+        );
+      }
     }
   }
 

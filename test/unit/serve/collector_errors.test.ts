@@ -8,6 +8,7 @@ import { failureLine } from '../../../src/model/errors.js';
 import { scrapeFamilies } from '../../../src/serve/metrics.js';
 import { renderExposition } from '../../../src/serve/exposition.js';
 import { Scraper } from '../../../src/serve/scrape.js';
+import { withReadFaults } from '../../helpers/read_faults.js';
 import { OPTS, realisticFourNode, value } from './helpers.js';
 
 describe('serve: a collector that throws', () => {
@@ -65,5 +66,26 @@ describe('serve: a collector that throws', () => {
       failureLine('x', e, { stack: true }),
       /^x failed: RangeError: first\nRangeError: first\nsecond\n\s+at /,
     );
+  });
+});
+
+describe('serve: a numa_maps the kernel cannot allocate memory to read (ENOMEM)', () => {
+  let fx: ReturnType<typeof realisticFourNode>;
+  before(() => (fx = realisticFourNode()));
+  after(() => fx.remove());
+
+  it('is a no-memory gap of the processes collector, not an error; the other processes are listed', async () => {
+    const log: string[] = [];
+    const s = new Scraper(fx.root, { ...OPTS, log: (l) => void log.push(l) });
+    const t = await withReadFaults(
+      (path) => (path.endsWith('/proc/1302/numa_maps') ? 'ENOMEM' : undefined),
+      async () => renderExposition(scrapeFamilies(s.scrape(), { nodeExporterNames: false })),
+    );
+    assert.deepEqual(log, []);
+    assert.equal(value(t, 'numakit_scrape_gaps{collector="processes",reason="no-memory"}'), 1);
+    assert.equal(value(t, 'numakit_scrape_collector_errors_total{collector="processes"}'), 0);
+    assert.equal(value(t, 'numakit_scrape_collector_success{collector="processes"}'), 0, 'it did not read everything');
+    assert.doesNotMatch(t, /pid="1302"/);
+    assert.match(t, /numakit_process_remote_bytes\{pid="1403"/);
   });
 });

@@ -133,6 +133,6 @@ describe('process sampler: sampleProcesses', () => {
       s.map((p) => p.pid),
       [200],
     );
-    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, vanished: 1 }]);
+    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, vanished: 1, noMemory: 0 }]);
   });
 });
