@@ -28,8 +28,8 @@ export interface SystemSets {
   nodes: number[];
   memoryNodes: number[];
   cpus: number[];
-  memsAllowed: number[];
-  cpusAllowed: number[];
+  memsAllowed: readonly number[];
+  cpusAllowed: readonly number[];
   nodeCpus: Map<number, number[]>;
 }
 

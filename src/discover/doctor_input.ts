@@ -13,23 +13,20 @@ import { readKsm } from '../sysfs/ksm.js';
 import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
 import { readNodeNumastat } from '../sysfs/node_numastat.js';
 import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
-import { listPids, readComm } from '../sysfs/proc_list.js';
-import { readProcStatusFact } from '../sysfs/proc_status.js';
-import { isRefused } from '../model/fact.js';
 import { othersInvisible } from '../sysfs/proc_mount.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
 import { discoverTopology } from './topology.js';
-import { readPlacedProcesses } from './placement.js';
+import { type ProcessWalk, readPlacedProcesses, walkProcesses } from './placement.js';
 import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
 
 function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
-  const ints = readInterrupts(root);
+  const wanted = new Set(t.devices.flatMap((d) => d.irqs));
+  const ints = readInterrupts(root, { irqs: wanted });
   if (ints === null)
     return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
-  const wanted = new Set(t.devices.flatMap((d) => d.irqs));
   const out: Record<number, IrqInfo> = {};
   for (const line of ints.lines) {
     if (!wanted.has(line.irq)) continue;
@@ -50,15 +47,12 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
   return gathered(out, 'proc/interrupts, proc/irq/*/smp_affinity_list');
 }
 
-function readComms(root: SysRoot): Gathered<Record<string, number[]>> {
-  const pids = listPids(root);
-  if (pids.length === 0)
+/** Processes by name: status's Name is the task's comm (proc(5)), read in the one walk. */
+function readComms(walk: ProcessWalk): Gathered<Record<string, number[]>> {
+  if (walk.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
   const out: Record<string, number[]> = {};
-  for (const pid of pids) {
-    const comm = readComm(root, pid);
-    if (comm !== null) (out[comm] ??= []).push(pid);
-  }
+  for (const { pid, status } of walk.statuses) (out[status.name] ??= []).push(pid);
   return gathered(out, 'proc/*/comm');
 }
 
@@ -98,21 +92,17 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
 async function readPlacements(
   root: SysRoot,
   t: Topology,
+  walk: ProcessWalk,
 ): Promise<{ processes: Gathered<ProcessPlacement[]>; hidden: number }> {
-  const all = listPids(root);
-  if (all.length === 0)
+  if (walk.listed === 0)
     return {
       processes: missing('no processes under proc/ (a snapshot taken without processes, or a container)'),
       hidden: 0,
     };
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
-  let hidden = 0;
-  const pids = all.filter((pid) => {
-    const status = readProcStatusFact(root, pid);
-    // Refused (hidepid=noaccess): its size is unknown, so it is counted, not taken for small.
-    if (isRefused(status)) hidden++;
-    return (status.value?.rssBytes ?? 0) >= min;
-  });
+  // A process whose status was refused (hidepid=noaccess) has no known size: the walk counted it.
+  let hidden = walk.hidden;
+  const pids = walk.statuses.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
   const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
   const out: ProcessPlacement[] = [];
   for (const s of samples) {
@@ -139,11 +129,13 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
   const topology = opts.topology ?? discoverTopology(root, { caches: false });
   const nets = topology.devices.filter((d) => d.kind === 'net');
-  const placements = await readPlacements(root, topology);
+  // One walk of /proc: names, sizes and placements all come from it.
+  const walk = walkProcesses(root);
+  const placements = await readPlacements(root, topology, walk);
   return {
     topology,
     irqs: readIrqs(root, topology),
-    comms: readComms(root),
+    comms: readComms(walk),
     irqbalanceConfig: readIrqbalanceConfig(root),
     ksm: readKsm(root),
     swap: readSwapUsage(root),
@@ -156,7 +148,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     processes: placements.processes,
     hiddenProcesses: placements.hidden,
     othersInvisible: othersInvisible(root),
-    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology))),
+    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology)), walk),
     demotion: readDemotion(root),
   };
 }

@@ -4,22 +4,49 @@
 // one numa_maps is read: the kernel walks the page tables for it). doctor and apply decide a
 // profile's placement from the same list, so they cannot disagree about it.
 import { gathered, missing, type Gathered } from '../model/doctor_input.js';
+import { isRefused } from '../model/fact.js';
 import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../model/placement.js';
 import { listPids } from '../sysfs/proc_list.js';
 import { numaMapsPath, policyAsPrinted, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
-import { readProcStatus } from '../sysfs/proc_status.js';
+import { type ProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-/** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */
-export function readPlacedProcesses(root: SysRoot, minBytes = LARGE_PROCESS_BYTES): Gathered<PlacedProcess[]> {
+/** What one walk of /proc read: how many processes it listed, and the status of each still there. */
+export interface ProcessWalk {
+  readonly listed: number;
+  readonly statuses: readonly { readonly pid: number; readonly status: ProcStatus }[];
+  /** Processes whose status this user was refused (/proc mounted hidepid=noaccess): size unknown. */
+  readonly hidden: number;
+}
+
+/**
+ * One walk of /proc: each process's status, read once. doctor takes the names, the sizes and
+ * where large processes may run from it (it walked /proc three times: comm, then status twice).
+ */
+export function walkProcesses(root: SysRoot): ProcessWalk {
   const pids = listPids(root);
-  if (pids.length === 0)
+  const statuses: { pid: number; status: ProcStatus }[] = [];
+  let hidden = 0;
+  for (const pid of pids) {
+    const fact = readProcStatusFact(root, pid);
+    if (fact.value !== null) statuses.push({ pid, status: fact.value });
+    else if (isRefused(fact)) hidden++;
+  }
+  return { listed: pids.length, statuses, hidden };
+}
+
+/** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */
+export function readPlacedProcesses(
+  root: SysRoot,
+  minBytes = LARGE_PROCESS_BYTES,
+  walk: ProcessWalk = walkProcesses(root),
+): Gathered<PlacedProcess[]> {
+  if (walk.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without --processes, or a container)');
   const out: PlacedProcess[] = [];
-  for (const pid of pids) {
-    const s = readProcStatus(root, pid);
-    if (s === null || s.rssBytes < minBytes) continue;
+  for (const { pid, status: s } of walk.statuses) {
+    if (s.rssBytes < minBytes) continue;
     out.push({ pid, comm: s.name, totalBytes: s.rssBytes, cpusAllowed: s.cpusAllowed, memsAllowed: s.memsAllowed });
   }
   out.sort((a, b) => b.totalBytes - a.totalBytes);

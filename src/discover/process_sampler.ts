@@ -19,15 +19,22 @@ import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
 import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import { ProcStatFiles, type StatFields, type ThreadFields } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
-import { CLOCK_TICKS_PER_SECOND, readTaskStat } from '../sysfs/proc_task_stat.js';
+import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { memoryFromNumaMaps } from './processes.js';
 
 /** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
 export const KERNEL_RECHECK = 12;
+
+/**
+ * A process's HugetlbPages is read again after this long even when nothing says it changed: pages
+ * leave a mapping without a fault or an mmap of its own (another process punches a hole in the
+ * hugetlbfs file, MADV_DONTNEED since 5.18).
+ */
+export const HUGETLB_TTL_MS = 30_000;
 
 export interface ThreadTicks {
   readonly ticks: number;
@@ -151,6 +158,8 @@ interface Known {
   maps: { rssPages: number; at: number; memory: ProcessMemory } | null;
   /** The status read at the last pass and the resident pages then (options.reuseStatus). */
   status: { rssPages: number; status: ProcStatus } | null;
+  /** HugetlbPages (options.hugetlb) and what it could only change with: vsize, faults (read at `at`). */
+  huge: { vsizeBytes: number; faults: number; at: number; bytes: number } | null;
 }
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
@@ -175,14 +184,16 @@ export function readCpuNodes(root: SysRoot): Map<number, number> {
 }
 
 /** CPU ticks and last CPU of every thread of a process; null when the process is gone. */
-export function readThreadTicks(root: SysRoot, pid: number): Map<number, ThreadTicks> | null {
+export function readThreadTicks(
+  root: SysRoot,
+  pid: number,
+  files: ProcStatFiles = new ProcStatFiles(root),
+): Map<number, ThreadTicks> | null {
   const tids = listTids(root, pid);
   if (tids === null) return null;
   const out = new Map<number, ThreadTicks>();
-  for (const tid of tids) {
-    const s = readTaskStat(root, pid, tid);
-    if (s !== null) out.set(tid, { ticks: s.cpuTicks, processor: s.processor });
-  }
+  const t: ThreadFields = { ticks: 0, processor: 0 };
+  for (const tid of tids) if (files.readThread(pid, tid, t)) out.set(tid, { ticks: t.ticks, processor: t.processor });
   return out;
 }
 
@@ -301,7 +312,7 @@ export class ProcessSampler {
     const listed = new Set(explicit ?? listPids(this.root));
     this.listedNow = listed;
     try {
-      const cands = this.stat(listed, explicit === undefined, windowSeconds);
+      const cands = this.stat(listed, { residentOnly: explicit === undefined, windowSeconds, nowMs: p.nowMs });
       if (p.largestFirst) cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid);
       for (const c of cands) {
         if (p.largestFirst?.stop({ pid: c.pid, bound: c.bound })) break;
@@ -317,9 +328,12 @@ export class ProcessSampler {
   }
 
   /** Stage 1 for every listed process: its stat, and the bars. */
-  private stat(listed: ReadonlySet<number>, residentOnly: boolean, windowSeconds: number): Candidate[] {
+  private stat(
+    listed: ReadonlySet<number>,
+    { residentOnly, windowSeconds, nowMs }: { residentOnly: boolean; windowSeconds: number; nowMs: number },
+  ): Candidate[] {
     const out: Candidate[] = [];
-    const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0 };
+    const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
     const screen = this.o.screen;
     for (const pid of listed) {
       const k = this.kernel.get(pid);
@@ -360,13 +374,34 @@ export class ProcessSampler {
       if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
       if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
       if (idle) continue;
-      if (this.o.hugetlb === true) status ??= readProcStatus(this.root, pid);
-      const bound =
-        st.rssPages * this.pageSize() + (this.o.hugetlb === true && status !== null ? (status.hugetlbBytes ?? 0) : 0);
+      let huge = 0;
+      if (this.o.hugetlb === true) {
+        const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
+        status = h.status;
+        huge = h.bytes;
+      }
+      const bound = st.rssPages * this.pageSize() + huge;
       if (residentOnly && bound === 0) continue;
       out.push({ pid, st: { ...st }, bound, status, known: before !== undefined, prior });
     }
     return out;
+  }
+
+  /**
+   * HugetlbPages of a process (not in its RSS), its status read only when the count can have
+   * changed: hugetlbfs pages come with a fault (minflt/majflt) and go with an munmap (vsize), or
+   * after HUGETLB_TTL_MS. serve read every status at every scrape while some node had huge pages
+   * in use (issue 27). `status`: the one read now, else null.
+   */
+  private hugetlb(pid: number, st: StatFields, nowMs: number): { status: ProcStatus | null; bytes: number } {
+    const k = this.known.get(pid)!;
+    const h = k.huge;
+    if (h !== null && h.vsizeBytes === st.vsizeBytes && h.faults === st.faults && nowMs - h.at < HUGETLB_TTL_MS)
+      return { status: null, bytes: h.bytes };
+    const status = readProcStatus(this.root, pid);
+    const bytes = status?.hugetlbBytes ?? 0;
+    k.huge = status === null ? null : { vsizeBytes: st.vsizeBytes, faults: st.faults, at: nowMs, bytes };
+    return { status, bytes };
   }
 
   private pageSize(): number {
@@ -394,6 +429,7 @@ export class ProcessSampler {
         pass: this.pass,
         maps: null,
         status: null,
+        huge: null,
       });
       return null;
     }
@@ -438,7 +474,7 @@ export class ProcessSampler {
     if (this.o.threads !== false) {
       // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
       const still = prior !== null && c.st.cpuTicks >= 0 && prior.ticks === c.st.cpuTicks;
-      t1 = still ? prior.threads : readThreadTicks(this.root, pid);
+      t1 = still ? prior.threads : readThreadTicks(this.root, pid, this.files);
       if (t1 === null) return this.gone();
       k.threads = t1;
       if (baselineOnly) this.baselineCount++;
@@ -521,6 +557,7 @@ function fromStatus(s: ProcStatus, out: StatFields, pageSize: number): void {
   out.threads = s.threads;
   out.rssPages = Math.ceil(s.rssBytes / pageSize);
   out.vsizeBytes = s.rssBytes;
+  out.faults = -1;
 }
 
 /** A sampler with the given filters (stat, top, the agent, serve, snapshot, doctor). */

@@ -30,6 +30,25 @@ export function parseCpuList(text: string, limit = MAX_CPUS): number[] {
   return unordered === null ? out : [...unordered].sort((a, b) => a - b);
 }
 
+/** Distinct lists kept by sharedCpuList; past it the cache starts again (a bound, never reached in practice). */
+const SHARED_MAX = 1024;
+const shared = new Map<string, readonly number[]>();
+
+/**
+ * parseCpuList, the result shared by every caller with the same text and frozen: the 10,000
+ * processes of a large machine have a few distinct Cpus_allowed_list values, and 10,000 copies
+ * of a 1,792-id array were most of a pass's heap (issue 27). Errors as parseCpuList's.
+ */
+export function sharedCpuList(text: string): readonly number[] {
+  let ids = shared.get(text);
+  if (ids === undefined) {
+    ids = Object.freeze(parseCpuList(text));
+    if (shared.size >= SHARED_MAX) shared.clear();
+    shared.set(text, ids);
+  }
+  return ids;
+}
+
 /** Formats ids as a compact list: [0,1,2,3,8] -> "0-3,8". */
 export function formatCpuList(ids: readonly number[]): string {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);

@@ -21,9 +21,9 @@ export function missing<T>(reason: string): Gathered<T> {
 export interface IrqInfo {
   readonly irq: number;
   /** smp_affinity_list: the CPUs asked for. */
-  readonly affinity: CpuId[];
+  readonly affinity: readonly CpuId[];
   /** effective_affinity_list where the kernel has it. */
-  readonly effective: CpuId[] | null;
+  readonly effective: readonly CpuId[] | null;
   /** Interrupts served since boot, per CPU and in total (from /proc/interrupts). */
   readonly counts: Record<CpuId, number>;
   readonly total: number;

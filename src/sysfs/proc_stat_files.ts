@@ -6,10 +6,13 @@
 // An open /proc/PID/stat holds the process's struct pid, not its number: once the process is gone
 // (reaped) every read fails with ESRCH, so a reused PID is never mistaken for the old process; the
 // file is then closed and the number opened afresh. Any other root (a snapshot, a test tree: a
-// jail) and a file the byte parser refuses go through readProcStat (read.ts: the jail, warnings).
+// jail) is read with one open and read a pass (read.ts readInto: the jail), parsed from the same
+// buffer; a file the byte parser refuses goes through readProcStat (its warning).
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { isRefused } from '../model/fact.js';
-import { readProcStatFact } from './proc_task_stat.js';
+import { MAX_CPUS } from '../model/limits.js';
+import { readProcStatFact, readTaskStat } from './proc_task_stat.js';
+import { readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
 /** The fields of /proc/PID/stat the agent's screen needs (see proc_task_stat.ts). */
@@ -20,6 +23,8 @@ export interface StatFields {
   threads: number;
   rssPages: number;
   vsizeBytes: number;
+  /** minflt + majflt (fields 10 and 12): a process's hugetlbfs pages change only with a fault or an mmap. */
+  faults: number;
 }
 
 /** Files kept open at most: past it, a file is opened, read and closed each time (RLIMIT_NOFILE can be 1024). */
@@ -41,6 +46,7 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
   at++;
   let field = 2;
   let utime = -1;
+  let minflt = -1;
   for (;;) {
     while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
     if (at >= n) return false;
@@ -53,9 +59,11 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
       if (c < 0 || c > 9) ok = false;
       v = v * 10 + c;
     }
-    if (field < 14 || (field > 15 && field !== 20 && field < 22)) continue;
+    if (field < 14 ? field !== 10 && field !== 12 : field > 15 && field !== 20 && field < 22) continue;
     if (!ok || at === start || !Number.isSafeInteger(v)) return false;
-    if (field === 14) utime = v;
+    if (field === 10) minflt = v;
+    else if (field === 12) out.faults = minflt + v;
+    else if (field === 14) utime = v;
     else if (field === 15) out.cpuTicks = utime + v;
     else if (field === 20) out.threads = v;
     else if (field === 22) out.startTicks = v;
@@ -68,6 +76,47 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
 }
 
 export type StatRead = 'read' | 'gone' | 'refused';
+
+/** What a thread's stat gives the sampler: its CPU ticks and the CPU it last ran on. */
+export interface ThreadFields {
+  ticks: number;
+  processor: number;
+}
+
+/**
+ * Parses utime + stime (fields 14, 15) and processor (39) from `buf[0, n)` into `out`; false
+ * when the line is not a stat line. As parseStatBytes: counted from the LAST ')', no allocation.
+ */
+export function parseThreadBytes(buf: Uint8Array, n: number, out: ThreadFields): boolean {
+  let at = n - 1;
+  while (at >= 0 && buf[at] !== 0x29) at--;
+  if (at < 0) return false;
+  at++;
+  let field = 2;
+  let utime = -1;
+  for (;;) {
+    while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
+    if (at >= n) return false;
+    field++;
+    let v = 0;
+    let ok = true;
+    const start = at;
+    for (; at < n && buf[at] !== SPACE && buf[at] !== NEWLINE; at++) {
+      const c = buf[at]! - 48;
+      if (c < 0 || c > 9) ok = false;
+      v = v * 10 + c;
+    }
+    if (field !== 14 && field !== 15 && field !== 39) continue;
+    if (!ok || at === start || !Number.isSafeInteger(v)) return false;
+    if (field === 14) utime = v;
+    else if (field === 15) out.ticks = utime + v;
+    else {
+      if (v >= MAX_CPUS) return false;
+      out.processor = v;
+      return true;
+    }
+  }
+}
 
 /** The /proc/PID/stat reader of one sampler: open files by pid. */
 export class ProcStatFiles {
@@ -87,6 +136,12 @@ export class ProcStatFiles {
     if (this.fast) {
       const r = this.readFast(pid, out);
       if (r !== null) return r ? 'read' : 'gone';
+    } else {
+      // Any other root (a capture: a jail): one open and read, parsed from the bytes. A file that
+      // could not be read, one the parser refuses or one that fills the buffer is read again by
+      // readProcStatFact: it says why (gone, refused) or warns.
+      const n = readInto(this.root, `proc/${pid}/stat`, this.buf);
+      if (n !== null && n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return 'read';
     }
     const fact = readProcStatFact(this.root, pid);
     const st = fact.value;
@@ -96,6 +151,7 @@ export class ProcStatFiles {
     out.threads = st.threads;
     out.rssPages = st.rssPages;
     out.vsizeBytes = st.vsizeBytes;
+    out.faults = st.faults;
     return 'read';
   }
 
@@ -128,6 +184,22 @@ export class ProcStatFiles {
     } catch {
       // already closed: nothing to do
     }
+  }
+
+  /**
+   * CPU ticks and last CPU of one thread: one open and read into the buffer, parsed from the bytes;
+   * null when it is gone. A line the byte parser refuses goes through readTaskStat (its warning).
+   */
+  readThread(pid: number, tid: number, out: ThreadFields): boolean {
+    const rel = `proc/${pid}/task/${tid}/stat`;
+    const n = readInto(this.root, rel, this.buf);
+    if (n === null) return false;
+    if (n > 0 && n < BUF_BYTES && parseThreadBytes(this.buf, n, out)) return true;
+    const st = readTaskStat(this.root, pid, tid);
+    if (st === null) return false;
+    out.ticks = st.cpuTicks;
+    out.processor = st.processor;
+    return true;
   }
 
   /** Closes the file of a process no longer read (gone, or a kernel thread not read for a while). */

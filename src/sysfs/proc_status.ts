@@ -1,6 +1,6 @@
 // /proc/PID/status: name, state, threads, resident memory, and where the process may run
 // (Cpus_allowed_list) and allocate (Mems_allowed_list). See proc(5).
-import { parseCpuList } from '../model/cpuset.js';
+import { sharedCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { isSafeDecimal } from '../model/limits.js';
 import type { Fact } from '../model/fact.js';
@@ -16,15 +16,33 @@ export interface ProcStatus {
   readonly rssBytes: number;
   /** HugetlbPages in bytes (hugetlbfs pages mapped: not in VmRSS); 0 when the line is absent. */
   readonly hugetlbBytes?: number;
-  readonly cpusAllowed: number[] | null;
-  readonly memsAllowed: number[] | null;
+  /** Shared by every status with the same list (model/cpuset.ts sharedCpuList): never modified. */
+  readonly cpusAllowed: readonly number[] | null;
+  readonly memsAllowed: readonly number[] | null;
 }
 
+/** The lines read (the other 50 are never looked at). */
+const WANTED = new Set(['Name', 'State', 'VmRSS', 'HugetlbPages', 'Threads', 'Cpus_allowed_list', 'Mems_allowed_list']);
+
+/**
+ * The wanted lines' values (leading blanks cut), the last of a key winning. One indexOf per line
+ * and no string for the lines not wanted: a pass reads the status of thousands of processes.
+ */
 function fields(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const i = line.indexOf(':');
-    if (i > 0) out.set(line.slice(0, i), line.slice(i + 1).replace(/^[ \t]+/, ''));
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const i = text.indexOf(':', at);
+    if (i > at && i < end) {
+      const key = text.slice(at, i);
+      if (WANTED.has(key)) {
+        let v = i + 1;
+        while (v < end && (text.charCodeAt(v) === 32 || text.charCodeAt(v) === 9)) v++;
+        out.set(key, text.slice(v, end));
+      }
+    }
+    at = end + 1;
   }
   return out;
 }
@@ -39,7 +57,8 @@ export function parseProcStatus(text: string): ProcStatus {
   const threads = (f.get('Threads') ?? '1').trim();
   if (!isSafeDecimal(threads) || Number(threads) < 1)
     throw new SysfsParseError('Threads is not a count', { text: threads });
-  const list = (k: string) => (f.has(k) ? parseCpuList(f.get(k)!) : null);
+  // Every process of a machine has one of a few lists (1,792 ids each on a large machine): parsed once, shared.
+  const list = (k: string) => (f.has(k) ? sharedCpuList(f.get(k)!) : null);
   return {
     name,
     state: state.trim().charAt(0),

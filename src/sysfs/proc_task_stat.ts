@@ -27,10 +27,12 @@ export interface TaskStat {
   readonly rssPages: number;
   /** Virtual memory size in bytes (field 23): 0 for a kernel thread, which has no mm. */
   readonly vsizeBytes: number;
+  /** minflt + majflt (fields 10, 12): page faults of the task (the whole process in /proc/PID/stat). */
+  readonly faults: number;
 }
 
 /** The fields read, by number (field 3 is state). */
-const WANTED = [14, 15, 20, 22, 23, 24, 39] as const;
+const WANTED = [10, 12, 14, 15, 20, 22, 23, 24, 39] as const;
 
 /**
  * One scan of the line, no split: the agent reads a stat per process and per busy thread each
@@ -74,7 +76,18 @@ export function parseTaskStat(text: string): TaskStat {
   const vsizeBytes = num(23);
   const processor = num(39);
   if (processor >= MAX_CPUS) throw new SysfsParseError('stat field 39 is not a CPU id', { text: text.trim() });
-  return { comm: text.slice(open + 1, close), state, cpuTicks, processor, startTicks, threads, rssPages, vsizeBytes };
+  const faults = num(10) + num(12);
+  return {
+    comm: text.slice(open + 1, close),
+    state,
+    cpuTicks,
+    processor,
+    startTicks,
+    threads,
+    rssPages,
+    vsizeBytes,
+    faults,
+  };
 }
 
 /** Stat of a process (whole-process CPU time), or null when it is gone. */

@@ -173,6 +173,90 @@ export function readFile(root: SysRoot, rel: string): ReadResult {
   }
 }
 
+/**
+ * One read of a small file into `buf` for a caller that parses bytes (the process sampler's
+ * /proc/PID/stat in a jail: 10,000 of them a pass on a large capture): the jail's resolution and
+ * absent reasons as readFile's, no string. The bytes read (0 to buf.length: the caller decides
+ * whether that is the whole file, and else reads it with readFile), or null when it is absent.
+ */
+export function readInto(root: SysRoot, rel: string, buf: Uint8Array): number | null {
+  root.onAccess?.('file', rel);
+  if (root.tree) {
+    const r = readTreeFile(root, root.tree, rel);
+    return r.ok ? Buffer.from(buf.buffer, buf.byteOffset, buf.length).write(r.text, 'utf8') : null;
+  }
+  let fd: number | 'loop';
+  try {
+    fd = openForRead(root, rel);
+  } catch (e) {
+    absentOf(root, rel, e);
+    return null;
+  }
+  if (fd === 'loop') {
+    absentOf(root, rel, loopError());
+    return null;
+  }
+  try {
+    return readSync(fd, buf, 0, buf.length, 0);
+  } catch (e) {
+    const r = failedRead(root, rel, fd, e);
+    return r.ok ? 0 : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What readChunks gave: every chunk handed over, or why the file is absent. */
+export type ChunksResult = { ok: true; bytes: number } | { ok: false; reason: AbsentReason };
+
+/**
+ * Reads a file in chunks without holding all of it: `take` gets bytes [0, n) of a buffer that is
+ * filled again for the next chunk. For a file read often and used in part (/proc/interrupts is
+ * IRQs x CPUs: 20 MB on 1,792 CPUs). The same refusals and absent reasons as readFile; an error
+ * `take` throws is the caller's (the file is closed).
+ */
+export function readChunks(root: SysRoot, rel: string, take: (buf: Buffer, n: number) => void): ChunksResult {
+  root.onAccess?.('file', rel);
+  if (root.tree) {
+    const r = readTreeFile(root, root.tree, rel);
+    if (!r.ok) return r;
+    const b = Buffer.from(r.text);
+    take(b, b.length);
+    return { ok: true, bytes: b.length };
+  }
+  let fd: number | 'loop';
+  try {
+    fd = openForRead(root, rel);
+  } catch (e) {
+    return { ok: false, reason: absentOf(root, rel, e) };
+  }
+  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, loopError()) };
+  try {
+    let bytes = 0;
+    for (let first = true; ; first = false) {
+      let n: number;
+      try {
+        n = readSync(fd, SCRATCH, 0, CHUNK, null);
+      } catch (e) {
+        const r = failedRead(root, rel, fd, e);
+        return r.ok ? { ok: true, bytes } : r;
+      }
+      // As readAll: a file is looked at only when its first read does not look like a regular file's.
+      const bad = first && (n === 0 || n === CHUNK) ? kindOf(fstatSync(fd)) : null;
+      const problem = bad ?? (bytes + n > MAX_FILE_BYTES ? `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` : null);
+      if (problem !== null) {
+        warn(root, { path: rel, line: null, problem });
+        return { ok: false, reason: 'unparseable' };
+      }
+      if (n === 0) return { ok: true, bytes };
+      bytes += n;
+      take(SCRATCH, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Text of a file, or null when it is absent for any reason. */
 export function readText(root: SysRoot, rel: string): string | null {
   const r = readFile(root, rel);

@@ -15,8 +15,17 @@ export interface ScreenContext {
   readonly cooldownUntil: { get(pid: number): number | undefined };
 }
 
+/**
+ * The same ids, in any order. Lists from the kernel are sorted: compared in order first (no set
+ * a call: the agent compares each process's 1,792-id list with the machine's at every pass);
+ * a set only when the order differs.
+ */
 export function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  if (i === a.length) return true;
   const s = new Set(a);
   return b.every((x) => s.has(x));
 }

@@ -18,7 +18,7 @@ export function deviceIrqs(input: DoctorInput, d: Device): IrqInfo[] {
 }
 
 /** The CPUs that actually serve an IRQ: effective affinity where known, else the asked set. */
-export function servingCpus(i: IrqInfo): number[] {
+export function servingCpus(i: IrqInfo): readonly number[] {
   return i.effective !== null && i.effective.length > 0 ? i.effective : i.affinity;
 }
 

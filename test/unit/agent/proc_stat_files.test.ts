@@ -5,11 +5,23 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
-import { parseStatBytes, ProcStatFiles, type StatFields } from '../../../src/sysfs/proc_stat_files.js';
+import {
+  parseStatBytes,
+  parseThreadBytes,
+  ProcStatFiles,
+  type StatFields,
+} from '../../../src/sysfs/proc_stat_files.js';
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
 import { REAL_ROOT } from '../../../src/sysfs/root.js';
 
-const fields = (): StatFields => ({ cpuTicks: -1, startTicks: -1, threads: -1, rssPages: -1, vsizeBytes: -1 });
+const fields = (): StatFields => ({
+  cpuTicks: -1,
+  startTicks: -1,
+  threads: -1,
+  rssPages: -1,
+  vsizeBytes: -1,
+  faults: -1,
+});
 const tail =
   '0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 5678 1048576 256 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0';
 const line = (comm: string, rest = tail) => `4242 (${comm}) S 1 4242 4242 ${rest}\n`;
@@ -36,7 +48,11 @@ describe('parseStatBytes', () => {
         threads: want.threads,
         rssPages: want.rssPages,
         vsizeBytes: want.vsizeBytes,
+        faults: want.faults,
       });
+      const thread = { ticks: -1, processor: -1 };
+      assert.equal(parseThreadBytes(buf, buf.length, thread), true);
+      assert.deepEqual(thread, { ticks: want.cpuTicks, processor: want.processor });
     });
   }
   const bad: Array<[string, string]> = [
@@ -51,8 +67,15 @@ describe('parseStatBytes', () => {
       const buf = Buffer.from(text);
       assert.equal(parseStatBytes(buf, buf.length, fields()), false);
       assert.throws(() => parseTaskStat(text));
+      // A thread's line is read to field 39 (processor) and not for its RSS.
+      if (name !== 'rss negative') assert.equal(parseThreadBytes(buf, buf.length, { ticks: 0, processor: 0 }), false);
     });
   }
+  it('a thread line whose processor is past the kernel limit is refused', () => {
+    const buf = Buffer.from(line('x', tail.replace(' 17 2 ', ' 999999 2 ')));
+    assert.equal(parseThreadBytes(buf, buf.length, { ticks: 0, processor: 0 }), false);
+    assert.throws(() => parseTaskStat(buf.toString()), /not a CPU id/);
+  });
   it('reads only the first n bytes of the buffer (a reused buffer holds an older, longer line)', () => {
     const buf = Buffer.alloc(512, 0x20);
     Buffer.from(line('y', tail.replace(' 12 34 ', ' 99999999 99999999 '))).copy(buf);

@@ -1,13 +1,14 @@
 // Table tests of the parse half of doctor's read/parse pairs, including their error cases,
 // and the readers that compose files (cgroup cpuset walk, rx queues) on small trees.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SysfsParseError } from '../../../src/model/errors.js';
+import { formatWarning, Warnings } from '../../../src/model/warnings.js';
 import { parseGovernor } from '../../../src/sysfs/cpufreq.js';
-import { parseInterrupts } from '../../../src/sysfs/irq.js';
+import { InterruptsScanner, parseInterrupts, readInterrupts } from '../../../src/sysfs/irq.js';
 import { parseIrqbalanceConfig } from '../../../src/sysfs/irqbalance_config.js';
 import { readKsm } from '../../../src/sysfs/ksm.js';
 import { readRxQueues } from '../../../src/sysfs/net_rps.js';
@@ -34,9 +35,49 @@ describe('parseInterrupts', () => {
       p.lines.map((l) => l.irq),
       [0, 40, 41],
     );
-    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 1: 0, 2: 10, 3: 0 });
+    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 2: 10 }, 'CPUs that served none are left out');
     assert.equal(p.lines[1]!.total, 123466);
     assert.equal(p.lines[2]!.desc, 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1');
+  });
+  it('reads only the rows asked for: another row is neither kept nor checked (issue 27: 20 MB a scrape)', () => {
+    const p = parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`, { irqs: new Set([41, 99]) });
+    assert.deepEqual(p.lines, [
+      { irq: 41, counts: { 3: 999999 }, total: 999999, desc: 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1' },
+    ]);
+    assert.throws(() => parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`), /:7: interrupt count is not a number/);
+  });
+  it('parses the same from bytes in pieces as from the whole text (a line split across reads)', () => {
+    const s = new InterruptsScanner();
+    const b = Buffer.from(INTERRUPTS);
+    for (let at = 0, k = 1; at < b.length; at += k, k = (k % 7) + 1) {
+      const piece = Buffer.from(b.subarray(at, at + k));
+      s.push(piece, piece.length);
+    }
+    assert.deepEqual(s.end(), parseInterrupts(INTERRUPTS));
+  });
+  it('reads a file larger than a read (20 MB on 1,792 CPUs) in chunks, and a bad row is a warning', () => {
+    const root = mkdtempSync(join(tmpdir(), 'numakit-interrupts-'));
+    try {
+      const cpus = Array.from({ length: 300 }, (_, i) => i);
+      const rows = [cpus.map((c) => `CPU${c}`.padStart(11)).join('')];
+      for (let irq = 100; irq < 500; irq++)
+        rows.push(
+          `${irq}:${cpus.map((c) => String(c === irq % 300 ? irq : 0).padStart(11)).join('')}  PCI-MSI q${irq}`,
+        );
+      const text = `${rows.join('\n')}\n`;
+      assert.ok(text.length > 1_000_000);
+      writeIn(root, 'proc/interrupts', text);
+      const r = readInterrupts(openRoot(root), { irqs: new Set([100, 499]) });
+      assert.deepEqual(r, parseInterrupts(text, { irqs: new Set([100, 499]) }));
+      assert.deepEqual(r?.lines[1], { irq: 499, counts: { 199: 499 }, total: 499, desc: 'PCI-MSI q499' });
+      writeIn(root, 'proc/interrupts', `${text}499: x\n`);
+      const warned: string[] = [];
+      const bad = { ...openRoot(root), warnings: new Warnings((w) => void warned.push(formatWarning(w))) };
+      assert.equal(readInterrupts(bad), null);
+      assert.match(warned.join('\n'), /proc\/interrupts:402: interrupt count is not a number/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
   it('keeps CPU ids of a sparse header (offline CPUs have no column)', () => {
     assert.deepEqual(parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 2: 2 });

@@ -65,6 +65,23 @@ test('parseProcStatus: name, state, threads, RSS and the allowed lists', () => {
   );
 });
 
+test('parseProcStatus: processes with the same Cpus_allowed_list share one frozen list (issue 27: 10,000 copies of 1,792 ids)', () => {
+  const text = (pid: number) =>
+    `Name:\tapp\nState:\tS\nPid:\t${pid}\nCpus_allowed:\tff\nCpus_allowed_list:\t0-1791\nMems_allowed_list:\t0-31\n`;
+  const a = parseProcStatus(text(1));
+  const b = parseProcStatus(text(2));
+  assert.equal(a.cpusAllowed?.length, 1792);
+  assert.equal(a.cpusAllowed, b.cpusAllowed);
+  assert.equal(a.memsAllowed, b.memsAllowed);
+  assert.ok(Object.isFrozen(a.cpusAllowed));
+  // Lines not read (Cpus_allowed, the mask) and a key written twice: the last one wins, blanks cut.
+  const s = parseProcStatus('Name:\t x y \nState:\tR\nThreads:\t2\nThreads: \t5\nCpus_allowed_list:\t\n');
+  assert.equal(s.name, 'x y ');
+  assert.equal(s.threads, 5);
+  assert.deepEqual(s.cpusAllowed, []);
+  assert.throws(() => parseProcStatus('Name:\tx\nState:\tS\nCpus_allowed_list:\t0-a\n'), SysfsParseError);
+});
+
 test('parseProcStatus: a kernel thread or zombie has no VmRSS (0 bytes); no Name is an error', () => {
   assert.equal(parseProcStatus('Name:\tkworker/0:1\nState:\tI (idle)\n').rssBytes, 0);
   assert.equal(parseProcStatus('Name:\tx\nState:\tZ (zombie)\n').state, 'Z');
@@ -85,6 +102,7 @@ test('parseTaskStat counts fields after the last ")" (comm may hold spaces and p
     threads: 1,
     rssPages: 1004,
     vsizeBytes: 5369856,
+    faults: 100,
   });
 });
 
