@@ -144,6 +144,17 @@ function readTreeFile(root: SysRoot, tree: MemTree, rel: string): ReadResult {
   return { ok: true, text };
 }
 
+/** The file opened for reading, or why it is absent (recorded as every reader here records it). */
+function openOrAbsent(root: SysRoot, rel: string): number | { absent: AbsentReason } {
+  let fd: number | 'loop';
+  try {
+    fd = openForRead(root, rel);
+  } catch (e) {
+    return { absent: absentOf(root, rel, e) };
+  }
+  return fd === 'loop' ? { absent: absentOf(root, rel, loopError()) } : fd;
+}
+
 /**
  * Reads a whole file. /proc and /sys files report a size of 0 or 4096 whatever their
  * content, so the size is never trusted: the file is read until EOF (at most MAX_FILE_BYTES).
@@ -154,13 +165,8 @@ function readTreeFile(root: SysRoot, tree: MemTree, rel: string): ReadResult {
 export function readFile(root: SysRoot, rel: string): ReadResult {
   root.onAccess?.('file', rel);
   if (root.tree) return readTreeFile(root, root.tree, rel);
-  let fd: number | 'loop';
-  try {
-    fd = openForRead(root, rel);
-  } catch (e) {
-    return { ok: false, reason: absentOf(root, rel, e) };
-  }
-  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, loopError()) };
+  const fd = openOrAbsent(root, rel);
+  if (typeof fd !== 'number') return { ok: false, reason: fd.absent };
   try {
     const c = readAll(fd);
     if ('text' in c) return { ok: true, text: c.text };
@@ -185,17 +191,8 @@ export function readInto(root: SysRoot, rel: string, buf: Uint8Array): number | 
     const r = readTreeFile(root, root.tree, rel);
     return r.ok ? Buffer.from(buf.buffer, buf.byteOffset, buf.length).write(r.text, 'utf8') : null;
   }
-  let fd: number | 'loop';
-  try {
-    fd = openForRead(root, rel);
-  } catch (e) {
-    absentOf(root, rel, e);
-    return null;
-  }
-  if (fd === 'loop') {
-    absentOf(root, rel, loopError());
-    return null;
-  }
+  const fd = openOrAbsent(root, rel);
+  if (typeof fd !== 'number') return null;
   try {
     return readSync(fd, buf, 0, buf.length, 0);
   } catch (e) {
@@ -224,13 +221,8 @@ export function readChunks(root: SysRoot, rel: string, take: (buf: Buffer, n: nu
     take(b, b.length);
     return { ok: true, bytes: b.length };
   }
-  let fd: number | 'loop';
-  try {
-    fd = openForRead(root, rel);
-  } catch (e) {
-    return { ok: false, reason: absentOf(root, rel, e) };
-  }
-  if (fd === 'loop') return { ok: false, reason: absentOf(root, rel, loopError()) };
+  const fd = openOrAbsent(root, rel);
+  if (typeof fd !== 'number') return { ok: false, reason: fd.absent };
   try {
     let bytes = 0;
     for (let first = true; ; first = false) {
