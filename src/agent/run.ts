@@ -52,6 +52,8 @@ export interface RunDeps {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called once the baseline is taken (tests and the CLI's readiness line). */
   readonly onReady?: () => void;
+  /** Paces a full garbage collection after each pass (heap_pace.ts); none in tests unless given. */
+  readonly heap?: { afterPass(nowMs: number): unknown } | null;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       signal: stop.signal,
     });
     await pass.run(now());
+    deps.heap?.afterPass(now());
     deps.onReady?.();
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
@@ -133,6 +136,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
         deps.metrics?.passFailed();
         deps.log(`${failureLine('a pass', e, { stack: Boolean(process.env.NUMAKIT_DEBUG) })} (the agent goes on)`);
       }
+      deps.heap?.afterPass(now());
       if (cfg.once) break;
     }
   } catch (e) {

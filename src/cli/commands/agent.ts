@@ -194,6 +194,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     );
   }
   const ops = await nativeOps(ctx.root);
+  const heap = await heapPacer(ctx);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);
   try {
@@ -206,10 +207,28 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
       pageSize: readPageSize(ctx.root),
       metrics,
       onReady,
+      heap,
     });
   } finally {
     systemd.stop();
     await metrics?.close();
+  }
+}
+
+/**
+ * One full garbage collection after a pass once the heap has grown past what it needs (issue 28,
+ * src/agent/heap_pace.ts); a runtime that cannot give one is said once, and the agent goes on.
+ */
+async function heapPacer(ctx: Context): Promise<{ afterPass(nowMs: number): unknown } | null> {
+  const { HeapPacer, v8FullGc } = await import('../../agent/heap_pace.js');
+  try {
+    return new HeapPacer(v8FullGc());
+  } catch (e) {
+    ctx.err(
+      `numakit: warning: agent: cannot pace garbage collection (${(e as Error).message}); the heap grows until V8 collects it\n`,
+    );
+    if (process.env.NUMAKIT_DEBUG) ctx.err(`${(e as Error).stack}\n`);
+    return null;
   }
 }
 
