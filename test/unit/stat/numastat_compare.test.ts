@@ -17,6 +17,12 @@ test('a value outside [before, after] fails unless within the slack', () => {
   assert.deepEqual(compareNumastat(T(16000), T(9000), { after: T(15000), slack: 1000 }), []);
 });
 
+test("a row's own slack applies to that row only", () => {
+  const out = compareNumastat(T(16000), T(9000), { after: T(15000), slack: 0, rowSlack: { numa_hit: 1000 } });
+  assert.equal(out.length, 1, out.join('\n'));
+  assert.match(out[0]!, /^line 2, number 1: 16000 outside/);
+});
+
 test('a number in another column, other text or another line count is a layout difference', () => {
   assert.match(
     compareNumastat(T(9000).replace('        9000', '       9000 '), T(9000))[0]!,

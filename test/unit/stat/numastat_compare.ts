@@ -23,10 +23,11 @@ export interface CompareOptions {
   readonly after?: string;
   /** Allowed distance outside [before, after] (default 0). */
   readonly slack?: number;
+  /** A larger slack for the rows whose first word is a key here ("MemFree"). */
+  readonly rowSlack?: Readonly<Record<string, number>>;
 }
 
 export function compareNumastat(ours: string, before: string, o: CompareOptions = {}): string[] {
-  const slack = o.slack ?? 0;
   const [a, b, c] = [ours, before, o.after ?? before].map((t) => t.split('\n'));
   const problems: string[] = [];
   if (a!.length !== b!.length || b!.length !== c!.length)
@@ -38,6 +39,7 @@ export function compareNumastat(ours: string, before: string, o: CompareOptions 
       problems.push(`line ${i + 1} differs in layout:\n  numakit:  '${a![i]}'\n  numastat: '${b![i]}'`);
       continue;
     }
+    const slack = o.rowSlack?.[a![i]!.trim().split(/\s+/)[0]!] ?? o.slack ?? 0;
     x.values.forEach((v, j) => {
       const lo = Math.min(y.values[j]!, z.values[j] ?? y.values[j]!) - slack;
       const hi = Math.max(y.values[j]!, z.values[j] ?? y.values[j]!) + slack;
