@@ -63,10 +63,10 @@ export function gapReason(e: unknown): GapReason {
  * warning is an 'unparseable' gap of `collector`.
  */
 export function guard<T>(c: CollectContext, collector: string, read: () => T): T | null {
-  const before = c.root.warnings?.size ?? 0;
+  const before = c.root.warnings?.announced ?? 0;
   try {
     const v = read();
-    const added = (c.root.warnings?.size ?? 0) - before;
+    const added = (c.root.warnings?.announced ?? 0) - before;
     if (added > 0) c.gaps.add(collector, 'unparseable', added);
     return v;
   } catch (e) {
