@@ -61,6 +61,10 @@ function cpuRate(samples, key) {
  * The limits, one per series: `kind` says how it is judged.
  *   growth: fitted growth over the window <= tol + perHour x hours (memory: on the floor)
  *   flat:   the highest value of the last half <= the highest of the first half + tol (fds)
+ * A daemon's fds are two series: `_fds` its own (sockets, timers, files), which must stay flat,
+ * and `_statfds` the /proc/PID/stat files its samplers keep open for the processes alive (a
+ * cache that rises with a burst of processes and falls once they are gone): judged like memory,
+ * on its floor.
  *   ratio:  the median of the last third <= the first third's x factor + tol (CPU, scrape time)
  *   max:    never above tol (journal size, state files, the slowest concurrent scrape)
  */
@@ -68,12 +72,14 @@ export const LIMITS = [
   { key: 'serve_rss', unit: 'MiB', scale: MiB, kind: 'growth', floor: true, tol: 8, perHour: 4 },
   { key: 'serve_heap', unit: 'MiB', scale: MiB, kind: 'growth', floor: true, tol: 4, perHour: 2 },
   { key: 'serve_fds', unit: 'fds', scale: 1, kind: 'flat', tol: 2 },
+  { key: 'serve_statfds', unit: 'fds', scale: 1, kind: 'growth', floor: true, tol: 8, perHour: 8 },
   { key: 'serve_cpu', unit: 'CPU', scale: 1, kind: 'ratio', rate: true, factor: 1.5, tol: 0.02 },
   { key: 'serve_scrape', unit: 's', scale: 1, kind: 'ratio', factor: 2, tol: 0.05 },
   { key: 'concurrent_scrape_max', unit: 's', scale: 1, kind: 'max', tol: 8 },
   { key: 'agent_rss', unit: 'MiB', scale: MiB, kind: 'growth', floor: true, tol: 8, perHour: 4 },
   { key: 'agent_heap', unit: 'MiB', scale: MiB, kind: 'growth', floor: true, tol: 4, perHour: 2 },
   { key: 'agent_fds', unit: 'fds', scale: 1, kind: 'flat', tol: 2 },
+  { key: 'agent_statfds', unit: 'fds', scale: 1, kind: 'growth', floor: true, tol: 8, perHour: 8 },
   { key: 'agent_cpu', unit: 'CPU', scale: 1, kind: 'ratio', rate: true, factor: 1.5, tol: 0.02 },
   { key: 'journal_bytes', unit: 'KiB', scale: 1024, kind: 'max', tol: 256 },
   { key: 'state_files', unit: 'files', scale: 1, kind: 'max', tol: 16 },

@@ -54,14 +54,16 @@ describe('soak: serve and the agent under churn in a 2-node guest', { skip: unve
     assert.ok(run.counts['large']! >= 2 && run.counts['threads']! > 10, JSON.stringify(run.counts));
   });
 
-  it('memory and fds flat, journal and state directory bounded', () => {
+  it("memory and the daemons' own fds flat, the stat-file cache following the processes, journal and state directory bounded", () => {
     for (const key of [
       'serve_rss',
       'serve_heap',
       'serve_fds',
+      'serve_statfds',
       'agent_rss',
       'agent_heap',
       'agent_fds',
+      'agent_statfds',
       'journal_bytes',
       'state_files',
     ])

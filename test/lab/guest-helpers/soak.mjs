@@ -12,7 +12,16 @@
 // files, serve's scrape time; --scrapers concurrent scrapes of serve and --slow clients that
 // send their headers one byte a second (dropped by serve's header timeout) every sample.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,7 +119,27 @@ function cpuSeconds(pid) {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+/**
+ * A daemon's open fds in two parts: the /proc/PID/stat files its process samplers keep open (a
+ * cache bounded at 512 a sampler that follows the processes alive: src/sysfs/proc_stat_files.ts),
+ * and the rest (sockets, timers, files: what must stay flat). A link that vanished while read
+ * (the fd closed) counts as neither.
+ */
+function fdCounts(pid) {
+  let statCache = 0;
+  let own = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target;
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (/^\/proc\/\d+\/stat$/.test(target)) statCache++;
+    else own++;
+  }
+  return { own, statCache };
+}
 
 /** Bytes and files under DIR, recursively. */
 function dirUsage(dir) {
@@ -183,7 +212,9 @@ function sample(serve, agent, t0) {
     const st = procStatus(pid);
     row[`${d.name}_rss`] = st.rss;
     row[`${d.name}_threads`] = st.threads;
-    row[`${d.name}_fds`] = fdCount(pid);
+    const fds = fdCounts(pid);
+    row[`${d.name}_fds`] = fds.own;
+    row[`${d.name}_statfds`] = fds.statCache;
     row[`${d.name}_cpu`] = cpuSeconds(pid);
     const last = lastScrape.get(d.name);
     row[`${d.name}_heap`] = last?.heap ?? null;

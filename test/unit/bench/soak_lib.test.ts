@@ -17,12 +17,14 @@ function run(f: (t: number, i: number) => Record<string, number>): SoakRun {
       serve_rss: 60 * MiB + saw,
       serve_heap: 8 * MiB + saw,
       serve_fds: 20 + (i % 3),
+      serve_statfds: 25,
       serve_cpu: t * 0.02,
       serve_scrape: 0.2 + (i % 5) * 0.01,
       concurrent_scrape_max: 0.5,
       agent_rss: 70 * MiB + saw,
       agent_heap: 9 * MiB + saw,
       agent_fds: 30,
+      agent_statfds: 25,
       agent_cpu: t * 0.05,
       journal_bytes: 2000,
       state_files: 3,
@@ -67,11 +69,18 @@ describe('soak verdicts', () => {
       ['agent_heap'],
     );
     assert.deepEqual(failed(run((_, i) => ({ agent_fds: 30 + Math.floor(i / 40) }))), ['agent_fds']);
+    assert.deepEqual(failed(run((_, i) => ({ agent_statfds: 25 + Math.floor(i / 10) }))), ['agent_statfds']);
     assert.deepEqual(failed(run((t) => ({ journal_bytes: 2000 + t * 200 }))), ['journal_bytes']);
     assert.deepEqual(failed(run((_, i) => ({ state_files: 3 + Math.floor(i / 10) }))), ['state_files']);
     assert.deepEqual(failed(run((t) => ({ serve_cpu: t * 0.02 + (t * t) / 1e4 }))), ['serve_cpu']);
     assert.deepEqual(failed(run((t) => ({ serve_scrape: 0.2 + t / 1000 }))), ['serve_scrape']);
     assert.deepEqual(failed(run(() => ({ concurrent_scrape_max: 9 }))), ['concurrent_scrape_max']);
+  });
+
+  it("a burst of processes opens the stat cache's fds and closes them: not a leak; the daemon's own fds must stay flat", () => {
+    const burst = (i: number) => (i % 40 === 7 ? 25 : 0);
+    assert.deepEqual(failed(run((_, i) => ({ agent_statfds: 25 + burst(i), serve_statfds: 25 + burst(i + 3) }))), []);
+    assert.deepEqual(failed(run((_, i) => ({ agent_fds: 30 + (i > 200 ? burst(i) : 0) }))), ['agent_fds']);
   });
 
   it('a series with no samples fails, named', () => {
