@@ -50,10 +50,14 @@ const r = spawnSync(
   ],
   { cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20 },
 );
+mkdirSync(out, { recursive: true });
+// The guest's whole output (the lab's boot lines, the harness's SOAK-ERROR/SOAK-FATAL lines).
+writeFileSync(join(out, 'guest.log'), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
 const lines = r.stdout.split('\n');
 const line = lines.find((l) => l.startsWith('SOAK '));
 const start = lines.find((l) => l.startsWith('SOAK-START '));
 const partial = lines.filter((l) => l.startsWith('SOAK-SAMPLE ')).map((l) => JSON.parse(l.slice(12)));
+for (const l of lines.filter((x) => /^SOAK-(ERROR|FATAL) /.test(x))) console.error(`soak: ${l.slice(5)}`);
 if (line === undefined && (start === undefined || partial.length < 3)) {
   console.error(
     `soak: the guest reported nothing (exit ${r.status})\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`,
@@ -75,9 +79,10 @@ const run =
         samples: partial,
       };
 if (run.cutShort)
-  console.error(`soak: the guest was stopped after ${run.seconds.toFixed(0)} s of samples (exit ${r.status}): partial`);
+  console.error(
+    `soak: the run ended after ${run.seconds.toFixed(0)} s of samples (exit ${r.status}): partial; the guest's output is in ${join(out, 'guest.log')}`,
+  );
 const a = analyse(run);
-mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'soak.json'), `${JSON.stringify({ ...run, verdict: a }, null, 1)}\n`);
 writeFileSync(join(out, 'soak.svg'), renderSvg(run, a));
 const exits = Object.entries(run.daemons)

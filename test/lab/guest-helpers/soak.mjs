@@ -53,7 +53,15 @@ const counts = {
   scrapeErrors: 0,
   slowDropped: 0,
   burstsSkipped: 0,
+  spawnErrors: 0,
+  sampleErrors: 0,
 };
+// Whatever goes wrong in the harness itself is said in one line the host keeps (bench/soak.mjs
+// writes the guest's whole output to guest.log), never a silent end.
+process.on('uncaughtException', (e) => {
+  process.stdout.write(`SOAK-FATAL ${e?.stack ?? e}\n`);
+  process.exit(1);
+});
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function cgroupRoot() {
@@ -263,6 +271,7 @@ function shortLived(i, cg) {
       ? spawn('sleep', [secs], { stdio: 'ignore' })
       : spawn('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec sleep ${secs}`], { stdio: 'ignore' });
   counts.short++;
+  c.on('error', () => counts.spawnErrors++);
   children.add(c);
   c.on('close', () => {
     children.delete(c);
@@ -281,6 +290,7 @@ function large(i) {
     stdio: 'ignore',
   });
   counts.large++;
+  c.on('error', () => counts.spawnErrors++);
   children.add(c);
   c.on('close', () => children.delete(c));
   setTimeout(() => c.kill('SIGKILL'), 20_000 + ((i * 104729) % 20_000)).unref();
@@ -329,12 +339,26 @@ const timers = [
   setInterval(threadChurn, 3000),
 ];
 large(0);
+let stoppedAt = null;
 while ((performance.now() - t0) / 1000 < seconds) {
   const next = t0 + (samples.length + 1) * sampleS * 1000;
-  const row = sample(serve, agent, t0);
-  samples.push(row);
-  // Each sample as it is taken: a run the lab's timeout cuts short still tells what it saw.
-  process.stdout.write(`SOAK-SAMPLE ${JSON.stringify(row)}\n`);
+  // A daemon that ended is the run's end: its exit and last lines are the result.
+  const ended = [serve, agent].filter((d) => d.exit !== null);
+  if (ended.length > 0) {
+    stoppedAt = (performance.now() - t0) / 1000;
+    for (const d of ended)
+      process.stdout.write(`SOAK-ERROR ${d.name} ended during the run: ${JSON.stringify(d.exit)}\n`);
+    break;
+  }
+  try {
+    const row = sample(serve, agent, t0);
+    samples.push(row);
+    // Each sample as it is taken: a run the lab's timeout cuts short still tells what it saw.
+    process.stdout.write(`SOAK-SAMPLE ${JSON.stringify(row)}\n`);
+  } catch (e) {
+    counts.sampleErrors++;
+    process.stdout.write(`SOAK-ERROR sample: ${e?.message ?? e}\n`);
+  }
   await sleep(Math.max(0, next - performance.now()));
 }
 timers.forEach(clearInterval);
@@ -347,7 +371,8 @@ serve.child.kill('SIGTERM');
 await Promise.all([agent.exited, serve.exited]);
 const left = dirUsage(join(stateDir, 'journal'));
 const result = {
-  seconds,
+  seconds: stoppedAt ?? seconds,
+  ...(stoppedAt === null ? {} : { cutShort: true }),
   sampleSeconds: sampleS,
   rate,
   scrapers,
