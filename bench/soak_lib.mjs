@@ -2,18 +2,24 @@
 // warm-up, its slope per hour and a pass/fail against the stated limit; and an SVG of every
 // series over time. Used by bench/soak.mjs and test/lab/soak.lab.test.ts.
 //
-// Slopes are least-squares fits. For memory (RSS, heap), which a collector saws up and down, the
-// fit is over the floor: the lowest value of each eighth of the window, what survives a
-// collection. A limit is "growth over the window" = slope x window, allowed a fixed noise
-// tolerance plus a rate per hour, so a short run is judged on the tolerance and a long one on
-// the rate: e.g. RSS may grow at most 8 MiB + 4 MiB/h x hours.
+// Slopes are least-squares fits. For memory (RSS, heap) and fds, which a collector or a burst
+// saws up and down, the fit is over the floor: the lowest value of each eighth of the window,
+// what survives a collection. A limit is "growth over the window" = slope x window, allowed a
+// fixed noise tolerance plus a rate per hour, so a short run is judged on the tolerance and a
+// long one on the rate: e.g. RSS may grow at most 8 MiB + 4 MiB/h x hours. A window under 10
+// minutes has too few floors to fit (one late collection tilts the line by megabytes): there
+// "growth" is how far the lowest value of its last half is above the lowest of its first half,
+// an alarm for a gross leak (the long run is the one that judges a rate).
 
 const MiB = 1 << 20;
 
-/** Seconds of warm-up left out of every fit: a quarter of the run, at most 120 s. */
+/** Seconds of warm-up left out of every fit: half the run, at most 120 s (V8's young generation and the JIT settle in the first minutes). */
 export function warmupSeconds(seconds) {
-  return Math.min(120, seconds / 4);
+  return Math.min(120, seconds / 2);
 }
+
+/** Below this window (seconds), growth is judged on the halves' lows, not on a fit. */
+export const SHORT_WINDOW = 600;
 
 /** Least-squares slope of y over t (per second); 0 for fewer than 2 points. */
 export function slope(points) {
@@ -116,10 +122,13 @@ export function analyse(run, limits = LIMITS) {
     let pass;
     let seen;
     switch (l.kind) {
-      case 'growth':
-        seen = perHour * hours;
+      case 'growth': {
+        const lows = (ps) => Math.min(...ps.map((p) => p.y));
+        const half = Math.floor(pts.length / 2);
+        seen = hours * 3600 < SHORT_WINDOW ? lows(pts.slice(half)) - lows(pts.slice(0, half)) : perHour * hours;
         pass = seen <= l.tol + l.perHour * hours;
         break;
+      }
       case 'ratio':
         seen = median(last);
         pass = seen <= median(first) * l.factor + l.tol;

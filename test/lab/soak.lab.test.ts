@@ -1,6 +1,6 @@
 // The soak harness's short default in CI (bench/soak.mjs runs the long ones): `numakit serve` and
 // `numakit agent --metrics`, the agent under a cgroup memory.max a little above its need, for
-// 150 s in a 2node guest under churn (test/lab/guest-helpers/soak.mjs). The limits that hold
+// 300 s in a 2node guest under churn (test/lab/guest-helpers/soak.mjs). The limits that hold
 // whatever the host's load are asserted: memory and fds flat, the journal and the state
 // directory bounded, no OOM kill, both daemons exit 0 on SIGTERM. CPU and scrape-time trends
 // are printed (they follow a loaded TCG host too closely to judge in a few minutes).
@@ -13,7 +13,7 @@ import type { Topology } from './topology.js';
 import { unverifiedLab } from './unverified.js';
 
 const SOAK_2NODE: Topology = { name: '2node-soak', nodes: 2, cpus: 1, memMiB: 768 };
-const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 150);
+const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 300);
 
 interface Run extends SoakRun {
   readonly counts: Record<string, number>;

@@ -84,6 +84,26 @@ describe('soak verdicts', () => {
     assert.deepEqual(failed(run((_, i) => ({ serve_fds: 30 + (i > 200 ? 8 : 0) + burst(i) }))), ['serve_fds']);
   });
 
+  it("a short run (CI's 4 minutes): warm-up left out, growth judged on the halves' lows", () => {
+    // RSS climbing for 100 s (V8's young generation, the JIT), then a saw with a collection late
+    // in the window: a fit over 8 floors of 2 minutes would tilt; the lows do not.
+    const short = (f: (t: number, i: number) => Record<string, number>): SoakRun => {
+      const r = run(f);
+      return { ...r, seconds: 240, samples: r.samples.slice(0, 49) };
+    };
+    const warm = (t: number, i: number) => ({
+      serve_rss: 50 * MiB + Math.min(t, 100) * 0.2 * MiB + (i % 5) * 2 * MiB + (t > 200 ? 0 : 3 * MiB),
+    });
+    const a = analyse(short(warm));
+    assert.equal(a.warmupSeconds, 120);
+    assert.deepEqual(
+      a.rows.filter((x) => !x.pass).map((x) => x.key),
+      [],
+    );
+    assert.deepEqual(failed(short((t) => ({ agent_rss: 70 * MiB + Math.max(0, t - 120) * 0.2 * MiB }))), ['agent_rss']);
+    assert.deepEqual(failed(short((t) => ({ serve_fds: 20 + Math.floor(Math.max(0, t - 120) / 10) }))), ['serve_fds']);
+  });
+
   it('a series with no samples fails, named', () => {
     const r = analyse(run(() => ({ serve_heap: NaN })));
     assert.deepEqual(
