@@ -149,7 +149,10 @@ function fdCounts(pid) {
   return { own, statCache };
 }
 
-/** Bytes and files under DIR, recursively. */
+/**
+ * Bytes and files under DIR, recursively. The agent writes its journal through a temporary file
+ * renamed over the old one: a file listed and gone before its stat is not counted.
+ */
 function dirUsage(dir) {
   let bytes = 0;
   let files = 0;
@@ -158,8 +161,15 @@ function dirUsage(dir) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
       else {
+        let size;
+        try {
+          size = statSync(p).size;
+        } catch (err) {
+          if (err.code === 'ENOENT') continue;
+          throw err;
+        }
         files++;
-        bytes += statSync(p).size;
+        bytes += size;
       }
     }
   };
