@@ -94,6 +94,9 @@ const c = run.counts;
 process.stdout.write(
   `${renderTable(a)}workload: ${c.short} short-lived processes (${c.cgroups} in their own cgroup, ${c.cgroupErrors} cgroup errors), ${c.large} large misplaced, ${c.threads} threads; ${run.samples.length} samples; ${c.scrapeErrors} failed scrapes; ${c.slowDropped} slow clients dropped\n` +
     `exit on SIGTERM: ${exits}; journal after: ${run.journalAfter.files} file(s), ${run.journalAfter.bytes} bytes\n` +
+    `sockets before any client -> after every client left: ${Object.keys(run.socketsAtStart ?? {})
+      .map((k) => `${k} ${run.socketsAtStart[k]} -> ${run.socketsAfter?.[k] ?? '?'}`)
+      .join(', ')}\n` +
     (run.agentMemoryMax === null
       ? ''
       : `agent under memory.max ${run.agentMemoryMax}: peak ${((run.agentMemoryPeak ?? NaN) / 2 ** 20).toFixed(0)} MiB; ${String(run.agentMemoryEvents).trim().replace(/\n/g, ', ')}\n`) +
@@ -102,4 +105,8 @@ process.stdout.write(
       .join(' ')}; wrote ${join(out, 'soak.json')} and ${join(out, 'soak.svg')}\n`,
 );
 const exitedWell = !run.cutShort && Object.values(run.daemons).every((d) => d.exit?.code === 0);
-if (!a.pass || !exitedWell) process.exitCode = 1;
+const socketsBack = Object.entries(run.socketsAtStart ?? {}).every(
+  ([k, n]) => (run.socketsAfter?.[k] ?? Infinity) <= n + 1,
+);
+if (!socketsBack) console.error('soak: a daemon held more sockets after every client left than before any came');
+if (!a.pass || !exitedWell || !socketsBack) process.exitCode = 1;

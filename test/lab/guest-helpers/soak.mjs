@@ -128,13 +128,15 @@ function cpuSeconds(pid) {
 }
 
 /**
- * A daemon's open fds in two parts: the /proc/PID/stat files its process samplers keep open (a
+ * A daemon's open fds in three parts: the /proc/PID/stat files its process samplers keep open (a
  * cache bounded at 512 a sampler that follows the processes alive: src/sysfs/proc_stat_files.ts),
- * and the rest (sockets, timers, files: what must stay flat). A link that vanished while read
- * (the fd closed) counts as neither.
+ * its sockets (listening, and one per client connected: they follow the scrapers, and are
+ * checked once the clients are gone, at the end), and the rest (files, pipes, epoll, timers:
+ * what must stay flat). A link that vanished while read (the fd closed) counts as none.
  */
 function fdCounts(pid) {
   let statCache = 0;
+  let sockets = 0;
   let own = 0;
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     let target;
@@ -144,9 +146,10 @@ function fdCounts(pid) {
       continue;
     }
     if (/^\/proc\/\d+\/stat$/.test(target)) statCache++;
+    else if (target.startsWith('socket:')) sockets++;
     else own++;
   }
-  return { own, statCache };
+  return { own, sockets, statCache };
 }
 
 /**
@@ -185,16 +188,21 @@ async function scrape(addr) {
   return { text, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** Slow clients connected now (the end waits for none). */
+let clientsOpen = 0;
+
 /** A client that sends its request one byte a second: serve must drop it (headers timeout). */
 function slowClient(addr) {
   const [host, port] = addr.split(':');
   const s = connect(Number(port), host);
+  clientsOpen++;
   const req = 'GET /metrics HTTP/1.1\r\nHost: soak\r\nX-Slow: ';
   let i = 0;
   const t = setInterval(() => s.write(req[i++ % req.length]), 1000);
   s.on('error', () => {});
   s.on('close', () => {
     clearInterval(t);
+    clientsOpen--;
     counts.slowDropped++;
   });
   setTimeout(() => s.destroy(), 30_000).unref();
@@ -232,6 +240,7 @@ function sample(serve, agent, t0) {
     row[`${d.name}_threads`] = st.threads;
     const fds = fdCounts(pid);
     row[`${d.name}_fds`] = fds.own;
+    row[`${d.name}_sockets`] = fds.sockets;
     row[`${d.name}_statfds`] = fds.statCache;
     row[`${d.name}_cpu`] = cpuSeconds(pid);
     const last = lastScrape.get(d.name);
@@ -340,6 +349,8 @@ const agent = await daemon(
   /numakit agent ready/,
   agentCg,
 );
+// Each daemon's sockets before any client came: what it must be back to once they are gone.
+const socketsAtStart = { serve: fdCounts(serve.child.pid).sockets, agent: fdCounts(agent.child.pid).sockets };
 const t0 = performance.now();
 const samples = [];
 process.stdout.write(`SOAK-START ${JSON.stringify({ seconds, sampleSeconds: sampleS, rate, scrapers, slow })}\n`);
@@ -373,6 +384,18 @@ while ((performance.now() - t0) / 1000 < seconds) {
 }
 timers.forEach(clearInterval);
 for (const c of children) c.kill('SIGKILL');
+// Every client gone (the burst, the slow clients, the background scrapes), then fetch's and the
+// daemons' keep-alive timeouts (4-5 s): a daemon holds only the sockets it started with.
+const settle = performance.now();
+while (
+  (burst.running || clientsOpen > 0 || [...lastScrape.values()].some((x) => x.running)) &&
+  performance.now() - settle < 120_000
+)
+  await sleep(500);
+await sleep(10_000);
+const socketsAfter = Object.fromEntries(
+  [serve, agent].filter((d) => d.exit === null).map((d) => [d.name, fdCounts(d.child.pid).sockets]),
+);
 const oom = agentCg === null ? null : readFileSync(`${agentCg}/memory.events`, 'utf8');
 const peak =
   agentCg !== null && existsSync(`${agentCg}/memory.peak`) ? readFileSync(`${agentCg}/memory.peak`, 'utf8') : null;
@@ -391,6 +414,8 @@ const result = {
   agentMemoryEvents: oom,
   agentMemoryPeak: peak === null ? null : Number(peak),
   counts,
+  socketsAtStart,
+  socketsAfter,
   journalAfter: left,
   daemons: Object.fromEntries(
     [serve, agent].map((d) => [d.name, { exit: d.exit, lines: d.lines, moved: d.moved, tail: d.tail }]),
