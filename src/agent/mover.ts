@@ -2,7 +2,7 @@
 // move_pages(2) (move_batch.ts), each batch charged to the migration budget in MB/s and in a
 // share of one CPU (policy/agent/pace.ts), the event loop let in between batches so that a
 // SIGTERM is seen within a fraction of a second, and progress reported as it goes (the
-// journal keeps it). The process exiting (ESRCH), pages the kernel will not move (EBUSY:
+// journal keeps it). The process exiting (ESRCH, or EINVAL once its memory is released), pages the kernel will not move (EBUSY:
 // pinned or under I/O; EACCES: shared with another process) and a target node out of memory
 // (ENOMEM: the move stops there) are outcomes, never exceptions.
 import { FIRST_BATCH_BYTES, nextBatchBytes, pauseMs, type PaceOptions } from '../policy/agent/pace.js';
@@ -109,9 +109,13 @@ class Walk {
   }
 }
 
-function ended(w: Walk, e: unknown): MoveResult {
+function ended(w: Walk, pid: number, e: unknown): MoveResult {
   const code = (e as { code?: unknown }).code;
   if (code === 'ESRCH') return w.result('gone');
+  // move_pages(2) answers EINVAL for a process that has no memory any more: one exiting (killed
+  // in the middle of its move) has released its mm before it is reaped. Its numa_maps then reads
+  // empty (or it is gone): that is the process exiting, not a failed move.
+  if (code === 'EINVAL' && (w.d.ops.anonRanges(pid)?.length ?? 0) === 0) return w.result('gone');
   return w.result('failed', { code: typeof code === 'string' ? code : 'ERROR', message: (e as Error).message });
 }
 
@@ -148,7 +152,7 @@ export async function movePaced(
     }
     return await retryLeft(w);
   } catch (e) {
-    return ended(w, e);
+    return ended(w, pid, e);
   }
 }
 

@@ -56,6 +56,33 @@ describe('paced mover', () => {
     assert.ok(r.movedBytes > 0 && r.movedBytes < 64 * MiB, String(r.movedBytes));
   });
 
+  it('EINVAL mid-move from a process whose memory is gone (exiting: its mm released before it is reaped): gone, not failed', async () => {
+    m.add(busy(200, 'spin', 64, 1, 0));
+    let calls = 0;
+    let exiting = false;
+    const einval = () => Object.assign(new Error('move_pages: Invalid argument (EINVAL)'), { code: 'EINVAL' });
+    const ops = {
+      ...m.ops,
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => {
+        if (++calls > 3) {
+          exiting = true;
+          throw einval();
+        }
+        return m.ops.movePages(...a);
+      },
+      anonRanges: (pid: number) => (exiting ? [] : m.ops.anonRanges(pid)),
+    };
+    const r = await movePaced(200, [1], [0], deps({ ops }));
+    assert.equal(r.end, 'gone');
+    assert.ok(r.movedBytes > 0 && r.movedBytes < 64 * MiB, String(r.movedBytes));
+    // The same errno while the process still has its memory is a failed move, named.
+    calls = 0;
+    const still = { ...ops, anonRanges: (pid: number) => m.ops.anonRanges(pid) };
+    m.add(busy(201, 'spin', 64, 1, 0));
+    const f = await movePaced(201, [1], [0], deps({ ops: still }));
+    assert.equal(f.end, 'failed');
+  });
+
   it('EBUSY pages are tried once more at the end; those still busy are counted as not moved', async () => {
     m.add(busy(200, 'spin', 16, 1, 0));
     for (const i of [5, 6, 4000]) m.busyPages.add(i);
