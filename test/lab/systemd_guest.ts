@@ -9,10 +9,15 @@ import { join } from 'node:path';
 import { LabSetupError } from './exec.js';
 
 export const SYSTEMD_BINARY = '/lib/systemd/systemd';
+/** What systemd starts instead of default.target (the initramfs passes it as --unit=). */
+export const LAB_TARGET = 'numakit-lab.target';
+/** In the share: the units to install, and the file listing the units to mask. */
+export const SHARE_UNITS_DIR = 'systemd';
+export const SHARE_MASK_FILE = 'systemd-mask';
 
 /** The units the initramfs installs; the target is what systemd starts (--unit=). */
 export const LAB_UNITS: Readonly<Record<string, string>> = {
-  'numakit-lab.target': `[Unit]
+  [LAB_TARGET]: `[Unit]
 Description=numakit lab: the command, then power off
 Requires=numakit-lab.service
 After=numakit-lab.service
@@ -40,12 +45,12 @@ ExecStart=/bin/sh -c 'bash /run/lab/run.sh </dev/null >/run/lab/stdout 2>/run/la
  */
 export const LAB_MASKED_UNITS = ['systemd-tmpfiles-setup.service', 'systemd-tmpfiles-clean.timer'] as const;
 
-/** Writes the lab units into the guest's share (SHARE/systemd/), where the initramfs looks. */
+/** Writes the lab units and the mask list into the guest's share, where the initramfs looks. */
 export function writeLabUnits(share: string): void {
   if (!existsSync(SYSTEMD_BINARY))
     throw new LabSetupError(`a systemd guest runs the host's ${SYSTEMD_BINARY} (apt-get install systemd)`);
-  const dir = join(share, 'systemd');
+  const dir = join(share, SHARE_UNITS_DIR);
   mkdirSync(dir);
   for (const [name, text] of Object.entries(LAB_UNITS)) writeFileSync(join(dir, name), text);
-  writeFileSync(join(share, 'systemd-mask'), LAB_MASKED_UNITS.join('\n') + '\n');
+  writeFileSync(join(share, SHARE_MASK_FILE), LAB_MASKED_UNITS.join('\n') + '\n');
 }
