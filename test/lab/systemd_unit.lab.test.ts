@@ -59,11 +59,13 @@ systemctl show -p ActiveState,SubState,NRestarts,Type,StatusText,MainPID ${UNIT}
 main=$(systemctl show -p MainPID --value ${UNIT})
 grep -E '^(CapBnd|CapEff|NoNewPrivs|Seccomp):' /proc/$main/status
 echo "balancing_running=$(cat /proc/sys/kernel/numa_balancing)"
-# Until the move is done or 8 MiB of it are on node 0: under TCG a page move costs milliseconds
-# (a TLB shootdown to a busy vCPU), so a loaded host may not see the whole move in the test's time.
+# Until 4 MiB of it are on node 0 (all of it on a fast host): under TCG a page move costs
+# milliseconds (a TLB shootdown to a busy vCPU), and a loaded host would not see the whole move
+# in the test's time. systemctl stop then comes in the middle of the move.
 for i in $(seq 120); do
-  journalctl --no-pager -o cat -u ${UNIT} | grep -q "moved pid $w " && break
-  [ $(($(n0) - b0)) -ge 2048 ] && break
+  now=$(n0)
+  echo "progress: $(($(date +%s) - t0)) s N0=$now"
+  [ $((now - b0)) -ge 1024 ] && break
   sleep 2
 done
 # At least one watchdog ping after READY=1 (every 15 s): WatchdogTimestamp moves past ActiveEnter.
@@ -89,7 +91,7 @@ systemctl show -p ActiveState,NRestarts numakit-exporter.service
 echo "series=$(grep -c '^node_memory_numa_MemTotal{' /run/metrics.txt)"
 systemctl stop numakit-exporter.service`,
   // Online: the manager's view of the loaded unit (--offline=yes is what the unit test runs).
-  security: `systemd-analyze security --no-pager ${UNIT} || systemd-analyze security --offline=yes --no-pager /etc/systemd/system/${UNIT}`,
+  security: `systemd-analyze security --no-pager ${UNIT}`,
 };
 
 /** KEY=VALUE lines of a section's output. */
@@ -144,7 +146,7 @@ describe('the shipped agent unit under systemd (2node guest, systemd as PID 1)',
     const w = v.get('workload');
     const line = new RegExp(`^\\S+ (moved|stopped) pid ${w} \\(node\\): .* from node 1 to 0 \\(tune pages\\)`, 'm');
     assert.match(out, line, `the agent logged no move of pid ${w}`);
-    for (const l of out.split('\n').filter((x) => line.test(x))) t.diagnostic(l);
+    for (const l of out.split('\n').filter((x) => line.test(x) || x.startsWith('progress: '))) t.diagnostic(l);
     assert.ok(after.n0 - before.n0 >= 1024, `not even 4 MiB of it reached node 0:\n${out}`);
     assert.doesNotMatch(out, /EPERM|EACCES|Operation not permitted/, out);
     assert.equal(v.get('moved_ActiveState'), 'active', out);
