@@ -5,8 +5,10 @@ import { parseLabArgs, TOPOLOGY_HELP } from './args.js';
 import { runInGuest, shellQuote } from './guest.js';
 import { describeTopology, resolveTopology } from './topology.js';
 
-const USAGE = `usage: npm run lab -- [topology options] -- COMMAND [ARG...]
+const USAGE = `usage: npm run lab -- [topology options] [--init systemd] -- COMMAND [ARG...]
 One argument is run as a bash command line ('numactl -H | head'); several are quoted as argv.
+--init systemd: PID 1 is the host's systemd and COMMAND a service, so it can start units
+(default: the initramfs's busybox script).
 Example: npm run lab -- --topology 4node-asym -- numactl --hardware
 
 ${TOPOLOGY_HELP}`;
@@ -16,11 +18,13 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  const args = parseLabArgs(argv);
+  const args = parseLabArgs(argv, ['--init']);
+  const init = args.extra.get('--init') ?? 'busybox';
+  if (init !== 'busybox' && init !== 'systemd') throw new Error(`--init: expected busybox or systemd, got '${init}'`);
   if (args.command.length === 0) throw new Error('no command given (put it after --)');
   const command = args.command.length === 1 ? (args.command[0] ?? '') : args.command.map(shellQuote).join(' ');
   console.error(`lab: ${describeTopology(resolveTopology(args.topology))}`);
-  const r = await runInGuest(args.topology, command, { timeoutMs: args.timeoutMs });
+  const r = await runInGuest(args.topology, command, { timeoutMs: args.timeoutMs, init });
   process.stdout.write(r.stdout);
   process.stderr.write(r.stderr);
   if (r.timedOut) {

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { waitGroupGone } from './procs.js';
 import { buildQemuArgs } from './qemu_args.js';
 import { ensureLabAssets } from './setup.js';
+import { writeLabUnits } from './systemd_guest.js';
 import { resolveTopology, type ResolvedTopology, type Topology } from './topology.js';
 
 export interface GuestOptions {
@@ -22,6 +23,11 @@ export interface GuestOptions {
   readonly outDir?: string;
   /** A NIC reachable only from 127.0.0.1:sshPort on the host (to the guest's port 22). */
   readonly sshPort?: number;
+  /**
+   * PID 1 of the guest: the initramfs's busybox script (default), or the host's systemd, which
+   * runs the command as a service and can start units (test/lab/systemd_guest.ts).
+   */
+  readonly init?: 'busybox' | 'systemd';
 }
 
 export interface GuestResult {
@@ -194,6 +200,7 @@ export async function runInGuest(topology: Topology, command: string, opts: Gues
   liveShares.add(share);
   try {
     writeFileSync(join(share, 'run.sh'), runScript(command, opts.cwd ?? process.cwd(), opts.env ?? {}));
+    if (opts.init === 'systemd') writeLabUnits(share);
     const inputs = {
       kernel: assets.kernel,
       initrd: assets.initrd,

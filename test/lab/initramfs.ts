@@ -15,6 +15,7 @@ import {
 import { basename, join } from 'node:path';
 import { LabSetupError, run } from './exec.js';
 import type { LabKernel } from './kernel.js';
+import { LAB_TARGET, SHARE_MASK_FILE, SHARE_UNITS_DIR, SYSTEMD_BINARY } from './systemd_guest.js';
 
 /** Loaded with their dependencies, in modules.dep order (LAB.md). */
 export const GUEST_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'overlay'] as const;
@@ -59,6 +60,17 @@ hostname numakit-lab
 ip link set lo up
 if [ -e /sys/class/net/eth0 ]; then
   ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 || fail "network"
+fi
+# A systemd guest (GuestOptions.init): the host put lab units in the share. systemd becomes PID 1
+# on the overlay root, starts numakit-lab.target (the command, then power off), and nothing of the
+# host's default.target. No /etc/initrd-release there, so it runs it as the real root; an empty
+# fstab keeps the host's disks out of local-fs.target.
+if [ -d $R/run/lab/${SHARE_UNITS_DIR} ]; then
+  cp $R/run/lab/${SHARE_UNITS_DIR}/* $R/etc/systemd/system/ || fail "lab units"
+  for u in $(cat $R/run/lab/${SHARE_MASK_FILE}); do ln -sf /dev/null $R/etc/systemd/system/$u; done
+  : >$R/etc/fstab
+  echo "lab-init: starting systemd"
+  exec switch_root $R ${SYSTEMD_BINARY} --unit=${LAB_TARGET} --show-status=1 --log-target=console --log-level=notice
 fi
 echo "lab-init: running command"
 chroot $R /bin/bash /run/lab/run.sh </dev/null >$R/run/lab/stdout 2>$R/run/lab/stderr

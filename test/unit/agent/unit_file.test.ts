@@ -51,7 +51,7 @@ it('is sandboxed: three capabilities, each justified in a comment; a read-only s
   assert.deepEqual(key('ReadWritePaths'), ['/proc/sys/kernel/numa_balancing']);
   for (const k of ['ProtectHome', 'PrivateTmp', 'ProtectKernelTunables', 'ProtectControlGroups', 'PrivateDevices'])
     assert.deepEqual(key(k), ['yes'], k);
-  assert.deepEqual(key('SystemCallFilter')[0], '@system-service');
+  assert.deepEqual(key('SystemCallFilter')[0], '@system-service @pkey');
   assert.match(key('SystemCallFilter')[1]!, /^~ptrace process_vm_readv process_vm_writev /);
   assert.deepEqual(key('ProtectProc'), [], 'invisible would hide the processes it places');
 });

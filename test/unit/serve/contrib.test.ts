@@ -192,6 +192,8 @@ describe('contrib', () => {
     assert.deepEqual(key('ProtectSystem'), ['strict']);
     assert.deepEqual(key('NoNewPrivileges'), ['yes']);
     assert.ok(key('SystemCallFilter').some((v) => /^~ptrace process_vm_readv process_vm_writev/.test(v)));
+    // V8 calls pkey_alloc at start-up: without @pkey the filter kills node (SIGSYS) under systemd.
+    assert.deepEqual(key('SystemCallFilter')[0], '@system-service @pkey');
     assert.deepEqual(key('ProtectProc'), [], "invisible would hide other users' processes");
     assert.match(text, /# The one capability\. \/proc\/PID\/numa_maps/);
     if (!needTools(t, 'systemd-analyze')) return;
