@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyse, renderSvg, renderTable } from './soak_lib.mjs';
+import { analyse, parseSoakOutput, renderSvg, renderTable } from './soak_lib.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (k, d) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : d);
@@ -53,31 +53,15 @@ const r = spawnSync(
 mkdirSync(out, { recursive: true });
 // The guest's whole output (the lab's boot lines, the harness's SOAK-ERROR/SOAK-FATAL lines).
 writeFileSync(join(out, 'guest.log'), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
-const lines = r.stdout.split('\n');
-const line = lines.find((l) => l.startsWith('SOAK '));
-const start = lines.find((l) => l.startsWith('SOAK-START '));
-const partial = lines.filter((l) => l.startsWith('SOAK-SAMPLE ')).map((l) => JSON.parse(l.slice(12)));
-for (const l of lines.filter((x) => /^SOAK-(ERROR|FATAL) /.test(x))) console.error(`soak: ${l.slice(5)}`);
-if (line === undefined && (start === undefined || partial.length < 3)) {
+const parsed = parseSoakOutput(r.stdout);
+for (const l of parsed?.errors ?? []) console.error(`soak: ${l}`);
+if (parsed === null) {
   console.error(
     `soak: the guest reported nothing (exit ${r.status})\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`,
   );
   process.exit(1);
 }
-// Cut short (the lab's timeout): judge what was sampled, and say so.
-const run =
-  line !== undefined
-    ? JSON.parse(line.slice(5))
-    : {
-        ...JSON.parse(start.slice(11)),
-        seconds: partial.at(-1).t,
-        cutShort: true,
-        agentMemoryMax: null,
-        counts: {},
-        journalAfter: { files: NaN, bytes: NaN },
-        daemons: {},
-        samples: partial,
-      };
+const run = parsed.run;
 if (run.cutShort)
   console.error(
     `soak: the run ended after ${run.seconds.toFixed(0)} s of samples (exit ${r.status}): partial; the guest's output is in ${join(out, 'guest.log')}`,

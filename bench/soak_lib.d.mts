@@ -15,7 +15,7 @@ export interface SoakLimit {
   readonly key: string;
   readonly unit: string;
   readonly scale: number;
-  readonly kind: 'growth' | 'flat' | 'ratio' | 'max';
+  readonly kind: 'growth' | 'ratio' | 'max';
   readonly floor?: boolean;
   readonly rate?: boolean;
   readonly tol: number;
@@ -45,3 +45,5 @@ export declare function floor(points: readonly { t: number; y: number }[], k?: n
 export declare function analyse(run: SoakRun, limits?: readonly SoakLimit[]): SoakVerdict;
 export declare function renderTable(a: SoakVerdict): string;
 export declare function renderSvg(run: SoakRun, a: SoakVerdict, limits?: readonly SoakLimit[]): string;
+export declare const SHORT_WINDOW: number;
+export declare function parseSoakOutput(stdout: string): { run: SoakRun; errors: string[] } | null;

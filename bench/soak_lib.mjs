@@ -1,6 +1,7 @@
 // What a soak run (test/lab/guest-helpers/soak.mjs) shows: per series, its level after the
 // warm-up, its slope per hour and a pass/fail against the stated limit; and an SVG of every
-// series over time. Used by bench/soak.mjs and test/lab/soak.lab.test.ts.
+// series over time; the run read from the guest's output. Used by bench/soak.mjs and
+// test/lab/soak.lab.test.ts.
 //
 // Slopes are least-squares fits. For memory (RSS, heap) and fds, which a collector or a burst
 // saws up and down, the fit is over the floor: the lowest value of each eighth of the window,
@@ -210,4 +211,33 @@ export function renderSvg(run, a, limits = LIMITS) {
 ${charts.join('\n')}
 </svg>
 `;
+}
+
+/**
+ * A run from the guest's output (test/lab/guest-helpers/soak.mjs): `SOAK-START {options}`, one
+ * `SOAK-SAMPLE {row}` a sample as it is taken, and at the end `SOAK {result}` without the samples
+ * (a 30-minute run's samples on one line were cut on the way out of the guest). Without the end
+ * line (the lab's timeout, a daemon that ended), what was sampled is the run, marked cutShort.
+ * `errors` are the harness's SOAK-ERROR and SOAK-FATAL lines. null when it reported nothing.
+ */
+export function parseSoakOutput(stdout) {
+  const lines = stdout.split('\n');
+  const tagged = (tag) => lines.filter((l) => l.startsWith(`${tag} `)).map((l) => l.slice(tag.length + 1));
+  const samples = tagged('SOAK-SAMPLE').map((l) => JSON.parse(l));
+  const errors = lines.filter((l) => /^SOAK-(ERROR|FATAL) /.test(l)).map((l) => l.slice(5));
+  const end = tagged('SOAK')[0];
+  const start = tagged('SOAK-START')[0];
+  if (end !== undefined) return { run: { ...JSON.parse(end), samples }, errors };
+  if (start === undefined || samples.length < 3) return null;
+  const run = {
+    ...JSON.parse(start),
+    seconds: samples.at(-1).t,
+    cutShort: true,
+    agentMemoryMax: null,
+    counts: {},
+    journalAfter: { files: NaN, bytes: NaN },
+    daemons: {},
+    samples,
+  };
+  return { run, errors };
 }

@@ -6,7 +6,7 @@
 // are printed (they follow a loaded TCG host too closely to judge in a few minutes).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { analyse, renderTable, type SoakRun, type SoakVerdict } from '../../bench/soak_lib.mjs';
+import { analyse, parseSoakOutput, renderTable, type SoakRun, type SoakVerdict } from '../../bench/soak_lib.mjs';
 import { assertGuestOk } from './assert.js';
 import { type GuestResult, runInGuest } from './guest.js';
 import type { Topology } from './topology.js';
@@ -34,10 +34,10 @@ describe('soak: serve and the agent under churn in a 2-node guest', () => {
       { timeoutMs: (SECONDS + 900) * 1000 },
     );
     assertGuestOk(r);
-    for (const l of r.stdout.split('\n').filter((x) => /^SOAK-(ERROR|FATAL) /.test(x))) console.log(l);
-    const line = r.stdout.split('\n').find((l) => l.startsWith('SOAK '));
-    assert.ok(line, r.stdout.slice(-3000));
-    run = JSON.parse(line.slice(5)) as Run;
+    const parsed = parseSoakOutput(r.stdout);
+    for (const l of parsed?.errors ?? []) console.log(l);
+    assert.ok(parsed !== null && parsed.run['cutShort'] !== true, r.stdout.slice(-3000));
+    run = parsed.run as Run;
     verdict = analyse(run);
     console.log(renderTable(verdict));
     console.log(JSON.stringify({ ...run.counts, socketsAtStart: run.socketsAtStart, socketsAfter: run.socketsAfter }));

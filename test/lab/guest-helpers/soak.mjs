@@ -1,7 +1,8 @@
 // The soak run inside a lab guest (bench/soak.mjs boots the guest; test/lab/soak.lab.test.ts runs
 // a short one): `numakit serve` and `numakit agent --metrics` for --seconds under churn, sampled
-// every --sample seconds. Prints one line `SOAK {json}` at the end: the samples, the daemons'
-// exit codes and what the workload did (and `SOAK-SAMPLE {json}` per sample as it goes). Needs root (cgroups, the agent acting) and loopback up.
+// every --sample seconds. Prints `SOAK-SAMPLE {json}` per sample as it goes and one line
+// `SOAK {json}` at the end: the daemons' exit codes and what the workload did, not the samples
+// (bench/soak_lib.mjs parseSoakOutput puts them together). Needs root (cgroups, the agent acting) and loopback up.
 //   node soak.mjs [--seconds 120] [--sample 5] [--rate 60] [--large-every 30] [--scrapers 20]
 //                 [--slow 4] [--agent-memory-max 256M] [--state-dir /var/lib/numakit-soak]
 // The workload: --rate short-lived processes a minute (sleep 0.2-3 s; every third in a fresh
@@ -222,6 +223,9 @@ function scrapeInBackground(name, addr, prefix) {
   scrape(addr)
     .then((s) => {
       st.heap = metric(s.text, `${prefix}nodejs_heap_size_used_bytes`);
+      // Recorded, not judged: where RSS goes when it is not the live heap.
+      st.heapTotal = metric(s.text, `${prefix}nodejs_heap_size_total_bytes`);
+      st.external = metric(s.text, `${prefix}nodejs_external_memory_bytes`);
       st.seconds = s.seconds;
     })
     .catch(() => counts.scrapeErrors++)
@@ -245,6 +249,8 @@ function sample(serve, agent, t0) {
     row[`${d.name}_cpu`] = cpuSeconds(pid);
     const last = lastScrape.get(d.name);
     row[`${d.name}_heap`] = last?.heap ?? null;
+    row[`${d.name}_heap_total`] = last?.heapTotal ?? null;
+    row[`${d.name}_external`] = last?.external ?? null;
     row[`${d.name}_scrape`] = last?.seconds ?? null;
     scrapeInBackground(d.name, addr, prefix);
   }
@@ -420,7 +426,6 @@ const result = {
   daemons: Object.fromEntries(
     [serve, agent].map((d) => [d.name, { exit: d.exit, lines: d.lines, moved: d.moved, tail: d.tail }]),
   ),
-  samples,
 };
 process.stdout.write(`SOAK ${JSON.stringify(result)}\n`);
 process.exit(0);

@@ -3,7 +3,15 @@
 // the same saw without a trend, and a noisy flat line, pass.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyse, floor, renderSvg, renderTable, slope, type SoakRun } from '../../../bench/soak_lib.mjs';
+import {
+  analyse,
+  floor,
+  parseSoakOutput,
+  renderSvg,
+  renderTable,
+  slope,
+  type SoakRun,
+} from '../../../bench/soak_lib.mjs';
 
 const MiB = 2 ** 20;
 
@@ -110,5 +118,25 @@ describe('soak verdicts', () => {
       r.rows.filter((x) => !x.pass).map((x) => [x.key, x.note]),
       [['serve_heap', 'fewer than 3 samples']],
     );
+  });
+
+  it("the run read from the guest's output: samples line by line, the end line without them, a cut run marked", () => {
+    const start = 'SOAK-START {"seconds":300,"sampleSeconds":5,"rate":60,"scrapers":20,"slow":4}';
+    const samples = [1, 2, 3, 4].map((t) => `SOAK-SAMPLE {"t":${t * 5},"serve_rss":${t}}`);
+    const end = 'SOAK {"seconds":300,"rate":60,"scrapers":20,"slow":4,"counts":{"short":290}}';
+    const out = ['lab: booting', start, samples[0], 'SOAK-ERROR sample: ENOENT', ...samples.slice(1), end, ''].join(
+      '\n',
+    );
+    const whole = parseSoakOutput(out)!;
+    assert.deepEqual(
+      whole.run.samples.map((x) => x.t),
+      [5, 10, 15, 20],
+    );
+    assert.deepEqual(whole.run['counts'], { short: 290 });
+    assert.equal(whole.run['cutShort'], undefined);
+    assert.deepEqual(whole.errors, ['ERROR sample: ENOENT']);
+    const cut = parseSoakOutput([start, ...samples].join('\n'))!;
+    assert.deepEqual([cut.run['cutShort'], cut.run.seconds, cut.run.samples.length], [true, 20, 4]);
+    assert.equal(parseSoakOutput('lab: the guest did not boot\n'), null);
   });
 });
