@@ -75,15 +75,26 @@ function cgroupRoot() {
   }
 }
 
-/** Starts a daemon (in `cgroup` when given); resolves once its output matches `ready`. */
-function daemon(name, args, ready, cgroup = null) {
+/**
+ * The environment a shipped unit gives its daemon (contrib/numakit-*.service: `Environment=K=V`
+ * lines, e.g. V8's young-generation size in NODE_OPTIONS), so that the soak runs each daemon as
+ * it is deployed; OPTIONS (the command line) is given here.
+ */
+function unitEnvironment(unit) {
+  const text = readFileSync(fileURLToPath(new URL(`../../../contrib/${unit}`, import.meta.url)), 'utf8');
+  const env = {};
+  for (const m of text.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) if (m[1] !== 'OPTIONS') env[m[1]] = m[2];
+  return env;
+}
+
+/** Starts a daemon (in `cgroup` when given) as its unit would; resolves once its output matches `ready`. */
+function daemon(name, args, ready, unit, cgroup = null) {
   const argvD = [process.execPath, cli, ...args];
+  const opts = { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...unitEnvironment(unit) } };
   const child =
     cgroup === null
-      ? spawn(argvD[0], argvD.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...argvD], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+      ? spawn(argvD[0], argvD.slice(1), opts)
+      : spawn('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...argvD], opts);
   const d = { name, child, tail: [], lines: 0, moved: 0, exit: null };
   const onLine = (l) => {
     d.lines++;
@@ -336,7 +347,7 @@ if (memoryMax !== null && cg) {
   mkdirSync(agentCg, { recursive: true });
   writeFileSync(`${agentCg}/memory.max`, memoryMax);
 }
-const serve = await daemon('serve', ['serve', '--listen', SERVE], /numakit serve: http:/);
+const serve = await daemon('serve', ['serve', '--listen', SERVE], /numakit serve: http:/, 'numakit-exporter.service');
 const agent = await daemon(
   'agent',
   // --override-pins: numactl's CPU binding stays on the workload's V8 threads (agent_workload.mjs unbinds its main thread only).
@@ -353,6 +364,7 @@ const agent = await daemon(
     '--override-pins',
   ],
   /numakit agent ready/,
+  'numakit-agent.service',
   agentCg,
 );
 // Each daemon's sockets before any client came: what it must be back to once they are gone.
