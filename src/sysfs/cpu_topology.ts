@@ -112,7 +112,7 @@ function readGroup(root: SysRoot, top: string, level: Level): number[] | null {
 function levelId(
   root: SysRoot,
   cpu: number,
-  o: { top: string; level: Level; known: KnownCpus | undefined },
+  o: { top: string; level: Level; known: KnownCpus | undefined; coreCpus: number },
 ): number | null {
   const { top, level, known } = o;
   const g = known?.groups[level];
@@ -120,9 +120,11 @@ function levelId(
   const id = readInt(root, `${top}/${LEVELS[level].id}`);
   if (g === undefined || g.absent || id === null) return id;
   const group = readGroup(root, top, level);
+  // A level no wider than a core (a cluster of one core's threads on x86, a socket of one core in
+  // a VM) saves nothing over the core's own sharing: its id is read per core, its list no more.
+  if (group === null || group.length <= o.coreCpus) g.absent = true;
   // A list that does not hold the CPU itself is not this CPU's group: its id stays per core.
-  if (group === null || !group.includes(cpu)) g.absent = group === null;
-  else for (const c of group) if (!g.ids.has(c)) g.ids.set(c, id);
+  else if (group.includes(cpu)) for (const c of group) if (!g.ids.has(c)) g.ids.set(c, id);
   return id;
 }
 
@@ -145,14 +147,16 @@ export function readCpuTopology(
   const core = online ? sharer(known, cpu) : undefined;
   // Levels are shared only between online CPUs (an offline CPU has no topology directory on most kernels).
   const shared = online ? known : undefined;
+  const siblings = core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]);
+  const level = (l: Level) => levelId(root, cpu, { top, level: l, known: shared, coreCpus: siblings.length });
   const t: CpuTopologyRaw = {
     id: cpu,
     online,
-    package: core ? core.package : levelId(root, cpu, { top, level: 'package', known: shared }),
-    die: core ? core.die : levelId(root, cpu, { top, level: 'die', known: shared }),
-    cluster: core ? core.cluster : levelId(root, cpu, { top, level: 'cluster', known: shared }),
+    package: core ? core.package : level('package'),
+    die: core ? core.die : level('die'),
+    cluster: core ? core.cluster : level('cluster'),
     core: core ? core.core : readInt(root, `${top}/core_id`),
-    siblings: core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]),
+    siblings,
   };
   if (known !== undefined && core === undefined) remember(known, t);
   return t;

@@ -53,6 +53,8 @@ function groupedTree(dir: string, lists: boolean): void {
     if (lists) {
       writeFileSync(join(top, 'package_cpus_list'), `${pkgCpus[0]}-${pkgCpus.at(-1)}\n`);
       writeFileSync(join(top, 'die_cpus_list'), `${dieCpus[0]}-${dieCpus.at(-1)}\n`);
+      // A cluster of one core's threads, as on x86 (its L2): no wider than the core.
+      writeFileSync(join(top, 'cluster_cpus_list'), `${core * 2}-${core * 2 + 1}\n`);
     } else {
       writeFileSync(join(top, 'core_siblings'), `${mask(pkgCpus)}\n`);
       writeFileSync(join(top, 'die_cpus'), `${mask(dieCpus)}\n`);
@@ -80,8 +82,12 @@ describe('package and die ids are read once a package and die where the kernel l
         assert.equal(count('physical_package_id'), 2, 'one a package');
         assert.equal(count('die_id'), 4, 'one a die');
         assert.equal(count('core_id'), 8, 'one a core');
-        assert.equal(count('cluster_id'), 8, 'no cluster list: one a core');
-        assert.equal(count('cluster_cpus_list') + count('cluster_cpus'), 2, 'tried once, then not again');
+        assert.equal(count('cluster_id'), 8, 'a cluster no wider than a core, or no list: one a core');
+        assert.equal(
+          count('cluster_cpus_list') + count('cluster_cpus'),
+          lists ? 1 : 2,
+          'the list read (or both names tried) once, then not again',
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
