@@ -84,6 +84,13 @@ export interface ProcessSamplerOptions {
   readonly screen?: ScreenOptions;
   /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
   readonly hugetlb?: boolean;
+  /**
+   * Leave stage 2 (status and cmdline) to readDetails, for the few samples a caller shows: stat
+   * --procs ranks every process by its memory and CPU nodes and prints --top of them. A sample
+   * then has its thread count from stat and no name, command line or allowed lists. Not with
+   * skip, prescreen, select, reuseStatus or hugetlb (they look at status).
+   */
+  readonly statusLater?: boolean;
   /** Read each process's cmdline (default true; serve labels by name only and never reads it). */
   readonly cmdline?: boolean;
   /**
@@ -145,6 +152,8 @@ export interface PassOptions {
   readonly nowMs: number;
   /** Only these processes this pass (cgroup members). */
   readonly pids?: readonly number[];
+  /** Read each process's threads and stop there (a window's first reading: nothing is sampled). */
+  readonly threadsOnly?: boolean;
 }
 
 /** What is kept of a process between passes (only of those read at the last pass). */
@@ -257,6 +266,10 @@ export class ProcessSampler {
     private readonly root: SysRoot,
     private readonly o: ProcessSamplerOptions = {},
   ) {
+    const { statusLater, skip, prescreen, select, reuseStatus, hugetlb, memory } = o;
+    const oneNode = typeof memory === 'object' && 'oneNode' in memory;
+    if (statusLater && (skip || prescreen || select || reuseStatus || hugetlb || oneNode))
+      throw new Error('process sampler: statusLater with an option that reads status');
     this.cpuNode = readCpuNodes(root);
     this.files = new ProcStatFiles(root);
   }
@@ -316,7 +329,7 @@ export class ProcessSampler {
       if (p.largestFirst) cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid);
       for (const c of cands) {
         if (p.largestFirst?.stop({ pid: c.pid, bound: c.bound })) break;
-        const s = this.rest(c, windowSeconds, p.nowMs, explicit === undefined);
+        const s = this.rest(c, { windowSeconds, nowMs: p.nowMs, residentOnly: explicit === undefined, p });
         if (s !== null) yield s;
       }
     } finally {
@@ -444,7 +457,15 @@ export class ProcessSampler {
   }
 
   /** Stages 2-4 of one process. */
-  private rest(c: Candidate, windowSeconds: number, nowMs: number, residentOnly: boolean): ProcessSample | null {
+  private rest(
+    c: Candidate,
+    {
+      windowSeconds,
+      nowMs,
+      residentOnly,
+      p,
+    }: { windowSeconds: number; nowMs: number; residentOnly: boolean; p: PassOptions },
+  ): ProcessSample | null {
     const { pid } = c;
     const k = this.known.get(pid)!;
     const { prior } = c;
@@ -455,20 +476,22 @@ export class ProcessSampler {
     if (this.o.skip?.(pid)) return null;
     const kept = this.o.reuseStatus === true && k.status?.rssPages === c.st.rssPages ? k.status.status : null;
     let status = c.status ?? kept;
-    if (status === null) {
+    const later = status === null && this.o.statusLater === true;
+    if (status === null && !later) {
       const fact = readProcStatusFact(this.root, pid);
       if (isRefused(fact)) {
         this.tally.hidden++;
         return null;
       }
       status = fact.value;
+      if (status === null) return this.gone();
     }
-    if (status === null) return this.gone();
-    if (this.o.reuseStatus === true) k.status = { rssPages: c.st.rssPages, status };
-    if (residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
+    if (this.o.reuseStatus === true && status !== null) k.status = { rssPages: c.st.rssPages, status };
+    if (status !== null && residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
     let cmdline: string | undefined;
-    const cmd = () => (cmdline ??= this.o.cmdline === false ? '' : (readCmdline(this.root, pid) ?? ''));
-    if (this.o.prescreen && !this.o.prescreen({ pid, status, cmdline: cmd() })) return null;
+    const cmd = () => (cmdline ??= this.o.cmdline === false || later ? '' : (readCmdline(this.root, pid) ?? ''));
+    // prescreen and select are refused with statusLater: status is read whenever they are set.
+    if (this.o.prescreen && !this.o.prescreen({ pid, status: status!, cmdline: cmd() })) return null;
     const t0 = prior?.threads ?? NO_THREADS;
     let t1: Map<number, ThreadTicks> | null = new Map();
     if (this.o.threads !== false) {
@@ -479,10 +502,17 @@ export class ProcessSampler {
       k.threads = t1;
       if (baselineOnly) this.baselineCount++;
     }
+    if (p.threadsOnly) return null;
     const window = baselineOnly ? 0 : windowSeconds;
     if (
       this.o.select &&
-      !this.o.select({ pid, status, cmdline: cmd(), cpuSeconds: cpuSecondsSince(t0, t1), windowSeconds: window })
+      !this.o.select({
+        pid,
+        status: status!,
+        cmdline: cmd(),
+        cpuSeconds: cpuSecondsSince(t0, t1),
+        windowSeconds: window,
+      })
     )
       return null;
     const memory = this.memory(c, k, nowMs, status);
@@ -494,12 +524,12 @@ export class ProcessSampler {
     if (memory.kind === 'no-permission') this.tally.permission++;
     return {
       pid,
-      comm: status.name,
+      comm: status?.name ?? '',
       memory,
       cmdline: cmd(),
-      threads: status.threads,
-      cpusAllowed: status.cpusAllowed,
-      memsAllowed: status.memsAllowed,
+      threads: status?.threads ?? c.st.threads,
+      cpusAllowed: status?.cpusAllowed ?? null,
+      memsAllowed: status?.memsAllowed ?? null,
       cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
       lastNodes: nodesOf(
         [...t1.values()].map((t) => t.processor),
@@ -519,11 +549,11 @@ export class ProcessSampler {
    * Stage 4; null when the process is gone (or its numa_maps cannot be parsed: warned);
    * 'no-memory' when the kernel could not allocate memory to read it.
    */
-  private memory(c: Candidate, k: Known, nowMs: number, status: ProcStatus): ProcessMemory | null | 'no-memory' {
+  private memory(c: Candidate, k: Known, nowMs: number, status: ProcStatus | null): ProcessMemory | null | 'no-memory' {
     const how = this.o.memory ?? { numaMaps: { policies: true } };
     if (how === 'none') return EMPTY;
     if ('oneNode' in how) {
-      const bytes = c.st.rssPages * this.pageSize() + (status.hugetlbBytes ?? 0);
+      const bytes = c.st.rssPages * this.pageSize() + (status?.hugetlbBytes ?? 0);
       const mem = { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: bytes, totalBytes: bytes };
       return { kind: 'ok', nodes: { [String(how.oneNode)]: mem }, totalBytes: bytes, policies: {} };
     }
@@ -565,6 +595,26 @@ export function createSampler(root: SysRoot, opts: ProcessSamplerOptions = {}): 
   return new ProcessSampler(root, opts);
 }
 
+/**
+ * Stage 2 of a sample taken with statusLater: its name, thread count and allowed lists from
+ * status, its command line. null when the process is gone, 'refused' when its status is refused
+ * to this user, and null too when status says it has no resident memory left (a pass drops those).
+ */
+export function readDetails(root: SysRoot, s: ProcessSample): ProcessSample | null | 'refused' {
+  const fact = readProcStatusFact(root, s.pid);
+  if (isRefused(fact)) return 'refused';
+  const status = fact.value;
+  if (status === null || (status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0)) return null;
+  return {
+    ...s,
+    comm: status.name,
+    cmdline: readCmdline(root, s.pid) ?? '',
+    threads: status.threads,
+    cpusAllowed: status.cpusAllowed,
+    memsAllowed: status.memsAllowed,
+  };
+}
+
 export interface SampleOptions {
   /** Length of the CPU sampling window (0: no wait; CPU time is then the whole lifetime). */
   readonly windowMs: number;
@@ -574,6 +624,8 @@ export interface SampleOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Told what the last pass read and could not (doctor: "not checked: N of M unreadable"). */
   readonly counts?: (c: PassCounts) => void;
+  /** Samples without status and cmdline (ProcessSamplerOptions.statusLater): readDetails reads them. */
+  readonly statusLater?: boolean;
 }
 
 /**
@@ -581,23 +633,17 @@ export interface SampleOptions {
  * the wait, then a pass that reads memory per node.
  */
 export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promise<ProcessSample[]> {
-  const base = opts.pids === undefined ? {} : { pids: opts.pids };
-  if (opts.windowMs <= 0) {
-    const s = createSampler(root, { ...base, memory: { numaMaps: { policies: true } } });
-    const out = s.sample(0);
-    opts.counts?.(s.counts);
-    return out;
+  const base = {
+    ...(opts.pids === undefined ? {} : { pids: opts.pids }),
+    ...(opts.statusLater ? { statusLater: true } : {}),
+  };
+  const s = createSampler(root, { ...base, memory: { numaMaps: { policies: true } } });
+  if (opts.windowMs > 0) {
+    // The window's first reading: each process's threads, nothing sampled (no numa_maps read).
+    [...s.run({ nowMs: 0, threadsOnly: true })];
+    await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
   }
-  let first = true;
-  const s = createSampler(root, {
-    ...base,
-    memory: { numaMaps: { policies: true } },
-    select: () => !first,
-  });
-  s.sample(0);
-  first = false;
-  await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
-  const out = s.sample(opts.windowMs);
+  const out = s.sample(Math.max(opts.windowMs, 0));
   opts.counts?.(s.counts);
   return out;
 }

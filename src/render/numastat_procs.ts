@@ -61,20 +61,22 @@ function addProcess(
   if (p.memory.kind !== 'ok') return;
   const totalCol = 1 + nodes.length;
   const totalRow = t.nRows - 1;
-  for (const [id, mem] of Object.entries(p.memory.nodes)) {
+  // Plain loops (no array per addition): 2,000 processes on 32 nodes. The additions keep their
+  // order (node, then category; row, total column, total row, grand total): the sums are floats.
+  const byNode = p.memory.nodes;
+  for (const id in byNode) {
+    const mem = byNode[id]!;
     const col = 1 + nodes.indexOf(Number(id));
     if (col === 0) continue; // a node the node directory does not list
-    CATEGORIES.forEach(([key], cat) => {
-      const v = mem[key] / MiB;
-      if (v === 0) return;
-      for (const [r, c] of [
-        [rowOf(cat), col],
-        [rowOf(cat), totalCol],
-        [totalRow, col],
-        [totalRow, totalCol],
-      ] as const)
-        addTo(t, { row: r, col: c, v: v });
-    });
+    for (let cat = 0; cat < CATEGORIES.length; cat++) {
+      const v = mem[CATEGORIES[cat]![0]] / MiB;
+      if (v === 0) continue;
+      const row = rowOf(cat);
+      addTo(t, { row, col, v });
+      addTo(t, { row, col: totalCol, v });
+      addTo(t, { row: totalRow, col, v });
+      addTo(t, { row: totalRow, col: totalCol, v });
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // /proc: the process ids, and each process's command line and name (comm).
-import { listDir, readText } from './read.js';
+import { listDir, readInto, readText } from './read.js';
 import type { SysRoot } from './root.js';
 
 /** Every numeric entry of /proc, ascending ([] when /proc is absent). */
@@ -30,8 +30,34 @@ export function readCmdline(root: SysRoot, pid: number): string | null {
   return text === null ? null : parseCmdline(text);
 }
 
-/** /proc/PID/comm without its newline, or null. */
-export function readComm(root: SysRoot, pid: number): string | null {
-  const text = readText(root, `proc/${pid}/comm`);
-  return text === null ? null : text.replace(/\n$/, '');
+/**
+ * A task's name as status's Name line shows it: the kernel writes both comm and Name with
+ * proc_task_name (fs/proc/array.c), Name escaped (seq_escape_str: a newline as backslash-n, a
+ * backslash doubled), comm as it is plus a newline.
+ */
+export function commAsName(comm: string): string {
+  return comm.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'));
+}
+
+/**
+ * /proc/PID/comm as status's Name shows it (commAsName), with one read into `buf` (the kernel's
+ * comm is at most 64 bytes): numastat's -p reads the Name of every process, and status is 57
+ * lines the kernel formats for it. null when absent, or when it fills `buf` (not a comm file).
+ */
+export function readCommName(root: SysRoot, pid: number, buf: Buffer): string | null {
+  const n = readInto(root, `proc/${pid}/comm`, buf);
+  if (n === null || n === buf.length) return null;
+  const end = n > 0 && buf[n - 1] === 10 ? n - 1 : n;
+  return commAsName(buf.toString('utf8', 0, end));
+}
+
+/**
+ * The first bytes of /proc/PID/cmdline (up to `buf`'s length: numastat matches the first 2,047
+ * characters of "NAME CMDLINE"), NULs as spaces, with one read; null when the process is gone.
+ * A command line ends where the read stops: procfs fills the whole buffer when it can
+ * (get_mm_cmdline reads the process's memory page by page until `count`).
+ */
+export function readCmdlineHead(root: SysRoot, pid: number, buf: Buffer): string | null {
+  const n = readInto(root, `proc/${pid}/cmdline`, buf);
+  return n === null ? null : parseCmdline(buf.toString('utf8', 0, n));
 }

@@ -3,13 +3,13 @@
 import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_locality.js';
 import { accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
-import { sampleProcesses } from '../../discover/process_sampler.js';
+import { readDetails, sampleProcesses } from '../../discover/process_sampler.js';
 import type { AccessLocality } from '../../model/access_locality.js';
 import { othersInvisible } from '../../sysfs/proc_mount.js';
 import { NumakitError } from '../../model/errors.js';
 import { findMemPmu } from '../../sysfs/pmu.js';
-import type { ProcessMemoryInfo } from '../../model/stat.js';
-import { rankByRemote } from '../../policy/locality.js';
+import type { ProcessMemoryInfo, ProcessSample } from '../../model/stat.js';
+import { rankByRemote, type RankedProcess } from '../../policy/locality.js';
 import { rankedJson, renderStatJson } from '../../render/stat_json.js';
 import { noPermissionWhy, renderStatProcs, type ProcReader } from '../../render/stat_procs.js';
 import type { Context } from '../context.js';
@@ -61,17 +61,41 @@ async function pmuAccess(
   return samplePmuAccess(ctx.root, pids, { windowMs: o.windowSeconds * 1000 });
 }
 
+/**
+ * The first `top` ranked processes with their name, command line and allowed CPUs and nodes
+ * (status and cmdline, read for these only: ranking needs memory and CPU nodes); a process gone
+ * meanwhile leaves its place to the next. `hidden` counts those whose status was refused.
+ */
+function topWithDetails(
+  ctx: Context,
+  ranked: readonly RankedProcess<ProcessSample>[],
+  top: number,
+): { rows: RankedProcess<ProcessSample>[]; hidden: number } {
+  const rows: RankedProcess<ProcessSample>[] = [];
+  let hidden = 0;
+  for (const r of ranked) {
+    if (rows.length >= top) break;
+    const sample = readDetails(ctx.root, r.sample);
+    if (sample === 'refused') hidden++;
+    else if (sample !== null) rows.push({ ...r, sample });
+  }
+  return { rows, hidden };
+}
+
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   let hidden = 0;
   const samples = withoutSelf(
     await sampleProcesses(ctx.root, {
       windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0,
       counts: (c) => void (hidden = c.hidden),
+      statusLater: true,
     }),
     ctx,
   );
   const invisible = othersInvisible(ctx.root);
-  const ranked = rankByRemote(samples).slice(0, o.top);
+  const top = topWithDetails(ctx, rankByRemote(samples), o.top);
+  const ranked = top.rows;
+  hidden += top.hidden;
   const balancing = readNumaBalancing(ctx.root);
   const access = new Map(
     ranked.map((r) => [r.sample.pid, accessLocality(readTaskNumaFaults(ctx.root, r.sample.pid), balancing)]),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
+import { createSampler, readDetails, sampleProcesses } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, type FakeMachine } from '../agent/tree.js';
 
 let m: FakeMachine;
@@ -134,5 +134,49 @@ describe('process sampler: sampleProcesses', () => {
       [200],
     );
     assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0 }]);
+  });
+});
+
+describe('process sampler: status later (stat --procs ranks every process, shows --top)', () => {
+  it('a pass reads no status or cmdline; readDetails reads them for the samples shown', () => {
+    m.add(busy(200, 'a', 10, 0, 0));
+    m.add(busy(300, 'b', 30, 1, 1));
+    const { read, root } = recording();
+    const samples = createSampler(root, { statusLater: true }).sample(0);
+    assert.deepEqual(
+      samples.map((p) => [p.pid, p.comm, p.cmdline, p.cpusAllowed, p.threads]),
+      [
+        [200, '', '', null, 1],
+        [300, '', '', null, 1],
+      ],
+    );
+    assert.ok(!read.some((r) => /\/(status|cmdline)$/.test(r)), read.join(' '));
+    const full = createSampler(m.root)
+      .sample(0)
+      .find((p) => p.pid === 300);
+    assert.deepEqual(readDetails(root, samples[1]!), full);
+    assert.deepEqual(
+      read.filter((r) => /\/(status|cmdline)$/.test(r)),
+      ['proc/300/status', 'proc/300/cmdline'],
+    );
+  });
+
+  it('readDetails: null for a process gone since the pass', () => {
+    m.add(busy(200, 'a', 10, 0, 0));
+    const [s] = createSampler(m.root, { statusLater: true }).sample(0);
+    rmSync(join(m.dir, 'proc/200'), { recursive: true });
+    assert.equal(readDetails(m.root, s!), null);
+  });
+
+  it('is refused with an option that looks at status', () => {
+    assert.throws(() => createSampler(m.root, { statusLater: true, prescreen: () => true }), /statusLater/);
+  });
+
+  it('a window: the first reading takes the threads only (no numa_maps), the second samples', async () => {
+    m.add(busy(200, 'a', 10, 0, 0));
+    const { read, root } = recording();
+    const s = await sampleProcesses(root, { windowMs: 5, sleep: async () => void m.tick(1), statusLater: true });
+    assert.equal(read.filter((r) => r.endsWith('/numa_maps')).length, 1, read.join(' '));
+    assert.equal(s[0]?.pid, 200);
   });
 });

@@ -1,9 +1,14 @@
 // discover/processes.ts on the four-node fixture: memory per node with several huge page
 // sizes, interleaved mappings, kernel threads, zombies, vanished processes, pattern matching.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { findPids, memoryFromNumaMaps, readProcessMemory } from '../../../src/discover/processes.js';
 import { cpuSecondsByNode, createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
+import { commAsName } from '../../../src/sysfs/proc_list.js';
+import { openRoot } from '../../../src/sysfs/root.js';
 import { fixtureRoot } from './helpers.js';
 
 const root = fixtureRoot('four-node');
@@ -129,4 +134,70 @@ test('policies are collected only when asked for (a string per mapping)', () => 
 
 test('a numa_maps that cannot be parsed names the file and line', () => {
   assert.throws(() => memoryFromNumaMaps('1000 default N0=1\nzz default N0=1\n'), /:2: not a numa_maps line/);
+});
+
+/** A tree with the given processes' files (relative to proc/PID). */
+function procTree(procs: Record<number, Record<string, string>>): {
+  root: ReturnType<typeof openRoot>;
+  done: () => void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'numakit-findpids-'));
+  for (const [pid, files] of Object.entries(procs)) {
+    mkdirSync(join(dir, 'proc', pid), { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, 'proc', pid, name), text);
+  }
+  return { root: openRoot(dir), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const status = (name: string) => `Name:\t${name}\nState:\tS (sleeping)\nThreads:\t1\n`;
+
+test("findPids matches comm as status's Name shows it (a backslash doubled, a newline as \\n), as numastat reads Name", () => {
+  const t = procTree({
+    10: { comm: 'a\\b\n', status: status('a\\\\b'), cmdline: 'x\0' },
+    11: { comm: 'c\nd\n', status: status('c\\nd'), cmdline: 'y\0' },
+  });
+  try {
+    assert.deepEqual(findPids(t.root, ['a\\\\b']).pids, [10]);
+    assert.deepEqual(findPids(t.root, ['c\\nd']).pids, [11]);
+    assert.deepEqual(findPids(t.root, ['c\nd']).unmatched, ['c\nd']);
+  } finally {
+    t.done();
+  }
+});
+
+test('findPids takes status\'s Name where a capture has no comm, and matches at most 2,047 characters of "NAME CMDLINE"', () => {
+  const long = `${'z'.repeat(2040)}\0tail-beyond\0`;
+  const t = procTree({
+    20: { status: status('olddaemon'), cmdline: '/usr/sbin/olddaemon\0--flag\0' },
+    21: { comm: 'java\n', status: status('java'), cmdline: long },
+  });
+  try {
+    assert.deepEqual(findPids(t.root, ['olddaemon --flag']).pids, [20]);
+    assert.deepEqual(findPids(t.root, ['java zzz']).pids, [21]);
+    // "java " + 2,040 z's + " tail...": the 2,047th character is the second z after the space.
+    assert.deepEqual(findPids(t.root, ['zzz tail']).unmatched, ['zzz tail']);
+    assert.deepEqual(findPids(t.root, ['olddaemon', 'java']).pids, [20, 21]);
+  } finally {
+    t.done();
+  }
+});
+
+test('commAsName escapes as the kernel writes Name (fs/proc/array.c proc_task_name)', () => {
+  assert.equal(commAsName('kworker/0:1-events'), 'kworker/0:1-events');
+  assert.equal(commAsName('a\\b\nc'), 'a\\\\b\\nc');
+});
+
+test('findPids reads comm, not status, and a command line only where the name does not match', () => {
+  const t = procTree({
+    30: { comm: 'java\n', status: status('java'), cmdline: '/usr/bin/java\0' },
+    31: { comm: 'nginx\n', status: status('nginx'), cmdline: '/usr/sbin/nginx\0' },
+  });
+  try {
+    const read: string[] = [];
+    const root = { ...t.root, onAccess: (kind: string, rel: string) => void (kind === 'file' && read.push(rel)) };
+    assert.deepEqual(findPids(root, ['java']).pids, [30]);
+    assert.deepEqual(read, ['proc/30/comm', 'proc/31/comm', 'proc/31/cmdline']);
+  } finally {
+    t.done();
+  }
 });
