@@ -2,7 +2,8 @@
 // cgroup units) and serve read processes only through it. A pass reads in stages, each only for
 // the processes the one before kept:
 //   1. stat     /proc/PID/stat (kept open on the live system): kernel threads, processes without
-//               resident memory, under the size bar or idle are read no further
+//               resident memory, under the size bar or idle are read no further (and, for the
+//               agent, their stat only every few passes: options.recheckEvery)
 //   2. status   /proc/PID/status and cmdline (read once a pass): skip and prescreen
 //   3. threads  each thread's /proc/PID/task/TID/stat (not read again while the process used no
 //               CPU since): CPU time per node over the window; select
@@ -82,6 +83,15 @@ export interface ProcessSamplerOptions {
   readonly pids?: readonly number[];
   /** Stage 1 bars; without them only kernel threads and processes without resident memory stop there. */
   readonly screen?: ScreenOptions;
+  /**
+   * Read a process that stage 1 stopped at its last read (no resident memory, under the size bar,
+   * idle) again only at every `every`-th pass, not at every pass; which pass is its pid's turn
+   * (pid + pass divisible by `every`), so each pass reads about 1/every of them. A process that
+   * grows or gets busy is seen at most `every` passes later; a new pid (one listing of /proc a
+   * pass) is read at the first pass that lists it; a process that got past stage 1 is read at
+   * every pass. Its idle bar is then judged over the time since its last read. Default 1: every pass.
+   */
+  readonly recheckEvery?: number;
   /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
   readonly hugetlb?: boolean;
   /** Read each process's cmdline (default true; serve labels by name only and never reads it). */
@@ -118,6 +128,8 @@ export interface ProcessSamplerOptions {
 export interface PassCounts extends Unreadable {
   /** Processes whose /proc/PID/stat it read. */
   readonly scanned: number;
+  /** Processes stage 1 stopped at their last read, left to their turn (options.recheckEvery): not read. */
+  readonly deferred: number;
   /** Processes whose numa_maps it read (not reused). */
   readonly mapped: number;
   /** Processes left out because the kernel could not allocate memory to read their numa_maps (ENOMEM). */
@@ -160,6 +172,9 @@ interface Known {
   status: { rssPages: number; status: ProcStatus } | null;
   /** HugetlbPages (options.hugetlb) and what it could only change with: vsize, faults (read at `at`). */
   huge: { vsizeBytes: number; faults: number; at: number; bytes: number } | null;
+  /** When its stat was last read (nowMs), and whether stage 1 stopped it then (options.recheckEvery). */
+  at: number;
+  screened: boolean;
 }
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
@@ -249,7 +264,7 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
 
@@ -305,7 +320,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -335,9 +350,15 @@ export class ProcessSampler {
     const out: Candidate[] = [];
     const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
     const screen = this.o.screen;
+    const every = this.o.recheckEvery ?? 1;
     for (const pid of listed) {
       const k = this.kernel.get(pid);
       if (k !== undefined && this.pass - k < KERNEL_RECHECK) continue;
+      // Stopped at stage 1 at its last read: read again at its turn (options.recheckEvery).
+      if (every > 1 && (pid + this.pass) % every !== 0 && this.known.get(pid)?.screened === true) {
+        this.tally.deferred++;
+        continue;
+      }
       let status: ProcStatus | null = null;
       const got = this.files.read(pid, st);
       if (got === 'refused') {
@@ -369,11 +390,14 @@ export class ProcessSampler {
         before = undefined;
       }
       // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
-      const idle = this.idle(before, st, windowSeconds);
-      const prior = this.keep(pid, st, before);
+      const idle = this.idle(before, st, { windowSeconds, nowMs });
+      const prior = this.keep(pid, st, before, nowMs);
+      const known = this.known.get(pid)!;
+      known.screened = true;
       if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
       if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
       if (idle) continue;
+      known.screened = false;
       let huge = 0;
       if (this.o.hugetlb === true) {
         const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
@@ -408,19 +432,25 @@ export class ProcessSampler {
     return this.o.pageSize ?? this.o.screen?.pageSize ?? 4096;
   }
 
-  /** Under the idle bar over the window (known since the last pass): its threads are not read. */
-  private idle(before: Known | undefined, st: StatFields, windowSeconds: number): boolean {
+  /**
+   * Under the idle bar since its last read (the last pass, or its last turn when it was left to
+   * it: options.recheckEvery): its threads are not read.
+   */
+  private idle(before: Known | undefined, st: StatFields, t: { windowSeconds: number; nowMs: number }): boolean {
     const bar = this.o.screen?.idleBelow ?? 0;
-    if (bar <= 0 || before === undefined || before.pass !== this.pass - 1 || windowSeconds <= 0) return false;
-    if (before.ticks < 0 || st.cpuTicks < 0) return false;
-    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / windowSeconds < bar;
+    if (bar <= 0 || before === undefined || before.ticks < 0 || st.cpuTicks < 0) return false;
+    const deferred = before.screened && (this.o.recheckEvery ?? 1) > 1;
+    if (before.pass !== this.pass - 1 && !deferred) return false;
+    const seconds = before.pass === this.pass - 1 ? t.windowSeconds : (t.nowMs - before.at) / 1000;
+    if (seconds <= 0) return false;
+    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / seconds < bar;
   }
 
   /**
    * Records stage 1 of this pass and hands back what the last pass read of its threads (their
    * baseline); they are kept again only when this pass reads them (rest()).
    */
-  private keep(pid: number, st: StatFields, before: Known | undefined): Candidate['prior'] {
+  private keep(pid: number, st: StatFields, before: Known | undefined, nowMs: number): Candidate['prior'] {
     if (before === undefined) {
       this.known.set(pid, {
         start: st.startTicks,
@@ -430,6 +460,8 @@ export class ProcessSampler {
         maps: null,
         status: null,
         huge: null,
+        at: nowMs,
+        screened: false,
       });
       return null;
     }
@@ -440,6 +472,7 @@ export class ProcessSampler {
     before.threads = null;
     before.ticks = st.cpuTicks;
     before.pass = this.pass;
+    before.at = nowMs;
     return prior;
   }
 
