@@ -88,8 +88,9 @@ export interface ProcessSamplerOptions {
    * idle) again only at every `every`-th pass, not at every pass; which pass is its pid's turn
    * (pid + pass divisible by `every`), so each pass reads about 1/every of them. A process that
    * grows or gets busy is seen at most `every` passes later; a new pid (one listing of /proc a
-   * pass) is read at the first pass that lists it; a process that got past stage 1 is read at
-   * every pass. Its idle bar is then judged over the time since its last read. Default 1: every pass.
+   * pass) is read at the first two passes that list it (just started, it may not have grown
+   * yet); a process that got past stage 1 is read at every pass. Its idle bar is then judged
+   * over the time since its last read. Default 1: every pass.
    */
   readonly recheckEvery?: number;
   /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
@@ -393,7 +394,9 @@ export class ProcessSampler {
       const idle = this.idle(before, st, { windowSeconds, nowMs });
       const prior = this.keep(pid, st, before, nowMs);
       const known = this.known.get(pid)!;
-      known.screened = true;
+      // Deferred only once known from an earlier read: a process just started is read at its
+      // first two passes (it may not have grown or got busy yet at the first).
+      known.screened = before !== undefined;
       if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
       if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
       if (idle) continue;

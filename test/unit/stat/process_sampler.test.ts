@@ -137,11 +137,11 @@ describe('process sampler: recheckEvery (the agent: a process stage 1 stopped is
     return { at, s, read };
   }
 
-  it('a small process is read at its first pass, then once every EVERY passes, at its turn (pid + pass)', () => {
+  it('a small process is read at its first two passes, then once every EVERY passes, at its turn (pid + pass)', () => {
     m.add(busy(201, 'small', 1, 0, 0));
     m.add(busy(202, 'small', 1, 0, 1));
     const { at, s } = statReads([201, 202], 9);
-    assert.deepEqual(at.get(201), [1, 3, 7], 'pass 1 (new), then where (201 + pass) % 4 is 0');
+    assert.deepEqual(at.get(201), [1, 2, 3, 7], 'passes 1 and 2 (new), then where (201 + pass) % 4 is 0');
     assert.deepEqual(at.get(202), [1, 2, 6]);
     assert.equal(s.counts.deferred, 2, 'the last pass (9) read neither');
     assert.equal(s.counts.scanned, 0);
@@ -178,13 +178,14 @@ describe('process sampler: recheckEvery (the agent: a process stage 1 stopped is
     }
   });
 
-  it('a new pid is read at the first pass that lists it', () => {
+  it('a new pid is read at the first two passes that list it (just started, it may not have grown yet)', () => {
     m.add(busy(500, 'small', 1, 0, 0));
-    const { at } = statReads([500, 501], 6, (pass) => {
+    const { at } = statReads([500, 501], 10, (pass) => {
       m.tick(1);
       if (pass === 4) m.add(busy(501, 'late', 1, 0, 1));
     });
-    assert.deepEqual(at.get(501), [5], 'listed at pass 5 (new), its turn not before pass 7 + 4');
+    assert.deepEqual(at.get(501), [5, 6, 7], 'listed at pass 5: passes 5 and 6, then its turns (7)');
+    assert.deepEqual(at.get(500), [1, 2, 4, 8], 'the one there from the start: its turns after pass 2');
   });
 
   it('an idle process is judged over the time since its last read: busy since then, its threads are read at its turn', () => {
