@@ -180,9 +180,12 @@ interface Known {
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
 
+/** One object a process that passed stage 1 (10,000 a serve scrape on a large machine): its stat's two fields used later, flat. */
 interface Candidate {
   readonly pid: number;
-  readonly st: StatFields;
+  readonly rssPages: number;
+  /** utime + stime; -1 unknown (an older capture). */
+  readonly cpuTicks: number;
   readonly bound: number;
   /** Status already read at stage 1 (hugetlb, or an older capture without stat). */
   readonly status: ProcStatus | null;
@@ -409,7 +412,15 @@ export class ProcessSampler {
       }
       const bound = st.rssPages * this.pageSize() + huge;
       if (residentOnly && bound === 0) continue;
-      out.push({ pid, st: { ...st }, bound, status, known: before !== undefined, prior });
+      out.push({
+        pid,
+        rssPages: st.rssPages,
+        cpuTicks: st.cpuTicks,
+        bound,
+        status,
+        known: before !== undefined,
+        prior,
+      });
     }
     return out;
   }
@@ -489,7 +500,7 @@ export class ProcessSampler {
     // baseline. A process never seen before counts its whole life (a first pass: no window).
     const baselineOnly = prior === null && c.known;
     if (this.o.skip?.(pid)) return null;
-    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.st.rssPages ? k.status.status : null;
+    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.rssPages ? k.status.status : null;
     let status = c.status ?? kept;
     if (status === null) {
       const fact = readProcStatusFact(this.root, pid);
@@ -500,7 +511,7 @@ export class ProcessSampler {
       status = fact.value;
     }
     if (status === null) return this.gone();
-    if (this.o.reuseStatus === true) k.status = { rssPages: c.st.rssPages, status };
+    if (this.o.reuseStatus === true) k.status = { rssPages: c.rssPages, status };
     if (residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
     let cmdline: string | undefined;
     const cmd = () => (cmdline ??= this.o.cmdline === false ? '' : (readCmdline(this.root, pid) ?? ''));
@@ -509,7 +520,7 @@ export class ProcessSampler {
     let t1: Map<number, ThreadTicks> | null = new Map();
     if (this.o.threads !== false) {
       // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
-      const still = prior !== null && c.st.cpuTicks >= 0 && prior.ticks === c.st.cpuTicks;
+      const still = prior !== null && c.cpuTicks >= 0 && prior.ticks === c.cpuTicks;
       t1 = still ? prior.threads : readThreadTicks(this.root, pid, this.files);
       if (t1 === null) return this.gone();
       k.threads = t1;
@@ -559,7 +570,7 @@ export class ProcessSampler {
     const how = this.o.memory ?? { numaMaps: { policies: true } };
     if (how === 'none') return EMPTY;
     if ('oneNode' in how) {
-      const bytes = c.st.rssPages * this.pageSize() + (status.hugetlbBytes ?? 0);
+      const bytes = c.rssPages * this.pageSize() + (status.hugetlbBytes ?? 0);
       const mem = { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: bytes, totalBytes: bytes };
       return { kind: 'ok', nodes: { [String(how.oneNode)]: mem }, totalBytes: bytes, policies: {} };
     }
@@ -567,7 +578,7 @@ export class ProcessSampler {
     const old = k.maps;
     if (reuse !== undefined && old !== null && nowMs - old.at < reuse.ttlMs) {
       const page = this.pageSize();
-      const moved = Math.abs(c.st.rssPages - old.rssPages) * page;
+      const moved = Math.abs(c.rssPages - old.rssPages) * page;
       if (moved <= Math.max(old.rssPages * page * 0.1, reuse.slackBytes)) return old.memory;
     }
     this.tally.mapped++;
@@ -576,7 +587,7 @@ export class ProcessSampler {
       return r.reason === 'no-permission' ? { kind: 'no-permission' } : r.reason === 'no-memory' ? 'no-memory' : null;
     // A numa_maps that cannot be parsed is a warning; the process is left out like one that exited.
     const memory = parseOrWarn(this.root, numaMapsPath(c.pid), r.text, (t) => memoryFromNumaMaps(t, opts));
-    if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.st.rssPages, at: nowMs, memory };
+    if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.rssPages, at: nowMs, memory };
     return memory;
   }
 
