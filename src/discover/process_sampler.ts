@@ -377,6 +377,10 @@ export class ProcessSampler {
         status = this.root.isReal ? null : readProcStatus(this.root, pid);
         if (status === null) {
           this.tally.vanished++;
+          // Gone, though still listed: its pid is reused already (an open stat of the old one
+          // reads ESRCH) or is about to be. What was known of it goes, so that the next process
+          // with this pid is read as a new one, not left to the old one's turn (recheckEvery).
+          this.known.delete(pid);
           continue;
         }
         fromStatus(status, st, this.pageSize());

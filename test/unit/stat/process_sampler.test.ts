@@ -3,7 +3,7 @@
 // time (a reused pid is a new process; a gone one is forgotten), it counts what it could not read,
 // and a capture without /proc/PID/stat (taken by an older numakit) is read from status.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createSampler, sampleProcesses } from '../../../src/discover/process_sampler.js';
@@ -176,6 +176,24 @@ describe('process sampler: recheckEvery (the agent: a process stage 1 stopped is
       assert.ok(seenAt > grow && seenAt <= grow + EVERY, `grown after pass ${grow}: seen at pass ${seenAt}`);
       m.exit(400);
     }
+  });
+
+  it('a process read as gone while its pid is still listed: the next one with that pid is read as new, not at its turn', () => {
+    m.add(busy(208, 'small', 1, 0, 0));
+    const saved = new Map<string, string>();
+    const { at } = statReads([208], 8, (pass) => {
+      m.tick(1);
+      if (pass === 3) {
+        // Gone at its turn (pass 4), its directory still listed (a reused pid's old stat: ESRCH).
+        for (const f of ['stat', 'status']) {
+          const path = join(m.dir, 'proc/208', f);
+          saved.set(path, readFileSync(path, 'utf8'));
+          rmSync(path);
+        }
+      }
+      if (pass === 4) for (const [path, text] of saved) writeFileSync(path, text);
+    });
+    assert.deepEqual(at.get(208), [1, 2, 4, 5, 6, 8], 'gone at 4: read as new at 5 and 6, then its turn (8)');
   });
 
   it('a new pid is read at the first two passes that list it (just started, it may not have grown yet)', () => {
