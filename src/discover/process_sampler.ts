@@ -2,7 +2,8 @@
 // cgroup units) and serve read processes only through it. A pass reads in stages, each only for
 // the processes the one before kept:
 //   1. stat     /proc/PID/stat (kept open on the live system): kernel threads, processes without
-//               resident memory, under the size bar or idle are read no further
+//               resident memory, under the size bar or idle are read no further (and, for the
+//               agent, their stat only every few passes: options.recheckEvery)
 //   2. status   /proc/PID/status and cmdline (read once a pass): skip and prescreen
 //   3. threads  each thread's /proc/PID/task/TID/stat (not read again while the process used no
 //               CPU since): CPU time per node over the window; select
@@ -82,6 +83,16 @@ export interface ProcessSamplerOptions {
   readonly pids?: readonly number[];
   /** Stage 1 bars; without them only kernel threads and processes without resident memory stop there. */
   readonly screen?: ScreenOptions;
+  /**
+   * Read a process that stage 1 stopped at its last read (no resident memory, under the size bar,
+   * idle) again only at every `every`-th pass, not at every pass; which pass is its pid's turn
+   * (pid + pass divisible by `every`), so each pass reads about 1/every of them. A process that
+   * grows or gets busy is seen at most `every` passes later; a new pid (one listing of /proc a
+   * pass) is read at the first two passes that list it (just started, it may not have grown
+   * yet); a process that got past stage 1 is read at every pass. Its idle bar is then judged
+   * over the time since its last read. Default 1: every pass.
+   */
+  readonly recheckEvery?: number;
   /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
   readonly hugetlb?: boolean;
   /**
@@ -125,6 +136,8 @@ export interface ProcessSamplerOptions {
 export interface PassCounts extends Unreadable {
   /** Processes whose /proc/PID/stat it read. */
   readonly scanned: number;
+  /** Processes stage 1 stopped at their last read, left to their turn (options.recheckEvery): not read. */
+  readonly deferred: number;
   /** Processes whose numa_maps it read (not reused). */
   readonly mapped: number;
   /** Processes left out because the kernel could not allocate memory to read their numa_maps (ENOMEM). */
@@ -169,13 +182,21 @@ interface Known {
   status: { rssPages: number; status: ProcStatus } | null;
   /** HugetlbPages (options.hugetlb) and what it could only change with: vsize, faults (read at `at`). */
   huge: { vsizeBytes: number; faults: number; at: number; bytes: number } | null;
+  /** When its stat was last read (nowMs), and whether stage 1 stopped it then (options.recheckEvery). */
+  at: number;
+  screened: boolean;
 }
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
 
+/** One object a process that passed stage 1 (10,000 a serve scrape on a large machine): its stat's two fields used later, flat. */
 interface Candidate {
   readonly pid: number;
-  readonly st: StatFields;
+  readonly rssPages: number;
+  /** Threads, from stat (status's is used when status is read). */
+  readonly threads: number;
+  /** utime + stime; -1 unknown (an older capture). */
+  readonly cpuTicks: number;
   readonly bound: number;
   /** Status already read at stage 1 (hugetlb, or an older capture without stat). */
   readonly status: ProcStatus | null;
@@ -258,7 +279,7 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
 
@@ -318,7 +339,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -348,9 +369,15 @@ export class ProcessSampler {
     const out: Candidate[] = [];
     const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
     const screen = this.o.screen;
+    const every = this.o.recheckEvery ?? 1;
     for (const pid of listed) {
       const k = this.kernel.get(pid);
       if (k !== undefined && this.pass - k < KERNEL_RECHECK) continue;
+      // Stopped at stage 1 at its last read: read again at its turn (options.recheckEvery).
+      if (every > 1 && (pid + this.pass) % every !== 0 && this.known.get(pid)?.screened === true) {
+        this.tally.deferred++;
+        continue;
+      }
       let status: ProcStatus | null = null;
       const got = this.files.read(pid, st);
       if (got === 'refused') {
@@ -365,6 +392,10 @@ export class ProcessSampler {
         status = this.root.isReal ? null : readProcStatus(this.root, pid);
         if (status === null) {
           this.tally.vanished++;
+          // Gone, though still listed: its pid is reused already (an open stat of the old one
+          // reads ESRCH) or is about to be. What was known of it goes, so that the next process
+          // with this pid is read as a new one, not left to the old one's turn (recheckEvery).
+          this.known.delete(pid);
           continue;
         }
         fromStatus(status, st, this.pageSize());
@@ -382,11 +413,16 @@ export class ProcessSampler {
         before = undefined;
       }
       // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
-      const idle = this.idle(before, st, windowSeconds);
-      const prior = this.keep(pid, st, before);
+      const idle = this.idle(before, st, { windowSeconds, nowMs });
+      const prior = this.keep(pid, st, before, nowMs);
+      const known = this.known.get(pid)!;
+      // Deferred only once known from an earlier read: a process just started is read at its
+      // first two passes (it may not have grown or got busy yet at the first).
+      known.screened = before !== undefined;
       if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
       if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
       if (idle) continue;
+      known.screened = false;
       let huge = 0;
       if (this.o.hugetlb === true) {
         const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
@@ -395,7 +431,16 @@ export class ProcessSampler {
       }
       const bound = st.rssPages * this.pageSize() + huge;
       if (residentOnly && bound === 0) continue;
-      out.push({ pid, st: { ...st }, bound, status, known: before !== undefined, prior });
+      out.push({
+        pid,
+        rssPages: st.rssPages,
+        cpuTicks: st.cpuTicks,
+        threads: st.threads,
+        bound,
+        status,
+        known: before !== undefined,
+        prior,
+      });
     }
     return out;
   }
@@ -421,19 +466,25 @@ export class ProcessSampler {
     return this.o.pageSize ?? this.o.screen?.pageSize ?? 4096;
   }
 
-  /** Under the idle bar over the window (known since the last pass): its threads are not read. */
-  private idle(before: Known | undefined, st: StatFields, windowSeconds: number): boolean {
+  /**
+   * Under the idle bar since its last read (the last pass, or its last turn when it was left to
+   * it: options.recheckEvery): its threads are not read.
+   */
+  private idle(before: Known | undefined, st: StatFields, t: { windowSeconds: number; nowMs: number }): boolean {
     const bar = this.o.screen?.idleBelow ?? 0;
-    if (bar <= 0 || before === undefined || before.pass !== this.pass - 1 || windowSeconds <= 0) return false;
-    if (before.ticks < 0 || st.cpuTicks < 0) return false;
-    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / windowSeconds < bar;
+    if (bar <= 0 || before === undefined || before.ticks < 0 || st.cpuTicks < 0) return false;
+    const deferred = before.screened && (this.o.recheckEvery ?? 1) > 1;
+    if (before.pass !== this.pass - 1 && !deferred) return false;
+    const seconds = before.pass === this.pass - 1 ? t.windowSeconds : (t.nowMs - before.at) / 1000;
+    if (seconds <= 0) return false;
+    return (st.cpuTicks - before.ticks) / CLOCK_TICKS_PER_SECOND / seconds < bar;
   }
 
   /**
    * Records stage 1 of this pass and hands back what the last pass read of its threads (their
    * baseline); they are kept again only when this pass reads them (rest()).
    */
-  private keep(pid: number, st: StatFields, before: Known | undefined): Candidate['prior'] {
+  private keep(pid: number, st: StatFields, before: Known | undefined, nowMs: number): Candidate['prior'] {
     if (before === undefined) {
       this.known.set(pid, {
         start: st.startTicks,
@@ -443,6 +494,8 @@ export class ProcessSampler {
         maps: null,
         status: null,
         huge: null,
+        at: nowMs,
+        screened: false,
       });
       return null;
     }
@@ -453,6 +506,7 @@ export class ProcessSampler {
     before.threads = null;
     before.ticks = st.cpuTicks;
     before.pass = this.pass;
+    before.at = nowMs;
     return prior;
   }
 
@@ -474,7 +528,7 @@ export class ProcessSampler {
     // baseline. A process never seen before counts its whole life (a first pass: no window).
     const baselineOnly = prior === null && c.known;
     if (this.o.skip?.(pid)) return null;
-    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.st.rssPages ? k.status.status : null;
+    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.rssPages ? k.status.status : null;
     let status = c.status ?? kept;
     const later = status === null && this.o.statusLater === true;
     if (status === null && !later) {
@@ -486,7 +540,7 @@ export class ProcessSampler {
       status = fact.value;
       if (status === null) return this.gone();
     }
-    if (this.o.reuseStatus === true && status !== null) k.status = { rssPages: c.st.rssPages, status };
+    if (this.o.reuseStatus === true && status !== null) k.status = { rssPages: c.rssPages, status };
     if (status !== null && residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
     let cmdline: string | undefined;
     const cmd = () => (cmdline ??= this.o.cmdline === false || later ? '' : (readCmdline(this.root, pid) ?? ''));
@@ -496,7 +550,7 @@ export class ProcessSampler {
     let t1: Map<number, ThreadTicks> | null = new Map();
     if (this.o.threads !== false) {
       // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
-      const still = prior !== null && c.st.cpuTicks >= 0 && prior.ticks === c.st.cpuTicks;
+      const still = prior !== null && c.cpuTicks >= 0 && prior.ticks === c.cpuTicks;
       t1 = still ? prior.threads : readThreadTicks(this.root, pid, this.files);
       if (t1 === null) return this.gone();
       k.threads = t1;
@@ -527,7 +581,7 @@ export class ProcessSampler {
       comm: status?.name ?? '',
       memory,
       cmdline: cmd(),
-      threads: status?.threads ?? c.st.threads,
+      threads: status?.threads ?? c.threads,
       cpusAllowed: status?.cpusAllowed ?? null,
       memsAllowed: status?.memsAllowed ?? null,
       cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
@@ -553,7 +607,7 @@ export class ProcessSampler {
     const how = this.o.memory ?? { numaMaps: { policies: true } };
     if (how === 'none') return EMPTY;
     if ('oneNode' in how) {
-      const bytes = c.st.rssPages * this.pageSize() + (status?.hugetlbBytes ?? 0);
+      const bytes = c.rssPages * this.pageSize() + (status?.hugetlbBytes ?? 0);
       const mem = { hugeBytes: 0, heapBytes: 0, stackBytes: 0, privateBytes: bytes, totalBytes: bytes };
       return { kind: 'ok', nodes: { [String(how.oneNode)]: mem }, totalBytes: bytes, policies: {} };
     }
@@ -561,7 +615,7 @@ export class ProcessSampler {
     const old = k.maps;
     if (reuse !== undefined && old !== null && nowMs - old.at < reuse.ttlMs) {
       const page = this.pageSize();
-      const moved = Math.abs(c.st.rssPages - old.rssPages) * page;
+      const moved = Math.abs(c.rssPages - old.rssPages) * page;
       if (moved <= Math.max(old.rssPages * page * 0.1, reuse.slackBytes)) return old.memory;
     }
     this.tally.mapped++;
@@ -570,7 +624,7 @@ export class ProcessSampler {
       return r.reason === 'no-permission' ? { kind: 'no-permission' } : r.reason === 'no-memory' ? 'no-memory' : null;
     // A numa_maps that cannot be parsed is a warning; the process is left out like one that exited.
     const memory = parseOrWarn(this.root, numaMapsPath(c.pid), r.text, (t) => memoryFromNumaMaps(t, opts));
-    if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.st.rssPages, at: nowMs, memory };
+    if (memory !== null && reuse !== undefined) k.maps = { rssPages: c.rssPages, at: nowMs, memory };
     return memory;
   }
 

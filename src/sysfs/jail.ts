@@ -15,6 +15,8 @@ export const MAX_LINK_HOPS = 40; // the kernel's own limit (MAXSYMLINKS)
 interface Known {
   /** Root-relative directory -> its absolute path resolved inside the root, or 'loop'. */
   readonly dirs: Map<string, string | 'loop'>;
+  /** Listed directory -> where it was resolved and the subdirectories of it already put in `dirs`. */
+  readonly noted: Map<string, { readonly abs: string; readonly names: Set<string> }>;
   /** Root-relative path -> the target of the link there, or null (not a link, or absent). */
   readonly links: Map<string, string | null>;
 }
@@ -23,7 +25,7 @@ const KNOWN = new WeakMap<SysRoot, Known>();
 
 function knownOf(root: SysRoot): Known {
   let k = KNOWN.get(root);
-  if (k === undefined) KNOWN.set(root, (k = { dirs: new Map(), links: new Map() }));
+  if (k === undefined) KNOWN.set(root, (k = { dirs: new Map(), noted: new Map(), links: new Map() }));
   return k;
 }
 
@@ -115,8 +117,16 @@ export function walk(root: SysRoot, rel: string): string | 'loop' {
  */
 export function noteListing(root: SysRoot, rel: string, abs: string, subdirs: readonly string[]): void {
   if (root.isReal || !isPlain(rel)) return;
-  const dirs = knownOf(root).dirs;
-  for (const name of subdirs) dirs.set(`${rel}/${name}`, `${abs}/${name}`);
+  const k = knownOf(root);
+  // A directory listed again (proc/ at every pass of the agent and scrape of serve: 10,000
+  // pids) costs a set lookup a name already noted, not two new path strings.
+  let noted = k.noted.get(rel);
+  if (noted?.abs !== abs) k.noted.set(rel, (noted = { abs, names: new Set() }));
+  for (const name of subdirs) {
+    if (noted.names.has(name)) continue;
+    noted.names.add(name);
+    k.dirs.set(`${rel}/${name}`, `${abs}/${name}`);
+  }
 }
 
 /** The link at `rel` as read before in this jail: its target, null (not a link), or undefined (not read yet, or on "/"). */

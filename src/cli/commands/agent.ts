@@ -288,6 +288,9 @@ each node's idle CPUs and free memory, and distances), then binds its threads th
 migrates its pages. Everything it changes (each thread's previous affinity, numa_balancing) is
 journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or crash,
 'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
+A process that was under --min-rss or idle at its last read is read again one pass in 4 (at
+its turn, by PID), so one that grows or gets busy is seen at most 4 passes later; a new
+process is read at the first two passes after it starts.
 
 Durations: 5s, 500ms, 2m, at most 576h. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
   options: OPTIONS,

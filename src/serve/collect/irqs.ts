@@ -17,24 +17,48 @@ export interface DeviceIrqs {
   readonly remoteInterrupts: number;
 }
 
+/** Each CPU id's node (-1: none), per topology (the cache keeps one object until it changes). */
+const NODE_OF_CPU = new WeakMap<Topology, { readonly nodeOf: Int32Array; readonly nodes: number }>();
+
+function nodeOfCpu(t: Topology): { readonly nodeOf: Int32Array; readonly nodes: number } {
+  let m = NODE_OF_CPU.get(t);
+  if (m === undefined) {
+    let maxCpu = -1;
+    for (const n of t.nodes) for (const cpu of n.cpus) maxCpu = Math.max(maxCpu, cpu);
+    const nodeOf = new Int32Array(maxCpu + 1).fill(-1);
+    for (const n of t.nodes) for (const cpu of n.cpus) nodeOf[cpu] = n.id;
+    m = { nodeOf, nodes: Math.max(0, ...t.nodes.map((n) => n.id + 1)) };
+    NODE_OF_CPU.set(t, m);
+  }
+  return m;
+}
+
 export function readDeviceIrqs(c: CollectContext, t: Topology): DeviceIrqs[] {
   const devices = t.devices.filter((d) => d.node !== null && d.irqs.length > 0 && d.kind !== 'block');
   if (devices.length === 0) return [];
-  // Only the rows of these devices' IRQs are parsed (the file is IRQs x CPUs: 20 MB on 1,792 CPUs).
-  const ints = guard(c, 'irqs', () => readInterrupts(c.root, { irqs: new Set(devices.flatMap((d) => d.irqs)) }));
+  // Only the rows of these devices' IRQs are parsed (the file is IRQs x CPUs: 20 MB on 1,792
+  // CPUs), each added up by node as it is read: no count is kept per CPU.
+  const { nodeOf, nodes } = nodeOfCpu(t);
+  const ints = guard(c, 'irqs', () =>
+    readInterrupts(c.root, {
+      irqs: new Set(devices.flatMap((d) => d.irqs)),
+      sumBy: { groupOf: nodeOf, groups: nodes },
+    }),
+  );
   const byIrq = new Map((ints?.lines ?? []).map((l) => [l.irq, l]));
-  const cpuNode = new Map(t.nodes.flatMap((n) => n.cpus.map((cpu) => [cpu, n.id] as const)));
   return devices.map((d) => {
     let offNode = 0;
     let local = 0;
     let remote = 0;
     for (const irq of d.irqs) {
       const serving = guard(c, 'irqs', () => readIrqServing(c.root, irq)) ?? [];
-      if (serving.length > 0 && !serving.some((cpu) => cpuNode.get(cpu) === d.node)) offNode++;
-      for (const [cpu, n] of Object.entries(byIrq.get(irq)?.counts ?? {})) {
-        if (cpuNode.get(Number(cpu)) === d.node) local += n;
-        else remote += n;
-      }
+      if (serving.length > 0 && !serving.some((cpu) => nodeOf[cpu] === d.node)) offNode++;
+      const line = byIrq.get(irq);
+      if (line === undefined) continue;
+      // A CPU of no node (not in the topology) counts as remote, as one of another node.
+      const here = line.sums?.[d.node!] ?? 0;
+      local += here;
+      remote += line.total - here;
     }
     return {
       device: d.name,

@@ -11,6 +11,7 @@ import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
+import { RECHECK_PASSES } from '../../../src/agent/pass_candidates.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
@@ -408,7 +409,7 @@ describe('agent life: restore', () => {
 });
 
 describe('agent pass: what it reads', () => {
-  it('a process under --min-rss costs one read of its stat a pass: its status, threads and numa_maps are never read', async () => {
+  it(`a process under --min-rss costs one read of its stat every ${RECHECK_PASSES} passes: its status, threads and numa_maps are never read`, async () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     m.add(busy(300, 'tiny', 8, 1, 0));
     const read: string[] = [];
@@ -421,12 +422,19 @@ describe('agent pass: what it reads', () => {
       selfPid: 99999,
       pageSize: 4096,
     });
-    await twoPasses(pass);
-    assert.deepEqual(
-      read.filter((r) => r.startsWith('proc/300/')),
-      ['proc/300/stat', 'proc/300/stat'],
-    );
-    assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
+    const at: number[] = [];
+    for (let i = 1; i <= 8; i++) {
+      read.length = 0;
+      await pass.run(i * 5000);
+      if (read.includes('proc/300/stat')) at.push(i);
+      assert.deepEqual(
+        read.filter((r) => r.startsWith('proc/300/') && r !== 'proc/300/stat'),
+        [],
+      );
+      if (i === 2) assert.ok(read.includes('proc/200/numa_maps') && read.includes('proc/200/task/200/stat'));
+      m.tick(5);
+    }
+    assert.deepEqual(at, [1, 2, 4, 8], 'new at passes 1 and 2, then at its turns: (300 + pass) % 4 === 0');
   });
 
   it('a kernel thread costs one read of its stat, then none for 12 passes', async () => {
@@ -472,7 +480,7 @@ describe('agent pass: what it reads', () => {
     assert.equal((await pass.run(10_000))[0]?.kind, 'move');
   });
 
-  it('a large idle process costs one read of its stat a pass once it is known idle; busy again, it is baselined then judged', async () => {
+  it(`a large idle process costs one read of its stat every ${RECHECK_PASSES} passes once it is known idle; busy again, it is baselined at its turn then judged`, async () => {
     const p = busy(200, 'java', 400, 1, 0, {
       threads: [
         { tid: 200, ticks: 0, cpu: 0, start: 1200, cpus: [0, 1, 2, 3], busy: 0 },
@@ -491,18 +499,19 @@ describe('agent pass: what it reads', () => {
       pageSize: 4096,
       clock: fakeClock(),
     });
-    await twoPasses(pass);
+    await twoPasses(pass); // passes 1 and 2: known idle at pass 2 (its stat only)
     read.length = 0;
     m.tick(5);
     assert.deepEqual(await pass.run(10_000), []);
     assert.deepEqual(
       read.filter((r) => r.startsWith('proc/200/')),
-      ['proc/200/stat'],
-      'idle: its stat only',
+      [],
+      'idle at its last read, pass 3 is not its turn ((200 + pass) % 4): not read',
     );
     for (const t of p.threads) t.busy = 1;
     m.tick(5);
-    assert.deepEqual(await pass.run(15_000), [], 'busy again: baselined');
+    assert.deepEqual(await pass.run(15_000), [], 'busy again, read at its turn (pass 4): baselined');
+    assert.ok(read.includes('proc/200/task/200/stat'));
     assert.equal(pass.wantsShortWindow, true);
     m.tick(1);
     assert.equal((await pass.run(16_000))[0]?.kind, 'move');
@@ -586,11 +595,21 @@ describe('agent pass: what it reads', () => {
     const { pass } = agentPass();
     assert.deepEqual(await pass.run(0), []);
     m.tick(5);
+    assert.deepEqual(await pass.run(5000), []);
+    m.tick(5);
     p.pages = { 1: 400 * 256 };
     m.write();
-    assert.deepEqual(await pass.run(5000), [], 'no window yet: 65 s of CPU in a 5 s window would read as 13 CPUs');
-    m.tick(5);
-    const d = await pass.run(10000);
+    // Small at passes 1 and 2: read again at its turn, pass 4 ((200 + pass) % 4); then a window.
+    for (const [i, at] of [2, 3].entries()) {
+      assert.deepEqual(
+        await pass.run(at * 5000),
+        [],
+        'no window yet: 65 s of CPU in a 5 s window would read as 13 CPUs',
+      );
+      assert.equal(pass.baselines, i === 1 ? 1 : 0);
+      m.tick(5);
+    }
+    const d = await pass.run(20000);
     assert.equal(d.length, 1);
     assert.equal(d[0]!.kind, 'move', JSON.stringify(d[0]));
   });

@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   parseStatBytes,
@@ -12,7 +15,7 @@ import {
   type StatFields,
 } from '../../../src/sysfs/proc_stat_files.js';
 import { parseTaskStat } from '../../../src/sysfs/proc_task_stat.js';
-import { REAL_ROOT } from '../../../src/sysfs/root.js';
+import { openRoot, REAL_ROOT } from '../../../src/sysfs/root.js';
 
 const fields = (): StatFields => ({
   cpuTicks: -1,
@@ -118,5 +121,33 @@ describe('ProcStatFiles on the running system', () => {
     assert.equal(files.open, 1);
     files.retain(new Set());
     assert.equal(files.open, 0);
+  });
+});
+
+describe('ProcStatFiles in a jail (a capture: --root)', () => {
+  it('reads each stat by the path resolved at its first read, and still resolves a link inside the root', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-statfiles-'));
+    try {
+      mkdirSync(join(dir, 'proc/42'), { recursive: true });
+      mkdirSync(join(dir, 'elsewhere'));
+      writeFileSync(join(dir, 'proc/42/stat'), line('first'));
+      const files = new ProcStatFiles(openRoot(dir));
+      const a = fields();
+      assert.equal(files.read(42, a), 'read');
+      assert.equal(a.cpuTicks, 46);
+      writeFileSync(join(dir, 'proc/42/stat'), line('second', tail.replace(' 12 34 ', ' 100 34 ')));
+      assert.equal(files.read(42, a), 'read');
+      assert.equal(a.cpuTicks, 134, 'opened again at each read: a changed file is read as it is now');
+      // Now a link whose absolute target is the root's, not the host's: read inside the root.
+      writeFileSync(join(dir, 'elsewhere/stat'), line('linked', tail.replace(' 12 34 ', ' 7 0 ')));
+      unlinkSync(join(dir, 'proc/42/stat'));
+      symlinkSync('/elsewhere/stat', join(dir, 'proc/42/stat'));
+      assert.equal(files.read(42, a), 'read');
+      assert.equal(a.cpuTicks, 7);
+      rmSync(join(dir, 'proc/42'), { recursive: true });
+      assert.equal(files.read(42, fields()), 'gone');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

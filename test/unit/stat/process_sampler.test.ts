@@ -3,7 +3,7 @@
 // time (a reused pid is a new process; a gone one is forgotten), it counts what it could not read,
 // and a capture without /proc/PID/stat (taken by an older numakit) is read from status.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createSampler, readDetails, sampleProcesses } from '../../../src/discover/process_sampler.js';
@@ -120,6 +120,119 @@ describe('process sampler: state between passes', () => {
   });
 });
 
+describe('process sampler: recheckEvery (the agent: a process stage 1 stopped is read at its turn)', () => {
+  const EVERY = 4;
+  const screen = { minRssBytes: 64 * MiB * 4096, pageSize: 4096, idleBelow: 0.05 };
+  /** The passes (1-based) at which pid's stat was read, over `passes` passes a second apart. */
+  function statReads(pids: number[], passes: number, between: (pass: number) => void = () => m.tick(1)) {
+    const { read, root } = recording();
+    const s = createSampler(root, { screen, recheckEvery: EVERY });
+    const at = new Map<number, number[]>(pids.map((p) => [p, []]));
+    for (let pass = 1; pass <= passes; pass++) {
+      read.length = 0;
+      s.sample(pass * 1000);
+      for (const pid of pids) if (read.includes(`proc/${pid}/stat`)) at.get(pid)!.push(pass);
+      between(pass);
+    }
+    return { at, s, read };
+  }
+
+  it('a small process is read at its first two passes, then once every EVERY passes, at its turn (pid + pass)', () => {
+    m.add(busy(201, 'small', 1, 0, 0));
+    m.add(busy(202, 'small', 1, 0, 1));
+    const { at, s } = statReads([201, 202], 9);
+    assert.deepEqual(at.get(201), [1, 2, 3, 7], 'passes 1 and 2 (new), then where (201 + pass) % 4 is 0');
+    assert.deepEqual(at.get(202), [1, 2, 6]);
+    assert.equal(s.counts.deferred, 2, 'the last pass (9) read neither');
+    assert.equal(s.counts.scanned, 0);
+  });
+
+  it('a process past stage 1 is read every pass; without the option every process is', () => {
+    m.add(busy(300, 'big', 400, 0, 0));
+    m.add(busy(301, 'small', 1, 0, 1));
+    assert.deepEqual(statReads([300], 6).at.get(300), [1, 2, 3, 4, 5, 6]);
+    const { read, root } = recording();
+    const s = createSampler(root, { screen });
+    for (let pass = 1; pass <= 3; pass++) s.sample(pass * 1000);
+    assert.equal(read.filter((r) => r === 'proc/301/stat').length, 3);
+  });
+
+  it('a process that grows past --min-rss is seen (status read) at most EVERY passes later, whichever pass it grows in', () => {
+    for (let grow = 1; grow <= EVERY; grow++) {
+      m.add(busy(400, 'grows', 1, 0, 0));
+      const { read, root } = recording();
+      const s = createSampler(root, { screen, recheckEvery: EVERY });
+      let seenAt = 0;
+      for (let pass = 1; pass <= grow + EVERY && seenAt === 0; pass++) {
+        if (pass === grow + 1) {
+          m.procs.get(400)!.pages = { 0: 400 * MiB };
+          m.write();
+        }
+        read.length = 0;
+        s.sample(pass * 1000);
+        if (read.includes('proc/400/status')) seenAt = pass;
+        m.tick(1);
+      }
+      assert.ok(seenAt > grow && seenAt <= grow + EVERY, `grown after pass ${grow}: seen at pass ${seenAt}`);
+      m.exit(400);
+    }
+  });
+
+  it('a process read as gone while its pid is still listed: the next one with that pid is read as new, not at its turn', () => {
+    m.add(busy(208, 'small', 1, 0, 0));
+    const saved = new Map<string, string>();
+    const { at } = statReads([208], 8, (pass) => {
+      m.tick(1);
+      if (pass === 3) {
+        // Gone at its turn (pass 4), its directory still listed (a reused pid's old stat: ESRCH).
+        for (const f of ['stat', 'status']) {
+          const path = join(m.dir, 'proc/208', f);
+          saved.set(path, readFileSync(path, 'utf8'));
+          rmSync(path);
+        }
+      }
+      if (pass === 4) for (const [path, text] of saved) writeFileSync(path, text);
+    });
+    assert.deepEqual(at.get(208), [1, 2, 4, 5, 6, 8], 'gone at 4: read as new at 5 and 6, then its turn (8)');
+  });
+
+  it('a new pid is read at the first two passes that list it (just started, it may not have grown yet)', () => {
+    m.add(busy(500, 'small', 1, 0, 0));
+    const { at } = statReads([500, 501], 10, (pass) => {
+      m.tick(1);
+      if (pass === 4) m.add(busy(501, 'late', 1, 0, 1));
+    });
+    assert.deepEqual(at.get(501), [5, 6, 7], 'listed at pass 5: passes 5 and 6, then its turns (7)');
+    assert.deepEqual(at.get(500), [1, 2, 4, 8], 'the one there from the start: its turns after pass 2');
+  });
+
+  it('an idle process is judged over the time since its last read: busy since then, its threads are read at its turn', () => {
+    const p = busy(600, 'sleeper', 400, 0, 0);
+    p.threads[0]!.busy = 0;
+    m.add(p);
+    const still = busy(604, 'sleeps on', 400, 0, 1);
+    still.threads[0]!.busy = 0.01; // under the bar over any window
+    m.add(still);
+    const { read, root } = recording();
+    const s = createSampler(root, { screen, recheckEvery: EVERY });
+    const threadsAt: number[] = [];
+    const stillAt: number[] = [];
+    for (let pass = 1; pass <= 9; pass++) {
+      read.length = 0;
+      s.sample(pass * 1000);
+      if (read.some((r) => r.startsWith('proc/600/task/'))) threadsAt.push(pass);
+      if (read.some((r) => r.startsWith('proc/604/task/'))) stillAt.push(pass);
+      if (pass === 5) p.threads[0]!.busy = 0.5; // half a CPU from here on: over the 0.05 bar
+      m.tick(1);
+    }
+    // Its turns: passes 4 and 8 ((600 + pass) % 4). 1: new (its threads' baseline); 2: idle over
+    // the pass (stat read, stopped); 4: its turn, idle; 8: its turn, 0.5 CPU over 3 of the 4 s
+    // since pass 4 -> its threads' baseline; then read every pass.
+    assert.deepEqual(threadsAt, [1, 8, 9]);
+    assert.deepEqual(stillAt, [1], 'idle at each of its turns (4, 8): stopped at its stat');
+  });
+});
+
 describe('process sampler: sampleProcesses', () => {
   it("tells what its pass could not read (doctor's 'not checked' builds on it)", async () => {
     m.add(busy(200, 'p', 10, 0, 0));
@@ -133,7 +246,9 @@ describe('process sampler: sampleProcesses', () => {
       s.map((p) => p.pid),
       [200],
     );
-    assert.deepEqual(seen, [{ scanned: 1, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0 }]);
+    assert.deepEqual(seen, [
+      { scanned: 1, deferred: 0, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0 },
+    ]);
   });
 });
 

@@ -6,7 +6,7 @@
 // That loop has no parsing, no rendering and no module loading: a command can come close to it,
 // not under it, without reading fewer files. For stat -p, numastat -p on the same tree is timed
 // too (in a private mount namespace, as bench/scale.mjs does; needs root, unshare, numastat).
-//   npm run build && node bench/scale-floor.mjs --captures DIR [--rounds 3] [--commands doctor,procs,p]
+//   npm run build && node bench/scale-floor-commands.mjs --captures DIR [--rounds 3] [--commands doctor,procs,p]
 // DIR holds large/ (scripts/gen-scale-capture.ts; bench/scale.mjs --captures DIR makes it).
 // Needs strace (Debian: strace): skipped with a line without it. Not a timed test.
 import { execFileSync, spawnSync } from 'node:child_process';
