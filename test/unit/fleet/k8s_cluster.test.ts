@@ -60,6 +60,19 @@ describe('each render holds together as a cluster would run it', { skip: skipUnl
       }
     });
 
+    it(`${name(dir)}: every container running numakit serve has the exporter unit's NODE_OPTIONS`, () => {
+      // One setting, two deployments (the systemd unit and the DaemonSet): they must not drift.
+      const unit = readFileSync(join(REPO_DIR, 'contrib', 'numakit-exporter.service'), 'utf8');
+      const want = /^Environment=NODE_OPTIONS=(.*)$/m.exec(unit)?.[1];
+      assert.ok(want, 'the exporter unit sets NODE_OPTIONS');
+      for (const w of objs().filter(podTemplate))
+        for (const c of podTemplate(w)!.spec.containers as Obj[])
+          if (c.command?.[0] === 'numakit' && c.command?.[1] === 'serve') {
+            const env = (c.env ?? []).find((e: Obj) => e.name === 'NODE_OPTIONS');
+            assert.equal(env?.value, want, `${w.metadata.name}/${c.name}`);
+          }
+    });
+
     it(`${name(dir)}: each Service selects a workload's pods and serves their ports; each monitor selects something`, () => {
       const all = objs();
       const workloads = all.filter(podTemplate);
