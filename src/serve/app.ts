@@ -17,6 +17,11 @@ export interface AppOptions {
   readonly agent?: () => AgentStatus;
   /** What the dashboard calls the machine: its host name, or the snapshot's label. */
   readonly title: string;
+  /**
+   * Called once a /metrics answer is on its way (after the event loop's turn), with the monotonic
+   * time: serve paces its full garbage collections there (src/cli/heap_pace.ts).
+   */
+  readonly afterScrape?: (nowMs: number) => void;
 }
 
 /** Prometheus says how long it waits (X-Prometheus-Scrape-Timeout-Seconds): answer before that. */
@@ -76,9 +81,19 @@ export function batchedScrape(
 
 export function metricsRoute(scraper: Scraper, o: AppOptions): Route {
   const scrape = batchedScrape((t) => scraper.scrape(t));
+  let pacing = false;
   return async (req) => {
     const sc = await scrape(scrapeTimeoutMs(req, scraper.opts.timeoutMs));
-    return { type: CONTENT_TYPE, body: renderExposition([...scrapeFamilies(sc, o), ...(o.extra?.() ?? [])]) };
+    const body = renderExposition([...scrapeFamilies(sc, o), ...(o.extra?.() ?? [])]);
+    // Once for a batch of concurrent scrapers, after their answers are written.
+    if (o.afterScrape && !pacing) {
+      pacing = true;
+      setImmediate(() => {
+        pacing = false;
+        o.afterScrape?.(performance.now());
+      });
+    }
+    return { type: CONTENT_TYPE, body };
   };
 }
 

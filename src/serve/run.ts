@@ -30,6 +30,8 @@ export interface ServeEnv {
   /** Called once listening (tests use it to learn the port). */
   readonly onListening?: (s: RunningServer) => void;
   readonly limits?: Partial<Limits>;
+  /** Paces a full garbage collection after each /metrics answer (src/cli/heap_pace.ts); none in tests unless given. */
+  readonly heap?: { afterPass(nowMs: number): unknown } | null;
 }
 
 /** Default scrape limit: under Prometheus's default 10 s scrape_timeout. */
@@ -100,6 +102,7 @@ async function serveUntilStopped(
     routes: appRoutes(scraper, {
       nodeExporterNames: o.nodeExporterNames,
       title: env.root.isReal ? hostname() : env.root.label,
+      ...(env.heap ? { afterScrape: (nowMs: number) => env.heap?.afterPass(nowMs) } : {}),
     }),
     ...(env.limits ? { limits: env.limits } : {}),
     onError: (e) => env.err(`numakit: serve: ${(e as Error).message}\n`),

@@ -217,19 +217,11 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 
 /**
  * One full garbage collection after a pass once the heap has grown past what it needs (issue 28,
- * src/agent/heap_pace.ts); a runtime that cannot give one is said once, and the agent goes on.
+ * src/cli/heap_pace.ts).
  */
 async function heapPacer(ctx: Context): Promise<{ afterPass(nowMs: number): unknown } | null> {
-  const { HeapPacer, v8FullGc } = await import('../../agent/heap_pace.js');
-  try {
-    return new HeapPacer(v8FullGc());
-  } catch (e) {
-    ctx.err(
-      `numakit: warning: agent: cannot pace garbage collection (${(e as Error).message}); the heap grows until V8 collects it\n`,
-    );
-    if (process.env.NUMAKIT_DEBUG) ctx.err(`${(e as Error).stack}\n`);
-    return null;
-  }
+  const { daemonHeapPacer } = await import('../heap_pace.js');
+  return daemonHeapPacer('agent', ctx.err);
 }
 
 /** What the agent can tell on a snapshot (`label`: "example NAME" or the --root given). */

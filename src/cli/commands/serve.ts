@@ -85,7 +85,9 @@ numakit --example epyc-nps4 serve               # a shipped example's picture an
   async run({ values }, ctx) {
     const o = await serveOptions(values);
     const { runServe } = await import('../../serve/run.js');
-    return runServe(o, { root: ctx.root, out: ctx.out, err: ctx.err, signals: process });
+    const { daemonHeapPacer } = await import('../heap_pace.js');
+    const heap = daemonHeapPacer('serve', ctx.err);
+    return runServe(o, { root: ctx.root, out: ctx.out, err: ctx.err, signals: process, heap });
   },
 };
 export default serve;

@@ -12,6 +12,7 @@ describe('serve app routes', () => {
   let fx: ReturnType<typeof realisticFourNode>;
   let srv: RunningServer;
   let scrapes = 0;
+  const paced: { at: number; scrapes: number }[] = [];
   const get = async (p: string) => fetch(`http://${srv.address}${p}`);
   before(async () => {
     fx = realisticFourNode();
@@ -29,12 +30,33 @@ describe('serve app routes', () => {
         nodeExporterNames: true,
         title: 'four-node',
         agent: () => ({ running: true, pid: 42, recent: [{ time: 't', line: 'moved pid 7' }] }),
+        afterScrape: (at) => paced.push({ at, scrapes }),
       }),
     });
   });
   after(async () => {
     await srv.close();
     fx.remove();
+  });
+
+  it('/metrics: the heap is paced once an answer is out, once for scrapers that came together (issue 28)', async () => {
+    paced.length = 0;
+    const t0 = performance.now();
+    const before = scrapes;
+    const bodies = await Promise.all(Array.from({ length: 5 }, () => get('/metrics').then((r) => r.text())));
+    assert.ok(bodies.every((b) => b.includes('node_memory_numa_')));
+    await new Promise((r) => setImmediate(r));
+    // Scrapers that share a reading share its pacing: one per reading taken (1 unless the five
+    // requests trickled in apart on a loaded machine), never one per request.
+    assert.ok(paced.length >= 1 && paced.length === scrapes - before, JSON.stringify({ paced, scrapes, before }));
+    assert.ok(paced[0]!.at >= t0);
+    const n = paced.length;
+    await get('/metrics');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(paced.length, n + 1, 'a later scrape paces again');
+    await get('/api/live');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(paced.length, n + 1, 'the dashboard polls do not');
   });
 
   it('the page, its script and styles, with their types', async () => {

@@ -1,13 +1,16 @@
-// The agent's heap under churn (issue 28). What a pass keeps until the next (its readings, the
-// maps of this pass's processes) outlives a young-generation collection or two, is promoted to
-// the old generation and dies there; nothing collects the old generation until it reaches V8's
-// allocation limit, tens of MiB above the live heap. The agent runs without V8's memory reducer
-// (v8_flags.ts), and even with it a pass every few seconds never looks idle to V8. The 30-minute
-// soak read that garbage as a leak (heap 12.1 -> 21.0 MiB, RSS with it); heap snapshots of an
-// agent under churn found nothing kept (docs/reliability.md, "The agent's heap under churn").
-// So the agent paces one full collection itself: after a pass, once the heap outside the young
-// generation has grown more than max(2 MiB, a quarter) past its lowest reading since the last
-// collection, and at most once per 30 s. An idle agent promotes next to nothing and never collects.
+// The daemons' heap under churn (issue 28). What a pass of the agent or a scrape of serve keeps
+// until the next (its readings, the maps of its processes, the rendered exposition) outlives a
+// young-generation collection or two, is promoted to the old generation and dies there; nothing
+// collects the old generation until it reaches V8's allocation limit, tens of MiB above the live
+// heap, and V8 keeps those pages committed (RSS). The agent runs without V8's memory reducer
+// (agent/v8_flags.ts), and even with it a pass every few seconds, or serve under scrapers every
+// few seconds, never looks idle to V8. The 30-minute soaks read that garbage as a leak (the
+// agent: heap 12.1 -> 21.0 MiB; serve: heap total 9 -> 30 MiB and RSS 61 -> 84 MiB with the heap
+// used flat); heap snapshots found nothing kept (docs/reliability.md, "The daemons' heap under
+// churn"). So each daemon paces one full collection itself: after a pass or a scrape, once the
+// heap outside the young generation has grown more than max(2 MiB, a quarter) past its lowest
+// reading since the last collection, and at most once per 30 s. An idle daemon promotes next to
+// nothing and never collects.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -79,5 +82,21 @@ export function v8FullGc(): () => void {
     return gc;
   } finally {
     setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/**
+ * The pacer a daemon uses (`who`: "agent", "serve"); a runtime that cannot give a full
+ * collection is said once on `err`, and the daemon goes on without one.
+ */
+export function daemonHeapPacer(who: string, err: (text: string) => void): HeapPacer | null {
+  try {
+    return new HeapPacer(v8FullGc());
+  } catch (e) {
+    err(
+      `numakit: warning: ${who}: cannot pace garbage collection (${(e as Error).message}); the heap grows until V8 collects it\n`,
+    );
+    if (process.env.NUMAKIT_DEBUG) err(`${(e as Error).stack}\n`);
+    return null;
   }
 }
