@@ -26,6 +26,7 @@ const { createSampler } = await import(new URL('discover/process_sampler.js', di
 const { readInterrupts } = await import(new URL('sysfs/irq.js', dist));
 const { openRoot } = await import(new URL('sysfs/root.js', dist));
 const { discoverTopology } = await import(new URL('discover/topology.js', dist));
+const { nodeOfCpu } = await import(new URL('serve/collect/irqs.js', dist));
 
 const root = openRoot(dir);
 const buf = Buffer.allocUnsafeSlow(65536);
@@ -53,9 +54,9 @@ function interrupts() {
 const t = discoverTopology(root);
 const devices = t.devices.filter((d) => d.node !== null && d.irqs.length > 0 && d.kind !== 'block');
 const irqs = new Set(devices.flatMap((d) => d.irqs));
-const groupOf = new Int32Array(Math.max(...t.nodes.flatMap((n) => n.cpus)) + 1).fill(-1);
-for (const n of t.nodes) for (const c of n.cpus) groupOf[c] = n.id;
-const sumBy = { groupOf, groups: Math.max(...t.nodes.map((n) => n.id)) + 1 };
+// serve's own CPU -> node table, as its IRQ collector passes it.
+const { nodeOf, nodes } = nodeOfCpu(t);
+const sumBy = { groupOf: nodeOf, groups: nodes };
 const scan = () => readInterrupts(root, { irqs, sumBy });
 
 const cpuMs = (f) => {

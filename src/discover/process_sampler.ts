@@ -189,6 +189,9 @@ interface Known {
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
 
+/** Status says the process has no memory resident (RSS) nor in hugetlbfs pages: a pass drops it. */
+const noResidentMemory = (s: ProcStatus) => s.rssBytes === 0 && (s.hugetlbBytes ?? 0) === 0;
+
 /** One object a process that passed stage 1 (10,000 a serve scrape on a large machine): its stat's two fields used later, flat. */
 interface Candidate {
   readonly pid: number;
@@ -541,7 +544,7 @@ export class ProcessSampler {
       if (status === null) return this.gone();
     }
     if (this.o.reuseStatus === true && status !== null) k.status = { rssPages: c.rssPages, status };
-    if (status !== null && residentOnly && status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0) return null;
+    if (status !== null && residentOnly && noResidentMemory(status)) return null;
     let cmdline: string | undefined;
     const cmd = () => (cmdline ??= this.o.cmdline === false || later ? '' : (readCmdline(this.root, pid) ?? ''));
     // prescreen and select are refused with statusLater: status is read whenever they are set.
@@ -658,7 +661,7 @@ export function readDetails(root: SysRoot, s: ProcessSample): ProcessSample | nu
   const fact = readProcStatusFact(root, s.pid);
   if (isRefused(fact)) return 'refused';
   const status = fact.value;
-  if (status === null || (status.rssBytes === 0 && (status.hugetlbBytes ?? 0) === 0)) return null;
+  if (status === null || noResidentMemory(status)) return null;
   return {
     ...s,
     comm: status.name,

@@ -13,7 +13,7 @@ import { isRefused } from '../model/fact.js';
 import { MAX_CPUS } from '../model/limits.js';
 import { readProcStatFact, readTaskStat } from './proc_task_stat.js';
 import { underResolvedDir } from './jail.js';
-import { readInto } from './read.js';
+import { JAIL_OPEN_FLAGS, readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
 /** The fields of /proc/PID/stat the agent's screen needs (see proc_task_stat.ts). */
@@ -33,8 +33,6 @@ export const MAX_OPEN = 512;
 /** A stat line is under 400 bytes; comm is at most 64 (TASK_COMM_LEN 16, or a kthread's longer name). */
 const BUF_BYTES = 4096;
 const SPACE = 32;
-/** As read.ts opens a file in a jail: never blocks, never follows a link as the last component. */
-const JAIL_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 const NEWLINE = 10;
 
 /**
@@ -200,7 +198,7 @@ export class ProcStatFiles {
     }
     let fd: number;
     try {
-      fd = openSync(abs, JAIL_FLAGS);
+      fd = openSync(abs, JAIL_OPEN_FLAGS);
     } catch {
       this.paths.delete(pid);
       return readInto(this.root, rel, this.buf);

@@ -49,6 +49,8 @@ function absentOf(root: SysRoot, rel: string, e: unknown): AbsentReason {
 const loopError = (): Error => Object.assign(new Error('loop'), { code: 'ELOOP' });
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+/** How a file inside a jail is opened: never blocking, never following a link as its last component. */
+export const JAIL_OPEN_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW;
 
 /**
  * Opens a file for reading. Inside a jail, O_NOFOLLOW refuses a symlink as the last component
@@ -61,13 +63,13 @@ function openForRead(root: SysRoot, rel: string): number | 'loop' {
   if (abs === 'loop') return 'loop';
   if (abs !== null) {
     try {
-      return openSync(abs, OPEN_FLAGS | constants.O_NOFOLLOW);
+      return openSync(abs, JAIL_OPEN_FLAGS);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ELOOP') throw e;
     }
   }
   const resolved = walk(root, rel);
-  return resolved === 'loop' ? 'loop' : openSync(resolved, OPEN_FLAGS | constants.O_NOFOLLOW);
+  return resolved === 'loop' ? 'loop' : openSync(resolved, JAIL_OPEN_FLAGS);
 }
 
 function kindOf(st: Stats): string | null {

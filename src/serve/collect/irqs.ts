@@ -17,10 +17,10 @@ export interface DeviceIrqs {
   readonly remoteInterrupts: number;
 }
 
-/** Each CPU id's node (-1: none), per topology (the cache keeps one object until it changes). */
+/** Each CPU id's node (-1: none) and the number of node ids, per topology (kept while the topology object is). */
 const NODE_OF_CPU = new WeakMap<Topology, { readonly nodeOf: Int32Array; readonly nodes: number }>();
 
-function nodeOfCpu(t: Topology): { readonly nodeOf: Int32Array; readonly nodes: number } {
+export function nodeOfCpu(t: Topology): { readonly nodeOf: Int32Array; readonly nodes: number } {
   let m = NODE_OF_CPU.get(t);
   if (m === undefined) {
     let maxCpu = -1;
