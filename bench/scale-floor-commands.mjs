@@ -81,16 +81,51 @@ function opened(args) {
   return out;
 }
 
-// The bare loop: each path opened and read (or listed) the way Node reads it, nothing else.
-const LOOP = join(tmp, 'loop.mjs');
-writeFileSync(
-  LOOP,
-  `import { readFileSync, readdirSync } from 'node:fs';
+// The bare loops: each path opened and read (or listed), nothing else. `loop`: the way a Node
+// program reads a file whole (readFileSync: open, fstat, read, close). `fd`: the least Node's fs
+// does (openSync, one readSync into one reused 64 KiB buffer, closeSync). `raw`: libc's open, read
+// and close called through koffi (numakit's own way to the kernel; about 0.2 us a call; its load
+// counted), the nearest Node gets to a C program's loop. Each loop's CPU is over a program that
+// only parses the list of paths.
+const LOOPS = {
+  // Only the list's JSON parse (and Node's start): taken off each loop below.
+  list: `import { readFileSync } from 'node:fs';
+JSON.parse(readFileSync(process.argv[2], 'utf8'));
+`,
+  loop: `import { readFileSync, readdirSync } from 'node:fs';
 const list = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 for (const { path, dir } of list) { try { dir ? readdirSync(path) : readFileSync(path); } catch {} }
 `,
-);
+  fd: `import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+const list = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const buf = Buffer.allocUnsafeSlow(65536);
+for (const { path, dir } of list) {
+  if (dir) { try { readdirSync(path); } catch {} continue; }
+  let fd = -1;
+  try { fd = openSync(path, 'r'); while (readSync(fd, buf, 0, buf.length, null) === buf.length); } catch {} finally { if (fd >= 0) closeSync(fd); }
+}
+`,
+  raw: `import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const koffi = createRequire(${JSON.stringify(join(repo, 'package.json'))})('koffi');
+const libc = koffi.load('libc.so.6');
+const open = libc.func('int open(const char *path, int flags)');
+const read = libc.func('long read(int fd, _Out_ uint8_t *buf, unsigned long n)');
+const close = libc.func('int close(int fd)');
+const list = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const buf = Buffer.allocUnsafeSlow(65536);
+for (const { path, dir } of list) {
+  if (dir) { try { readdirSync(path); } catch {} continue; }
+  const fd = open(path, 0);
+  if (fd < 0) continue;
+  while (Number(read(fd, buf, buf.length)) === buf.length);
+  close(fd);
+}
+`,
+};
+for (const [name, text] of Object.entries(LOOPS)) writeFileSync(join(tmp, `${name}.mjs`), text);
 
+let lastFloor = null;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = () => loadavg()[0].toFixed(1);
 console.log(`scale-floor: ${rounds} rounds, CPU ms over \`node -e 0\`, median; load ${load()}`);
@@ -101,16 +136,23 @@ for (const name of values.commands.split(',')) {
   const listFile = join(tmp, `${name}.json`);
   writeFileSync(listFile, JSON.stringify(files));
   const cmd = [];
-  const floor = [];
+  const floor = { list: [], loop: [], fd: [], raw: [] };
+  const bareWall = [];
   for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
     const bare = cpu(['-e', '0']);
+    bareWall.push(performance.now() - t0);
     cmd.push(cpu([bin, '--root', large, ...args]) - bare);
-    floor.push(cpu([LOOP, listFile]) - bare);
+    const list = cpu([join(tmp, 'list.mjs'), listFile]);
+    floor.list.push(list - bare);
+    for (const loop of ['loop', 'fd', 'raw']) floor[loop].push(cpu([join(tmp, `${loop}.mjs`), listFile]) - list);
   }
   const dirs = files.filter((f) => f.dir).length;
+  const ms = (xs) => `${median(xs).toFixed(0).padStart(5)} ms`;
   console.log(
-    `  ${args.join(' ').padEnd(20)} ${String(files.length - dirs).padStart(6)} files ${String(dirs).padStart(6)} dirs   command ${median(cmd).toFixed(0).padStart(5)} ms   bare loop ${median(floor).toFixed(0).padStart(5)} ms   ratio ${(median(cmd) / median(floor)).toFixed(2)}`,
+    `  ${args.join(' ').padEnd(20)} ${String(files.length - dirs).padStart(6)} files ${String(dirs).padStart(6)} dirs   command ${ms(cmd)}   readFileSync loop ${ms(floor.loop)}   fd loop ${ms(floor.fd)}   raw syscalls ${ms(floor.raw)}   command / fd loop ${(median(cmd) / median(floor.fd)).toFixed(2)}`,
   );
+  lastFloor = { bareWall: median(bareWall), raw: median(floor.raw) };
   if (name === 'p') numastat();
 }
 console.log(`load ${load()}`);
@@ -133,7 +175,13 @@ function numastat() {
     const [u, s, e] = out.stderr.trim().split('\n').at(-1).split(' ').map(Number);
     runs.push({ cpu: (u + s) * 1000, wall: e * 1000 });
   }
+  const wall = median(runs.map((r) => r.wall));
   console.log(
-    `  numastat -p java: ${median(runs.map((r) => r.cpu)).toFixed(0)} ms of CPU, ${median(runs.map((r) => r.wall)).toFixed(0)} ms wall (its whole run: a C program starts in about 1 ms)`,
+    `  numastat -p java: ${median(runs.map((r) => r.cpu)).toFixed(0)} ms of CPU, ${wall.toFixed(0)} ms wall (its whole run: a C program starts in about 1 ms)`,
+  );
+  // What 1.5x numastat leaves a Node program once it has started and made the same system calls.
+  const least = lastFloor.bareWall + lastFloor.raw;
+  console.log(
+    `  1.5 x numastat = ${(1.5 * wall).toFixed(0)} ms; \`node -e 0\` (${lastFloor.bareWall.toFixed(0)} ms wall) + the raw loop = ${least.toFixed(0)} ms (${(least / wall).toFixed(2)}x numastat) before any parsing, module or output`,
   );
 }

@@ -168,6 +168,21 @@ export function physicalCores(cpus: readonly Cpu[]): number {
   return s.size;
 }
 
+const CPU_INDEX = new WeakMap<readonly Cpu[], ReadonlyMap<CpuId, Cpu>>();
+
+/**
+ * The machine's CPUs by id, built once per CPU list (a view asks per node and per cache level:
+ * 32 nodes x 1,792 CPUs a map each on a large machine). A list that changed length is indexed again.
+ */
+export function cpuById(topo: Topology): ReadonlyMap<CpuId, Cpu> {
+  let index = CPU_INDEX.get(topo.cpus);
+  if (index === undefined || index.size !== topo.cpus.length) {
+    index = new Map(topo.cpus.map((c) => [c.id, c]));
+    CPU_INDEX.set(topo.cpus, index);
+  }
+  return index;
+}
+
 export function cpusOfNode(topo: Topology, id: NodeId): Cpu[] {
   return topo.cpus.filter((c) => c.node === id);
 }
@@ -204,10 +219,12 @@ export function l3ByCpu(caches: readonly Cache[]): Map<CpuId, CpuId[]> {
 /** `cpus` grouped by the L3 each uses (`l3Of`), in CPU order; CPUs of no known L3 are left out. */
 export function groupByL3(cpus: readonly CpuId[], l3Of: (cpu: CpuId) => readonly CpuId[] | undefined): CpuId[][] {
   const groups = new Map<string, CpuId[]>();
+  // CPUs of one cache share its list: joined once (56 CPUs of an L3 on a large machine).
+  const keys = new Map<readonly CpuId[], string>();
   for (const id of cpus) {
     const l3 = l3Of(id);
     if (l3 === undefined || l3.length === 0) continue;
-    const k = l3.join(',');
+    const k = keys.get(l3) ?? keys.set(l3, l3.join(',')).get(l3)!;
     (groups.get(k) ?? groups.set(k, []).get(k)!).push(id);
   }
   return [...groups.values()].map((g) => g.sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
@@ -219,6 +236,6 @@ export function groupByL3(cpus: readonly CpuId[], l3Of: (cpu: CpuId) => readonly
  * caches are unknown or no cache of level 3 or more exists.
  */
 export function l3Groups(topo: Topology, cpus: readonly CpuId[]): CpuId[][] {
-  const byId = new Map(topo.cpus.map((c) => [c.id, c.l3]));
-  return groupByL3(cpus, (id) => byId.get(id));
+  const byId = cpuById(topo);
+  return groupByL3(cpus, (id) => byId.get(id)?.l3);
 }

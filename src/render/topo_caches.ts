@@ -2,12 +2,12 @@
 // it (a core, N CPUs), then the L3 groups (EPYC's CCX/CCD, a sub-NUMA cluster) when a node has
 // more than one, then dies and clusters when a node's package has several. Pure.
 import { formatCpuList } from '../model/cpuset.js';
-import { cacheName, cachesOfCpus, l3Groups, type Cache, type Cpu, type Topology } from '../model/topology.js';
+import { cacheName, cachesOfCpus, cpuById, l3Groups, type Cache, type Cpu, type Topology } from '../model/topology.js';
 import { formatBytes, plural } from './units.js';
 
 /** "per core", "per 8 CPUs", "per 4-8 CPUs": what each instance of one cache level serves. */
 function sharing(topo: Topology, instances: readonly Cache[]): string {
-  const byId = new Map(topo.cpus.map((c) => [c.id, c]));
+  const byId = cpuById(topo);
   const perCore = instances.every((c) => {
     const first = byId.get(c.cpus[0]!);
     return (

@@ -6,7 +6,7 @@
 // node:crypto and node:os are loaded when an asset is first needed, not when this module is:
 // koffi_load.ts imports it, so `numakit run` (which loads koffi from node_modules) would
 // otherwise compile crypto's 20 internal modules at every launch (docs/startup.md).
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../hostfs/private_path.js';

@@ -4,7 +4,6 @@
 // cpuset.cpus in v2 means "inherit": the nearest ancestor with a value restricts.
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset).
 import { SysfsParseError } from '../model/errors.js';
-import type { SysRoot } from './root.js';
 
 export interface CgroupPaths {
   readonly v2: string | null;

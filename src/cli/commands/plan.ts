@@ -234,7 +234,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
       throw new UsageError(`plan: name one workload (${Object.keys(PLANNERS).join(', ')}); see numakit plan --help`);
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
     const decision = planWorkload(positionals[0]!, machineShare(readPlanInput(ctx.root)), values);
-    const files = renderPlan(decision);
+    const files = await renderPlan(decision);
     if (values.out !== undefined) writePlan(values.out, files, values.force === true);
     if (values.json) {
       ctx.out(

@@ -11,14 +11,16 @@ import { renderService, serviceDoc } from './service.js';
 import { renderSparkK8s, sparkK8sDoc } from './spark_k8s.js';
 import { renderSparkYarn, sparkYarnDoc } from './spark_yarn.js';
 
-function filesAndDoc(d: PlanDecision): { files: PlanFile[]; doc: PlanDoc } {
+async function filesAndDoc(d: PlanDecision): Promise<{ files: PlanFile[]; doc: PlanDoc }> {
   switch (d.kind) {
     case 'spark-standalone':
       return { files: renderSparkStandalone(d), doc: sparkStandaloneDoc(d) };
     case 'spark-yarn':
       return { files: renderSparkYarn(d), doc: sparkYarnDoc(d) };
     case 'spark-k8s':
-      return { files: renderSparkK8s(d), doc: sparkK8sDoc(d) };
+      // The YAML writer only here: the package costs about 25 ms of CPU to load, more than
+      // discovery and the plan of a small machine together.
+      return { files: renderSparkK8s(d, (await import('yaml')).stringify), doc: sparkK8sDoc(d) };
     case 'db':
       return { files: renderDb(d), doc: dbDoc(d) };
     case 'redis':
@@ -31,8 +33,8 @@ function filesAndDoc(d: PlanDecision): { files: PlanFile[]; doc: PlanDoc } {
 }
 
 /** Every file of the plan, PLAN.md last (its path is relative: it is not installed). */
-export function renderPlan(d: PlanDecision): PlanFile[] {
-  const { files, doc } = filesAndDoc(d);
+export async function renderPlan(d: PlanDecision): Promise<PlanFile[]> {
+  const { files, doc } = await filesAndDoc(d);
   return [...files, { path: 'PLAN.md', content: renderPlanMd(d, doc, files), mode: 0o644, about: 'this plan' }];
 }
 

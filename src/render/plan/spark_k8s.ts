@@ -1,6 +1,5 @@
 // Files of a spark-k8s plan: kubelet configuration, executor pod template, local PVs with their
 // StorageClass, spark-defaults.conf and the submit script.
-import { stringify } from 'yaml';
 import type { SparkK8sDecision } from '../../policy/plan/spark_k8s.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
@@ -10,7 +9,10 @@ import { EXECUTOR_JAVA_OPTS, renderSparkDefaults, renderSubmitScript, type Spark
 
 const W = 'spark-k8s';
 const STORAGE_CLASS = 'numakit-local-nvme';
-const yamlDoc = (d: SparkK8sDecision, objs: unknown[]) =>
+/** The YAML writer (the `yaml` package's stringify): loaded by renderPlan for a spark-k8s plan only. */
+export type YamlStringify = (value: unknown) => string;
+
+const yamlDoc = (d: SparkK8sDecision, stringify: YamlStringify, objs: unknown[]) =>
   `${generatedBy(W, d.machine.label)
     .map((l) => `# ${l}`)
     .join('\n')}\n${objs.map((o) => stringify(o)).join('---\n')}`;
@@ -103,19 +105,19 @@ export function sparkK8sConf(d: SparkK8sDecision): SparkConf {
   ];
 }
 
-export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
+export function renderSparkK8s(d: SparkK8sDecision, stringify: YamlStringify): PlanFile[] {
   const o = d.options;
   const conf = sparkK8sConf(d);
   const files: PlanFile[] = [
     {
       path: '/etc/kubernetes/kubelet.conf.d/50-numakit-numa.conf',
-      content: yamlDoc(d, [kubeletConfig(d)]),
+      content: yamlDoc(d, stringify, [kubeletConfig(d)]),
       mode: 0o644,
       about: 'kubelet: CPU Manager static, Topology Manager single-numa-node (pod), Memory Manager Static',
     },
     {
       path: `${o.sparkHome}/conf/executor-pod-template.yaml`,
-      content: yamlDoc(d, [podTemplate(d)]),
+      content: yamlDoc(d, stringify, [podTemplate(d)]),
       mode: 0o644,
       about: `Guaranteed executor pod: ${d.podCpus} CPUs, ${d.podMemoryGi}Gi`,
     },
@@ -123,7 +125,7 @@ export function renderSparkK8s(d: SparkK8sDecision): PlanFile[] {
   if (d.volumes.length > 0)
     files.push({
       path: '/etc/numakit/spark-local-pv.yaml',
-      content: yamlDoc(d, localVolumes(d)),
+      content: yamlDoc(d, stringify, localVolumes(d)),
       mode: 0o644,
       about: `StorageClass and ${d.volumes.length} local PVs on the nodes' NVMe (kubectl apply -f)`,
     });

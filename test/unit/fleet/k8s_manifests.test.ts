@@ -10,7 +10,7 @@ import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { REPO_DIR } from '../../helpers/cli.js';
 import { skipUnlessTools } from '../../helpers/tools.js';
-import { K8S, KINDS, KUSTOMIZATIONS, kustomize, type Obj } from './k8s_render.js';
+import { K8S, KINDS, KUSTOMIZATIONS, kustomize } from './k8s_render.js';
 
 describe('deploy/kubernetes renders and validates', { skip: skipUnlessTools('kubectl') }, () => {
   for (const dir of KUSTOMIZATIONS) {

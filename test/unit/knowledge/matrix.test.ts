@@ -123,7 +123,7 @@ for (const example of exampleNames()) {
 
     const machine = exampleMachine(example);
     for (const c of CASES) {
-      test(`plan ${c.name}: "Before you start" lists the table's settings of its profile, as apply sees them`, () => {
+      test(`plan ${c.name}: "Before you start" lists the table's settings of its profile, as apply sees them`, async () => {
         let d: ReturnType<typeof planWorkload>;
         try {
           d = planWorkload(c.workload, machine, c.raw);
@@ -137,7 +137,7 @@ for (const example of exampleNames()) {
           Object.keys(TABLE[klass].settings),
           "exactly the table's settings, in its order",
         );
-        const md = renderPlan(d).find((f) => f.path === 'PLAN.md')!.content;
+        const md = (await renderPlan(d)).find((f) => f.path === 'PLAN.md')!.content;
         const sys = fakeSystem(join(EXAMPLES, example));
         const src = profileSource(sys, klass, TABLE[klass].placement === 'depends' ? 'bound' : undefined);
         const plan = planChanges(sys, dedupeChanges(src.changes));

@@ -98,11 +98,11 @@ const CASES: Case[] = [
 ];
 
 for (const c of CASES) {
-  test(`${c.name}: the drop-in extends ${c.unit}, verified against the packaged unit; settings in ${c.conf}`, (t) => {
+  test(`${c.name}: the drop-in extends ${c.unit}, verified against the packaged unit; settings in ${c.conf}`, async (t) => {
     // spark-2s says Ubuntu 22.04 in its etc/os-release; --distro overrides it.
     for (const buffer of ['24g', '90g']) {
       const d = planWorkload(c.workload, exampleMachine('spark-2s'), { 'buffer-pool': buffer, ...c.raw }) as DbDecision;
-      const files = renderPlan(d);
+      const files = await renderPlan(d);
       const dropIn = files.find((f) => /\.service\.d\/50-numakit-numa\.conf$/.test(f.path))!;
       assert.equal(dropIn.path, `/etc/systemd/system/${c.unit}.d/50-numakit-numa.conf`);
       assert.ok(
@@ -126,17 +126,17 @@ test("Debian's postgresql.service runs no server: a drop-in there would change n
   assert.match(wrapper.content, /^ExecStart=\/bin\/true$/m);
 });
 
-test('MariaDB gets no innodb_numa_interleave (mariadbd refuses unknown options); MySQL does', () => {
-  const cnf = (raw: Record<string, string>) =>
-    renderPlan(planWorkload('mysql', exampleMachine('spark-2s'), { 'buffer-pool': '90g', ...raw })).find((f) =>
+test('MariaDB gets no innodb_numa_interleave (mariadbd refuses unknown options); MySQL does', async () => {
+  const cnf = async (raw: Record<string, string>) =>
+    (await renderPlan(planWorkload('mysql', exampleMachine('spark-2s'), { 'buffer-pool': '90g', ...raw }))).find((f) =>
       f.path.endsWith('.cnf'),
     )!.content;
-  assert.doesNotMatch(cnf({ server: 'mariadb' }), /innodb_numa_interleave/);
-  assert.match(cnf({}), /^innodb_numa_interleave = ON$/m);
+  assert.doesNotMatch(await cnf({ server: 'mariadb' }), /innodb_numa_interleave/);
+  assert.match(await cnf({}), /^innodb_numa_interleave = ON$/m);
 });
 
-test("RHEL's postgresql.conf is made to include conf.d, idempotently; the distribution is asked when the machine does not say", () => {
-  const md = renderPlan(planWorkload('postgres', exampleMachine('epyc-nps4'), { 'buffer-pool': '8g' })).find(
+test("RHEL's postgresql.conf is made to include conf.d, idempotently; the distribution is asked when the machine does not say", async () => {
+  const md = (await renderPlan(planWorkload('postgres', exampleMachine('epyc-nps4'), { 'buffer-pool': '8g' }))).find(
     (f) => f.path === 'PLAN.md',
   )!.content;
   assert.match(

@@ -7,9 +7,13 @@ import { renderPlan, renderPlanText } from '../../../src/render/plan/index.js';
 import { assertGolden } from '../../helpers/cli.js';
 import { CASES, exampleMachine, exampleNames } from './machines.js';
 
-function planText(machine: string, workload: string, raw: Record<string, string | boolean | undefined>): string {
+async function planText(
+  machine: string,
+  workload: string,
+  raw: Record<string, string | boolean | undefined>,
+): Promise<string> {
   try {
-    return renderPlanText(renderPlan(planWorkload(workload, exampleMachine(machine), raw)));
+    return renderPlanText(await renderPlan(planWorkload(workload, exampleMachine(machine), raw)));
   } catch (e) {
     if (e instanceof NumakitError) return `error: ${e.message}\n`;
     throw e;
@@ -18,8 +22,8 @@ function planText(machine: string, workload: string, raw: Record<string, string 
 
 for (const machine of exampleNames()) {
   for (const c of CASES) {
-    test(`golden: plan ${c.name} on example ${machine}`, () => {
-      assertGolden(`plan/${machine}/${c.name}.txt`, planText(machine, c.workload, c.raw));
+    test(`golden: plan ${c.name} on example ${machine}`, async () => {
+      assertGolden(`plan/${machine}/${c.name}.txt`, await planText(machine, c.workload, c.raw));
     });
   }
 }

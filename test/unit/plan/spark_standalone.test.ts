@@ -7,10 +7,10 @@ import { exampleMachine } from './machines.js';
 
 const plan = (machine: string, raw = {}) =>
   planWorkload('spark-standalone', exampleMachine(machine), raw) as SparkStandaloneDecision;
-const file = (d: SparkStandaloneDecision, suffix: string) =>
-  renderPlan(d).find((f) => f.path.endsWith(suffix))!.content;
+const file = async (d: SparkStandaloneDecision, suffix: string) =>
+  (await renderPlan(d)).find((f) => f.path.endsWith(suffix))!.content;
 
-test("spark-2s: field report 000's cores (13 per node, 26 on the host) and the largest executor that fits the node's budget: 73g + 11g + 1g worker <= 96 - 9.6", () => {
+test("spark-2s: field report 000's cores (13 per node, 26 on the host) and the largest executor that fits the node's budget: 73g + 11g + 1g worker <= 96 - 9.6", async () => {
   const d = plan('spark-2s');
   assert.equal(d.workers.length, 2);
   assert.deepEqual([d.sizing.cores, d.sizing.memoryGiB, d.sizing.overheadGiB, d.sizing.hostCores], [13, 73, 11, 26]);
@@ -22,7 +22,7 @@ test("spark-2s: field report 000's cores (13 per node, 26 on the host) and the l
     why.join('\n'),
   );
   assert.ok(why.includes('13 + 13 = 26'));
-  const defaults = file(d, 'spark-defaults.conf');
+  const defaults = await file(d, 'spark-defaults.conf');
   assert.match(defaults, /^spark\.executor\.cores\s+13$/m);
   assert.match(defaults, /^spark\.executor\.memory\s+73g$/m);
   assert.match(defaults, /^spark\.executor\.memoryOverhead\s+11g$/m);
@@ -35,8 +35,8 @@ test("spark-2s: field report 000's cores (13 per node, 26 on the host) and the l
   );
 });
 
-test('PLAN.md shows the usual 82g/12g recipe next to the safe numbers, with the arithmetic', () => {
-  const md = file(plan('spark-2s'), 'PLAN.md');
+test('PLAN.md shows the usual 82g/12g recipe next to the safe numbers, with the arithmetic', async () => {
+  const md = await file(plan('spark-2s'), 'PLAN.md');
   assert.match(
     md,
     /^\| executor memory \| 96 x 0\.85 = 81\.6 -> 82g \| 73g: the largest heap that fits the node's budget \|$/m,
@@ -65,7 +65,7 @@ test('--memory-fraction: kept when it fits the budget, else the smaller heap tha
   );
 });
 
-test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports', () => {
+test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports', async () => {
   const d = plan('spark-2s');
   assert.deepEqual(
     d.workers.map((w) => [w.node, w.cpuList, w.localDisk, w.port, w.webuiPort]),
@@ -74,15 +74,15 @@ test('each worker gets its node, CPUs, NVMe-backed local dir and its own ports',
       [1, '16-31,48-63', 'nvme1n1', 7079, 8082],
     ],
   );
-  const unit1 = file(d, 'spark-worker-node1.service');
+  const unit1 = await file(d, 'spark-worker-node1.service');
   assert.match(unit1, /^Environment=SPARK_NUMA_NODE=1$/m);
   assert.match(unit1, /^Environment=SPARK_LOCAL_DIRS=\/data\/node1\/spark_local$/m);
   assert.match(unit1, /^Environment=SPARK_DAEMON_MEMORY=1g$/m);
   assert.match(unit1, /--cores 13 --memory 84g .*--port 7079 --webui-port 8082 spark:\/\/master:7077$/m);
-  assert.match(file(d, 'numakit-irq-affinity.sh'), /^pin_nic_irqs ens2f0 16-31,48-63/m);
+  assert.match(await file(d, 'numakit-irq-affinity.sh'), /^pin_nic_irqs ens2f0 16-31,48-63/m);
 });
 
-test('memory-only nodes get no worker and devices on an unknown node are not assigned', () => {
+test('memory-only nodes get no worker and devices on an unknown node are not assigned', async () => {
   const d = plan('cxl-3node');
   assert.deepEqual(
     d.workers.map((w) => w.node),
@@ -91,7 +91,7 @@ test('memory-only nodes get no worker and devices on an unknown node are not ass
   assert.ok(d.workers.every((w) => w.localDisk === null));
   assert.ok(d.notes.some((n) => /node 2 is memory-only/.test(n)));
   assert.ok(d.notes.some((n) => /nvme0: on an unknown node \(firmware gives no numa_node\)/.test(n)));
-  assert.match(file(d, 'PLAN.md'), /node 2 is memory-only/);
+  assert.match(await file(d, 'PLAN.md'), /node 2 is memory-only/);
 });
 
 test('options change the arithmetic and are shown in the derivation', () => {
@@ -111,7 +111,7 @@ test('bad options are refused with one clear line', () => {
   assert.throws(() => plan('spark-2s', { heap: '4g' }), /--heap does not apply/);
 });
 
-test('one NUMA node (vm-flat-32): one unbound worker, no wrapper or IRQ pinning, the same memory arithmetic, and PLAN.md says why', () => {
+test('one NUMA node (vm-flat-32): one unbound worker, no wrapper or IRQ pinning, the same memory arithmetic, and PLAN.md says why', async () => {
   const d = plan('vm-flat-32');
   assert.equal(d.bound, false);
   assert.deepEqual(
@@ -122,12 +122,12 @@ test('one NUMA node (vm-flat-32): one unbound worker, no wrapper or IRQ pinning,
     d.memory.nodes.map((n) => [n.committedGiB, n.budgetGiB, n.policy]),
     [[115, 115.2, 'none']],
   );
-  const paths = renderPlan(d).map((f) => f.path);
+  const paths = (await renderPlan(d)).map((f) => f.path);
   assert.ok(!paths.some((p) => p.endsWith('/bin/java') || p.endsWith('numakit-irq-affinity.sh')), paths.join('\n'));
-  const unit = file(d, 'spark-worker-node0.service');
+  const unit = await file(d, 'spark-worker-node0.service');
   assert.doesNotMatch(unit, /SPARK_NUMA_NODE|JAVA_HOME|numa-java/);
-  assert.doesNotMatch(file(d, 'spark-defaults.conf'), /executorEnv\.JAVA_HOME/);
-  const md = file(d, 'PLAN.md');
+  assert.doesNotMatch(await file(d, 'spark-defaults.conf'), /executorEnv\.JAVA_HOME/);
+  const md = await file(d, 'PLAN.md');
   assert.match(md, /This machine has one NUMA node: .* nothing is bound/);
   assert.match(md, /there is no other node to take memory from/);
   assert.doesNotMatch(

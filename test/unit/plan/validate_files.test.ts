@@ -19,14 +19,14 @@ import {
   sparkKeysIn,
 } from './validators.js';
 
-function allPlans(): { label: string; files: PlanFile[] }[] {
+async function allPlans(): Promise<{ label: string; files: PlanFile[] }[]> {
   const out: { label: string; files: PlanFile[] }[] = [];
   for (const machine of exampleNames()) {
     for (const c of CASES) {
       try {
         out.push({
           label: `${c.name} on ${machine}`,
-          files: renderPlan(planWorkload(c.workload, exampleMachine(machine), c.raw)),
+          files: await renderPlan(planWorkload(c.workload, exampleMachine(machine), c.raw)),
         });
       } catch (e) {
         if (!(e instanceof NumakitError)) throw e;
@@ -36,7 +36,7 @@ function allPlans(): { label: string; files: PlanFile[] }[] {
   return out;
 }
 
-const PLANS = allPlans();
+const PLANS = await allPlans();
 
 test('there are plans to validate', () => {
   assert.ok(PLANS.length >= exampleNames().length, `only ${PLANS.length} plans`);

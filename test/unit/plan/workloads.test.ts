@@ -20,10 +20,10 @@ import { exampleMachine } from './machines.js';
 
 const plan = <T>(machine: string, workload: string, raw: Record<string, string | boolean>) =>
   planWorkload(workload, exampleMachine(machine), raw) as T;
-const content = (d: Parameters<typeof renderPlan>[0], suffix: string) =>
-  renderPlan(d).find((f) => f.path.endsWith(suffix))?.content ?? '';
+const content = async (d: Parameters<typeof renderPlan>[0], suffix: string) =>
+  (await renderPlan(d)).find((f) => f.path.endsWith(suffix))?.content ?? '';
 
-test('mysql: policy from buffer pool against node memory', () => {
+test('mysql: policy from buffer pool against node memory', async () => {
   const cases: [string, string, string, string][] = [
     ['spark-2s', '48g', 'bind', '0'], // 48/96 = 0.5
     ['spark-2s', '72g', 'preferred', '0'], // 0.75
@@ -35,17 +35,17 @@ test('mysql: policy from buffer pool against node memory', () => {
     assert.deepEqual([d.policy, d.mask], [policy, mask], `${m} ${pool}`);
   }
   const bound = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '48g' });
-  assert.match(content(bound, '50-numakit-numa.conf'), /^NUMAPolicy=bind\nNUMAMask=0\nCPUAffinity=0-15,32-47$/m);
+  assert.match(await content(bound, '50-numakit-numa.conf'), /^NUMAPolicy=bind\nNUMAMask=0\nCPUAffinity=0-15,32-47$/m);
   assert.match(
-    content(plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '90g' }), 'numakit-numa.cnf'),
+    await content(plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '90g' }), 'numakit-numa.cnf'),
     /^innodb_numa_interleave = ON$/m,
   );
 });
 
-test('mysql on systemd < 243 puts numactl in ExecStart; postgres then needs --exec', () => {
+test('mysql on systemd < 243 puts numactl in ExecStart; postgres then needs --exec', async () => {
   const d = plan<DbDecision>('spark-2s', 'mysql', { 'buffer-pool': '72g', 'systemd-version': '239' });
   assert.match(
-    content(d, '50-numakit-numa.conf'),
+    await content(d, '50-numakit-numa.conf'),
     /^ExecStart=\nExecStart=\/usr\/bin\/numactl --preferred=0 \/usr\/sbin\/mysqld$/m,
   );
   assert.throws(() => plan('spark-2s', 'postgres', { 'buffer-pool': '8g', 'systemd-version': '239' }), /needs --exec/);
@@ -83,7 +83,7 @@ test('databases refuse a pool larger than the machine and a missing size', () =>
   );
 });
 
-test('redis: one per node by default, per core with --per-core, never more instances than nodes', () => {
+test('redis: one per node by default, per core with --per-core, never more instances than nodes', async () => {
   const d = plan<RedisDecision>('spark-2s', 'redis', {});
   assert.deepEqual(
     d.instances.map((i) => [i.port, i.node, i.cpuList]),
@@ -98,13 +98,13 @@ test('redis: one per node by default, per core with --per-core, never more insta
   assert.equal(pc.instances.length, 32);
   assert.equal(pc.instances[0]!.cpuList, '0,32');
   assert.match(
-    content(pc, 'redis-numa@6379.service.d/50-numakit-numa.conf'),
+    await content(pc, 'redis-numa@6379.service.d/50-numakit-numa.conf'),
     /taskset -c 0,32 \/usr\/bin\/numactl --membind=0 /,
   );
   assert.throws(() => plan('spark-2s', 'redis', { instances: '3' }), /more instances than NUMA nodes/);
 });
 
-test('redis --per-l3: one instance per L3 group of each node (EPYC CCX), pinned to its CPUs', () => {
+test('redis --per-l3: one instance per L3 group of each node (EPYC CCX), pinned to its CPUs', async () => {
   const cases: [machine: string, instances: [port: number, node: number, cpus: string][]][] = [
     // Zen 2 NPS4: two 4-core CCX per node
     [
@@ -139,24 +139,27 @@ test('redis --per-l3: one instance per L3 group of each node (EPYC CCX), pinned 
   }
   const epyc = plan<RedisDecision>('epyc-nps4', 'redis', { 'per-l3': true });
   assert.match(
-    content(epyc, 'redis-numa@6380.service.d/50-numakit-numa.conf'),
+    await content(epyc, 'redis-numa@6380.service.d/50-numakit-numa.conf'),
     /taskset -c 4-7,36-39 \/usr\/bin\/numactl --membind=0 /,
   );
-  assert.match(content(epyc, 'PLAN.md'), /8 Redis instances, one per L3 cache/);
-  assert.match(content(epyc, 'PLAN.md'), /one per L3 cache: 0-3,32-35 \\\| 4-7,36-39/);
+  assert.match(await content(epyc, 'PLAN.md'), /8 Redis instances, one per L3 cache/);
+  assert.match(await content(epyc, 'PLAN.md'), /one per L3 cache: 0-3,32-35 \\\| 4-7,36-39/);
   assert.throws(
     () => plan('spark-2s', 'redis', { 'per-l3': true, 'per-core': true }),
     /--per-core and --per-l3 cannot be used together/,
   );
 });
 
-test('jvm: per node when the heap fits, interleaved when it does not, refusals', () => {
+test('jvm: per node when the heap fits, interleaved when it does not, refusals', async () => {
   const fit = plan<JvmDecision>('spark-2s', 'jvm', { heap: '48g', jar: '/opt/a.jar' });
   assert.deepEqual([fit.mode, fit.instances.length], ['per-node', 2]);
   const big = plan<JvmDecision>('spark-2s', 'jvm', { heap: '90g', jar: '/opt/a.jar' });
   assert.deepEqual([big.mode, big.instances.length, big.mask], ['interleave', 1, '0,1']);
-  assert.match(content(big, 'app.service'), /^NUMAPolicy=interleave\nNUMAMask=0,1$/m);
-  assert.match(content(big, 'app.service'), /-Xms90g -Xmx90g -XX:\+UseNUMA -XX:\+AlwaysPreTouch -jar \/opt\/a.jar/);
+  assert.match(await content(big, 'app.service'), /^NUMAPolicy=interleave\nNUMAMask=0,1$/m);
+  assert.match(
+    await content(big, 'app.service'),
+    /-Xms90g -Xmx90g -XX:\+UseNUMA -XX:\+AlwaysPreTouch -jar \/opt\/a.jar/,
+  );
   assert.throws(
     () => plan('spark-2s', 'jvm', { heap: '400g', jar: '/opt/a.jar' }),
     /--heap 400 GiB \+ 40 GiB native = 440 GiB does not fit this machine: interleaved it puts 220 GiB on each of 2 node\(s\), and node 0: MemTotal 96 GiB - reserve 9\.6 GiB = 86\.4 GiB/,
@@ -171,20 +174,20 @@ test('jvm: per node when the heap fits, interleaved when it does not, refusals',
   );
   const es = plan<JvmDecision>('epyc-nps4', 'elasticsearch', { heap: '31g' });
   assert.equal(es.mode, 'interleave');
-  assert.ok(content(es, 'jvm.options.d/numakit.options').includes('-Xmx31g'));
+  assert.ok((await content(es, 'jvm.options.d/numakit.options')).includes('-Xmx31g'));
 });
 
-test('service: template plus one drop-in per node; bad names and commands refused', () => {
+test('service: template plus one drop-in per node; bad names and commands refused', async () => {
   const d = plan<ServiceDecision>('epyc-nps4', 'service', {
     name: 'ingest',
     exec: '/usr/bin/ingest -v',
     'per-node': true,
   });
   assert.equal(d.instances.length, 4);
-  assert.match(content(d, 'ingest@3.service.d/50-numakit-numa.conf'), /NUMAMask=3\nCPUAffinity=24-31,56-63/);
+  assert.match(await content(d, 'ingest@3.service.d/50-numakit-numa.conf'), /NUMAMask=3\nCPUAffinity=24-31,56-63/);
   const old = plan<ServiceDecision>('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x', 'systemd-version': '240' });
   assert.match(
-    content(old, 'x@.service'),
+    await content(old, 'x@.service'),
     /^ExecStart=\/usr\/bin\/numactl --cpunodebind=%i --membind=%i \/usr\/bin\/x$/m,
   );
   assert.throws(() => plan('spark-2s', 'service', { name: 'a b', exec: '/usr/bin/x' }), /--name: 'a b' refused/);
@@ -193,24 +196,24 @@ test('service: template plus one drop-in per node; bad names and commands refuse
   assert.throws(() => plan('spark-2s', 'service', { name: 'x', exec: '/usr/bin/x %n' }), /refused/);
 });
 
-test('spark-yarn: one executor container per node from the seed 000 sizing', () => {
+test('spark-yarn: one executor container per node from the seed 000 sizing', async () => {
   const d = plan<SparkYarnDecision>('spark-2s', 'spark-yarn', {});
   // 73g + 11g per container: with the NodeManager and DataNode heaps (1g each) 86 <= 96 - 9.6 GiB on each node.
   assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [84 * 1024, 2 * 84 * 1024, 26, 2]);
-  const xml = content(d, 'yarn-site.numakit.xml');
+  const xml = await content(d, 'yarn-site.numakit.xml');
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.1.memory<\/name>\n\s*<value>86016<\/value>/);
   assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>172032<\/value>/);
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.node-ids<\/name>\n\s*<value>0,1<\/value>/);
 });
 
-test('spark-yarn on one NUMA node (vm-flat-32): NUMA awareness and the LinuxContainerExecutor left off, only the sizes', () => {
+test('spark-yarn on one NUMA node (vm-flat-32): NUMA awareness and the LinuxContainerExecutor left off, only the sizes', async () => {
   const d = plan<SparkYarnDecision>('vm-flat-32', 'spark-yarn', {});
   assert.equal(d.numaAware, false);
-  const xml = content(d, 'yarn-site.numakit.xml');
+  const xml = await content(d, 'yarn-site.numakit.xml');
   assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>115712<\/value>/);
   assert.doesNotMatch(xml, /numa-awareness|LinuxContainerExecutor/);
-  assert.equal(content(d, 'container-executor.cfg'), '');
-  const md = content(d, 'PLAN.md');
+  assert.equal(await content(d, 'container-executor.cfg'), '');
+  const md = await content(d, 'PLAN.md');
   assert.match(md, /one NUMA node: .* NUMA awareness is left off/);
   assert.doesNotMatch(md, /NUMA resources allocation is enabled|numastat/);
   assert.deepEqual(
@@ -219,7 +222,7 @@ test('spark-yarn on one NUMA node (vm-flat-32): NUMA awareness and the LinuxCont
   );
 });
 
-test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', () => {
+test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up', async () => {
   const d = plan<SparkK8sDecision>('spark-2s', 'spark-k8s', { 'k8s-node': 'w1' });
   // reservedMemory = each node's reserve (9.6 GiB -> 9831Mi); a pod fits MemTotal - reservedMemory: 74g + 12g = 86Gi.
   assert.deepEqual([d.podCpus, d.podMemoryGi, d.reservedCpus], [26, 86, '0,16,32,48']);
@@ -234,7 +237,7 @@ test('spark-k8s: whole cores, pods that fit one node, reserved memory adding up'
   // 32 GiB nodes: 28.8Gi after the 3.2 GiB reserve: 24g + 4g.
   const small = plan<SparkK8sDecision>('epyc-nps4', 'spark-k8s', { 'k8s-node': 'w1' });
   assert.deepEqual([small.sizing.memoryGiB, small.sizing.overheadGiB, small.podMemoryGi], [24, 4, 28]);
-  assert.match(content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+24g$/m);
+  assert.match(await content(small, 'spark-defaults.conf'), /^spark\.executor\.memory\s+24g$/m);
   assert.throws(
     () => plan('spark-2s', 'spark-k8s', { 'k8s-node': 'w1', 'cores-fraction': '1' }),
     /do not fit the 30 CPUs/,

@@ -4,7 +4,7 @@
 // change when the machine's counters do, and a screenshot kept in artifacts/ (docs/img/dashboard.png
 // comes from a lab guest with real processes: test/lab/dashboard.lab.test.ts).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
