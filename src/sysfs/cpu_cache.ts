@@ -68,8 +68,14 @@ export function readMachineCaches(root: SysRoot, cpus: readonly number[], opts: 
   const covered = new Map<string, Set<number>>();
   const seen = new Set<string>();
   const out: CacheInfo[] = [];
+  // The indexes of the CPU listed last. A CPU that shares every one of them with CPUs read before
+  // it shares its L1 with one of them: a thread of a core already read (SMT threads share all
+  // the core's caches), with nothing left to read, so its cache/ is not listed either.
+  let last: string[] = [];
   for (const cpu of cpus) {
-    for (const idx of cacheIndexes(root, cpu)) {
+    if (opts.shared && last.length > 0 && last.every((idx) => covered.get(idx)?.has(cpu))) continue;
+    last = cacheIndexes(root, cpu);
+    for (const idx of last) {
       if (opts.shared && covered.get(idx)?.has(cpu)) continue;
       const c = readCacheIndex(root, cpu, idx);
       if (c === null) continue;

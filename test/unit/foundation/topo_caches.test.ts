@@ -62,6 +62,19 @@ describe('readMachineCaches', () => {
     ]);
   });
 
+  it('shared: a thread of a core already read has nothing left to read, and its cache/ is not listed', () => {
+    const read: string[] = [];
+    const root = { ...openRoot(tree()), onAccess: (_kind: string, rel: string) => void read.push(rel) };
+    const caches = readMachineCaches(root, [0, 1, 2, 3], { shared: true });
+    assert.equal(caches.length, 5);
+    const cpusRead = [...new Set(read.map((r) => /cpu(\d+)\/cache/.exec(r)?.[1]))].sort();
+    assert.deepEqual(cpusRead, ['0', '1']);
+    // Per CPU, every CPU's directory is listed.
+    read.length = 0;
+    readMachineCaches(root, [0, 1, 2, 3], { shared: false });
+    assert.deepEqual([...new Set(read.map((r) => /cpu(\d+)\/cache/.exec(r)?.[1]))].sort(), ['0', '1', '2', '3']);
+  });
+
   it('an index with a type the kernel never writes costs only that index, with a warning naming it', () => {
     const dir = tree();
     put(dir, 'sys/devices/system/cpu/cpu0/cache/index0/type', 'Trace\n');
