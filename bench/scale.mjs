@@ -19,9 +19,12 @@
 //             NODE_OPTIONS: V8's young generation is sized only at start)
 //   agent     agent --advise, one pass a second: CPU of a pass when nothing changed <= 50 ms, and
 //             <= 2 x that while 100 processes change between passes
+//   same      topo, doctor, stat, stat --procs (JSON), stat -p and plan print on the large capture
+//             what the baseline printed (JSON: the baseline's keys and values all kept; text: byte
+//             for byte)
 //   startup   bench/startup-all.mjs --compare on the shipped examples (docs/startup.md's goals)
 //   npm run build && node bench/scale.mjs [--base REF] [--rounds 5] [--procs 10000] [--scrapes 10]
-//       [--seconds 6] [--goals wall,numastat,memory,serve,agent,startup] [--captures DIR]
+//       [--seconds 6] [--goals wall,numastat,memory,same,serve,agent,startup] [--captures DIR]
 // --captures DIR keeps the generated trees there (generated when missing): reruns skip the
 // generation (about a minute on a 2-core VM). Not a timed test: run it on its own.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -47,7 +50,7 @@ const rounds = Number(opt('--rounds', 5));
 const procs = Number(opt('--procs', 10_000));
 const scrapes = Number(opt('--scrapes', 10));
 const seconds = Number(opt('--seconds', 6));
-const goals = new Set(opt('--goals', 'wall,numastat,memory,serve,agent,startup').split(','));
+const goals = new Set(opt('--goals', 'wall,numastat,memory,same,serve,agent,startup').split(','));
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-scale-bench-'));
 const captures = opt('--captures', join(tmp, 'captures'));
@@ -271,6 +274,73 @@ function start(bin, args, ready, env = process.env) {
     c.stderr.on('data', on);
     c.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
   });
+}
+
+if (goals.has('same')) {
+  // The issue's golden check on the large capture itself (test/unit/scale/golden.test.ts checks
+  // the test-sized one in CI): what the baseline printed is still printed. JSON: everything the
+  // baseline said is there with the same value (keys added since, such as topo's caches, are
+  // additions, not changes); text: byte for byte.
+  section('the same outputs as the baseline on the large capture');
+  const SAME = {
+    'topo --json': ['topo', '--json'],
+    'doctor --json': ['doctor', '--json'],
+    'stat --json': ['stat', '--json'],
+    'stat --procs --json': ['stat', '--procs', '--json', '--top', '1000'],
+    'stat -p java': ['stat', '-p', 'java'],
+    'plan postgres': ['plan', 'postgres', '--buffer-pool', '48g'],
+  };
+  for (const [name, args] of Object.entries(SAME)) {
+    const out = {};
+    for (const b of ['base', 'new']) {
+      const r = spawnSync(process.execPath, [builds[b], '--root', large, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      if (r.status !== 0) throw new Error(`${b}: ${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 400)}`);
+      out[b] = r.stdout;
+    }
+    const diff = args.includes('--json')
+      ? firstDifference(JSON.parse(out.base), JSON.parse(out.new), '$')
+      : firstLineDifference(out.base, out.new);
+    rows.push({ goal: 'same', what: name, pass: diff === null });
+    console.log(
+      `  ${name.padEnd(22)} ${String(out.new.length).padStart(9)} bytes  ${diff === null ? "PASS (the baseline's output kept)" : `FAIL: ${diff}`}`,
+    );
+  }
+}
+
+/** Where `b` stops saying what `a` said (a JSON value: objects may gain keys), or null. */
+function firstDifference(a, b, path) {
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length)
+      return `${path}: ${a.length} items, now ${Array.isArray(b) ? b.length : typeof b}`;
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (d !== null) return d;
+    }
+    return null;
+  }
+  if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) return `${path}: an object, now ${JSON.stringify(b)}`;
+    for (const k of Object.keys(a)) {
+      if (!(k in b)) return `${path}.${k}: gone`;
+      const d = firstDifference(a[k], b[k], `${path}.${k}`);
+      if (d !== null) return d;
+    }
+    return null;
+  }
+  return Object.is(a, b) ? null : `${path}: ${JSON.stringify(a)}, now ${JSON.stringify(b)}`;
+}
+
+/** The first line where two texts differ, or null. */
+function firstLineDifference(a, b) {
+  if (a === b) return null;
+  const x = a.split('\n');
+  const y = b.split('\n');
+  const i = x.findIndex((l, k) => l !== y[k]);
+  const at = i === -1 ? x.length : i;
+  return `line ${at + 1}: ${JSON.stringify(x[at] ?? '(end)')}, now ${JSON.stringify(y[at] ?? '(end)')}`;
 }
 
 if (goals.has('serve')) {
