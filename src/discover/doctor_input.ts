@@ -47,12 +47,12 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
   return gathered(out, 'proc/interrupts, proc/irq/*/smp_affinity_list');
 }
 
-/** Processes by name: status's Name is the task's comm (proc(5)), read in the one walk. */
+/** Processes by name (status's Name: the task's comm, proc(5)), read in the one walk. */
 function readComms(walk: ProcessWalk): Gathered<Record<string, number[]>> {
   if (walk.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
   const out: Record<string, number[]> = {};
-  for (const { pid, status } of walk.statuses) (out[status.name] ??= []).push(pid);
+  for (const { pid, name } of walk.names) (out[name] ??= []).push(pid);
   return gathered(out, 'proc/*/comm');
 }
 
@@ -102,7 +102,7 @@ async function readPlacements(
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
   // A process whose status was refused (hidepid=noaccess) has no known size: the walk counted it.
   let hidden = walk.hidden;
-  const pids = walk.statuses.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
+  const pids = walk.large.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
   const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
   const out: ProcessPlacement[] = [];
   for (const s of samples) {
@@ -129,8 +129,11 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
   const topology = opts.topology ?? discoverTopology(root, { caches: false });
   const nets = topology.devices.filter((d) => d.kind === 'net');
-  // One walk of /proc: names, sizes and placements all come from it.
-  const walk = walkProcesses(root);
+  // One walk of /proc: names, sizes and placements all come from it. Large is the smaller of
+  // what doctor samples and what it places.
+  const machine = machineMemoryBytes(topology);
+  const placedBytes = largeProcessBytes(LARGE_PROCESS_BYTES, machine);
+  const walk = walkProcesses(root, Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes));
   const placements = await readPlacements(root, topology, walk);
   return {
     topology,
@@ -148,7 +151,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     processes: placements.processes,
     hiddenProcesses: placements.hidden,
     othersInvisible: othersInvisible(root),
-    placed: readPlacedProcesses(root, largeProcessBytes(LARGE_PROCESS_BYTES, machineMemoryBytes(topology)), walk),
+    placed: readPlacedProcesses(root, placedBytes, walk),
     demotion: readDemotion(root),
   };
 }

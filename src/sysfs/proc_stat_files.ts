@@ -11,7 +11,7 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { isRefused } from '../model/fact.js';
 import { MAX_CPUS } from '../model/limits.js';
-import { readProcStatFact, readTaskStat } from './proc_task_stat.js';
+import { readProcStatFact, readTaskStat, type TaskStat } from './proc_task_stat.js';
 import { underResolvedDir } from './jail.js';
 import { JAIL_OPEN_FLAGS, readInto } from './read.js';
 import type { SysRoot } from './root.js';
@@ -78,6 +78,14 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
 
 export type StatRead = 'read' | 'gone' | 'refused';
 
+/** comm of a stat line in `buf[0, n)`: between the first '(' and the last ')' (comm may hold either). */
+export function statComm(buf: Uint8Array, n: number): string {
+  const open = buf.indexOf(0x28);
+  let close = n - 1;
+  while (close > open && buf[close] !== 0x29) close--;
+  return Buffer.from(buf.buffer, buf.byteOffset, n).toString('utf8', open + 1, close);
+}
+
 /** What a thread's stat gives the sampler: its CPU ticks and the CPU it last ran on. */
 export interface ThreadFields {
   ticks: number;
@@ -139,15 +147,32 @@ export class ProcStatFiles {
    * warned); 'refused' when this user may not read it (/proc mounted with hidepid=noaccess: EPERM).
    */
   read(pid: number, out: StatFields): StatRead {
+    const r = this.fill(pid, out);
+    return typeof r === 'number' || typeof r === 'object' ? 'read' : r;
+  }
+
+  /**
+   * As read(), with the process's comm when it was read (stat's field 2, as the kernel keeps it:
+   * status's Name is the same name escaped, sysfs/proc_list.ts commAsName). One string a process:
+   * read() makes none.
+   */
+  readNamed(pid: number, out: StatFields): { read: StatRead; comm: string | null } {
+    const r = this.fill(pid, out);
+    if (typeof r === 'number') return { read: 'read', comm: statComm(this.buf, r) };
+    return typeof r === 'object' ? { read: 'read', comm: r.comm } : { read: r, comm: null };
+  }
+
+  /** Fills `out`: the bytes of the line in `buf` when it was parsed from them, its TaskStat when read as text, else why not. */
+  private fill(pid: number, out: StatFields): number | TaskStat | 'gone' | 'refused' {
     if (this.fast) {
       const r = this.readFast(pid, out);
-      if (r !== null) return r ? 'read' : 'gone';
+      if (r !== null) return r === false ? 'gone' : r;
     } else {
       // Any other root (a capture: a jail): one open and read, parsed from the bytes. A file that
       // could not be read, one the parser refuses or one that fills the buffer is read again by
       // readProcStatFact: it says why (gone, refused) or warns.
       const n = this.jail ? this.readJailed(pid) : readInto(this.root, `proc/${pid}/stat`, this.buf);
-      if (n !== null && n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return 'read';
+      if (n !== null && n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return n;
     }
     const fact = readProcStatFact(this.root, pid);
     const st = fact.value;
@@ -158,11 +183,11 @@ export class ProcStatFiles {
     out.rssPages = st.rssPages;
     out.vsizeBytes = st.vsizeBytes;
     out.faults = st.faults;
-    return 'read';
+    return st;
   }
 
-  /** true/false as read(); null: let readProcStat decide (an error it names, a line it warns about). */
-  private readFast(pid: number, out: StatFields): boolean | null {
+  /** The bytes read (parsed into `out`), false when the process is gone; null: let readProcStat decide (an error it names, a line it warns about). */
+  private readFast(pid: number, out: StatFields): number | false | null {
     let fd = this.fds.get(pid);
     let n: number;
     try {
@@ -177,7 +202,7 @@ export class ProcStatFiles {
       return code === 'ESRCH' || code === 'ENOENT' ? false : null;
     }
     if (this.fds.get(pid) !== fd) closeSync(fd);
-    if (n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return true;
+    if (n > 0 && n < BUF_BYTES && parseStatBytes(this.buf, n, out)) return n;
     this.close(pid, this.fds.get(pid));
     return null;
   }

@@ -1,0 +1,75 @@
+// doctor's one walk of /proc (discover/placement.ts walkProcesses): every process's name and size
+// from its stat, status only for the processes that may be large (status is 57 lines the kernel
+// formats; 10,000 of them were a third of the walk); a process without a stat file (a snapshot
+// made without one) from its status. Names as status's Name shows them (comm escaped).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { walkProcesses } from '../../../src/discover/placement.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+import { statLine } from '../../fixtures/scale_capture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'numakit-walk-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const GiB = 2 ** 30;
+function proc(pid: number, o: { comm: string; name?: string; rssPages: number; stat?: boolean }): void {
+  mkdirSync(join(dir, `proc/${pid}`), { recursive: true });
+  if (o.stat !== false)
+    writeFileSync(
+      join(dir, `proc/${pid}/stat`),
+      statLine({ id: pid, comm: o.comm, pid, ticks: 100, threads: 1, start: 5, vsize: 0, rss: o.rssPages, cpu: 0 }),
+    );
+  writeFileSync(
+    join(dir, `proc/${pid}/status`),
+    `Name:\t${o.name ?? o.comm}\nState:\tS (sleeping)\nVmRSS:\t${o.rssPages * 4} kB\nThreads:\t1\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0-1\n`,
+  );
+}
+proc(1, { comm: 'kworker/0:1', rssPages: 0 });
+// The kernel writes comm as it is in stat, and escapes a newline and a backslash in status's Name.
+proc(2, { comm: 'we\nird\\x', name: 'we\\nird\\\\x', rssPages: 256 });
+proc(3, { comm: 'java', rssPages: (2 * GiB) / 4096 });
+proc(4, { comm: 'old-snapshot', rssPages: (3 * GiB) / 4096, stat: false });
+
+test('names from stat as status shows them, status read for the large processes only', () => {
+  const read: string[] = [];
+  const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
+  const walk = walkProcesses(root, GiB);
+  assert.equal(walk.listed, 4);
+  assert.deepEqual(
+    walk.names.map((n) => [n.pid, n.name]),
+    [
+      [1, 'kworker/0:1'],
+      [2, 'we\\nird\\\\x'],
+      [3, 'java'],
+      [4, 'old-snapshot'],
+    ],
+  );
+  assert.deepEqual(
+    walk.large.map((p) => [p.pid, p.status.rssBytes]),
+    [
+      [3, 2 * GiB],
+      [4, 3 * GiB],
+    ],
+  );
+  assert.deepEqual(
+    read.filter((r) => r.endsWith('/status')),
+    ['proc/3/status', 'proc/4/status'],
+    'status of the small processes is not read',
+  );
+  assert.equal(walk.hidden, 0);
+});
+
+test('a smaller bar reads the status of the processes above it', () => {
+  const walk = walkProcesses(openRoot(dir, 'walk'), 2 * 1024 * 1024);
+  assert.deepEqual(
+    walk.large.map((p) => p.pid),
+    [3, 4],
+  );
+  assert.deepEqual(
+    walkProcesses(openRoot(dir, 'walk'), 512 * 1024).large.map((p) => p.pid),
+    [2, 3, 4],
+  );
+});
