@@ -3,35 +3,21 @@
 // the rest of `plan postgres` or `apply --profile` on a small machine (docs/startup.md). Checked on
 // the package's executable, as installed: the packages a run has in require.cache when it exits.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { atExit } from '../../helpers/exit_hook.js';
 
 const bin = join(REPO_DIR, 'dist', 'cli', 'numakit.cjs');
 
 /** The packages under node_modules that a run of the executable with `args` has loaded at exit. */
 function packagesLoaded(args: string[]): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'numakit-packages-'));
-  try {
-    const out = join(dir, 'list');
-    const hook = join(dir, 'hook.cjs');
-    writeFileSync(
-      hook,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));`,
-    );
-    const r = spawnSync(process.execPath, ['-r', hook, bin, '--example', 'spark-2s', ...args], { encoding: 'utf8' });
-    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-    const names = readFileSync(out, 'utf8')
-      .split('\n')
-      .map((f) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1])
-      .filter((n): n is string => n !== undefined);
-    return [...new Set(names)].sort();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const names = atExit([bin, '--example', 'spark-2s', ...args], 'Object.keys(require.cache)')
+    .map((f) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined);
+  return [...new Set(names)].sort();
 }
 
 it('plan and apply --profile load neither yaml nor zod; a spark-k8s plan and a change file do load them', (t) => {

@@ -4,31 +4,15 @@
 // through koffi_load), child_process and net (ip:HOST's resolver), v8 and Node's stream modules
 // (the agent's V8 flags, for every command), and koffi's ES module resolution.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli.js';
+import { atExit } from '../../helpers/exit_hook.js';
 
 const bin = join(REPO_DIR, 'dist', 'cli', 'numakit.cjs');
 
-function builtins(args: string[]): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'numakit-modules-'));
-  try {
-    const out = join(dir, 'list');
-    const hook = join(dir, 'hook.cjs');
-    writeFileSync(
-      hook,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));`,
-    );
-    const r = spawnSync(process.execPath, ['-r', hook, ...args], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    return readFileSync(out, 'utf8').split('\n');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const builtins = (args: string[]) => atExit(args, 'process.moduleLoadList');
 
 it("run loads none of Node's modules it does not use (crypto, child_process, net, stream, v8, the ES module resolver)", (t) => {
   if (!existsSync(bin)) return t.skip('dist/ not built (npm run build)');
