@@ -73,3 +73,27 @@ test('a smaller bar reads the status of the processes above it', () => {
     [2, 3, 4],
   );
 });
+
+test("the page size: the tree's own (proc/self/numa_maps), else the largest, so that no large process is missed", () => {
+  const statusReads = () => {
+    const read: string[] = [];
+    const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const walk = walkProcesses(root, 2 * 1024 * 1024);
+    return { large: walk.large.map((p) => p.pid), status: read.filter((r) => r.endsWith('/status')) };
+  };
+  // No page size in the tree: 256 pages may be 16 MiB (64 KiB pages), so pid 2's status says.
+  assert.deepEqual(statusReads(), {
+    large: [3, 4],
+    status: ['proc/2/status', 'proc/3/status', 'proc/4/status'],
+  });
+  mkdirSync(join(dir, 'proc/self'), { recursive: true });
+  writeFileSync(
+    join(dir, 'proc/self/numa_maps'),
+    '00400000 default file=/usr/bin/node mapped=8 N0=8 kernelpagesize_kB=4\n',
+  );
+  try {
+    assert.deepEqual(statusReads(), { large: [3, 4], status: ['proc/3/status', 'proc/4/status'] });
+  } finally {
+    rmSync(join(dir, 'proc/self'), { recursive: true, force: true });
+  }
+});
