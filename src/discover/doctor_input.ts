@@ -100,7 +100,7 @@ async function readPlacements(
       hidden: 0,
     };
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
-  // A process whose status was refused (hidepid=noaccess) has no known size: the walk counted it.
+  // A process whose stat or status was refused (hidepid=noaccess) has no known size: the walk counted it.
   let hidden = walk.hidden;
   const pids = walk.large.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
   const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
