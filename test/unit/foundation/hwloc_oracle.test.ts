@@ -1,0 +1,117 @@
+// The hwloc oracle (docs/topo.md, "Equal to hwloc"): for every tree numakit has (the shipped
+// examples, the test fixtures and the generated shapes of test/fixtures/hwloc_shapes.ts),
+// numakit's `topo --xml` is compared with hwloc's own reading of the tree: the XML in canonical
+// form (test/helpers/hwloc_canon.ts), lstopo's drawing with and without I/O, and hwloc-calc's
+// answers on both. A tree hwloc cannot read itself (captures made before numakit recorded hwloc's
+// files) is listed as such. Every tree must be equal except those of KNOWN, each with its reason;
+// a known one that becomes equal fails too, so the table in docs/topo.md stays true.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
+import { SHAPES, writeShape } from '../../fixtures/hwloc_shapes.js';
+import { runMain, TEST_DIR } from '../../helpers/cli.js';
+import { compareWithHwloc, describeDifferences } from '../../helpers/hwloc_oracle.js';
+import { skipUnlessTools } from '../../helpers/tools.js';
+
+/** Trees that still differ from hwloc, and why (docs/topo.md has the same table). */
+const KNOWN: Record<string, string> = {
+  'examples/cxl-3node':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no I/O objects (host bridges, PCI devices, OS devices)',
+  'examples/epyc-nps4':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no I/O objects (host bridges, PCI devices, OS devices)',
+  'examples/spark-2s':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no I/O objects (host bridges, PCI devices, OS devices)',
+  'examples/vm-flat-32':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no I/O objects (host bridges, PCI devices, OS devices)',
+  'shape/smt-off-2s':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/offline-cpus':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/hierarchical-8node':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/hierarchical-16node-3level':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/two-packages-four-nodes':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/ccx-per-node':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/cpuless-nvm':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/cpuless-equidistant':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; a CPU-less node as far from every CPU node: hwloc leaves it out of the nodesets of objects',
+  'shape/no-cache-dirs':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/no-core-ids':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; cores without core_id: hwloc makes them from core_cpus/thread_siblings',
+  'shape/clusters':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no cluster Groups (cluster_cpus)',
+  'shape/dies':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/l2-per-pair':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; a cache shared by two cores nested under one of them',
+  'shape/memory-side-cache':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no MemCache objects (memory_side_cache)',
+  'shape/cgroup-cpuset':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; allowed sets and LinuxCgroup from the cgroup cpuset',
+  'shape/one-cpu':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/sparse-node-ids':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags',
+  'shape/pci-devices':
+    'info: OSName/OSRelease written (hwloc writes the OS infos only of the running system), no support flags; no I/O objects (host bridges, PCI devices, OS devices)',
+};
+
+const tmp = mkdtempSync(join(tmpdir(), 'numakit-oracle-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Every directory under `dir` (two levels down at most) that holds a sys/ tree. */
+function trees(dir: string, prefix: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const p = join(dir, e.name);
+    if (existsSync(join(p, 'sys'))) out.push([`${prefix}${e.name}`, p]);
+    else out.push(...trees(p, `${prefix}${e.name}/`).filter(([n]) => n.split('/').length <= 3));
+  }
+  return out;
+}
+
+const hwlocReads = (tree: string) =>
+  spawnSync('lstopo-no-graphics', ['--input', tree, '--of', 'console', '--no-io'], { encoding: 'utf8' }).status === 0;
+
+describe('hwloc oracle: topo --xml equals lstopo --of xml', {
+  skip: skipUnlessTools('lstopo-no-graphics', 'hwloc-calc'),
+}, () => {
+  const all: [string, string][] = [
+    ...trees(EXAMPLES_DIR, 'examples/'),
+    ...trees(join(TEST_DIR, 'fixtures'), 'fixtures/'),
+    ...SHAPES.map((s): [string, string] => [`shape/${s.name}`, join(tmp, 'shapes', s.name)]),
+  ];
+  const summary = { equal: 0, differ: 0, unreadable: [] as string[] };
+  for (const [name, dir] of all) {
+    it(name, async (t) => {
+      const shape = SHAPES.find((s) => `shape/${s.name}` === name);
+      if (shape) writeShape(dir, shape);
+      if (!hwlocReads(dir)) {
+        summary.unreadable.push(name);
+        return t.skip('hwloc cannot read this tree (no topology masks: captured before numakit recorded them)');
+      }
+      const r = await runMain(['--root', dir, 'topo', '--xml']);
+      assert.equal(r.code, 0, r.err);
+      const diff = describeDifferences(compareWithHwloc(dir, r.out, join(tmp, `${name.replace(/\//g, '_')}.xml`)));
+      if (diff === '') summary.equal++;
+      else summary.differ++;
+      if (KNOWN[name] === undefined && diff !== '') assert.fail(`${name} differs from hwloc:\n${diff}`);
+      else assert.notEqual(diff, '', `${name} now equals hwloc: remove it from KNOWN (and docs/topo.md)`);
+    });
+  }
+  after(() => {
+    console.log(
+      `# hwloc oracle: ${summary.equal} equal, ${summary.differ} differ, ${summary.unreadable.length} hwloc cannot read (${summary.unreadable.join(', ')})`,
+    );
+  });
+});
