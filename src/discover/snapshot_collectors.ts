@@ -44,7 +44,10 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
   {
     // lstopo --input SNAP and HWLOC_FSROOT=SNAP load a snapshot as the machine it came from.
     name: "hwloc's topology files",
-    collect: async (root) => (await import('../sysfs/hwloc_files.js')).readHwlocFiles(root),
+    collect: async (root) => {
+      (await import('../sysfs/hwloc_files.js')).readHwlocFiles(root);
+      (await import('./hwloc_facts.js')).discoverHwlocFacts(root);
+    },
   },
   {
     // plan writes units and config paths for the packages of this distribution

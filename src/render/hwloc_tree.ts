@@ -10,6 +10,7 @@
 // Pure.
 import { cacheName, type Cache, type Topology } from '../model/topology.js';
 import { distanceGroups } from './hwloc_groups.js';
+import type { IoObj } from './hwloc_io_tree.js';
 
 /** Parent before child when cpusets are equal: hwloc's order of types. */
 const RANK: Record<string, number> = {
@@ -34,6 +35,10 @@ export interface Obj {
   readonly attrs: Record<string, string | number>;
   readonly children: Obj[];
   readonly memory: NumaObj[];
+  /** I/O children: host bridges, PCI functions, OS devices (hwloc_io_tree.ts). */
+  readonly io: IoObj[];
+  /** Info pairs (a Package's CPU model). */
+  readonly infos: (readonly [string, string])[];
 }
 
 export interface NumaObj {
@@ -46,7 +51,7 @@ export interface NumaObj {
 const key = (cpus: readonly number[]) => cpus.join(',');
 
 function obj(type: string, cpus: readonly number[], attrs: Record<string, string | number> = {}): Obj {
-  return { type, cpus: [...cpus].sort((a, b) => a - b), attrs, children: [], memory: [] };
+  return { type, cpus: [...cpus].sort((a, b) => a - b), attrs, children: [], memory: [], io: [], infos: [] };
 }
 
 function cacheObj(c: Cache, online: ReadonlySet<number>): Obj | null {

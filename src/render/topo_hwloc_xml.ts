@@ -7,6 +7,8 @@
 // functions by class and numakit keeps only the NUMA-relevant ones): `lstopo --input FILE
 // --no-io` is the comparison. Pure.
 import type { Topology } from '../model/topology.js';
+import type { HwlocFacts } from '../model/hwloc_io.js';
+import { attachIo, type IoObj } from './hwloc_io_tree.js';
 import { contains, hwlocTree, locality, type Obj } from './hwloc_tree.js';
 
 /** hwloc's bitmap text: 32-bit words, most significant first, "0x0" for an empty set. */
@@ -45,8 +47,9 @@ function renderObj(
   const { os_index: osIndex, ...rest } = o.attrs;
   const idx = osIndex === undefined ? '' : ` os_index="${osIndex}"`;
   const open = `${pad}<object type="${o.type}"${idx} ${sets(o.cpus)} gp_index="${gp.next++}"${attrs(rest)}`;
-  if (o.children.length === 0 && o.memory.length === 0) return [`${open}/>`];
-  lines.push(`${open}>`);
+  if (o.children.length === 0 && o.memory.length === 0 && o.io.length === 0 && o.infos.length === 0)
+    return [`${open}/>`];
+  lines.push(`${open}>`, ...infoLines(o.infos, `${pad}  `));
   for (const m of o.memory) {
     lines.push(
       `${pad}  <object type="NUMANode" os_index="${m.id}" ${sets(m.cpus, [m.id])} gp_index="${gp.next++}" local_memory="${m.attrs.local_memory}">`,
@@ -55,8 +58,27 @@ function renderObj(
     );
   }
   for (const c of o.children) lines.push(...renderObj(c, nodesOf, gp, `${pad}  `));
+  for (const c of o.io) lines.push(...renderIo(c, gp, `${pad}  `));
   lines.push(`${pad}</object>`);
   return lines;
+}
+
+const infoLines = (infos: readonly (readonly [string, string])[], pad: string) =>
+  infos.map(([k, v]) => `${pad}<info name="${xmlEsc(k)}" value="${xmlEsc(v)}"/>`);
+
+/** An I/O object (no cpusets: hwloc gives I/O objects none) and its children. */
+function renderIo(o: IoObj, gp: { next: number }, pad: string): string[] {
+  const attrs = Object.entries(o.attrs)
+    .map(([k, v]) => ` ${k}="${xmlEsc(v)}"`)
+    .join('');
+  const open = `${pad}<object type="${o.type}" gp_index="${gp.next++}"${attrs}`;
+  if (o.children.length === 0 && o.infos.length === 0) return [`${open}/>`];
+  return [
+    `${open}>`,
+    ...infoLines(o.infos, `${pad}  `),
+    ...o.children.flatMap((c) => renderIo(c, gp, `${pad}  `)),
+    `${pad}</object>`,
+  ];
 }
 
 /** The NUMANode distances2 element: the SLIT in os indexing; none when a row is missing. */
@@ -74,8 +96,44 @@ function distances(t: Topology): string[] {
   ];
 }
 
-export function renderHwlocXml(t: Topology): string {
+/** hwloc's support flags: discovery on every tree, binding only on the running system. */
+function supportLines(facts: HwlocFacts | undefined): string[] {
+  const binding = facts?.realRoot
+    ? [
+        ...[
+          'set_thisproc',
+          'get_thisproc',
+          'set_proc',
+          'get_proc',
+          'set_thisthread',
+          'get_thisthread',
+          'set_thread',
+          'get_thread',
+        ].map((k) => `cpubind.${k}_cpubind`),
+        ...['thisproc', 'proc', 'thisthread'].map((k) => `cpubind.get_${k}_last_cpu_location`),
+        ...['set_thisthread', 'get_thisthread', 'set_area', 'get_area'].map((k) => `membind.${k}_membind`),
+        ...['alloc', 'firsttouch', 'bind', 'interleave', 'migrate'].map((k) => `membind.${k}_membind`),
+        'membind.get_area_memlocation',
+      ]
+    : [];
+  const discovery = ['pu', 'numa', 'numa_memory', 'disallowed_pu', 'disallowed_numa'].map((k) => `discovery.${k}`);
+  return [...discovery, ...binding, 'custom.exported_support'].map((n) => `  <support name="${n}"/>`);
+}
+
+/**
+ * The topology as hwloc v2 XML. With `facts` (discover/hwloc_facts.ts) it carries what hwloc's
+ * Linux discovery adds beyond the topology: the machine's info pairs and the I/O tree.
+ */
+export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
   const root = hwlocTree(t);
+  if (facts !== undefined) {
+    attachIo(root, facts);
+    const packages = (o: Obj) => {
+      if (o.type === 'Package') o.infos.push(...(facts.cpuInfo.get(o.cpus[0] ?? -1) ?? []));
+      o.children.forEach(packages);
+    };
+    packages(root);
+  }
   const nodeOfCpu = new Map<number, number>();
   for (const n of t.nodes) for (const c of n.cpus) nodeOfCpu.set(c, n.id);
   const memoryOnly = t.nodes.filter((n) => n.cpus.length === 0).map((n) => n.id);
@@ -99,13 +157,12 @@ export function renderHwlocXml(t: Topology): string {
     /cpuset="[^"]*" complete_cpuset="[^"]*" nodeset="[^"]*" complete_nodeset="[^"]*"/,
     `cpuset="${hwlocBitmap(root.cpus)}" complete_cpuset="${hwlocBitmap(all)}" allowed_cpuset="${hwlocBitmap(allowed)}" nodeset="${hwlocBitmap(nodes)}" complete_nodeset="${hwlocBitmap(nodes)}" allowed_nodeset="${hwlocBitmap(nodes)}"`,
   );
-  const info = [
-    ['Backend', 'numakit'],
-    ['OSName', 'Linux'],
-    ...(t.kernel.kernelRelease.value !== null ? [['OSRelease', t.kernel.kernelRelease.value]] : []),
-    ...(t.kernel.productName.value !== null ? [['DMIProductName', t.kernel.productName.value]] : []),
-    ['ProcessName', 'numakit'],
-  ].map(([k, v]) => `    <info name="${xmlEsc(k!)}" value="${xmlEsc(v!)}"/>`);
+  const machineInfo: (readonly [string, string])[] = facts
+    ? [...facts.machineInfo]
+    : t.kernel.productName.value !== null
+      ? [['DMIProductName', t.kernel.productName.value]]
+      : [];
+  const info = infoLines([['Backend', 'numakit'], ...machineInfo, ['ProcessName', 'numakit']], '    ');
   const opened = body[0]!.endsWith('/>') ? [body[0]!.replace(/\/>$/, '>'), '  </object>'] : [body[0]!];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -116,6 +173,7 @@ export function renderHwlocXml(t: Topology): string {
     ...body.slice(1),
     ...opened.slice(1),
     ...distances(t),
+    ...supportLines(facts),
     '</topology>',
     '',
   ].join('\n');

@@ -53,7 +53,8 @@ each hangs under, then the distance matrix. --xml writes it for hwloc's tools.`,
   async run({ values }, ctx) {
     const t = discoverTopology(ctx.root, { devices: !values.numactl && !values.xml, caches: !values.numactl });
     if (values.xml) {
-      ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t));
+      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root);
+      ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t, facts));
       return 0;
     }
     if (values.svg !== undefined || values.html !== undefined) {

@@ -1,0 +1,24 @@
+// SysRoot -> HwlocFacts: what hwloc's Linux discovery reads beyond numakit's topology (the
+// machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
+import type { HwlocFacts } from '../model/hwloc_io.js';
+import {
+  parseCpuinfoInfos,
+  readArchitecture,
+  readCgroupInfo,
+  readDmiInfo,
+  readOsInfo,
+} from '../sysfs/hwloc_machine_info.js';
+import { readText } from '../sysfs/read.js';
+import { readOsDevices } from '../sysfs/os_devices.js';
+import { readPciFunctions } from '../sysfs/pci_functions.js';
+import type { SysRoot } from '../sysfs/root.js';
+
+export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
+  return {
+    machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
+    pci: readPciFunctions(root),
+    osDevices: readOsDevices(root),
+    cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
+    realRoot: root.isReal,
+  };
+}

@@ -1,0 +1,60 @@
+// The facts hwloc's Linux discovery reads beyond numakit's own topology, so that `topo --xml`
+// is hwloc's view of the machine (docs/topo.md, "Equal to hwloc"): the machine's info pairs
+// (DMI, OS, cgroup), the PCI functions of sys/bus/pci/devices and the OS devices of
+// sys/class/{block,net,infiniband}, with the attributes hwloc gives them. Pure types.
+
+/** A PCI bus id: domain, bus, device, function. */
+export interface PciBusId {
+  readonly domain: number;
+  readonly bus: number;
+  readonly dev: number;
+  readonly func: number;
+}
+
+export interface PciFunction extends PciBusId {
+  /** Class and subclass (the class file's top 16 bits), 0 when unknown. */
+  readonly classId: number;
+  readonly vendor: number;
+  readonly device: number;
+  readonly subVendor: number;
+  readonly subDevice: number;
+  /** From config space byte 8; 0xff when config cannot be read. */
+  readonly revision: number;
+  /** GB/s, as hwloc computes it in single precision (0 when unknown). */
+  readonly linkSpeed: number;
+  /** A PCI-to-PCI bridge's secondary and subordinate buses; null for a device. */
+  readonly bridge: { readonly secondary: number; readonly subordinate: number } | null;
+  /** local_cpus, null when absent or empty (hwloc then puts the bus under the machine). */
+  readonly localCpus: readonly number[] | null;
+  /** The slot (sys/bus/pci/slots/NAME/address) of its domain, bus and device, if any. */
+  readonly slot: string | null;
+}
+
+/** hwloc's OS device types, numbered as in its XML (osdev_type). */
+export const OSDEV_TYPE = { block: 0, gpu: 1, network: 2, openfabrics: 3, dma: 4, coproc: 5 } as const;
+export type OsDeviceKind = keyof typeof OSDEV_TYPE;
+
+export interface OsDevice {
+  readonly name: string;
+  readonly kind: OsDeviceKind;
+  readonly subtype: string | null;
+  readonly infos: readonly (readonly [string, string])[];
+  /** The PCI function it belongs to (the last bus id on its sysfs path), or null. */
+  readonly pci: PciBusId | null;
+  /** Its device's numa_node (used when it has no PCI function), null when unknown. */
+  readonly numaNode: number | null;
+}
+
+export interface HwlocFacts {
+  /** The Machine object's info pairs, less Backend (the renderer adds it). */
+  readonly machineInfo: readonly (readonly [string, string])[];
+  readonly pci: readonly PciFunction[];
+  readonly osDevices: readonly OsDevice[];
+  /** Each processor's /proc/cpuinfo info pairs as hwloc keeps them (a Package shows its first CPU's). */
+  readonly cpuInfo: ReadonlyMap<number, readonly (readonly [string, string])[]>;
+  /** The running system (hwloc then also reports binding support). */
+  readonly realRoot: boolean;
+}
+
+export const pciBusIdText = (b: PciBusId) =>
+  `${b.domain.toString(16).padStart(4, '0')}:${b.bus.toString(16).padStart(2, '0')}:${b.dev.toString(16).padStart(2, '0')}.${b.func.toString(16)}`;
