@@ -1,6 +1,7 @@
 // SysRoot -> HwlocFacts: what hwloc's Linux discovery reads beyond numakit's topology (the
 // machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
 import type { HwlocFacts } from '../model/hwloc_io.js';
+import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
 import {
   parseCpuinfoInfos,
   readArchitecture,
@@ -19,6 +20,7 @@ export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
     pci: readPciFunctions(root),
     osDevices: readOsDevices(root),
     cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
+    allowedNodes: readCgroupAllowed(root, 'self', 'mems')?.ids ?? null,
     realRoot: root.isReal,
   };
 }

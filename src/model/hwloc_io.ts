@@ -52,6 +52,8 @@ export interface HwlocFacts {
   readonly osDevices: readonly OsDevice[];
   /** Each processor's /proc/cpuinfo info pairs as hwloc keeps them (a Package shows its first CPU's). */
   readonly cpuInfo: ReadonlyMap<number, readonly (readonly [string, string])[]>;
+  /** The NUMA nodes the cgroup cpuset allows (cpuset.mems), null when none restricts. */
+  readonly allowedNodes: readonly number[] | null;
   /** The running system (hwloc then also reports binding support). */
   readonly realRoot: boolean;
 }

@@ -7,8 +7,11 @@
  * localities), and the groups are grouped again by their average distances. An 8-node machine of
  * two 4-node sockets (12 inside, 32 across) gets two Groups; 10/12 everywhere (EPYC NPS4) none.
  */
-export function distanceGroups(ids: readonly number[], dist: (a: number, b: number) => number | undefined): number[][] {
-  const out: number[][] = [];
+export function distanceGroups(
+  ids: readonly number[],
+  dist: (a: number, b: number) => number | undefined,
+): { nodes: number[]; level: number }[] {
+  const out: { nodes: number[]; level: number }[] = [];
   let members: number[][] = ids.map((i) => [i]);
   let d = (a: number, b: number): number | undefined => dist(ids[a]!, ids[b]!);
   for (let level = 0; level < 8 && members.length > 2; level++) {
@@ -44,7 +47,7 @@ export function distanceGroups(ids: readonly number[], dist: (a: number, b: numb
       next[group[a]!]!.push(...members[a]!);
       inGroup[group[a]!]!.push(a);
     }
-    out.push(...next.filter((g) => g.length > 1).map((g) => [...g].sort((x, y) => x - y)));
+    out.push(...next.filter((g) => g.length > 1).map((g) => ({ nodes: [...g].sort((x, y) => x - y), level })));
     const prev = d;
     d = (a: number, b: number) => {
       let sum = 0;

@@ -103,13 +103,18 @@ function cpuObjects(t: Topology): Obj[] {
  * SLIT distance (all of them on a tie, none when every other node is as near), else the machine.
  */
 export function locality(t: Topology, id: number, machine: readonly number[]): number[] {
+  return localityOf(t, id)?.cpus ?? [...machine];
+}
+
+/** A node's locality, or null when nothing places it (hwloc then hangs it off the machine). */
+function localityOf(t: Topology, id: number): { cpus: number[] } | null {
   const cpusOf = (nodes: readonly number[]) =>
     t.cpus.filter((c) => c.online && c.node !== null && nodes.includes(c.node)).map((c) => c.id);
   const own = cpusOf([id]);
-  if (own.length > 0) return own;
+  if (own.length > 0) return { cpus: own };
   const node = t.nodes.find((n) => n.id === id);
   const init = cpusOf(node?.access?.initiators ?? []);
-  if (init.length > 0) return init;
+  if (init.length > 0) return { cpus: init };
   // hwloc's fixup_cpuless_node_locality_from_distances: the nodes nearest it, unless it is no
   // farther from itself, or every other node is as near (then the whole machine).
   const self = node?.distances[id];
@@ -119,9 +124,9 @@ export function locality(t: Topology, id: number, machine: readonly number[]): n
     const min = Math.min(...(dist as number[]));
     const nearest = others.filter((_, i) => dist[i] === min).map((n) => n.id);
     const cpus = cpusOf(nearest);
-    if (min > self && nearest.length < others.length && cpus.length > 0) return cpus;
+    if (min > self && nearest.length < others.length && cpus.length > 0) return { cpus };
   }
-  return [...machine];
+  return null;
 }
 
 /** Sets of the cpusets asked about, made once per array (a 512-CPU tree asks ~10^5 times). */
@@ -145,56 +150,86 @@ function insert(root: Obj, o: Obj): void {
   at.children.push(o);
 }
 
+/**
+ * hwloc's memory parent: going down from the machine through the objects holding `cpus`, the
+ * first whose cpuset is `cpus` (never a PU: its core), and never a distance Group the node is not
+ * one of; else the deepest that holds them.
+ */
+function memoryParent(machine: Obj, cpus: readonly number[], node: number): Obj {
+  const k = key(cpus);
+  const outside = (o: Obj) =>
+    o.attrs['data-nodes'] !== undefined && !String(o.attrs['data-nodes']).split(',').includes(String(node));
+  let at = machine;
+  for (;;) {
+    const next = at.children.find((c) => contains(c.cpus, cpus) && !outside(c));
+    if (next === undefined) return at;
+    if (key(next.cpus) === k) return next.type === 'PU' ? at : next;
+    at = next;
+  }
+}
+
 /** The object tree of `t`, NUMANodes attached. */
 export function hwlocTree(t: Topology): Obj {
   const onlineCpus = t.cpus.filter((c) => c.online).map((c) => c.id);
   const online = new Set(onlineCpus);
   const machine = obj('Machine', onlineCpus, { os_index: 0 });
   const objs = [...cpuObjects(t), ...t.caches.map((c) => cacheObj(c, online)).filter((o): o is Obj => o !== null)];
-  const localities = new Map(t.nodes.map((n) => [n.id, locality(t, n.id, onlineCpus)]));
-  const cpusets = new Set([key(onlineCpus), ...objs.filter((o) => HOLDS_MEMORY.has(o.type)).map((o) => key(o.cpus))]);
-  for (const cpus of localities.values()) {
-    if (cpusets.has(key(cpus))) continue;
+  const placed = new Map(t.nodes.map((n) => [n.id, localityOf(t, n.id)?.cpus ?? null]));
+  const localities = new Map(t.nodes.map((n) => [n.id, placed.get(n.id) ?? onlineCpus]));
+  // A Group for a node whose CPUs no object has (hwloc's memory group): EPYC NPS4, a node of two L3.
+  const cpusets = new Set([key(onlineCpus), ...objs.map((o) => key(o.cpus))]);
+  for (const cpus of placed.values()) {
+    if (cpus === null || cpusets.has(key(cpus))) continue;
     cpusets.add(key(cpus));
     objs.push(obj('Group', cpus, { kind: 1001, subkind: 0 }));
   }
-  // Groups of nodes by distance, unless an object already has their CPUs (hwloc merges them).
-  const all = new Set([...cpusets, ...objs.map((o) => key(o.cpus))]);
+  // Groups of nodes by distance, unless an object already has their CPUs and nodes (hwloc merges
+  // them): an object's nodes are those whose locality lies inside its CPUs.
+  const nodesIn = (cpus: readonly number[]) =>
+    t.nodes
+      .filter((n) => placed.get(n.id) !== null && contains(cpus, localities.get(n.id)!))
+      .map((n) => n.id)
+      .join(',');
+  const all = new Set([
+    `${key(onlineCpus)}/${t.nodes.map((n) => n.id).join(',')}`,
+    ...objs.map((o) => `${key(o.cpus)}/${nodesIn(o.cpus)}`),
+  ]);
   const byId = new Map(t.nodes.map((n) => [n.id, n]));
-  for (const g of distanceGroups(
+  for (const { nodes: g, level } of distanceGroups(
     t.nodes.map((n) => n.id),
     (a, b) => byId.get(a)?.distances[b],
   )) {
     const cpus = [...new Set(g.flatMap((id) => localities.get(id) ?? []))].sort((a, b) => a - b);
-    if (cpus.length === 0 || all.has(key(cpus))) continue;
-    all.add(key(cpus));
-    objs.push(obj('Group', cpus, { kind: 1000, subkind: 0 }));
+    const id = `${key(cpus)}/${nodesIn(cpus)}`;
+    if (cpus.length === 0 || all.has(id)) continue;
+    all.add(id);
+    objs.push(obj('Group', cpus, { kind: 900, subkind: level, 'data-nodes': g.join(',') }));
   }
   objs.sort((a, b) => b.cpus.length - a.cpus.length || RANK[a.type]! - RANK[b.type]! || a.cpus[0]! - b.cpus[0]!);
   for (const o of objs) insert(machine, o);
   for (const n of t.nodes) {
     const cpus = localities.get(n.id)!;
-    // The deepest Machine, Package, Die or Group with that cpuset (hwloc attaches memory there,
-    // never to a cache, core or PU: a node that is one L3 gets a Group above it).
-    let at: Obj | undefined;
-    const walk = (o: Obj) => {
-      if (HOLDS_MEMORY.has(o.type) && key(o.cpus) === key(cpus)) at = o;
-      for (const c of o.children) if (contains(c.cpus, cpus)) walk(c);
-    };
-    walk(machine);
+    let at: Obj;
+    if (placed.get(n.id) === null) {
+      // Nothing places it: hwloc gives it a Group of its own with no CPUs, after the others.
+      at = obj('Group', [], { kind: 1001, subkind: 0 });
+      machine.children.push(at);
+    } else at = memoryParent(machine, cpus, n.id);
     const pages = [
       { size: 4096, count: Math.floor((n.memTotalBytes ?? 0) / 4096) },
       ...n.hugepages.map((p) => ({ size: p.sizeKb * 1024, count: p.total })),
     ];
-    (at ?? machine).memory.push({
+    at.memory.push({
       id: n.id,
-      cpus,
+      cpus: at.cpus,
       attrs: { os_index: n.id, local_memory: n.memTotalBytes ?? 0 },
       pages,
     });
   }
   const order = (o: Obj) => {
-    o.children.sort((a, b) => a.cpus[0]! - b.cpus[0]! || RANK[a.type]! - RANK[b.type]!);
+    // By first CPU; objects without CPUs (CPU-less nodes' groups) last, as hwloc orders them.
+    const first = (x: Obj) => x.cpus[0] ?? Number.POSITIVE_INFINITY;
+    o.children.sort((a, b) => first(a) - first(b) || RANK[a.type]! - RANK[b.type]!);
     o.memory.sort((a, b) => a.id - b.id);
     o.children.forEach(order);
   };

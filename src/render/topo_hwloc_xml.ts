@@ -9,7 +9,7 @@
 import type { Topology } from '../model/topology.js';
 import type { HwlocFacts } from '../model/hwloc_io.js';
 import { attachIo, type IoObj } from './hwloc_io_tree.js';
-import { contains, hwlocTree, locality, type Obj } from './hwloc_tree.js';
+import { hwlocTree, type Obj } from './hwloc_tree.js';
 
 /** hwloc's bitmap text: 32-bit words, most significant first, "0x0" for an empty set. */
 export function hwlocBitmap(ids: Iterable<number>): string {
@@ -29,15 +29,22 @@ export function hwlocBitmap(ids: Iterable<number>): string {
 const xmlEsc = (s: string | number) =>
   String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function renderObj(
-  o: Obj,
-  nodesOf: (cpus: readonly number[]) => number[],
-  gp: { next: number },
-  pad: string,
-): string[] {
-  const sets = (cpus: readonly number[], nodes = nodesOf(cpus)) => {
-    return `cpuset="${hwlocBitmap(cpus)}" complete_cpuset="${hwlocBitmap(cpus)}" nodeset="${hwlocBitmap(nodes)}" complete_nodeset="${hwlocBitmap(nodes)}"`;
-  };
+interface Ctx {
+  /** Each object's complete nodeset (nodesets.ts's rule). */
+  readonly nodeset: ReadonlyMap<Obj, readonly number[]>;
+  readonly allowedCpus: ReadonlySet<number>;
+  readonly allowedNodes: ReadonlySet<number>;
+  readonly gp: { next: number };
+}
+
+/** An object's four sets: the allowed part of its CPUs and nodes, and all of them. */
+function setsOf(cpus: readonly number[], nodes: readonly number[], ctx: Ctx): string {
+  const cpuset = cpus.filter((c) => ctx.allowedCpus.has(c));
+  const nodeset = nodes.filter((n) => ctx.allowedNodes.has(n));
+  return `cpuset="${hwlocBitmap(cpuset)}" complete_cpuset="${hwlocBitmap(cpus)}" nodeset="${hwlocBitmap(nodeset)}" complete_nodeset="${hwlocBitmap(nodes)}"`;
+}
+
+function renderObj(o: Obj, ctx: Ctx, pad: string): string[] {
   const attrs = (a: Record<string, string | number>) =>
     Object.entries(a)
       .filter(([k]) => !k.startsWith('data-'))
@@ -46,21 +53,55 @@ function renderObj(
   const lines: string[] = [];
   const { os_index: osIndex, ...rest } = o.attrs;
   const idx = osIndex === undefined ? '' : ` os_index="${osIndex}"`;
-  const open = `${pad}<object type="${o.type}"${idx} ${sets(o.cpus)} gp_index="${gp.next++}"${attrs(rest)}`;
+  const sets = setsOf(o.cpus, ctx.nodeset.get(o) ?? [], ctx);
+  const open = `${pad}<object type="${o.type}"${idx} ${sets} gp_index="${ctx.gp.next++}"${attrs(rest)}`;
   if (o.children.length === 0 && o.memory.length === 0 && o.io.length === 0 && o.infos.length === 0)
     return [`${open}/>`];
   lines.push(`${open}>`, ...infoLines(o.infos, `${pad}  `));
   for (const m of o.memory) {
     lines.push(
-      `${pad}  <object type="NUMANode" os_index="${m.id}" ${sets(m.cpus, [m.id])} gp_index="${gp.next++}" local_memory="${m.attrs.local_memory}">`,
+      `${pad}  <object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" local_memory="${m.attrs.local_memory}">`,
       ...m.pages.map((p) => `${pad}    <page_type size="${p.size}" count="${p.count}"/>`),
       `${pad}  </object>`,
     );
   }
-  for (const c of o.children) lines.push(...renderObj(c, nodesOf, gp, `${pad}  `));
-  for (const c of o.io) lines.push(...renderIo(c, gp, `${pad}  `));
+  for (const c of o.children) lines.push(...renderObj(c, ctx, `${pad}  `));
+  for (const c of o.io) lines.push(...renderIo(c, ctx.gp, `${pad}  `));
   lines.push(`${pad}</object>`);
   return lines;
+}
+
+/**
+ * hwloc's nodesets: an object holds the NUMA nodes attached at or below it; one with none below
+ * it takes its parent's (the cores of a package share the package's nodes, a CPU-less node
+ * attached there included; a node attached to the machine is not in its packages').
+ */
+function nodesets(root: Obj): Map<Obj, number[]> {
+  const out = new Map<Obj, number[]>();
+  const below = (o: Obj): number[] => {
+    const ids = [...o.memory.map((m) => m.id), ...o.children.flatMap(below)].sort((a, b) => a - b);
+    out.set(o, ids);
+    return ids;
+  };
+  below(root);
+  const down = (o: Obj, inherited: number[]) => {
+    const own = out.get(o)!;
+    const ids = own.length > 0 ? own : inherited;
+    out.set(o, ids);
+    for (const c of o.children) down(c, ids);
+  };
+  down(root, []);
+  return out;
+}
+
+/**
+ * Leaves out what the cgroup cpuset does not allow, as hwloc does: objects none of whose CPUs
+ * is allowed and that hold no allowed NUMA node, and the NUMA nodes not allowed.
+ */
+function restrict(o: Obj, cpus: ReadonlySet<number>, nodes: ReadonlySet<number>): boolean {
+  o.memory.splice(0, o.memory.length, ...o.memory.filter((m) => nodes.has(m.id)));
+  o.children.splice(0, o.children.length, ...o.children.filter((c) => restrict(c, cpus, nodes)));
+  return o.memory.length > 0 || o.children.length > 0 || o.cpus.some((c) => cpus.has(c));
 }
 
 const infoLines = (infos: readonly (readonly [string, string])[], pad: string) =>
@@ -82,9 +123,11 @@ function renderIo(o: IoObj, gp: { next: number }, pad: string): string[] {
 }
 
 /** The NUMANode distances2 element: the SLIT in os indexing; none when a row is missing. */
-function distances(t: Topology): string[] {
-  const ids = t.nodes.map((n) => n.id);
-  const rows = t.nodes.map((n) => ids.map((i) => n.distances[i]));
+function distances(t: Topology, allowed: ReadonlySet<number>): string[] {
+  // hwloc keeps the matrix of the nodes the cgroup allows.
+  const kept = t.nodes.filter((n) => allowed.has(n.id));
+  const ids = kept.map((n) => n.id);
+  const rows = kept.map((n) => ids.map((i) => n.distances[i]));
   if (ids.length < 2 || rows.some((r) => r.some((v) => v === undefined))) return [];
   const indexes = `${ids.join(' ')} `;
   const values = `${rows.flat().join(' ')} `;
@@ -134,28 +177,23 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     };
     packages(root);
   }
-  const nodeOfCpu = new Map<number, number>();
-  for (const n of t.nodes) for (const c of n.cpus) nodeOfCpu.set(c, n.id);
-  const memoryOnly = t.nodes.filter((n) => n.cpus.length === 0).map((n) => n.id);
-  // An object's nodeset: the nodes of its CPUs, and a CPU-less node where the object holds its locality.
-  const nodesOf = (cpus: readonly number[]) => {
-    const s = new Set<number>();
-    for (const c of cpus) {
-      const n = nodeOfCpu.get(c);
-      if (n !== undefined) s.add(n);
-    }
-    for (const id of memoryOnly) if (contains(cpus, locality(t, id, root.cpus))) s.add(id);
-    return [...s].sort((a, b) => a - b);
-  };
   const all = t.cpus.map((c) => c.id);
   const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
   const nodes = t.nodes.map((n) => n.id);
-  const body = renderObj(root, nodesOf, { next: 1 }, '  ');
+  const allowedNodes = facts?.allowedNodes ?? nodes;
+  const ctx: Ctx = {
+    nodeset: nodesets(root),
+    allowedCpus: new Set(allowed),
+    allowedNodes: new Set(allowedNodes),
+    gp: { next: 1 },
+  };
+  restrict(root, ctx.allowedCpus, ctx.allowedNodes);
+  const body = renderObj(root, ctx, '  ');
   // The machine's own attributes: its complete cpuset holds offline CPUs, its allowed ones only
   // what numakit's cgroup allows.
   body[0] = body[0]!.replace(
     /cpuset="[^"]*" complete_cpuset="[^"]*" nodeset="[^"]*" complete_nodeset="[^"]*"/,
-    `cpuset="${hwlocBitmap(root.cpus)}" complete_cpuset="${hwlocBitmap(all)}" allowed_cpuset="${hwlocBitmap(allowed)}" nodeset="${hwlocBitmap(nodes)}" complete_nodeset="${hwlocBitmap(nodes)}" allowed_nodeset="${hwlocBitmap(nodes)}"`,
+    `cpuset="${hwlocBitmap(allowed)}" complete_cpuset="${hwlocBitmap(all)}" allowed_cpuset="${hwlocBitmap(allowed)}" nodeset="${hwlocBitmap(allowedNodes)}" complete_nodeset="${hwlocBitmap(nodes)}" allowed_nodeset="${hwlocBitmap(allowedNodes)}"`,
   );
   const machineInfo: (readonly [string, string])[] = facts
     ? [...facts.machineInfo]
@@ -172,7 +210,7 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     ...info,
     ...body.slice(1),
     ...opened.slice(1),
-    ...distances(t),
+    ...distances(t, ctx.allowedNodes),
     ...supportLines(facts),
     '</topology>',
     '',

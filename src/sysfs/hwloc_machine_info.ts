@@ -66,11 +66,16 @@ export function readOsInfo(root: SysRoot): [string, string][] {
   return t === null ? [] : parseNofileInfo(t);
 }
 
-/** Whether proc/mounts shows a cgroup hierarchy hwloc reads cpusets from. */
-export function hasCpusetMount(mounts: string): boolean {
+/**
+ * Whether proc/mounts shows a cgroup hierarchy hwloc reads cpusets from: the cpuset filesystem,
+ * a v1 cgroup with the cpuset controller, or cgroup2 whose root lists cpuset in
+ * cgroup.controllers (`controllersOf(mountpoint)`).
+ */
+export function hasCpusetMount(mounts: string, controllersOf: (dir: string) => string | null): boolean {
   return mounts.split('\n').some((l) => {
-    const [, , type, opts] = l.split(/\s+/);
-    return type === 'cgroup2' || type === 'cpuset' || (type === 'cgroup' && (opts ?? '').split(',').includes('cpuset'));
+    const [, dir, type, opts] = l.split(/\s+/);
+    if (type === 'cgroup2') return /(^|\s)cpuset(\s|$)/.test(controllersOf(dir ?? '') ?? '');
+    return type === 'cpuset' || (type === 'cgroup' && (opts ?? '').split(',').includes('cpuset'));
   });
 }
 
@@ -88,7 +93,8 @@ export function parseCgroupName(cpuset: string | null, cgroup: string | null): s
 }
 
 export function readCgroupInfo(root: SysRoot): [string, string][] {
-  if (!hasCpusetMount(readText(root, 'proc/mounts') ?? '')) return [];
+  const controllers = (dir: string) => readText(root, `${dir.replace(/^\/+/, '')}/cgroup.controllers`);
+  if (!hasCpusetMount(readText(root, 'proc/mounts') ?? '', controllers)) return [];
   const name = parseCgroupName(readText(root, 'proc/self/cpuset'), readText(root, 'proc/self/cgroup'));
   return name === null ? [] : [['LinuxCgroup', name]];
 }

@@ -115,8 +115,18 @@ describe('machine info readers', () => {
     assert.equal(parseCgroupName(null, '12:memory:/a\n5:cpuset:/b\n'), '/b');
     assert.equal(parseCgroupName(null, '0::/job.slice\n'), '/job.slice');
     assert.equal(parseCgroupName(null, '3:memory:/a\n'), null);
-    assert.equal(hasCpusetMount('cgroup /sys/fs/cgroup/cpuset cgroup rw,cpuset 0 0\n'), true);
-    assert.equal(hasCpusetMount('cgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n'), false);
+    const none = () => null;
+    assert.equal(hasCpusetMount('cgroup /sys/fs/cgroup/cpuset cgroup rw,cpuset 0 0\n', none), true);
+    assert.equal(hasCpusetMount('cgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n', none), false);
+    const v2 = 'cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n';
+    assert.equal(
+      hasCpusetMount(v2, () => 'cpu io memory pids\n'),
+      false,
+    );
+    assert.equal(
+      hasCpusetMount(v2, (d) => (d === '/sys/fs/cgroup' ? 'cpuset cpu io memory\n' : null)),
+      true,
+    );
   });
 });
 
@@ -160,6 +170,7 @@ describe('attachIo', () => {
     pci: p,
     osDevices: os,
     cpuInfo: new Map(),
+    allowedNodes: null,
     realRoot: false,
   });
 

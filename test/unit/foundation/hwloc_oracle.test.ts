@@ -19,20 +19,10 @@ import { skipUnlessTools } from '../../helpers/tools.js';
 
 /** Trees that still differ from hwloc, and why (docs/topo.md has the same table). */
 const KNOWN: Record<string, string> = {
-  'examples/cxl-3node':
-    "a CPU-less node's nodeset in the objects of its locality (hwloc adds it to the L3 and below, numakit to the package only)",
-  'shape/hierarchical-8node': "distance Groups: hwloc's kind 900 (+ subkind by level), numakit's 1000",
-  'shape/hierarchical-16node-3level': 'distance Groups: kinds and levels',
-  'shape/two-packages-four-nodes': 'a node that is one L3: hwloc attaches it to the L3, numakit makes a Group',
-  'shape/cpuless-nvm': "a CPU-less node's nodeset in the objects of its locality",
-  'shape/cpuless-equidistant':
-    'a CPU-less node as far from every CPU node: hwloc leaves it out of the nodesets of objects',
   'shape/no-core-ids': 'cores without core_id: hwloc makes them from core_cpus/thread_siblings',
   'shape/clusters': 'no cluster Groups (cluster_cpus)',
   'shape/l2-per-pair': 'a cache shared by two cores nested under one of them',
   'shape/memory-side-cache': 'no MemCache objects (memory_side_cache)',
-  'shape/cgroup-cpuset':
-    'disallowed CPUs and nodes kept in the tree (hwloc removes them, keeping them in complete sets)',
 };
 
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-oracle-'));

@@ -111,13 +111,21 @@ describe('distanceGroups: hwloc groups NUMA nodes by distance', () => {
       [],
     ],
   ];
+  it("each grouping is one level up (hwloc's subkind): pairs, then quads", () => {
+    const d = (a: number, b: number) => (a === b ? 10 : a >> 1 === b >> 1 ? 12 : a >> 2 === b >> 2 ? 20 : 30);
+    const ids = [0, 1, 2, 3, 4, 5, 6, 7];
+    assert.deepEqual(
+      distanceGroups(ids, d).map((g) => `${g.level}:${g.nodes.join(',')}`),
+      ['0:0,1', '0:2,3', '0:4,5', '0:6,7', '1:0,1,2,3', '1:4,5,6,7'],
+    );
+  });
   for (const [name, rows, want] of cases)
     it(name, () =>
       assert.deepEqual(
         distanceGroups(
           rows.map((_, i) => i),
           matrix(rows),
-        ),
+        ).map((g) => g.nodes),
         want,
       ),
     );
