@@ -2,6 +2,7 @@
 // machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
 import type { HwlocFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
+import { readCpuKindValues, readHwlocCpus } from '../sysfs/hwloc_cpu.js';
 import {
   parseCpuinfoInfos,
   readArchitecture,
@@ -9,6 +10,7 @@ import {
   readDmiInfo,
   readOsInfo,
 } from '../sysfs/hwloc_machine_info.js';
+import { readMemSideCaches } from '../sysfs/node_memside_cache.js';
 import { readText } from '../sysfs/read.js';
 import { readOsDevices } from '../sysfs/os_devices.js';
 import { readPciFunctions } from '../sysfs/pci_functions.js';
@@ -20,6 +22,9 @@ export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
     pci: readPciFunctions(root),
     osDevices: readOsDevices(root),
     cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
+    cpus: readHwlocCpus(root),
+    cpuKinds: readCpuKindValues(root),
+    memSideCaches: readMemSideCaches(root),
     allowedNodes: readCgroupAllowed(root, 'self', 'mems')?.ids ?? null,
     realRoot: root.isReal,
   };

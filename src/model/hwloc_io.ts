@@ -52,6 +52,15 @@ export interface HwlocFacts {
   readonly osDevices: readonly OsDevice[];
   /** Each processor's /proc/cpuinfo info pairs as hwloc keeps them (a Package shows its first CPU's). */
   readonly cpuInfo: ReadonlyMap<number, readonly (readonly [string, string])[]>;
+  /**
+   * The CPU topology from hwloc's mask files (topology/*_cpus, cache/index*), or null where a
+   * tree lacks them (captures made before numakit recorded them): the topology's ids are used.
+   */
+  readonly cpus: readonly HwlocCpu[] | null;
+  /** Each online CPU's cpufreq cpuinfo_max_freq and base_frequency (MHz) and cpu_capacity. */
+  readonly cpuKinds: readonly CpuKindValues[];
+  /** Each node's memory-side caches (nodeN/memory_side_cache/indexM), innermost first. */
+  readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
   /** The NUMA nodes the cgroup cpuset allows (cpuset.mems), null when none restricts. */
   readonly allowedNodes: readonly number[] | null;
   /** The running system (hwloc then also reports binding support). */
@@ -60,3 +69,51 @@ export interface HwlocFacts {
 
 export const pciBusIdText = (b: PciBusId) =>
   `${b.domain.toString(16).padStart(4, '0')}:${b.bus.toString(16).padStart(2, '0')}:${b.dev.toString(16).padStart(2, '0')}.${b.func.toString(16)}`;
+
+/** One cpuN/cache/indexM as hwloc reads it. */
+export interface HwlocCacheIndex {
+  /** shared_cpu_map (empty when the kernel gives an empty map: hwloc then uses the core's). */
+  readonly cpus: readonly number[];
+  readonly level: number | null;
+  readonly type: 'Data' | 'Instruction' | 'Unified';
+  /** The `id` file: the cache's os_index. */
+  readonly id: number | null;
+  readonly sizeKb: number;
+  readonly lineSize: number;
+  readonly sets: number;
+  readonly linesPerTag: number;
+}
+
+/**
+ * What hwloc's Linux discovery reads of one online CPU with a topology directory: the masks of
+ * each level (null when absent) with their ids, and its caches.
+ */
+export interface HwlocCpu {
+  readonly id: number;
+  readonly core: readonly number[] | null;
+  readonly coreId: number | null;
+  readonly cluster: readonly number[] | null;
+  readonly clusterId: number | null;
+  readonly die: readonly number[] | null;
+  readonly dieId: number | null;
+  readonly package: readonly number[] | null;
+  readonly packageId: number | null;
+  readonly caches: readonly HwlocCacheIndex[];
+}
+
+/** What hwloc ranks CPU kinds by (null where the file is absent or 0). */
+export interface CpuKindValues {
+  readonly id: number;
+  readonly maxMHz: number | null;
+  readonly baseMHz: number | null;
+  readonly capacity: number | null;
+}
+
+/** nodeN/memory_side_cache/indexM: a cache in front of a node's memory (HMAT). */
+export interface MemSideCache {
+  readonly depth: number;
+  readonly sizeBytes: number;
+  readonly lineSize: number;
+  /** 0 direct-mapped, 1 indexed (hashed), 2 custom. */
+  readonly indexing: number;
+}

@@ -10,6 +10,8 @@
 // Pure.
 import { cacheName, type Cache, type Topology } from '../model/topology.js';
 import { distanceGroups } from './hwloc_groups.js';
+import type { HwlocCpu } from '../model/hwloc_io.js';
+import { hwlocCpuObjects } from './hwloc_cpu_objects.js';
 import type { IoObj } from './hwloc_io_tree.js';
 
 /** Parent before child when cpusets are equal: hwloc's order of types. */
@@ -18,8 +20,12 @@ const RANK: Record<string, number> = {
   Package: 1,
   Die: 2,
   Group: 3,
-  L3Cache: 4,
+  L5Cache: 4,
+  L4Cache: 4.1,
+  L3Cache: 4.2,
+  L3iCache: 4.3,
   L2Cache: 5,
+  L2iCache: 5.1,
   L1Cache: 6,
   L1iCache: 7,
   Core: 8,
@@ -168,12 +174,25 @@ function memoryParent(machine: Obj, cpus: readonly number[], node: number): Obj 
   }
 }
 
-/** The object tree of `t`, NUMANodes attached. */
-export function hwlocTree(t: Topology): Obj {
+/** The CPU side from hwloc's mask files, a cluster Group dropped where another object has its CPUs. */
+function fromMasks(cpus: readonly HwlocCpu[]): Obj[] {
+  const objs = hwlocCpuObjects(cpus).map((o) => obj(o.type, o.cpus, o.attrs));
+  const others = new Set(objs.filter((o) => o.type !== 'Group').map((o) => key(o.cpus)));
+  return objs.filter((o) => o.type !== 'Group' || !others.has(key(o.cpus)));
+}
+
+/**
+ * The object tree of `t`, NUMANodes attached; its CPU side from hwloc's mask files when the tree
+ * has them (`masks`), else from the topology's ids.
+ */
+export function hwlocTree(t: Topology, masks: readonly HwlocCpu[] | null = null): Obj {
   const onlineCpus = t.cpus.filter((c) => c.online).map((c) => c.id);
   const online = new Set(onlineCpus);
   const machine = obj('Machine', onlineCpus, { os_index: 0 });
-  const objs = [...cpuObjects(t), ...t.caches.map((c) => cacheObj(c, online)).filter((o): o is Obj => o !== null)];
+  const objs =
+    masks !== null
+      ? fromMasks(masks)
+      : [...cpuObjects(t), ...t.caches.map((c) => cacheObj(c, online)).filter((o): o is Obj => o !== null)];
   const placed = new Map(t.nodes.map((n) => [n.id, localityOf(t, n.id)?.cpus ?? null]));
   const localities = new Map(t.nodes.map((n) => [n.id, placed.get(n.id) ?? onlineCpus]));
   // A Group for a node whose CPUs no object has (hwloc's memory group): EPYC NPS4, a node of two L3.

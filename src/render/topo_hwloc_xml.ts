@@ -7,7 +7,8 @@
 // functions by class and numakit keeps only the NUMA-relevant ones): `lstopo --input FILE
 // --no-io` is the comparison. Pure.
 import type { Topology } from '../model/topology.js';
-import type { HwlocFacts } from '../model/hwloc_io.js';
+import type { HwlocFacts, MemSideCache } from '../model/hwloc_io.js';
+import { cpuKinds } from './hwloc_cpukinds.js';
 import { attachIo, type IoObj } from './hwloc_io_tree.js';
 import { hwlocTree, type Obj } from './hwloc_tree.js';
 
@@ -34,6 +35,7 @@ interface Ctx {
   readonly nodeset: ReadonlyMap<Obj, readonly number[]>;
   readonly allowedCpus: ReadonlySet<number>;
   readonly allowedNodes: ReadonlySet<number>;
+  readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
   readonly gp: { next: number };
 }
 
@@ -59,11 +61,23 @@ function renderObj(o: Obj, ctx: Ctx, pad: string): string[] {
     return [`${open}/>`];
   lines.push(`${open}>`, ...infoLines(o.infos, `${pad}  `));
   for (const m of o.memory) {
+    // Memory-side caches wrap the node, the outermost (highest depth) first.
+    const caches = [...(ctx.memSideCaches.get(m.id) ?? [])].reverse();
+    let p = `${pad}  `;
+    for (const c of caches) {
+      const attrs = `cache_size="${c.sizeBytes}" depth="${c.depth}" cache_linesize="${c.lineSize}" cache_associativity="${c.indexing === 0 ? 1 : 0}" cache_type="0"`;
+      lines.push(`${p}<object type="MemCache" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" ${attrs}>`);
+      p += '  ';
+    }
     lines.push(
-      `${pad}  <object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" local_memory="${m.attrs.local_memory}">`,
-      ...m.pages.map((p) => `${pad}    <page_type size="${p.size}" count="${p.count}"/>`),
-      `${pad}  </object>`,
+      `${p}<object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" local_memory="${m.attrs.local_memory}">`,
+      ...m.pages.map((pg) => `${p}  <page_type size="${pg.size}" count="${pg.count}"/>`),
+      `${p}</object>`,
     );
+    for (const _ of caches) {
+      p = p.slice(2);
+      lines.push(`${p}</object>`);
+    }
   }
   for (const c of o.children) lines.push(...renderObj(c, ctx, `${pad}  `));
   for (const c of o.io) lines.push(...renderIo(c, ctx.gp, `${pad}  `));
@@ -159,7 +173,10 @@ function supportLines(facts: HwlocFacts | undefined): string[] {
         'membind.get_area_memlocation',
       ]
     : [];
-  const discovery = ['pu', 'numa', 'numa_memory', 'disallowed_pu', 'disallowed_numa'].map((k) => `discovery.${k}`);
+  const kinds = facts !== undefined && cpuKinds(facts.cpuKinds).length > 0 ? ['cpukind_efficiency'] : [];
+  const discovery = ['pu', 'numa', 'numa_memory', 'disallowed_pu', 'disallowed_numa', ...kinds].map(
+    (k) => `discovery.${k}`,
+  );
   return [...discovery, ...binding, 'custom.exported_support'].map((n) => `  <support name="${n}"/>`);
 }
 
@@ -168,7 +185,7 @@ function supportLines(facts: HwlocFacts | undefined): string[] {
  * Linux discovery adds beyond the topology: the machine's info pairs and the I/O tree.
  */
 export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
-  const root = hwlocTree(t);
+  const root = hwlocTree(t, facts?.cpus ?? null);
   if (facts !== undefined) {
     attachIo(root, facts);
     const packages = (o: Obj) => {
@@ -185,6 +202,7 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     nodeset: nodesets(root),
     allowedCpus: new Set(allowed),
     allowedNodes: new Set(allowedNodes),
+    memSideCaches: facts?.memSideCaches ?? new Map(),
     gp: { next: 1 },
   };
   restrict(root, ctx.allowedCpus, ctx.allowedNodes);
@@ -212,6 +230,11 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     ...opened.slice(1),
     ...distances(t, ctx.allowedNodes),
     ...supportLines(facts),
+    ...cpuKinds(facts?.cpuKinds ?? []).flatMap((k) => [
+      `  <cpukind cpuset="${hwlocBitmap(k.cpus)}"${k.efficiency === null ? '' : ` forced_efficiency="${k.efficiency}"`}>`,
+      ...infoLines(k.infos, '    '),
+      '  </cpukind>',
+    ]),
     '</topology>',
     '',
   ].join('\n');

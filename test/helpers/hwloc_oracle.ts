@@ -35,7 +35,7 @@ const CALC: readonly (readonly string[])[] = [
   ['-I', 'core', 'numa:0'],
   ['--nodeset', 'package:0'],
   ['--nodeset', 'pu:0'],
-  ['--cpuset', 'numa:LAST'],
+  ['numa:LAST'],
   ['--physical-output', '-I', 'numa', 'core:0'],
 ];
 

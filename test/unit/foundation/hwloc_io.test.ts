@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HwlocFacts, PciFunction } from '../../../src/model/hwloc_io.js';
+import { cpuKinds } from '../../../src/render/hwloc_cpukinds.js';
 import { attachIo, importantPciClass, type IoParent } from '../../../src/render/hwloc_io_tree.js';
 import {
   hasCpusetMount,
@@ -170,6 +171,9 @@ describe('attachIo', () => {
     pci: p,
     osDevices: os,
     cpuInfo: new Map(),
+    cpus: null,
+    cpuKinds: [],
+    memSideCaches: new Map(),
     allowedNodes: null,
     realRoot: false,
   });
@@ -223,5 +227,45 @@ describe('attachIo', () => {
       pkg.io.map((o) => o.attrs['name']),
       ['ib0'],
     );
+  });
+});
+
+describe('cpuKinds', () => {
+  const v = (id: number, maxMHz: number | null, baseMHz: number | null, capacity: number | null) => ({
+    id,
+    maxMHz,
+    baseMHz,
+    capacity,
+  });
+  it('capacity ranks the kinds (forced efficiency), least efficient first', () => {
+    assert.deepEqual(cpuKinds([v(0, 3000, null, 1024), v(1, 2000, null, 512), v(2, 2000, null, 512)]), [
+      {
+        cpus: [1, 2],
+        infos: [
+          ['FrequencyMaxMHz', '2000'],
+          ['LinuxCapacity', '512'],
+        ],
+        efficiency: 0,
+      },
+      {
+        cpus: [0],
+        infos: [
+          ['FrequencyMaxMHz', '3000'],
+          ['LinuxCapacity', '1024'],
+        ],
+        efficiency: 1,
+      },
+    ]);
+  });
+  it('maximum frequencies within 10% for one base frequency are one kind (the lowest)', () => {
+    const k = cpuKinds([v(0, 5200, 2400, null), v(1, 5000, 2400, null), v(2, 3900, 1800, null)]);
+    assert.deepEqual(
+      k.map((x) => [x.cpus, x.infos[0]![1], x.efficiency]),
+      [
+        [[2], '3900', null],
+        [[0, 1], '5000', null],
+      ],
+    );
+    assert.deepEqual(cpuKinds([v(0, null, null, null)]), []);
   });
 });

@@ -18,12 +18,7 @@ import { compareWithHwloc, describeDifferences } from '../../helpers/hwloc_oracl
 import { skipUnlessTools } from '../../helpers/tools.js';
 
 /** Trees that still differ from hwloc, and why (docs/topo.md has the same table). */
-const KNOWN: Record<string, string> = {
-  'shape/no-core-ids': 'cores without core_id: hwloc makes them from core_cpus/thread_siblings',
-  'shape/clusters': 'no cluster Groups (cluster_cpus)',
-  'shape/l2-per-pair': 'a cache shared by two cores nested under one of them',
-  'shape/memory-side-cache': 'no MemCache objects (memory_side_cache)',
-};
+const KNOWN: Record<string, string> = {};
 
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-oracle-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
