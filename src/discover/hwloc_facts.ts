@@ -10,6 +10,7 @@ import {
   readDmiInfo,
   readOsInfo,
 } from '../sysfs/hwloc_machine_info.js';
+import { readNodeAccessForHwloc } from '../sysfs/node_access_hwloc.js';
 import { readMemSideCaches } from '../sysfs/node_memside_cache.js';
 import { readText } from '../sysfs/read.js';
 import { readOsDevices } from '../sysfs/os_devices.js';
@@ -25,6 +26,7 @@ export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
     cpus: readHwlocCpus(root),
     cpuKinds: readCpuKindValues(root),
     memSideCaches: readMemSideCaches(root),
+    access: readNodeAccessForHwloc(root),
     allowedNodes: readCgroupAllowed(root, 'self', 'mems')?.ids ?? null,
     realRoot: root.isReal,
   };

@@ -61,6 +61,8 @@ export interface HwlocFacts {
   readonly cpuKinds: readonly CpuKindValues[];
   /** Each node's memory-side caches (nodeN/memory_side_cache/indexM), innermost first. */
   readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
+  /** Each node's HMAT access figures (access1, else access0), for hwloc's memory attributes. */
+  readonly access: readonly NodeAccess[];
   /** The NUMA nodes the cgroup cpuset allows (cpuset.mems), null when none restricts. */
   readonly allowedNodes: readonly number[] | null;
   /** The running system (hwloc then also reports binding support). */
@@ -116,4 +118,14 @@ export interface MemSideCache {
   readonly lineSize: number;
   /** 0 direct-mapped, 1 indexed (hashed), 2 custom. */
   readonly indexing: number;
+}
+
+/** nodeN/accessM/initiators: the nodes whose CPUs access it best, and how (null: no file). */
+export interface NodeAccess {
+  readonly node: number;
+  readonly initiators: readonly number[];
+  readonly readBandwidth: number | null;
+  readonly writeBandwidth: number | null;
+  readonly readLatency: number | null;
+  readonly writeLatency: number | null;
 }

@@ -7,7 +7,7 @@
 // functions by class and numakit keeps only the NUMA-relevant ones): `lstopo --input FILE
 // --no-io` is the comparison. Pure.
 import type { Topology } from '../model/topology.js';
-import type { HwlocFacts, MemSideCache } from '../model/hwloc_io.js';
+import type { HwlocFacts, MemSideCache, NodeAccess } from '../model/hwloc_io.js';
 import { cpuKinds } from './hwloc_cpukinds.js';
 import { attachIo, type IoObj } from './hwloc_io_tree.js';
 import { hwlocTree, type Obj } from './hwloc_tree.js';
@@ -37,6 +37,8 @@ interface Ctx {
   readonly allowedNodes: ReadonlySet<number>;
   readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
   readonly gp: { next: number };
+  /** The gp_index each NUMANode was written with (memory attributes refer to it). */
+  readonly gpOfNode: Map<number, number>;
 }
 
 /** An object's four sets: the allowed part of its CPUs and nodes, and all of them. */
@@ -69,6 +71,7 @@ function renderObj(o: Obj, ctx: Ctx, pad: string): string[] {
       lines.push(`${p}<object type="MemCache" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" ${attrs}>`);
       p += '  ';
     }
+    ctx.gpOfNode.set(m.id, ctx.gp.next);
     lines.push(
       `${p}<object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" local_memory="${m.attrs.local_memory}">`,
       ...m.pages.map((pg) => `${p}  <page_type size="${pg.size}" count="${pg.count}"/>`),
@@ -86,25 +89,20 @@ function renderObj(o: Obj, ctx: Ctx, pad: string): string[] {
 }
 
 /**
- * hwloc's nodesets: an object holds the NUMA nodes attached at or below it; one with none below
- * it takes its parent's (the cores of a package share the package's nodes, a CPU-less node
- * attached there included; a node attached to the machine is not in its packages').
+ * hwloc's nodesets: an object holds the NUMA nodes attached at or below it and those attached to
+ * its ancestors (a package's cores share its node, a CPU-less node attached there or to the
+ * machine included); a node in a Group of no CPUs is in no other object's.
  */
 function nodesets(root: Obj): Map<Obj, number[]> {
   const out = new Map<Obj, number[]>();
-  const below = (o: Obj): number[] => {
-    const ids = [...o.memory.map((m) => m.id), ...o.children.flatMap(below)].sort((a, b) => a - b);
-    out.set(o, ids);
-    return ids;
+  const walk = (o: Obj, above: readonly number[]): number[] => {
+    const here = [...above, ...o.memory.map((m) => m.id)];
+    const below = o.children.flatMap((c) => walk(c, o.cpus.length === 0 ? [] : here));
+    const ids = [...new Set([...here, ...below])].sort((a, b) => a - b);
+    out.set(o, o.cpus.length === 0 ? o.memory.map((m) => m.id) : ids);
+    return [...o.memory.map((m) => m.id), ...below];
   };
-  below(root);
-  const down = (o: Obj, inherited: number[]) => {
-    const own = out.get(o)!;
-    const ids = own.length > 0 ? own : inherited;
-    out.set(o, ids);
-    for (const c of o.children) down(c, ids);
-  };
-  down(root, []);
+  walk(root, []);
   return out;
 }
 
@@ -151,6 +149,37 @@ function distances(t: Topology, allowed: ReadonlySet<number>): string[] {
     `    <u64values length="${values.length}">${values}</u64values>`,
     '  </distances2>',
   ];
+}
+
+/**
+ * hwloc's memory attributes from the HMAT figures: read and write bandwidth and latency of each
+ * node from its initiators' CPUs, and their averages (Bandwidth, Latency) where both are known.
+ */
+function memattrLines(access: readonly NodeAccess[], t: Topology, ctx: Ctx): string[] {
+  const cpusOf = (nodes: readonly number[]) =>
+    t.cpus.filter((c) => c.online && c.node !== null && nodes.includes(c.node)).map((c) => c.id);
+  const avg = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.floor((a + b) / 2));
+  const attrs: [string, number, (a: NodeAccess) => number | null][] = [
+    ['Bandwidth', 5, (a) => avg(a.readBandwidth, a.writeBandwidth)],
+    ['Latency', 6, (a) => avg(a.readLatency, a.writeLatency)],
+    ['ReadBandwidth', 5, (a) => a.readBandwidth],
+    ['WriteBandwidth', 5, (a) => a.writeBandwidth],
+    ['ReadLatency', 6, (a) => a.readLatency],
+    ['WriteLatency', 6, (a) => a.writeLatency],
+  ];
+  const kept = access.filter((a) => ctx.allowedNodes.has(a.node));
+  return attrs.flatMap(([name, flags, value]) => {
+    const rows = kept.flatMap((a) => {
+      const v = value(a);
+      const init = cpusOf(a.initiators);
+      return v === null || init.length === 0
+        ? []
+        : [
+            `    <memattr_value target_obj_type="NUMANode" target_obj_gp_index="${ctx.gpOfNode.get(a.node) ?? 0}" value="${v}" initiator_cpuset="${hwlocBitmap(init)}"/>`,
+          ];
+    });
+    return rows.length === 0 ? [] : [`  <memattr name="${name}" flags="${flags}">`, ...rows, '  </memattr>'];
+  });
 }
 
 /** hwloc's support flags: discovery on every tree, binding only on the running system. */
@@ -204,6 +233,7 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     allowedNodes: new Set(allowedNodes),
     memSideCaches: facts?.memSideCaches ?? new Map(),
     gp: { next: 1 },
+    gpOfNode: new Map(),
   };
   restrict(root, ctx.allowedCpus, ctx.allowedNodes);
   const body = renderObj(root, ctx, '  ');
@@ -230,6 +260,7 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     ...opened.slice(1),
     ...distances(t, ctx.allowedNodes),
     ...supportLines(facts),
+    ...memattrLines(facts?.access ?? [], t, ctx),
     ...cpuKinds(facts?.cpuKinds ?? []).flatMap((k) => [
       `  <cpukind cpuset="${hwlocBitmap(k.cpus)}"${k.efficiency === null ? '' : ` forced_efficiency="${k.efficiency}"`}>`,
       ...infoLines(k.infos, '    '),

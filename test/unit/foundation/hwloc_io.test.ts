@@ -174,6 +174,7 @@ describe('attachIo', () => {
     cpus: null,
     cpuKinds: [],
     memSideCaches: new Map(),
+    access: [],
     allowedNodes: null,
     realRoot: false,
   });
