@@ -2,6 +2,7 @@
 // machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
 import type { HwlocFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
+import { readMemoryModules } from '../sysfs/dmi_memory.js';
 import { readCpuKindValues, readHwlocCpus } from '../sysfs/hwloc_cpu.js';
 import {
   parseCpuinfoInfos,
@@ -27,6 +28,7 @@ export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
     cpuKinds: readCpuKindValues(root),
     memSideCaches: readMemSideCaches(root),
     access: readNodeAccessForHwloc(root),
+    memoryModules: readMemoryModules(root),
     allowedNodes: readCgroupAllowed(root, 'self', 'mems')?.ids ?? null,
     realRoot: root.isReal,
   };

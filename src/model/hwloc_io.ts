@@ -63,6 +63,8 @@ export interface HwlocFacts {
   readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
   /** Each node's HMAT access figures (access1, else access0), for hwloc's memory attributes. */
   readonly access: readonly NodeAccess[];
+  /** The DMI memory devices (Misc MemoryModule objects): their entry index and strings. */
+  readonly memoryModules: readonly { readonly index: number; readonly infos: readonly (readonly [string, string])[] }[];
   /** The NUMA nodes the cgroup cpuset allows (cpuset.mems), null when none restricts. */
   readonly allowedNodes: readonly number[] | null;
   /** The running system (hwloc then also reports binding support). */

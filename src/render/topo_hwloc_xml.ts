@@ -249,6 +249,16 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
       ? [['DMIProductName', t.kernel.productName.value]]
       : [];
   const info = infoLines([['Backend', 'numakit'], ...machineInfo, ['ProcessName', 'numakit']], '    ');
+  // Misc objects (the DMI memory modules) are the machine's last children.
+  const misc = (facts?.memoryModules ?? []).flatMap((m) => [
+    `    <object type="Misc" os_index="${m.index}" gp_index="${ctx.gp.next++}" subtype="MemoryModule">`,
+    ...infoLines(m.infos, '      '),
+    '    </object>',
+  ]);
+  if (misc.length > 0) {
+    if (body.length === 1) body.push('  </object>');
+    body.splice(body.length - 1, 0, ...misc);
+  }
   const opened = body[0]!.endsWith('/>') ? [body[0]!.replace(/\/>$/, '>'), '  </object>'] : [body[0]!];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

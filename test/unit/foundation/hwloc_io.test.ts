@@ -12,6 +12,7 @@ import {
   parseCpuinfoInfos,
   parseNofileInfo,
 } from '../../../src/sysfs/hwloc_machine_info.js';
+import { parseMemoryDevice } from '../../../src/sysfs/dmi_memory.js';
 import { pciOfDevicePath } from '../../../src/sysfs/os_devices.js';
 import { parseLinkSpeedText, parsePciConfig, pcieLinkSpeed } from '../../../src/sysfs/pci_functions.js';
 
@@ -175,6 +176,7 @@ describe('attachIo', () => {
     cpuKinds: [],
     memSideCaches: new Map(),
     access: [],
+    memoryModules: [],
     allowedNodes: null,
     realRoot: false,
   });
@@ -268,5 +270,27 @@ describe('cpuKinds', () => {
       ],
     );
     assert.deepEqual(cpuKinds([v(0, null, null, null)]), []);
+  });
+});
+
+describe('parseMemoryDevice (SMBIOS type 17, as hwloc reads it)', () => {
+  const entry = (strings: string[], refs: number[]) => {
+    const h = Buffer.alloc(0x28);
+    h[1] = 0x28;
+    [0x10, 0x11, 0x17, 0x18, 0x19, 0x1a].forEach((off, i) => {
+      h[off] = refs[i] ?? 0;
+    });
+    return Buffer.concat([h, Buffer.from(`${strings.join('\0')}\0\0`)]);
+  };
+  it('the strings in order, spaces-only ones left out, up to the first empty one', () => {
+    assert.deepEqual(parseMemoryDevice(entry(['DIMM_A1', 'A', 'Samsung', '   ', '', 'PN'], [1, 2, 3, 4, 5, 6])), [
+      ['DeviceLocation', 'DIMM_A1'],
+      ['BankLocation', 'A'],
+      ['Vendor', 'Samsung'],
+    ]);
+  });
+  it('a slot that names only its location is no module; a short entry is none', () => {
+    assert.equal(parseMemoryDevice(entry(['DIMM_A2', 'A'], [1, 2, 0, 0, 0, 0])), null);
+    assert.equal(parseMemoryDevice(new Uint8Array(8)), null);
   });
 });
