@@ -30,7 +30,7 @@ export function hwlocBitmap(ids: Iterable<number>): string {
 const xmlEsc = (s: string | number) =>
   String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-interface Ctx {
+export interface Ctx {
   /** Each object's complete nodeset (nodesets.ts's rule). */
   readonly nodeset: ReadonlyMap<Obj, readonly number[]>;
   readonly allowedCpus: ReadonlySet<number>;
@@ -213,7 +213,11 @@ function supportLines(facts: HwlocFacts | undefined): string[] {
  * The topology as hwloc v2 XML. With `facts` (discover/hwloc_facts.ts) it carries what hwloc's
  * Linux discovery adds beyond the topology: the machine's info pairs and the I/O tree.
  */
-export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
+/**
+ * hwloc's object tree of `t` as the XML and `topo --only` show it: I/O attached, package infos,
+ * what the cgroup cpuset does not allow left out.
+ */
+export function hwlocTopology(t: Topology, facts?: HwlocFacts): { root: Obj; ctx: Ctx } {
   const root = hwlocTree(t, facts?.cpus ?? null);
   if (facts !== undefined) {
     attachIo(root, facts);
@@ -236,6 +240,15 @@ export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
     gpOfNode: new Map(),
   };
   restrict(root, ctx.allowedCpus, ctx.allowedNodes);
+  return { root, ctx };
+}
+
+export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
+  const { root, ctx } = hwlocTopology(t, facts);
+  const all = t.cpus.map((c) => c.id);
+  const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
+  const nodes = t.nodes.map((n) => n.id);
+  const allowedNodes = facts?.allowedNodes ?? nodes;
   const body = renderObj(root, ctx, '  ');
   // The machine's own attributes: its complete cpuset holds offline CPUs, its allowed ones only
   // what numakit's cgroup allows.

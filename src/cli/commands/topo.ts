@@ -1,6 +1,7 @@
-// numakit topo [--json | --numactl | --xml | --svg FILE | --html FILE]
+// numakit topo [--json | --numactl | --xml | --svg FILE | --html FILE | --only TYPE [-p | -l]]
 import { writeFileSync } from 'node:fs';
-import { NumakitError } from '../../model/errors.js';
+import { NumakitError, UsageError } from '../../model/errors.js';
+import { ONLY_TYPES, type OnlyType } from '../../render/topo_only_types.js';
 import { discoverTopology } from '../../discover/topology.js';
 import { renderTopoText } from '../../render/topo_text.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
@@ -17,7 +18,7 @@ const OPTIONS = {
   },
   xml: {
     type: 'boolean',
-    help: 'hwloc v2 XML (lstopo --input FILE, hwloc-calc --input FILE, MPI\nlaunchers and Slurm read it): packages, caches, cores, PUs, NUMA nodes\nand distances; no I/O devices (docs/topo.md)',
+    help: "hwloc v2 XML (lstopo --input FILE, hwloc-calc --input FILE, MPI\nlaunchers and Slurm read it), equal to hwloc's own export of the machine,\nI/O devices included (docs/topo.md)",
   },
   html: {
     type: 'string',
@@ -25,6 +26,14 @@ const OPTIONS = {
     complete: 'file',
     help: 'the same picture in a web page of its own, with the text view; - = stdout',
   },
+  only: {
+    type: 'string',
+    value: 'TYPE',
+    choices: ONLY_TYPES,
+    help: "only the objects of TYPE of hwloc's view of the machine, one a line,\nas lstopo --only TYPE: numa, package, die, group, l3, l2, l1, core, pu,\npci, osdev",
+  },
+  physical: { type: 'boolean', short: 'p', help: "with --only: physical indexes (P#, the kernel's), as lstopo -p" },
+  logical: { type: 'boolean', short: 'l', help: 'with --only: logical indexes (L#, the default), as lstopo -l' },
 } as const;
 
 /** Writes a picture file (or stdout for "-"); one line naming the file on failure. */
@@ -44,14 +53,30 @@ function writeOut(file: string, text: string, out: (t: string) => void, what: st
 }
 
 const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
-  synopsis: ['[--json | --numactl | --xml | --svg FILE | --html FILE]'],
+  synopsis: ['[--json | --numactl | --xml | --svg FILE | --html FILE | --only TYPE [-p | -l]]'],
   description: `The machine's NUMA topology: per node its CPUs, caches and L3 groups (EPYC CCX/CCD),
 memory, huge pages and devices (NICs, NVMe, block, GPUs, InfiniBand) with the PCI bridge
-each hangs under, then the distance matrix. --xml writes it for hwloc's tools.`,
+each hangs under, then the distance matrix. --xml writes it for hwloc's tools, as hwloc's own
+lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side caches included);
+--only TYPE lists the objects of one type of that same tree, as lstopo --only does.`,
   options: OPTIONS,
-  conflicts: [['json', 'numactl', 'svg', 'html', 'xml']],
+  conflicts: [
+    ['json', 'numactl', 'svg', 'html', 'xml', 'only'],
+    ['physical', 'logical'],
+  ],
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root, { devices: !values.numactl && !values.xml, caches: !values.numactl });
+    const t = discoverTopology(ctx.root, {
+      devices: !values.numactl && !values.xml && values.only === undefined,
+      caches: !values.numactl,
+    });
+    if ((values.physical || values.logical) && values.only === undefined)
+      throw new UsageError('topo: -p/-l go with --only TYPE');
+    if (values.only !== undefined) {
+      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root);
+      const { renderTopoOnly } = await import('../../render/topo_only.js');
+      ctx.out(renderTopoOnly(t, facts, values.only as OnlyType, values.physical === true));
+      return 0;
+    }
     if (values.xml) {
       const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root);
       ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t, facts));

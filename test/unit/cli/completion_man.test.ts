@@ -80,7 +80,7 @@ describe('bash completion', { skip: skipUnlessTools('bash') }, () => {
     ],
     [
       ['numakit', 'topo', '--'],
-      ['--json', '--numactl', '--svg', '--xml', '--html', '--help'],
+      ['--json', '--numactl', '--svg', '--xml', '--html', '--only', '--physical', '--logical', '--help'],
     ],
     // The agent's keys with a few allowed values declare them as choices (cli/commands/agent_settings.ts).
     [
