@@ -1,12 +1,11 @@
 // The object tree of `numakit topo --xml` (topo_hwloc_xml.ts renders it), built the way hwloc's
-// own Linux discovery builds its tree:
-//   - CPU-side objects: Machine, Package, Die (only where a package has several), the caches
-//     (L3Cache, L2Cache, L1Cache data, L1iCache), Core, PU; each goes under the smallest object
-//     whose cpuset holds it, and of two with the same cpuset the bigger type is the parent
-//     (L2 above L1d above L1i above Core, as lstopo shows "L2 + L1d + L1i + Core");
-//   - a NUMANode is a memory child of the deepest Machine, Package, Die or Group whose cpuset is
-//     its locality, and of a Group made for it when none has (EPYC NPS4: a node of two CCX);
-//   - Groups of NUMA nodes close to each other by distance (hwloc_groups.ts), as hwloc makes them.
+// own Linux discovery builds its tree (docs/topo.md, "hwloc XML"):
+//   - CPU-side objects from hwloc's mask files (hwloc_cpu_objects.ts), else from the topology's
+//     ids; each goes under the smallest object whose cpuset holds it, and of two with the same
+//     cpuset the bigger type is the parent (L2 above L1d above L1i above Core);
+//   - a NUMANode is a memory child of the first object, going down, whose cpuset is its locality,
+//     else of a memory Group made for it; a CPU-less node nothing places gets a Group of no CPUs;
+//   - Groups of NUMA nodes close to each other by distance (hwloc_groups.ts), level by level.
 // Pure.
 import { cacheName, type Cache, type Topology } from '../model/topology.js';
 import { distanceGroups } from './hwloc_groups.js';
@@ -31,9 +30,6 @@ const RANK: Record<string, number> = {
   Core: 8,
   PU: 9,
 };
-
-/** The objects hwloc attaches NUMA nodes to. */
-const HOLDS_MEMORY = new Set(['Machine', 'Package', 'Die', 'Group']);
 
 export interface Obj {
   readonly type: string;

@@ -1,11 +1,9 @@
-// `numakit topo --xml`: the topology as hwloc v2 XML (what lstopo --input, hwloc-calc, MPI
-// launchers and Slurm read): the object tree of hwloc_tree.ts, with each object's cpuset,
-// nodeset and attributes, each NUMANode's memory and huge page pools, and the SLIT as the
-// NUMANode distances2 matrix ("NUMALatency", os indexing). Offline CPUs are in complete_cpuset
-// only; CPUs outside numakit's cgroup cpuset are left out of allowed_cpuset (lstopo hides them,
-// as it hides them on the machine). Devices are not written (hwloc's I/O tree filters PCI
-// functions by class and numakit keeps only the NUMA-relevant ones): `lstopo --input FILE
-// --no-io` is the comparison. Pure.
+// `numakit topo --xml`: hwloc's view of the machine as hwloc v2 XML (what lstopo --input,
+// hwloc-calc, MPI launchers and Slurm read), equal to `lstopo --of xml` for the same tree after
+// the canonical form of docs/topo.md: the object tree of hwloc_tree.ts with the I/O tree of
+// hwloc_io_tree.ts, each object's cpusets and nodesets (the allowed part and all), NUMA nodes with
+// memory, huge page pools and memory-side caches, the DMI memory modules, the SLIT as the
+// NUMALatency matrix, HMAT memory attributes, CPU kinds and hwloc's support flags. Pure.
 import type { Topology } from '../model/topology.js';
 import type { HwlocFacts, MemSideCache, NodeAccess } from '../model/hwloc_io.js';
 import { cpuKinds } from './hwloc_cpukinds.js';
@@ -227,7 +225,6 @@ export function hwlocTopology(t: Topology, facts?: HwlocFacts): { root: Obj; ctx
     };
     packages(root);
   }
-  const all = t.cpus.map((c) => c.id);
   const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
   const nodes = t.nodes.map((n) => n.id);
   const allowedNodes = facts?.allowedNodes ?? nodes;
