@@ -14,6 +14,7 @@ import { after, describe, it } from 'node:test';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { SHAPES, writeShape } from '../../fixtures/hwloc_shapes.js';
 import { runMain, TEST_DIR } from '../../helpers/cli.js';
+import { canonicalHwlocXml } from '../../helpers/hwloc_canon.js';
 import { compareWithHwloc, describeDifferences } from '../../helpers/hwloc_oracle.js';
 import { skipUnlessTools } from '../../helpers/tools.js';
 
@@ -70,4 +71,23 @@ describe('hwloc oracle: topo --xml equals lstopo --of xml', {
       `# hwloc oracle: ${summary.equal} equal, ${summary.differ} differ, ${summary.unreadable.length} hwloc cannot read (${summary.unreadable.join(', ')})`,
     );
   });
+});
+
+describe('a snapshot carries every file hwloc reads', {
+  skip: skipUnlessTools('lstopo-no-graphics', 'hwloc-calc'),
+}, () => {
+  for (const name of ['pci-bridges', 'memory-modules', 'hybrid-capacity', 'memory-side-cache']) {
+    it(`${name}: the snapshot's XML and drawing equal the tree's`, async () => {
+      const dir = join(tmp, 'snap-src', name);
+      writeShape(dir, SHAPES.find((s) => s.name === name)!);
+      const snap = join(tmp, 'snap', name);
+      const s = await runMain(['--root', dir, 'snapshot', snap]);
+      assert.equal(s.code, 0, s.err);
+      const xml = spawnSync('lstopo-no-graphics', ['--input', dir, '--of', 'xml'], { encoding: 'utf8' }).stdout;
+      const fromSnap = spawnSync('lstopo-no-graphics', ['--input', snap, '--of', 'xml'], { encoding: 'utf8' }).stdout;
+      assert.deepEqual(canonicalHwlocXml(fromSnap), canonicalHwlocXml(xml));
+      const r = await runMain(['--root', snap, 'topo', '--xml']);
+      assert.equal(describeDifferences(compareWithHwloc(snap, r.out, join(tmp, `snap-${name}.xml`))), '');
+    });
+  }
 });
