@@ -69,6 +69,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
       distances,
       hugepages: readNodeHugepages(root, id),
       access: readNodeAccess(root, id),
+      access1: readNodeAccess(root, id, 1),
       memoryTier: tiers.get(id) ?? null,
     };
   });
@@ -88,6 +89,7 @@ function singleNodeFallback(root: SysRoot, cpuIds: number[]): NumaNode {
     distances: { 0: 10 },
     hugepages: [],
     access: null,
+    access1: null,
     memoryTier: null,
   };
 }

@@ -11,6 +11,7 @@ import {
   type Topology,
 } from '../model/topology.js';
 import { cacheLines } from './topo_caches.js';
+import { hmatLines, tierLines } from './topo_tiers.js';
 import { formatBytes, plural } from './units.js';
 
 export function summaryLine(topo: Topology): string {
@@ -88,12 +89,7 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     lines.push(`        ${l}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
-  if (n.access) {
-    const a = n.access;
-    lines.push(
-      `        HMAT from node ${formatCpuList(a.initiators)}: read ${a.readLatencyNs ?? '?'} ns, ${a.readBandwidthMBps ?? '?'} MB/s`,
-    );
-  }
+  for (const l of hmatLines(n)) lines.push(`        ${l}`);
   if (n.memoryTier !== null) lines.push(`        memory tier ${n.memoryTier}`);
   for (const d of topo.devices.filter((x) => x.node === n.id)) lines.push(`        ${describeDevice(d)}`);
   return lines;
@@ -113,6 +109,8 @@ export function renderDistances(topo: Topology): string[] {
 export function renderTopoText(topo: Topology): string {
   const out = [summaryLine(topo), ''];
   for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
+  const tiers = tierLines(topo);
+  if (tiers.length > 0) out.push('', ...tiers);
   const unknown = topo.devices.filter((d) => d.node === null);
   if (unknown.length > 0) {
     out.push('', 'devices on an unknown node (firmware gives no numa_node):');
