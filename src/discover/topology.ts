@@ -3,6 +3,7 @@
 // above MemTotal, a device on a node the machine does not have) become warnings, not figures.
 import { NumakitError } from '../model/errors.js';
 import type { Device, NumaNode, Topology } from '../model/topology.js';
+import { nodeLayout } from '../model/layout.js';
 import { listCpuDirs, readCpuList } from '../sysfs/cpu_topology.js';
 import { formatBytes } from '../model/bytes.js';
 import { readDevices } from '../sysfs/devices.js';
@@ -177,4 +178,15 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
     cpuset,
     warnings,
   };
+}
+
+/**
+ * The topology without caches, unless its sockets hold several nodes: then the L3s are read too,
+ * since they tell SNC from NPS and L3 as NUMA (model/layout.ts). For views that otherwise skip
+ * the caches (a large machine has thousands of cache files).
+ */
+export function discoverForLayout(root: SysRoot, opts: DiscoverOptions = {}): Topology {
+  const t = discoverTopology(root, { ...opts, caches: false });
+  const l = nodeLayout(t);
+  return l !== null && l.nodesPerPackage > 1 ? discoverTopology(root, { ...opts, caches: true }) : t;
 }

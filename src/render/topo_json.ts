@@ -1,6 +1,7 @@
 // `numakit topo --json`, schemaVersion 1 (documented in docs/json-schema.md).
 // Additive changes keep the version; renames or removals bump it.
 import { cacheName, type Topology } from '../model/topology.js';
+import { nodeLayout } from '../model/layout.js';
 import { tiersToJson } from './topo_tiers.js';
 
 export const TOPO_SCHEMA_VERSION = 1;
@@ -55,6 +56,7 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       cpus: c.cpus,
     })),
     memoryTiers: tiersToJson(topo),
+    layout: nodeLayout(topo),
     possibleNodes: topo.possibleNodes,
     possibleCpus: topo.possibleCpus,
     cpuset: topo.cpuset,

@@ -1,5 +1,6 @@
 // `numakit topo` human view: summary line, one block per node, distances, warnings.
 import { formatCpuList } from '../model/cpuset.js';
+import { nodeLayout } from '../model/layout.js';
 import {
   cpusOfNode,
   machineMemoryBytes,
@@ -106,8 +107,15 @@ export function renderDistances(topo: Topology): string[] {
   return lines;
 }
 
+/** "layout: NPS4: ..." for a machine whose sockets hold several nodes or one; null when unknown. */
+export function layoutLine(topo: Topology): string | null {
+  const l = nodeLayout(topo);
+  return l === null || topo.nodes.length <= 1 ? null : `layout: ${l.advice}`;
+}
+
 export function renderTopoText(topo: Topology): string {
-  const out = [summaryLine(topo), ''];
+  const layout = layoutLine(topo);
+  const out = [summaryLine(topo), ...(layout === null ? [] : [layout]), ''];
   for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
   const tiers = tierLines(topo);
   if (tiers.length > 0) out.push('', ...tiers);

@@ -14,6 +14,7 @@ import { memoryImbalance } from './memory_imbalance.js';
 import { memoryOnlyNodes } from './memory_only_nodes.js';
 import { memoryTiers } from './memory_tiers.js';
 import { nodeHealth } from './node_health.js';
+import { nodeLayoutRule } from './node_layout.js';
 import { numaBalancing } from './numa_balancing.js';
 import { numaMiss } from './numa_miss.js';
 import { numaOff } from './numa_off.js';
@@ -49,6 +50,7 @@ export const RULES: readonly Rule[] = [
   demotion,
   memoryTiers,
   promoteRate,
+  nodeLayoutRule,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -103,7 +103,19 @@ const tierInput = (tier2: number, over: Parameters<typeof kernel>[0] = {}, demot
     demotion: present('sys/kernel/mm/numa/demotion_enabled', demotionOn),
   });
 
+// One socket split in two nodes sharing its L3 (SNC2).
+const snc2 = topology({
+  cpus: topology().cpus.map((c) => ({ ...c, package: 0, l3: [0, 1, 2, 3, 4, 5, 6, 7] })),
+});
+
 const CASES: Case[] = [
+  {
+    name: 'SNC2: two nodes share a socket and its L3',
+    rule: 'node-layout',
+    input: input({ topology: snc2 }),
+    expect: { 'node-layout': 'info' },
+  },
+  { name: 'one node per socket', rule: 'node-layout', input: input(), expect: {} },
   {
     name: '2 sockets, 1 node',
     rule: 'numa-off',
@@ -709,6 +721,11 @@ describe('doctor rules: each fires and stays quiet', () => {
 describe('doctor rules: memory tiers in words', () => {
   const find = (i: DoctorInput, klass: WorkloadClass, id: string) =>
     RULES.flatMap((r) => r.check(i, profileFor(klass, i))).find((f) => f.id === id)!;
+  it('node-layout names SNC2 and what it wants', () => {
+    const f = find(input({ topology: snc2 }), 'general', 'node-layout');
+    assert.equal(f.title, 'sockets split into 2 nodes each: SNC2');
+    assert.match(f.why, /bind per node when the work fits a node's memory/);
+  });
   it('numa-balancing under memory-tiering names the slower tier it promotes from', () => {
     const f = find(
       tierInput(18, { numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }),
