@@ -1,0 +1,39 @@
+// Processes grouped by cgroup and cgroups ranked by remote memory: a cgroup's remote memory is
+// the sum of its processes' (policy/locality.ts: memory away from where each spends its CPU
+// time), its locality the share of its processes' memory that is local. Pure.
+import type { CgroupFacts } from '../model/cgroup_numa.js';
+import type { ProcessSample } from '../model/stat.js';
+import { rankByRemote, type RankedProcess } from './locality.js';
+
+export interface CgroupRow {
+  readonly facts: CgroupFacts;
+  readonly processes: RankedProcess<ProcessSample>[];
+  readonly memoryBytes: number;
+  readonly remoteBytes: number;
+  /** 1 - remote / memory of its processes; null when they have no memory readable. */
+  readonly locality: number | null;
+}
+
+export function cgroupRow(facts: CgroupFacts, samples: readonly ProcessSample[]): CgroupRow {
+  const processes = rankByRemote(samples);
+  const memoryBytes = processes.reduce(
+    (s, r) => s + (r.sample.memory.kind === 'ok' ? r.sample.memory.totalBytes : 0),
+    0,
+  );
+  const remoteBytes = processes.reduce((s, r) => s + r.remoteBytes, 0);
+  return {
+    facts,
+    processes,
+    memoryBytes,
+    remoteBytes,
+    locality: memoryBytes > 0 ? 1 - remoteBytes / memoryBytes : null,
+  };
+}
+
+/** Most remote memory first, then most memory, then path. */
+export function rankCgroups(rows: readonly CgroupRow[]): CgroupRow[] {
+  return [...rows].sort(
+    (a, b) =>
+      b.remoteBytes - a.remoteBytes || b.memoryBytes - a.memoryBytes || a.facts.path.localeCompare(b.facts.path),
+  );
+}
