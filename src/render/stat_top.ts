@@ -19,6 +19,9 @@ export interface TopNode {
   readonly missRate: number | null;
   readonly foreignRate: number | null;
   readonly otherRate: number | null;
+  /** Pages promoted into / demoted out of the node per second (nodeN/vmstat); absent where the kernel has no such counters. */
+  readonly promoteRate?: number | null;
+  readonly demoteRate?: number | null;
 }
 
 export interface TopFrame {
@@ -47,7 +50,8 @@ export function bar(fraction: number, width: number): string {
 
 function nodeLines(f: TopFrame): string[] {
   const barW = Math.max(10, Math.min(30, f.width - 70));
-  const head = `NODE ${'MEMORY USED'.padEnd(barW + 2)}  USE%        USED/TOTAL    HIT/s   MISS/s  FRGN/s  OTHER/s`;
+  const tiers = f.nodes.some((n) => n.promoteRate !== undefined || n.demoteRate !== undefined);
+  const head = `NODE ${'MEMORY USED'.padEnd(barW + 2)}  USE%        USED/TOTAL    HIT/s   MISS/s  FRGN/s  OTHER/s${tiers ? '  PROMO/s  DEMO/s' : ''}`;
   const lines = [head];
   for (const n of f.nodes) {
     const used = n.totalBytes !== null && n.freeBytes !== null ? n.totalBytes - n.freeBytes : null;
@@ -55,7 +59,7 @@ function nodeLines(f: TopFrame): string[] {
     const pct = used === null ? '   ?' : `${String(Math.round(frac * 100)).padStart(3)}%`;
     const amount = `${formatBytes(used)}/${formatBytes(n.totalBytes)}`;
     lines.push(
-      `${String(n.id).padStart(4)} ${bar(frac, barW)}  ${pct} ${amount.padStart(17)} ${rate(n.hitRate).padStart(8)} ${rate(n.missRate).padStart(8)} ${rate(n.foreignRate).padStart(7)} ${rate(n.otherRate).padStart(8)}`,
+      `${String(n.id).padStart(4)} ${bar(frac, barW)}  ${pct} ${amount.padStart(17)} ${rate(n.hitRate).padStart(8)} ${rate(n.missRate).padStart(8)} ${rate(n.foreignRate).padStart(7)} ${rate(n.otherRate).padStart(8)}${tiers ? ` ${rate(n.promoteRate ?? null).padStart(8)} ${rate(n.demoteRate ?? null).padStart(7)}` : ''}`,
     );
   }
   return lines;

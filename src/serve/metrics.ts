@@ -7,7 +7,7 @@ import { nodeExporterFamilies } from './collect/node_memory.js';
 import { hugepageFamilies, topologyFamilies } from './collect/node_static.js';
 import { processFamilies } from './collect/processes.js';
 import { selfFamilies } from './collect/self.js';
-import { tieringFamilies } from './collect/tiering.js';
+import { nodeTieringFamilies, tieringFamilies } from './collect/tiering.js';
 import { family, s, type Family } from './exposition.js';
 import type { Scrape } from './scrape.js';
 
@@ -65,6 +65,7 @@ export function scrapeFamilies(sc: Scrape, o: FamilyOptions): Family[] {
     ...(sc.topology ? topologyFamilies(sc.topology) : []),
     ...hugepageFamilies(sc.hugepages),
     ...tieringFamilies(sc.tiering),
+    ...nodeTieringFamilies(sc.nodeTiering),
     ...irqFamilies(sc.irqs),
     ...processFamilies(sc.processes),
     ...doctorFamilies(sc.doctor),

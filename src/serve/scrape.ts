@@ -13,7 +13,7 @@ import { readNodeMemory, type NodeMemory } from './collect/node_memory.js';
 import { readHugepages, type NodePools } from './collect/node_static.js';
 import { TopProcessesCollector, type MachineBrief, type TopProcesses } from './collect/processes.js';
 import { readPageSize } from '../discover/node_stat.js';
-import { readTiering } from './collect/tiering.js';
+import { readNodeTiering, readTiering, type NodeTiering } from './collect/tiering.js';
 import { TopologyCache } from './collect/topology_cache.js';
 
 export interface ScrapeOptions {
@@ -56,6 +56,8 @@ export interface Scrape {
   readonly cpu: readonly NodeCpu[];
   readonly hugepages: readonly NodePools[];
   readonly tiering: Readonly<Record<string, number>>;
+  /** Per node: pages promoted in and demoted out (nodeN/vmstat). */
+  readonly nodeTiering: readonly NodeTiering[];
   readonly irqs: readonly DeviceIrqs[];
   readonly processes: TopProcesses;
   readonly doctor: DoctorRun | null;
@@ -109,6 +111,7 @@ export class Scraper {
     let cpu: NodeCpu[] = [];
     let hugepages: NodePools[] = [];
     let tiering: Record<string, number> = {};
+    let nodeTiering: NodeTiering[] = [];
     let irqs: DeviceIrqs[] = [];
     let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
     const steps: [string, () => void][] = [
@@ -116,7 +119,13 @@ export class Scraper {
       ['node_cpu', () => (cpu = this.cpu.read(c))],
       ['topology', () => (topology = this.topo.get(c))],
       ['hugepages', () => (hugepages = topology === null ? [] : readHugepages(c, topology))],
-      ['vmstat', () => (tiering = readTiering(c))],
+      [
+        'vmstat',
+        () => {
+          tiering = readTiering(c);
+          nodeTiering = readNodeTiering(c);
+        },
+      ],
       ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
       ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
     ];
@@ -136,6 +145,7 @@ export class Scraper {
       cpu,
       hugepages,
       tiering,
+      nodeTiering,
       irqs,
       processes,
       doctor: this.doctor.run,

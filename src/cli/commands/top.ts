@@ -3,6 +3,8 @@
 // a process and get help (render/top_view.ts). Quits on q or Ctrl-C and always gives the
 // terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
 // Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
+import { DEMOTED, PROMOTED, tieringCounters } from '../../model/tiering_counters.js';
+import { readNodeVmstat } from '../../sysfs/node_vmstat.js';
 import { readNodeStat } from '../../discover/node_stat.js';
 import { readText } from '../../sysfs/read.js';
 import { REAL_ROOT } from '../../sysfs/root.js';
@@ -43,9 +45,11 @@ interface Prev {
 function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNode[]; next: Prev } {
   const s = readNodeStat(ctx.root);
   const secs = prev ? (now - prev.atMs) / 1000 : 0;
-  const counters = new Map(s.nodes.map((n, i) => [n, s.numastat[i]!]));
+  const counters = new Map(
+    s.nodes.map((n, i) => [n, { ...s.numastat[i]!, ...tieringCounters(readNodeVmstat(ctx.root, n)) }]),
+  );
   const nodes = s.nodes.map((id, i) => {
-    const c = s.numastat[i]!;
+    const c = counters.get(id)!;
     const p = prev?.counters.get(id);
     const r = (k: string) =>
       p && secs > 0 && p[k] !== undefined && c[k] !== undefined ? Math.max(0, c[k]! - p[k]!) / secs : null;
@@ -58,6 +62,8 @@ function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNod
       missRate: r('numa_miss'),
       foreignRate: r('numa_foreign'),
       otherRate: r('other_node'),
+      ...(c[PROMOTED] === undefined ? {} : { promoteRate: r(PROMOTED) }),
+      ...(c[DEMOTED] === undefined ? {} : { demoteRate: r(DEMOTED) }),
     };
   });
   return { nodes, next: { counters, atMs: now } };

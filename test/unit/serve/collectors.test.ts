@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Scraper } from '../../../src/serve/scrape.js';
 import { meminfoMetricName } from '../../../src/serve/collect/node_memory.js';
+import { TEST_DIR } from '../../helpers/cli.js';
 import { copyFixture, OPTS, procStat, realisticFourNode, scrapeText, value } from './helpers.js';
 
 const NODE = 'sys/devices/system/node';
@@ -148,5 +149,28 @@ describe('serve collectors', () => {
     const t = scrapeText(s);
     assert.equal(value(t, 'numakit_node_cpus_online{node="0"}'), 2);
     assert.ok(Math.abs(value(t, 'numakit_node_cpus_busy{node="0"}')! - 2) < 1e-9, t);
+  });
+});
+
+describe('serve: memory tiering per node', () => {
+  it('pages promoted into and demoted out of each node (nodeN/vmstat), and none where the kernel has no such counters', () => {
+    const fx = copyFixture(join(TEST_DIR, 'fixtures/topo/tier-hmat-612'));
+    try {
+      const t = scrapeText(new Scraper(fx.root, OPTS));
+      assert.match(t, /^# TYPE numakit_node_pages_promoted_total counter$/m);
+      assert.equal(value(t, 'numakit_node_pages_promoted_total{node="0"}'), 1200);
+      assert.equal(value(t, 'numakit_node_pages_promoted_total{node="1"}'), 2400);
+      assert.equal(value(t, 'numakit_node_pages_demoted_total{node="1"}'), 300);
+      assert.equal(value(t, 'numakit_node_pages_demoted_total{node="2"}'), 0);
+      assert.equal(value(t, 'numakit_vmstat_pgpromote_success_total'), 3600);
+    } finally {
+      fx.remove();
+    }
+    const plain = copyFixture();
+    try {
+      assert.doesNotMatch(scrapeText(new Scraper(plain.root, OPTS)), /numakit_node_pages_(promoted|demoted)/);
+    } finally {
+      plain.remove();
+    }
   });
 });
