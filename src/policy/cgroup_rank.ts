@@ -37,3 +37,30 @@ export function rankCgroups(rows: readonly CgroupRow[]): CgroupRow[] {
       b.remoteBytes - a.remoteBytes || b.memoryBytes - a.memoryBytes || a.facts.path.localeCompare(b.facts.path),
   );
 }
+
+/** A cgroup as top lists it: its processes' memory and remote memory added up. */
+export interface CgroupTotals {
+  readonly path: string;
+  readonly processes: number;
+  readonly memoryBytes: number;
+  readonly remoteBytes: number;
+  readonly locality: number | null;
+}
+
+/** Ranked processes added up by cgroup (`cgroupOf`; unknown: "?"), most remote memory first. */
+export function cgroupTotals(
+  rows: readonly RankedProcess<ProcessSample>[],
+  cgroupOf: (pid: number) => string | null,
+): CgroupTotals[] {
+  const by = new Map<string, { processes: number; memoryBytes: number; remoteBytes: number }>();
+  for (const r of rows) {
+    const path = cgroupOf(r.sample.pid) ?? '?';
+    const t = by.get(path) ?? by.set(path, { processes: 0, memoryBytes: 0, remoteBytes: 0 }).get(path)!;
+    t.processes++;
+    t.memoryBytes += r.sample.memory.kind === 'ok' ? r.sample.memory.totalBytes : 0;
+    t.remoteBytes += r.remoteBytes;
+  }
+  return [...by]
+    .map(([path, t]) => ({ path, ...t, locality: t.memoryBytes > 0 ? 1 - t.remoteBytes / t.memoryBytes : null }))
+    .sort((a, b) => b.remoteBytes - a.remoteBytes || b.memoryBytes - a.memoryBytes || a.path.localeCompare(b.path));
+}

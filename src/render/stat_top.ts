@@ -1,6 +1,7 @@
 // `numakit top`: one screen of the live view, as lines no wider than the terminal. Nodes with
 // a memory-use bar and allocation rates; then processes by memory on nodes they do not run on,
 // with locality. The command adds the cursor movement; this is pure text.
+import type { CgroupTotals } from '../policy/cgroup_rank.js';
 import type { AccessLocality } from '../model/access_locality.js';
 import type { ProcessDetail } from '../model/process_detail.js';
 import { formatAccess } from '../policy/access_locality.js';
@@ -36,6 +37,8 @@ export interface TopFrame {
   readonly view?: TopView;
   /** The process drilled into, read now; null when it is gone. */
   readonly detail?: ProcessDetail | null;
+  /** With the view grouped (g): cgroups with their processes added up, in rank order. */
+  readonly cgroups?: readonly CgroupTotals[];
   /** Access locality of the processes shown (pid -> it), from NUMA-balancing faults. */
   readonly access?: ReadonlyMap<number, AccessLocality>;
 }
@@ -134,7 +137,19 @@ export function renderTopFrame(f: TopFrame): string[] {
   const lines = [title, statusLine(v)];
   if (v.help) lines.push('', ...HELP_LINES);
   else if (v.drill !== null) lines.push('', ...detailLines(f, v.drill, f.height - 3));
-  else {
+  else if (v.group === true) {
+    lines.push('', ...nodeLines(f), '', '   PROCS    MEMORY    REMOTE LOCALITY  CGROUP');
+    const rows = f.cgroups ?? [];
+    const room = Math.max(0, f.height - lines.length);
+    const first = Math.max(0, v.selected - room + 1);
+    rows
+      .slice(first, first + room)
+      .forEach((c, i) =>
+        lines.push(
+          `${first + i === v.selected ? '>' : ' '}${String(c.processes).padStart(7)} ${formatBytes(c.memoryBytes).padStart(9)} ${formatBytes(c.remoteBytes).padStart(9)} ${formatLocality(c.locality).padStart(8)}  ${c.path}`,
+        ),
+      );
+  } else {
     lines.push(
       '',
       ...nodeLines(f),
