@@ -14,6 +14,7 @@ import { readHugepages, type NodePools } from './collect/node_static.js';
 import { TopProcessesCollector, type MachineBrief, type TopProcesses } from './collect/processes.js';
 import { readPageSize } from '../discover/node_stat.js';
 import { readNodeTiering, readTiering, type NodeTiering } from './collect/tiering.js';
+import { readCgroupSeries, type CgroupSeries } from './collect/cgroups.js';
 import { TopologyCache } from './collect/topology_cache.js';
 
 export interface ScrapeOptions {
@@ -60,6 +61,8 @@ export interface Scrape {
   readonly nodeTiering: readonly NodeTiering[];
   readonly irqs: readonly DeviceIrqs[];
   readonly processes: TopProcesses;
+  /** The cgroups of the top processes, by remote memory (at most `top`). */
+  readonly cgroups: readonly CgroupSeries[];
   readonly doctor: DoctorRun | null;
 }
 
@@ -114,6 +117,7 @@ export class Scraper {
     let nodeTiering: NodeTiering[] = [];
     let irqs: DeviceIrqs[] = [];
     let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
+    let cgroups: CgroupSeries[] = [];
     const steps: [string, () => void][] = [
       ['node_memory', () => (memory = readNodeMemory(c))],
       ['node_cpu', () => (cpu = this.cpu.read(c))],
@@ -128,6 +132,7 @@ export class Scraper {
       ],
       ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
       ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
+      ['cgroups', () => (cgroups = readCgroupSeries(c, processes, this.opts.top, this.pageSize))],
     ];
     const runs = runSteps(steps, c, this.clock);
     if (this.opts.doctor === true) this.doctor.refreshLater();
@@ -148,6 +153,7 @@ export class Scraper {
       nodeTiering,
       irqs,
       processes,
+      cgroups,
       doctor: this.doctor.run,
     };
   }

@@ -174,3 +174,25 @@ describe('serve: memory tiering per node', () => {
     }
   });
 });
+
+describe('serve: per-cgroup series', () => {
+  it('the cgroups of the top processes by remote memory, at most --top of them, with kubepods labels and memory.numa_stat per node', async () => {
+    const { writeCgroupMachine, POD, CONTAINER } = await import('../../fixtures/cgroup/machine.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { openRoot } = await import('../../../src/sysfs/root.js');
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-serve-cg-'));
+    try {
+      writeCgroupMachine(join(dir, 'm'), 2);
+      const t = scrapeText(new Scraper(openRoot(join(dir, 'm')), { ...OPTS, top: 2 }));
+      const pod = `cgroup="/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD.replace(/-/g, '_')}.slice/cri-containerd-${CONTAINER}.scope",pod="${POD}",container="${CONTAINER.slice(0, 12)}",qos="burstable"`;
+      assert.ok(value(t, `numakit_cgroup_remote_bytes{${pod}}`)! > 100 * 2 ** 20, t);
+      assert.equal(value(t, `numakit_cgroup_memory_bytes{${pod},node="1"}`), 120 * 2 ** 20);
+      const cgroups = new Set([...t.matchAll(/^numakit_cgroup_remote_bytes\{cgroup="([^"]+)"/gm)].map((m) => m[1]));
+      assert.deepEqual(cgroups.size, 2, 'at most --top cgroups');
+      assert.ok(cgroups.has('/system.slice/spread-app.service'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
