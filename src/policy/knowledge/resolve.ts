@@ -85,7 +85,7 @@ export function kernelAtLeast(release: string | null, major: number, minor: numb
 }
 
 /** Settings that mean nothing on one node: there is nowhere else to place or take memory. */
-const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion'];
+const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion', 'promoteRate'];
 
 function moot(
   key: SettingKey,
@@ -95,11 +95,9 @@ function moot(
   if (f.nodes <= 1 && NUMA_ONLY.includes(key)) return 'one NUMA node: nothing to place';
   if (key === 'demotion') return noSlowerTier(f, 'demote to');
   if (key === 'promoteRate') return promoteRateMoot(f, autonuma);
-  if (
-    key === 'autonumaScan' &&
-    autonuma !== undefined &&
-    (autonuma.state === 'moot' || (autonuma.state === 'want' && autonuma.advice.value === 'off'))
-  )
+  if (key === 'autonumaScan' && autonuma?.state === 'moot')
+    return 'the profile leaves AutoNUMA as it is here: its scan rate is not judged';
+  if (key === 'autonumaScan' && autonuma?.state === 'want' && autonuma.advice.value === 'off')
     return 'AutoNUMA is to be off: its scan rate is unused';
   return null;
 }
