@@ -63,7 +63,7 @@ export async function loadRouting(specs: readonly (string | undefined)[]): Promi
   return (await import('../discover/route_device.js')).routeDevice;
 }
 
-function nodeContext(sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): SpecContext {
+export function nodeContext(sys: SystemSets, all: boolean, root: SysRoot, route?: RouteDevice): SpecContext {
   return {
     allowed: all ? sys.nodes : sys.memsAllowed,
     universe: sys.nodes,
@@ -71,14 +71,20 @@ function nodeContext(sys: SystemSets, all: boolean, root: SysRoot, route?: Route
   };
 }
 
-function cpuContext(sys: SystemSets, all: boolean): SpecContext {
+export function cpuContext(sys: SystemSets, all: boolean): SpecContext {
   return { allowed: all ? sys.cpus : sys.cpusAllowed, universe: sys.cpus };
 }
 
-const MODES = { interleave: 3, 'weighted-interleave': 6, membind: 2, preferred: 1, 'preferred-many': 5 } as const;
+export const MODES = {
+  interleave: 3,
+  'weighted-interleave': 6,
+  membind: 2,
+  preferred: 1,
+  'preferred-many': 5,
+} as const;
 const SINCE: Partial<Record<MemoryOption['kind'], string>> = { 'weighted-interleave': '6.9', 'preferred-many': '5.15' };
 
-interface MemoryContext {
+export interface MemoryContext {
   sys: SystemSets;
   all: boolean;
   root: SysRoot;
@@ -116,7 +122,7 @@ export function modeSince(kind: MemoryOption['kind']): string | undefined {
   return SINCE[kind];
 }
 
-function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
+export function applyMemory(native: Native, memory: MemoryOption, o: MemoryContext): void {
   const { mode, nodes } = memoryPolicy(native, memory, o);
   if (memory.kind === 'localalloc') {
     native.setMempolicy({ mode, nodes });
@@ -278,7 +284,7 @@ export function applyBinding(
 }
 
 /** sched_setaffinity, its EINVAL for CPUs all outside the cgroup's cpuset (--all) said in words. */
-function setAffinity(native: Native, cpus: number[], root: SysRoot): void {
+export function setAffinity(native: Native, cpus: number[], root: SysRoot): void {
   try {
     native.setAffinity(0, cpus);
   } catch (e) {

@@ -50,6 +50,12 @@ function isSubset(a: string, b: string, parse: (t: string) => number[]): boolean
   }
 }
 
+function inRange(text: string, [lo, hi]: readonly [number, number]): boolean {
+  if (!/^\d+$/.test(text)) return false;
+  const v = Number(text);
+  return v >= lo && v <= hi;
+}
+
 /**
  * True when the current value needs no write for this change: it is the change's value, or one
  * the change accepts as as good (`accept`; with `subset`, a non-empty part of its CPU set).
@@ -60,6 +66,7 @@ export function satisfies(c: Change, path: string | null, current: string): bool
   if ((c.kind === 'irq-affinity' || c.kind === 'sysfs') && c.subset === true) {
     return isSubset(current, c.value, c.kind === 'irq-affinity' ? parseCpuList : parseCpuMask);
   }
+  if (c.kind === 'sysctl' && c.acceptRange !== undefined && inRange(knobValue(current), c.acceptRange)) return true;
   return (
     (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).some((w) => knobValue(current) === knobValue(w))
   );

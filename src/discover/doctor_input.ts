@@ -17,7 +17,7 @@ import { othersInvisible } from '../sysfs/proc_mount.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
-import { discoverTopology } from './topology.js';
+import { discoverForLayout } from './topology.js';
 import { type ProcessWalk, readPlacedProcesses, walkProcesses } from './placement.js';
 import { sampleProcesses } from './process_sampler.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
@@ -127,7 +127,7 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 
 /** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
-  const topology = opts.topology ?? discoverTopology(root, { caches: false });
+  const topology = opts.topology ?? discoverForLayout(root);
   const nets = topology.devices.filter((d) => d.kind === 'net');
   // One walk of /proc: names, sizes and placements all come from it. Large is the smaller of
   // what doctor samples and what it places.

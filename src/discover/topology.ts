@@ -3,6 +3,7 @@
 // above MemTotal, a device on a node the machine does not have) become warnings, not figures.
 import { NumakitError } from '../model/errors.js';
 import type { Device, NumaNode, Topology } from '../model/topology.js';
+import { nodeLayout } from '../model/layout.js';
 import { listCpuDirs, readCpuList } from '../sysfs/cpu_topology.js';
 import { formatBytes } from '../model/bytes.js';
 import { readDevices } from '../sysfs/devices.js';
@@ -69,6 +70,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
       distances,
       hugepages: readNodeHugepages(root, id),
       access: readNodeAccess(root, id),
+      access1: readNodeAccess(root, id, 1),
       memoryTier: tiers.get(id) ?? null,
     };
   });
@@ -88,6 +90,7 @@ function singleNodeFallback(root: SysRoot, cpuIds: number[]): NumaNode {
     distances: { 0: 10 },
     hugepages: [],
     access: null,
+    access1: null,
     memoryTier: null,
   };
 }
@@ -175,4 +178,15 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
     cpuset,
     warnings,
   };
+}
+
+/**
+ * The topology without caches, unless its sockets hold several nodes: then the L3s are read too,
+ * since they tell SNC from NPS and L3 as NUMA (model/layout.ts). For views that otherwise skip
+ * the caches (a large machine has thousands of cache files).
+ */
+export function discoverForLayout(root: SysRoot, opts: DiscoverOptions = {}): Topology {
+  const t = discoverTopology(root, { ...opts, caches: false });
+  const l = nodeLayout(t);
+  return l !== null && l.nodesPerPackage > 1 ? discoverTopology(root, { ...opts, caches: true }) : t;
 }

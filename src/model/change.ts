@@ -9,6 +9,8 @@ export interface SysctlChange {
   readonly reason: string;
   /** Other values that are as good: found there, the knob is left alone ("already set"). */
   readonly accept?: readonly string[];
+  /** Integers from the first to the second (inclusive) are as good too. */
+  readonly acceptRange?: readonly [number, number];
 }
 
 /** A sysfs knob by its root-relative path (sys/kernel/mm/transparent_hugepage/enabled). */

@@ -38,6 +38,11 @@ export interface RunArgs {
   readonly cpus?: CpuOption;
   /** --balancing: MPOL_F_NUMA_BALANCING with --membind (the kernel may still move pages within the set). */
   readonly balancing: boolean;
+  /**
+   * --fallback: where the cpuset forbids the nodes or CPUs, step down (membind -> preferred ->
+   * CPU binding only -> none) with a line per step, instead of refusing as numactl does.
+   */
+  readonly fallback?: boolean;
   readonly show: boolean;
   readonly hardware: boolean;
   readonly help: boolean;

@@ -12,7 +12,7 @@ export interface HugePagePool {
   readonly surplus: number;
 }
 
-/** HMAT performance of a memory node as seen from its best initiators (access0). */
+/** HMAT performance of a memory node as seen from its best initiators (access0 or access1). */
 export interface NodeAccess {
   readonly initiators: NodeId[];
   readonly readLatencyNs: number | null;
@@ -33,7 +33,10 @@ export interface NumaNode {
   /** Distance to every node in `node/online` order, keyed by node id; empty when absent. */
   readonly distances: Record<NodeId, number>;
   readonly hugepages: HugePagePool[];
+  /** HMAT access class 0 (nodeN/access0/initiators: the best initiators, CPUs or not). */
   readonly access: NodeAccess | null;
+  /** HMAT access class 1 (nodeN/access1/initiators: the best initiators with CPUs). */
+  readonly access1: NodeAccess | null;
   readonly memoryTier: number | null;
 }
 
@@ -108,6 +111,8 @@ export interface KernelFacts {
     readonly periodMaxMs: Fact<number>;
     readonly sizeMb: Fact<number>;
   };
+  /** kernel.numa_balancing_promote_rate_limit_MBps (6.1+): the most a node takes in by promotion. */
+  readonly promoteRateLimitMBps?: Fact<number>;
   readonly zoneReclaimMode: Fact<number>;
   readonly swappiness: Fact<number>;
   readonly thpEnabled: Fact<string>;

@@ -1,6 +1,7 @@
 // `numakit top`: one screen of the live view, as lines no wider than the terminal. Nodes with
 // a memory-use bar and allocation rates; then processes by memory on nodes they do not run on,
 // with locality. The command adds the cursor movement; this is pure text.
+import type { CgroupTotals } from '../policy/cgroup_rank.js';
 import type { AccessLocality } from '../model/access_locality.js';
 import type { ProcessDetail } from '../model/process_detail.js';
 import { formatAccess } from '../policy/access_locality.js';
@@ -19,6 +20,9 @@ export interface TopNode {
   readonly missRate: number | null;
   readonly foreignRate: number | null;
   readonly otherRate: number | null;
+  /** Pages promoted into / demoted out of the node per second (nodeN/vmstat); absent where the kernel has no such counters. */
+  readonly promoteRate?: number | null;
+  readonly demoteRate?: number | null;
 }
 
 export interface TopFrame {
@@ -33,6 +37,8 @@ export interface TopFrame {
   readonly view?: TopView;
   /** The process drilled into, read now; null when it is gone. */
   readonly detail?: ProcessDetail | null;
+  /** With the view grouped (g): cgroups with their processes added up, in rank order. */
+  readonly cgroups?: readonly CgroupTotals[];
   /** Access locality of the processes shown (pid -> it), from NUMA-balancing faults. */
   readonly access?: ReadonlyMap<number, AccessLocality>;
 }
@@ -47,7 +53,8 @@ export function bar(fraction: number, width: number): string {
 
 function nodeLines(f: TopFrame): string[] {
   const barW = Math.max(10, Math.min(30, f.width - 70));
-  const head = `NODE ${'MEMORY USED'.padEnd(barW + 2)}  USE%        USED/TOTAL    HIT/s   MISS/s  FRGN/s  OTHER/s`;
+  const tiers = f.nodes.some((n) => n.promoteRate !== undefined || n.demoteRate !== undefined);
+  const head = `NODE ${'MEMORY USED'.padEnd(barW + 2)}  USE%        USED/TOTAL    HIT/s   MISS/s  FRGN/s  OTHER/s${tiers ? '  PROMO/s  DEMO/s' : ''}`;
   const lines = [head];
   for (const n of f.nodes) {
     const used = n.totalBytes !== null && n.freeBytes !== null ? n.totalBytes - n.freeBytes : null;
@@ -55,7 +62,7 @@ function nodeLines(f: TopFrame): string[] {
     const pct = used === null ? '   ?' : `${String(Math.round(frac * 100)).padStart(3)}%`;
     const amount = `${formatBytes(used)}/${formatBytes(n.totalBytes)}`;
     lines.push(
-      `${String(n.id).padStart(4)} ${bar(frac, barW)}  ${pct} ${amount.padStart(17)} ${rate(n.hitRate).padStart(8)} ${rate(n.missRate).padStart(8)} ${rate(n.foreignRate).padStart(7)} ${rate(n.otherRate).padStart(8)}`,
+      `${String(n.id).padStart(4)} ${bar(frac, barW)}  ${pct} ${amount.padStart(17)} ${rate(n.hitRate).padStart(8)} ${rate(n.missRate).padStart(8)} ${rate(n.foreignRate).padStart(7)} ${rate(n.otherRate).padStart(8)}${tiers ? ` ${rate(n.promoteRate ?? null).padStart(8)} ${rate(n.demoteRate ?? null).padStart(7)}` : ''}`,
     );
   }
   return lines;
@@ -130,7 +137,19 @@ export function renderTopFrame(f: TopFrame): string[] {
   const lines = [title, statusLine(v)];
   if (v.help) lines.push('', ...HELP_LINES);
   else if (v.drill !== null) lines.push('', ...detailLines(f, v.drill, f.height - 3));
-  else {
+  else if (v.group === true) {
+    lines.push('', ...nodeLines(f), '', '   PROCS    MEMORY    REMOTE LOCALITY  CGROUP');
+    const rows = f.cgroups ?? [];
+    const room = Math.max(0, f.height - lines.length);
+    const first = Math.max(0, v.selected - room + 1);
+    rows
+      .slice(first, first + room)
+      .forEach((c, i) =>
+        lines.push(
+          `${first + i === v.selected ? '>' : ' '}${String(c.processes).padStart(7)} ${formatBytes(c.memoryBytes).padStart(9)} ${formatBytes(c.remoteBytes).padStart(9)} ${formatLocality(c.locality).padStart(8)}  ${c.path}`,
+        ),
+      );
+  } else {
     lines.push(
       '',
       ...nodeLines(f),

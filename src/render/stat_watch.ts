@@ -1,5 +1,8 @@
 // `numakit stat --watch SEC`: per interval and node, the numastat counters as rates (pages/s)
-// and free memory, one line per interval like vmstat; or one JSON object per line. Pure.
+// and free memory, one line per interval like vmstat; or one JSON object per line. Where the
+// kernel counts memory tiering (nodeN/vmstat pgpromote_success, pgdemote_*), pages promoted
+// into and demoted out of each node per second too. Pure.
+import { DEMOTED, PROMOTED } from '../model/tiering_counters.js';
 
 export interface WatchPoint {
   /** Node id -> counters (pages) and free memory (bytes). */
@@ -16,7 +19,16 @@ const COLS: readonly [string, string][] = [
   ['local_node', 'local/s'],
   ['other_node', 'other/s'],
 ];
+const TIER_COLS: readonly [string, string][] = [
+  [PROMOTED, 'promo/s'],
+  [DEMOTED, 'demo/s'],
+];
 const W = 9;
+
+/** Whether any node of the point has the tiering counters (then they get columns). */
+export function hasTiering(p: WatchPoint): boolean {
+  return [...p.nodes.values()].some((n) => n.counters[PROMOTED] !== undefined || n.counters[DEMOTED] !== undefined);
+}
 
 export interface WatchRates {
   readonly intervalSeconds: number;
@@ -42,7 +54,8 @@ export function watchRates(prev: WatchPoint, cur: WatchPoint): WatchRates {
   for (const [n, c] of cur.nodes) {
     const p = prev.nodes.get(n);
     const row: Record<string, number | null> = {};
-    for (const [k] of COLS) {
+    const tiers = c.counters[PROMOTED] !== undefined || c.counters[DEMOTED] !== undefined ? TIER_COLS : [];
+    for (const [k] of [...COLS, ...tiers]) {
       const a = p?.counters[k];
       const b = c.counters[k];
       row[k] = a === undefined || b === undefined || secs <= 0 ? null : roundTo(Math.max(0, b - a) / secs, d);
@@ -55,9 +68,10 @@ export function watchRates(prev: WatchPoint, cur: WatchPoint): WatchRates {
 
 const cell = (s: string) => s.padStart(W);
 
-export function renderWatchHeader(nodes: readonly number[]): string {
-  const group = (n: number) => `node${n}`.padEnd(W * (COLS.length + 1));
-  const names = [...COLS.map(([, h]) => cell(h)), cell('freeMB')].join('');
+export function renderWatchHeader(nodes: readonly number[], o: { tiering?: boolean } = {}): string {
+  const cols = o.tiering ? [...COLS, ...TIER_COLS] : COLS;
+  const group = (n: number) => `node${n}`.padEnd(W * (cols.length + 1));
+  const names = [...cols.map(([, h]) => cell(h)), cell('freeMB')].join('');
   const groups = `${'time'.padEnd(9)}${nodes.map((n) => ` ${group(n)}`).join('')}`.trimEnd();
   const columns = `${' '.repeat(9)}${nodes.map(() => ` ${names}`).join('')}`;
   return `${groups}\n${columns}\n`;
@@ -70,7 +84,8 @@ export function renderWatchLine(r: WatchRates, time: string): string {
   const parts = nodes.map((n) => {
     const row = r.nodes[n]!;
     const free = row['freeBytes'];
-    return ` ${[...COLS.map(([k]) => fmt(row[k])), fmt(free === null || free === undefined ? null : free / 1048576)].join('')}`;
+    const tiers = TIER_COLS.some(([k]) => k in row) ? TIER_COLS : [];
+    return ` ${[...[...COLS, ...tiers].map(([k]) => fmt(row[k])), fmt(free === null || free === undefined ? null : free / 1048576)].join('')}`;
   });
   return `${time.padEnd(9)}${parts.join('')}\n`;
 }

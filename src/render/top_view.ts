@@ -1,6 +1,7 @@
 // What `numakit top` shows and how keys change it: pure state and a reducer, so every key is
 // table-tested without a terminal (tmux tests drive the real command). Keys:
 //   m l c r   sort by remote memory, locality (worst first), CPU, resident memory
+//   g         group the list by cgroup (each cgroup's processes added up) and back
 //   /         filter: type text, Enter keeps it, Esc clears it; it matches a name (substring),
 //             a pid (exact) or a cgroup path (substring)
 //   j k, arrows   move the selection;  Enter or d   drill into the selected process
@@ -20,6 +21,8 @@ export interface TopView {
   /** The process drilled into; null in the list. */
   readonly drill: number | null;
   readonly help: boolean;
+  /** The list groups processes by cgroup. */
+  readonly group?: boolean;
 }
 
 export const INITIAL_VIEW: TopView = {
@@ -75,6 +78,7 @@ export function topKey(v: TopView, key: string, pidAt: (i: number) => number | n
   if (v.help) return same(BACK.has(key) ? { ...v, help: false } : v);
   if (v.drill !== null) return same(BACK.has(key) ? { ...v, drill: null } : v);
   if (SORT_KEYS[key] !== undefined) return same({ ...v, sort: SORT_KEYS[key]!, selected: 0 });
+  if (key === 'g') return same({ ...v, group: !v.group, selected: 0 });
   if (key === '/') return same({ ...v, editing: true, filter: '' });
   if (key === '\x1b') return same({ ...v, filter: '', selected: 0 });
   if (UP.has(key)) return same({ ...v, selected: Math.max(0, v.selected - 1) });
@@ -122,6 +126,7 @@ export const HELP_LINES = [
   '  c   sort by CPU used in the last interval',
   '  r   sort by resident memory',
   '  /   filter: type a name, a pid or part of a cgroup path; Enter keeps it, Esc clears it',
+  '  g   group by cgroup (its processes added up, most remote memory first); g again: processes',
   '  j k (arrows)   move the selection',
   '  Enter or d     drill into the selected process: its threads (CPU, node) and memory per node by mapping',
   '  Esc or Backspace   back to the list',
@@ -133,5 +138,5 @@ export const HELP_LINES = [
 export function statusLine(v: TopView): string {
   if (v.editing) return `filter: ${v.filter}_   (Enter: keep, Esc: clear)`;
   const filter = v.filter === '' ? '' : `  filter '${v.filter}' (Esc clears)`;
-  return `sort: ${SORT_LABELS[v.sort]}${filter}   ?: help  q: quit`;
+  return `${v.group ? 'by cgroup, ' : ''}sort: ${v.group ? 'remote memory' : SORT_LABELS[v.sort]}${filter}   ?: help  q: quit`;
 }

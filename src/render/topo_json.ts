@@ -1,6 +1,8 @@
 // `numakit topo --json`, schemaVersion 1 (documented in docs/json-schema.md).
 // Additive changes keep the version; renames or removals bump it.
 import { cacheName, type Topology } from '../model/topology.js';
+import { nodeLayout } from '../model/layout.js';
+import { tiersToJson } from './topo_tiers.js';
 
 export const TOPO_SCHEMA_VERSION = 1;
 
@@ -19,6 +21,7 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       distances: Object.fromEntries(Object.entries(n.distances).map(([k, v]) => [String(k), v])),
       hugepages: n.hugepages,
       access: n.access,
+      access1: n.access1,
       memoryTier: n.memoryTier,
     })),
     cpus: topo.cpus.map((c) => ({
@@ -52,6 +55,8 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       sizeBytes: c.sizeBytes,
       cpus: c.cpus,
     })),
+    memoryTiers: tiersToJson(topo),
+    layout: nodeLayout(topo),
     possibleNodes: topo.possibleNodes,
     possibleCpus: topo.possibleCpus,
     cpuset: topo.cpuset,

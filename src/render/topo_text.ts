@@ -1,5 +1,6 @@
 // `numakit topo` human view: summary line, one block per node, distances, warnings.
 import { formatCpuList } from '../model/cpuset.js';
+import { nodeLayout } from '../model/layout.js';
 import {
   cpusOfNode,
   machineMemoryBytes,
@@ -11,6 +12,7 @@ import {
   type Topology,
 } from '../model/topology.js';
 import { cacheLines } from './topo_caches.js';
+import { hmatLines, tierLines } from './topo_tiers.js';
 import { formatBytes, plural } from './units.js';
 
 export function summaryLine(topo: Topology): string {
@@ -88,12 +90,7 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
     lines.push(`        ${l}`);
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
-  if (n.access) {
-    const a = n.access;
-    lines.push(
-      `        HMAT from node ${formatCpuList(a.initiators)}: read ${a.readLatencyNs ?? '?'} ns, ${a.readBandwidthMBps ?? '?'} MB/s`,
-    );
-  }
+  for (const l of hmatLines(n)) lines.push(`        ${l}`);
   if (n.memoryTier !== null) lines.push(`        memory tier ${n.memoryTier}`);
   for (const d of topo.devices.filter((x) => x.node === n.id)) lines.push(`        ${describeDevice(d)}`);
   return lines;
@@ -110,9 +107,18 @@ export function renderDistances(topo: Topology): string[] {
   return lines;
 }
 
+/** "layout: NPS4: ..." for a machine whose sockets hold several nodes or one; null when unknown. */
+export function layoutLine(topo: Topology): string | null {
+  const l = nodeLayout(topo);
+  return l === null || topo.nodes.length <= 1 ? null : `layout: ${l.advice}`;
+}
+
 export function renderTopoText(topo: Topology): string {
-  const out = [summaryLine(topo), ''];
+  const layout = layoutLine(topo);
+  const out = [summaryLine(topo), ...(layout === null ? [] : [layout]), ''];
   for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
+  const tiers = tierLines(topo);
+  if (tiers.length > 0) out.push('', ...tiers);
   const unknown = topo.devices.filter((d) => d.node === null);
   if (unknown.length > 0) {
     out.push('', 'devices on an unknown node (firmware gives no numa_node):');

@@ -1,5 +1,7 @@
 // The dashboard's JSON: the topology picture (redrawn when its version changes) and the live
 // values of a scrape. Plain data for src/serve/web/app.js.
+import { hmatLines, tierLines } from '../render/topo_tiers.js';
+import type { Topology } from '../model/topology.js';
 import { renderTopoSvg } from '../render/topo_svg.js';
 import { summaryLine } from '../render/topo_text.js';
 import type { Scrape } from './scrape.js';
@@ -11,12 +13,19 @@ export interface AgentStatus {
   readonly recent: readonly { time: string; line: string }[];
 }
 
+function tierText(t: Topology): string[] {
+  const hmat = t.nodes.flatMap((n) => hmatLines(n).map((l) => `node ${n.id}: ${l}`));
+  return [...tierLines(t), ...hmat];
+}
+
 export function topologyJson(sc: Scrape, title: string): object {
   return {
     version: sc.topologyVersion,
     title,
     summary: sc.topology ? summaryLine(sc.topology) : 'topology not readable',
     svg: sc.topology ? renderTopoSvg(sc.topology, { inlineStyle: false }) : '',
+    // The memory tiers and each node's HMAT figures, as topo prints them ([] when none).
+    tiers: sc.topology ? tierText(sc.topology) : [],
   };
 }
 
@@ -40,6 +49,8 @@ export function liveJson(sc: Scrape, agent: AgentStatus | null, o: { snapshot?: 
         memTotal: mem(n.meminfo, 'MemTotal'),
         memFree: mem(n.meminfo, 'MemFree'),
         numastat: n.numastat,
+        // pgpromote_success and pgdemote (nodeN/vmstat) where the kernel counts memory tiering.
+        tiering: sc.nodeTiering.find((t) => t.node === n.node)?.counters ?? {},
         cpus: cpu?.cpus ?? 0,
         busyCpus: cpu?.busyCpus ?? null,
         idleCpus: cpu?.idleCpus ?? null,

@@ -6,8 +6,9 @@ import { nodeCpuFamilies } from './collect/node_cpu.js';
 import { nodeExporterFamilies } from './collect/node_memory.js';
 import { hugepageFamilies, topologyFamilies } from './collect/node_static.js';
 import { processFamilies } from './collect/processes.js';
+import { cgroupFamilies } from './collect/cgroups.js';
 import { selfFamilies } from './collect/self.js';
-import { tieringFamilies } from './collect/tiering.js';
+import { nodeTieringFamilies, tieringFamilies } from './collect/tiering.js';
 import { family, s, type Family } from './exposition.js';
 import type { Scrape } from './scrape.js';
 
@@ -65,8 +66,10 @@ export function scrapeFamilies(sc: Scrape, o: FamilyOptions): Family[] {
     ...(sc.topology ? topologyFamilies(sc.topology) : []),
     ...hugepageFamilies(sc.hugepages),
     ...tieringFamilies(sc.tiering),
+    ...nodeTieringFamilies(sc.nodeTiering),
     ...irqFamilies(sc.irqs),
     ...processFamilies(sc.processes),
+    ...cgroupFamilies(sc.cgroups),
     ...doctorFamilies(sc.doctor),
     ...scrapeMetaFamilies(sc),
     ...selfFamilies(),

@@ -13,7 +13,8 @@ import { readNodeMemory, type NodeMemory } from './collect/node_memory.js';
 import { readHugepages, type NodePools } from './collect/node_static.js';
 import { TopProcessesCollector, type MachineBrief, type TopProcesses } from './collect/processes.js';
 import { readPageSize } from '../discover/node_stat.js';
-import { readTiering } from './collect/tiering.js';
+import { readNodeTiering, readTiering, type NodeTiering } from './collect/tiering.js';
+import { readCgroupSeries, type CgroupSeries } from './collect/cgroups.js';
 import { TopologyCache } from './collect/topology_cache.js';
 
 export interface ScrapeOptions {
@@ -56,8 +57,12 @@ export interface Scrape {
   readonly cpu: readonly NodeCpu[];
   readonly hugepages: readonly NodePools[];
   readonly tiering: Readonly<Record<string, number>>;
+  /** Per node: pages promoted in and demoted out (nodeN/vmstat). */
+  readonly nodeTiering: readonly NodeTiering[];
   readonly irqs: readonly DeviceIrqs[];
   readonly processes: TopProcesses;
+  /** The cgroups of the top processes, by remote memory (at most `top`). */
+  readonly cgroups: readonly CgroupSeries[];
   readonly doctor: DoctorRun | null;
 }
 
@@ -109,16 +114,25 @@ export class Scraper {
     let cpu: NodeCpu[] = [];
     let hugepages: NodePools[] = [];
     let tiering: Record<string, number> = {};
+    let nodeTiering: NodeTiering[] = [];
     let irqs: DeviceIrqs[] = [];
     let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
+    let cgroups: CgroupSeries[] = [];
     const steps: [string, () => void][] = [
       ['node_memory', () => (memory = readNodeMemory(c))],
       ['node_cpu', () => (cpu = this.cpu.read(c))],
       ['topology', () => (topology = this.topo.get(c))],
       ['hugepages', () => (hugepages = topology === null ? [] : readHugepages(c, topology))],
-      ['vmstat', () => (tiering = readTiering(c))],
+      [
+        'vmstat',
+        () => {
+          tiering = readTiering(c);
+          nodeTiering = readNodeTiering(c);
+        },
+      ],
       ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
       ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
+      ['cgroups', () => (cgroups = readCgroupSeries(c, processes, this.opts.top, this.pageSize))],
     ];
     const runs = runSteps(steps, c, this.clock);
     if (this.opts.doctor === true) this.doctor.refreshLater();
@@ -136,8 +150,10 @@ export class Scraper {
       cpu,
       hugepages,
       tiering,
+      nodeTiering,
       irqs,
       processes,
+      cgroups,
       doctor: this.doctor.run,
     };
   }

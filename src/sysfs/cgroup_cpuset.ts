@@ -85,3 +85,11 @@ export function readCgroupCpuset(root: SysRoot, pid: number): { cgroup: string; 
   const a = readCgroupAllowed(root, pid, 'cpus');
   return a === null ? null : { cgroup: a.cgroup, cpus: a.ids };
 }
+
+/** A v1 cpuset cgroup's effective CPUs or memory nodes (the cpuset hierarchy, wherever mounted); null when absent. */
+export function readCgroupEffectiveV1(root: SysRoot, cgroup: string, what: 'cpus' | 'mems'): number[] | null {
+  const mount = readCgroupHierarchies(root).cpuset;
+  const dir = mount === null ? null : cgroupDir(mount, cgroup);
+  if (mount === null || dir === null) return null;
+  return readParsed(root, `${dir}/${FILES[what][mount.noprefix ? 'noprefix' : 'v1'][0]}`, parseCpuList);
+}

@@ -87,6 +87,8 @@ export function readKernelFacts(root: SysRoot): KernelFacts {
       periodMaxMs: firstOf(root, scan('period_max_ms'), parseCount),
       sizeMb: firstOf(root, scan('size_mb'), parseCount),
     },
+    // per target node, in MB/s; 65536 (no limit in practice) by default
+    promoteRateLimitMBps: fact(root, 'proc/sys/kernel/numa_balancing_promote_rate_limit_MBps', parseCount),
     // a bitmask (1 reclaim, 2 write dirty pages, 4 swap); the kernel takes any int >= 0
     zoneReclaimMode: fact(root, 'proc/sys/vm/zone_reclaim_mode', integerIn(0, INT_MAX)),
     // 0..200 since 5.8 (0..100 before)

@@ -14,8 +14,9 @@ function readOptionalInt(root: SysRoot, path: string): number | null {
   return readParsed(root, path, parseCount);
 }
 
-export function readNodeAccess(root: SysRoot, node: number): NodeAccess | null {
-  const dir = `${NODE_DIR}/node${node}/access0/initiators`;
+/** Access class 0 (best initiators of any kind) or 1 (best initiators with CPUs). */
+export function readNodeAccess(root: SysRoot, node: number, accessClass: 0 | 1 = 0): NodeAccess | null {
+  const dir = `${NODE_DIR}/node${node}/access${accessClass}/initiators`;
   const names = listDir(root, dir);
   if (names === null) return null;
   const initiators = names

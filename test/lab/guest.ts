@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { KernelSeries } from './kernel.js';
 import { waitGroupGone } from './procs.js';
 import { buildQemuArgs } from './qemu_args.js';
 import { ensureLabAssets } from './setup.js';
@@ -28,6 +29,8 @@ export interface GuestOptions {
    * runs the command as a service and can start units (test/lab/systemd_guest.ts).
    */
   readonly init?: 'busybox' | 'systemd';
+  /** The guest's kernel: Debian 12's 6.1 series (default) or Debian 13's 6.12 (docs/lab.md). */
+  readonly kernel?: KernelSeries;
 }
 
 export interface GuestResult {
@@ -42,6 +45,8 @@ export interface GuestResult {
   readonly topology: ResolvedTopology;
   /** qemu's process group (already ended when the promise resolves). */
   readonly pgid: number;
+  /** `uname -r` of the kernel the guest booted. */
+  readonly kernelAbi: string;
 }
 
 /**
@@ -120,7 +125,7 @@ function readOr(path: string): string {
 function collect(
   share: string,
   t: ResolvedTopology,
-  extra: { timedOut: boolean; qemuErr: string; started: number; pgid: number },
+  extra: { timedOut: boolean; qemuErr: string; started: number; pgid: number; kernelAbi: string },
 ): GuestResult {
   const rc = readOr(join(share, 'rc')).trim();
   const code = !extra.timedOut && /^\d+$/.test(rc) ? Number(rc) : null;
@@ -134,6 +139,7 @@ function collect(
     durationMs: Date.now() - extra.started,
     topology: t,
     pgid: extra.pgid,
+    kernelAbi: extra.kernelAbi,
   };
 }
 
@@ -195,7 +201,10 @@ function runQemu(qemu: string, args: readonly string[], timeoutMs: number, boot?
 /** Boots a guest with `topology`, runs `command` with bash in `cwd`, and powers it off. */
 export async function runInGuest(topology: Topology, command: string, opts: GuestOptions = {}): Promise<GuestResult> {
   const t = resolveTopology(topology);
-  const assets = ensureLabAssets({ net: opts.sshPort !== undefined });
+  const assets = ensureLabAssets({
+    net: opts.sshPort !== undefined,
+    ...(opts.kernel === undefined ? {} : { kernel: opts.kernel }),
+  });
   const share = mkdtempSync(join(tmpdir(), 'numakit-lab-'));
   liveShares.add(share);
   try {
@@ -235,7 +244,7 @@ export async function runInGuest(topology: Topology, command: string, opts: Gues
       // by default cpSync rewrites them to absolute paths into the share, deleted below.
       cpSync(join(share, 'out'), opts.outDir, { recursive: true, verbatimSymlinks: true });
     }
-    return collect(share, t, { ...exit, started });
+    return collect(share, t, { ...exit, started, kernelAbi: assets.kernelAbi });
   } finally {
     rmSync(share, { recursive: true, force: true });
     liveShares.delete(share);

@@ -24,6 +24,7 @@ describe('lab harness', () => {
         'pwd; ls -d /sys/devices/system/node/node* | wc -l; echo to-host > "$LAB_OUT/f.txt"; ln -s f.txt "$LAB_OUT/link"; echo boom >&2; exit 7';
       const r = await runInGuest(SMALL, cmd, { outDir: out, timeoutMs: 120_000 });
       assert.equal(r.code, 7, r.log);
+      assert.match(r.kernelAbi, /^6\.1\./, 'the default kernel is the 6.1 series whatever else is cached');
       assert.equal(r.timedOut, false);
       assert.deepEqual(r.stdout.trim().split('\n'), [process.cwd(), '2']);
       assert.equal(r.stderr, 'boom\n');

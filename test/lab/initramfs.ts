@@ -88,17 +88,21 @@ function parseModulesDep(text: string): Map<string, string[]> {
   return deps;
 }
 
-/** Module paths (relative to the modules dir) in load order: dependencies first. */
-export function moduleLoadOrder(modulesDep: string, wanted: readonly string[]): string[] {
+function moduleName(path: string): string {
+  return basename(path)
+    .replace(/\.ko(\.[a-z]+)?$/, '')
+    .replace(/-/g, '_');
+}
+
+/**
+ * Module paths (relative to the modules dir) in load order: dependencies first. A wanted module
+ * listed in `modulesBuiltin` (the kernel's modules.builtin) is part of the kernel and is skipped:
+ * Debian 13 builds virtio_pci in, Debian 12 as a module.
+ */
+export function moduleLoadOrder(modulesDep: string, wanted: readonly string[], modulesBuiltin = ''): string[] {
   const deps = parseModulesDep(modulesDep);
-  const byName = new Map(
-    [...deps.keys()].map((p) => [
-      basename(p)
-        .replace(/\.ko(\.[a-z]+)?$/, '')
-        .replace(/-/g, '_'),
-      p,
-    ]),
-  );
+  const builtin = new Set(modulesBuiltin.split('\n').filter(Boolean).map(moduleName));
+  const byName = new Map([...deps.keys()].map((p) => [moduleName(p), p]));
   const order: string[] = [];
   const visit = (path: string): void => {
     if (order.includes(path)) return;
@@ -106,6 +110,7 @@ export function moduleLoadOrder(modulesDep: string, wanted: readonly string[]): 
     order.push(path);
   };
   for (const name of wanted) {
+    if (builtin.has(name.replace(/-/g, '_'))) continue;
     const path = byName.get(name.replace(/-/g, '_'));
     if (!path)
       throw new LabSetupError(`kernel module ${name} not found in modules.dep (is it built in, or the wrong kernel?)`);
@@ -132,9 +137,11 @@ function stage(dir: string, kernel: LabKernel, busybox: string, order: readonly 
 /** Builds (or reuses) the initramfs for this kernel; its name changes with /init and the modules. */
 export function ensureInitramfs(cache: string, kernel: LabKernel, opts: { net?: boolean } = {}): string {
   const busybox = findBusybox();
+  const builtinFile = join(kernel.modulesDir, 'modules.builtin');
   const order = moduleLoadOrder(
     readFileSync(join(kernel.modulesDir, 'modules.dep'), 'utf8'),
     opts.net ? [...GUEST_MODULES, ...NET_MODULES] : GUEST_MODULES,
+    existsSync(builtinFile) ? readFileSync(builtinFile, 'utf8') : '',
   );
   const key = createHash('sha256')
     .update(INIT_SCRIPT)

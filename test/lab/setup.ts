@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { detectAccel } from './accel.js';
 import { LabSetupError, hasCommand } from './exec.js';
 import { ensureInitramfs } from './initramfs.js';
-import { ensureKernel } from './kernel.js';
+import { DEFAULT_KERNEL, ensureKernel, type KernelSeries } from './kernel.js';
 import type { Accel } from './qemu_args.js';
 
 export interface LabAssets {
   readonly qemu: string;
   readonly kernel: string;
   readonly kernelAbi: string;
+  readonly kernelSeries: KernelSeries;
   readonly initrd: string;
   readonly accel: Accel;
 }
@@ -21,16 +22,21 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 const QEMU = 'qemu-system-x86_64';
 const NEEDED = [QEMU, 'dpkg-deb', 'depmod', 'xz', 'cpio', 'timeout'];
 
-const cached = new Map<boolean, LabAssets>();
+const cached = new Map<string, LabAssets>();
 
 export function labCacheDir(): string {
   return process.env['LAB_CACHE'] ?? join(REPO_ROOT, '.lab-cache');
 }
 
-/** Throws LabSetupError (one line) when the lab cannot run here; never skips silently. `net`: a NIC driver too. */
-export function ensureLabAssets(opts: { net?: boolean } = {}): LabAssets {
+/**
+ * Throws LabSetupError (one line) when the lab cannot run here; never skips silently. `net`: a NIC
+ * driver too; `kernel`: the kernel series (default 6.1, whatever else the cache holds).
+ */
+export function ensureLabAssets(opts: { net?: boolean; kernel?: KernelSeries } = {}): LabAssets {
   const net = opts.net === true;
-  const have = cached.get(net);
+  const series = opts.kernel ?? DEFAULT_KERNEL;
+  const key = `${series}/${net}`;
+  const have = cached.get(key);
   if (have) return have;
   const missing = NEEDED.filter((c) => !hasCommand(c));
   if (missing.length > 0) {
@@ -40,9 +46,16 @@ export function ensureLabAssets(opts: { net?: boolean } = {}): LabAssets {
   }
   const cache = labCacheDir();
   mkdirSync(cache, { recursive: true });
-  const kernel = ensureKernel(cache, { net });
+  const kernel = ensureKernel(cache, { net, series });
   const initrd = ensureInitramfs(cache, kernel, { net });
-  const assets: LabAssets = { qemu: QEMU, kernel: kernel.vmlinux, kernelAbi: kernel.abi, initrd, accel: detectAccel() };
-  cached.set(net, assets);
+  const assets: LabAssets = {
+    qemu: QEMU,
+    kernel: kernel.vmlinux,
+    kernelAbi: kernel.abi,
+    kernelSeries: series,
+    initrd,
+    accel: detectAccel(),
+  };
+  cached.set(key, assets);
   return assets;
 }

@@ -1,9 +1,10 @@
 // `numakit` with no command: a short overview of this machine and what to try next.
-import { discoverTopology } from '../../discover/topology.js';
+import { discoverForLayout } from '../../discover/topology.js';
 import { failureLine } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
 import type { Topology } from '../../model/topology.js';
-import { renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
+import { nodeLayout } from '../../model/layout.js';
+import { layoutLine, renderDistances, summaryLine, describeDevice } from '../../render/topo_text.js';
 import { formatBytes } from '../../render/units.js';
 import type { Context } from '../context.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
@@ -15,7 +16,12 @@ const OPTIONS = {
 } as const;
 
 function nodeLines(ctx: Context, t: Topology): string[] {
-  const lines = [`numakit: ${ctx.root.isReal ? 'this machine' : ctx.root.label}: ${summaryLine(t)}`, ''];
+  const layout = layoutLine(t);
+  const lines = [
+    `numakit: ${ctx.root.isReal ? 'this machine' : ctx.root.label}: ${summaryLine(t)}`,
+    ...(layout === null ? [] : [layout]),
+    '',
+  ];
   for (const n of t.nodes) {
     const devs = t.devices.filter((d) => d.node === n.id).map((d) => `${d.kind} ${d.name}`);
     lines.push(
@@ -62,6 +68,7 @@ function overviewJson(ctx: Context, t: Topology, sections: Record<string, unknow
         })),
         devicesWithoutNode: t.devices.filter((d) => d.node === null).map((d) => ({ kind: d.kind, name: d.name })),
         distances: Object.fromEntries(t.nodes.map((n) => [String(n.id), n.distances])),
+        layout: nodeLayout(t),
         ...sections,
       },
       null,
@@ -77,7 +84,7 @@ memory and devices per node, distances, the most serious doctor findings, the pr
 the most remote memory) and what to try next.`,
   options: OPTIONS,
   async run({ values }, ctx) {
-    const t = discoverTopology(ctx.root, { caches: false });
+    const t = discoverForLayout(ctx.root);
     const sections: [string, { text: string; data: unknown } | null][] = [];
     const failures: { section: string; error: string }[] = [];
     for (const s of OVERVIEW_SECTIONS) {

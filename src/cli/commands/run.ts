@@ -49,6 +49,11 @@ const OPTIONS = {
     group: OTHER,
     help: "NODES may name nodes outside Mems_allowed, CPUS CPUs outside the\ncurrent affinity (the kernel still keeps CPUs in the cgroup's cpuset)",
   },
+  fallback: {
+    type: 'boolean',
+    group: OTHER,
+    help: "where the cgroup's cpuset forbids the nodes or CPUs, step down instead of\nfailing (membind -> preferred -> CPU binding only -> none), one line on\nstderr per step saying what and why; COMMAND's exit status is its own",
+  },
   show: { type: 'boolean', short: 's', group: OTHER, help: 'print the current policy and binding (numactl --show)' },
   hardware: { type: 'boolean', short: 'H', group: OTHER, help: 'print the nodes (numactl --hardware)' },
   length: {
@@ -175,7 +180,9 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
 
   const sys = readSystem(ctx.root);
   const native = await import('../../native/index.js');
-  applyBinding(native, opts, { sys, root: ctx.root, note: ctx.err, route });
+  const binding = { sys, root: ctx.root, note: ctx.err, route };
+  if (opts.fallback) (await import('../../actuate/run_fallback.js')).applyFallbackBinding(native, opts, binding);
+  else applyBinding(native, opts, binding);
   if (opts.show) {
     ctx.out(renderShow(readShowState(native, sys)));
     return 0;

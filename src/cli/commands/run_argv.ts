@@ -28,6 +28,7 @@ type Name =
   | 'all'
   | 'help'
   | 'balancing'
+  | 'fallback'
   | 'shm'
   | 'file'
   | 'shmid'
@@ -61,6 +62,7 @@ const OPTIONS: readonly Opt[] = [
   { long: 'hardware', short: 'H', name: 'hardware', arg: false },
   { long: 'all', short: 'a', name: 'all', arg: false },
   { long: 'balancing', short: 'b', name: 'balancing', arg: false },
+  { long: 'fallback', name: 'fallback', arg: false },
   { long: 'help', short: 'h', name: 'help', arg: false },
   // numactl's shared memory and tmpfs/hugetlbfs file policies.
   { long: 'shm', short: 'S', name: 'shm', arg: true },
@@ -159,6 +161,9 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
         return false;
       case 'balancing':
         out.balancing = true;
+        return true;
+      case 'fallback':
+        out.fallback = true;
         return true;
       case 'shm':
       case 'file':
@@ -268,6 +273,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     if (out.command.length > 0)
       throw new RunArgsError(`--${shm.kind} sets a policy on shared memory and runs no command ('${out.command[0]}')`);
     if (out.balancing) throw new RunArgsError(`--balancing applies to a process, not to --${shm.kind}`);
+    if (out.fallback) throw new RunArgsError(`--fallback applies to a process, not to --${shm.kind}`);
     out.shm = shm;
     return out;
   }

@@ -71,6 +71,7 @@ const stat: CommandModule<StatOptions> = {
     '[-c] [-m] [-n] [-p PID|PATTERN]... [-s[NODE]] [-v] [-z] [PID|PATTERN...] [--numastat | --json]',
     '-V',
     '--procs [--top N] [--window SEC] [--json]',
+    '--cgroup [PATH] [--top N] [--window SEC] [--json]',
     '--watch SEC [--count N] [--json]',
   ],
   description: `NUMA statistics, as numastat shows them, plus where processes run versus where their memory is.
@@ -94,6 +95,7 @@ See also: numakit top (live view).`,
       return 0;
     }
     if (o.procs) return (await import('./stat_processes.js')).runProcs(o, ctx);
+    if (o.cgroup) return (await import('./stat_cgroups.js')).runCgroups(o, ctx);
     if (o.watch !== null)
       return (await import('./stat_watch.js')).runWatch(ctx, {
         intervalSeconds: o.watch,

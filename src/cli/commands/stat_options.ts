@@ -59,8 +59,12 @@ export const STAT_OPTIONS = {
     type: 'boolean',
     help: 'every process with resident memory, most memory on nodes it does not run on\nfirst, with its LOCALITY: the share of its memory on the nodes where it spent\nCPU time during the window, weighted by that time (1 = all local, 0 = all remote),\nand its ACCESS locality: the share of its recent memory accesses that hit the\nnode each thread runs on, from the PMU where the CPU samples memory accesses\n(Intel PEBS, AMD IBS; over another window), else from NUMA-balancing faults\n(needs kernel.numa_balancing on); the note says why when neither (docs/stat.md)',
   },
-  top: { type: 'string', value: 'N', help: 'how many processes --procs shows (default 20)' },
-  window: { type: 'string', value: 'SEC', help: 'how long --procs samples CPU time (default 1)' },
+  cgroup: {
+    type: 'boolean',
+    help: "cgroups by the remote memory of their processes: each one's memory per node\n(memory.numa_stat), the CPUs and memory nodes its cpuset allows, its locality;\nwith a cgroup PATH after it (/system.slice/x.service), that cgroup and its\nprocesses in full (cgroup v2 and v1)",
+  },
+  top: { type: 'string', value: 'N', help: 'how many processes --procs (cgroups --cgroup) shows (default 20)' },
+  window: { type: 'string', value: 'SEC', help: 'how long --procs or --cgroup samples CPU time (default 1)' },
   watch: {
     type: 'string',
     value: 'SEC',
@@ -94,6 +98,9 @@ export interface StatOptions {
   numastat: boolean;
   json: boolean;
   procs: boolean;
+  /** --cgroup: every cgroup (cgroupPath null) or the one named after it. */
+  cgroup: boolean;
+  cgroupPath: string | null;
   top: number;
   windowSeconds: number;
   watch: number | null;
@@ -150,8 +157,12 @@ function checkModes(o: StatOptions, v: ParsedOptions<typeof STAT_OPTIONS>['value
       `stat: --watch and ${firstNumastat ?? '--numastat'} cannot be used together (--watch shows the counters per second)`,
     );
   }
-  if ((v.top !== undefined || v.window !== undefined) && !o.procs)
-    throw new UsageError(`stat: ${v.top !== undefined ? '--top' : '--window'} goes with --procs`);
+  if (o.cgroup && (o.procs || o.watch !== null || o.numastat || firstNumastat !== undefined))
+    throw new UsageError(
+      `stat: --cgroup and ${o.procs ? '--procs' : o.watch !== null ? '--watch' : o.numastat ? '--numastat' : firstNumastat} cannot be used together`,
+    );
+  if ((v.top !== undefined || v.window !== undefined) && !o.procs && !o.cgroup)
+    throw new UsageError(`stat: ${v.top !== undefined ? '--top' : '--window'} goes with --procs or --cgroup`);
   if (v.count !== undefined && o.watch === null) throw new UsageError('stat: --count goes with --watch');
 }
 
@@ -161,7 +172,11 @@ export function parseStatArgs(args: string[]): StatOptions {
     positionals,
     help,
   } = parseOptions(STAT_DECLARATION, rewriteSort(args), 'stat') as ParsedOptions<typeof STAT_OPTIONS>;
-  const specs = [...(v.p ?? []), ...positionals];
+  const cgroup = v.cgroup === true;
+  if (cgroup && positionals.length > 1) throw new UsageError('stat: --cgroup takes one cgroup PATH');
+  if (cgroup && positionals.length === 1 && !positionals[0]!.startsWith('/'))
+    throw new UsageError(`stat: --cgroup ${positionals[0]}: a cgroup path starts with / (/system.slice/x.service)`);
+  const specs = [...(v.p ?? []), ...(cgroup ? [] : positionals)];
   const o: StatOptions = {
     compress: v.c === true,
     meminfo: v.m === true,
@@ -174,6 +189,8 @@ export function parseStatArgs(args: string[]): StatOptions {
     numastat: v.numastat === true,
     json: v.json === true,
     procs: v.procs === true,
+    cgroup,
+    cgroupPath: cgroup ? (positionals[0] ?? null) : null,
     top: positiveNumber(v.top, '--top', true) ?? 20,
     windowSeconds: positiveNumber(v.window, '--window', false) ?? 1,
     watch: positiveNumber(v.watch, '--watch', false),
@@ -182,7 +199,14 @@ export function parseStatArgs(args: string[]): StatOptions {
     help,
   };
   o.compat =
-    !o.compress && !o.meminfo && !o.counters && specs.length === 0 && o.sort === null && !o.verbose && o.showZero;
+    !o.cgroup &&
+    !o.compress &&
+    !o.meminfo &&
+    !o.counters &&
+    specs.length === 0 &&
+    o.sort === null &&
+    !o.verbose &&
+    o.showZero;
   if (!help) checkModes(o, v);
   return o;
 }

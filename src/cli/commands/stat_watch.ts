@@ -5,10 +5,13 @@ import {
   renderWatchHeader,
   renderWatchJson,
   renderWatchLine,
+  hasTiering,
   watchRates,
   type WatchPoint,
 } from '../../render/stat_watch.js';
+import { tieringCounters } from '../../model/tiering_counters.js';
 import { readNodeMeminfo } from '../../sysfs/node_meminfo.js';
+import { readNodeVmstat } from '../../sysfs/node_vmstat.js';
 import type { Context } from '../context.js';
 import { wakeableWait, type Wait } from '../wait.js';
 
@@ -17,7 +20,10 @@ function point(ctx: Context): WatchPoint {
   const nodes = new Map(
     s.nodes.map((n, i) => [
       n,
-      { counters: s.numastat[i]!, freeBytes: readNodeMeminfo(ctx.root, n)?.['MemFree'] ?? null },
+      {
+        counters: { ...s.numastat[i]!, ...tieringCounters(readNodeVmstat(ctx.root, n)) },
+        freeBytes: readNodeMeminfo(ctx.root, n)?.['MemFree'] ?? null,
+      },
     ]),
   );
   return { nodes, atMs: performance.now() };
@@ -43,7 +49,7 @@ export async function runWatch(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   // The header after the handlers: a SIGTERM sent on seeing it (a test, a supervisor) is handled.
-  if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()]));
+  if (!o.json) ctx.out(renderWatchHeader([...prev.nodes.keys()], { tiering: hasTiering(prev) }));
   try {
     for (let lines = 0; !stop && (o.count === null || lines < o.count); lines++) {
       wait = wakeableWait(o.intervalSeconds * 1000);

@@ -3,6 +3,9 @@
 // a process and get help (render/top_view.ts). Quits on q or Ctrl-C and always gives the
 // terminal back (cursor, raw mode, main screen), also on SIGTERM/SIGHUP or an error.
 // Without a terminal it prints plain frames (--iterations of them, default 1), like top -b.
+import { cgroupTotals } from '../../policy/cgroup_rank.js';
+import { DEMOTED, PROMOTED, tieringCounters } from '../../model/tiering_counters.js';
+import { readNodeVmstat } from '../../sysfs/node_vmstat.js';
 import { readNodeStat } from '../../discover/node_stat.js';
 import { readText } from '../../sysfs/read.js';
 import { REAL_ROOT } from '../../sysfs/root.js';
@@ -43,9 +46,11 @@ interface Prev {
 function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNode[]; next: Prev } {
   const s = readNodeStat(ctx.root);
   const secs = prev ? (now - prev.atMs) / 1000 : 0;
-  const counters = new Map(s.nodes.map((n, i) => [n, s.numastat[i]!]));
+  const counters = new Map(
+    s.nodes.map((n, i) => [n, { ...s.numastat[i]!, ...tieringCounters(readNodeVmstat(ctx.root, n)) }]),
+  );
   const nodes = s.nodes.map((id, i) => {
-    const c = s.numastat[i]!;
+    const c = counters.get(id)!;
     const p = prev?.counters.get(id);
     const r = (k: string) =>
       p && secs > 0 && p[k] !== undefined && c[k] !== undefined ? Math.max(0, c[k]! - p[k]!) / secs : null;
@@ -58,6 +63,8 @@ function nodesNow(ctx: Context, prev: Prev | null, now: number): { nodes: TopNod
       missRate: r('numa_miss'),
       foreignRate: r('numa_foreign'),
       otherRate: r('other_node'),
+      ...(c[PROMOTED] === undefined ? {} : { promoteRate: r(PROMOTED) }),
+      ...(c[DEMOTED] === undefined ? {} : { demoteRate: r(DEMOTED) }),
     };
   });
   return { nodes, next: { counters, atMs: now } };
@@ -130,6 +137,8 @@ interface Screen {
   /** The rows shown by the last draw (what j/k and Enter act on). */
   rows: TopRow[];
   topology: Topology | null;
+  /** Cgroups listed by the last grouped draw (j/k move over them; there is no drill-down). */
+  cgroupCount?: number;
 }
 
 function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; width: number; height: number }) {
@@ -155,7 +164,13 @@ function draw(ctx: Context, s: Sampled, screen: Screen, o: { interval: number; w
     screen.topology ??= discoverTopology(ctx.root, { caches: false });
     detail = readProcessDetail(ctx.root, screen.view.drill, screen.topology);
   }
+  const grouped = screen.view.group === true && screen.view.drill === null;
+  const groups = grouped
+    ? cgroupTotals(s.ranked, cgroupOf).filter((c) => screen.view.filter === '' || c.path.includes(screen.view.filter))
+    : undefined;
+  if (groups !== undefined) screen.cgroupCount = groups.length;
   return renderTopFrame({
+    ...(groups === undefined ? {} : { cgroups: groups }),
     time: new Date().toTimeString().slice(0, 8),
     intervalSeconds: o.interval,
     nodes: s.nodes,
@@ -218,7 +233,14 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
   // A key redraws at once from the last sample (no new sampling: that waits for the interval).
   const onKey = (b: Buffer) => {
     for (const key of splitKeys(b.toString('latin1'))) {
-      const r = topKey(screen.view, key, (i) => screen.rows[i]?.sample.pid ?? null);
+      // Grouped, a row is a cgroup: j/k move over them, Enter has no process to drill into.
+      const pidAt = (i: number) =>
+        screen.view.group === true
+          ? (screen.cgroupCount ?? 0) > i && i > screen.view.selected
+            ? 0
+            : null
+          : (screen.rows[i]?.sample.pid ?? null);
+      const r = topKey(screen.view, key, pidAt);
       screen.view = r.view;
       if (r.quit) return stop();
     }
@@ -270,11 +292,13 @@ async function batch(ctx: Context, interval: number, iterations: number): Promis
 const top: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--interval SEC] [--iterations N]'],
   description: `A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
-use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second), then
-processes by memory remote from where they run, with their locality (see numakit stat --procs).
+use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second; pages
+promoted in and demoted out where the kernel counts memory tiering), then processes by memory
+remote from where they run, with their locality (see numakit stat --procs).
 
 Keys: m, l, c, r sort by remote memory, locality (worst first), CPU, resident memory; / filters
-by name, pid or cgroup path (Enter keeps the filter, Esc clears it); j/k or the arrows move the
+by name, pid or cgroup path (Enter keeps the filter, Esc clears it); g groups the list by
+cgroup (each cgroup's processes added up, most remote memory first; g again: processes); j/k or the arrows move the
 selection and Enter (or d) drills into a process: its threads with the CPU and node each last
 ran on, and its mappings by size with their memory per node; Esc or Backspace goes back; ?
 shows the keys; q quits (Ctrl-C too). The terminal is restored on exit, Ctrl-C, SIGTERM and SIGHUP.

@@ -23,6 +23,13 @@ function state(mask: number): string {
   return mask === 0 ? 'off' : mask === 2 ? 'in tiering mode only' : mask === 3 ? 'on, with tiering' : 'on';
 }
 
+/** For tiering mode: the slower tier it promotes from. */
+function promotesFrom(want: AutonumaMode, p: Profile): string {
+  const nodes = p.facts.slowerTierNodes ?? [];
+  if (want !== 'tiering' || nodes.length === 0) return '';
+  return ` to promote hot pages from the slower tier (node${nodes.length > 1 ? 's' : ''} ${nodes.join(',')})`;
+}
+
 function against(mask: number, a: Advice<AutonumaMode>, p: Profile, path: string): Finding {
   const evidence = [ev(path, mask), ev('placement', p.placement.detail)];
   if (matches(mask, a.value)) return pass(ID, ID, `AutoNUMA ${state(mask)}, as the ${p.name} profile wants`, evidence);
@@ -33,7 +40,7 @@ function against(mask: number, a: Advice<AutonumaMode>, p: Profile, path: string
     evidence,
     changes,
     ...commandsFor(changes),
-    title: `AutoNUMA is ${state(mask)}; the ${p.name} profile wants it ${WORDS[a.value]}`,
+    title: `AutoNUMA is ${state(mask)}; the ${p.name} profile wants it ${WORDS[a.value]}${promotesFrom(a.value, p)}`,
     why: a.reason,
   });
 }

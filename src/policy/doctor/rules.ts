@@ -3,6 +3,7 @@ import type { DoctorInput } from '../../model/doctor_input.js';
 import { sortFindings, type Finding } from '../../model/finding.js';
 import { autonumaScan } from './autonuma_scan.js';
 import { cpufreqTuned } from './cpufreq_tuned.js';
+import { demotion } from './demotion.js';
 import { deviceNode } from './device_node.js';
 import { ioQueues } from './io_queues.js';
 import { irqLocality } from './irq_locality.js';
@@ -11,12 +12,15 @@ import { ksm } from './ksm.js';
 import { lowLocality } from './low_locality.js';
 import { memoryImbalance } from './memory_imbalance.js';
 import { memoryOnlyNodes } from './memory_only_nodes.js';
+import { memoryTiers } from './memory_tiers.js';
 import { nodeHealth } from './node_health.js';
+import { nodeLayoutRule } from './node_layout.js';
 import { numaBalancing } from './numa_balancing.js';
 import { numaMiss } from './numa_miss.js';
 import { numaOff } from './numa_off.js';
 import { pinnedRemote } from './pinned_remote.js';
 import type { Profile } from './profiles.js';
+import { promoteRate } from './promote_rate.js';
 import type { Rule } from './rule.js';
 import { swap } from './swap.js';
 import { thp } from './thp.js';
@@ -43,6 +47,10 @@ export const RULES: readonly Rule[] = [
   memoryOnlyNodes,
   nodeHealth,
   cpufreqTuned,
+  demotion,
+  memoryTiers,
+  promoteRate,
+  nodeLayoutRule,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -18,7 +18,8 @@ const BY_ID: readonly [RegExp, SettingKey][] = [
   [/^irq-locality\/(?!nvme)/, 'irq'],
   [/^io-queues\/rps\//, 'rps'],
   [/^io-queues\/rq_affinity\//, 'rqAffinity'],
-  [/^memory-only-nodes\/demotion$/, 'demotion'],
+  [/^demotion$/, 'demotion'],
+  [/^promote-rate-limit$/, 'promoteRate'],
 ];
 
 export function settingOf(findingId: string): SettingKey | null {

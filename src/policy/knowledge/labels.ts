@@ -18,7 +18,10 @@ export const SETTING_LABELS: Readonly<Record<SettingKey, string>> = {
   rqAffinity: 'NVMe rq_affinity',
   tuned: 'tuned profile',
   demotion: 'demotion to slower nodes',
+  promoteRate: 'promotion rate limit (kernel.numa_balancing_promote_rate_limit_MBps)',
 };
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 
 type Formatters = { readonly [K in SettingKey]: (v: SettingValues[K]) => string };
 
@@ -41,6 +44,8 @@ const FORMAT: Formatters = {
   rqAffinity: (v) => `${v}`,
   tuned: (v) => v.profile,
   demotion: () => 'on',
+  promoteRate: (v) =>
+    `${pct(v.share)} of the slower tier's bandwidth (${pct(v.floorShare)} to ${pct(v.share)} also fine)`,
 };
 
 export function formatValue<K extends SettingKey>(key: K, v: SettingValues[K]): string {

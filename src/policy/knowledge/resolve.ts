@@ -2,7 +2,8 @@
 // doctor, apply and plan call, so they cannot disagree. A setting is wanted (with the table's
 // advice), moot on this machine (one node; nothing to tier; AutoNUMA off so its scan rate is
 // unused), or asked (it depends on a placement nobody could tell). No opinion: not in Wants.
-import type { Topology } from '../../model/topology.js';
+import { memoryOnly, memoryOnlyInDramTier, slowerTier, slowTierBandwidthMBps } from '../../model/tiers.js';
+import type { NodeId, Topology } from '../../model/topology.js';
 import type { PlacementInfo } from './placement.js';
 import type { ProfileRef } from './profiles.js';
 import { TABLE } from './table.js';
@@ -35,6 +36,15 @@ export interface MachineFacts {
   readonly memoryOnlyNodes: number;
   /** uname -r, or null when unknown. */
   readonly kernelRelease: string | null;
+  /**
+   * Nodes in a memory tier slower than DRAM's (model/tiers.ts), what demotion and promotion work
+   * on; the memory-only nodes where the kernel reports no tiers. Absent: taken as the memory-only nodes.
+   */
+  readonly slowerTierNodes?: readonly NodeId[];
+  /** Memory-only nodes the kernel put in DRAM's own tier (no abstract distance for them). */
+  readonly memoryOnlyInDramTier?: readonly NodeId[];
+  /** The slowest write (else read) bandwidth of the slower tier's nodes from HMAT, MB/s; null when unknown. */
+  readonly slowTierBandwidthMBps?: number | null;
 }
 
 export interface TuningProfile {
@@ -47,11 +57,24 @@ export interface TuningProfile {
 }
 
 export function machineFacts(t: Topology): MachineFacts {
+  const slower = slowerTier(t).nodes;
   return {
     nodes: t.nodes.length,
-    memoryOnlyNodes: t.nodes.filter((n) => n.cpus.length === 0 && (n.memTotalBytes ?? 0) > 0).length,
+    memoryOnlyNodes: memoryOnly(t).length,
     kernelRelease: t.kernel.kernelRelease.value,
+    slowerTierNodes: slower,
+    memoryOnlyInDramTier: memoryOnlyInDramTier(t).map((n) => n.id),
+    slowTierBandwidthMBps: slowTierBandwidthMBps(t, slower),
   };
+}
+
+/** The reason nothing can be demoted or promoted here, or null when a slower tier exists. */
+export function noSlowerTier(f: MachineFacts, what: 'demote to' | 'promote from'): string | null {
+  if ((f.slowerTierNodes?.length ?? f.memoryOnlyNodes) > 0) return null;
+  const shared = f.memoryOnlyInDramTier ?? [];
+  if (shared.length > 0)
+    return `memory-only node${shared.length > 1 ? 's' : ''} ${shared.join(',')} share${shared.length > 1 ? '' : 's'} DRAM's memory tier (no abstract distance from HMAT or CDAT): nothing to ${what}`;
+  return `no memory-only (slower) node on this machine: nothing to ${what}`;
 }
 
 /** "6.1.0-13-amd64" >= [5, 18]. Unknown releases count as new enough (the file then decides). */
@@ -62,7 +85,7 @@ export function kernelAtLeast(release: string | null, major: number, minor: numb
 }
 
 /** Settings that mean nothing on one node: there is nowhere else to place or take memory. */
-const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion'];
+const NUMA_ONLY: readonly SettingKey[] = ['autonuma', 'autonumaScan', 'zoneReclaim', 'irq', 'demotion', 'promoteRate'];
 
 function moot(
   key: SettingKey,
@@ -70,14 +93,23 @@ function moot(
   autonuma: Resolved<SettingValues['autonuma']> | undefined,
 ): string | null {
   if (f.nodes <= 1 && NUMA_ONLY.includes(key)) return 'one NUMA node: nothing to place';
-  if (key === 'demotion' && f.memoryOnlyNodes === 0)
-    return 'no memory-only (slower) node on this machine: nothing to demote to';
-  if (
-    key === 'autonumaScan' &&
-    autonuma !== undefined &&
-    (autonuma.state === 'moot' || (autonuma.state === 'want' && autonuma.advice.value === 'off'))
-  )
+  if (key === 'demotion') return noSlowerTier(f, 'demote to');
+  if (key === 'promoteRate') return promoteRateMoot(f, autonuma);
+  if (key === 'autonumaScan' && autonuma?.state === 'moot')
+    return 'the profile leaves AutoNUMA as it is here: its scan rate is not judged';
+  if (key === 'autonumaScan' && autonuma?.state === 'want' && autonuma.advice.value === 'off')
     return 'AutoNUMA is to be off: its scan rate is unused';
+  return null;
+}
+
+/** The promotion rate limit matters only where AutoNUMA promotes, and is judged against HMAT's bandwidth. */
+function promoteRateMoot(f: MachineFacts, autonuma: Resolved<SettingValues['autonuma']> | undefined): string | null {
+  const none = noSlowerTier(f, 'promote from');
+  if (none !== null) return none;
+  if (autonuma?.state !== 'want' || autonuma.advice.value !== 'tiering')
+    return 'AutoNUMA is not to run in tiering mode: nothing is promoted';
+  if ((f.slowTierBandwidthMBps ?? null) === null)
+    return "the slower tier's bandwidth is unknown (no HMAT figures for its nodes): no limit to derive";
   return null;
 }
 
@@ -109,8 +141,8 @@ function resolveOne<K extends SettingKey>(
 /** AutoNUMA's tiering mode needs slower nodes and a 5.18+ kernel. */
 function tieringCheck<T>(key: SettingKey, advice: Advice<T>, f: MachineFacts): Resolved<T> | null {
   if (key !== 'autonuma' || advice.value !== 'tiering') return null;
-  if (f.memoryOnlyNodes === 0)
-    return { state: 'moot', why: 'no memory-only (slower) node on this machine: nothing to promote from' };
+  const none = noSlowerTier(f, 'promote from');
+  if (none !== null) return { state: 'moot', why: none };
   if (!kernelAtLeast(f.kernelRelease, 5, 18))
     return {
       state: 'moot',

@@ -14,6 +14,8 @@ export const SOURCES = {
   'kernel-cpufreq': 'Linux Documentation/admin-guide/pm/cpufreq.rst: scaling governors',
   'kernel-tiering':
     'Linux Documentation/admin-guide/sysctl/kernel.rst (numa_balancing = 2, memory tiering, 5.18+) and Documentation/ABI/testing/sysfs-kernel-mm-numa (demotion_enabled, 5.15+)',
+  'kernel-promote-rate':
+    'Linux Documentation/admin-guide/sysctl/kernel.rst: numa_balancing_promote_rate_limit_MBps, "a rule of thumb is to set this to less than 1/10 of the PMEM node write bandwidth"',
   irqbalance: "irqbalance(1): places each IRQ on its device's NUMA node; --banirq leaves an IRQ alone",
   tuned:
     'tuned-profiles(7): throughput-performance (sets transparent_hugepages=always), latency-performance, network-latency',

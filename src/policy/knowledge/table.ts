@@ -278,6 +278,11 @@ export const TABLE: Readonly<Record<WorkloadClass, ClassEntry>> = {
         'cold pages move to the slower node under memory pressure instead of being reclaimed or swapped',
         ['kernel-tiering'],
       ),
+      promoteRate: a(
+        { share: 0.1, floorShare: 0.01 },
+        "promotion traffic takes the slower tier's bandwidth from the application: at most a tenth of it, and not so little that hot pages stay slow",
+        ['kernel-promote-rate'],
+      ),
     },
   },
 };

@@ -46,6 +46,15 @@ export interface ScanWant {
   readonly sizeFloorMb: number;
 }
 
+/**
+ * kernel.numa_balancing_promote_rate_limit_MBps as shares of the slower tier's bandwidth (HMAT,
+ * the slowest of its nodes): `share` is set; anything from `floorShare` to `share` is left alone.
+ */
+export interface PromoteRateWant {
+  readonly share: number;
+  readonly floorShare: number;
+}
+
 /** A stock tuned profile that suits the class; others that are as good. */
 export interface TunedWant {
   readonly profile: string;
@@ -70,6 +79,8 @@ export interface SettingValues {
   readonly tuned: TunedWant;
   /** Demote cold pages to slower memory nodes (sys/kernel/mm/numa/demotion_enabled). */
   readonly demotion: 'on';
+  /** Promotion to fast nodes held to a share of the slower tier's bandwidth. */
+  readonly promoteRate: PromoteRateWant;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -89,6 +100,7 @@ export const SETTINGS: readonly SettingKey[] = [
   'rqAffinity',
   'tuned',
   'demotion',
+  'promoteRate',
 ];
 
 /** Advice that depends on placement: what a bound and an unpinned workload want (null: no opinion). */

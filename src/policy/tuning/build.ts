@@ -9,7 +9,7 @@ import { governorChanges } from './cpu.js';
 import type { TuningInput } from './input.js';
 import { rpsChanges, rpsNics, rqAffinityChanges } from './io.js';
 import { irqChanges } from './irq.js';
-import { demotionChanges, ksmChanges, swappinessChanges, zoneReclaimChanges } from './memory.js';
+import { demotionChanges, ksmChanges, promoteRateChanges, swappinessChanges, zoneReclaimChanges } from './memory.js';
 import { thpChanges } from './thp.js';
 
 export interface SettingChanges {
@@ -68,6 +68,8 @@ function changesFor(key: SettingKey, p: TuningProfile, input: TuningInput): Chan
       return `${wanted(p, key)!.value.profile}: not a runtime change (--persist writes a tuned profile including it; tuned-adm activates it)`;
     case 'demotion':
       return demotionChanges(wanted(p, key)!);
+    case 'promoteRate':
+      return promoteRateChanges(wanted(p, key)!, p.facts.slowTierBandwidthMBps!);
   }
 }
 

@@ -1,6 +1,6 @@
 // Memory reclaim and merging: zone_reclaim_mode, swappiness, KSM, demotion to slower nodes.
 import type { Change, ServiceState } from '../../model/change.js';
-import type { Advice } from '../knowledge/types.js';
+import type { Advice, PromoteRateWant } from '../knowledge/types.js';
 import { service, sysctl, sysfs } from './change.js';
 
 export const KSM_RUN = 'sys/kernel/mm/ksm/run';
@@ -35,4 +35,22 @@ export function ksmChanges(a: Advice<'off'>, services: Readonly<Record<string, S
 
 export function demotionChanges(a: Advice<'on'>): Change[] {
   return [sysfs(DEMOTION, 'true', a.reason)];
+}
+
+export const PROMOTE_RATE = 'kernel.numa_balancing_promote_rate_limit_MBps';
+
+/** The limit's value and the range left alone, in MB/s, for a slower tier of `bandwidthMBps`. */
+export function promoteRateRange(w: PromoteRateWant, bandwidthMBps: number): { value: number; low: number } {
+  const value = Math.max(1, Math.floor(bandwidthMBps * w.share));
+  return { value, low: Math.min(value, Math.max(1, Math.ceil(bandwidthMBps * w.floorShare))) };
+}
+
+export function promoteRateChanges(a: Advice<PromoteRateWant>, bandwidthMBps: number): Change[] {
+  const r = promoteRateRange(a.value, bandwidthMBps);
+  return [
+    {
+      ...sysctl(PROMOTE_RATE, r.value, `${a.reason} (slower tier: ${bandwidthMBps} MB/s)`),
+      acceptRange: [r.low, r.value],
+    },
+  ];
 }

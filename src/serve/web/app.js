@@ -49,15 +49,19 @@ async function loadTopology() {
   document.title = `numakit: ${t.title}`;
   // Server-rendered and escaped SVG (src/render/topo_svg.ts).
   $('topology').innerHTML = t.svg;
+  const tiers = $('tiers');
+  tiers.textContent = (t.tiers ?? []).join('\n');
+  tiers.hidden = !t.tiers || t.tiers.length === 0;
 }
 
-function rate(now, before, node, key) {
+function rate(now, before, node, key, group = 'numastat') {
   if (!before) return null;
   const a = now.nodes.find((n) => n.node === node);
   const b = before.nodes.find((n) => n.node === node);
   const dt = (now.at - before.at) / 1000;
-  if (!a || !b || !a.numastat || !b.numastat || dt <= 0 || a.numastat[key] === undefined) return null;
-  return Math.max(0, (a.numastat[key] - b.numastat[key]) / dt);
+  if (!a || !b || !a[group] || !b[group] || dt <= 0 || a[group][key] === undefined || b[group][key] === undefined)
+    return null;
+  return Math.max(0, (a[group][key] - b[group][key]) / dt);
 }
 
 function fmtRate(r) {
@@ -83,6 +87,8 @@ function showNodes(live) {
         r('numa_miss'),
         r('other_node'),
         r('local_node'),
+        fmtRate(rate(live, previous, n.node, 'pgpromote_success', 'tiering')),
+        fmtRate(rate(live, previous, n.node, 'pgdemote', 'tiering')),
       ];
     }),
   );

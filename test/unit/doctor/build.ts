@@ -19,6 +19,7 @@ export function node(id: number, cpus: number[], memGiB = 16, freeGiB = 8): Numa
     distances: {},
     hugepages: [],
     access: null,
+    access1: null,
     memoryTier: null,
   };
 }

@@ -86,9 +86,9 @@ describe('doctor on the fixture machines', () => {
     assert.match(r.out, /sys\/kernel\/mm\/ksm\/run could not be parsed/);
   });
 
-  it('--rules lists all 19 rules', async () => {
+  it('--rules lists all 23 rules', async () => {
     const r = await runDoctorCmd(tuned, ['--rules']);
-    assert.equal(r.out.trim().split('\n').length, 19);
+    assert.equal(r.out.trim().split('\n').length, 23);
   });
 });
 

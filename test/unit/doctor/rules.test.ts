@@ -79,7 +79,43 @@ const withMemOnly = withDistances(
   ],
 );
 
+// Linux 6.12's tiers as the lab measured them: without HMAT the memory-only node joins DRAM's
+// memory_tier4; with HMAT it lands in memory_tier18.
+const HMAT2 = {
+  initiators: [0],
+  readLatencyNs: 30,
+  writeLatencyNs: 30,
+  readBandwidthMBps: 6667,
+  writeBandwidthMBps: 6250,
+};
+const tiered = (tier2: number, access = tier2 !== 4) =>
+  withMemOnly.map((n) => ({ ...n, memoryTier: n.id === 2 ? tier2 : 4, access: n.id === 2 && access ? HMAT2 : null }));
+const k612 = (over: Parameters<typeof kernel>[0] = {}) =>
+  kernel({
+    kernelRelease: present('proc/sys/kernel/osrelease', '6.12.117+deb13-amd64'),
+    numaBalancing: present('proc/sys/kernel/numa_balancing', 2),
+    promoteRateLimitMBps: present('proc/sys/kernel/numa_balancing_promote_rate_limit_MBps', 600),
+    ...over,
+  });
+const tierInput = (tier2: number, over: Parameters<typeof kernel>[0] = {}, demotionOn = true, access?: boolean) =>
+  input({
+    topology: topology({ nodes: tiered(tier2, access), kernel: k612(over) }),
+    demotion: present('sys/kernel/mm/numa/demotion_enabled', demotionOn),
+  });
+
+// One socket split in two nodes sharing its L3 (SNC2).
+const snc2 = topology({
+  cpus: topology().cpus.map((c) => ({ ...c, package: 0, l3: [0, 1, 2, 3, 4, 5, 6, 7] })),
+});
+
 const CASES: Case[] = [
+  {
+    name: 'SNC2: two nodes share a socket and its L3',
+    rule: 'node-layout',
+    input: input({ topology: snc2 }),
+    expect: { 'node-layout': 'info' },
+  },
+  { name: 'one node per socket', rule: 'node-layout', input: input(), expect: {} },
   {
     name: '2 sockets, 1 node',
     rule: 'numa-off',
@@ -446,11 +482,11 @@ const CASES: Case[] = [
     name: 'CXL memory-only node',
     rule: 'memory-only-nodes',
     input: input({ topology: topology({ nodes: withMemOnly }) }),
-    expect: { 'memory-only-nodes/node2': 'info' },
+    expect: { 'memory-only-nodes/node2': 'info', demotion: 'info' },
   },
   {
     name: 'CXL node, memory-tiering, demotion off',
-    rule: 'memory-only-nodes',
+    rule: 'demotion',
     profile: 'memory-tiering',
     input: input({
       topology: topology({
@@ -458,7 +494,96 @@ const CASES: Case[] = [
         kernel: kernel({ numaBalancing: present('proc/sys/kernel/numa_balancing', 2) }),
       }),
     }),
-    expect: { 'memory-only-nodes/demotion': 'warning' },
+    expect: { demotion: 'warning', 'memory-tiers': 'not-checked' },
+  },
+  { name: 'no slower tier: nothing to demote to', rule: 'demotion', input: input(), expect: {} },
+  {
+    name: '6.12, memory-only node in tier 18 (HMAT), demotion on',
+    rule: 'demotion',
+    profile: 'memory-tiering',
+    input: tierInput(18),
+    expect: { demotion: 'pass', 'memory-tiers/node2': 'pass' },
+  },
+  {
+    name: '6.12, memory-only node in DRAM tier 4 (no HMAT), demotion off, memory-tiering: not advised',
+    rule: 'demotion',
+    profile: 'memory-tiering',
+    input: tierInput(4, {}, false),
+    expect: { demotion: 'pass', 'memory-tiers/node2': 'warning', 'memory-only-nodes/node2': 'info' },
+  },
+  {
+    name: '6.12, slower tier 18, demotion off, general profile: info',
+    rule: 'demotion',
+    input: tierInput(18, { numaBalancing: present('proc/sys/kernel/numa_balancing', 0) }, false),
+    expect: { demotion: 'info', 'memory-only-nodes/node2': 'info' },
+  },
+  { name: 'no memory-only node', rule: 'memory-tiers', input: input(), expect: {} },
+  {
+    name: '6.12, memory-only node in DRAM tier 4 without HMAT, general profile: info naming the cause',
+    rule: 'memory-tiers',
+    input: tierInput(4, { numaBalancing: present('proc/sys/kernel/numa_balancing', 0) }),
+    expect: { 'memory-tiers/node2': 'info', 'memory-only-nodes/node2': 'info' },
+  },
+  {
+    name: '6.1 with HMAT, memory-only node in DRAM tier 4 (HMAT not used for tiers before 6.7)',
+    rule: 'memory-tiers',
+    profile: 'memory-tiering',
+    input: tierInput(4, { kernelRelease: present('proc/sys/kernel/osrelease', '6.1.0-28-amd64') }, false, true),
+    expect: { 'memory-tiers/node2': 'warning', 'memory-only-nodes/node2': 'info' },
+  },
+  {
+    name: '6.12, memory-only node in tier 18: a slower tier',
+    rule: 'memory-tiers',
+    profile: 'memory-tiering',
+    input: tierInput(18),
+    expect: { 'memory-tiers/node2': 'pass' },
+  },
+  {
+    name: 'memory-tiering, slower tier 18, numa_balancing 1: names the tier it promotes from',
+    rule: 'numa-balancing',
+    profile: 'memory-tiering',
+    input: tierInput(18, { numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }),
+    expect: { 'numa-balancing': 'warning' },
+  },
+  {
+    name: 'memory-tiering, memory-only node in DRAM tier 4, numa_balancing 1: tiering mode not advised',
+    rule: 'numa-balancing',
+    profile: 'memory-tiering',
+    input: tierInput(4, { numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }, false),
+    expect: { 'numa-balancing': 'pass', 'memory-tiers/node2': 'warning', 'memory-only-nodes/node2': 'info' },
+  },
+  {
+    name: 'memory-tiering, slower tier at 6250 MB/s, limit 65536 MB/s (the default): above a tenth',
+    rule: 'promote-rate-limit',
+    profile: 'memory-tiering',
+    input: tierInput(18, {
+      promoteRateLimitMBps: present('proc/sys/kernel/numa_balancing_promote_rate_limit_MBps', 65536),
+    }),
+    expect: { 'promote-rate-limit': 'warning' },
+  },
+  {
+    name: 'memory-tiering, slower tier at 6250 MB/s, limit 10 MB/s: below a hundredth',
+    rule: 'promote-rate-limit',
+    profile: 'memory-tiering',
+    input: tierInput(18, {
+      promoteRateLimitMBps: present('proc/sys/kernel/numa_balancing_promote_rate_limit_MBps', 10),
+    }),
+    expect: { 'promote-rate-limit': 'warning' },
+  },
+  { name: 'no slower tier', rule: 'promote-rate-limit', profile: 'memory-tiering', input: input(), expect: {} },
+  {
+    name: 'memory-tiering, slower tier at 6250 MB/s, limit 600 MB/s',
+    rule: 'promote-rate-limit',
+    profile: 'memory-tiering',
+    input: tierInput(18),
+    expect: { 'promote-rate-limit': 'pass' },
+  },
+  {
+    name: 'memory-tiering, slower tier without HMAT figures: no limit to derive',
+    rule: 'promote-rate-limit',
+    profile: 'memory-tiering',
+    input: tierInput(18, {}, true, false),
+    expect: { 'promote-rate-limit': 'pass' },
   },
   { name: 'no memory-only node', rule: 'memory-only-nodes', input: input(), expect: {} },
   {
@@ -590,6 +715,54 @@ describe('doctor rules: each fires and stays quiet', () => {
         `${r.id} quiet somewhere`,
       );
     }
+  });
+});
+
+describe('doctor rules: memory tiers in words', () => {
+  const find = (i: DoctorInput, klass: WorkloadClass, id: string) =>
+    RULES.flatMap((r) => r.check(i, profileFor(klass, i))).find((f) => f.id === id)!;
+  it('node-layout names SNC2 and what it wants', () => {
+    const f = find(input({ topology: snc2 }), 'general', 'node-layout');
+    assert.equal(f.title, 'sockets split into 2 nodes each: SNC2');
+    assert.match(f.why, /bind per node when the work fits a node's memory/);
+  });
+  it('numa-balancing under memory-tiering names the slower tier it promotes from', () => {
+    const f = find(
+      tierInput(18, { numaBalancing: present('proc/sys/kernel/numa_balancing', 1) }),
+      'memory-tiering',
+      'numa-balancing',
+    );
+    assert.match(f.title, /promote hot pages from the slower tier \(node 2\)/);
+  });
+  it("memory-tiers says why a node shares DRAM's tier: no HMAT, or HMAT on a kernel before 6.7", () => {
+    const none = find(tierInput(4), 'memory-tiering', 'memory-tiers/node2');
+    assert.match(none.why, /no HMAT or CDAT performance data gives node 2 an abstract distance/);
+    assert.match(none.why, /demotion and numa_balancing = 2 can do nothing for it/);
+    const old = tierInput(4, { kernelRelease: present('proc/sys/kernel/osrelease', '6.1.0-28-amd64') }, true, true);
+    assert.match(
+      find(old, 'memory-tiering', 'memory-tiers/node2').why,
+      /kernel 6\.1\.0-28-amd64 does not rank tiers by them \(6\.7/,
+    );
+  });
+  it('memory-tiering with no slower tier: demotion and tiering mode are moot, saying why', () => {
+    const p = profileFor('memory-tiering', tierInput(4, {}, false));
+    for (const key of ['demotion', 'autonuma', 'promoteRate'] as const) {
+      const r = p.wants[key];
+      assert.equal(r?.state, 'moot', key);
+      assert.match(r.state === 'moot' ? r.why : '', /node 2 shares DRAM's memory tier/);
+    }
+  });
+  it("promote-rate-limit proposes a tenth of the slowest node's write bandwidth, and accepts down to a hundredth", () => {
+    const f = find(
+      tierInput(18, { promoteRateLimitMBps: present('proc/sys/kernel/numa_balancing_promote_rate_limit_MBps', 65536) }),
+      'memory-tiering',
+      'promote-rate-limit',
+    );
+    assert.ok(isProblem(f));
+    assert.deepEqual(
+      f.changes.map((c) => [c.target, c.value, 'acceptRange' in c ? c.acceptRange : null]),
+      [['kernel.numa_balancing_promote_rate_limit_MBps', '625', [63, 625]]],
+    );
   });
 });
 

@@ -71,6 +71,7 @@ function machine(specs: NodeSpec[]): MachineShare {
       distances: {},
       hugepages: [],
       access: null,
+      access1: null,
       memoryTier: null,
     });
   });

@@ -106,3 +106,23 @@ describe('serve app routes', () => {
     assert.equal(live.agent.pid, 42);
   });
 });
+
+describe('serve dashboard: memory tiers', () => {
+  it("/api/topology carries the tiers and HMAT lines, /api/live each node's promotion and demotion counters", async () => {
+    const { topologyJson, liveJson } = await import('../../../src/serve/live.js');
+    const { copyFixture } = await import('./helpers.js');
+    const { TEST_DIR } = await import('../../helpers/cli.js');
+    const { join } = await import('node:path');
+    const fx = copyFixture(join(TEST_DIR, 'fixtures/topo/tier-hmat-612'));
+    try {
+      const sc = new Scraper(fx.root, OPTS).scrape();
+      const t = topologyJson(sc, 'tiers') as { tiers: string[] };
+      assert.ok(t.tiers.includes('  tier 18: node 2 (slower than DRAM; memory-only: 2)'), t.tiers.join('\n'));
+      assert.ok(t.tiers.includes('node 2: HMAT from node 0: read 30 ns, 6667 MB/s; write 30 ns, 6250 MB/s'));
+      const live = liveJson(sc, null) as { nodes: { node: number; tiering: Record<string, number> }[] };
+      assert.deepEqual(live.nodes.find((n) => n.node === 1)!.tiering, { pgpromote_success: 2400, pgdemote: 300 });
+    } finally {
+      fx.remove();
+    }
+  });
+});

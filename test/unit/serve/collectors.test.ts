@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Scraper } from '../../../src/serve/scrape.js';
 import { meminfoMetricName } from '../../../src/serve/collect/node_memory.js';
+import { TEST_DIR } from '../../helpers/cli.js';
 import { copyFixture, OPTS, procStat, realisticFourNode, scrapeText, value } from './helpers.js';
 
 const NODE = 'sys/devices/system/node';
@@ -148,5 +149,50 @@ describe('serve collectors', () => {
     const t = scrapeText(s);
     assert.equal(value(t, 'numakit_node_cpus_online{node="0"}'), 2);
     assert.ok(Math.abs(value(t, 'numakit_node_cpus_busy{node="0"}')! - 2) < 1e-9, t);
+  });
+});
+
+describe('serve: memory tiering per node', () => {
+  it('pages promoted into and demoted out of each node (nodeN/vmstat), and none where the kernel has no such counters', () => {
+    const fx = copyFixture(join(TEST_DIR, 'fixtures/topo/tier-hmat-612'));
+    try {
+      const t = scrapeText(new Scraper(fx.root, OPTS));
+      assert.match(t, /^# TYPE numakit_node_pages_promoted_total counter$/m);
+      assert.equal(value(t, 'numakit_node_pages_promoted_total{node="0"}'), 1200);
+      assert.equal(value(t, 'numakit_node_pages_promoted_total{node="1"}'), 2400);
+      assert.equal(value(t, 'numakit_node_pages_demoted_total{node="1"}'), 300);
+      assert.equal(value(t, 'numakit_node_pages_demoted_total{node="2"}'), 0);
+      assert.equal(value(t, 'numakit_vmstat_pgpromote_success_total'), 3600);
+    } finally {
+      fx.remove();
+    }
+    const plain = copyFixture();
+    try {
+      assert.doesNotMatch(scrapeText(new Scraper(plain.root, OPTS)), /numakit_node_pages_(promoted|demoted)/);
+    } finally {
+      plain.remove();
+    }
+  });
+});
+
+describe('serve: per-cgroup series', () => {
+  it('the cgroups of the top processes by remote memory, at most --top of them, with kubepods labels and memory.numa_stat per node', async () => {
+    const { writeCgroupMachine, POD, CONTAINER } = await import('../../fixtures/cgroup/machine.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { openRoot } = await import('../../../src/sysfs/root.js');
+    const dir = mkdtempSync(join(tmpdir(), 'numakit-serve-cg-'));
+    try {
+      writeCgroupMachine(join(dir, 'm'), 2);
+      const t = scrapeText(new Scraper(openRoot(join(dir, 'm')), { ...OPTS, top: 2 }));
+      const pod = `cgroup="/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD.replace(/-/g, '_')}.slice/cri-containerd-${CONTAINER}.scope",pod="${POD}",container="${CONTAINER.slice(0, 12)}",qos="burstable"`;
+      assert.ok(value(t, `numakit_cgroup_remote_bytes{${pod}}`)! > 100 * 2 ** 20, t);
+      assert.equal(value(t, `numakit_cgroup_memory_bytes{${pod},node="1"}`), 120 * 2 ** 20);
+      const cgroups = new Set([...t.matchAll(/^numakit_cgroup_remote_bytes\{cgroup="([^"]+)"/gm)].map((m) => m[1]));
+      assert.deepEqual(cgroups.size, 2, 'at most --top cgroups');
+      assert.ok(cgroups.has('/system.slice/spread-app.service'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,3 +32,31 @@ test('a frame never exceeds the terminal width or height', () => {
   for (const l of lines) assert.ok(l.length <= 40, l);
   assert.match(lines[4]!, /^   0 \[#{8}\.{2}\]   75%/);
 });
+
+test('nodes get promotion and demotion rates where the kernel counts them (nodeN/vmstat)', () => {
+  const node = (id: number, tiers: boolean) => ({
+    id,
+    totalBytes: 2 ** 30,
+    freeBytes: 2 ** 29,
+    hitRate: 1,
+    missRate: 0,
+    foreignRate: 0,
+    otherRate: 0,
+    ...(tiers ? { promoteRate: id === 0 ? 2500 : 0, demoteRate: id === 0 ? 0 : 700 } : {}),
+  });
+  const frame = (tiers: boolean) =>
+    renderTopFrame({
+      time: '12:00:00',
+      intervalSeconds: 1,
+      nodes: [node(0, tiers), node(1, tiers)],
+      procs: [],
+      processCount: 0,
+      width: 160,
+      height: 10,
+    });
+  const with_ = frame(true).join('\n');
+  assert.match(with_, /OTHER\/s  PROMO\/s  DEMO\/s/);
+  assert.match(with_, /\n {3}0 .* {5}2500 {7}0\n/);
+  assert.match(with_, /\n {3}1 .* {8}0 {5}700\n/);
+  assert.doesNotMatch(frame(false).join('\n'), /PROMO/);
+});

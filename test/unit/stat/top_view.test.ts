@@ -14,6 +14,8 @@ const CASES: [string, TopView, string, Partial<TopView> | 'quit'][] = [
   ['l sorts by locality', V, 'l', { sort: 'locality' }],
   ['c sorts by CPU', V, 'c', { sort: 'cpu' }],
   ['r sorts by resident memory', V, 'r', { sort: 'rss' }],
+  ['g groups by cgroup', { ...V, selected: 2 }, 'g', { group: true, selected: 0 }],
+  ['g again lists processes', { ...V, group: true }, 'g', { group: false }],
   ['/ starts a filter', { ...V, filter: 'old' }, '/', { editing: true, filter: '' }],
   ['typing adds to the filter', { ...V, editing: true, filter: 'po' }, 's', { editing: true, filter: 'pos' }],
   ['q is text while typing', { ...V, editing: true, filter: '' }, 'q', { editing: true, filter: 'q' }],
@@ -114,4 +116,36 @@ test('the frame shows the help, the status line and a drill-down', () => {
   assert.match(detail, /^      8 worker          R        3     1  1\.50s$/m);
   assert.match(detail, /^7f00 .* bind:1 .*1:1(\.0)?MiB.*heap$/m);
   assert.match(renderTopFrame({ ...base, view: { ...V, drill: 9 }, detail: null }).join('\n'), /process 9 is gone/);
+});
+
+test('g: processes added up by cgroup, most remote memory first, and drawn as one line each', async () => {
+  const { cgroupTotals } = await import('../../../src/policy/cgroup_rank.js');
+  const cg: Record<number, string> = { ...CG, 2: '/system.slice/postgresql.service' };
+  const totals = cgroupTotals(ROWS, (p) => cg[p] ?? null);
+  assert.deepEqual(
+    totals.map((t) => [t.path, t.processes, t.memoryBytes, t.remoteBytes]),
+    [
+      ['/system.slice/postgresql.service', 2, 6000, 900],
+      ['/system.slice/redis.service', 1, 110, 60],
+      ['?', 1, 0, 0],
+    ],
+  );
+  assert.equal(totals[0]!.locality, 1 - 900 / 6000);
+  const lines = renderTopFrame({
+    time: '12:00:00',
+    intervalSeconds: 1,
+    nodes: [],
+    procs: [],
+    processCount: 4,
+    width: 120,
+    height: 20,
+    view: { ...V, group: true, selected: 1 },
+    cgroups: totals,
+  });
+  assert.match(lines[1]!, /^by cgroup, sort: remote memory/);
+  assert.ok(lines.includes('   PROCS    MEMORY    REMOTE LOCALITY  CGROUP'));
+  assert.ok(
+    lines.some((l) => /^>\s+1\s+110 B\s+60 B\s+0\.45  \/system\.slice\/redis\.service$/.test(l)),
+    lines.join('\n'),
+  );
 });

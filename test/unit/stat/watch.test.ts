@@ -74,3 +74,36 @@ test('--json lines: the time is ISO 8601 with its date and UTC offset', () => {
   const line = JSON.parse(renderWatchJson(watchRates(point(0, 0, null), point(1000, 5, null)), t)) as { time: string };
   assert.equal(line.time, t);
 });
+
+test('tiering counters (nodeN/vmstat pgpromote_success, pgdemote_* summed) get rates and columns where the kernel has them', async () => {
+  const { tieringCounters } = await import('../../../src/model/tiering_counters.js');
+  assert.deepEqual(
+    tieringCounters({
+      nr_free_pages: 1,
+      pgpromote_success: 10,
+      pgpromote_candidate: 30,
+      pgdemote_kswapd: 4,
+      pgdemote_direct: 2,
+      pgdemote_khugepaged: 0,
+    }),
+    { pgpromote_success: 10, pgdemote: 6 },
+  );
+  assert.deepEqual(tieringCounters({ nr_free_pages: 1 }), {});
+  const tiered = (atMs: number, promoted: number, demoted: number): WatchPoint => {
+    const p = point(atMs, 100, 1048576);
+    const n = p.nodes.get(0)!;
+    return {
+      atMs,
+      nodes: new Map([[0, { ...n, counters: { ...n.counters, pgpromote_success: promoted, pgdemote: demoted } }]]),
+    };
+  };
+  const r = watchRates(tiered(0, 100, 50), tiered(2000, 700, 250));
+  assert.equal(r.nodes['0']!['pgpromote_success'], 300);
+  assert.equal(r.nodes['0']!['pgdemote'], 100);
+  const { hasTiering } = await import('../../../src/render/stat_watch.js');
+  assert.equal(hasTiering(tiered(0, 1, 1)), true);
+  assert.equal(hasTiering(point(0, 1, 1)), false);
+  assert.match(renderWatchHeader([0], { tiering: true }), /other\/s  promo\/s   demo\/s   freeMB/);
+  assert.doesNotMatch(renderWatchHeader([0]), /promo/);
+  assert.match(renderWatchLine(r, '10:00:00'), /\s300\s+100\s+1\n$/);
+});
