@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import { NumakitError } from '../../../src/model/errors.js';
 import { planWorkload } from '../../../src/policy/plan/index.js';
 import { BACKUP_SUFFIX, planBlocks, restoreLines } from '../../../src/render/plan/blocks.js';
+import { numaMapsPolicy, sizeWord } from '../../../src/render/plan/checks.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { CASES, exampleMachine, exampleNames } from './machines.js';
 
@@ -108,4 +109,13 @@ test("install then rollback leaves a root as it was: new files gone, a replaced 
   assert.equal(existsSync(`${root}/etc/app`), true);
   // Run twice: nothing left to do, and no failure.
   execFileSync('bash', ['-e', '-c', rollback]);
+});
+
+test("the check block's words: numa_maps' policy names and the servers' size syntax", () => {
+  assert.equal(numaMapsPolicy('bind', '1'), 'bind:1');
+  assert.equal(numaMapsPolicy('preferred', '0'), 'prefer:0');
+  assert.equal(numaMapsPolicy('interleave', '0,1,2'), 'interleave:0-2');
+  assert.equal(sizeWord(24, 'GB', 'MB'), '24GB');
+  assert.equal(sizeWord(0.25, 'GB', 'MB'), '256MB');
+  assert.equal(sizeWord(1.5, 'g', 'm'), '1536m');
 });
