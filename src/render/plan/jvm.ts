@@ -47,6 +47,8 @@ function jvmUnit(d: JvmDecision, i: JvmInstance): PlanFile {
         ...numa(d, i),
         ['ExecStart', `${o.java} ${heapOpts(d).join(' ')} -jar ${o.jar}`],
         ['Restart', 'on-failure'],
+        // A JVM stopped by SIGTERM exits 128 + 15: a clean stop, not a failure (systemctl stop, roll back).
+        ['SuccessExitStatus', '143'],
       ],
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
@@ -118,6 +120,7 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
         ['LimitNOFILE', '65535'],
         ['LimitMEMLOCK', 'infinity'],
         ['TimeoutStartSec', '900'],
+        ['SuccessExitStatus', '143'],
       ],
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },

@@ -287,3 +287,14 @@ test('redis --per-l3 on a machine whose sysfs has no caches: a one-line refusal 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('JVM units (jvm, elasticsearch, spark workers) take the JVM exit on SIGTERM (143) as a clean stop', async () => {
+  for (const [w, raw, suffix] of [
+    ['jvm', { heap: '24g', jar: '/opt/app/app.jar' }, 'app-node0.service'],
+    ['elasticsearch', { heap: '31g' }, '.service'],
+    ['spark-standalone', {}, 'spark-worker-node0.service'],
+  ] as const) {
+    const d = plan<Parameters<typeof renderPlan>[0]>('spark-2s', w, raw);
+    assert.match(await content(d, suffix), /^SuccessExitStatus=143$/m, w);
+  }
+});
