@@ -46,7 +46,25 @@ export const EIGHT_NODE: Topology = {
   ),
 };
 
-export const LAB_TOPOLOGIES: readonly Topology[] = [TWO_NODE, FOUR_NODE_ASYM, THREE_NODE_CXL, EIGHT_NODE];
+/**
+ * The plans lab's machines (test/lab/plans.lab.test.ts): every plan keeps max(10%, 2 GiB) of a
+ * node for the kernel and the page cache, so its nodes must be larger than the others' for a
+ * server's pool, a JVM heap or an executor to fit. QEMU allocates a RAM backend as the guest
+ * touches it: the guest's servers touch well under 2 GiB in all.
+ */
+export const TWO_NODE_PLANS: Topology = { name: '2node-plans', nodes: 2, cpus: 2, memMiB: 5120 };
+
+/** Four nodes in a line as 4node-asym, large enough for a Redis and a service on each. */
+export const FOUR_NODE_PLANS: Topology = { ...FOUR_NODE_ASYM, name: '4node-asym-plans', memMiB: 2560 };
+
+export const LAB_TOPOLOGIES: readonly Topology[] = [
+  TWO_NODE,
+  FOUR_NODE_ASYM,
+  THREE_NODE_CXL,
+  EIGHT_NODE,
+  TWO_NODE_PLANS,
+  FOUR_NODE_PLANS,
+];
 
 export function topologyByName(name: string): Topology | undefined {
   return LAB_TOPOLOGIES.find((t) => t.name === name);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeTopology, resolveTopology, TopologyError, type Topology } from './topology.js';
+import { describeTopology, MAX_GUEST_MIB, resolveTopology, TopologyError, type Topology } from './topology.js';
 import { LAB_TOPOLOGIES, THREE_NODE_CXL } from './topologies.js';
 
 const base: Topology = { name: 't', nodes: 2, cpus: 1, memMiB: 256 };
@@ -30,12 +30,12 @@ describe('resolveTopology', () => {
   });
 
   it('accepts every shared topology', () => {
-    for (const t of LAB_TOPOLOGIES) assert.ok(resolveTopology(t).totalMiB <= 4096, t.name);
+    for (const t of LAB_TOPOLOGIES) assert.ok(resolveTopology(t).totalMiB <= MAX_GUEST_MIB, t.name);
   });
 
   const bad: Array<[string, Topology, RegExp]> = [
     ['list length', { ...base, cpus: [1, 1, 1] }, /3 values given for 2 nodes/],
-    ['too much memory', { ...base, memMiB: 3000 }, /exceeds 4096 MiB/],
+    ['too much memory', { ...base, memMiB: 6000 }, /exceeds 10240 MiB/],
     ['no CPUs', { ...base, cpus: 0 }, /at least one CPU/],
     ['memoryless node 0', { ...base, memMiB: [0, 256] }, /node 0 needs memory/],
     ['unknown memory-only node', { ...base, memoryOnly: [5] }, /node 5 does not exist/],

@@ -72,6 +72,25 @@ const OPTIONS = {
   },
   'hadoop-conf': { type: 'string', value: 'DIR', group: SPARK, help: 'spark-yarn: (default /etc/hadoop/conf)' },
   group: { type: 'string', value: 'NAME', group: SPARK, help: 'spark-yarn: the group (default hadoop)' },
+  'deploy-mode': {
+    type: 'string',
+    value: 'MODE',
+    choices: ['client', 'cluster'],
+    group: SPARK,
+    help: "spark-yarn: where the driver runs; the ApplicationMaster's container is\nsized for it (default client)",
+  },
+  'am-memory': {
+    type: 'string',
+    value: 'SIZE',
+    group: SPARK,
+    help: 'spark-yarn: the ApplicationMaster heap, spark.yarn.am.memory (client) or\nspark.driver.memory (cluster) (default 512m client, 1g cluster)',
+  },
+  'min-allocation': {
+    type: 'string',
+    value: 'MB',
+    group: SPARK,
+    help: 'spark-yarn: yarn.scheduler.minimum-allocation-mb, the step containers are\nrounded up to (default 1024)',
+  },
   'k8s-node': {
     type: 'string',
     value: 'NAME',

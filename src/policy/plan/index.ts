@@ -20,6 +20,7 @@ import { planRedis, type RedisDecision } from './redis.js';
 import { planService, type ServiceDecision } from './service.js';
 import { planSparkK8s, type SparkK8sDecision } from './spark_k8s.js';
 import { planSparkYarn, type SparkYarnDecision } from './spark_yarn.js';
+import { sparkYarnOptions } from './spark_yarn_options.js';
 import { limitFile, num } from './machine.js';
 import type { Derivation, MachineShare } from './types.js';
 
@@ -54,14 +55,8 @@ export const PLANNERS: Record<string, Planner> = {
 
 PLANNERS['spark-yarn'] = {
   summary: 'yarn-site.xml NodeManager NUMA awareness + LinuxContainerExecutor, container-executor.cfg, Spark confs',
-  keys: [...SPARK_SIZING_KEYS, 'spark-home', 'hadoop-conf', 'group'],
-  plan: (m, raw) =>
-    planSparkYarn(m, {
-      ...sparkSizingOptions(raw),
-      sparkHome: safePath(str(raw, 'spark-home', '/opt/spark'), '--spark-home'),
-      hadoopConf: safePath(str(raw, 'hadoop-conf', '/etc/hadoop/conf'), '--hadoop-conf'),
-      group: safeName(str(raw, 'group', 'hadoop'), '--group'),
-    }),
+  keys: [...SPARK_SIZING_KEYS, 'spark-home', 'hadoop-conf', 'group', 'deploy-mode', 'am-memory', 'min-allocation'],
+  plan: (m, raw) => planSparkYarn(m, sparkYarnOptions(raw)),
 };
 
 PLANNERS['spark-k8s'] = {

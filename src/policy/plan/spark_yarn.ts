@@ -3,15 +3,24 @@
 // LinuxContainerExecutor (NUMA awareness works only with it), sized so one executor container
 // fills one node's share. On one NUMA node NUMA awareness is left off (it would bind every
 // container to the whole machine, and needs the LinuxContainerExecutor): only the sizes remain.
-import { memoryPlan, onNodes } from './budget.js';
-import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
+// The NodeManager also offers room for the application's ApplicationMaster container (client or
+// cluster mode, yarn_containers.ts), and every container is counted as the scheduler rounds it.
+import { budgetGiB, memoryPlan, onNodes } from './budget.js';
+import { num } from './machine.js';
+import { sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
 import type { Commitment, DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
+import { type AmContainer, amContainer, type DeployMode, yarnContainerMb } from './yarn_containers.js';
 
 export interface SparkYarnOptions extends SparkSizingOptions {
   readonly sparkHome: string;
   readonly hadoopConf: string;
   readonly group: string;
+  readonly deployMode: DeployMode;
+  /** The AM's heap (spark.yarn.am.memory in client mode, spark.driver.memory in cluster mode), MiB. */
+  readonly amMemoryMb: number;
+  /** yarn.scheduler.minimum-allocation-mb of the ResourceManager. */
+  readonly minAllocationMb: number;
 }
 
 export interface SparkYarnDecision extends DecisionBase {
@@ -22,7 +31,10 @@ export interface SparkYarnDecision extends DecisionBase {
   readonly nodes: { node: number; memoryMb: number; vcores: number }[];
   readonly totalMb: number;
   readonly totalVcores: number;
+  /** An executor's request (heap + overhead) and the container the scheduler gives it. */
+  readonly executorRequestMb: number;
   readonly containerMb: number;
+  readonly am: AmContainer;
   /** yarn.nodemanager.numa-awareness on (more than one NUMA node). */
   readonly numaAware: boolean;
   readonly instances: number;
@@ -35,39 +47,75 @@ export const YARN_DAEMONS: Commitment[] = [
   { what: 'DataNode JVM', gib: 1 },
 ];
 
+/** Sizes executors with the AM's container and the rounding within each node's budget. */
+function sizeWithAm(
+  m: MachineShare,
+  o: SparkYarnOptions,
+  am: AmContainer,
+): { sizing: SparkSizing; containerMb: number } {
+  const daemons = [...YARN_DAEMONS, { what: 'ApplicationMaster container', gib: am.containerMb / 1024 }];
+  const fits = (z: SparkSizing, c: number) =>
+    z.executors.every((e) => c / 1024 + z.daemons.reduce((a, x) => a + x.gib, 0) <= budgetGiB(e.share.memGiB) + 1e-9);
+  const first = sizeSparkExecutors(m, o, daemons);
+  const c1 = yarnContainerMb((first.memoryGiB + first.overheadGiB) * 1024, o.minAllocationMb);
+  if (fits(first, c1)) return { sizing: first, containerMb: c1 };
+  // The rounding took the container over a budget: size again with room for the largest rounding.
+  const slack = (o.minAllocationMb - 1) / 1024;
+  const again = sizeSparkExecutors(m, o, daemons, (s) => budgetGiB(s.memGiB) - slack);
+  return {
+    sizing: again,
+    containerMb: yarnContainerMb((again.memoryGiB + again.overheadGiB) * 1024, o.minAllocationMb),
+  };
+}
+
+function amDerivations(o: SparkYarnOptions, am: AmContainer): Derivation[] {
+  return [
+    {
+      what: `ApplicationMaster container (${am.mode} mode)`,
+      formula: `${am.memoryKey} ${am.heapMb} MB + ${am.overheadKey} max(${am.heapMb} x 10%, 384) = ${am.overheadMb} MB = ${am.requestMb} MB, rounded up to a multiple of yarn.scheduler.minimum-allocation-mb ${o.minAllocationMb}`,
+      value: `${am.containerMb} MB, ${am.cores} vcore`,
+    },
+  ];
+}
+
 export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDecision {
-  const sizing = sizeSparkExecutors(m, o, YARN_DAEMONS);
-  const containerMb = (sizing.memoryGiB + sizing.overheadGiB) * 1024;
-  const nodes = sizing.executors.map((e) => ({ node: e.share.node, memoryMb: containerMb, vcores: sizing.cores }));
-  const totalMb = containerMb * nodes.length;
-  const totalVcores = sizing.cores * nodes.length;
+  const am = amContainer(o.deployMode, o.amMemoryMb, o.minAllocationMb);
+  const { sizing, containerMb } = sizeWithAm(m, o, am);
+  const executorRequestMb = (sizing.memoryGiB + sizing.overheadGiB) * 1024;
+  const nodeMb = containerMb + am.containerMb;
+  const nodeVcores = sizing.cores + am.cores;
+  const nodes = sizing.executors.map((e) => ({ node: e.share.node, memoryMb: nodeMb, vcores: nodeVcores }));
+  const totalMb = containerMb * nodes.length + am.containerMb;
+  const totalVcores = sizing.cores * nodes.length + am.cores;
   const instances = nodes.length * o.hosts;
   const parallelism = 2 * instances * sizing.cores;
   const numaAware = m.facts.nodes > 1;
+  const n = nodes.length;
   const d: Derivation[] = [
     ...sizing.derivations,
+    ...amDerivations(o, am),
     {
-      what: 'container size',
-      formula: `(${sizing.memoryGiB}g + ${sizing.overheadGiB}g) x 1024 = ${containerMb} MB`,
-      value: `${containerMb}`,
+      what: 'executor container',
+      formula: `(${sizing.memoryGiB}g + ${sizing.overheadGiB}g) x 1024 = ${executorRequestMb} MB, rounded up to a multiple of ${o.minAllocationMb}`,
+      value: `${containerMb} MB`,
     },
     ...(numaAware
       ? [
           {
             what: 'yarn.nodemanager.numa-awareness.N.memory / .cpus',
-            formula: `one executor container per node: ${containerMb} MB, ${sizing.cores} vcores`,
-            value: `${containerMb} / ${sizing.cores}`,
+            formula: `one executor container per node and room for the AM, which may land on any node: ${containerMb} + ${am.containerMb} MB, ${sizing.cores} + ${am.cores} vcores`,
+            value: `${nodeMb} / ${nodeVcores}`,
           },
         ]
       : []),
     {
       what: 'yarn.nodemanager.resource.memory-mb',
-      formula: `${containerMb} x ${nodes.length} nodes = ${totalMb}`,
+      formula: `${containerMb} x ${n} executor${n === 1 ? '' : 's'} + ${am.containerMb} (ApplicationMaster) = ${totalMb}`,
       value: `${totalMb}`,
     },
     {
       what: 'yarn.nodemanager.resource.cpu-vcores',
-      formula: `${sizing.cores} x ${nodes.length} nodes = ${totalVcores}`,
+      formula: `${sizing.cores} x ${n} executor${n === 1 ? '' : 's'} + ${am.cores} (ApplicationMaster) = ${totalVcores}`,
       value: `${totalVcores}`,
     },
     {
@@ -84,13 +132,15 @@ export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDe
   const notes = [
     ...m.notes,
     ...sizing.notes,
-    `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${containerMb} or the executor containers are refused.`,
+    `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${containerMb} or the executor containers are refused; its yarn.scheduler.minimum-allocation-mb must be ${o.minAllocationMb} (--min-allocation), the step every container is rounded up to.`,
+    `The ApplicationMaster (${am.containerMb} MB: ${num(am.containerMb / 1024)} GiB) may be placed on any node, so each node's budget keeps room for it${o.hosts > 1 ? '; on a cluster of several hosts one NodeManager runs it, the others keep that room unused' : ''}.`,
   ];
+  const items: Commitment[] = [{ what: 'executor container', gib: containerMb / 1024 }, ...sizing.daemons];
   const memory = memoryPlan(
     m,
     onNodes(
       sizing.executors.map((e) => e.share.node),
-      executorCommitments(sizing),
+      items,
       numaAware ? 'bind' : 'none',
     ),
   );
@@ -109,7 +159,9 @@ export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDe
     nodes,
     totalMb,
     totalVcores,
+    executorRequestMb,
     containerMb,
+    am,
     numaAware,
     instances,
     parallelism,

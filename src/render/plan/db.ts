@@ -1,6 +1,8 @@
 // Files of a mysql/postgres plan: the systemd drop-in, the server settings, and huge pages.
 import type { DbDecision } from '../../policy/plan/db.js';
 import { dbRequirements, serverGroup } from '../../policy/plan/requirements.js';
+import { activeCheck, policyCheck, sizeWord, threadsCheck, valueCheck } from './checks.js';
+import { num } from '../../policy/plan/machine.js';
 import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
@@ -32,7 +34,6 @@ function dropIn(d: DbDecision): PlanFile {
 
 function serverConf(d: DbDecision): PlanFile {
   const o = d.options;
-  const gib = Math.round(d.poolGiB);
   const head = generatedBy(o.engine, d.machine.label).map((l) => `# ${l}`);
   if (o.engine === 'mysql') {
     // MariaDB has no innodb_numa_interleave (mariadbd refuses to start on an unknown option): the unit's NUMAPolicy= interleaves.
@@ -42,7 +43,7 @@ function serverConf(d: DbDecision): PlanFile {
     const lines = [
       ...head,
       '[mysqld]',
-      `innodb_buffer_pool_size = ${gib}G`,
+      `innodb_buffer_pool_size = ${sizeWord(d.poolGiB, 'G', 'M')}`,
       ...interleave,
       ...(o.hugePages ? ['large_pages = ON'] : []),
     ];
@@ -53,7 +54,11 @@ function serverConf(d: DbDecision): PlanFile {
       about: `buffer pool size${o.interleaveOption ? ', innodb_numa_interleave' : ''}${o.hugePages ? ', large pages' : ''} (read by ${o.unit})`,
     };
   }
-  const lines = [...head, `shared_buffers = ${gib}GB`, `huge_pages = ${o.hugePages ? 'on' : 'try'}`];
+  const lines = [
+    ...head,
+    `shared_buffers = ${sizeWord(d.poolGiB, 'GB', 'MB')}`,
+    `huge_pages = ${o.hugePages ? 'on' : 'try'}`,
+  ];
   return {
     path: o.confPath,
     content: `${lines.join('\n')}\n`,
@@ -117,6 +122,37 @@ export function renderDb(d: DbDecision): PlanFile[] {
   return [dropIn(d), serverConf(d), ...hugePageFiles(d)];
 }
 
+/** What the running server says its pool is: PostgreSQL's SHOW in its own unit, MySQL/MariaDB's bytes. */
+function poolCheck(d: DbDecision): string {
+  if (d.options.engine === 'postgres')
+    return valueCheck(
+      'shared_buffers',
+      "cd / && runuser -u postgres -- psql -XAtc 'SHOW shared_buffers'",
+      sizeWord(d.poolGiB, 'GB', 'MB'),
+    );
+  return valueCheck(
+    'innodb_buffer_pool_size',
+    "mysql -Nse 'SELECT @@innodb_buffer_pool_size'",
+    `${Math.round(d.poolGiB * 1024) * 1024 * 1024}`,
+  );
+}
+
+function dbCommands(d: DbDecision): Pick<PlanDoc, 'start' | 'verify' | 'stop' | 'restore'> {
+  const u = d.options.unit;
+  const huge = d.hugePages.length > 0;
+  return {
+    start: [...(huge ? ['systemctl enable --now numakit-hugepages'] : []), `systemctl restart ${u}`],
+    verify: [
+      activeCheck(u),
+      ...(d.cpuList === null ? [] : [threadsCheck(u, d.cpuList)]),
+      policyCheck(u, d.policy, d.mask),
+      poolCheck(d),
+    ],
+    stop: huge ? ['systemctl disable --now numakit-hugepages'] : [],
+    restore: [`systemctl restart ${u}`],
+  };
+}
+
 export function dbDoc(d: DbDecision): PlanDoc {
   const o = d.options;
   const why = {
@@ -126,12 +162,13 @@ export function dbDoc(d: DbDecision): PlanDoc {
     interleave: 'the pool is larger than a node can hold comfortably, so pages are spread evenly over the nodes',
   }[d.policy];
   return {
+    ...dbCommands(d),
     workload: o.engine,
     intro: `${o.engine} as ${o.unit}.service with memory policy ${d.policy} on node(s) ${d.mask}: ${why}. The server's own settings go in a separate file so the package's configuration stays untouched.`,
     requirements: dbRequirements(o.engine, o.mariadb, o.hugePages),
     layout: [
       ['unit', 'policy', 'nodes', 'CPUs', 'buffer pool'],
-      [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${Math.round(d.poolGiB)} GiB`],
+      [`${o.unit}.service`, d.policy, d.mask, d.cpuList ?? 'all (scheduler decides)', `${num(d.poolGiB)} GiB`],
     ],
     prepare: [
       ...(o.includeFrom === null
@@ -145,10 +182,9 @@ export function dbDoc(d: DbDecision): PlanDoc {
       `\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`,
     ],
     rollback: [
-      `Remove /etc/systemd/system/${o.unit}.service.d/50-numakit-numa.conf and ${o.confPath}, \`systemctl daemon-reload\`, restart ${o.unit}.`,
       d.hugePages.length > 0
-        ? 'Disable numakit-hugepages.service, set the node huge page counts back to 0 and vm.hugetlb_shm_group back to 0.'
-        : 'Disable numakit-hugepages.service if it was installed and set the node huge page counts back to 0.',
+        ? 'Set the node huge page counts back to 0 and vm.hugetlb_shm_group back to 0 (the block stops numakit-hugepages.service, which set them).'
+        : 'If an earlier plan installed numakit-hugepages.service, disable it and set the node huge page counts back to 0.',
     ],
     checks: [
       `\`numastat -p $(pidof ${o.engine === 'mysql' ? (o.exec?.[0]?.split('/').pop() ?? 'mysqld') : 'postgres'} | cut -d' ' -f1)\`: memory on node(s) ${d.mask}${d.policy === 'interleave' ? ', evenly spread' : ''}.`,

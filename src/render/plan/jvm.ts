@@ -4,11 +4,13 @@ import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy } from './header.js';
 import { elasticsearchRequirements, jvmRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
+import { activeCheck, policyCheck, procOf, sizeWord, threadsCheck } from './checks.js';
+import { num } from '../../policy/plan/machine.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 
 const heapOpts = (d: JvmDecision) => [
-  `-Xms${Math.round(d.heapGiB)}g`,
-  `-Xmx${Math.round(d.heapGiB)}g`,
+  `-Xms${sizeWord(d.heapGiB, 'g', 'm')}`,
+  `-Xmx${sizeWord(d.heapGiB, 'g', 'm')}`,
   '-XX:+UseNUMA',
   '-XX:+AlwaysPreTouch',
 ];
@@ -45,6 +47,8 @@ function jvmUnit(d: JvmDecision, i: JvmInstance): PlanFile {
         ...numa(d, i),
         ['ExecStart', `${o.java} ${heapOpts(d).join(' ')} -jar ${o.jar}`],
         ['Restart', 'on-failure'],
+        // A JVM stopped by SIGTERM exits 128 + 15: a clean stop, not a failure (systemctl stop, roll back).
+        ['SuccessExitStatus', '143'],
       ],
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
@@ -116,6 +120,7 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
         ['LimitNOFILE', '65535'],
         ['LimitMEMLOCK', 'infinity'],
         ['TimeoutStartSec', '900'],
+        ['SuccessExitStatus', '143'],
       ],
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
@@ -147,19 +152,36 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
     d.options.flavour === 'elasticsearch' && d.mode === 'interleave'
       ? ['elasticsearch']
       : d.instances.map((i) => (o.flavour === 'elasticsearch' ? `elasticsearch-node${i.node}` : unitName(d, i)));
+  const checks = d.instances.flatMap((i, k) => {
+    const u = units[k] ?? units[0]!;
+    return [
+      activeCheck(u),
+      ...(d.mode === 'interleave'
+        ? [policyCheck(u, 'interleave', d.mask)]
+        : [threadsCheck(u, i.cpuList), policyCheck(u, 'bind', `${i.node}`)]),
+      ...(o.flavour === 'elasticsearch'
+        ? []
+        : [
+            `tr '\\0' '\\n' < ${procOf(u, 'cmdline')} | grep -qx -- '-Xmx${sizeWord(d.heapGiB, 'g', 'm')}' || { echo '${u}: not running with -Xmx${sizeWord(d.heapGiB, 'g', 'm')}' >&2; exit 1; }`,
+          ]),
+    ];
+  });
   return {
+    start: [`systemctl enable --now ${units.join(' ')}`],
+    verify: [...new Set(checks)],
+    stop: [`systemctl disable --now ${units.join(' ')}`],
     workload: o.flavour,
     intro:
       d.mode === 'per-node'
-        ? `The ${Math.round(d.heapGiB)} GiB heap fits one node, so each instance runs bound to its own node (NUMAPolicy=bind, CPUAffinity= of the node): all of its heap is local. -XX:+AlwaysPreTouch touches the whole heap at start so pages land on the bound node before traffic arrives.`
-        : `The ${Math.round(d.heapGiB)} GiB heap is more than one node should hold, so one instance runs with its memory interleaved over nodes ${d.mask}: every thread sees the same average latency instead of one node filling up and swapping. -XX:+UseNUMA lets the JVM place young objects near the thread that allocates them.`,
+        ? `The ${num(d.heapGiB)} GiB heap fits one node, so each instance runs bound to its own node (NUMAPolicy=bind, CPUAffinity= of the node): all of its heap is local. -XX:+AlwaysPreTouch touches the whole heap at start so pages land on the bound node before traffic arrives.`
+        : `The ${num(d.heapGiB)} GiB heap is more than one node should hold, so one instance runs with its memory interleaved over nodes ${d.mask}: every thread sees the same average latency instead of one node filling up and swapping. -XX:+UseNUMA lets the JVM place young objects near the thread that allocates them.`,
     layout: [
       ['unit', 'nodes', 'CPUs', 'heap'],
       ...d.instances.map((i, k) => [
         `${units[k] ?? units[0]}.service`,
         d.mode === 'interleave' ? d.mask : `${i.node}`,
         d.mode === 'interleave' ? 'all' : i.cpuList,
-        `${Math.round(d.heapGiB)}g`,
+        `${sizeWord(d.heapGiB, 'g', 'm')}`,
       ]),
     ],
     requirements: o.flavour === 'elasticsearch' ? elasticsearchRequirements() : jvmRequirements(),
@@ -176,7 +198,6 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
             ],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [
-      `\`systemctl disable --now ${units.join(' ')}\`, remove the generated files, \`systemctl daemon-reload\`.`,
       o.flavour === 'elasticsearch'
         ? 'Start the packaged elasticsearch.service again.'
         : 'Start the application the way it ran before.',

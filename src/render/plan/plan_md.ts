@@ -5,6 +5,7 @@ import { RESERVE_RULE } from '../../policy/plan/budget.js';
 import { num } from '../../policy/plan/machine.js';
 import type { Requirement } from '../../policy/plan/requirements.js';
 import type { DecisionBase, PlanFile } from '../../policy/plan/types.js';
+import { BACKUP_SUFFIX, fenced, installLines, restoreLines } from './blocks.js';
 
 export interface PlanDoc {
   readonly workload: string;
@@ -19,6 +20,14 @@ export interface PlanDoc {
   readonly enable: string[];
   readonly rollback: string[];
   readonly checks: string[];
+  /** Shell lines that start the plan's units once installed (PLAN.md's start block). */
+  readonly start?: string[];
+  /** Shell lines that succeed only when what the plan promised holds on the running server (check block). */
+  readonly verify?: string[];
+  /** Shell lines of the roll back before the files are restored: stop and disable the units. */
+  readonly stop?: string[];
+  /** Shell lines of the roll back after the files are restored: the server back on its packaged settings. */
+  readonly restore?: string[];
 }
 
 const TO_DO = {
@@ -110,18 +119,58 @@ const bullets = (items: string[]) => items.map((s) => `- ${s}`);
 
 function filesSection(files: PlanFile[]): string[] {
   const rows = [['file', 'mode', 'what'], ...files.map((f) => [f.path, f.mode.toString(8).padStart(4, '0'), f.about])];
-  const install = files.map((f) => `install -D -m ${f.mode.toString(8).padStart(4, '0')} .${f.path} ${f.path}`);
   return [
     '## Files',
     '',
     mdTable(rows),
     '',
-    'Install them as root, from the --out directory:',
+    `Install them as root, from the --out directory (a file the host already has is kept as FILE${BACKUP_SUFFIX}; "Roll back" puts it back). Each \`\`\`sh numakit:NAME block of this file runs as it stands: \`sed -n '/^\`\`\`sh numakit:install$/,/^\`\`\`$/{//!p}' PLAN.md | bash -e\`.`,
     '',
-    '```sh',
-    ...install,
-    'systemctl daemon-reload',
-    '```',
+    ...fenced('install', installLines(files)),
+  ];
+}
+
+function rolloutSection(d: DecisionBase, doc: PlanDoc): string[] {
+  const start = doc.start ?? [];
+  return [
+    '## Rollout',
+    '',
+    ...numbered([
+      'One host first: install on a single host of this shape and leave the others as they are.',
+      ...(start.length > 0
+        ? [`After the steps of "Before you start", start it with the start block below; then: ${doc.enable.join(' ')}`]
+        : doc.enable),
+      `A/B for a day: run the same work for 24 hours on this host and on an untouched host of the same shape; compare medians of at least 3 runs${d.machine.facts.nodes > 1 ? ', p99 latency, and numa_miss/numa_foreign from numastat' : ' and p99 latency'}.`,
+      'Widen a few hosts at a time only while the A/B holds; never all hosts at once.',
+    ]),
+    ...(start.length > 0 ? ['', ...fenced('start', start)] : []),
+  ];
+}
+
+function rollbackSection(doc: PlanDoc, files: PlanFile[]): string[] {
+  return [
+    '## Roll back',
+    '',
+    "The units stopped, the files removed (or the host's own put back from FILE.numakit-orig):",
+    '',
+    ...fenced('rollback', [...(doc.stop ?? []), ...restoreLines(files), ...(doc.restore ?? [])]),
+    '',
+    ...numbered([
+      ...doc.rollback,
+      'Kernel settings: `numakit rollback` undoes the change set `numakit apply --yes` recorded (`numakit journal` lists them).',
+    ]),
+  ];
+}
+
+function checkSection(doc: PlanDoc): string[] {
+  const verify = doc.verify ?? [];
+  return [
+    '## Check after',
+    '',
+    ...(verify.length > 0
+      ? ['Each line fails when the running server is not as planned:', '', ...fenced('check', verify), '', 'Then:', '']
+      : []),
+    ...bullets(doc.checks),
   ];
 }
 
@@ -156,25 +205,11 @@ export function renderPlanMd(d: DecisionBase, doc: PlanDoc, files: PlanFile[]): 
     '',
     ...(prep.length > 0 ? ['Then:', '', ...numbered(prep)] : ['Nothing else to prepare.']),
     '',
-    '## Rollout',
+    ...rolloutSection(d, doc),
     '',
-    ...numbered([
-      'One host first: install on a single host of this shape and leave the others as they are.',
-      ...doc.enable,
-      `A/B for a day: run the same work for 24 hours on this host and on an untouched host of the same shape; compare medians of at least 3 runs${d.machine.facts.nodes > 1 ? ', p99 latency, and numa_miss/numa_foreign from numastat' : ' and p99 latency'}.`,
-      'Widen a few hosts at a time only while the A/B holds; never all hosts at once.',
-    ]),
+    ...rollbackSection(doc, files),
     '',
-    '## Roll back',
-    '',
-    ...numbered([
-      ...doc.rollback,
-      'Kernel settings: `numakit rollback` undoes the change set `numakit apply --yes` recorded (`numakit journal` lists them).',
-    ]),
-    '',
-    '## Check after',
-    '',
-    ...bullets(doc.checks),
+    ...checkSection(doc),
     '',
   ];
   return lines.join('\n');

@@ -6,6 +6,7 @@ import { generatedBy } from './header.js';
 import { redisRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
 import { renderUnit } from './systemd.js';
+import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
 
 const W = 'redis';
 
@@ -85,9 +86,27 @@ export function renderRedis(d: RedisDecision): PlanFile[] {
   ];
 }
 
+function redisChecks(i: RedisInstance): string[] {
+  const u = `redis-numa@${i.port}`;
+  return [
+    activeCheck(u),
+    valueCheck(`redis on port ${i.port}`, `redis-cli -p ${i.port} ping`, 'PONG'),
+    valueCheck(
+      `maxmemory of port ${i.port}`,
+      `redis-cli -p ${i.port} config get maxmemory | tail -n 1`,
+      `${i.maxmemoryMb * 1024 * 1024}`,
+    ),
+    threadsCheck(u, i.cpuList),
+    policyCheck(u, 'bind', `${i.node}`),
+  ];
+}
+
 export function redisDoc(d: RedisDecision): PlanDoc {
   const names = d.instances.map((i) => `redis-numa@${i.port}`);
   return {
+    start: [`systemctl enable --now ${names.join(' ')}`],
+    verify: d.instances.flatMap(redisChecks),
+    stop: [`systemctl disable --now ${names.join(' ')}`],
     workload: W,
     intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : d.options.perL3 ? 'one per L3 cache (its CPUs share that L3)' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
     layout: [
@@ -102,10 +121,7 @@ export function redisDoc(d: RedisDecision): PlanDoc {
     enable: [
       `\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``,
     ],
-    rollback: [
-      "`systemctl disable --now 'redis-numa@*'`, remove /etc/systemd/system/redis-numa@* and /etc/redis/numa, `systemctl daemon-reload`.",
-      'Start the packaged redis-server.service again and point clients back at its port.',
-    ],
+    rollback: ['Start the packaged redis-server.service again and point clients back at its port.'],
     checks: [
       '`numastat -p $(pgrep -f "redis-server.*:PORT")`: memory on the instance\'s node only.',
       "`taskset -cp PID`: the instance's CPUs.",

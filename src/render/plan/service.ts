@@ -7,6 +7,7 @@ import type { ServiceDecision } from '../../policy/plan/service.js';
 import { generatedBy } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
+import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
 
 export function renderService(d: ServiceDecision): PlanFile[] {
   const o = d.options;
@@ -48,6 +49,18 @@ export function renderService(d: ServiceDecision): PlanFile[] {
 export function serviceDoc(d: ServiceDecision): PlanDoc {
   const units = d.instances.map((i) => `${d.options.name}@${i.node}`);
   return {
+    start: [`systemctl enable --now ${units.join(' ')}`],
+    verify: d.instances.flatMap((i, k) => [
+      activeCheck(units[k]!),
+      threadsCheck(units[k]!, i.cpuList),
+      policyCheck(units[k]!, 'bind', `${i.node}`),
+      valueCheck(
+        `MemoryMax of ${units[k]}`,
+        `systemctl show -p MemoryMax --value ${units[k]}`,
+        `${i.memoryMaxMib * 1024 * 1024}`,
+      ),
+    ]),
+    stop: [`systemctl disable --now ${units.join(' ')}`],
     workload: 'service',
     intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
     layout: [
@@ -56,9 +69,7 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
     ],
     prepare: [],
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
-    rollback: [
-      `\`systemctl disable --now ${units.join(' ')}\`, remove /etc/systemd/system/${d.options.name}@*, \`systemctl daemon-reload\`.`,
-    ],
+    rollback: [],
     checks: [
       '`numastat -p PID` of each instance: memory on its node.',
       "`grep Cpus_allowed_list /proc/PID/status`: its node's CPUs.",

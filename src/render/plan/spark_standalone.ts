@@ -57,6 +57,8 @@ function workerUnit(d: SparkStandaloneDecision, w: SparkWorker): PlanFile {
         ],
         ['Restart', 'on-failure'],
         ['RestartSec', '10'],
+        // The worker's JVM stopped by SIGTERM exits 143: a clean stop, not a failure.
+        ['SuccessExitStatus', '143'],
         ['LimitNOFILE', '100000'],
       ],
     },

@@ -2,6 +2,17 @@
 import type { SparkStandaloneDecision } from '../../policy/plan/spark_standalone.js';
 import type { PlanDoc } from './plan_md.js';
 import { recipeCompare } from './spark_compare.js';
+import { activeCheck, policyCheck, threadsCheck } from './checks.js';
+
+/** Each worker active and, when bound, its JVM (started through the java wrapper) on its node's CPUs and memory. */
+function workerChecks(d: SparkStandaloneDecision): string[] {
+  return d.workers.flatMap((w) => {
+    const u = `spark-worker-node${w.node}`;
+    return d.bound
+      ? [activeCheck(u), threadsCheck(u, w.cpuList), policyCheck(u, 'bind', `${w.node}`)]
+      : [activeCheck(u)];
+  });
+}
 
 const JDK =
   '-XX:+UseNUMA needs JDK 14 or later with G1 (JDK 8 honours it only with the Parallel GC); -XX:+AlwaysPreTouch makes executor start-up touch the whole heap (seconds per 10 GiB).';
@@ -12,6 +23,11 @@ const ONE_NODE_INTRO = `This machine has one NUMA node: every CPU reaches all me
 export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
   const o = d.options;
   const units = d.workers.map((w) => `spark-worker-node${w.node}`).join(' ');
+  const commands = {
+    start: [`systemctl enable --now ${units}`],
+    verify: workerChecks(d),
+    stop: [`systemctl disable --now ${units}`],
+  };
   const layout = [
     [
       'node',
@@ -45,6 +61,7 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
     .filter((w) => w.localDisk !== null)
     .map((w) => `/dev/${w.localDisk} (node ${w.node}) on ${o.dataDir}/node${w.node}`);
   return {
+    ...commands,
     workload: 'spark-standalone',
     intro: d.bound ? BOUND_INTRO(d.workers.length) : ONE_NODE_INTRO,
     layout,
@@ -67,8 +84,6 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
         : `\`systemctl enable --now ${units}\`, and check the worker registered in the master UI with ${d.sizing.cores} cores.`,
     ],
     rollback: [
-      `\`systemctl disable --now ${units}\` and remove ${d.workers.length === 1 ? 'its unit file' : 'their unit files'}, then \`systemctl daemon-reload\`.`,
-      `Restore the previous spark-defaults.conf and spark-env.sh (keep copies before installing)${d.bound ? ', or drop spark.executorEnv.JAVA_HOME so executors use the plain java again' : ''}.`,
       "Start the host's original worker.",
       `If things got worse, put back one change at a time (${d.bound ? 'THP, numa_balancing, IRQ affinity, NVMe local dirs' : 'THP, the local dirs'}) to find which one.`,
     ],

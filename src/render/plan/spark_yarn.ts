@@ -44,7 +44,12 @@ function yarnProps(d: SparkYarnDecision): [string, string][] {
 
 export function sparkYarnConf(d: SparkYarnDecision): SparkConf {
   const s = d.sizing;
+  const am = d.am;
   return [
+    ['spark.submit.deployMode', am.mode],
+    [am.memoryKey, `${am.heapMb}m`],
+    [am.overheadKey, `${am.overheadMb}m`],
+    [am.coresKey, `${am.cores}`],
     ['spark.executor.instances', `${d.instances}`],
     ['spark.executor.cores', `${s.cores}`],
     ['spark.executor.memory', `${s.memoryGiB}g`],
@@ -125,18 +130,31 @@ export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
       extra: [
         [
           'yarn.nodemanager.resource.memory-mb',
-          `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB`,
-          `${d.totalMb} of ${Math.round(totalMb)} MB`,
+          `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB, no room for the ApplicationMaster`,
+          `${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb} (ApplicationMaster) = ${d.totalMb} of ${Math.round(totalMb)} MB`,
         ],
       ],
     }),
     workload: W,
     intro: d.numaAware
-      ? `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node. NUMA awareness works only with the LinuxContainerExecutor.`
-      : `This machine has one NUMA node: every CPU reaches all memory at the same distance, so the NodeManager's NUMA awareness is left off (it would bind every container to the whole machine, and it needs the LinuxContainerExecutor). The plan sizes the NodeManager's memory and vcores for one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores, within the machine's budget.`,
+      ? `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node, and room on every node for the application's ApplicationMaster container (${d.am.containerMb} MB, ${d.am.mode} mode), which the NodeManager may place on any node. NUMA awareness works only with the LinuxContainerExecutor.`
+      : `This machine has one NUMA node: every CPU reaches all memory at the same distance, so the NodeManager's NUMA awareness is left off (it would bind every container to the whole machine, and it needs the LinuxContainerExecutor). The plan sizes the NodeManager's memory and vcores for one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores plus the application's ApplicationMaster container (${d.am.containerMb} MB, ${d.am.mode} mode), within the machine's budget.`,
     layout: [
-      ['node', 'memory for containers (MB)', 'vcores', 'executors'],
-      ...d.nodes.map((n) => [`${n.node}`, `${n.memoryMb}`, `${n.vcores}`, '1']),
+      ['node', 'memory for containers (MB)', 'vcores', 'executors', 'ApplicationMaster'],
+      ...d.nodes.map((n) => [
+        `${n.node}`,
+        `${n.memoryMb} = ${d.containerMb} + ${d.am.containerMb}`,
+        `${n.vcores} = ${d.sizing.cores} + ${d.am.cores}`,
+        '1',
+        'room for it',
+      ]),
+      [
+        'NodeManager',
+        `${d.totalMb} = ${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb}`,
+        `${d.totalVcores}`,
+        `${d.nodes.length}`,
+        '1',
+      ],
     ],
     prepare: [
       `Merge the properties of ${d.options.hadoopConf}/yarn-site.numakit.xml into yarn-site.xml on this NodeManager.`,
@@ -147,7 +165,7 @@ export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
               ', mode 6050, and container-executor.cfg root-owned and not writable by others, or the NodeManager refuses to start.',
           ]
         : []),
-      `Raise yarn.scheduler.maximum-allocation-mb on the ResourceManager to at least ${d.containerMb}.`,
+      `Raise yarn.scheduler.maximum-allocation-mb on the ResourceManager to at least ${d.containerMb}; yarn.scheduler.minimum-allocation-mb must be ${d.options.minAllocationMb}, the step the plan rounds containers to.`,
     ],
     enable: [
       d.numaAware

@@ -48,3 +48,37 @@ describe('a node under the reserve', () => {
     assert.match(r.err, /^numakit: service: node 1: MemTotal 1\.5 GiB is not more than its reserve \(2 GiB/);
   });
 });
+
+describe('a machine whose nodes are all under the reserve', () => {
+  const tiny = join(dir, 'tiny');
+  writeSynthMachine(tiny, {
+    threadsPerCore: 1,
+    nodes: [
+      { id: 0, cpus: [0, 1], memGiB: 1.5, freeGiB: 1 },
+      { id: 1, cpus: [2, 3], memGiB: 1.5, freeGiB: 1 },
+    ],
+  });
+  const cases: [string[], RegExp][] = [
+    [['spark-standalone'], /MemTotal 1\.5 GiB .*the smallest executor needs 3 GiB/],
+    [['spark-yarn'], /the smallest executor needs 5 GiB \(1 \+ 1 overhead .* \+ 1 \(ApplicationMaster container\)\)/],
+    [['spark-k8s', '--k8s-node', 'w'], /the smallest executor needs 2 GiB/],
+    [
+      ['mysql', '--buffer-pool', '256m', '--distro', 'debian'],
+      /1\.25 GiB does not fit this machine: its CPU nodes can take 0 GiB/,
+    ],
+    [
+      ['postgres', '--buffer-pool', '256m', '--distro', 'debian', '--pg-version', '15'],
+      /1\.25 GiB does not fit this machine/,
+    ],
+    [['redis'], /MemTotal 1\.5 GiB .*0 MiB of maxmemory/],
+    [['jvm', '--heap', '256m', '--jar', '/a.jar'], /0\.25 GiB \+ 1 GiB native = 1\.25 GiB does not fit/],
+    [['service', '--name', 'x', '--exec', '/bin/true', '--per-node'], /MemTotal 1\.5 GiB is not more than its reserve/],
+  ];
+  for (const [args, message] of cases)
+    it(`plan ${args[0]} is refused with its numbers, exit 2`, async () => {
+      const r = await runMain(['--root', tiny, 'plan', ...args]);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, message);
+      assert.doesNotMatch(r.err, /\n\s+at /);
+    });
+});

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { NumakitError } from '../../../src/model/errors.js';
 import { planWorkload } from '../../../src/policy/plan/index.js';
 import type { PlanFile } from '../../../src/policy/plan/types.js';
+import { planBlocks } from '../../../src/render/plan/blocks.js';
 import { renderPlan } from '../../../src/render/plan/index.js';
 import { CASES, exampleMachine, exampleNames } from './machines.js';
 import { needTools } from '../../helpers/tools.js';
@@ -51,6 +52,18 @@ test('scripts pass bash -n and shellcheck', (t) => {
       n++;
     }
   assert.ok(n > 0);
+});
+
+test("PLAN.md's blocks (install, start, check, rollback) pass bash -n and shellcheck", (t) => {
+  if (!needTools(t, 'bash') || !needTools(t, 'shellcheck')) return;
+  let n = 0;
+  for (const p of PLANS)
+    for (const [name, text] of planBlocks(p.files.at(-1)!.content)) {
+      const f = { path: `PLAN.md numakit:${name}`, content: `#!/usr/bin/env bash\n${text}\n`, mode: 0o755, about: '' };
+      assert.equal(checkShell(f), '', p.label);
+      n++;
+    }
+  assert.ok(n > 3 * PLANS.length, `${n} blocks`);
 });
 
 test('units and drop-ins pass systemd-analyze verify', (t) => {

@@ -198,11 +198,12 @@ test('service: template plus one drop-in per node; bad names and commands refuse
 
 test('spark-yarn: one executor container per node from the seed 000 sizing', async () => {
   const d = plan<SparkYarnDecision>('spark-2s', 'spark-yarn', {});
-  // 73g + 11g per container: with the NodeManager and DataNode heaps (1g each) 86 <= 96 - 9.6 GiB on each node.
-  assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [84 * 1024, 2 * 84 * 1024, 26, 2]);
+  // 72g + 11g per container: with the NodeManager and DataNode heaps (1g each) and room for the
+  // ApplicationMaster's 1024 MB container, 86 <= 96 - 9.6 GiB on each node.
+  assert.deepEqual([d.containerMb, d.totalMb, d.totalVcores, d.instances], [83 * 1024, 2 * 83 * 1024 + 1024, 27, 2]);
   const xml = await content(d, 'yarn-site.numakit.xml');
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.1.memory<\/name>\n\s*<value>86016<\/value>/);
-  assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>172032<\/value>/);
+  assert.match(xml, /<name>yarn.nodemanager.resource.memory-mb<\/name>\n\s*<value>171008<\/value>/);
   assert.match(xml, /<name>yarn.nodemanager.numa-awareness.node-ids<\/name>\n\s*<value>0,1<\/value>/);
 });
 
@@ -284,5 +285,16 @@ test('redis --per-l3 on a machine whose sysfs has no caches: a one-line refusal 
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('JVM units (jvm, elasticsearch, spark workers) take the JVM exit on SIGTERM (143) as a clean stop', async () => {
+  for (const [w, raw, suffix] of [
+    ['jvm', { heap: '24g', jar: '/opt/app/app.jar' }, 'app-node0.service'],
+    ['elasticsearch', { heap: '31g' }, '.service'],
+    ['spark-standalone', {}, 'spark-worker-node0.service'],
+  ] as const) {
+    const d = plan<Parameters<typeof renderPlan>[0]>('spark-2s', w, raw);
+    assert.match(await content(d, suffix), /^SuccessExitStatus=143$/m, w);
   }
 });
