@@ -8,6 +8,7 @@ import { formatBytes } from '../model/bytes.js';
 import { readDevices } from '../sysfs/devices.js';
 import { readKernelFacts } from '../sysfs/kernel.js';
 import { readMemoryTiers, readNodeAccess } from '../sysfs/node_access.js';
+import { readInterleaveWeights } from '../sysfs/weighted_interleave.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeHugepages } from '../sysfs/node_hugepages.js';
 import { listNodeDirs, NODE_DIR, readNodeState } from '../sysfs/node_list.js';
@@ -47,6 +48,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
   const hasMem = readNodeState(root, 'has_memory');
   const hasNormal = readNodeState(root, 'has_normal_memory');
   const tiers = readMemoryTiers(root);
+  const weights = readInterleaveWeights(root);
   const taken = new Set<number>();
   return ids.map((id) => {
     const cpus = nodeCpus(root, id, sets, taken, warnings);
@@ -70,6 +72,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
       hugepages: readNodeHugepages(root, id),
       access: readNodeAccess(root, id),
       memoryTier: tiers.get(id) ?? null,
+      ...(weights?.has(id) ? { interleaveWeight: weights.get(id)! } : {}),
     };
   });
 }

@@ -35,6 +35,11 @@ export interface NumaNode {
   readonly hugepages: HugePagePool[];
   readonly access: NodeAccess | null;
   readonly memoryTier: number | null;
+  /**
+   * Its weight for weighted interleave (weighted_interleave/nodeN, Linux 6.9+); absent when the
+   * kernel has none or the file could not be read.
+   */
+  readonly interleaveWeight?: number;
 }
 
 export interface Cpu {

@@ -20,6 +20,7 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       hugepages: n.hugepages,
       access: n.access,
       memoryTier: n.memoryTier,
+      ...(n.interleaveWeight === undefined ? {} : { interleaveWeight: n.interleaveWeight }),
     })),
     cpus: topo.cpus.map((c) => ({
       id: c.id,
