@@ -9,6 +9,7 @@ import { formatBytes } from '../model/bytes.js';
 import { readDevices } from '../sysfs/devices.js';
 import { readKernelFacts } from '../sysfs/kernel.js';
 import { readMemoryTiers, readNodeAccess } from '../sysfs/node_access.js';
+import { readInterleaveWeights } from '../sysfs/weighted_interleave.js';
 import { readNodeDistance } from '../sysfs/node_distance.js';
 import { readNodeHugepages } from '../sysfs/node_hugepages.js';
 import { listNodeDirs, NODE_DIR, readNodeState } from '../sysfs/node_list.js';
@@ -48,6 +49,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
   const hasMem = readNodeState(root, 'has_memory');
   const hasNormal = readNodeState(root, 'has_normal_memory');
   const tiers = readMemoryTiers(root);
+  const weights = readInterleaveWeights(root);
   const taken = new Set<number>();
   return ids.map((id) => {
     const cpus = nodeCpus(root, id, sets, taken, warnings);
@@ -72,6 +74,7 @@ function readNodes(root: SysRoot, ids: number[], sets: CpuSets, warnings: string
       access: readNodeAccess(root, id),
       access1: readNodeAccess(root, id, 1),
       memoryTier: tiers.get(id) ?? null,
+      ...(weights?.has(id) ? { interleaveWeight: weights.get(id)! } : {}),
     };
   });
 }

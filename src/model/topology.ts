@@ -38,6 +38,11 @@ export interface NumaNode {
   /** HMAT access class 1 (nodeN/access1/initiators: the best initiators with CPUs). */
   readonly access1: NodeAccess | null;
   readonly memoryTier: number | null;
+  /**
+   * Its weight for weighted interleave (weighted_interleave/nodeN, Linux 6.9+); absent when the
+   * kernel has none or the file could not be read.
+   */
+  readonly interleaveWeight?: number;
 }
 
 export interface Cpu {

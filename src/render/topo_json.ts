@@ -23,6 +23,7 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       access: n.access,
       access1: n.access1,
       memoryTier: n.memoryTier,
+      ...(n.interleaveWeight === undefined ? {} : { interleaveWeight: n.interleaveWeight }),
     })),
     cpus: topo.cpus.map((c) => ({
       id: c.id,

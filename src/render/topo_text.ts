@@ -11,6 +11,7 @@ import {
   type NumaNode,
   type Topology,
 } from '../model/topology.js';
+import { renderInterleaveWeights } from './interleave_weights.js';
 import { cacheLines } from './topo_caches.js';
 import { hmatLines, tierLines } from './topo_tiers.js';
 import { formatBytes, plural } from './units.js';
@@ -131,6 +132,14 @@ export function renderTopoText(topo: Topology): string {
       '',
       `cgroup ${topo.cpuset.cgroup} allows CPUs ${formatCpuList(topo.cpuset.cpus)} only (/${topo.cpuset.path})`,
     );
+  }
+  const weighted = topo.nodes.filter((n) => n.interleaveWeight !== undefined);
+  if (weighted.length > 0) {
+    const line = renderInterleaveWeights(
+      weighted.map((n) => n.id),
+      (id) => weighted.find((n) => n.id === id)?.interleaveWeight,
+    ).slice(0, -1); // the line without its newline; its trailing space stays, as numactl prints it
+    out.push('', `weighted interleave, nodes ${formatCpuList(weighted.map((n) => n.id))}:`, line);
   }
   out.push('', ...renderDistances(topo));
   const warns = topo.warnings.filter((w) => !/unknown node/.test(w));

@@ -3,6 +3,11 @@
 // - fallback: in a cgroup2 cpuset that allows node 0 only (mems 0, CPUs 0-1), `run --membind 1
 //   --cpunodebind 1` fails as numactl's does, and with --fallback steps down to no binding with
 //   one line per step, COMMAND's exit status (3) unchanged; --membind 0-1 becomes --preferred 0.
+// - weights: apply --interleave-weights hmat --persist /etc --yes sets 3 3 1 (HMAT 20000, 20000,
+//   6667 MB/s) with tuned running; topo and run -w all --show print numactl's interleaveweights
+//   line; a 96 MiB buffer touched under run -w all lies on the nodes as the weights say (its
+//   numa_maps N0/N1/N2 within a few % of 3/7, 3/7, 1/7); the weights reset to 1 come back when tuned
+//   loads the profile apply wrote (tuned is the program that reads --persist); rollback restores 1 1 1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sectionOk } from './assert.js';
@@ -27,6 +32,29 @@ const FALLBACK = [
   `echo "@@ preferred"; ${NUMAKIT} run --fallback --membind 0-1 --show 2>&1; echo "rc=$?"`,
 ].join('\n');
 
+const WI = '/sys/kernel/mm/mempolicy/weighted_interleave';
+/** The largest anonymous mapping of a node process that fills a 96 MiB buffer: its numa_maps line. */
+const TOUCH = `node -e 'const b = Buffer.alloc(96 << 20, 1); const fs = require("fs"); let best = "", most = 0;
+for (const l of fs.readFileSync("/proc/self/numa_maps", "utf8").split("\\n")) { const a = /anon=(\\d+)/.exec(l); if (a && +a[1] > most) [best, most] = [l, +a[1]]; }
+console.log(best + " " + b[0]);'`;
+const WEIGHTS = [
+  'set -e',
+  'mkdir -p /run/dbus; dbus-daemon --system --fork',
+  'tuned --daemon',
+  'for i in $(seq 1 200); do tuned-adm active >/dev/null 2>&1 && break; sleep 0.3; done',
+  'tuned-adm profile balanced',
+  `echo "@@ apply"; ${NUMAKIT} apply --interleave-weights hmat --persist /etc --yes --state-dir /tmp/st`,
+  `echo "@@ sysfs"; cat ${WI}/node0 ${WI}/node1 ${WI}/node2 | tr '\n' ' '; echo`,
+  `echo "@@ topo"; ${NUMAKIT} topo | grep -A1 '^weighted interleave'`,
+  `echo "@@ show"; ${NUMAKIT} run -w all --show`,
+  `echo "@@ pages"; ${NUMAKIT} run -w all -- ${TOUCH}`,
+  `echo "@@ tuned"; for n in 0 1 2; do echo 1 > ${WI}/node$n; done; cat /etc/tuned/active_profile`,
+  'tuned-adm profile numakit-interleave-weights',
+  `cat ${WI}/node0 ${WI}/node1 ${WI}/node2 | tr '\n' ' '; echo`,
+  `echo "@@ rollback"; ${NUMAKIT} rollback --state-dir /tmp/st >/dev/null`,
+  `cat ${WI}/node0 ${WI}/node1 ${WI}/node2 | tr '\n' ' '; echo; cat /etc/tuned/active_profile`,
+].join('\n');
+
 /** The text after each "@@ NAME" line, by name. */
 function parts(out: string): Record<string, string> {
   const r: Record<string, string> = {};
@@ -37,13 +65,13 @@ function parts(out: string): Record<string, string> {
   return r;
 }
 
-describe('lab (Linux 6.12): run --fallback', { timeout: 400_000 }, () => {
+describe('lab (Linux 6.12): run --fallback, weighted interleave', { timeout: 400_000 }, () => {
   let run: SectionsRun;
   before(async () => {
     const started = Date.now();
     run = await runSections(
       THREE_NODE_CXL,
-      { kernel: 'uname -r', fallback: FALLBACK },
+      { kernel: 'uname -r', fallback: FALLBACK, weights: WEIGHTS },
       {
         kernel: '6.12',
         timeoutMs: 360_000,
@@ -75,5 +103,33 @@ describe('lab (Linux 6.12): run --fallback', { timeout: 400_000 }, () => {
     assert.match(pref, /--membind 0-1 -> --preferred 0: node 1 is not in cgroup \/box's cpuset/);
     assert.match(pref, /^policy: preferred\npreferred node: 0\n/m);
     assert.match(pref, /rc=0\n$/);
+  });
+
+  it('weighted interleave: weights from HMAT, shown as numactl shows them, pages split as they say, kept by tuned', () => {
+    const p = parts(sectionOk(run, 'weights').stdout);
+    assert.equal(p['sysfs'], '3 3 1 \n');
+    assert.equal(p['topo'], 'weighted interleave, nodes 0-2:\ninterleaveweights: 3 3 1 \n');
+    assert.match(
+      p['show'] ?? '',
+      /^policy: weighted-interleave\n.*\ninterleavemask: 0 1 2 \ninterleaveweights: 3 3 1 \ninterleavenode: \d\n/s,
+    );
+    const line = p['pages'] ?? '';
+    assert.match(line, /weighted interleave:0-2/);
+    const pages = [0, 1, 2].map((n) => Number(new RegExp(`\\bN${n}=(\\d+)`).exec(line)?.[1] ?? 0));
+    const total = pages.reduce((a, b) => a + b, 0);
+    assert.ok(total >= 24_000, line); // 96 MiB of 4 KiB pages
+    const shares = pages.map((n) => n / total);
+    console.log(
+      `weighted interleave placement: pages ${pages.join('/')} of ${total}, shares ${shares.map((x) => x.toFixed(4)).join('/')} vs weights 3/3/1 (${[3, 3, 1].map((w) => (w / 7).toFixed(4)).join('/')})`,
+    );
+    [3 / 7, 3 / 7, 1 / 7].forEach((want, n) =>
+      assert.ok(Math.abs(shares[n]! - want) < 0.04, `node ${n}: ${shares[n]} vs ${want}: ${line}`),
+    );
+    assert.equal(
+      p['tuned'],
+      'numakit-interleave-weights\n3 3 1 \n',
+      'tuned writes the weights of the profile apply --persist wrote',
+    );
+    assert.equal(p['rollback'], '1 1 1 \nbalanced\n');
   });
 });

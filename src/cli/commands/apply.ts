@@ -37,6 +37,12 @@ const OPTIONS = {
     group: SOURCES,
     help: "with --from-doctor: doctor's profile (default general)",
   },
+  'interleave-weights': {
+    type: 'string',
+    value: 'FROM',
+    group: SOURCES,
+    help: "weighted interleave's node weights (Linux 6.9+) in proportion to each\nnode's bandwidth: hmat (the firmware's read bandwidth) or FILE (a\nnumakit bench mem --json result: its measured matrix)",
+  },
   placement: { type: 'string', value: 'WHERE', choices: ['bound', 'unpinned'], help: PLACEMENT_HELP },
   'dry-run': {
     type: 'boolean',
@@ -76,23 +82,34 @@ interface Source {
 }
 
 async function loadSource(
-  values: { profile?: string; 'from-doctor'?: boolean; 'doctor-profile'?: string; placement?: string },
+  values: {
+    profile?: string;
+    'from-doctor'?: boolean;
+    'doctor-profile'?: string;
+    placement?: string;
+    'interleave-weights'?: string;
+  },
   file: string | undefined,
   sys: System,
   err: (t: string) => void,
 ): Promise<Source> {
-  const given = [values.profile !== undefined, values['from-doctor'] === true, file !== undefined].filter(
-    Boolean,
-  ).length;
+  const weights = values['interleave-weights'];
+  const given = [
+    values.profile !== undefined,
+    values['from-doctor'] === true,
+    file !== undefined,
+    weights !== undefined,
+  ].filter(Boolean).length;
   if (values['doctor-profile'] !== undefined && values['from-doctor'] !== true)
     throw new UsageError('apply: --doctor-profile goes with --from-doctor');
   if (given !== 1)
     throw new UsageError(
-      'apply: give exactly one of --profile NAME, --from-doctor or FILE (profiles: general, spark, database, latency, throughput, jvm, memory-tiering)',
+      'apply: give exactly one of --profile NAME, --from-doctor, --interleave-weights FROM or FILE (profiles: general, spark, database, latency, throughput, jvm, memory-tiering)',
     );
-  if (values.placement !== undefined && file !== undefined)
+  if (values.placement !== undefined && (file !== undefined || weights !== undefined))
     throw new UsageError('apply: --placement goes with --profile or --from-doctor');
   const placement = parsePlacement(values.placement);
+  if (weights !== undefined) return (await import('./apply_weights.js')).interleaveWeightsSource(sys.root, weights);
   if (values.profile !== undefined) {
     const { profileSource } = await import('../../actuate/profile_source.js');
     const src = profileSource(sys, values.profile, placement);

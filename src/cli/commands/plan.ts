@@ -188,6 +188,11 @@ const OPTIONS = {
     group: 'service',
     help: 'one instance per node (default: one, on --node or the best node)',
   },
+  'bandwidth-bound': {
+    type: 'boolean',
+    group: 'service',
+    help: 'the program is memory-bandwidth-bound: on a tiered machine (memory-only\nnodes, HMAT) an instance is weighted-interleaved over its node and the\nslower nodes nearest it when that adds 10% or more bandwidth',
+  },
 } as const;
 
 function writePlan(out: string, files: readonly PlanFile[], force: boolean): void {

@@ -5,6 +5,7 @@ import { NumakitError, UsageError } from '../../model/errors.js';
 import type { RunArgs } from '../../model/run_args.js';
 import { parseRunArgs, RunArgsError } from './run_argv.js';
 import { MODE_NAMES } from '../../model/mempolicy_names.js';
+import { renderInterleaveWeights } from '../../render/interleave_weights.js';
 import type { Context } from '../context.js';
 import type { CommandModule } from '../options.js';
 import { applyBinding, loadRouting, readSystem, type SystemSets } from '../../actuate/run_binding.js';
@@ -184,7 +185,13 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
   if (opts.fallback) (await import('../../actuate/run_fallback.js')).applyFallbackBinding(native, opts, binding);
   else applyBinding(native, opts, binding);
   if (opts.show) {
-    ctx.out(renderShow(readShowState(native, sys)));
+    const state = readShowState(native, sys);
+    if (state.mode === native.MPOL_WEIGHTED_INTERLEAVE) {
+      const { readInterleaveWeights } = await import('../../sysfs/weighted_interleave.js');
+      const weights = readInterleaveWeights(ctx.root);
+      if (weights !== null) state.weights = weights;
+    }
+    ctx.out(renderShow(state));
     return 0;
   }
 
@@ -210,6 +217,8 @@ export interface ShowState {
   affinity: readonly number[];
   runNodes: readonly number[];
   memsAllowed: readonly number[];
+  /** Weighted interleave's node weights (weighted_interleave/nodeN), when the policy is that. */
+  weights?: ReadonlyMap<number, number>;
 }
 
 function readShowState(native: Native, sys: SystemSets): ShowState {
@@ -249,7 +258,12 @@ export function renderShow(s: ShowState): string {
             ? `${s.interleaveNext} (preferred-many)`
             : 'current';
   let out = `policy: ${MODE_NAMES[s.mode] ?? `[${s.mode}]`}\npreferred node: ${preferredNode}\n`;
-  if (interleaving) out += mask('interleavemask', s.policyNodes) + `interleavenode: ${s.interleaveNext}\n`;
+  if (interleaving) {
+    out += mask('interleavemask', s.policyNodes);
+    if (s.mode === 6 && s.weights !== undefined)
+      out += renderInterleaveWeights(s.policyNodes, (n) => s.weights?.get(n));
+    out += `interleavenode: ${s.interleaveNext}\n`;
+  }
   out += mask('physcpubind', s.affinity);
   out += mask('cpubind', s.runNodes);
   out += mask('nodebind', s.runNodes);

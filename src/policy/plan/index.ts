@@ -154,7 +154,7 @@ PLANNERS['elasticsearch'] = jvmPlanner('elasticsearch');
 
 PLANNERS['service'] = {
   summary: 'any program (--name N --exec CMD) as a template unit bound per node (--per-node) or to one node',
-  keys: ['name', 'exec', 'per-node', 'node', 'systemd-version', 'user'],
+  keys: ['name', 'exec', 'per-node', 'node', 'systemd-version', 'user', 'bandwidth-bound'],
   plan: (m, raw) => {
     if (typeof raw['name'] !== 'string' || typeof raw['exec'] !== 'string')
       throw new UsageError("plan service: --name NAME and --exec 'PROGRAM ARGS' are required");
@@ -167,6 +167,7 @@ PLANNERS['service'] = {
       node: optInt(raw, 'node', 0, 4095),
       systemdVersion: intIn(str(raw, 'systemd-version', '252'), '--systemd-version', 200, 999),
       user: typeof raw['user'] === 'string' ? safeName(raw['user'], '--user') : null,
+      bandwidthBound: raw['bandwidth-bound'] === true,
     });
   },
 };

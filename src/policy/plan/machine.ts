@@ -51,6 +51,23 @@ function share(topo: Topology, id: number): NodeShare {
   };
 }
 
+/** Each memory-only node under the usable node nearest it (lowest distance, then lowest id). */
+function slowerNodes(
+  topo: Topology,
+  usable: readonly NodeShare[],
+  memoryNodes: readonly number[],
+): Record<number, number[]> {
+  const out: Record<number, number[]> = {};
+  const cpuNodes = usable.map((u) => u.node);
+  for (const id of memoryNodes) {
+    if (cpuNodes.includes(id) || cpuNodes.length === 0) continue;
+    const row = topo.nodes.find((n) => n.id === id)?.distances ?? {};
+    const near = cpuNodes.reduce((a, b) => ((row[b] ?? 255) < (row[a] ?? 255) ? b : a));
+    (out[near] ??= []).push(id);
+  }
+  return out;
+}
+
 function deviceNotes(topo: Topology, usable: Set<number>): string[] {
   const notes: string[] = [];
   for (const d of topo.devices) {
@@ -170,6 +187,8 @@ export function machineShare(input: PlanInput): MachineShare {
     summary,
     usable,
     memoryNodes,
+    slower: slowerNodes(topo, usable, memoryNodes),
+    readBandwidth: Object.fromEntries(memNodes.map((n) => [n.id, n.access?.readBandwidthMBps ?? null] as const)),
     totalMemGiB,
     notes,
     restriction: restriction(topo, usable, limits),

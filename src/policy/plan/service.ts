@@ -4,7 +4,8 @@ import { UsageError } from '../../model/errors.js';
 import { budgetGiB, budgetText, memoryPlan, onNodes, RESERVE_RULE } from './budget.js';
 import { oneNodeNotes } from './machine.js';
 import { chooseNode } from './choose_node.js';
-import type { DecisionBase, Derivation, MachineShare } from './types.js';
+import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
+import { weightedSpread } from './weighted.js';
 import { planTuning } from './tuning.js';
 
 export interface ServiceOptions {
@@ -14,12 +15,49 @@ export interface ServiceOptions {
   readonly node?: number;
   readonly systemdVersion: number;
   readonly user: string | null;
+  /** Memory-bandwidth-bound: weighted interleave over the node and its slower nodes when the arithmetic says so. */
+  readonly bandwidthBound?: boolean;
+}
+
+/** An instance weighted-interleaved over its node and the slower nodes nearest it. */
+export interface WeightedInstance {
+  /** The interleave mask, its node first ("0,2"). */
+  readonly mask: string;
+  /** The machine's weights, node:weight ("0:3 1:3 2:1"), for the plan's notes. */
+  readonly weights: string;
 }
 
 export interface ServiceDecision extends DecisionBase {
   readonly kind: 'service';
   readonly options: ServiceOptions;
-  readonly instances: { node: number; cpuList: string; memoryMaxMib: number }[];
+  readonly instances: { node: number; cpuList: string; memoryMaxMib: number; weighted?: WeightedInstance }[];
+}
+
+function instance(m: MachineShare, s: NodeShare, bandwidthBound: boolean, d: Derivation[]) {
+  const budget = budgetGiB(s.memGiB);
+  const spread = bandwidthBound ? weightedSpread(m, s.node, d) : null;
+  if (spread === null) return { node: s.node, cpuList: s.cpuList, memoryMaxMib: Math.floor(budget * 1024) };
+  // Its node holds only its weight's share of the pages: the cgroup may hold budget / share
+  // before the node's own budget is full (a full slower node spills back, as interleave does).
+  const w = spread.nodes.map((n) => spread.weights.get(n)!);
+  const share = w[0]! / w.reduce((a, b) => a + b, 0);
+  return {
+    node: s.node,
+    cpuList: s.cpuList,
+    memoryMaxMib: Math.floor((budget / share) * 1024),
+    weighted: {
+      mask: spread.nodes.join(','),
+      weights: [...spread.weights.entries()].map(([n, x]) => `${n}:${x}`).join(' '),
+    },
+  };
+}
+
+/** What a weighted instance needs first: the machine's weights set (once, journaled). */
+function weightedNotes(d: readonly Derivation[]): string[] {
+  if (!d.some((x) => x.value.startsWith('weighted interleave'))) return [];
+  return [
+    `Before you start: \`numakit apply --interleave-weights hmat --yes\` sets the machine's weighted interleave weights from HMAT (add --persist /etc to keep them at boot); the instances spread by them (Linux 6.9+; systemd has no NUMAPolicy= for weighted interleave, so their ExecStart runs the program through \`numakit run -w\`).`,
+  ];
 }
 
 export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision {
@@ -32,6 +70,8 @@ export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision
       value: `${nodes.length}`,
     });
   const notes = [...m.notes, ...oneNodeNotes(m)];
+  const instances = nodes.map((s) => instance(m, s, o.bandwidthBound === true, d));
+  notes.push(...weightedNotes(d));
   if (o.systemdVersion < 243)
     notes.push(
       `systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the template runs the program through numactl with the instance name as the node.`,
@@ -54,11 +94,7 @@ export function planService(m: MachineShare, o: ServiceOptions): ServiceDecision
     tuning: planTuning('general', m),
     memory,
     options: o,
-    instances: nodes.map((s) => ({
-      node: s.node,
-      cpuList: s.cpuList,
-      memoryMaxMib: Math.floor(budgetGiB(s.memGiB) * 1024),
-    })),
+    instances,
     derivations: d,
     notes,
   };

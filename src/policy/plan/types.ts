@@ -50,6 +50,10 @@ export interface MachineShare {
   readonly usable: NodeShare[];
   /** Nodes with memory (usable or memory-only), for interleave masks. */
   readonly memoryNodes: NodeId[];
+  /** The memory-only (slower tier) nodes by the usable node nearest them (distance, then id). */
+  readonly slower: Readonly<Record<NodeId, NodeId[]>>;
+  /** HMAT access0 read bandwidth of each node with memory, MB/s; null when the firmware gives none. */
+  readonly readBandwidth: Readonly<Record<NodeId, number | null>>;
   readonly totalMemGiB: number;
   readonly notes: string[];
   /** Set when numakit's cgroup keeps CPUs or memory nodes from the plan: what it sizes from, as a derivation. */

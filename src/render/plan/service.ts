@@ -9,6 +9,18 @@ import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
 
+/**
+ * systemd has no NUMAPolicy= for weighted interleave: the instance keeps CPUAffinity= and its
+ * ExecStart (reset, then set) runs the program through `numakit run -w` (found on systemd's PATH).
+ */
+function weightedEntries(mask: string, cpuList: string, exec: readonly string[]): UnitEntry[] {
+  return [
+    ['CPUAffinity', cpuList],
+    ['ExecStart', ''],
+    ['ExecStart', `numakit run --weighted-interleave=${mask} -- ${exec.join(' ')}`],
+  ];
+}
+
 export function renderService(d: ServiceDecision): PlanFile[] {
   const o = d.options;
   const modern = o.systemdVersion >= 243;
@@ -32,7 +44,11 @@ export function renderService(d: ServiceDecision): PlanFile[] {
     },
   ];
   for (const i of d.instances) {
-    const numa = modern ? numaEntries('bind', `${i.node}`, i.cpuList) : [];
+    const numa = i.weighted
+      ? weightedEntries(i.weighted.mask, i.cpuList, o.exec)
+      : modern
+        ? numaEntries('bind', `${i.node}`, i.cpuList)
+        : [];
     const content = renderUnit(generatedBy('service', d.machine.label), [
       { name: 'Service', entries: [...numa, ['MemoryMax', `${i.memoryMaxMib}M`]] },
     ]);
@@ -40,7 +56,9 @@ export function renderService(d: ServiceDecision): PlanFile[] {
       path: `/etc/systemd/system/${o.name}@${i.node}.service.d/50-numakit-numa.conf`,
       content,
       mode: 0o644,
-      about: `node ${i.node}: ${modern ? `CPUs ${i.cpuList}, memory bound, ` : ''}MemoryMax ${i.memoryMaxMib}M (the node's budget)`,
+      about: i.weighted
+        ? `node ${i.node}: CPUs ${i.cpuList}, memory weighted-interleaved over ${i.weighted.mask}, MemoryMax ${i.memoryMaxMib}M (the node's budget over its weight's share)`
+        : `node ${i.node}: ${modern ? `CPUs ${i.cpuList}, memory bound, ` : ''}MemoryMax ${i.memoryMaxMib}M (the node's budget)`,
     });
   }
   return files;
@@ -48,6 +66,7 @@ export function renderService(d: ServiceDecision): PlanFile[] {
 
 export function serviceDoc(d: ServiceDecision): PlanDoc {
   const units = d.instances.map((i) => `${d.options.name}@${i.node}`);
+  const weighted = d.instances.filter((i) => i.weighted !== undefined);
   return {
     start: [`systemctl enable --now ${units.join(' ')}`],
     verify: d.instances.flatMap((i, k) => [
@@ -62,7 +81,7 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
     ]),
     stop: [`systemctl disable --now ${units.join(' ')}`],
     workload: 'service',
-    intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
+    intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there${weighted.length > 0 ? ` (the instance${weighted.length === 1 ? '' : 's'} on node ${weighted.map((i) => i.node).join(', ')}: weighted-interleaved over ${weighted.map((i) => i.weighted!.mask).join('; ')}, for bandwidth)` : ''}.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
     layout: [
       ['unit', 'node', 'CPUs'],
       ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList]),
@@ -71,7 +90,9 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
     enable: [`\`systemctl enable --now ${units.join(' ')}\``],
     rollback: [],
     checks: [
-      '`numastat -p PID` of each instance: memory on its node.',
+      d.instances.some((i) => i.weighted)
+        ? '`numastat -p PID` of each instance: memory on its node, or for a weighted instance spread over its mask as the weights say (`grep weighted /proc/PID/numa_maps`).'
+        : '`numastat -p PID` of each instance: memory on its node.',
       "`grep Cpus_allowed_list /proc/PID/status`: its node's CPUs.",
       `\`numakit stat\` and \`${d.tuning.doctor}\`.`,
     ],

@@ -68,7 +68,12 @@ function verifyRoot(): string {
  * systemd-analyze verify on all units of a plan, in a scratch root with the host's system units
  * and, when given, the packaged units the plan's drop-ins extend (else a minimal stand-in).
  */
-export function checkUnits(units: PlanFile[], packaged: readonly PackagedUnit[] = []): string {
+export function checkUnits(
+  units: PlanFile[],
+  packaged: readonly PackagedUnit[] = [],
+  /** Programs an ExecStart names without a path, stubbed where systemd's search path finds them. */
+  found: readonly string[] = [],
+): string {
   if (units.length === 0) return '';
   const root = verifyRoot();
   // Each plan gets a fresh /etc; stub programs left by earlier plans are harmless (each plan stubs its own).
@@ -87,7 +92,7 @@ export function checkUnits(units: PlanFile[], packaged: readonly PackagedUnit[] 
     const template = name.replace(/@[^.]+\.service$/, '@.service');
     if (template !== name) cpSync(join(root, 'etc/systemd/system', template), join(root, 'etc/systemd/system', name));
   }
-  for (const prog of [...programs(units), ...programs(packaged), '/usr/sbin/packaged-server']) {
+  for (const prog of [...programs(units), ...programs(packaged), '/usr/sbin/packaged-server', ...found]) {
     mkdirSync(dirname(join(root, prog)), { recursive: true });
     writeFileSync(join(root, prog), '#!/bin/sh\n');
     chmodSync(join(root, prog), 0o755);

@@ -42,3 +42,19 @@ test("renderShow prints numactl --show's lines, trailing spaces included", () =>
   for (const [state, expected] of cases)
     assert.equal(renderShow({ ...base, ...state }), expected, JSON.stringify(state));
 });
+
+// numactl master (after its weighted interleave --show change): interleavemask, then the weights
+// of those nodes as "interleaveweights: W W ", then interleavenode.
+test('renderShow under weighted interleave prints the interleaveweights line between mask and node', () => {
+  const weights = new Map([
+    [0, 3],
+    [1, 3],
+    [2, 1],
+  ]);
+  assert.equal(
+    renderShow({ ...base, mode: 6, policyNodes: [0, 2], interleaveNext: 2, memsAllowed: [0, 1, 2], weights }),
+    'policy: weighted-interleave\npreferred node: 2 (interleave next)\ninterleavemask: 0 2 \ninterleaveweights: 3 1 \ninterleavenode: 2\nphyscpubind: 0 1 2 3 \ncpubind: 0 1 \nnodebind: 0 1 \nmembind: 0 1 2 \npreferred: 0 2 \n',
+  );
+  // Plain interleave has no weights line.
+  assert.doesNotMatch(renderShow({ ...base, mode: 3, policyNodes: [0, 1], weights }), /interleaveweights/);
+});
