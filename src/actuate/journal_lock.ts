@@ -4,7 +4,7 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
-import { ensurePrivateDir, UnsafePathError } from '../hostfs/private_path.js';
+import { ensurePrivateDir, UnsafePathError } from '../runtime/private_path.js';
 
 /** True when `pid` exists (EPERM: it exists but belongs to another user). */
 export function alive(pid: number): boolean {

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as KoffiModule from 'koffi';
-import { sea } from '../sea/is_sea.js';
-import { assetFile } from '../sea/runtime.js';
+import { sea } from '../runtime/is_sea.js';
+import { assetFile } from '../runtime/sea_assets.js';
 
 export function loadKoffi(): typeof KoffiModule {
   if (sea() === null) return loadPrebuilt() ?? (createRequire(import.meta.url)('koffi') as typeof KoffiModule);

@@ -217,10 +217,10 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 
 /**
  * One full garbage collection after a pass once the heap has grown past what it needs (issue 28,
- * src/cli/heap_pace.ts).
+ * src/runtime/heap_pace.ts).
  */
 async function heapPacer(ctx: Context): Promise<{ afterPass(nowMs: number): unknown } | null> {
-  const { daemonHeapPacer } = await import('../heap_pace.js');
+  const { daemonHeapPacer } = await import('../../runtime/heap_pace.js');
   return daemonHeapPacer('agent', ctx.err);
 }
 

@@ -15,8 +15,7 @@ import { fileURLToPath } from 'node:url';
 /** Lowest floor first. A room may import its own files and the rooms on the floors below. */
 export const FLOORS: readonly (readonly string[])[] = [
   ['model'], // the vocabulary: ids, cpusets, Topology, Finding, Change, plain data
-  ['hostfs'], // numakit's own files on the host, never under --root: mkdir -p, the private-path rule
-  ['sea'], // where numakit runs from (a single executable or not): no numakit code above model
+  ['runtime'], // the Node runtime and numakit's own files on the host: the single executable, V8 flags, heap pacing, private paths
   ['sysfs'], // one reader per kernel file, under an injected root
   ['native'], // the koffi bindings: system calls beside the kernel files (their sample formats)
   ['discover'], // SysRoot -> Topology, samples, doctor's and plan's inputs (collectors: PMU sampling)

@@ -3,7 +3,7 @@
 // young-generation collection or two, is promoted to the old generation and dies there; nothing
 // collects the old generation until it reaches V8's allocation limit, tens of MiB above the live
 // heap, and V8 keeps those pages committed (RSS). The agent runs without V8's memory reducer
-// (agent/v8_flags.ts), and even with it a pass every few seconds, or serve under scrapers every
+// (runtime/v8_flags.ts), and even with it a pass every few seconds, or serve under scrapers every
 // few seconds, never looks idle to V8. The 30-minute soaks read that garbage as a leak (the
 // agent: heap 12.1 -> 21.0 MiB; serve: heap total 9 -> 30 MiB and RSS 61 -> 84 MiB with the heap
 // used flat); heap snapshots found nothing kept (docs/reliability.md, "The daemons' heap under
