@@ -15,7 +15,7 @@ import { compareChangeSets, idNumber, nameNumber, parseCounter } from './journal
 
 export { acquireLock } from './journal_lock.js';
 
-export const DEFAULT_STATE_DIR = '/var/lib/numakit';
+export { DEFAULT_STATE_DIR } from '../runtime/state_dir.js';
 
 export function journalDir(stateDir: string): string {
   return join(stateDir, 'journal');

@@ -8,6 +8,7 @@ import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
 import { AGENT_KEYS, applySettings, parseConfigFile, RUNNING, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
+import { stateDirOption } from '../state_dir_option.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
@@ -25,12 +26,7 @@ const OPTIONS = {
 
 const RESTORE_OPTIONS = {
   'dry-run': { type: 'boolean', help: 'list what would be put back, change nothing (no root needed)' },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: `journal directory (default ${DEFAULT_AGENT.stateDir})`,
-  },
+  'state-dir': stateDirOption(),
 } as const;
 
 /** restore --dry-run, and restore with no journal at all: read only, nothing created. */
