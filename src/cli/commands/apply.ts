@@ -89,7 +89,7 @@ async function loadSource(
     throw new UsageError('apply: --placement goes with --profile or --from-doctor');
   const placement = parsePlacement(values.placement);
   if (values.profile !== undefined) {
-    const { profileSource } = await import('../../actuate/profile_source.js');
+    const { profileSource } = await import('../profile_source.js');
     const src = profileSource(sys, values.profile, placement);
     if (src.aliasNote !== null) err(`numakit: note: ${src.aliasNote}\n`);
     return src;

@@ -101,7 +101,10 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     self: selfCommand(),
   };
   requireRealRoot(ctx.root, 'bench ab');
-  const { benchAb } = await import('../../bench/ab_run.js');
+  const [{ benchAb }, { profileSource }] = await Promise.all([
+    import('../../bench/ab_run.js'),
+    import('../profile_source.js'),
+  ]);
   const progress = stderrProgress();
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -111,7 +114,12 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
   try {
     result = await benchAb(
       ctx.root,
-      { ...args, progress: progress.update, log: (l) => ctx.err(`${l}\n`) },
+      {
+        ...args,
+        profileChanges: (sys, name) => profileSource(sys, name, undefined).changes,
+        progress: progress.update,
+        log: (l) => ctx.err(`${l}\n`),
+      },
       abort.signal,
     );
   } finally {
