@@ -8,7 +8,7 @@ import { isRefused } from '../model/fact.js';
 import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../model/placement.js';
 import { commAsName, listPids } from '../sysfs/proc_list.js';
 import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
-import { MAX_BASE_PAGE_BYTES, readKnownPageSize } from './node_stat.js';
+import { readPageSize } from './page_size.js';
 import { numaMapsPath, policyAsPrinted, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { type ProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
@@ -34,9 +34,7 @@ export interface ProcessWalk {
  */
 export function walkProcesses(root: SysRoot, minBytes: number): ProcessWalk {
   const pids = listPids(root);
-  // Resident pages to bytes: a tree that does not say its page size is taken at the largest, so
-  // that no large process is missed (its status then says its exact size).
-  const pageSize = readKnownPageSize(root) ?? MAX_BASE_PAGE_BYTES;
+  const pageSize = readPageSize(root);
   const files = new ProcStatFiles(root);
   const stat: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
   const names: { pid: number; name: string }[] = [];

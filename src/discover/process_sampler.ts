@@ -25,6 +25,7 @@ import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/pr
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
+import { readPageSize } from './page_size.js';
 import { memoryFromNumaMaps } from './processes.js';
 
 /** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
@@ -128,7 +129,7 @@ export interface ProcessSamplerOptions {
     | { readonly numaMaps: { anonOnly?: boolean; policies?: boolean; reuse?: MemoryReuse } }
     | { readonly oneNode: number }
     | 'none';
-  /** Bytes of a page (resident pages to bytes); default the screen's, else 4096. */
+  /** Bytes of a page (resident pages to bytes); default the screen's, else the root's (discover/page_size.ts). */
   readonly pageSize?: number;
 }
 
@@ -466,7 +467,7 @@ export class ProcessSampler {
   }
 
   private pageSize(): number {
-    return this.o.pageSize ?? this.o.screen?.pageSize ?? 4096;
+    return this.o.pageSize ?? this.o.screen?.pageSize ?? readPageSize(this.root);
   }
 
   /**
