@@ -452,8 +452,8 @@ export class ProcessSampler {
   /**
    * HugetlbPages of a process (not in its RSS), its status read only when the count can have
    * changed: hugetlbfs pages come with a fault (minflt/majflt) and go with an munmap (vsize), or
-   * after HUGETLB_TTL_MS. serve read every status at every scrape while some node had huge pages
-   * in use (issue 27). `status`: the one read now, else null.
+   * after HUGETLB_TTL_MS, not every status at every scrape while some node has huge pages in
+   * use. `status`: the one read now, else null.
    */
   private hugetlb(pid: number, st: StatFields, nowMs: number): { status: ProcStatus | null; bytes: number } {
     const k = this.known.get(pid)!;

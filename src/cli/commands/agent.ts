@@ -212,8 +212,8 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 }
 
 /**
- * One full garbage collection after a pass once the heap has grown past what it needs (issue 28,
- * src/runtime/heap_pace.ts).
+ * One full garbage collection after a pass once the heap has grown past what it needs
+ * (src/runtime/heap_pace.ts).
  */
 async function heapPacer(ctx: Context): Promise<{ afterPass(nowMs: number): unknown } | null> {
   const { daemonHeapPacer } = await import('../../runtime/heap_pace.js');
