@@ -64,11 +64,26 @@ test('names from stat as status shows them, status read for the large processes 
     ],
   );
   assert.deepEqual(
-    read.filter((r) => r.endsWith('/status')),
+    read.filter((r) => r.endsWith('/status')).sort(),
     ['proc/3/status', 'proc/4/status'],
     'status of the small processes is not read',
   );
   assert.equal(walk.hidden, 0);
+  assert.equal(walk.over, 2);
+});
+
+test('status of the `most` largest only (by stat), the others counted', () => {
+  const read: string[] = [];
+  const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
+  const walk = walkProcesses(root, 512 * 1024, 2);
+  // pid 4 has no stat: its status is its only size. Of 2 and 3 by stat, 3 is the larger.
+  assert.deepEqual(
+    walk.large.map((p) => p.pid),
+    [3, 4],
+  );
+  assert.equal(walk.over, 3);
+  assert.deepEqual(read.filter((r) => r.endsWith('/status')).sort(), ['proc/3/status', 'proc/4/status']);
+  assert.equal(walk.names.length, 4, 'every name still, from stat');
 });
 
 test('a smaller bar reads the status of the processes above it', () => {
@@ -88,7 +103,7 @@ test("the page size is the tree's (discover/page_size.ts): 256 pages are 1 MiB o
     const read: string[] = [];
     const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
     const walk = walkProcesses(root, 2 * 1024 * 1024);
-    return { large: walk.large.map((p) => p.pid), status: read.filter((r) => r.endsWith('/status')) };
+    return { large: walk.large.map((p) => p.pid), status: read.filter((r) => r.endsWith('/status')).sort() };
   };
   try {
     assert.deepEqual(walked(), { large: [3, 4], status: ['proc/3/status', 'proc/4/status'] });
