@@ -29,34 +29,12 @@ import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readPageSize } from './page_size.js';
 import { memoryFromNumaMaps } from './processes.js';
-import type {
-  MemoryReuse,
-  PassCounts,
-  PassOptions,
-  PrescreenBrief,
-  ProcessSamplerOptions,
-  SampleBrief,
-  ScreenOptions,
-  StatBrief,
-  ThreadTicks,
-  Unreadable,
-} from './sampler_options.js';
+import type { PassCounts, PassOptions, ProcessSamplerOptions, ThreadTicks, Unreadable } from './sampler_options.js';
 import { cpuSecondsByNode, cpuSecondsSince, readCpuNodes, readThreadTicks, threadUseOf } from './sampler_threads.js';
 import { noResidentMemory, readDetails } from './sampler_status.js';
 
 // The stages' own files, as the sampler's callers have always imported them from here.
-export type {
-  MemoryReuse,
-  PassCounts,
-  PassOptions,
-  PrescreenBrief,
-  ProcessSamplerOptions,
-  SampleBrief,
-  ScreenOptions,
-  StatBrief,
-  ThreadTicks,
-  Unreadable,
-};
+export type * from './sampler_options.js';
 export { cpuSecondsByNode, readCpuNodes, readDetails, readThreadTicks, threadUseOf };
 
 /** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
