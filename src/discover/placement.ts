@@ -73,17 +73,31 @@ export function walkProcesses(root: SysRoot, minBytes: number, most = Number.POS
     files.closeAll();
   }
   over += big.length;
-  big.sort((a, b) => b.bytes - a.bytes || a.pid - b.pid);
-  for (const { pid } of big.slice(0, Math.max(0, most - large.length))) {
-    const fact = readProcStatusFact(root, pid);
-    if (fact.value === null) {
-      if (isRefused(fact)) hidden++;
-      continue; // gone since its stat was read
-    }
-    if (fact.value.rssBytes >= minBytes) large.push({ pid, status: fact.value });
-  }
+  hidden += readLargest(root, big, { minBytes, most: most - large.length, into: large });
   large.sort((a, b) => a.pid - b.pid);
   return { listed: pids.length, names, large, hidden, over };
+}
+
+/**
+ * The status of the `most` largest of `big` (by stat), those still of `minBytes` or more pushed
+ * `into`; how many were refused (hidepid).
+ */
+function readLargest(
+  root: SysRoot,
+  big: { pid: number; bytes: number }[],
+  o: { minBytes: number; most: number; into: { pid: number; status: ProcStatus }[] },
+): number {
+  let refused = 0;
+  big.sort((a, b) => b.bytes - a.bytes || a.pid - b.pid);
+  for (const { pid } of big.slice(0, Math.max(0, o.most))) {
+    const fact = readProcStatusFact(root, pid);
+    if (fact.value === null) {
+      if (isRefused(fact)) refused++;
+      continue; // gone since its stat was read
+    }
+    if (fact.value.rssBytes >= o.minBytes) o.into.push({ pid, status: fact.value });
+  }
+  return refused;
 }
 
 /** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */
