@@ -23,7 +23,10 @@
 //             what the baseline printed (JSON: the baseline's keys and values all kept; text: byte
 //             for byte)
 //   startup   bench/startup-all.mjs --compare on the shipped examples (docs/startup.md's goals)
-//   npm run build && node bench/scale.mjs [--base REF] [--rounds 5] [--procs 10000] [--scrapes 10]
+// --mix servers|large: the process mix of the generated captures (test/fixtures/scale_capture.ts):
+// servers (default) has one large process in 40; large has one in 4 and most others above doctor's
+// sampling bar (256 MiB). The goals hold on any mix.
+//   npm run build && node bench/scale.mjs [--base REF] [--rounds 5] [--procs 10000] [--mix servers] [--scrapes 10]
 //       [--seconds 6] [--goals wall,numastat,memory,same,serve,agent,startup] [--captures DIR]
 // --captures DIR keeps the generated trees there (generated when missing): reruns skip the
 // generation (about a minute on a 2-core VM). Not a timed test: run it on its own.
@@ -48,6 +51,7 @@ const opt = (name, dflt) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] 
 const base = opt('--base', '974376b');
 const rounds = Number(opt('--rounds', 5));
 const procs = Number(opt('--procs', 10_000));
+const mix = opt('--mix', 'servers');
 const scrapes = Number(opt('--scrapes', 10));
 const seconds = Number(opt('--seconds', 6));
 const goals = new Set(opt('--goals', 'wall,numastat,memory,same,serve,agent,startup').split(','));
@@ -98,13 +102,17 @@ function entry(dir) {
 }
 
 function capture(shape) {
-  const dir = join(captures, shape);
+  const dir = join(captures, mix === 'servers' ? shape : `${shape}-${mix}`);
   if (existsSync(join(dir, 'manifest.json'))) return dir;
   const gen = join(repo, 'scripts/gen-scale-capture.ts');
-  execFileSync(process.execPath, ['--import', 'tsx', gen, dir, '--shape', shape, '--procs', String(procs)], {
-    cwd: repo,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', gen, dir, '--shape', shape, '--procs', String(procs), '--mix', mix],
+    {
+      cwd: repo,
+      stdio: 'inherit',
+    },
+  );
   return dir;
 }
 
@@ -151,7 +159,7 @@ function section(name) {
 const builds = { base: buildBase(), new: copyNew() };
 const large = capture('large');
 const small = goals.has('memory') ? capture('small') : null;
-console.log(`scale: this build vs ${base}; ${procs} processes; ${rounds} rounds; load ${load()}`);
+console.log(`scale: this build vs ${base}; ${procs} processes (mix ${mix}); ${rounds} rounds; load ${load()}`);
 
 const COMMANDS = {
   topo: ['topo', '--json'],

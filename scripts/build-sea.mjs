@@ -4,10 +4,10 @@
 //      script; koffi stays out (a native module cannot be bundled).
 //   2. Assets: koffi's native module for each architecture found (node_modules/@koromix/
 //      koffi-linux-x64, -arm64) and the example machines (examples.json), with their SHA-256
-//      in the bundle; at run time they are written to a private cache and checked (src/sea/).
+//      in the bundle; at run time they are written to a private cache and checked (src/runtime/sea_assets.ts).
 //   3. node --experimental-sea-config writes the blob (with V8's code cache: measured in
 //      bench/sea.mjs), postject injects it into a copy of this Node binary.
-// Output: dist/exe/numakit-linux-<arch> (not dist/sea: that is src/sea compiled, which the npm
+// Output: dist/exe/numakit-linux-<arch> (not dist/runtime: that is src/runtime compiled, which the npm
 // package's dist/native loads; emptying it broke every later native call). Options: --no-code-cache,
 // --out DIR, --arch x64|arm64 (default: this machine's), --node FILE, --snapshot (a V8 startup
 // snapshot instead of the code cache: for bench/sea.mjs only, see src/cli/snapshot_main.ts).

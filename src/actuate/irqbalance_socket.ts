@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { NumakitError } from '../model/errors.js';
 import { unixRequest } from '../native/unix_socket.js';
 import { rootPath, type SysRoot } from '../sysfs/root.js';
+import { alive } from '../runtime/pid_alive.js';
 
 export interface IrqbalanceControl {
   /** The IRQs irqbalance leaves alone now, sorted. */
@@ -25,15 +26,6 @@ export function parseIrqbalanceSetup(text: string): number[] {
 /** The request that makes `irqs` the banned set. */
 export function banRequest(irqs: readonly number[]): string {
   return `settings ban irqs ${irqs.length === 0 ? 'NONE' : irqs.join(' ')}`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The socket of the running irqbalance, or null (not running, no socket: an older irqbalance). */

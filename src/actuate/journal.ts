@@ -10,12 +10,12 @@ import type { ChangeSet } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import { atomicWrite, DurableWriteError } from './atomic_write.js';
 import { checkChangeSet } from './journal_check.js';
-import { alive } from './journal_lock.js';
+import { alive } from '../runtime/pid_alive.js';
 import { compareChangeSets, idNumber, nameNumber, parseCounter } from './journal_order.js';
 
 export { acquireLock } from './journal_lock.js';
 
-export const DEFAULT_STATE_DIR = '/var/lib/numakit';
+export { DEFAULT_STATE_DIR } from '../runtime/state_dir.js';
 
 export function journalDir(stateDir: string): string {
   return join(stateDir, 'journal');

@@ -4,17 +4,8 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
-import { ensurePrivateDir, UnsafePathError } from '../hostfs/private_path.js';
-
-/** True when `pid` exists (EPERM: it exists but belongs to another user). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { ensurePrivateDir, UnsafePathError } from '../runtime/private_path.js';
+import { alive } from '../runtime/pid_alive.js';
 
 /** A state directory this process cannot create or write, as one line that says what to do. */
 export function stateDirError(stateDir: string, e: unknown): NumakitError {

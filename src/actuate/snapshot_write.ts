@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { resolvePath } from '../sysfs/read.js';
-import { makeDirs } from '../hostfs/make_dirs.js';
+import { makeDirs } from '../runtime/make_dirs.js';
 import type { SysRoot } from '../sysfs/root.js';
 
 export type Access = { kind: 'file' | 'dir' | 'link'; rel: string };

@@ -7,6 +7,7 @@ import { NumakitError } from '../model/errors.js';
 import { readText } from '../sysfs/read.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
+import { alive } from '../runtime/pid_alive.js';
 
 export interface TunedControl {
   /** The active profiles ([] when tuned runs with none). */
@@ -16,16 +17,6 @@ export interface TunedControl {
 }
 
 const PID_FILE = 'run/tuned/tuned.pid';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True when the tuned daemon runs under this root. */
 export function tunedRuns(root: SysRoot): boolean {

@@ -3,6 +3,7 @@
 import { DEFAULT_POLICY, type PolicyOptions, type UnitKind } from '../policy/agent/types.js';
 import type { LogFormat } from './log_line.js';
 import { MAX_WAIT_MS } from '../model/timer_limit.js';
+import { DEFAULT_STATE_DIR } from '../runtime/state_dir.js';
 
 export interface AgentConfig extends PolicyOptions {
   readonly intervalMs: number;
@@ -51,7 +52,7 @@ export const DEFAULT_AGENT: AgentConfig = {
   advise: false,
   once: false,
   logFormat: 'text',
-  stateDir: '/var/lib/numakit',
+  stateDir: DEFAULT_STATE_DIR,
   metrics: null,
   metricsTokenFile: null,
   metricsWebConfigFile: null,

@@ -91,12 +91,12 @@ export class ProcessCandidates {
   ) {
     // Anonymous memory only: file pages (program text, libraries) are shared with other
     // processes; moving them for one costs a TLB shootdown on every CPU running any of them.
-    // The idle bar is a quarter of --min-cpu: a process near the bar (a measurement is noisy:
-    // in a guest on a loaded host a busy process read 0.1-0.16 CPUs) keeps its threads' baseline,
+    // The idle bar is a quarter of --min-cpu: a process near the bar (CPU use read over a short
+    // window is noisy, more so in a guest on a loaded host) keeps its threads' baseline,
     // so the pass where it reads busy can judge it; an idle one (nearly no CPU) is read no further.
     // A process that stage 1 stopped (under --min-rss, or idle) is read again at its turn, every
-    // RECHECK_PASSES passes, not every pass: most of a pass over a server of idle processes was
-    // these reads (issue 27: 10,000 processes, 70-86 ms of CPU a pass).
+    // RECHECK_PASSES passes, not every pass: on a server of many idle processes these reads
+    // would be most of a pass.
     this.sampler = createSampler(d.root, {
       screen: { minRssBytes: cfg.minRssBytes, pageSize: d.pageSize, idleBelow: cfg.minCpu / 4 },
       recheckEvery: RECHECK_PASSES,

@@ -12,7 +12,7 @@ import { undoChangeSet } from '../actuate/rollback.js';
 import type { System } from '../actuate/system.js';
 import { AGENT_SOURCE } from './journal.js';
 import type { ThreadOps } from './ops.js';
-import { readCmdline } from '../sysfs/proc_list.js';
+import { readCmdlineArgs } from '../sysfs/proc_list.js';
 import { readProcStat } from '../sysfs/proc_task_stat.js';
 import { REAL_ROOT, type SysRoot } from '../sysfs/root.js';
 
@@ -120,10 +120,29 @@ export function agentRunning(cs: ChangeSet, root: SysRoot = REAL_ROOT): boolean 
   if (!isRunning(cs)) return false;
   const stat = readProcStat(root, cs.pid);
   if (stat === null) return false;
-  return stat.state !== 'Z' && (readCmdline(root, cs.pid) ?? '').includes('agent');
+  return stat.state !== 'Z' && isAgentCommand(readCmdlineArgs(root, cs.pid) ?? []);
 }
 
-/** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
+/**
+ * numakit itself as an argv element: the single executable (numakit, numakit-linux-ARCH), the
+ * npm bundle (numakit.cjs, or the `numakit` bin link node was started with) or the CLI's entry
+ * (dist/cli/bin.js, src/cli/bin.ts).
+ */
+const NUMAKIT_ENTRY = /(?:^|\/)(?:numakit(?:-linux-[\w]+)?|numakit\.c?js|cli\/bin\.[jt]s)$/;
+
+/**
+ * True for argv of `numakit agent ...`: an element that is numakit itself whose command (the
+ * first element after it that is not a global option or its value) is `agent`. A substring
+ * anywhere on the command line is not enough: `vim agent.yaml` or a program named my-agent is
+ * another program on a reused pid.
+ */
+export function isAgentCommand(argv: readonly string[]): boolean {
+  let i = argv.findIndex((a) => NUMAKIT_ENTRY.test(a)) + 1;
+  if (i === 0) return false;
+  for (; i < argv.length && argv[i]!.startsWith('-'); i++) if (argv[i] === '--root' || argv[i] === '--example') i++;
+  return argv[i] === 'agent';
+}
+
 /** An agent change set with something still to put back. */
 export function isAgentLeftover(cs: ChangeSet): boolean {
   // A move in progress when its agent died is said (and marked interrupted) by a restore.
@@ -135,6 +154,7 @@ export function isAgentLeftover(cs: ChangeSet): boolean {
   );
 }
 
+/** Agent change sets with something to restore; throws when an agent that wrote one is still running. */
 export function pendingAgentSets(stateDir: string, warn?: (line: string) => void): ChangeSet[] {
   const sets = sweepJournal(stateDir, warn).filter(isAgentLeftover);
   const live = sets.find((cs) => agentRunning(cs));

@@ -52,7 +52,7 @@ export interface RunDeps {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called once the baseline is taken (tests and the CLI's readiness line). */
   readonly onReady?: () => void;
-  /** Paces a full garbage collection after each pass (src/cli/heap_pace.ts); none in tests unless given. */
+  /** Paces a full garbage collection after each pass (src/runtime/heap_pace.ts); none in tests unless given. */
   readonly heap?: { afterPass(nowMs: number): unknown } | null;
 }
 

@@ -6,18 +6,21 @@ import { acquireLock } from '../actuate/journal.js';
 import { undoChangeSet } from '../actuate/rollback.js';
 import type { System } from '../actuate/system.js';
 import { planChanges } from '../actuate/targets.js';
-import { profileSource } from '../actuate/profile_source.js';
 import { dedupeChanges, type Change, type ChangeSet, type PlannedChange } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 
-/** What `numakit apply --profile NAME` would change here (the knowledge table's profile, placement detected). */
 /**
- * A tuned:PROFILE variant's changes. With --numa-balancing on|off (`holdsNumaBalancing`) the
- * bench holds kernel.numa_balancing for every variant, so the profile's own value for it (the
- * database profile wants AutoNUMA on for an unbound process) is left out: the explicit option wins.
+ * A tuned:PROFILE variant's plan from `profile`, what `numakit apply --profile NAME` would change
+ * here (AbArgs.profileChanges). With --numa-balancing on|off (`holdsNumaBalancing`) the bench
+ * holds kernel.numa_balancing for every variant, so the profile's own value for it (the database
+ * profile wants AutoNUMA on for an unbound process) is left out: the explicit option wins.
  */
-export function profilePlan(sys: System, name: string, o: { holdsNumaBalancing?: boolean } = {}): PlannedChange[] {
-  const changes = dedupeChanges(profileSource(sys, name, undefined).changes);
+export function profilePlan(
+  sys: System,
+  profile: readonly Change[],
+  o: { holdsNumaBalancing?: boolean } = {},
+): PlannedChange[] {
+  const changes = dedupeChanges([...profile]);
   return planChanges(sys, o.holdsNumaBalancing === true ? changes.filter((c) => !isNumaBalancing(c)) : changes);
 }
 

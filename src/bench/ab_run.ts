@@ -8,7 +8,7 @@ import { openSystem, type System } from '../actuate/system.js';
 import { openSystemctl } from '../actuate/systemctl.js';
 import { discoverTopology } from '../discover/topology.js';
 import type { AbResult, AbRun } from '../model/bench.js';
-import type { ChangeSet } from '../model/change.js';
+import type { Change, ChangeSet } from '../model/change.js';
 import { NumakitError } from '../model/errors.js';
 import type { SysRoot } from '../sysfs/root.js';
 import { startAgent } from './ab_agent.js';
@@ -29,6 +29,8 @@ export interface AbArgs {
   readonly metric: { readonly regex: RegExp; readonly better: 'higher' | 'lower' } | null;
   readonly numaBalancing: 'keep' | 'on' | 'off';
   readonly stateDir: string;
+  /** What `numakit apply --profile NAME` would change here: a tuned:NAME variant's changes (cli/profile_source.ts). */
+  readonly profileChanges: (system: System, name: string) => readonly Change[];
   /** How to start numakit itself, for the agent variant: [node, ...flags, entry point] (src/cli/self.ts). */
   readonly self: readonly string[];
   readonly progress?: (done: number, total: number, what: string) => void;
@@ -48,7 +50,7 @@ function preflight(a: AbArgs, env: Omit<WorkloadEnv, 'signal' | 'nodes'>, system
     } else if (v.kind === 'tuned')
       requireWritable(
         system,
-        profilePlan(system, v.profile!, { holdsNumaBalancing: a.numaBalancing !== 'keep' }),
+        profilePlan(system, a.profileChanges(system, v.profile!), { holdsNumaBalancing: a.numaBalancing !== 'keep' }),
         `variant '${v.name}'`,
       );
     else if (v.kind === 'agent' && process.getuid?.() !== 0 && !v.agentArgs!.includes('--advise')) {
@@ -167,10 +169,14 @@ async function oneRun(
   let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
   try {
     if (v.kind === 'tuned')
-      cs = applyChanges(system, profilePlan(system, v.profile!, { holdsNumaBalancing: a.numaBalancing !== 'keep' }), {
-        stateDir: a.stateDir,
-        source: `bench ab variant ${v.name}`,
-      });
+      cs = applyChanges(
+        system,
+        profilePlan(system, a.profileChanges(system, v.profile!), { holdsNumaBalancing: a.numaBalancing !== 'keep' }),
+        {
+          stateDir: a.stateDir,
+          source: `bench ab variant ${v.name}`,
+        },
+      );
     // The agent journals into the bench's state directory, beside the bench's own change sets.
     if (v.kind === 'agent')
       agent = await startAgent(

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { NumakitError } from '../model/errors.js';
-import { sea } from '../sea/is_sea.js';
+import { sea } from '../runtime/is_sea.js';
 
 export interface ExampleManifest {
   readonly name: string;
@@ -21,7 +21,7 @@ let dir: string | undefined;
 /** Where the examples are: in the package, or unpacked from the single executable. */
 export async function examplesDir(): Promise<string> {
   if (dir !== undefined) return dir;
-  dir = sea() === null ? EXAMPLES_DIR : (await import('../sea/examples.js')).seaExamplesDir();
+  dir = sea() === null ? EXAMPLES_DIR : (await import('../runtime/sea_examples.js')).seaExamplesDir();
   return dir;
 }
 

@@ -7,6 +7,7 @@ import { GLOBAL_OPTIONS } from './globals.js';
 import { optionGroups, optionLabel } from './help.js';
 import type { Command, CommandTable, OptionTable } from './options.js';
 import { VERSION } from './version.js';
+import { DEFAULT_STATE_DIR } from '../runtime/state_dir.js';
 
 /** Text for roff: backslashes and dashes escaped, no line starting with a control character. */
 export function roff(text: string): string {
@@ -105,7 +106,7 @@ export async function renderManPage(table: CommandTable): Promise<string> {
     ),
     '.SH FILES',
     '.TP',
-    '.B /var/lib/numakit',
+    `.B ${DEFAULT_STATE_DIR}`,
     roff('the journal of apply and the agent (--state-dir).'),
     '.SH SEE ALSO',
     '.BR numactl (8),',

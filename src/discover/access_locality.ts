@@ -1,6 +1,6 @@
 // What a process's access locality is computed from (policy/access_locality.ts): every thread's
 // NUMA-balancing faults (proc/PID/task/TID/sched) and kernel.numa_balancing (the PMU source:
-// native/pmu_access.ts).
+// discover/pmu_access.ts).
 import type { TaskNumaFaults } from '../model/access_locality.js';
 import { listTids } from '../sysfs/proc_list.js';
 import { readSchedNuma } from '../sysfs/proc_sched_numa.js';

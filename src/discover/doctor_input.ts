@@ -2,7 +2,7 @@
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
 import { gathered, missing } from '../model/doctor_input.js';
-import { largeProcessBytes, SAMPLED_BYTES } from '../model/large_process.js';
+import { largeProcessBytes, MAX_SAMPLED, SAMPLED_BYTES } from '../model/large_process.js';
 import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
 import { readRqAffinity } from '../sysfs/block_queue.js';
@@ -93,7 +93,7 @@ async function readPlacements(
   root: SysRoot,
   t: Topology,
   walk: ProcessWalk,
-): Promise<{ processes: Gathered<ProcessPlacement[]>; hidden: number }> {
+): Promise<{ processes: Gathered<ProcessPlacement[]>; hidden: number; over?: number }> {
   if (walk.listed === 0)
     return {
       processes: missing('no processes under proc/ (a snapshot taken without processes, or a container)'),
@@ -102,7 +102,14 @@ async function readPlacements(
   const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
   // A process whose stat or status was refused (hidepid=noaccess) has no known size: the walk counted it.
   let hidden = walk.hidden;
-  const pids = walk.large.filter((p) => p.status.rssBytes >= min).map((p) => p.pid);
+  // The largest MAX_SAMPLED of them (ties by pid): the rules judge the machine by its largest processes.
+  const over = walk.large
+    .filter((p) => p.status.rssBytes >= min)
+    .sort((a, b) => b.status.rssBytes - a.status.rssBytes || a.pid - b.pid);
+  const pids = over
+    .slice(0, MAX_SAMPLED)
+    .map((p) => p.pid)
+    .sort((a, b) => a - b);
   const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
   const out: ProcessPlacement[] = [];
   for (const s of samples) {
@@ -111,7 +118,11 @@ async function readPlacements(
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
     out.push({ ...s, cpusetCgroup: restricts ? cg.cgroup : null });
   }
-  return { processes: gathered(out, 'proc/*/numa_maps, proc/*/status'), hidden };
+  return {
+    processes: gathered(out, 'proc/*/numa_maps, proc/*/status'),
+    hidden,
+    ...(Math.max(walk.over, over.length) > pids.length ? { over: Math.max(walk.over, over.length) } : {}),
+  };
 }
 
 function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
@@ -133,7 +144,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
   // what doctor samples and what it places.
   const machine = machineMemoryBytes(topology);
   const placedBytes = largeProcessBytes(LARGE_PROCESS_BYTES, machine);
-  const walk = walkProcesses(root, Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes));
+  const walk = walkProcesses(root, Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes), MAX_SAMPLED);
   const placements = await readPlacements(root, topology, walk);
   return {
     topology,
@@ -150,6 +161,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     rpsSockFlowEntries: readRpsSockFlowEntries(root),
     processes: placements.processes,
     hiddenProcesses: placements.hidden,
+    ...(placements.over === undefined ? {} : { processesOver: placements.over }),
     othersInvisible: othersInvisible(root),
     placed: readPlacedProcesses(root, placedBytes, walk),
     demotion: readDemotion(root),

@@ -6,28 +6,11 @@ import { readNodeHugepages } from '../sysfs/node_hugepages.js';
 import { listNodeDirs, NODE_DIR } from '../sysfs/node_list.js';
 import { readMeminfo, readNodeMeminfo } from '../sysfs/node_meminfo.js';
 import { readNodeNumastat, type NodeNumastat } from '../sysfs/node_numastat.js';
-import { readNumaMaps, readSelfFootprint } from '../sysfs/proc_numa_maps.js';
+import { readSelfFootprint } from '../sysfs/proc_numa_maps.js';
 import { warn, type SysRoot } from '../sysfs/root.js';
+import { readPageSize } from './page_size.js';
 
-/**
- * The base page size. Node has no sysconf(_SC_PAGESIZE); the kernel states the page size of
- * every mapping in numa_maps, so this reads it from our own process (4 kB on x86, 4/16/64 kB
- * on arm64 and ppc64; a snapshot carries the snapshotting process's proc/self/numa_maps). null
- * when the root has no such file (a tree made by hand or another tool).
- */
-export function readKnownPageSize(root: SysRoot): number | null {
-  const r = readNumaMaps(root, 'self');
-  if (r.ok) for (const m of r.mappings) if (m.category !== 'huge' && m.pageKb !== null) return m.pageKb * 1024;
-  return null;
-}
-
-/** The base page size, 4096 when the root does not say (readKnownPageSize). */
-export function readPageSize(root: SysRoot): number {
-  return readKnownPageSize(root) ?? 4096;
-}
-
-/** The largest base page of the architectures numakit runs on (arm64 and ppc64: 64 KiB). */
-export const MAX_BASE_PAGE_BYTES = 64 * 1024;
+export { readPageSize };
 
 /** Hugepagesize from /proc/meminfo in bytes (numastat's unit for HugePages_* counts), 2 MiB if absent. */
 export function readDefaultHugePageSize(root: SysRoot): number {

@@ -8,7 +8,7 @@ import { isRefused } from '../model/fact.js';
 import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../model/placement.js';
 import { commAsName, listPids } from '../sysfs/proc_list.js';
 import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
-import { MAX_BASE_PAGE_BYTES, readKnownPageSize } from './node_stat.js';
+import { readPageSize } from './page_size.js';
 import { numaMapsPath, policyAsPrinted, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import { type ProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
@@ -23,25 +23,28 @@ export interface ProcessWalk {
   readonly large: readonly { readonly pid: number; readonly status: ProcStatus }[];
   /** Processes whose stat this user was refused (/proc mounted hidepid=noaccess): size unknown. */
   readonly hidden: number;
+  /** Processes of the walk's size or more (`large` holds the `most` largest of them). */
+  readonly over: number;
 }
 
 /**
  * One walk of /proc: each process's stat (its name and resident pages), and status only for those
- * of `minBytes` or more. doctor takes the names, the sizes and where large processes may run from
+ * of `minBytes` or more, the `most` largest of them by stat (stat's resident pages and status's
+ * VmRSS are the same count): a machine of thousands of big workers costs what a usual one does. doctor takes the names, the sizes and where large processes may run from
  * it. status is 57 lines the kernel formats (a stat read costs about two thirds of a status read
  * on a live kernel, and a fifth of its bytes): 10,000 of them were a third of doctor's walk. A
  * process without a stat file (a snapshot made without one) is read from its status.
  */
-export function walkProcesses(root: SysRoot, minBytes: number): ProcessWalk {
+export function walkProcesses(root: SysRoot, minBytes: number, most = Number.POSITIVE_INFINITY): ProcessWalk {
   const pids = listPids(root);
-  // Resident pages to bytes: a tree that does not say its page size is taken at the largest, so
-  // that no large process is missed (its status then says its exact size).
-  const pageSize = readKnownPageSize(root) ?? MAX_BASE_PAGE_BYTES;
+  const pageSize = readPageSize(root);
   const files = new ProcStatFiles(root);
   const stat: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
   const names: { pid: number; name: string }[] = [];
   const large: { pid: number; status: ProcStatus }[] = [];
+  const big: { pid: number; bytes: number }[] = [];
   let hidden = 0;
+  let over = 0;
   try {
     for (const pid of pids) {
       const r = files.readNamed(pid, stat);
@@ -49,8 +52,9 @@ export function walkProcesses(root: SysRoot, minBytes: number): ProcessWalk {
         hidden++;
         continue;
       }
-      if (r.read === 'read' && stat.rssPages * pageSize < minBytes) {
+      if (r.read === 'read') {
         names.push({ pid, name: commAsName(r.comm!) });
+        if (stat.rssPages * pageSize >= minBytes) big.push({ pid, bytes: stat.rssPages * pageSize });
         continue;
       }
       const fact = readProcStatusFact(root, pid);
@@ -58,13 +62,42 @@ export function walkProcesses(root: SysRoot, minBytes: number): ProcessWalk {
         if (isRefused(fact)) hidden++;
         continue; // gone since it was listed
       }
-      names.push({ pid, name: r.read === 'read' ? commAsName(r.comm!) : fact.value.name });
-      if (fact.value.rssBytes >= minBytes) large.push({ pid, status: fact.value });
+      // No stat file (a snapshot made without one): status says its name and size.
+      names.push({ pid, name: fact.value.name });
+      if (fact.value.rssBytes >= minBytes) {
+        over++;
+        large.push({ pid, status: fact.value });
+      }
     }
   } finally {
     files.closeAll();
   }
-  return { listed: pids.length, names, large, hidden };
+  over += big.length;
+  hidden += readLargest(root, big, { minBytes, most: most - large.length, into: large });
+  large.sort((a, b) => a.pid - b.pid);
+  return { listed: pids.length, names, large, hidden, over };
+}
+
+/**
+ * The status of the `most` largest of `big` (by stat), those still of `minBytes` or more pushed
+ * `into`; how many were refused (hidepid).
+ */
+function readLargest(
+  root: SysRoot,
+  big: { pid: number; bytes: number }[],
+  o: { minBytes: number; most: number; into: { pid: number; status: ProcStatus }[] },
+): number {
+  let refused = 0;
+  big.sort((a, b) => b.bytes - a.bytes || a.pid - b.pid);
+  for (const { pid } of big.slice(0, Math.max(0, o.most))) {
+    const fact = readProcStatusFact(root, pid);
+    if (fact.value === null) {
+      if (isRefused(fact)) refused++;
+      continue; // gone since its stat was read
+    }
+    if (fact.value.rssBytes >= o.minBytes) o.into.push({ pid, status: fact.value });
+  }
+  return refused;
 }
 
 /** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */

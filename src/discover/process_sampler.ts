@@ -12,20 +12,30 @@
 // What it keeps between passes is keyed on pid + start time, so a reused pid is a new process,
 // and only for processes listed at the last pass (the others are dropped). It keeps per process a
 // few numbers and its threads' ticks, never a list of CPUs: a node set is model/cpuset.ts's
-// nodesOf, locality and ranking src/policy/locality.ts's. A pass counts the processes it could not read and why (permission,
-// vanished): doctor and serve say how much they did not see.
-import type { ProcessMemory, ProcessSample, ThreadUse } from '../model/stat.js';
+// nodesOf, locality and ranking src/policy/locality.ts's. A pass counts the processes it could
+// not read and why (permission, vanished): doctor and serve say how much they did not see.
+// Files: the options and counts (sampler_options.ts), stage 2 for a sample taken without it
+// (sampler_status.ts), stage 3's thread readings (sampler_threads.ts); the passes and stages 1
+// and 4, which keep what is known between passes, here.
+import type { ProcessMemory, ProcessSample } from '../model/stat.js';
 import { nodesOf } from '../model/cpuset.js';
-import { listNodeDirs, readNodeCpulist } from '../sysfs/node_list.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
-import { listPids, listTids, readCmdline } from '../sysfs/proc_list.js';
+import { listPids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields, type ThreadFields } from '../sysfs/proc_stat_files.js';
+import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
+import { readPageSize } from './page_size.js';
 import { memoryFromNumaMaps } from './processes.js';
+import type { PassCounts, PassOptions, ProcessSamplerOptions, ThreadTicks, Unreadable } from './sampler_options.js';
+import { cpuSecondsByNode, cpuSecondsSince, readCpuNodes, readThreadTicks, threadUseOf } from './sampler_threads.js';
+import { noResidentMemory, readDetails } from './sampler_status.js';
+
+// The stages' own files, as the sampler's callers have always imported them from here.
+export type * from './sampler_options.js';
+export { cpuSecondsByNode, readCpuNodes, readDetails, readThreadTicks, threadUseOf };
 
 /** Passes a kernel thread is trusted to stay one (its pid can only be reused after it exits). */
 export const KERNEL_RECHECK = 12;
@@ -36,138 +46,6 @@ export const KERNEL_RECHECK = 12;
  * hugetlbfs file, MADV_DONTNEED since 5.18).
  */
 export const HUGETLB_TTL_MS = 30_000;
-
-export interface ThreadTicks {
-  readonly ticks: number;
-  readonly processor: number;
-}
-
-/** Stage 1's bars (the agent's): what one read of /proc/PID/stat rules out. */
-export interface ScreenOptions {
-  readonly minRssBytes: number;
-  readonly pageSize: number;
-  /** CPUs under which a process is idle (its threads are not read); 0: never. */
-  readonly idleBelow: number;
-}
-
-/** What prescreen() sees (stage 2): no CPU time yet. */
-export interface PrescreenBrief {
-  readonly pid: number;
-  readonly status: ProcStatus;
-  readonly cmdline: string;
-}
-
-/** What select() sees (stage 3), before numa_maps is read. */
-export interface SampleBrief extends PrescreenBrief {
-  /** CPU seconds of all its threads since the previous pass (the whole lifetime on the first). */
-  readonly cpuSeconds: number;
-  readonly windowSeconds: number;
-}
-
-/** Stage 1 of a process, in the order a pass visits (serve: largest first, and stops). */
-export interface StatBrief {
-  readonly pid: number;
-  /** Resident bytes, plus hugetlbfs pages when asked for (options.hugetlb). */
-  readonly bound: number;
-}
-
-export interface MemoryReuse {
-  /** A reading is reused at most this long ... */
-  readonly ttlMs: number;
-  /** ... and while RSS moved by at most this (or 10%): a GC cycle is not a move. */
-  readonly slackBytes: number;
-}
-
-export interface ProcessSamplerOptions {
-  /** Only these processes (kept even without resident memory); default every process with resident memory. */
-  readonly pids?: readonly number[];
-  /** Stage 1 bars; without them only kernel threads and processes without resident memory stop there. */
-  readonly screen?: ScreenOptions;
-  /**
-   * Read a process that stage 1 stopped at its last read (no resident memory, under the size bar,
-   * idle) again only at every `every`-th pass, not at every pass; which pass is its pid's turn
-   * (pid + pass divisible by `every`), so each pass reads about 1/every of them. A process that
-   * grows or gets busy is seen at most `every` passes later; a new pid (one listing of /proc a
-   * pass) is read at the first two passes that list it (just started, it may not have grown
-   * yet); a process that got past stage 1 is read at every pass. Its idle bar is then judged
-   * over the time since its last read. Default 1: every pass.
-   */
-  readonly recheckEvery?: number;
-  /** Add hugetlbfs pages (status HugetlbPages, not in RSS) to the size: status is then read at stage 1. */
-  readonly hugetlb?: boolean;
-  /**
-   * Leave stage 2 (status and cmdline) to readDetails, for the few samples a caller shows: stat
-   * --procs ranks every process by its memory and CPU nodes and prints --top of them. A sample
-   * then has its thread count from stat and no name, command line or allowed lists. Not with
-   * skip, prescreen, select, reuseStatus or hugetlb (they look at status).
-   */
-  readonly statusLater?: boolean;
-  /** Read each process's cmdline (default true; serve labels by name only and never reads it). */
-  readonly cmdline?: boolean;
-  /**
-   * Reuse a process's status from the last pass while its resident pages are unchanged (serve:
-   * the K largest are visited every scrape, and it wants only their name and threads from it).
-   */
-  readonly reuseStatus?: boolean;
-  /** Before status and cmdline are read: true drops the process this pass (the agent itself, init, a cooldown). */
-  readonly skip?: (pid: number) => boolean;
-  /** After status and cmdline: false drops it (its threads are not read). */
-  readonly prescreen?: (p: PrescreenBrief) => boolean;
-  /** Read the threads (CPU per node); default true. false: cpuNodes and lastNodes are empty. */
-  readonly threads?: boolean;
-  /** After its threads: false drops it (its numa_maps is not read). */
-  readonly select?: (p: SampleBrief) => boolean;
-  /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */
-  readonly threadUse?: boolean;
-  /**
-   * What memory is read: numa_maps (default; anonymous mappings only with anonOnly, bytes per
-   * policy with policies), 'none' (an empty reading: the caller has its own, cgroup units), or
-   * all of it on one node (a machine with one memory node: nothing can be remote).
-   */
-  readonly memory?:
-    | { readonly numaMaps: { anonOnly?: boolean; policies?: boolean; reuse?: MemoryReuse } }
-    | { readonly oneNode: number }
-    | 'none';
-  /** Bytes of a page (resident pages to bytes); default the screen's, else 4096. */
-  readonly pageSize?: number;
-}
-
-/** What a pass read, and what it could not. */
-export interface PassCounts extends Unreadable {
-  /** Processes whose /proc/PID/stat it read. */
-  readonly scanned: number;
-  /** Processes stage 1 stopped at their last read, left to their turn (options.recheckEvery): not read. */
-  readonly deferred: number;
-  /** Processes whose numa_maps it read (not reused). */
-  readonly mapped: number;
-  /** Processes left out because the kernel could not allocate memory to read their numa_maps (ENOMEM). */
-  readonly noMemory: number;
-}
-
-/** Processes a pass could not read, by why. */
-export interface Unreadable {
-  /** numa_maps (or another file) refused: another user's process, without CAP_SYS_PTRACE. */
-  readonly permission: number;
-  /**
-   * Listed, but its stat or status refused to this user (/proc mounted with hidepid=noaccess, a
-   * security module): nothing of it is known, not even its size. (With hidepid=invisible such
-   * processes are not even listed, and cannot be counted.)
-   */
-  readonly hidden: number;
-  /** Listed, then gone before it was read through. */
-  readonly vanished: number;
-}
-
-export interface PassOptions {
-  /** Visit stage 1's survivors largest first (ties by pid), and stop when this says so. */
-  readonly largestFirst?: { readonly stop: (next: StatBrief) => boolean };
-  /** ms since some origin, for the window (default the sampler's first pass is 0 s long). */
-  readonly nowMs: number;
-  /** Only these processes this pass (cgroup members). */
-  readonly pids?: readonly number[];
-  /** Read each process's threads and stop there (a window's first reading: nothing is sampled). */
-  readonly threadsOnly?: boolean;
-}
 
 /** What is kept of a process between passes (only of those read at the last pass). */
 interface Known {
@@ -189,9 +67,6 @@ interface Known {
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
 
-/** Status says the process has no memory resident (RSS) nor in hugetlbfs pages: a pass drops it. */
-const noResidentMemory = (s: ProcStatus) => s.rssBytes === 0 && (s.hugetlbBytes ?? 0) === 0;
-
 /** One object a process that passed stage 1 (10,000 a serve scrape on a large machine): its stat's two fields used later, flat. */
 interface Candidate {
   readonly pid: number;
@@ -207,69 +82,6 @@ interface Candidate {
   readonly known: boolean;
   /** Its threads' ticks and its own at the last pass; null when its threads were not read then. */
   readonly prior: { threads: Map<number, ThreadTicks>; ticks: number } | null;
-}
-
-/** CPU id -> node id, from nodeN/cpulist. */
-export function readCpuNodes(root: SysRoot): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const n of listNodeDirs(root)) for (const c of readNodeCpulist(root, n) ?? []) map.set(c, n);
-  return map;
-}
-
-/** CPU ticks and last CPU of every thread of a process; null when the process is gone. */
-export function readThreadTicks(
-  root: SysRoot,
-  pid: number,
-  files: ProcStatFiles = new ProcStatFiles(root),
-): Map<number, ThreadTicks> | null {
-  const tids = listTids(root, pid);
-  if (tids === null) return null;
-  const out = new Map<number, ThreadTicks>();
-  const t: ThreadFields = { ticks: 0, processor: 0 };
-  for (const tid of tids) if (files.readThread(pid, tid, t)) out.set(tid, { ticks: t.ticks, processor: t.processor });
-  return out;
-}
-
-/**
- * Seconds of CPU per node over a window: each thread's tick delta is put on the node of the
- * CPU it last ran on (a thread that ran on several nodes within the window is attributed to
- * its last one; short windows keep that error small). Threads born in the window count fully.
- */
-export function cpuSecondsByNode(
-  before: ReadonlyMap<number, ThreadTicks>,
-  after: ReadonlyMap<number, ThreadTicks>,
-  o: { cpuNode: ReadonlyMap<number, number> },
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [tid, a] of after) {
-    const delta = a.ticks - (before.get(tid)?.ticks ?? 0);
-    const node = o.cpuNode.get(a.processor);
-    if (delta <= 0 || node === undefined) continue;
-    out[String(node)] = (out[String(node)] ?? 0) + delta / CLOCK_TICKS_PER_SECOND;
-  }
-  return out;
-}
-
-/** Each thread's CPU seconds between two readings and the node it last ran on. */
-export function threadUseOf(
-  t0: ReadonlyMap<number, ThreadTicks>,
-  t1: ReadonlyMap<number, ThreadTicks>,
-  cpuNode: ReadonlyMap<number, number>,
-): ThreadUse[] {
-  const out: ThreadUse[] = [];
-  for (const [tid, a] of t1)
-    out.push({
-      tid,
-      seconds: Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0)) / CLOCK_TICKS_PER_SECOND,
-      node: cpuNode.get(a.processor) ?? null,
-    });
-  return out;
-}
-
-function cpuSecondsSince(t0: ReadonlyMap<number, ThreadTicks>, t1: ReadonlyMap<number, ThreadTicks>): number {
-  let ticks = 0;
-  for (const [tid, a] of t1) ticks += Math.max(0, a.ticks - (t0.get(tid)?.ticks ?? 0));
-  return ticks / CLOCK_TICKS_PER_SECOND;
 }
 
 const NO_THREADS: ReadonlyMap<number, ThreadTicks> = new Map();
@@ -451,8 +263,8 @@ export class ProcessSampler {
   /**
    * HugetlbPages of a process (not in its RSS), its status read only when the count can have
    * changed: hugetlbfs pages come with a fault (minflt/majflt) and go with an munmap (vsize), or
-   * after HUGETLB_TTL_MS. serve read every status at every scrape while some node had huge pages
-   * in use (issue 27). `status`: the one read now, else null.
+   * after HUGETLB_TTL_MS, not every status at every scrape while some node has huge pages in
+   * use. `status`: the one read now, else null.
    */
   private hugetlb(pid: number, st: StatFields, nowMs: number): { status: ProcStatus | null; bytes: number } {
     const k = this.known.get(pid)!;
@@ -466,7 +278,7 @@ export class ProcessSampler {
   }
 
   private pageSize(): number {
-    return this.o.pageSize ?? this.o.screen?.pageSize ?? 4096;
+    return this.o.pageSize ?? this.o.screen?.pageSize ?? readPageSize(this.root);
   }
 
   /**
@@ -650,26 +462,6 @@ function fromStatus(s: ProcStatus, out: StatFields, pageSize: number): void {
 /** A sampler with the given filters (stat, top, the agent, serve, snapshot, doctor). */
 export function createSampler(root: SysRoot, opts: ProcessSamplerOptions = {}): ProcessSampler {
   return new ProcessSampler(root, opts);
-}
-
-/**
- * Stage 2 of a sample taken with statusLater: its name, thread count and allowed lists from
- * status, its command line. null when the process is gone, 'refused' when its status is refused
- * to this user, and null too when status says it has no resident memory left (a pass drops those).
- */
-export function readDetails(root: SysRoot, s: ProcessSample): ProcessSample | null | 'refused' {
-  const fact = readProcStatusFact(root, s.pid);
-  if (isRefused(fact)) return 'refused';
-  const status = fact.value;
-  if (status === null || noResidentMemory(status)) return null;
-  return {
-    ...s,
-    comm: status.name,
-    cmdline: readCmdline(root, s.pid) ?? '',
-    threads: status.threads,
-    cpusAllowed: status.cpusAllowed,
-    memsAllowed: status.memsAllowed,
-  };
 }
 
 export interface SampleOptions {

@@ -36,8 +36,8 @@ const shared = new Map<string, readonly number[]>();
 
 /**
  * parseCpuList, the result shared by every caller with the same text and frozen: the 10,000
- * processes of a large machine have a few distinct Cpus_allowed_list values, and 10,000 copies
- * of a 1,792-id array were most of a pass's heap (issue 27). Errors as parseCpuList's.
+ * processes of a large machine have a few distinct Cpus_allowed_list values, and a copy of a
+ * 1,792-id array for each would be most of a pass's heap. Errors as parseCpuList's.
  */
 export function sharedCpuList(text: string): readonly number[] {
   let ids = shared.get(text);

@@ -89,6 +89,8 @@ export interface DoctorInput {
   readonly rxQueues: Record<string, RxQueue[]>;
   readonly rpsSockFlowEntries: Fact<number>;
   readonly processes: Gathered<ProcessPlacement[]>;
+  /** Processes of the sampling size or more when more ran than were sampled (model/large_process.ts MAX_SAMPLED). */
+  readonly processesOver?: number;
   /**
    * Processes whose /proc/PID/status this user was refused (/proc mounted with hidepid=noaccess,
    * a security module): their size is unknown, so they may be large ones the process rules did

@@ -10,6 +10,13 @@ export const LARGE_SHARE = 0.05;
 /** Processes doctor samples (reads numa_maps of): numa_maps of every process would be slow. */
 export const SAMPLED_BYTES = 256 * 2 ** 20;
 
+/**
+ * At most this many of them, the largest: a machine of thousands of big workers would cost a
+ * read of each one's threads and numa_maps (the kernel walks its page tables), seconds where a
+ * usual machine has a few hundred; what the rules say of it they say of its largest processes.
+ */
+export const MAX_SAMPLED = 256;
+
 /** `fixed`, or LARGE_SHARE of the machine's memory when that is less (unknown memory: `fixed`). */
 export function largeProcessBytes(fixed: number, machineBytes: number): number {
   return machineBytes > 0 ? Math.min(fixed, Math.floor(LARGE_SHARE * machineBytes)) : fixed;
@@ -21,6 +28,8 @@ export interface ProcessCoverage {
   readonly read: number;
   /** Sampled processes (read or not). */
   readonly of: number;
+  /** Processes of minBytes or more when more than MAX_SAMPLED are (only the largest were sampled). */
+  readonly over?: number;
   /** The size from which processes were sampled. */
   readonly minBytes: number;
   /** Processes this user may not even look at (hidepid): their size is unknown. Absent: none. */
@@ -31,7 +40,8 @@ export interface ProcessCoverage {
 
 /** "2 of 3 processes of 47.5 MiB or more". */
 export function coverageText(c: ProcessCoverage, count: number): string {
-  return `${count} of ${c.of} process${c.of === 1 ? '' : 'es'} of ${formatBytes(c.minBytes)} or more`;
+  const of = `${count} of ${c.of} process${c.of === 1 ? '' : 'es'} of ${formatBytes(c.minBytes)} or more`;
+  return c.over !== undefined && c.over > c.of ? `${of} (the ${c.of} largest of ${c.over})` : of;
 }
 
 /** "3 processes hidden from this user (...)": processes whose status was refused (hidepid). */

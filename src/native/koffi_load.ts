@@ -5,16 +5,16 @@
 // From node_modules, koffi's prebuilt native module (@koromix/koffi-<platform>-<arch>, which
 // koffi itself loads) is opened directly when it is found next to koffi: koffi's JavaScript
 // entry reads the node binary's ELF header to tell glibc from musl and resolves its package
-// through the ES module resolver, about 9 ms of CPU that every `numakit run` paid before its
-// command started (docs/startup.md). The glibc build is tried first, then musl's; a layout
-// where neither is found, or neither loads, goes through require('koffi') as before.
+// through the ES module resolver, milliseconds of CPU before `numakit run`'s command could start
+// (docs/startup.md). The glibc build is tried first, then musl's; a layout where neither is
+// found, or neither loads, goes through require('koffi').
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as KoffiModule from 'koffi';
-import { sea } from '../sea/is_sea.js';
-import { assetFile } from '../sea/runtime.js';
+import { sea } from '../runtime/is_sea.js';
+import { assetFile } from '../runtime/sea_assets.js';
 
 export function loadKoffi(): typeof KoffiModule {
   if (sea() === null) return loadPrebuilt() ?? (createRequire(import.meta.url)('koffi') as typeof KoffiModule);

@@ -19,7 +19,7 @@ export interface AppOptions {
   readonly title: string;
   /**
    * Called once a /metrics answer is on its way (after the event loop's turn), with the monotonic
-   * time: serve paces its full garbage collections there (src/cli/heap_pace.ts).
+   * time: serve paces its full garbage collections there (src/runtime/heap_pace.ts).
    */
   readonly afterScrape?: (nowMs: number) => void;
 }

@@ -4,7 +4,7 @@
 // user name and the token as password.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkSecretFile } from '../hostfs/private_path.js';
+import { checkSecretFile } from '../runtime/private_path.js';
 import { NumakitError } from '../model/errors.js';
 import type { Access } from './listen.js';
 

@@ -2,7 +2,7 @@
 // the web config file read and checked, who may connect decided (loopback without credentials;
 // any other address only with a bearer token, a web config that authenticates every request, or
 // insecure-public said out loud), the token read, each secret file checked the way
-// src/hostfs/private_path.ts checks them. Each daemon spells the options its own way (flags).
+// src/runtime/private_path.ts checks them. Each daemon spells the options its own way (flags).
 import {
   decideAccess,
   describeAccess,

@@ -30,7 +30,7 @@ export interface ServeEnv {
   /** Called once listening (tests use it to learn the port). */
   readonly onListening?: (s: RunningServer) => void;
   readonly limits?: Partial<Limits>;
-  /** Paces a full garbage collection after each /metrics answer (src/cli/heap_pace.ts); none in tests unless given. */
+  /** Paces a full garbage collection after each /metrics answer (src/runtime/heap_pace.ts); none in tests unless given. */
   readonly heap?: { afterPass(nowMs: number): unknown } | null;
 }
 

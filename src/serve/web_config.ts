@@ -8,7 +8,7 @@
 // numakit does not implement is an error naming it, never silently ignored. Relative paths are
 // relative to the file's directory, as the toolkit's.
 import { readFileSync } from 'node:fs';
-import { checkNoOtherWriter, checkSecretFile } from '../hostfs/private_path.js';
+import { checkNoOtherWriter, checkSecretFile } from '../runtime/private_path.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { parse as parseYaml } from 'yaml';

@@ -3,12 +3,14 @@
 // cpuset.effective_cpus / cpuset.cpus of the v1 cpuset hierarchy (effective_cpus / cpus on the legacy
 // cpuset filesystem), each found where it is mounted (cgroup_mounts.ts). hwloc calls this the
 // "allowed" cpuset. In a container /proc/self/cgroup says "0::/" and sys/fs/cgroup is the
-// container's own cgroup: its root files are the container's limits.
+// container's own cgroup: its root files are the container's limits. A kernel with cpusets but
+// no cgroups (the legacy cpuset filesystem alone) has /proc/PID/cpuset and no /proc/PID/cgroup:
+// the cpuset's path is read there, as hwloc does (hwloc_read_linux_cgroup_name).
 // Documentation/admin-guide/cgroup-v2.rst (Cpuset), cgroup-v1/cpusets.rst.
 import { parseCpuList } from '../model/cpuset.js';
 import type { CpusetRestriction } from '../model/topology.js';
-import { cgroupDir, readCgroupHierarchies } from './cgroup_mounts.js';
-import { parseProcCgroup } from './proc_cgroup.js';
+import { type CgroupHierarchies, cgroupDir, readCgroupHierarchies } from './cgroup_mounts.js';
+import { type CgroupPaths, parseProcCgroup } from './proc_cgroup.js';
 import { readFile } from './read.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
@@ -50,9 +52,9 @@ export interface CgroupAllowed {
  * the v1 cpuset hierarchy (or the legacy cpuset filesystem) when the process is in one, else v2.
  */
 export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cpus' | 'mems'): CgroupAllowed | null {
-  const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup);
-  if (p === null) return null;
   const h = readCgroupHierarchies(root);
+  const p = readParsed(root, `proc/${pid}/cgroup`, parseProcCgroup) ?? cpusetOnly(root, pid, h);
+  if (p === null) return null;
   const [mount, cg] = p.cpusetV1 !== null ? [h.cpuset, p.cpusetV1] : [h.v2, p.v2];
   if (cg === null || mount === null) return null;
   const files = FILES[what][mount.noprefix ? 'noprefix' : p.cpusetV1 !== null ? 'v1' : 'v2'];
@@ -69,6 +71,16 @@ export function readCgroupAllowed(root: SysRoot, pid: number | 'self', what: 'cp
     }
   }
   return null;
+}
+
+/** /proc/PID/cpuset ("/batch") as the cgroup of the cpuset hierarchy mounted (else of v2); null when absent. */
+function cpusetOnly(root: SysRoot, pid: number | 'self', h: CgroupHierarchies): CgroupPaths | null {
+  const r = readFile(root, `proc/${pid}/cpuset`);
+  const path = r.ok ? r.text.replace(/[\s\0]+$/, '') : '';
+  if (!path.startsWith('/')) return null;
+  return h.cpuset !== null
+    ? { v2: null, cpusetV1: path, memoryV1: null }
+    : { v2: path, cpusetV1: null, memoryV1: null };
 }
 
 /** The allowed CPUs of a process's cgroup, or null when no cgroup file says (no cgroupfs, no cpuset). */

@@ -1,11 +1,13 @@
-// Where the cgroup hierarchies are mounted, from /proc/self/mountinfo (as hwloc finds them):
-// cgroup2 at any path (/sys/fs/cgroup on systemd hosts; /sys/fs/cgroup/unified on hybrid ones,
-// elsewhere on HPC and Slurm nodes), the v1 cpuset and memory hierarchies, and the legacy cpuset
-// filesystem (`mount -t cpuset`, files without the "cpuset." prefix, like a v1 mount with
-// noprefix). Without a mountinfo (a snapshot taken without it, a fixture) the systemd layout is
-// assumed: sys/fs/cgroup for v2, sys/fs/cgroup/cpuset and sys/fs/cgroup/memory for v1.
+// Where the cgroup hierarchies are mounted, from /proc/self/mountinfo, else /proc/mounts (as
+// hwloc finds them, which reads /proc/mounts alone): cgroup2 at any path (/sys/fs/cgroup on
+// systemd hosts; /sys/fs/cgroup/unified on hybrid ones, elsewhere on HPC and Slurm nodes), the v1
+// cpuset and memory hierarchies, and the legacy cpuset filesystem (`mount -t cpuset`, files
+// without the "cpuset." prefix, like a v1 mount with noprefix). /proc/mounts does not say a
+// mount's root: each is taken as the whole hierarchy. With neither (a snapshot taken without
+// them, a fixture) the systemd layout is assumed: sys/fs/cgroup for v2, sys/fs/cgroup/cpuset and
+// sys/fs/cgroup/memory for v1.
 // Documentation/filesystems/proc.rst (3.5 /proc/<pid>/mountinfo), cgroup-v1/cpusets.rst.
-import { type Mount, parseMountinfo } from './mountinfo.js';
+import { type Mount, parseMountinfo, parseProcMounts } from './mountinfo.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -22,16 +24,22 @@ export interface CgroupHierarchies {
   readonly v2: CgroupMount | null;
   readonly cpuset: CgroupMount | null;
   readonly memory: CgroupMount | null;
-  /** Found in mountinfo (false: the systemd layout assumed). */
-  readonly fromMountinfo: boolean;
+  /** Where they were found: mountinfo, /proc/mounts, or nowhere (the systemd layout assumed). */
+  readonly from: 'mountinfo' | 'mounts' | 'default';
 }
 
-/**
- * The cgroup mounts of a mountinfo text (sysfs/mountinfo.ts). The first mount of each hierarchy
- * wins, as the kernel lists them in mount order.
- */
+/** The cgroup mounts of a mountinfo text (sysfs/mountinfo.ts). */
 export function parseCgroupMounts(text: string): CgroupHierarchies {
-  const mounts = parseMountinfo(text);
+  return cgroupHierarchiesOf(parseMountinfo(text), 'mountinfo');
+}
+
+/** The cgroup mounts of a /proc/mounts text (each mount's root taken as "/"). */
+export function parseCgroupProcMounts(text: string): CgroupHierarchies {
+  return cgroupHierarchiesOf(parseProcMounts(text), 'mounts');
+}
+
+/** The first mount of each hierarchy wins, as the kernel lists them in mount order. */
+function cgroupHierarchiesOf(mounts: readonly Mount[], from: 'mountinfo' | 'mounts'): CgroupHierarchies {
   const mount = (m: Mount | undefined, noprefix = false): CgroupMount | null =>
     m === undefined ? null : { dir: m.point.replace(/^\/+/, ''), root: m.root, noprefix };
   const v1 = (controller: string) => mounts.find((m) => m.fstype === 'cgroup' && m.superOptions.includes(controller));
@@ -41,7 +49,7 @@ export function parseCgroupMounts(text: string): CgroupHierarchies {
     v2: mount(mounts.find((m) => m.fstype === 'cgroup2')),
     cpuset: cpusetV1 !== undefined ? mount(cpusetV1, cpusetV1.superOptions.includes('noprefix')) : mount(legacy, true),
     memory: mount(v1('memory')),
-    fromMountinfo: true,
+    from,
   };
 }
 
@@ -50,8 +58,14 @@ export const DEFAULT_HIERARCHIES: CgroupHierarchies = {
   v2: { dir: 'sys/fs/cgroup', root: '/', noprefix: false },
   cpuset: { dir: 'sys/fs/cgroup/cpuset', root: '/', noprefix: false },
   memory: { dir: 'sys/fs/cgroup/memory', root: '/', noprefix: false },
-  fromMountinfo: false,
+  from: 'default',
 };
+
+/** /proc/mounts' hierarchies; the systemd layout where it is absent or names no cgroup mount (a trimmed capture). */
+function fromProcMounts(root: SysRoot): CgroupHierarchies {
+  const h = readParsed(root, 'proc/mounts', parseCgroupProcMounts);
+  return h !== null && (h.v2 ?? h.cpuset ?? h.memory) !== null ? h : DEFAULT_HIERARCHIES;
+}
 
 const seen = new WeakMap<SysRoot, CgroupHierarchies>();
 
@@ -59,7 +73,7 @@ const seen = new WeakMap<SysRoot, CgroupHierarchies>();
 export function readCgroupHierarchies(root: SysRoot): CgroupHierarchies {
   let h = seen.get(root);
   if (h === undefined) {
-    h = readParsed(root, 'proc/self/mountinfo', parseCgroupMounts) ?? DEFAULT_HIERARCHIES;
+    h = readParsed(root, 'proc/self/mountinfo', parseCgroupMounts) ?? fromProcMounts(root);
     seen.set(root, h);
   }
   return h;

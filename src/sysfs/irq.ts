@@ -72,7 +72,7 @@ function parseHeaderText(header: string): number[] {
 /**
  * /proc/interrupts parsed from its bytes as they are read, line by line, never the whole text:
  * on a machine of 1,792 CPUs and 1,000 device IRQs the file is 20 MB, and serve reads it at
- * every scrape (issue 27). The header names the online CPUs ("CPU0 CPU1 ..."), one column each.
+ * every scrape. The header names the online CPUs ("CPU0 CPU1 ..."), one column each.
  * A line a chunk ends in is carried over in one reused buffer; a count's padding (the kernel
  * prints each in 10 columns, mostly spaces before a 0) is skipped four bytes at a time.
  */

@@ -7,6 +7,7 @@
 import { SysfsParseError } from '../model/errors.js';
 import { absent, type Fact } from '../model/fact.js';
 import type { KernelFacts } from '../model/topology.js';
+import { numberOf } from './name_values.js';
 import { parseMeminfo } from './node_meminfo.js';
 import { integerIn, parseBracketed, parseCount } from './parse_util.js';
 import { readFact } from './read_parsed.js';
@@ -29,7 +30,7 @@ function textUpTo(max: number): (t: string) => string {
 }
 
 export function parseMemTotal(text: string): number {
-  const total = parseMeminfo(text).MemTotal;
+  const total = numberOf(parseMeminfo(text), 'MemTotal');
   if (total === undefined) throw new SysfsParseError('meminfo has no MemTotal line');
   return total;
 }

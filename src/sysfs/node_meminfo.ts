@@ -1,11 +1,13 @@
 // nodeN/meminfo ("Node 0 MemTotal:  16384000 kB") and /proc/meminfo ("MemTotal:  16384000 kB").
-// Values are returned in bytes, except HugePages_* which are page counts as printed.
+// Values are returned in bytes, except HugePages_* which are page counts as printed; a value
+// beyond 2^53 bytes (VmallocTotal with 5-level paging) is kept exact aside (name_values.ts).
 import { SysfsParseError } from '../model/errors.js';
+import { type NameValues, setValue } from './name_values.js';
 import { NODE_DIR } from './node_list.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-export type Meminfo = Record<string, number>;
+export type Meminfo = NameValues;
 
 function parseMeminfoLines(text: string, prefix: RegExp | null): Meminfo {
   const out: Meminfo = {};
@@ -15,10 +17,7 @@ function parseMeminfoLines(text: string, prefix: RegExp | null): Meminfo {
     if (line.trim() === '') return;
     const m = /^\s*([A-Za-z0-9_()]+):\s+(\d{1,20})(?:\s+(kB))?\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a meminfo line', { line: i + 1, text: raw });
-    const v = Number(m[2]) * (m[3] === 'kB' ? 1024 : 1);
-    if (!Number.isSafeInteger(v))
-      throw new SysfsParseError('meminfo value beyond 2^53 bytes', { line: i + 1, text: raw });
-    out[m[1]!] = v;
+    setValue(out, m[1]!, m[2]!, m[3] === 'kB' ? 1024 : 1);
   });
   return out;
 }

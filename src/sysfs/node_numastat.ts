@@ -3,12 +3,12 @@
 // See Documentation/admin-guide/numastat.rst. Order is kept: numastat prints file order.
 import { SysfsParseError } from '../model/errors.js';
 import { NODE_DIR } from './node_list.js';
-import { isSafeDecimal } from '../model/limits.js';
+import { type NameValues, setValue } from './name_values.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-/** Counter name -> value (pages), in the order the kernel printed them. */
-export type NodeNumastat = Record<string, number>;
+/** Counter name -> value (pages), in the order the kernel printed them; one beyond 2^53 is kept exact aside (name_values.ts). */
+export type NodeNumastat = NameValues;
 
 export function parseNodeNumastat(text: string): NodeNumastat {
   const out: NodeNumastat = {};
@@ -16,8 +16,7 @@ export function parseNodeNumastat(text: string): NodeNumastat {
     if (line.trim() === '') return;
     const m = /^\s*([a-z_]+)\s+(\d+)\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a "name value" numastat line', { line: i + 1, text: line });
-    if (!isSafeDecimal(m[2]!)) throw new SysfsParseError('numastat counter beyond 2^53', { line: i + 1, text: line });
-    out[m[1]!] = Number(m[2]);
+    setValue(out, m[1]!, m[2]!);
   });
   return out;
 }

@@ -2,11 +2,12 @@
 // counters also appear here; `stat --watch` reads nr_free_pages for free memory per node.
 import { SysfsParseError } from '../model/errors.js';
 import { NODE_DIR } from './node_list.js';
-import { isSafeDecimal } from '../model/limits.js';
+import { type NameValues, setValue } from './name_values.js';
 import { readParsed } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
-export type NodeVmstat = Record<string, number>;
+/** Counter name -> value; one beyond 2^53 is kept exact aside (name_values.ts). */
+export type NodeVmstat = NameValues;
 
 export function parseNodeVmstat(text: string): NodeVmstat {
   const out: NodeVmstat = {};
@@ -14,8 +15,7 @@ export function parseNodeVmstat(text: string): NodeVmstat {
     if (line.trim() === '') return;
     const m = /^\s*([A-Za-z0-9_]+)\s+(-?\d+)\s*$/.exec(line);
     if (!m) throw new SysfsParseError('not a "name value" vmstat line', { line: i + 1, text: line });
-    if (!isSafeDecimal(m[2]!)) throw new SysfsParseError('vmstat counter beyond 2^53', { line: i + 1, text: line });
-    out[m[1]!] = Number(m[2]);
+    setValue(out, m[1]!, m[2]!);
   });
   return out;
 }

@@ -24,6 +24,19 @@ export function parseCmdline(text: string): string {
   return text.replace(/\0/g, ' ');
 }
 
+/** /proc/PID/cmdline as its argv elements (NUL-separated, the last one NUL-terminated). */
+export function parseCmdlineArgs(text: string): string[] {
+  const args = text.split('\0');
+  if (args.at(-1) === '') args.pop();
+  return args;
+}
+
+/** A process's argv elements ([] for kernel threads), or null when the process is gone. */
+export function readCmdlineArgs(root: SysRoot, pid: number): string[] | null {
+  const text = readText(root, `proc/${pid}/cmdline`);
+  return text === null ? null : parseCmdlineArgs(text);
+}
+
 /** Command line ("" for kernel threads), or null when the process is gone. */
 export function readCmdline(root: SysRoot, pid: number): string | null {
   const text = readText(root, `proc/${pid}/cmdline`);

@@ -36,19 +36,25 @@ const SPACE = 32;
 const NEWLINE = 10;
 
 /**
- * Parses the fields after comm from `buf[0, n)` into `out`; false when the line is not a stat line
- * (no ')', a field missing or not a count). Fields are counted from the LAST ')' (comm may hold
- * spaces and parentheses). No allocation.
+ * Reads the stat fields numbered in `fields` (ascending, each after comm: 3 on) from `buf[0, n)`
+ * into `values`, in order; false when the line is not a stat line (no ')', a wanted field missing
+ * or not a count). Fields are counted from the LAST ')' (comm may hold spaces and parentheses);
+ * fields not wanted are skipped unread (state is a letter, priority and nice may be negative).
+ * No allocation.
  */
-export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boolean {
+export function parseStatFieldBytes(
+  buf: Uint8Array,
+  n: number,
+  fields: Int32Array | readonly number[],
+  values: Float64Array,
+): boolean {
   let at = n - 1;
   while (at >= 0 && buf[at] !== 0x29) at--;
   if (at < 0) return false;
   at++;
   let field = 2;
-  let utime = -1;
-  let minflt = -1;
-  for (;;) {
+  let want = 0;
+  while (want < fields.length) {
     while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
     if (at >= n) return false;
     field++;
@@ -60,20 +66,29 @@ export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boo
       if (c < 0 || c > 9) ok = false;
       v = v * 10 + c;
     }
-    if (field < 14 ? field !== 10 && field !== 12 : field > 15 && field !== 20 && field < 22) continue;
+    if (field !== fields[want]) continue;
     if (!ok || at === start || !Number.isSafeInteger(v)) return false;
-    if (field === 10) minflt = v;
-    else if (field === 12) out.faults = minflt + v;
-    else if (field === 14) utime = v;
-    else if (field === 15) out.cpuTicks = utime + v;
-    else if (field === 20) out.threads = v;
-    else if (field === 22) out.startTicks = v;
-    else if (field === 23) out.vsizeBytes = v;
-    else {
-      out.rssPages = v;
-      return true;
-    }
+    values[want++] = v;
   }
+  return true;
+}
+
+/** minflt, majflt, utime, stime, num_threads, starttime, vsize, rss (proc(5) numbering). */
+const PROCESS_FIELDS = Int32Array.of(10, 12, 14, 15, 20, 22, 23, 24);
+/** utime, stime, processor. */
+const THREAD_FIELDS = Int32Array.of(14, 15, 39);
+const values = new Float64Array(PROCESS_FIELDS.length);
+
+/** Parses the fields the screen needs from `buf[0, n)` into `out`; false when the line is not a stat line. */
+export function parseStatBytes(buf: Uint8Array, n: number, out: StatFields): boolean {
+  if (!parseStatFieldBytes(buf, n, PROCESS_FIELDS, values)) return false;
+  out.faults = values[0]! + values[1]!;
+  out.cpuTicks = values[2]! + values[3]!;
+  out.threads = values[4]!;
+  out.startTicks = values[5]!;
+  out.vsizeBytes = values[6]!;
+  out.rssPages = values[7]!;
+  return true;
 }
 
 export type StatRead = 'read' | 'gone' | 'refused';
@@ -94,37 +109,13 @@ export interface ThreadFields {
 
 /**
  * Parses utime + stime (fields 14, 15) and processor (39) from `buf[0, n)` into `out`; false
- * when the line is not a stat line. As parseStatBytes: counted from the LAST ')', no allocation.
+ * when the line is not a stat line or names a CPU past MAX_CPUS.
  */
 export function parseThreadBytes(buf: Uint8Array, n: number, out: ThreadFields): boolean {
-  let at = n - 1;
-  while (at >= 0 && buf[at] !== 0x29) at--;
-  if (at < 0) return false;
-  at++;
-  let field = 2;
-  let utime = -1;
-  for (;;) {
-    while (at < n && (buf[at] === SPACE || buf[at] === NEWLINE)) at++;
-    if (at >= n) return false;
-    field++;
-    let v = 0;
-    let ok = true;
-    const start = at;
-    for (; at < n && buf[at] !== SPACE && buf[at] !== NEWLINE; at++) {
-      const c = buf[at]! - 48;
-      if (c < 0 || c > 9) ok = false;
-      v = v * 10 + c;
-    }
-    if (field !== 14 && field !== 15 && field !== 39) continue;
-    if (!ok || at === start || !Number.isSafeInteger(v)) return false;
-    if (field === 14) utime = v;
-    else if (field === 15) out.ticks = utime + v;
-    else {
-      if (v >= MAX_CPUS) return false;
-      out.processor = v;
-      return true;
-    }
-  }
+  if (!parseStatFieldBytes(buf, n, THREAD_FIELDS, values) || values[2]! >= MAX_CPUS) return false;
+  out.ticks = values[0]! + values[1]!;
+  out.processor = values[2]!;
+  return true;
 }
 
 /** The /proc/PID/stat reader of one sampler: open files by pid. */

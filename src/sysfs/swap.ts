@@ -3,6 +3,7 @@
 import type { SwapUsage } from '../model/doctor_input.js';
 import { SysfsParseError } from '../model/errors.js';
 import { absent, present, type Fact } from '../model/fact.js';
+import { numberOf } from './name_values.js';
 import { parseMeminfo } from './node_meminfo.js';
 import { readFile } from './read.js';
 import { parseOrWarn } from './read_parsed.js';
@@ -10,8 +11,8 @@ import type { SysRoot } from './root.js';
 
 export function parseSwapUsage(meminfoText: string): SwapUsage {
   const m = parseMeminfo(meminfoText);
-  const total = m.SwapTotal;
-  const free = m.SwapFree;
+  const total = numberOf(m, 'SwapTotal');
+  const free = numberOf(m, 'SwapFree');
   if (total === undefined || free === undefined) throw new SysfsParseError('meminfo has no SwapTotal/SwapFree');
   return { totalBytes: total, usedBytes: Math.max(0, total - free) };
 }

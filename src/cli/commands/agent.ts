@@ -8,6 +8,7 @@ import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
 import { AGENT_KEYS, applySettings, parseConfigFile, RUNNING, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
+import { stateDirOption } from '../state_dir_option.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
@@ -25,12 +26,7 @@ const OPTIONS = {
 
 const RESTORE_OPTIONS = {
   'dry-run': { type: 'boolean', help: 'list what would be put back, change nothing (no root needed)' },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: `journal directory (default ${DEFAULT_AGENT.stateDir})`,
-  },
+  'state-dir': stateDirOption(),
 } as const;
 
 /** restore --dry-run, and restore with no journal at all: read only, nothing created. */
@@ -216,11 +212,11 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
 }
 
 /**
- * One full garbage collection after a pass once the heap has grown past what it needs (issue 28,
- * src/cli/heap_pace.ts).
+ * One full garbage collection after a pass once the heap has grown past what it needs
+ * (src/runtime/heap_pace.ts).
  */
 async function heapPacer(ctx: Context): Promise<{ afterPass(nowMs: number): unknown } | null> {
-  const { daemonHeapPacer } = await import('../heap_pace.js');
+  const { daemonHeapPacer } = await import('../../runtime/heap_pace.js');
   return daemonHeapPacer('agent', ctx.err);
 }
 

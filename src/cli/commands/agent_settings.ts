@@ -8,6 +8,7 @@ import type { z as Z } from 'zod';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { DEFAULT_AGENT, MAX_INTERVAL_FACTOR, type AgentConfig } from '../../agent/config.js';
 import type { OptionSpec } from '../options.js';
+import { stateDirOption } from '../state_dir_option.js';
 import {
   formatDuration,
   formatPercent,
@@ -233,11 +234,8 @@ export const AGENT_KEYS = {
     set: (c, v, w) => ({ ...c, metricsInsecurePublic: bool(v, w) }),
   },
   'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
+    ...stateDirOption(),
     group: RUNNING,
-    help: `journal directory (default ${D.stateDir})`,
     set: (c, v, w) => ({ ...c, stateDir: str(v, w) }),
   },
 } as const satisfies Record<string, AgentKey>;

@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { applyPlan } from '../../actuate/apply.js';
-import { DEFAULT_STATE_DIR } from '../../actuate/journal.js';
 import { isSystemConfigDir, persistFiles, tunedProfileIn, writePersistFiles } from '../../actuate/persist.js';
 import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
@@ -18,6 +17,7 @@ import { renderApplyJson } from '../../render/changes_json.js';
 import { renderPersistFiles } from '../../render/changes_persist.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
+import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { requireRoot } from '../privileges.js';
 import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
@@ -58,12 +58,7 @@ const OPTIONS = {
     complete: 'dir',
     help: 'also write the persistent form into DIR (laid out as /etc: a tuned\nprofile, systemd/system/, numakit/boot.txt with the GRUB arguments).\nDIR outside /etc is written at once for review; /etc only with --yes,\nwhich also activates the tuned profile when tuned runs (rollback restores\nthe profile active before).',
   },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
-  },
+  'state-dir': stateDirOption(),
   json: {
     type: 'boolean',
     help: 'the plan (and with --yes the change set written) as one JSON object\n(schemaVersion 1, docs/json.md)',
@@ -111,7 +106,7 @@ async function loadSource(
   const placement = parsePlacement(values.placement);
   if (weights !== undefined) return (await import('./apply_weights.js')).interleaveWeightsSource(sys.root, weights);
   if (values.profile !== undefined) {
-    const { profileSource } = await import('../../actuate/profile_source.js');
+    const { profileSource } = await import('../profile_source.js');
     const src = profileSource(sys, values.profile, placement);
     if (src.aliasNote !== null) err(`numakit: note: ${src.aliasNote}\n`);
     return src;
@@ -203,7 +198,7 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     json();
     return 0;
   }
-  const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
+  const stateDir = stateDirOf(values);
   const cs = applyPlan(sys, plan, {
     stateDir,
     source: source.label,

@@ -9,6 +9,7 @@ import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 import { selfCommand } from '../self.js';
 import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
+import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 
 const OPTIONS = {
   variant: {
@@ -41,12 +42,7 @@ const OPTIONS = {
     choices: ['keep', 'off', 'on'],
     help: 'keep | off | on: kernel.numa_balancing during the runs (journaled, put back)',
   },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: 'journal directory for tuned: and --numa-balancing (default /var/lib/numakit)',
-  },
+  'state-dir': stateDirOption('journal directory for tuned: and --numa-balancing'),
   json: { type: 'boolean', help: 'the result as JSON (schemaVersion 1, docs/bench.md)' },
   ...BENCH_OUTPUT_OPTIONS,
 } as const;
@@ -101,11 +97,14 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     settleS: values.settle === undefined ? 1 : seconds(values.settle, '--settle'),
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
     numaBalancing: (values['numa-balancing'] ?? 'keep') as 'keep' | 'on' | 'off',
-    stateDir: values['state-dir'] ?? '/var/lib/numakit',
+    stateDir: stateDirOf(values),
     self: selfCommand(),
   };
   requireRealRoot(ctx.root, 'bench ab');
-  const { benchAb } = await import('../../bench/ab_run.js');
+  const [{ benchAb }, { profileSource }] = await Promise.all([
+    import('../../bench/ab_run.js'),
+    import('../profile_source.js'),
+  ]);
   const progress = stderrProgress();
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -115,7 +114,12 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
   try {
     result = await benchAb(
       ctx.root,
-      { ...args, progress: progress.update, log: (l) => ctx.err(`${l}\n`) },
+      {
+        ...args,
+        profileChanges: (sys, name) => profileSource(sys, name, undefined).changes,
+        progress: progress.update,
+        log: (l) => ctx.err(`${l}\n`),
+      },
       abort.signal,
     );
   } finally {

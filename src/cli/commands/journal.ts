@@ -1,8 +1,9 @@
 // numakit journal [ID] [--json] [--state-dir DIR]
-import { DEFAULT_STATE_DIR, isRunning, loadChangeSet, readJournal } from '../../actuate/journal.js';
+import { isRunning, loadChangeSet, readJournal } from '../../actuate/journal.js';
 import { renderChangeSet, renderJournal } from '../../render/changes.js';
 import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import type { Context } from '../context.js';
+import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { corruptJournalLines } from '../privileges.js';
 
@@ -11,16 +12,11 @@ const OPTIONS = {
     type: 'boolean',
     help: 'the journal records as JSON (schemaVersion 1, docs/json.md): {changeSets}\nor, with ID, {changeSet}',
   },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
-  },
+  'state-dir': stateDirOption(),
 } as const;
 
 async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
-  const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
+  const stateDir = stateDirOf(values);
   if (positionals.length > 0) {
     const cs = loadChangeSet(stateDir, positionals[0]!);
     ctx.out(

@@ -2,6 +2,7 @@
 import { NumakitError, UsageError } from '../../model/errors.js';
 import type { Context } from '../context.js';
 import type { Command, ParsedOptions, CommandModule } from '../options.js';
+import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 
 const POLICIES = ['none', 'best-effort', 'restricted', 'single-numa-node'] as const;
 const SCOPES = ['container', 'pod'] as const;
@@ -109,7 +110,7 @@ topology-updater or RTE instead (docs/fleet.md).`,
 };
 
 const STOP_OPTIONS = {
-  'state-dir': { type: 'string', value: 'DIR', help: "the agent's journal directory (default /var/lib/numakit)" },
+  'state-dir': stateDirOption("the agent's journal directory"),
   wait: { type: 'string', value: 'DUR', help: 'how long to wait for it to put everything back (default 50s)' },
 } as const;
 
@@ -120,7 +121,7 @@ async function runStop({ values }: ParsedOptions<typeof STOP_OPTIONS>, ctx: Cont
     import('./k8s_agent.js'),
   ]);
   const waitMs = parseDuration(values.wait ?? '50s', 'k8s agent-stop: --wait');
-  const stateDir = values['state-dir'] ?? '/var/lib/numakit';
+  const stateDir = stateDirOf(values);
   const live = listChangeSets(stateDir).filter((cs) => cs.source === AGENT_SOURCE_NAME && agentRunning(cs));
   if (live.length === 0) {
     ctx.out(`no running numakit agent in ${stateDir}: nothing to stop\n`);

@@ -1,6 +1,6 @@
 // numakit plan WORKLOAD [options] [--out DIR]
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
-import { makeDirs } from '../../hostfs/make_dirs.js';
+import { makeDirs } from '../../runtime/make_dirs.js';
 import { dirname, join, resolve } from 'node:path';
 import { readPlanInput } from '../../discover/plan_input.js';
 import { NumakitError, UsageError } from '../../model/errors.js';

@@ -1,5 +1,5 @@
 // numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
-import { DEFAULT_STATE_DIR, isRunning, readJournal } from '../../actuate/journal.js';
+import { isRunning, readJournal } from '../../actuate/journal.js';
 import { rollback, selectForRollback } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
@@ -10,6 +10,7 @@ import { renderChangeSet } from '../../render/changes.js';
 import { changeSetJson, renderChangeSetsJson } from '../../render/changes_json.js';
 import { requireRealRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
+import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { corruptJournalLines, requireRoot } from '../privileges.js';
 
@@ -17,12 +18,7 @@ const OPTIONS = {
   last: { type: 'boolean', help: 'the newest change set with something to undo (the default)' },
   all: { type: 'boolean', help: 'every change set with something to undo, newest first' },
   'dry-run': { type: 'boolean', help: 'show what would be restored, change nothing' },
-  'state-dir': {
-    type: 'string',
-    value: 'DIR',
-    complete: 'dir',
-    help: `journal directory (default ${DEFAULT_STATE_DIR})`,
-  },
+  'state-dir': stateDirOption(),
   json: {
     type: 'boolean',
     help: 'what was (or with --dry-run would be) restored as one JSON object\n(schemaVersion 1, docs/json.md)',
@@ -47,7 +43,7 @@ async function run(parsed: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise
 async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   if (positionals.length > 0 && (values.last === true || values.all === true))
     throw new UsageError('rollback: give one of ID, --last or --all');
-  const stateDir = values['state-dir'] ?? DEFAULT_STATE_DIR;
+  const stateDir = stateDirOf(values);
   const which = { id: positionals[0], all: values.all === true };
   const warn = (line: string) => ctx.err(`numakit: warning: ${line}\n`);
   if (values['dry-run']) {

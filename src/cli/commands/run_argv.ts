@@ -110,9 +110,11 @@ function findShort(letter: string): Opt {
   return opt;
 }
 
-/** Splits `numakit run` arguments into options and the command. */
-export function parseRunArgs(args: readonly string[]): RunArgs {
-  const out: { -readonly [K in keyof RunArgs]: RunArgs[K] } = {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Reads one option after another (apply), then checks what they make together (finish). */
+class RunArgsReader {
+  readonly out: Mutable<RunArgs> = {
     all: false,
     balancing: false,
     show: false,
@@ -120,117 +122,151 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     help: false,
     command: [],
   };
-  let memoryFlag: string | undefined;
-  let lastNodeSpec: string | undefined;
-  let sawSpec = false;
-  let cpuFlag: string | undefined;
+  private memoryFlag: string | undefined;
+  private lastNodeSpec: string | undefined;
+  private sawSpec = false;
+  private cpuFlag: string | undefined;
   // --shm/--file: how to attach (before it), then the steps on the range (after it).
-  const attach = { length: undefined as number | undefined, offset: 0, mode: 0o600, id: 0, huge: false };
-  let attachFlag: string | undefined; // the first of --length/--offset/... given, for "without --shm"
-  let shm: { -readonly [K in keyof ShmArgs]: ShmArgs[K] } | undefined;
-  const steps: ShmStep[] = [];
-  const beforeShm = (flag: string) => {
-    if (shm !== undefined) throw new RunArgsError(`${flag} must come before --${shm.kind}`);
-    attachFlag ??= flag;
-  };
-  const afterShm = (flag: string) => {
-    if (shm === undefined)
-      throw new RunArgsError(`${flag} acts on shared memory: give --shm KEYFILE or --file PATH before it`);
-  };
+  private readonly attach = { length: undefined as number | undefined, offset: 0, mode: 0o600, id: 0, huge: false };
+  /** The first of --length/--offset/... given, for "without --shm". */
+  private attachFlag: string | undefined;
+  private shm: Mutable<ShmArgs> | undefined;
+  private readonly steps: ShmStep[] = [];
 
-  const apply = (opt: Opt, flag: string, value: string | undefined): boolean => {
-    if (opt.arg && !SHM_ARG_NAMES.has(opt.name)) {
-      if (value === 'same' && opt.name !== 'physcpubind') {
-        // numactl: "same" repeats the previous node specification.
-        if (lastNodeSpec === undefined) throw new RunArgsError(`${flag} same: no earlier node specification`);
-        value = lastNodeSpec;
-      } else if (opt.name !== 'physcpubind') {
-        lastNodeSpec = value;
-      }
-      sawSpec = true;
-    }
+  /** Takes one option; false when numactl stops reading there (--show, --help). */
+  apply(opt: Opt, flag: string, value: string | undefined): boolean {
+    if (opt.arg && !SHM_ARG_NAMES.has(opt.name)) value = this.nodeSpec(opt, flag, value);
     switch (opt.name) {
       case 'show':
-        out.show = true;
+        this.out.show = true;
         return false; // numactl shows at once; later arguments are not read
       case 'hardware':
-        out.hardware = true;
+        this.out.hardware = true;
         return true;
       case 'help':
-        out.help = true;
+        this.out.help = true;
         return false;
       case 'balancing':
-        out.balancing = true;
+        this.out.balancing = true;
         return true;
       case 'fallback':
-        out.fallback = true;
+        this.out.fallback = true;
         return true;
       case 'shm':
       case 'file':
-        if (shm !== undefined) throw new RunArgsError(`${flag}: only one --shm or --file at a time`);
-        if (memoryFlag !== undefined)
-          throw new RunArgsError(
-            `${memoryFlag} before ${flag}: give the policy after --shm/--file (it is set on the range)`,
-          );
-        if (cpuFlag !== undefined)
-          throw new RunArgsError(`${cpuFlag} with ${flag}: a CPU binding has no meaning for shared memory`);
-        if (value === '') throw new RunArgsError(`${flag} needs a path`);
-        shm = { kind: opt.name, path: value!, ...attach, steps };
-        if (attach.length === undefined) delete shm.length;
+        this.startShm(opt.name, flag, value!);
         return true;
       case 'length':
-        beforeShm(flag);
-        attach.length = parseMemsize(value!, flag);
-        if (attach.length === 0) throw new RunArgsError(`${flag} 0: the length must be more than 0`);
-        return true;
       case 'offset':
-        beforeShm(flag);
-        attach.offset = parseMemsize(value!, flag);
-        return true;
       case 'shmmode':
-        beforeShm(flag);
-        if (!/^[0-7]{1,4}$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not an octal mode like 0600`);
-        attach.mode = parseInt(value!, 8);
-        return true;
       case 'shmid':
-        beforeShm(flag);
-        if (!/^\d+$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not a number`);
-        attach.id = Number(value);
-        return true;
       case 'huge':
-        beforeShm(flag);
-        attach.huge = true;
+        this.attachOption(opt.name, flag, value);
         return true;
       case 'strict':
       case 'touch':
       case 'dump':
       case 'dump-nodes':
-        afterShm(flag);
-        steps.push({ kind: opt.name });
+        this.afterShm(flag);
+        this.steps.push({ kind: opt.name });
         return true;
       case 'all':
-        if (sawSpec) throw new RunArgsError('--all must come before every node and CPU specification');
-        out.all = true;
+        if (this.sawSpec) throw new RunArgsError('--all must come before every node and CPU specification');
+        this.out.all = true;
         return true;
       case 'cpunodebind':
       case 'physcpubind':
-        if (shm !== undefined)
-          throw new RunArgsError(`${flag} with --${shm.kind}: a CPU binding has no meaning for shared memory`);
-        cpuFlag = flag;
-        out.cpus = { kind: opt.name, spec: value! };
+        if (this.shm !== undefined)
+          throw new RunArgsError(`${flag} with --${this.shm.kind}: a CPU binding has no meaning for shared memory`);
+        this.cpuFlag = flag;
+        this.out.cpus = { kind: opt.name, spec: value! };
         return true;
-      default: {
-        if (memoryFlag !== undefined) throw new RunArgsError(`conflicting policies: ${memoryFlag} and ${flag}`);
-        memoryFlag = flag;
-        const memory: MemoryOption =
-          opt.name === 'localalloc' ? { kind: 'localalloc' } : { kind: opt.name, spec: value! };
-        if (shm !== undefined) steps.push({ kind: 'policy', memory, flag });
-        else out.memory = memory;
+      default:
+        this.memoryPolicy(opt.name, flag, value);
         return true;
-      }
     }
-  };
+  }
 
+  /** A node or CPU specification: numactl's "same" repeats the previous node specification. */
+  private nodeSpec(opt: Opt, flag: string, value: string | undefined): string | undefined {
+    this.sawSpec = true;
+    if (opt.name === 'physcpubind') return value;
+    if (value !== 'same') return (this.lastNodeSpec = value);
+    if (this.lastNodeSpec === undefined) throw new RunArgsError(`${flag} same: no earlier node specification`);
+    return this.lastNodeSpec;
+  }
+
+  private startShm(kind: 'shm' | 'file', flag: string, path: string): void {
+    if (this.shm !== undefined) throw new RunArgsError(`${flag}: only one --shm or --file at a time`);
+    if (this.memoryFlag !== undefined)
+      throw new RunArgsError(
+        `${this.memoryFlag} before ${flag}: give the policy after --shm/--file (it is set on the range)`,
+      );
+    if (this.cpuFlag !== undefined)
+      throw new RunArgsError(`${this.cpuFlag} with ${flag}: a CPU binding has no meaning for shared memory`);
+    if (path === '') throw new RunArgsError(`${flag} needs a path`);
+    this.shm = { kind, path, ...this.attach, steps: this.steps };
+    if (this.attach.length === undefined) delete this.shm.length;
+  }
+
+  /** --length, --offset, --shmmode, --shmid, --huge: how to attach, before --shm/--file. */
+  private attachOption(name: Name, flag: string, value: string | undefined): void {
+    if (this.shm !== undefined) throw new RunArgsError(`${flag} must come before --${this.shm.kind}`);
+    this.attachFlag ??= flag;
+    const a = this.attach;
+    if (name === 'length') {
+      a.length = parseMemsize(value!, flag);
+      if (a.length === 0) throw new RunArgsError(`${flag} 0: the length must be more than 0`);
+    } else if (name === 'offset') a.offset = parseMemsize(value!, flag);
+    else if (name === 'shmmode') {
+      if (!/^[0-7]{1,4}$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not an octal mode like 0600`);
+      a.mode = parseInt(value!, 8);
+    } else if (name === 'shmid') {
+      if (!/^\d+$/.test(value!)) throw new RunArgsError(`${flag} '${value}': not a number`);
+      a.id = Number(value);
+    } else a.huge = true;
+  }
+
+  private afterShm(flag: string): void {
+    if (this.shm === undefined)
+      throw new RunArgsError(`${flag} acts on shared memory: give --shm KEYFILE or --file PATH before it`);
+  }
+
+  /** The one memory policy: of the process, or a step on the shared memory range. */
+  private memoryPolicy(name: Name, flag: string, value: string | undefined): void {
+    if (this.memoryFlag !== undefined) throw new RunArgsError(`conflicting policies: ${this.memoryFlag} and ${flag}`);
+    this.memoryFlag = flag;
+    const memory: MemoryOption =
+      name === 'localalloc' ? { kind: 'localalloc' } : { kind: name as PolicyKind, spec: value! };
+    if (this.shm !== undefined) this.steps.push({ kind: 'policy', memory, flag });
+    else this.out.memory = memory;
+  }
+
+  /** The command (the words after the options), and what the options mean together. */
+  finish(command: string[]): RunArgs {
+    const out = this.out;
+    out.command = command;
+    if (this.shm !== undefined) {
+      if (command.length > 0)
+        throw new RunArgsError(
+          `--${this.shm.kind} sets a policy on shared memory and runs no command ('${command[0]}')`,
+        );
+      if (out.balancing) throw new RunArgsError(`--balancing applies to a process, not to --${this.shm.kind}`);
+      if (out.fallback) throw new RunArgsError(`--fallback applies to a process, not to --${this.shm.kind}`);
+      out.shm = this.shm;
+      return out;
+    }
+    if (this.attachFlag !== undefined)
+      throw new RunArgsError(`${this.attachFlag} goes with --shm KEYFILE or --file PATH`);
+    if (out.balancing && out.memory?.kind !== 'membind')
+      throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
+    return out;
+  }
+}
+
+/** Splits `numakit run` arguments into options and the command. */
+export function parseRunArgs(args: readonly string[]): RunArgs {
+  const r = new RunArgsReader();
   let i = 0;
   parse: for (; i < args.length; i++) {
     const a = args[i]!;
@@ -249,7 +285,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       } else if (eq >= 0) {
         throw new RunArgsError(`${flag} takes no value`);
       }
-      if (!apply(opt, flag, value)) return out;
+      if (!r.apply(opt, flag, value)) return r.out;
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
@@ -261,24 +297,12 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
           value = k + 1 < a.length ? a.slice(k + 1) : args[++i];
           if (value === undefined) throw new RunArgsError(`${flag} needs a value`);
         }
-        if (!apply(opt, flag, value)) return out;
+        if (!r.apply(opt, flag, value)) return r.out;
         if (opt.arg) continue parse;
       }
       continue;
     }
     break; // the first word that is not an option starts the command
   }
-  out.command = args.slice(i);
-  if (shm !== undefined) {
-    if (out.command.length > 0)
-      throw new RunArgsError(`--${shm.kind} sets a policy on shared memory and runs no command ('${out.command[0]}')`);
-    if (out.balancing) throw new RunArgsError(`--balancing applies to a process, not to --${shm.kind}`);
-    if (out.fallback) throw new RunArgsError(`--fallback applies to a process, not to --${shm.kind}`);
-    out.shm = shm;
-    return out;
-  }
-  if (attachFlag !== undefined) throw new RunArgsError(`${attachFlag} goes with --shm KEYFILE or --file PATH`);
-  if (out.balancing && out.memory?.kind !== 'membind')
-    throw new RunArgsError('--balancing goes with --membind (MPOL_F_NUMA_BALANCING applies to a bind policy)');
-  return out;
+  return r.finish(args.slice(i));
 }

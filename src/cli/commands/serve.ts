@@ -85,7 +85,7 @@ numakit --example epyc-nps4 serve               # a shipped example's picture an
   async run({ values }, ctx) {
     const o = await serveOptions(values);
     const { runServe } = await import('../../serve/run.js');
-    const { daemonHeapPacer } = await import('../heap_pace.js');
+    const { daemonHeapPacer } = await import('../../runtime/heap_pace.js');
     const heap = daemonHeapPacer('serve', ctx.err);
     return runServe(o, { root: ctx.root, out: ctx.out, err: ctx.err, signals: process, heap });
   },

@@ -1,6 +1,6 @@
 // numakit snapshot OUT [--processes] [--no-redact]
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { makeDirs } from '../../hostfs/make_dirs.js';
+import { makeDirs } from '../../runtime/make_dirs.js';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Access } from '../../actuate/snapshot_write.js';

@@ -1,7 +1,7 @@
 // stat's per-process modes, loaded only when asked for: -p/PIDs (numastat's memory per node of
 // each process) and --procs (every process by remote memory, with its locality).
 import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_locality.js';
-import { accessLocality } from '../../policy/access_locality.js';
+import { accessFromSamples, accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
 import { readDetails, sampleProcesses } from '../../discover/process_sampler.js';
 import type { AccessLocality } from '../../model/access_locality.js';
@@ -57,8 +57,9 @@ async function pmuAccess(
   if (!ctx.root.isReal || pids.length === 0) return { kind: 'unavailable' };
   const pmu = findMemPmu(ctx.root);
   if (pmu.kind === 'absent') return { kind: 'unavailable', why: pmu.why };
-  const { samplePmuAccess } = await import('../../native/pmu_access.js');
-  return samplePmuAccess(ctx.root, pids, { windowMs: o.windowSeconds * 1000 });
+  const { samplePmuMemory } = await import('../../discover/pmu_access.js');
+  const r = await samplePmuMemory(ctx.root, pids, { windowMs: o.windowSeconds * 1000 });
+  return r.kind === 'ok' ? { kind: 'ok', access: accessFromSamples(r.samples, r.where) } : r;
 }
 
 /**

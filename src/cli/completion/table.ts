@@ -6,7 +6,7 @@
 // a single executable) the commands are loaded. A test checks the file against the loaded table.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sea } from '../../sea/is_sea.js';
+import { sea } from '../../runtime/is_sea.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
 import type { Command, CommandTable, CompleteKind, OptionSpec } from '../options.js';
 import { HELP_OPTION } from '../parse_options.js';

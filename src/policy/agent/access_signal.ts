@@ -1,4 +1,4 @@
-// Access locality as a signal to the agent's placement (issue 26 item 3): where a process's
+// Access locality as a signal to the agent's placement: where a process's
 // memory accesses go (model/access_locality.ts: the kernel's NUMA-balancing hinting faults per
 // thread) against where its pages sit (numa_maps). The pages say how much is remote; the
 // accesses say whether the remote part is used. When both are known the hysteresis judges the

@@ -133,9 +133,8 @@ export function better(a: Scored, b: Scored, total: number, opts: PolicyOptions)
 }
 
 /**
- * Plain string order. Not localeCompare: its first call builds an ICU collator, which a CPU
- * profile of the agent's first move in a TCG guest showed as 332 ms of the agent's own CPU (for
- * node lists of digits and commas the two orders agree).
+ * Plain string order. Not localeCompare: its first call builds an ICU collator, hundreds of ms
+ * of CPU on a slow guest (for node lists of digits and commas the two orders agree).
  */
 function byCodePoint(x: string, y: string): number {
   return x < y ? -1 : x > y ? 1 : 0;

@@ -64,6 +64,7 @@ export function processScope(input: DoctorInput, id: string, what: string): Proc
     minBytes: largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(input.topology)),
     hidden: input.hiddenProcesses ?? 0,
     invisible: input.othersInvisible === true,
+    ...(input.processesOver === undefined ? {} : { over: input.processesOver }),
   };
   if (coverage.read === 0 && coverage.of > 0) {
     const hidden = unseenText(coverage);

@@ -6,7 +6,7 @@ import type { Profile } from './profiles.js';
 export interface Rule {
   /** Stable id, also the prefix of its findings' ids ("thp", "thp/defrag"). */
   readonly id: string;
-  /** Its number in issue 5's list (docs/doctor.md). */
+  /** Its number in docs/doctor.md's list of rules. */
   readonly number: number;
   /** What it checks, for docs and `--list`. */
   readonly title: string;

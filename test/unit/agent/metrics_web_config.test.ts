@@ -1,7 +1,7 @@
 // agent --metrics takes serve's listener rule (src/serve/listener.ts) under its own option names:
 // --metrics-web-config-file (serve's --web.config.file: TLS, client certificates, bcrypt
 // basic_auth_users, headers), loopback by default, an address other machines reach refused
-// without authentication, and the secret-file checks of src/hostfs/private_path.ts on the web
+// without authentication, and the secret-file checks of src/runtime/private_path.ts on the web
 // config, its certificates and its private key (serve's too). Driven with curl over TLS.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  parseStatFieldBytes,
   parseStatBytes,
   parseThreadBytes,
   ProcStatFiles,
@@ -28,6 +29,21 @@ const fields = (): StatFields => ({
 const tail =
   '0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 5678 1048576 256 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0';
 const line = (comm: string, rest = tail) => `4242 (${comm}) S 1 4242 4242 ${rest}\n`;
+
+describe('parseStatFieldBytes (the one byte walker both parsers use)', () => {
+  it('reads the wanted fields in order, skips the others unread, and refuses a wanted one missing or not a count', () => {
+    const buf = Buffer.from(line('a) b (c', tail));
+    const got = new Float64Array(3);
+    // state (3) is a letter and tpgid (8) is -1: neither is wanted, so neither is judged.
+    assert.equal(parseStatFieldBytes(buf, buf.length, [4, 14, 39], got), true);
+    assert.deepEqual([...got], [1, 12, 17]);
+    assert.equal(parseStatFieldBytes(buf, buf.length, [8], got), false, 'a negative field is not a count');
+    assert.equal(parseStatFieldBytes(buf, buf.length, [3], got), false, 'state is not a count');
+    assert.equal(parseStatFieldBytes(buf, buf.length, [60], got), false, 'past the last field');
+    const noParen = Buffer.from('4242 comm S 1\n');
+    assert.equal(parseStatFieldBytes(noParen, noParen.length, [4], got), false);
+  });
+});
 
 describe('parseStatBytes', () => {
   const good: Array<[string, string]> = [

@@ -27,6 +27,15 @@ function proc(pid: number, o: { comm: string; name?: string; rssPages: number; s
     `Name:\t${o.name ?? o.comm}\nState:\tS (sleeping)\nVmRSS:\t${o.rssPages * 4} kB\nThreads:\t1\nCpus_allowed_list:\t0-3\nMems_allowed_list:\t0-1\n`,
   );
 }
+// The tree's page size, as a snapshot carries it (the third test changes it).
+const pageKb = (kb: number) => {
+  mkdirSync(join(dir, 'proc/self'), { recursive: true });
+  writeFileSync(
+    join(dir, 'proc/self/numa_maps'),
+    `00400000 default file=/usr/bin/node mapped=8 N0=8 kernelpagesize_kB=${kb}\n`,
+  );
+};
+pageKb(4);
 proc(1, { comm: 'kworker/0:1', rssPages: 0 });
 // The kernel writes comm as it is in stat, and escapes a newline and a backslash in status's Name.
 proc(2, { comm: 'we\nird\\x', name: 'we\\nird\\\\x', rssPages: 256 });
@@ -55,11 +64,26 @@ test('names from stat as status shows them, status read for the large processes 
     ],
   );
   assert.deepEqual(
-    read.filter((r) => r.endsWith('/status')),
+    read.filter((r) => r.endsWith('/status')).sort(),
     ['proc/3/status', 'proc/4/status'],
     'status of the small processes is not read',
   );
   assert.equal(walk.hidden, 0);
+  assert.equal(walk.over, 2);
+});
+
+test('status of the `most` largest only (by stat), the others counted', () => {
+  const read: string[] = [];
+  const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
+  const walk = walkProcesses(root, 512 * 1024, 2);
+  // pid 4 has no stat: its status is its only size. Of 2 and 3 by stat, 3 is the larger.
+  assert.deepEqual(
+    walk.large.map((p) => p.pid),
+    [3, 4],
+  );
+  assert.equal(walk.over, 3);
+  assert.deepEqual(read.filter((r) => r.endsWith('/status')).sort(), ['proc/3/status', 'proc/4/status']);
+  assert.equal(walk.names.length, 4, 'every name still, from stat');
 });
 
 test('a smaller bar reads the status of the processes above it', () => {
@@ -74,26 +98,25 @@ test('a smaller bar reads the status of the processes above it', () => {
   );
 });
 
-test("the page size: the tree's own (proc/self/numa_maps), else the largest, so that no large process is missed", () => {
-  const statusReads = () => {
+test("the page size is the tree's (discover/page_size.ts): 256 pages are 1 MiB on 4 KiB pages, 16 MiB on 64 KiB ones", () => {
+  const walked = () => {
     const read: string[] = [];
     const root = { ...openRoot(dir, 'walk'), onAccess: (_k: string, rel: string) => void read.push(rel) };
     const walk = walkProcesses(root, 2 * 1024 * 1024);
-    return { large: walk.large.map((p) => p.pid), status: read.filter((r) => r.endsWith('/status')) };
+    return { large: walk.large.map((p) => p.pid), status: read.filter((r) => r.endsWith('/status')).sort() };
   };
-  // No page size in the tree: 256 pages may be 16 MiB (64 KiB pages), so pid 2's status says.
-  assert.deepEqual(statusReads(), {
-    large: [3, 4],
-    status: ['proc/2/status', 'proc/3/status', 'proc/4/status'],
-  });
-  mkdirSync(join(dir, 'proc/self'), { recursive: true });
-  writeFileSync(
-    join(dir, 'proc/self/numa_maps'),
-    '00400000 default file=/usr/bin/node mapped=8 N0=8 kernelpagesize_kB=4\n',
-  );
   try {
-    assert.deepEqual(statusReads(), { large: [3, 4], status: ['proc/3/status', 'proc/4/status'] });
-  } finally {
+    assert.deepEqual(walked(), { large: [3, 4], status: ['proc/3/status', 'proc/4/status'] });
+    // On 64 KiB pages pid 2's 256 pages may be 16 MiB: its status is read (and says 1 MiB).
+    pageKb(64);
+    assert.deepEqual(walked(), {
+      large: [3, 4],
+      status: ['proc/2/status', 'proc/3/status', 'proc/4/status'],
+    });
+    // No numa_maps of its own: the processes' stat and status say 4 KiB.
     rmSync(join(dir, 'proc/self'), { recursive: true, force: true });
+    assert.deepEqual(walked().large, [3, 4]);
+  } finally {
+    pageKb(4);
   }
 });

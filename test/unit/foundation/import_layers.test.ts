@@ -15,13 +15,12 @@ import { fileURLToPath } from 'node:url';
 /** Lowest floor first. A room may import its own files and the rooms on the floors below. */
 export const FLOORS: readonly (readonly string[])[] = [
   ['model'], // the vocabulary: ids, cpusets, Topology, Finding, Change, plain data
-  ['hostfs'], // numakit's own files on the host, never under --root: mkdir -p, the private-path rule
-  ['sea'], // where numakit runs from (a single executable or not): no numakit code above model
+  ['runtime'], // the Node runtime and numakit's own files on the host: the single executable, V8 flags, heap pacing, private paths
   ['sysfs'], // one reader per kernel file, under an injected root
-  ['discover'], // SysRoot -> Topology, samples, doctor's and plan's inputs
+  ['native'], // the koffi bindings: system calls beside the kernel files (their sample formats)
+  ['discover'], // SysRoot -> Topology, samples, doctor's and plan's inputs (collectors: PMU sampling)
   ['policy'], // pure decisions
   ['render'], // pure text, JSON, SVG, config files
-  ['native'], // the koffi bindings
   ['actuate'], // the only code that writes to the system
   ['fleet', 'bench', 'serve'], // capabilities composed from the floors below, independent of each other
   ['agent'], // the daemon (its --metrics serves through serve/)

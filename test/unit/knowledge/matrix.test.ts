@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { planChanges } from '../../../src/actuate/targets.js';
-import { profileSource } from '../../../src/actuate/profile_source.js';
+import { profileSource } from '../../../src/cli/profile_source.js';
 import { gatherDoctorInput } from '../../../src/discover/doctor_input.js';
 import { dedupeChanges, type PlannedChange } from '../../../src/model/change.js';
 import { parseCpuList } from '../../../src/model/cpuset.js';

@@ -1,4 +1,4 @@
-// Safe when run as root in shared places (src/hostfs/private_path.ts): the state and journal
+// Safe when run as root in shared places (src/runtime/private_path.ts): the state and journal
 // directories are made 0700 and refused when another user can write them or a component of
 // their path (symlinks included) is another user's; a token file is refused when every user can
 // read it. Ownership by another user needs root to set up (lchown): those cases skip otherwise.
@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { acquireLock } from '../../../src/actuate/journal.js';
-import { checkNoOtherWriter, checkSecretFile } from '../../../src/hostfs/private_path.js';
-import { cacheDir } from '../../../src/sea/runtime.js';
+import { checkNoOtherWriter, checkSecretFile } from '../../../src/runtime/private_path.js';
+import { cacheDir } from '../../../src/runtime/sea_assets.js';
 import { readTokenFile } from '../../../src/serve/auth.js';
 import { REPO_DIR } from '../../helpers/cli.js';
 import { NOBODY } from '../../helpers/other_user.js';

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { NumakitError } from '../model/errors.js';
-import { assetFile, cacheDir } from './runtime.js';
+import { assetFile, cacheDir } from './sea_assets.js';
 
 type Entry = [string, 'd'] | [string, 'f', string] | [string, 'l', string];
 

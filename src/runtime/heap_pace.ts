@@ -1,13 +1,12 @@
-// The daemons' heap under churn (issue 28). What a pass of the agent or a scrape of serve keeps
+// The daemons' heap under churn. What a pass of the agent or a scrape of serve keeps
 // until the next (its readings, the maps of its processes, the rendered exposition) outlives a
 // young-generation collection or two, is promoted to the old generation and dies there; nothing
 // collects the old generation until it reaches V8's allocation limit, tens of MiB above the live
 // heap, and V8 keeps those pages committed (RSS). The agent runs without V8's memory reducer
-// (agent/v8_flags.ts), and even with it a pass every few seconds, or serve under scrapers every
-// few seconds, never looks idle to V8. The 30-minute soaks read that garbage as a leak (the
-// agent: heap 12.1 -> 21.0 MiB; serve: heap total 9 -> 30 MiB and RSS 61 -> 84 MiB with the heap
-// used flat); heap snapshots found nothing kept (docs/reliability.md, "The daemons' heap under
-// churn"). So each daemon paces one full collection itself: after a pass or a scrape, once the
+// (runtime/v8_flags.ts), and even with it a pass every few seconds, or serve under scrapers every
+// few seconds, never looks idle to V8: the heap and RSS climb by tens of MiB though nothing is
+// kept, which reads as a leak (docs/reliability.md, "The daemons' heap under churn", has the
+// measurements). So each daemon paces one full collection itself: after a pass or a scrape, once the
 // heap outside the young generation has grown more than max(2 MiB, a quarter) past its lowest
 // reading since the last collection, and at most once per 30 s. An idle daemon promotes next to
 // nothing and never collects.

@@ -1,25 +1,32 @@
-// Access locality from the PMU (issue 26 item 3, numatop's source): the memory accesses of a
-// set of processes' threads sampled for a window (native/perf_event.ts on the event
-// sysfs/pmu.ts finds), each classified by its data source as local or remote DRAM
-// (sysfs/perf_samples.ts), counted per process (policy/access_locality.ts). Only on the live
-// system: a snapshot has no PMU. "unavailable" says why in one line (no PMU, and what
-// /sys/bus/event_source/devices has instead; perf_event_paranoid; the call's errno).
-import { readCpuNodes } from '../discover/process_sampler.js';
-import type { AccessLocality } from '../model/access_locality.js';
-import { accessFromSamples } from '../policy/access_locality.js';
+// The memory accesses of a set of processes' threads sampled with the PMU for a window, as
+// numatop does (native/perf_event.ts on the event sysfs/pmu.ts finds), each classified by its
+// data source as local or remote DRAM (sysfs/perf_samples.ts), with what places a sample on a
+// node (the CPU's node, the memory block of a physical address); policy/access_locality.ts counts
+// them per process. Only on the live system: a snapshot has no PMU. "unavailable" says why in
+// one line (no PMU, and what /sys/bus/event_source/devices has instead; perf_event_paranoid;
+// the call's errno).
+import type { MemSample } from '../model/access_locality.js';
+import { NativeError } from '../native/errors.js';
+import { MemSampling, memSampleType } from '../native/perf_event.js';
 import { nodeOfPhys, readMemoryBlocks } from '../sysfs/memory_blocks.js';
 import { parsePerfSamples } from '../sysfs/perf_samples.js';
 import { findMemPmu, readPerfParanoid } from '../sysfs/pmu.js';
 import { listTids } from '../sysfs/proc_list.js';
 import type { SysRoot } from '../sysfs/root.js';
-import { NativeError } from './errors.js';
-import { MemSampling, memSampleType } from './perf_event.js';
+import { readCpuNodes } from './process_sampler.js';
 
-/** What PMU sampling gave: access locality per pid (those with DRAM samples), or why none. */
-export type PmuAccess =
+/** Where a sample's memory was: the node of the CPU that took it, the node of a physical address. */
+export interface SampleNodes {
+  readonly cpuNode: (cpu: number) => number | null;
+  readonly physNode: (phys: bigint) => number | null;
+}
+
+/** What PMU sampling gave: the memory samples and where they lie, or why none. */
+export type PmuSamples =
   | {
       readonly kind: 'ok';
-      readonly access: Map<number, AccessLocality>;
+      readonly samples: MemSample[];
+      readonly where: SampleNodes;
       readonly lost: number;
       readonly threads: number;
     }
@@ -29,11 +36,11 @@ export type PmuAccess =
  * Samples the memory accesses of `pids`' threads with the PMU for `windowMs` (sysfs/pmu.ts finds
  * the event; native/perf_event.ts opens it). Only on the live system: a snapshot has no PMU.
  */
-export async function samplePmuAccess(
+export async function samplePmuMemory(
   root: SysRoot,
   pids: readonly number[],
   o: { windowMs: number; sleep?: (ms: number) => Promise<void> },
-): Promise<PmuAccess> {
+): Promise<PmuSamples> {
   if (!root.isReal) return { kind: 'unavailable', why: 'a snapshot cannot be sampled' };
   const pmu = findMemPmu(root);
   if (pmu.kind === 'absent') return { kind: 'unavailable', why: pmu.why };
@@ -52,14 +59,16 @@ export async function samplePmuAccess(
     const streams = session.read().map((b) => parsePerfSamples(b, sampleType));
     const cpuNode = readCpuNodes(root);
     const blocks = readMemoryBlocks(root);
-    const access = accessFromSamples(
-      streams.flatMap((s) => s.samples),
-      {
+    return {
+      kind: 'ok',
+      samples: streams.flatMap((s) => s.samples),
+      where: {
         cpuNode: (cpu) => cpuNode.get(cpu) ?? null,
         physNode: (phys) => (blocks === null ? null : nodeOfPhys(blocks, phys)),
       },
-    );
-    return { kind: 'ok', access, lost: streams.reduce((n, s) => n + s.lost, 0), threads: session.threads };
+      lost: streams.reduce((n, s) => n + s.lost, 0),
+      threads: session.threads,
+    };
   } finally {
     session.close();
   }

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
 import { openSystem } from '../../../src/actuate/system.js';
 import { DEFAULT_AGENT } from '../../../src/agent/config.js';
-import { HEAP_PACE, HeapPacer, oldBytesUsed, shouldCollect, v8FullGc } from '../../../src/cli/heap_pace.js';
+import { HEAP_PACE, HeapPacer, oldBytesUsed, shouldCollect, v8FullGc } from '../../../src/runtime/heap_pace.js';
 import { runAgent } from '../../../src/agent/run.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from '../agent/tree.js';
 

@@ -9,7 +9,7 @@
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../hostfs/private_path.js';
+import { ensurePrivateDir } from './private_path.js';
 import { NumakitError } from '../model/errors.js';
 
 import { sea } from './is_sea.js';

@@ -1,7 +1,7 @@
-// `numakit apply --profile NAME` (and bench ab's tuned:PROFILE): the machine read (topology, services, interrupt counts, the
+// `numakit apply --profile NAME` (and bench ab's tuned:PROFILE, given it by its command): the machine read (topology, services, interrupt counts, the
 // large processes for placement), the knowledge table's profile resolved for it, and the
 // changes that make it so (policy/tuning/build.ts). The matrix test runs the same function.
-import type { System } from './system.js';
+import type { System } from '../actuate/system.js';
 import { readPlacedProcesses } from '../discover/placement.js';
 import { discoverTopology } from '../discover/topology.js';
 import type { Change, ServiceState } from '../model/change.js';

@@ -1,11 +1,11 @@
-// The agent's V8 flags (src/agent/v8_flags.ts): which command lines get them, that this Node's
+// The agent's V8 flags (src/runtime/v8_flags.ts): which command lines get them, that this Node's
 // V8 knows each (an unknown one is an "unrecognized flag" line on the daemon's stderr and no
 // effect), and that bin.ts evaluates the module setting them before any other.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { AGENT_V8_FLAGS, v8FlagsFor } from '../../../src/agent/v8_flags.js';
+import { AGENT_V8_FLAGS, v8FlagsFor } from '../../../src/runtime/v8_flags.js';
 
 describe('v8FlagsFor', () => {
   const cases: Array<[string, string[], readonly string[]]> = [
