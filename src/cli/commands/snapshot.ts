@@ -9,6 +9,8 @@ import { NumakitError, SysfsParseError } from '../../model/errors.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 
+/** Paths that lead through /proc/self: copied as plain files, never as a link to numakit's pid. */
+const THROUGH_SELF = /^proc\/(self|thread-self|mounts|net)(\/|$)/;
 const OPTIONS = {
   processes: {
     type: 'boolean',
@@ -103,11 +105,12 @@ topo and plan on it see the cpuset and memory limit it ran under.`,
         denied: (rel) => void unreadable.push(`/${rel}`),
         // numakit's own process is never a process of its snapshot (as it is never in stat --procs
         // or top): what is read of it is written under proc/self/ as plain files, no link to a pid.
+        // proc/mounts and proc/net are links into self/ (proc(5)): written at their own paths too.
         skip: (rel) =>
           rel === 'proc/self' ||
           (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) ||
           (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
-        plain: (rel) => rel.startsWith('proc/self/'),
+        plain: (rel) => THROUGH_SELF.test(rel),
         transform: (rel, c) =>
           values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c),
       });
