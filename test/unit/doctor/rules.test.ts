@@ -311,7 +311,8 @@ const CASES: Case[] = [
         51: irq(51, [0, 1, 2, 3, 4, 5, 6, 7]),
       }),
     }),
-    expect: { 'irqbalance/nothing-set': 'warning' },
+    // eth0's default mask (all CPUs) lets its IRQs leave node 0: irq-locality says so too.
+    expect: { 'irqbalance/nothing-set': 'warning', 'irq-locality/eth0': 'info' },
   },
   { name: 'irqbalance running, device IRQs banned', rule: 'irqbalance', input: input(), expect: {} },
   {
@@ -339,6 +340,17 @@ const CASES: Case[] = [
     expect: { 'irq-locality/nvme0': 'info' },
   },
   { name: 'IRQs local', rule: 'irq-locality', input: input(), expect: {} },
+  {
+    name: 'NIC IRQ mask wider than its node, served on it today (apply re-pins it: one rule)',
+    rule: 'irq-locality',
+    input: input({
+      irqs: ok({
+        ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value,
+        41: irq(41, [0, 1, 2, 3, 4, 5, 6, 7], { 1: 100 }, [1]),
+      }),
+    }),
+    expect: { 'irq-locality/eth0': 'info' },
+  },
   {
     name: 'RPS off on a busy NIC, database',
     rule: 'io-queues',
