@@ -6,6 +6,7 @@ import type { DoctorInput } from '../../../src/model/doctor_input.js';
 import { absent, present } from '../../../src/model/fact.js';
 import { isProblem, type Finding, type Severity } from '../../../src/model/finding.js';
 import { doctorProfile, type Profile } from '../../../src/policy/doctor/profiles.js';
+import { autonumaScan } from '../../../src/policy/doctor/autonuma_scan.js';
 import { RULES, ruleById } from '../../../src/policy/doctor/rules.js';
 import { CLASSES, type Placement, type WorkloadClass } from '../../../src/policy/knowledge/types.js';
 import { GiB, device, input, irq, kernel, no, node, ok, proc, topology, withDistances } from './build.js';
@@ -670,4 +671,18 @@ describe('doctor rules: cases every rule must pass', () => {
       }
     });
   }
+});
+
+describe('autonuma-scan: only a value out of range is evidence', () => {
+  it('scan_period_min_ms below its floor, scan_size_mb at its floor: the size is not cited', () => {
+    const i = k(scan(100, 256));
+    const [f] = autonumaScan.check(i, profileFor('general', i));
+    assert.ok(f !== undefined && isProblem(f), 'a finding');
+    assert.match(f.title, /scan_period_min_ms 100 \(floor \d+\)/);
+    assert.doesNotMatch(f.title, /scan_size_mb/);
+    assert.deepEqual(
+      f.evidence.map((e) => e.path),
+      ['proc/sys/kernel/numa_balancing_scan_period_min_ms'],
+    );
+  });
 });
