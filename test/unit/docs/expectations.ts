@@ -82,6 +82,11 @@ export const EXPECT: Readonly<Record<string, Expect>> = {
   'numakit stat -n': { line: /Total/ },
   'numakit stat -m': { line: /MemTotal/ },
   'numakit stat -p 4242 -p redis': { real: true, subst: mine, line: /^Per-node process memory usage \(in MBs\)/ },
+  'numakit stat -p postgres': {
+    real: true,
+    subst: { postgres: self },
+    line: /^Per-node process memory usage \(in MBs\)/,
+  },
   'numakit stat -p 4242 -p postgres': { real: true, subst: mine, line: /^Per-node process memory usage \(in MBs\)/ },
   'numakit stat --json -p 4242': { real: true, subst: mine, line: /"schemaVersion": 1/ },
   // 1 where PID 1's numa_maps is refused (not root, or a container), 0 where it is read.
