@@ -2,6 +2,7 @@
 // symlinks met on the way (sysfs links are relative, so they stay valid inside the copy).
 // Writes only under the output directory; never touches the system. createSnapshotArchive packs such
 // a directory into a .tar.gz (read back by src/sysfs/snapshot_archive.ts).
+import { writeNamedFile } from './atomic_write.js';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { resolvePath } from '../sysfs/read.js';
@@ -136,8 +137,14 @@ export function writeSnapshotTree(
   return n;
 }
 
-/** Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz. */
+/**
+ * Packs a snapshot directory (its sys/, proc/ and manifest.json) into a .tar.gz at `file`, a path
+ * the user named: made in memory (a snapshot is a few MB) and written by writeNamedFile.
+ */
 export async function createSnapshotArchive(dir: string, file: string): Promise<void> {
   const tar = await import('tar');
-  await tar.c({ file, cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort());
+  const chunks: Buffer[] = [];
+  for await (const c of tar.c({ cwd: dir, gzip: true, portable: true }, readdirSync(dir).sort()))
+    chunks.push(c as Buffer);
+  writeNamedFile(file, Buffer.concat(chunks));
 }

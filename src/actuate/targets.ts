@@ -3,6 +3,7 @@
 import { changePath, formatIrqList, parseIrqList, type Change, type PlannedChange } from '../model/change.js';
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import { NumakitError } from '../model/errors.js';
+import { maskOnNode } from '../policy/knowledge/irq_placement.js';
 import type { System } from './system.js';
 
 /**
@@ -56,6 +57,15 @@ function inRange(text: string, [lo, hi]: readonly [number, number]): boolean {
   return v >= lo && v <= hi;
 }
 
+/** An IRQ whose mask is already on the change's node, by the one IRQ rule doctor reports too. */
+function irqPlaced(current: string, nodeCpus: string): boolean {
+  try {
+    return maskOnNode(parseCpuList(current), parseCpuList(nodeCpus));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * True when the current value needs no write for this change: it is the change's value, or one
  * the change accepts as as good (`accept`; with `subset`, a non-empty part of its CPU set).
@@ -63,9 +73,8 @@ function inRange(text: string, [lo, hi]: readonly [number, number]): boolean {
  */
 export function satisfies(c: Change, path: string | null, current: string): boolean {
   if (sameValue(c, path, current, c.value)) return true;
-  if ((c.kind === 'irq-affinity' || c.kind === 'sysfs') && c.subset === true) {
-    return isSubset(current, c.value, c.kind === 'irq-affinity' ? parseCpuList : parseCpuMask);
-  }
+  if (c.kind === 'irq-affinity' && c.subset === true) return irqPlaced(current, c.value);
+  if (c.kind === 'sysfs' && c.subset === true) return isSubset(current, c.value, parseCpuMask);
   if (c.kind === 'sysctl' && c.acceptRange !== undefined && inRange(knobValue(current), c.acceptRange)) return true;
   return (
     (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).some((w) => knobValue(current) === knobValue(w))

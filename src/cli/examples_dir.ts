@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { NumakitError } from '../model/errors.js';
+import { UsageError } from '../model/errors.js';
 import { sea } from '../runtime/is_sea.js';
 
 export interface ExampleManifest {
@@ -38,7 +38,7 @@ export async function exampleDir(name: string): Promise<string> {
   const dir = join(await examplesDir(), name);
   if (!/^[A-Za-z0-9._-]+$/.test(name) || !existsSync(join(dir, 'manifest.json'))) {
     const known = (await listExamples()).map((e) => e.name).join(', ');
-    throw new NumakitError(`--example ${name}: no such example (known: ${known || 'none'}); see 'numakit examples'`);
+    throw new UsageError(`--example ${name}: no such example (known: ${known || 'none'}); see 'numakit examples'`);
   }
   return dir;
 }

@@ -55,12 +55,14 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root) => void (await import('../sysfs/os_release.js')).readOsRelease(root),
   },
   {
-    name: 'processes (stat -p, --procs)',
+    name: 'processes (stat -p, --procs, top and its drill-down)',
     collect: async (root, opts) => {
       if (!opts.processes) return;
       const { createSampler } = await import('./process_sampler.js');
       const { listPids, readCmdline } = await import('../sysfs/proc_list.js');
-      createSampler(root).sample(0);
+      const { readDetailFiles } = await import('./top_detail.js');
+      // top's drill-down (Enter on a process) reads these too
+      for (const p of createSampler(root).sample(0)) readDetailFiles(root, p.pid);
       // stat -p PATTERN matches command lines (redacted in the copy unless --no-redact)
       for (const pid of listPids(root)) readCmdline(root, pid);
     },

@@ -50,6 +50,15 @@ function readMappings(root: SysRoot, pid: number): { mappings: DetailMapping[] |
   return { mappings: out.sort((a, b) => b.totalBytes - a.totalBytes), why: '' };
 }
 
+/**
+ * For snapshots: the files of the drill-down the process sampler does not read (its stat and
+ * cgroup; threads and numa_maps the sampler reads), so that top drills into a snapshot's process.
+ */
+export function readDetailFiles(root: SysRoot, pid: number): void {
+  readProcStat(root, pid);
+  readCgroupPath(root, pid);
+}
+
 export function readProcessDetail(root: SysRoot, pid: number, topology: Topology): ProcessDetail | null {
   const stat = readProcStat(root, pid);
   if (stat === null) return null;

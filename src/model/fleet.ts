@@ -57,10 +57,16 @@ export interface FindingRow {
 
 export interface SettingOutlier {
   readonly setting: string;
+  /** The most common value: a majority only when hasMajority. */
   readonly majority: string;
-  /** Hosts with the majority value, and hosts where the setting was read at all. */
+  /** Hosts with the most common value, and hosts where the setting was read at all. */
   readonly majorityCount: number;
   readonly known: number;
+  /** More than half of the hosts that read the setting have the most common value. */
+  readonly hasMajority: boolean;
+  /** The hosts with the most common value. */
+  readonly commonHosts: string[];
+  /** The hosts with another value than the most common one. */
   readonly outliers: { host: string; value: string }[];
 }
 

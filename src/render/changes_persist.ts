@@ -105,8 +105,20 @@ function bootText(changes: readonly Change[], opts: PersistOptions, hasTuned: bo
   return out.length === 2 ? null : { path: 'numakit/boot.txt', text: out.join('\n') };
 }
 
+/**
+ * What apply leaves in place: the new value of a change, the value found of one already set. A
+ * value the profile accepts (THP defrag madvise where it prefers never) stays what the dry run
+ * said it is, after a reboot too.
+ */
+function inPlace(p: PlannedChange): PlannedChange {
+  const c = p.change;
+  const accepted = (c.kind === 'sysctl' || c.kind === 'sysfs') && (c.accept ?? []).includes(p.current ?? '');
+  if (p.action !== 'same' || !accepted || p.current === c.value) return p;
+  return { ...p, change: { ...c, value: p.current! } as Change };
+}
+
 export function renderPersistFiles(plan: readonly PlannedChange[], opts: PersistOptions): PersistFileText[] {
-  const items = plan.filter((p) => p.action !== 'absent');
+  const items = plan.filter((p) => p.action !== 'absent').map(inPlace);
   const changes = items.map((p) => p.change);
   const irqs = changes.filter((c) => c.kind === 'irq-affinity');
   // irqbalance runs (steered by the plan) or runs again after a reboot (stopped by it): give it the policy script.

@@ -19,6 +19,12 @@ export function headline(r: FleetReport): string {
   return `fleet report: ${plural(r.hosts.length, 'host')}${unused}${profiles}`;
 }
 
+/** A setting's line: "never on 3 of 4; always on w3", or with no majority every value and its hosts. */
+export function settingLine(o: FleetReport['outliers'][number], max = 12): string {
+  if (o.hasMajority) return `${o.majority} on ${o.majorityCount} of ${o.known}; ${outlierText(o, max)}`;
+  return `no majority: ${o.majority} on ${hostList(o.commonHosts, max)}; ${outlierText(o, max)}`;
+}
+
 /** Outlier values grouped: "always on w3, w9; madvise on w4". */
 export function outlierText(o: FleetReport['outliers'][number], max = 12): string {
   const byValue = new Map<string, string[]>();

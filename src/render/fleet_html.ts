@@ -4,7 +4,7 @@
 // sorts by a click on its header. Pure.
 import type { FleetReport, HostRecord } from '../model/fleet.js';
 import { plural } from '../model/bytes.js';
-import { headline, outlierText } from './fleet_common.js';
+import { headline, outlierText, settingLine } from './fleet_common.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -76,14 +76,14 @@ export function renderFleetHtml(r: FleetReport): string {
     ),
   );
   parts.push(
-    '<h2>Settings that differ from the majority</h2>',
+    '<h2>Settings that differ between hosts</h2>',
     table(
       ['setting', 'majority', 'hosts with it', 'differs'],
       r.outliers.map((o) => [
         esc(o.setting),
-        esc(o.majority),
-        `${o.majorityCount} of ${o.known}`,
-        esc(outlierText(o, Infinity)),
+        o.hasMajority ? esc(o.majority) : 'none',
+        o.hasMajority ? `${o.majorityCount} of ${o.known}` : `0 of ${o.known}`,
+        esc(o.hasMajority ? outlierText(o, Infinity) : settingLine(o, Infinity)),
       ]),
       new Set([2]),
     ),

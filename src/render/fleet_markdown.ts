@@ -1,6 +1,6 @@
 // numakit fleet report as Markdown, for a ticket or a wiki page. Pure.
 import type { FleetReport } from '../model/fleet.js';
-import { headline, hostList, outlierText } from './fleet_common.js';
+import { headline, hostList, outlierText, settingLine } from './fleet_common.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -32,13 +32,17 @@ export function renderFleetMarkdown(r: FleetReport): string {
     ),
     '',
   );
-  out.push('## Settings that differ from the majority', '');
+  out.push('## Settings that differ between hosts', '');
   out.push(
     ...(r.outliers.length === 0
       ? ['Every setting read is the same on every host.']
       : table(
           ['setting', 'majority', 'differs'],
-          r.outliers.map((o) => [o.setting, `${o.majority} (${o.majorityCount} of ${o.known})`, outlierText(o, 30)]),
+          r.outliers.map((o) => [
+            o.setting,
+            o.hasMajority ? `${o.majority} (${o.majorityCount} of ${o.known})` : `none (${o.known} hosts)`,
+            o.hasMajority ? outlierText(o, 30) : settingLine(o, 30),
+          ]),
         )),
     '',
   );

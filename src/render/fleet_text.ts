@@ -1,6 +1,6 @@
 // numakit fleet report, as text for a terminal. Pure.
 import type { FleetReport } from '../model/fleet.js';
-import { headline, hostList, outlierText, plural } from './fleet_common.js';
+import { headline, hostList, plural, settingLine } from './fleet_common.js';
 
 export function renderFleetText(r: FleetReport): string {
   const out = [headline(r), ''];
@@ -15,9 +15,8 @@ export function renderFleetText(r: FleetReport): string {
       `              ${plural(f.hosts.length, 'host')}: ${hostList(f.hosts)}`,
     );
   if (r.findings.length === 0) out.push('  none');
-  out.push('', `settings that differ from the majority (${r.outliers.length}):`);
-  for (const o of r.outliers)
-    out.push(`  ${o.setting}: ${o.majority} on ${o.majorityCount} of ${o.known}; ${outlierText(o)}`);
+  out.push('', `settings that differ between hosts (${r.outliers.length}):`);
+  for (const o of r.outliers) out.push(`  ${o.setting}: ${settingLine(o)}`);
   if (r.outliers.length === 0) out.push('  none: every setting read is the same on every host');
   out.push('', `incomplete data (${plural(r.incomplete.length, 'host')}):`);
   for (const i of r.incomplete) out.push(`  ${i.host}: ${i.reasons.join('; ')}`);

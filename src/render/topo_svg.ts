@@ -20,7 +20,7 @@ export const SVG_STYLE = `
 .caches{font:10px sans-serif;fill:#344256}`;
 
 function unknownBox(t: Topology, x: number, y: number): { svg: string; height: number } {
-  const devs = t.devices.filter((d) => d.node === null && d.kind !== 'block');
+  const devs = t.devices.filter((d) => d.node === null);
   if (devs.length === 0) return { svg: '', height: 0 };
   const h = 30 + devs.length * 16;
   return {

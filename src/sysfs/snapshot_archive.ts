@@ -7,6 +7,54 @@ import { MemTree, normalise } from './mem_tree.js';
 /** Limits for an archive read into memory: a snapshot is a few MB at most (docs/fleet.md). */
 export const ARCHIVE_LIMITS = { maxEntries: 200_000, maxFileBytes: 4 << 20, maxTotalBytes: 256 << 20 } as const;
 
+const GZIP_MAGIC = [0x1f, 0x8b];
+const SNAPSHOT_HINT = "a snapshot is a .tar.gz made by 'numakit snapshot'";
+
+/**
+ * What the file is not, in words, when tar refused it: not gzip at all, gzip that is cut short
+ * or corrupt, or gzip whose content is not a tar archive (its first header has no ustar magic,
+ * which is where tar's own messages, such as "invalid base256 encoding", come from). Null when
+ * the start looks right and tar's message is the one to give.
+ */
+async function notAnArchive(file: string): Promise<string | null> {
+  const [{ openSync, readSync, closeSync, readFileSync }, zlib] = await Promise.all([
+    import('node:fs'),
+    import('node:zlib'),
+  ]);
+  const head = Buffer.alloc(64 << 10);
+  let n: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      n = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null; // tar's own message names the read error
+  }
+  if (n < 2 || head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return `not a gzip file (${SNAPSHOT_HINT})`;
+  let start: Buffer;
+  try {
+    // The first blocks only: a sync flush lets a part of the stream inflate.
+    start = zlib.gunzipSync(head.subarray(0, n), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  } catch {
+    return `a gzip file that is corrupt (${SNAPSHOT_HINT})`;
+  }
+  if (start.length < 512)
+    return n < head.length ? `a gzip file too short to hold a tar archive (${SNAPSHOT_HINT})` : null;
+  if (start.subarray(257, 262).toString('latin1') !== 'ustar') {
+    return `a gzip file, but not of a tar archive (no ustar header at its start; ${SNAPSHOT_HINT})`;
+  }
+  try {
+    zlib.gunzipSync(readFileSync(file), { maxOutputLength: 2 * ARCHIVE_LIMITS.maxTotalBytes });
+  } catch (e) {
+    if (/unexpected end/i.test(String((e as Error).message)))
+      return 'a tar.gz file cut short (truncated: copy it again)';
+  }
+  return null;
+}
+
 /**
  * Reads a snapshot archive into memory: regular files, directories and symlinks; nothing is
  * written anywhere. Absolute or ".." paths, hard links, devices, and more than ARCHIVE_LIMITS
@@ -60,7 +108,8 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
       },
     });
   } catch (e) {
-    throw new NumakitError(`${file}: cannot read the archive: ${String((e as Error).message).split('\n')[0]}`);
+    const what = (await notAnArchive(file)) ?? String((e as Error).message).split('\n')[0];
+    throw new NumakitError(`${file}: cannot read the archive: ${what}`);
   }
   if (failure !== null) throw new NumakitError(`${file}: not a snapshot archive: ${failure}`);
   if (tree.size === 0) throw new NumakitError(`${file}: cannot read the archive: it is empty`);

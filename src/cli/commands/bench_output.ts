@@ -1,5 +1,6 @@
 // --save FILE and --report DIR, shared by bench mem and bench ab.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { type DurableWriteError, writeNamedFile } from '../../actuate/atomic_write.js';
 import { join } from 'node:path';
 import type { AbResult, MemResult } from '../../model/bench.js';
 import { NumakitError } from '../../model/errors.js';
@@ -9,9 +10,9 @@ export type BenchResult = MemResult | AbResult;
 
 function write(path: string, text: string): void {
   try {
-    writeFileSync(path, text);
+    writeNamedFile(path, text);
   } catch (e) {
-    throw new NumakitError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new NumakitError(`cannot write ${path}: ${(e as DurableWriteError).code ?? (e as Error).message}`);
   }
 }
 

@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { OVERVIEW_SECTIONS } from '../overview_sections.js';
 import { COMMAND_LIST } from '../command_list.js';
+import { invokedAs } from '../invoked_as.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'the same facts as one JSON object (schemaVersion 1, docs/json.md)' },
@@ -46,10 +47,18 @@ function oneNodeText(doctor: unknown): string {
     ? 'This machine shows one NUMA node, but the hardware under it may have more (see doctor below):\n' +
       'its CPUs may not reach all memory at the same cost, and numakit cannot see or place across it.\n'
     : 'This machine has one NUMA node: every CPU reaches all memory at the same distance, so there is\nnothing to place.\n';
+  const me = invokedAs();
   return (
     `\n${first}To see what numakit does on a multi-node server, try an example:\n` +
-    '  numakit examples            # the shipped machine snapshots\n  numakit --example spark-2s topo\n'
+    `  ${me} examples            # the shipped machine snapshots\n  ${me} --example spark-2s topo\n`
   );
+}
+
+/** The sections' suggested command lines ("numakit stat --procs") as this process was run. */
+function asRun(text: string, me: string): string {
+  if (me === 'numakit') return text;
+  const names = Object.keys(COMMAND_LIST).join('|');
+  return text.replace(new RegExp(`(^|\\s)numakit (?=(${names})\\b)`, 'gm'), `$1${me} `);
 }
 
 function overviewJson(ctx: Context, t: Topology, sections: Record<string, unknown>): string {
@@ -107,14 +116,16 @@ the most remote memory) and what to try next.`,
     }
     ctx.out(nodeLines(ctx, t).join('\n') + '\n');
     if (t.nodes.length === 1) ctx.out(oneNodeText(sections.find(([k]) => k === 'doctor')?.[1]?.data));
-    for (const [, r] of sections) if (r) ctx.out(`\n${r.text}`);
+    const me = invokedAs();
+    for (const [, r] of sections) if (r) ctx.out(`\n${asRun(r.text, me)}`);
     ctx.out(
-      '\nnext:\n  numakit topo          nodes, CPUs, devices, distances\n' +
+      `\nnext:\n  ${me} topo          nodes, CPUs, devices, distances\n` +
         Object.entries(COMMAND_LIST)
           .filter(([n]) => !['topo', 'examples', 'snapshot', 'completion', 'help'].includes(n))
-          .map(([n, e]) => `  numakit ${n.padEnd(13)} ${e.summary}\n`)
+          .map(([n, e]) => `  ${me} ${n.padEnd(13)} ${e.summary}\n`)
           .join('') +
-        '  numakit --help        every command\n',
+        `  ${me} --help        every command\n` +
+        (me === 'numakit' ? '' : '(run from the clone; npm link puts numakit on your PATH)\n'),
     );
     return 0;
   },

@@ -1,5 +1,6 @@
 // numakit plan WORKLOAD [options] [--out DIR]
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { replaceDir } from '../../actuate/atomic_write.js';
 import { makeDirs } from '../../runtime/make_dirs.js';
 import { dirname, join, resolve } from 'node:path';
 import { readPlanInput } from '../../discover/plan_input.js';
@@ -195,7 +196,7 @@ const OPTIONS = {
   },
 } as const;
 
-function writePlan(out: string, files: readonly PlanFile[], force: boolean): void {
+async function writePlan(out: string, files: readonly PlanFile[], force: boolean): Promise<void> {
   const dir = resolve(out);
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!force)
@@ -205,21 +206,15 @@ function writePlan(out: string, files: readonly PlanFile[], force: boolean): voi
     if (!existsSync(join(dir, 'PLAN.md')))
       throw new NumakitError(`--out ${out}: not empty and holds no PLAN.md; refusing to replace it even with --force`);
   }
-  const tmp = `${dir}.numakit-tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  try {
+  makeDirs(dirname(dir));
+  await replaceDir(dir, (tmp) => {
     for (const f of files) {
       const p = join(tmp, f.path.replace(/^\/+/, ''));
       makeDirs(dirname(p));
       writeFileSync(p, f.content);
       chmodSync(p, f.mode);
     }
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(tmp, dir);
-  } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw e;
-  }
+  });
 }
 
 const plan: CommandModule<ParsedOptions<typeof OPTIONS>> = {
@@ -259,7 +254,7 @@ numakit --root snap.tar.gz plan spark-standalone --master spark://m1:7077 --out 
     if (values.force && values.out === undefined) throw new UsageError('plan: --force goes with --out');
     const decision = planWorkload(positionals[0]!, machineShare(readPlanInput(ctx.root)), values);
     const files = await renderPlan(decision);
-    if (values.out !== undefined) writePlan(values.out, files, values.force === true);
+    if (values.out !== undefined) await writePlan(values.out, files, values.force === true);
     if (values.json) {
       ctx.out(
         `${JSON.stringify(

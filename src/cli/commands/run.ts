@@ -212,6 +212,8 @@ async function runCommand(opts: RunArgs, ctx: Context): Promise<number> {
 /** What `numactl --show` prints, read back from the kernel. */
 export interface ShowState {
   mode: number;
+  /** MPOL_F_NUMA_BALANCING is set on the policy (run -b): numactl --show prints the raw mode for it. */
+  balancing?: boolean;
   policyNodes: readonly number[];
   interleaveNext: number;
   affinity: readonly number[];
@@ -231,6 +233,8 @@ function readShowState(native: Native, sys: SystemSets): ShowState {
   const runNodes = sys.nodes.filter((n) => (sys.nodeCpus.get(n) ?? []).some((c) => affinity.includes(c)));
   return {
     mode: policy.mode,
+    // MPOL_F_NUMA_BALANCING (1 << 13): kept here, not imported, so that --show loads no binding module early.
+    balancing: ((policy.modeFlags ?? 0) & (1 << 13)) !== 0,
     policyNodes: policy.nodes,
     interleaveNext,
     affinity,
@@ -257,7 +261,9 @@ export function renderShow(s: ShowState): string {
           : s.mode === 5
             ? `${s.interleaveNext} (preferred-many)`
             : 'current';
-  let out = `policy: ${MODE_NAMES[s.mode] ?? `[${s.mode}]`}\npreferred node: ${preferredNode}\n`;
+  // numactl 2.0.16 prints the raw mode ("[8194]") for a bind with the balancing flag; its name says more.
+  const flags = s.balancing === true ? ' balancing' : '';
+  let out = `policy: ${MODE_NAMES[s.mode] ?? `[${s.mode}]`}${flags}\npreferred node: ${preferredNode}\n`;
   if (interleaving) {
     out += mask('interleavemask', s.policyNodes);
     if (s.mode === 6 && s.weights !== undefined)

@@ -2,11 +2,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { makeDirs } from '../../runtime/make_dirs.js';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Access } from '../../actuate/snapshot_write.js';
+import { dirname, join, resolve } from 'node:path';
+import type { Access, writeSnapshotTree as WriteTree } from '../../actuate/snapshot_write.js';
 import { SNAPSHOT_COLLECTORS } from '../../discover/snapshot_collectors.js';
 import { NumakitError, SysfsParseError } from '../../model/errors.js';
 import type { SysRoot } from '../../sysfs/root.js';
+import type { Context } from '../context.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 
 /** Paths that lead through /proc/self: copied as plain files, never as a link to numakit's pid. */
@@ -71,6 +72,41 @@ export function unreadableNote(paths: readonly string[], uid: number | undefined
   return `${paths.length} file(s) not readable by uid ${uid} were left out: ${shown} (${advice}; the manifest lists them)`;
 }
 
+/** Writes the snapshot's files and manifest into `dir`; what it wrote, for the last line. */
+function fillSnapshot(
+  ctx: Context,
+  dir: string,
+  o: { accesses: Access[]; processes: boolean; redact: boolean; write: typeof WriteTree },
+): { files: number; unreadable: string[]; date: string } {
+  const { processes } = o;
+  const unreadable: string[] = [];
+  const files = o.write(ctx.root.dir, dir, o.accesses, {
+    denied: (rel) => void unreadable.push(`/${rel}`),
+    // numakit's own process is never a process of its snapshot (as it is never in stat --procs
+    // or top): what is read of it is written under proc/self/ as plain files, no link to a pid.
+    // proc/mounts and proc/net are links into self/ (proc(5)): written at their own paths too.
+    skip: (rel) =>
+      rel === 'proc/self' ||
+      (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) ||
+      (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
+    plain: (rel) => THROUGH_SELF.test(rel),
+    transform: (rel, c) => (!o.redact || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c)),
+  });
+  const manifest = {
+    name: 'snapshot',
+    description: `snapshot of ${ctx.root.isReal ? hostname() : ctx.root.label} taken by numakit snapshot`,
+    synthetic: false,
+    source: 'numakit snapshot',
+    date: new Date().toISOString(),
+    processes,
+    redacted: o.redact,
+    files,
+    unreadable,
+  };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return { files, unreadable, date: manifest.date };
+}
+
 const snapshot: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['OUT [--processes] [--no-redact] [--json]'],
   description: `Copies the parts of /sys and /proc that numakit reads into OUT (a directory, or a
@@ -97,44 +133,27 @@ topo and plan on it see the cpuset and memory limit it ran under.`,
     const processes = values.processes === true;
     const accesses = await record(ctx.root, processes, (s) => ctx.err(`${s}\n`));
     const { writeSnapshotTree } = await import('../../actuate/snapshot_write.js');
-    const dir = archive ? mkdtempSync(join(tmpdir(), 'numakit-snap-')) : out;
+    const { replaceDir } = await import('../../actuate/atomic_write.js');
+    // A directory OUT is filled beside it and renamed into place (replaceDir), an archive is
+    // packed from a private directory: a link planted at OUT is replaced, never written through.
+    if (!archive) makeDirs(dirname(resolve(out)));
+    const dir = archive ? mkdtempSync(join(tmpdir(), 'numakit-snap-')) : null;
+    const fill = { accesses, processes, redact: !values['no-redact'], write: writeSnapshotTree };
     try {
-      makeDirs(dir);
-      const unreadable: string[] = [];
-      const files = writeSnapshotTree(ctx.root.dir, dir, accesses, {
-        denied: (rel) => void unreadable.push(`/${rel}`),
-        // numakit's own process is never a process of its snapshot (as it is never in stat --procs
-        // or top): what is read of it is written under proc/self/ as plain files, no link to a pid.
-        // proc/mounts and proc/net are links into self/ (proc(5)): written at their own paths too.
-        skip: (rel) =>
-          rel === 'proc/self' ||
-          (!processes && PROC_PID.test(rel) && !OWN_LIMITS.test(rel)) ||
-          (ctx.root.isReal && (rel === `proc/${process.pid}` || rel.startsWith(`proc/${process.pid}/`))),
-        plain: (rel) => THROUGH_SELF.test(rel),
-        transform: (rel, c) =>
-          values['no-redact'] || !/^proc\/\d+\/(task\/\d+\/)?cmdline$/.test(rel) ? c : redactCmdline(c),
-      });
-      const manifest = {
-        name: 'snapshot',
-        description: `snapshot of ${ctx.root.isReal ? hostname() : ctx.root.label} taken by numakit snapshot`,
-        synthetic: false,
-        source: 'numakit snapshot',
-        date: new Date().toISOString(),
-        processes,
-        redacted: !values['no-redact'],
-        files,
-        unreadable,
-      };
-      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-      if (archive) await (await import('../../actuate/snapshot_write.js')).createSnapshotArchive(dir, out);
+      let made: ReturnType<typeof fillSnapshot> | undefined;
+      if (dir !== null) {
+        made = fillSnapshot(ctx, dir, fill);
+        await (await import('../../actuate/snapshot_write.js')).createSnapshotArchive(dir, out);
+      } else await replaceDir(out, (tmp) => void (made = fillSnapshot(ctx, tmp, fill)));
+      const { files, unreadable, date } = made!;
       if (unreadable.length > 0) ctx.err(`numakit: note: ${unreadableNote(unreadable)}\n`);
       ctx.out(
         values.json
-          ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date: manifest.date, unreadable })}\n`
+          ? `${JSON.stringify({ schemaVersion: 1, out, files, processes, redacted: !values['no-redact'], date, unreadable })}\n`
           : `numakit: wrote ${files} files to ${out}; read it with: numakit --root ${out} topo\n`,
       );
     } finally {
-      if (archive) rmSync(dir, { recursive: true, force: true });
+      if (dir !== null) rmSync(dir, { recursive: true, force: true });
     }
     return 0;
   },

@@ -34,6 +34,8 @@ async function runTables(o: StatOptions, ctx: Context): Promise<number> {
         )
       : [];
   const showCounters = o.counters || (procs.length === 0 && !o.meminfo);
+  // A process shown as "no permission" is a file that could not be read: not all that was asked.
+  const status = procs.some((p) => p.memory.kind !== 'ok') ? 1 : 0;
   if (o.json) {
     const parts: Record<string, unknown> = {};
     if (procs.length > 0) parts['processes'] = procs.map(processJson);
@@ -41,7 +43,7 @@ async function runTables(o: StatOptions, ctx: Context): Promise<number> {
     if (showCounters) parts['numastat'] = numastatJson(s);
     parts['warnings'] = readWarnings(ctx);
     ctx.out(renderStatJson(parts));
-    return 0;
+    return status;
   }
   const t = {
     screenWidth: screenWidth(strict, ctx.isTTY),
@@ -63,7 +65,7 @@ async function runTables(o: StatOptions, ctx: Context): Promise<number> {
   if (o.meminfo) out += renderNumastatMeminfo(s, { ...t, defaultHugeBytes: s.defaultHugePageSize });
   if (showCounters) out += renderNumastatCounters(s, t);
   ctx.out(out);
-  return 0;
+  return status;
 }
 
 const stat: CommandModule<StatOptions> = {
@@ -83,12 +85,12 @@ own pages as its numa_maps holds them (about 35 MB of Mapped and some MB of Anon
 Inactive(anon) on the node it runs on), so the table shows the node as it is without numakit;
 MemFree is as read (pages freed at exit stay off it), a snapshot's figures as recorded.
 Other users' processes need root: their memory shows
-as "no permission", never as zero. A PID that has exited is skipped; a PATTERN that matches
+as "no permission", never as zero (exit 1). A PID that has exited is skipped; a PATTERN that matches
 nothing is an error (exit 1). NUMASTAT_WIDTH sets the line width tables fold at, as for numastat.
 See also: numakit top (live view).`,
   ...STAT_DECLARATION,
   parse: parseStatArgs,
-  exit: { 1: 'no process matches a PID or PATTERN, or a file cannot be read' },
+  exit: { 1: 'no process matches a PID or PATTERN, or a file cannot be read (a process shown as "no permission")' },
   async run(o, ctx) {
     if (o.version) {
       ctx.out(`numakit stat ${VERSION} (numastat 2.0.x compatible)\n`);

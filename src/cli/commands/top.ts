@@ -20,6 +20,7 @@ import { accessLocality } from '../../policy/access_locality.js';
 import type { AccessLocality } from '../../model/access_locality.js';
 import { discoverTopology } from '../../discover/topology.js';
 import type { Topology } from '../../model/topology.js';
+import type { ProcessSample } from '../../model/stat.js';
 import type { Context } from '../context.js';
 import { withoutSelf } from '../self.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
@@ -88,11 +89,17 @@ function topSampler(ctx: Context): Sampler {
   return createSampler(ctx.root, { statusLater: true });
 }
 
-function sampleNow(ctx: Context, sampler: Sampler, state: { prev: Prev | null }): Sampled {
+/**
+ * One frame's processes. A snapshot does not change: each frame shows its one pass, CPU time over
+ * each process's lifetime, the numbers stat --procs gives on it (a second pass would find no CPU
+ * used and weigh the nodes the threads last ran on instead).
+ */
+function sampleNow(ctx: Context, sampler: Sampler, state: { prev: Prev | null; fixed?: ProcessSample[] }): Sampled {
   const now = performance.now();
   const { nodes, next } = nodesNow(ctx, state.prev, now);
   state.prev = next;
-  const samples = withoutSelf(sampler.sample(now), ctx);
+  const samples = state.fixed ?? withoutSelf(sampler.sample(now), ctx);
+  if (!ctx.root.isReal) state.fixed = samples;
   return { nodes, ranked: rankByRemote(samples), count: samples.length, details: new Map() };
 }
 
@@ -294,7 +301,12 @@ const top: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   description: `A live view that refreshes every interval (default 1 s): each node with a bar of its memory in
 use and its allocation rates (numa_hit, numa_miss, numa_foreign, other_node per second; pages
 promoted in and demoted out where the kernel counts memory tiering), then processes by memory
-remote from where they run, with their locality (see numakit stat --procs).
+remote from where they run, with their locality (see numakit stat --procs: the same computation;
+on a snapshot both weigh each process's CPU time since it started).
+
+RAN ON: the nodes where the process used CPU time in the last interval (0,1); in parentheses,
+(0), when it used none there: then the nodes its threads last ran on, which LOCALITY weighs
+equally.
 
 Keys: m, l, c, r sort by remote memory, locality (worst first), CPU, resident memory; / filters
 by name, pid or cgroup path (Enter keeps the filter, Esc clears it); g groups the list by

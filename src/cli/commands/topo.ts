@@ -1,5 +1,5 @@
 // numakit topo [--json | --numactl | --xml | --svg FILE | --html FILE | --only TYPE [-p | -l]]
-import { writeFileSync } from 'node:fs';
+import { type DurableWriteError, writeNamedFile } from '../../actuate/atomic_write.js';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { ONLY_TYPES, type OnlyType } from '../../render/topo_only_types.js';
 import { discoverTopology } from '../../discover/topology.js';
@@ -43,9 +43,9 @@ function writeOut(file: string, text: string, out: (t: string) => void, what: st
     return;
   }
   try {
-    writeFileSync(file, text);
+    writeNamedFile(file, text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = (e as DurableWriteError).code;
     throw new NumakitError(
       `topo: --${what} ${file}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
     );

@@ -55,11 +55,12 @@ export const autonumaScan: Rule = {
       const k = knobs[all.indexOf(c)]!;
       return k.path.startsWith('proc/sys/') ? null : k.path;
     };
+    const named = { periodMin: s.periodMinMs, size: s.sizeMb };
     return [
       problem(ID, {
         id: `${ID}/${v.kind}`,
         severity: v.kind === 'aggressive' ? 'warning' : 'info',
-        evidence,
+        evidence: v.knobs.map((k) => evFact(named[k])),
         changes,
         ...commandsFor(changes, pathOf),
         title: `AutoNUMA scans ${v.kind === 'aggressive' ? 'too often or in too small steps' : 'too rarely'} for the ${profile.name} profile: ${v.what}`,

@@ -9,7 +9,7 @@ import type { Device } from '../../model/topology.js';
 import { wanted } from '../knowledge/resolve.js';
 import type { Advice } from '../knowledge/types.js';
 import { FLOW_ENTRIES, flowsPerQueue, rpsChanges, rpsNics, rqAffinityChanges } from '../tuning/io.js';
-import { deviceNodeCpus } from '../tuning/irq.js';
+import { deviceNodeCpus } from '../knowledge/irq_placement.js';
 import { absentReason, commandsFor, ev, evFact, notChecked, pass, problem } from './make.js';
 import type { Profile } from './profiles.js';
 import type { Rule } from './rule.js';

@@ -1,12 +1,12 @@
 // IRQ helpers shared by the irqbalance and IRQ-locality rules. Pure.
 import type { DoctorInput, IrqInfo } from '../../model/doctor_input.js';
 import type { Device, NodeId } from '../../model/topology.js';
-import { nodeCpus } from './make.js';
+import { PLACED_IRQ_KINDS } from '../knowledge/irq_placement.js';
 
 /** Devices with IRQs that a NUMA placement cares about. */
 export function irqDevices(input: DoctorInput): Device[] {
   return input.topology.devices.filter(
-    (d) => d.irqs.length > 0 && (d.kind === 'net' || d.kind === 'nvme' || d.kind === 'ib' || d.kind === 'gpu'),
+    (d) => d.irqs.length > 0 && (d.kind === 'nvme' || PLACED_IRQ_KINDS.includes(d.kind)),
   );
 }
 
@@ -15,11 +15,6 @@ export function deviceIrqs(input: DoctorInput, d: Device): IrqInfo[] {
   if (!input.irqs.ok) return [];
   const map = input.irqs.value;
   return d.irqs.map((n) => map[n]).filter((i): i is IrqInfo => i !== undefined);
-}
-
-/** The CPUs that actually serve an IRQ: effective affinity where known, else the asked set. */
-export function servingCpus(i: IrqInfo): readonly number[] {
-  return i.effective !== null && i.effective.length > 0 ? i.effective : i.affinity;
 }
 
 /** The affinity equals one node's CPU list exactly (the shape of a hand-set per-node binding). */
@@ -31,8 +26,4 @@ export function looksHandSet(input: DoctorInput, i: IrqInfo): NodeId | null {
     if (cpus.length > 0 && cpus.length === i.affinity.length && cpus.every((c, k) => c === i.affinity[k])) return n.id;
   }
   return null;
-}
-
-export function deviceNodeCpus(input: DoctorInput, d: Device): number[] {
-  return d.node === null ? [] : nodeCpus(input.topology, d.node);
 }

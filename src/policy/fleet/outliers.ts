@@ -1,6 +1,7 @@
-// Settings that differ from the fleet's majority: for each setting, the value most hosts have
-// (among hosts where it was read), and the hosts that have another. A setting with no strict
-// majority (a 50/50 split) is reported too, against its most common value. Pure.
+// Settings that differ between hosts: for each setting, the value most hosts have (among hosts
+// where it was read), whether that is a majority (more than half of them), and the hosts that
+// have another. A setting with no majority (a 50/50 split, three values on three hosts) is
+// reported too, against its most common value, and says it has none. Pure.
 import type { Settings, SettingOutlier } from '../../model/fleet.js';
 
 export function settingOutliers(hosts: readonly { host: string; settings: Settings }[]): SettingOutlier[] {
@@ -23,7 +24,9 @@ export function settingOutliers(hosts: readonly { host: string; settings: Settin
       .map((h) => ({ host: h.host, value: h.settings[setting]! }))
       .sort((a, b) => a.value.localeCompare(b.value) || a.host.localeCompare(b.host));
     const known = [...counts.values()].reduce((a, b) => a + b, 0);
-    out.push({ setting, majority, majorityCount, known, outliers });
+    const commonHosts = hosts.filter((h) => h.settings[setting] === majority).map((h) => h.host);
+    const hasMajority = majorityCount * 2 > known;
+    out.push({ setting, majority, majorityCount, known, hasMajority, commonHosts, outliers });
   }
   // The rarest deviations first: one host with THP=always is the line to read.
   return out.sort((a, b) => a.outliers.length - b.outliers.length || a.setting.localeCompare(b.setting));

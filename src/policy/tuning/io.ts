@@ -7,7 +7,7 @@ import { formatCpuMask } from '../../model/cpuset.js';
 import type { Device, Topology } from '../../model/topology.js';
 import type { Advice } from '../knowledge/types.js';
 import { sysctl, sysfs } from './change.js';
-import { deviceNodeCpus } from './irq.js';
+import { deviceNodeCpus } from '../knowledge/irq_placement.js';
 
 export const FLOW_ENTRIES = 32768;
 const BUSY_SPEED_MBPS = 10000;

@@ -1,5 +1,6 @@
-// Device interrupts on their own node. NIC IRQs get the CPUs of the NIC's node (an IRQ already
-// on some of those CPUs is left alone: subset); devices whose node is unknown are never guessed
+// Device interrupts on their own node, by the rule of knowledge/irq_placement.ts: NIC (and IB,
+// GPU) IRQs get the CPUs of the device's node (an IRQ whose mask is already on the node is left
+// alone: subset); devices whose node is unknown are never guessed
 // as node 0. NVMe queue IRQs are kernel-managed (a write fails with EIO): NVMe gets rq_affinity
 // instead (io.ts). In the pinned mode irqbalance, which rewrites hand-set affinities, keeps running
 // and is steered off the pinned IRQs first (its socket's banned set, which also keeps the IRQs it
@@ -7,18 +8,10 @@
 // local mode it may keep running as it is (it places IRQs on their device's node).
 import { formatIrqList, type Change, type ServiceState } from '../../model/change.js';
 import { formatCpuList } from '../../model/cpuset.js';
-import { cpusOfNode, type Device, type Topology } from '../../model/topology.js';
+import type { Device, Topology } from '../../model/topology.js';
+import { deviceNodeCpus, placesIrqs } from '../knowledge/irq_placement.js';
 import type { Advice, IrqMode } from '../knowledge/types.js';
 import { service } from './change.js';
-
-/** Online CPUs of a device's node; [] when its node is unknown. */
-export function deviceNodeCpus(t: Topology, dev: Device): number[] {
-  return dev.node === null
-    ? []
-    : cpusOfNode(t, dev.node)
-        .filter((c) => c.online)
-        .map((c) => c.id);
-}
 
 export function irqChange(irq: number, cpus: readonly number[], dev: Device, reason: string): Change {
   return {
@@ -32,12 +25,12 @@ export function irqChange(irq: number, cpus: readonly number[], dev: Device, rea
   };
 }
 
-/** Every IRQ of each NIC on the CPUs of the NIC's node. */
+/** Every IRQ of each device the IRQ rule places (knowledge/irq_placement.ts) on the CPUs of its node. */
 export function nicIrqChanges(t: Topology, reason: string): Change[] {
   const out: Change[] = [];
   for (const dev of t.devices) {
     const cpus = deviceNodeCpus(t, dev);
-    if (dev.kind !== 'net' || cpus.length === 0) continue;
+    if (!placesIrqs(dev) || cpus.length === 0) continue;
     for (const irq of dev.irqs) out.push(irqChange(irq, cpus, dev, `${dev.name} is on node ${dev.node}: ${reason}`));
   }
   return out;

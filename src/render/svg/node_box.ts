@@ -126,7 +126,7 @@ export function nodeBox(t: Topology, n: NumaNode, x: number, y: number): Placed 
         })),
   );
   const grid = cpuGrid(cores, x + PAD, y + PAD + LINE + 34);
-  const devices = t.devices.filter((d) => d.node === n.id && d.kind !== 'block');
+  const devices = t.devices.filter((d) => d.node === n.id);
   const cacheY = y + PAD + LINE + 34 + grid.height + (grid.height > 0 ? 4 : 0);
   // The caches and L3 groups (topo's text lines), one line each, under the CPUs.
   const cacheText = cacheLines(

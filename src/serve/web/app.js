@@ -69,6 +69,8 @@ function fmtRate(r) {
 }
 
 function showNodes(live) {
+  // A --root or --example is not this machine now: say so instead of "live".
+  $('nodes-mode').textContent = live.snapshot ? '(a snapshot, not live)' : '(live)';
   fillRows(
     $('nodes').tBodies[0],
     live.nodes.map((n) => {

@@ -13,6 +13,14 @@ export const NOT_RUN: readonly NotRun[] = [
     why: 'builds, packs or tests numakit itself (npm test is what runs this test; the lab ones boot QEMU guests): CI runs npm ci, npm test, npm run test:dist and npm run test:lab (.ci/run)',
   },
   {
+    match: /^(npm link|node dist\/cli\/numakit\.cjs)\b/,
+    why: "runs numakit from the clone: npm link changes the global prefix of the test host; the package's executable is what test/package/ runs after npm pack",
+  },
+  {
+    match: /^sudo numakit (apply .*--yes|rollback)\b/,
+    why: 'changes the kernel settings of this machine, as root (apply and rollback run on fake systems in test/unit/apply/, for real in lab guests)',
+  },
+  {
     match: /^(scp|kubectl|ansible-playbook|podman|cd deploy\/ansible)\b/,
     why: 'acts on other machines (a server, a Kubernetes cluster, an Ansible inventory) or builds an image: test/unit/fleet/ validates the manifests, playbooks and Containerfile',
   },

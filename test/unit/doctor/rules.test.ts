@@ -6,6 +6,7 @@ import type { DoctorInput } from '../../../src/model/doctor_input.js';
 import { absent, present } from '../../../src/model/fact.js';
 import { isProblem, type Finding, type Severity } from '../../../src/model/finding.js';
 import { doctorProfile, type Profile } from '../../../src/policy/doctor/profiles.js';
+import { autonumaScan } from '../../../src/policy/doctor/autonuma_scan.js';
 import { RULES, ruleById } from '../../../src/policy/doctor/rules.js';
 import { CLASSES, type Placement, type WorkloadClass } from '../../../src/policy/knowledge/types.js';
 import { GiB, device, input, irq, kernel, no, node, ok, proc, topology, withDistances } from './build.js';
@@ -347,7 +348,8 @@ const CASES: Case[] = [
         51: irq(51, [0, 1, 2, 3, 4, 5, 6, 7]),
       }),
     }),
-    expect: { 'irqbalance/nothing-set': 'warning' },
+    // eth0's default mask (all CPUs) lets its IRQs leave node 0: irq-locality says so too.
+    expect: { 'irqbalance/nothing-set': 'warning', 'irq-locality/eth0': 'info' },
   },
   { name: 'irqbalance running, device IRQs banned', rule: 'irqbalance', input: input(), expect: {} },
   {
@@ -375,6 +377,17 @@ const CASES: Case[] = [
     expect: { 'irq-locality/nvme0': 'info' },
   },
   { name: 'IRQs local', rule: 'irq-locality', input: input(), expect: {} },
+  {
+    name: 'NIC IRQ mask wider than its node, served on it today (apply re-pins it: one rule)',
+    rule: 'irq-locality',
+    input: input({
+      irqs: ok({
+        ...(input().irqs as { value: Record<number, ReturnType<typeof irq>> }).value,
+        41: irq(41, [0, 1, 2, 3, 4, 5, 6, 7], { 1: 100 }, [1]),
+      }),
+    }),
+    expect: { 'irq-locality/eth0': 'info' },
+  },
   {
     name: 'RPS off on a busy NIC, database',
     rule: 'io-queues',
@@ -831,4 +844,18 @@ describe('doctor rules: cases every rule must pass', () => {
       }
     });
   }
+});
+
+describe('autonuma-scan: only a value out of range is evidence', () => {
+  it('scan_period_min_ms below its floor, scan_size_mb at its floor: the size is not cited', () => {
+    const i = k(scan(100, 256));
+    const [f] = autonumaScan.check(i, profileFor('general', i));
+    assert.ok(f !== undefined && isProblem(f), 'a finding');
+    assert.match(f.title, /scan_period_min_ms 100 \(floor \d+\)/);
+    assert.doesNotMatch(f.title, /scan_size_mb/);
+    assert.deepEqual(
+      f.evidence.map((e) => e.path),
+      ['proc/sys/kernel/numa_balancing_scan_period_min_ms'],
+    );
+  });
 });

@@ -1,13 +1,26 @@
-// The fleet report's pure parts: topology classes (memory within 2%), settings against the
-// majority, findings x hosts, and merging a host's snapshot with its doctor report.
+// The fleet report's pure parts: topology classes (memory within 2%), settings that differ
+// between hosts (with or without a majority), findings x hosts, and merging a host's snapshot with its doctor report.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HostPart, TopologyShape } from '../../../src/model/fleet.js';
+import type { FleetReport, HostPart, TopologyShape } from '../../../src/model/fleet.js';
 import { describeShape, topologyClasses } from '../../../src/policy/fleet/classes.js';
 import { findingRows } from '../../../src/policy/fleet/findings.js';
 import { numaCmdline } from '../../../src/policy/fleet/host_facts.js';
 import { mergeHostParts } from '../../../src/policy/fleet/merge.js';
 import { settingOutliers } from '../../../src/policy/fleet/outliers.js';
+import { renderFleetHtml } from '../../../src/render/fleet_html.js';
+import { renderFleetMarkdown } from '../../../src/render/fleet_markdown.js';
+import { renderFleetText } from '../../../src/render/fleet_text.js';
+
+const emptyReport = (): FleetReport => ({
+  hosts: [],
+  classes: [],
+  findings: [],
+  outliers: [],
+  incomplete: [],
+  problems: [],
+  profiles: [],
+});
 
 const GiB = 2 ** 30;
 const two = (mem0: number, mem1 = mem0, d = 21, cpus = 32): TopologyShape => ({
@@ -109,8 +122,41 @@ describe('settingOutliers', () => {
       settings: { thp: host === 'c' ? 'always' : 'never', swappiness: '10', ksm: host === 'a' ? null : '0' },
     }));
     assert.deepEqual(settingOutliers(hosts), [
-      { setting: 'thp', majority: 'never', majorityCount: 3, known: 4, outliers: [{ host: 'c', value: 'always' }] },
+      {
+        setting: 'thp',
+        majority: 'never',
+        majorityCount: 3,
+        known: 4,
+        hasMajority: true,
+        commonHosts: ['a', 'b', 'd'],
+        outliers: [{ host: 'c', value: 'always' }],
+      },
     ]);
+  });
+  it('three values on three hosts: no majority, and the report says so', () => {
+    const hosts = [
+      { host: 'lab-a', settings: { governor: 'performance' } },
+      { host: 'spark-2s', settings: { governor: 'powersave' } },
+      { host: 'epyc-nps4', settings: { governor: 'schedutil' } },
+    ];
+    const [o] = settingOutliers(hosts);
+    assert.equal(o!.hasMajority, false);
+    const r = { ...emptyReport(), outliers: settingOutliers(hosts) };
+    const text = renderFleetText(r);
+    assert.match(text, /^settings that differ between hosts \(1\):$/m);
+    assert.match(
+      text,
+      /^  governor: no majority: performance on lab-a; powersave on spark-2s; schedutil on epyc-nps4$/m,
+    );
+    for (const out of [text, renderFleetMarkdown(r), renderFleetHtml(r)])
+      assert.doesNotMatch(out, /performance on 1 of 3|from the majority/i);
+  });
+  it('a 2-2 split has no majority either; 3 of 4 has one', () => {
+    const split = ['a', 'b', 'c', 'd'].map((host, i) => ({ host, settings: { x: i < 2 ? '1' : '2' } }));
+    assert.equal(settingOutliers(split)[0]!.hasMajority, false);
+    const most = ['a', 'b', 'c', 'd'].map((host, i) => ({ host, settings: { x: i < 3 ? '1' : '2' } }));
+    assert.equal(settingOutliers(most)[0]!.hasMajority, true);
+    assert.match(renderFleetText({ ...emptyReport(), outliers: settingOutliers(most) }), /^  x: 1 on 3 of 4; 2 on d$/m);
   });
   it('sorts the rarest deviations first', () => {
     const hosts = ['a', 'b', 'c', 'd', 'e'].map((host, i) => ({

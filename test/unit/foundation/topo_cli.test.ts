@@ -105,9 +105,9 @@ describe('bad input', () => {
     assert.equal(r.code, 2);
     assert.equal(r.err, "numakit: unknown command 'frobnicate'; see 'numakit --help'\n");
   });
-  it('an unknown example lists the known ones', async () => {
+  it('an unknown example lists the known ones (a usage error, like an unknown profile)', async () => {
     const r = await runMain(['--example', 'nope', 'topo']);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2);
     assert.match(r.err, /^numakit: --example nope: no such example \(known: .*spark-2s.*\); see 'numakit examples'\n$/);
   });
   it('an unreadable file as non-root is absent, not a crash', {

@@ -9,6 +9,8 @@ import { describe, it } from 'node:test';
 import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { discoverTopology } from '../../../src/discover/topology.js';
 import { renderTopoSvg } from '../../../src/render/topo_svg.js';
+import { renderTopoText } from '../../../src/render/topo_text.js';
+import type { Device } from '../../../src/model/topology.js';
 import { esc, distanceColor } from '../../../src/render/svg/svg.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { assertGolden, runMain } from '../../helpers/cli.js';
@@ -87,6 +89,27 @@ describe('topo --svg', () => {
       assert.ok(at + 'Distances (SLIT)'.length * 8 <= width - 12, `${name}: heading at ${at} in ${width}`);
       const label = /<g class="legend"><text x="(\d+)" y="\d+" class="axis">([^<]+)</.exec(svg)!;
       assert.ok(Number(label[1]) + label[2]!.length * 6.5 <= width - 12, `${name}: legend label`);
+    }
+  });
+
+  it('shows every device topo lists, block devices too (a virtio disk vda, on its node and on an unknown one)', () => {
+    const t = discoverTopology(openRoot(join(EXAMPLES_DIR, 'lab-2node')));
+    const vda: Device = {
+      kind: 'block',
+      name: 'vda',
+      node: 0,
+      pciAddress: '0000:00:02.0',
+      transport: null,
+      driver: 'virtio_blk',
+      details: {},
+      irqs: [24, 25],
+    };
+    const vdb = { ...vda, name: 'vdb', node: null };
+    const svg = renderTopoSvg({ ...t, devices: [...t.devices, vda, vdb] });
+    const text = renderTopoText({ ...t, devices: [...t.devices, vda, vdb] });
+    for (const name of ['vda', 'vdb']) {
+      assert.match(text, new RegExp(`block ${name}\\b`));
+      assert.match(svg, new RegExp(`block ${name}\\b`), `the picture shows ${name} as topo does`);
     }
   });
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { runMain } from '../../helpers/cli.js';
 import { tarBytes, type RawTarEntry } from '../../helpers/tar_bytes.js';
@@ -109,6 +110,50 @@ describe('--root FILE.tar.gz', () => {
     assert.equal(r.code, 1);
     assert.equal(r.err.split('\n').length, 2, r.err);
   });
+
+  // What the file is not, in words (tar's own "invalid base256 encoding" or "Unrecognized archive
+  // format" said nothing a user could act on).
+  const garbage: [string, () => Buffer, RegExp][] = [
+    [
+      'plain text',
+      () => Buffer.from('hello, not an archive\n'),
+      /: not a gzip file \(a snapshot is a \.tar\.gz made by 'numakit snapshot'\)$/,
+    ],
+    [
+      'gzip of a block that is not a tar header (tar: invalid base256 encoding)',
+      () => {
+        const h = Buffer.alloc(1536);
+        h.write('sys/', 0);
+        h[124] = 0x80;
+        return gzipSync(h);
+      },
+      /: a gzip file, but not of a tar archive \(no ustar header/,
+    ],
+    [
+      'gzip header and garbage',
+      () => Buffer.from('1f8b0800000000000003ffffffffffffffff', 'hex'),
+      /: a gzip file that is corrupt/,
+    ],
+    [
+      'a snapshot cut short',
+      () => {
+        const b = tarBytes(good.concat({ path: 'sys/big', type: '0', data: 'x'.repeat(200000) }));
+        return b.subarray(0, Math.floor(b.length / 2));
+      },
+      /: a tar\.gz file cut short/,
+    ],
+  ];
+  for (const [what, bytes, message] of garbage) {
+    it(`${what}: the error says what the file is not`, async () => {
+      const file = join(base, `${what.replace(/\W+/g, '-')}.tar.gz`);
+      writeFileSync(file, bytes());
+      const r = await runMain(['--root', file, 'topo']);
+      assert.equal(r.code, 1);
+      assert.equal(r.err.split('\n').length, 2, r.err);
+      assert.match(r.err.trimEnd(), message);
+      assert.doesNotMatch(r.err.slice(r.err.indexOf('cannot read')), /base256|TAR_BAD_ARCHIVE/);
+    });
+  }
 
   it('a symlink pointing outside resolves inside the archive: nothing outside is read', async () => {
     const entries = good

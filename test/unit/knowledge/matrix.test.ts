@@ -100,14 +100,21 @@ for (const example of exampleNames()) {
         const src = profileSource(sys, run.klass, run.placement);
         const plan = planChanges(sys, dedupeChanges(src.changes));
         const changing = settingsOf(src, plan, ['change']);
-        // Every finding doctor can fix on a setting, apply changes too. (IRQs the other way
-        // round may differ: apply also pins an IRQ whose default affinity happens to be
-        // delivered on the right node now, which doctor does not flag.)
-        for (const f of await doctorProblems(dir, run.klass, run.placement)) {
+        // Every finding doctor can fix on a setting, apply changes too.
+        const found = await doctorProblems(dir, run.klass, run.placement);
+        for (const f of found) {
           const s = settingOf(f.id);
           if (s === null || s === 'tuned' || f.changes.length === 0) continue;
           assert.ok(changing.has(s), `doctor ${f.id} (${f.title}) but apply changes no ${SETTING_LABELS[s]}`);
         }
+        // IRQs both ways, one by one: doctor flags exactly the IRQs apply re-pins (one rule).
+        const pinnedBy = (cs: readonly { kind: string; target: unknown }[]) =>
+          cs.flatMap((c) => (c.kind === 'irq-affinity' ? [Number(c.target)] : [])).sort((a, b) => a - b);
+        assert.deepEqual(
+          [...new Set(pinnedBy(found.filter((f) => f.id.startsWith('irq-locality/')).flatMap((f) => f.changes)))],
+          pinnedBy(plan.filter((p) => p.action === 'change').map((p) => p.change)),
+          'the IRQs doctor flags are the IRQs apply changes',
+        );
         const set = settingsOf(src, plan, ['change', 'same']);
         const restore = writeValues(sys, plan);
         try {

@@ -77,6 +77,7 @@ const MATRIX: Readonly<Record<string, readonly Row[]>> = {
     {
       args: ['stat', '-p', '1'],
       expect: 'works',
+      codes: [1],
       out: /no permission: cannot read \/proc\/1\/numa_maps \(another user's process: run as root\)/,
       err: /PID 1: numa_maps of other users' processes is readable only by root or their owner \(run numakit as root\)/,
     },

@@ -35,6 +35,11 @@ test("renderShow prints numactl --show's lines, trailing spaces included", () =>
       'policy: preferred-many\npreferred node: 0 (preferred-many)\nphyscpubind: 0 1 2 3 \ncpubind: 0 1 \nnodebind: 0 1 \nmembind: 0 1 \npreferred: 0 1 \n',
     ],
     [
+      // run -m 1 -b: the balancing flag shows (numactl 2.0.16: "policy: [8194]")
+      { mode: 2, balancing: true, policyNodes: [1], affinity: [2, 3], runNodes: [1] },
+      'policy: bind balancing\npreferred node: 1\nphyscpubind: 2 3 \ncpubind: 1 \nnodebind: 1 \nmembind: 1 \npreferred: 1 \n',
+    ],
+    [
       { mode: 4 },
       'policy: local\npreferred node: current\nphyscpubind: 0 1 2 3 \ncpubind: 0 1 \nnodebind: 0 1 \nmembind: 0 1 \npreferred: \n',
     ],

@@ -92,6 +92,8 @@ describe('dashboard in chromium', {
     assert.match((await page.locator('#node-0-mem-text').textContent()) ?? '', /used of 16\.0 GiB/);
     // Doctor ran on its worker thread: the fixture's uneven huge pages, with their fixes.
     await page.waitForSelector('#doctor .finding.warning pre', { timeout: 20_000 });
+    // served with --root: a snapshot, even one whose counters a test moves
+    assert.equal(await page.locator('#nodes-mode').textContent(), '(a snapshot, not live)');
     mkdirSync(join(REPO_DIR, 'artifacts'), { recursive: true });
     const shot = join(REPO_DIR, 'artifacts/dashboard.png');
     await page.screenshot({ path: shot, fullPage: true });
@@ -121,6 +123,8 @@ describe('dashboard in chromium', {
         procs.join('\n'),
       );
       assert.match((await page.locator('#nodes tbody').textContent()) ?? '', /– \(a snapshot: no CPU times\)/);
+      // Not "live": a snapshot holds one reading of its counters.
+      assert.equal(await page.locator('#nodes-mode').textContent(), '(a snapshot, not live)');
       await page.close();
     } finally {
       await snap.stop();
