@@ -90,11 +90,12 @@ export class AgentPass {
 
   /**
    * True when the last pass took a fresh baseline of a process it may act on (it was small,
-   * excluded, pinned or cooling down the pass before): the next pass should come after a short
-   * window, not a whole interval, as after start-up.
+   * excluded, pinned or cooling down the pass before), or left a busy one for being younger than
+   * --min-age: the next pass should come after a short window, not a whole interval, as after
+   * start-up.
    */
   get wantsShortWindow(): boolean {
-    return this.baselines > 0;
+    return this.baselines > 0 || (this.units === null && this.processes.young > 0);
   }
 
   /** Processes (or units) the last pass took a fresh baseline of. */

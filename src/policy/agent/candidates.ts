@@ -3,6 +3,7 @@
 //   prescreen(brief, ctx, opts) /proc/PID/status and cmdline -> null or why not (before its threads)
 //   screen(brief, ctx, opts)   the same plus its CPU use (from its threads' stat) -> null (candidate) or why not
 //   memoryPin(view)            after numa_maps: a memory policy someone set (bind, interleave, prefer)
+// A busy process younger than --min-age is judged again once it is that old.
 // Never: kernel threads, PID 1, the agent itself. Unless --override-pins: processes whose CPU
 // affinity differs from what they could have (their cgroup cpuset, else every CPU) and from
 // what the agent itself set, and processes with a non-default memory policy.
@@ -60,7 +61,12 @@ export function prescreen(p: Omit<ProcessBrief, 'cpu'>, ctx: ScreenContext, opts
 
 /** The cheap screen; null when the process is a candidate (its numa_maps is worth reading). */
 export function screen(p: ProcessBrief, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
-  return prescreen(p, ctx, opts) ?? (p.cpu < opts.minCpu ? 'idle' : null);
+  return prescreen(p, ctx, opts) ?? (p.cpu < opts.minCpu ? 'idle' : young(p, opts) ? 'young' : null);
+}
+
+/** Busy but younger than --min-age: judged again once it is that old (the next pass comes after a short window). */
+export function young(p: Pick<ProcessBrief, 'ageSeconds'>, opts: Pick<PolicyOptions, 'minAgeMs'>): boolean {
+  return p.ageSeconds !== undefined && p.ageSeconds * 1000 < opts.minAgeMs;
 }
 
 /** Policies in numa_maps that mean "placed on purpose"; default and local follow the CPU. */
