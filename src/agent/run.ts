@@ -121,19 +121,16 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
     let interval: number | null = null;
-    const watch =
-      cfg.watchMs > 0 && !cfg.once
-        ? new ProcessWatch(deps.root, {
-            minRssBytes: cfg.minRssBytes,
-            pageSize: deps.pageSize,
-            selfPid: deps.selfPid ?? process.pid,
-          })
-        : null;
-    watch?.tick(); // where the pid counter stands: the next tick looks at what was created since
+    const watch = startWatch(cfg, deps, now);
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
       const ms = short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs);
-      const woken = await sleepWatched(ms, { sleep, signal: stop.signal, watch, everyMs: cfg.watchMs });
+      const woken = await sleepWatched(ms, {
+        sleep,
+        signal: stop.signal,
+        watch,
+        everyMs: cfg.watchMs,
+      });
       if (stop.signal.aborted) break;
       // A new process at --min-rss: judged from now (a pass that takes its baseline, then a short window).
       if (woken) interval = null;
@@ -162,6 +159,14 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
+}
+
+/** The watch between passes (none with --watch 0 or --once), after its first look: where the pid counter stands. */
+function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): { tick(): boolean } | null {
+  if (cfg.watchMs <= 0 || cfg.once) return null;
+  const w = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
+  w.tick(now());
+  return { tick: () => w.tick(now()) };
 }
 
 /**

@@ -94,14 +94,3 @@ export function parseProcName(text: string): string {
 export function readProcName(root: SysRoot, pid: number): string | null {
   return readParsed(root, `proc/${pid}/status`, parseProcName);
 }
-
-/** The thread group (process) a task belongs to: its Tgid line (a thread's id opens /proc/TID too). */
-export function parseProcTgid(text: string): number {
-  const m = /^Tgid:[ \t]*(\d+)[ \t]*$/m.exec(text);
-  if (!m) throw new SysfsParseError('no Tgid line in status', { text: text.slice(0, 60) });
-  return Number(m[1]);
-}
-
-export function readProcTgid(root: SysRoot, pid: number): number | null {
-  return readParsed(root, `proc/${pid}/status`, parseProcTgid);
-}

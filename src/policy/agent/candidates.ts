@@ -35,6 +35,16 @@ function matchesAny(res: readonly RegExp[], p: Pick<ProcessBrief, 'comm' | 'cmdl
   return res.some((re) => re.test(p.comm) || re.test(p.cmdline));
 }
 
+/** --exclude and --include alone: null when the name and command line let the process be placed. */
+export function namedOut(
+  p: Pick<ProcessBrief, 'comm' | 'cmdline'>,
+  opts: Pick<PolicyOptions, 'include' | 'exclude'>,
+): 'excluded' | 'not-included' | null {
+  if (matchesAny(opts.exclude, p)) return 'excluded';
+  if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
+  return null;
+}
+
 /** True when the CPU affinity was set by someone other than the agent. */
 export function cpusPinned(p: Pick<ProcessBrief, 'cpusAllowed' | 'agentCpus' | 'cpusPermitted'>): boolean {
   if (p.cpusAllowed === null) return false;
@@ -52,8 +62,8 @@ export function prescreen(p: Omit<ProcessBrief, 'cpu'>, ctx: ScreenContext, opts
   // Kernel threads have no mm: no VmRSS line and an empty cmdline (proc(5)).
   if (p.rssBytes === 0 && p.cmdline === '') return 'kernel-thread';
   if (p.rssBytes < opts.minRssBytes) return 'small';
-  if (matchesAny(opts.exclude, p)) return 'excluded';
-  if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
+  const named = namedOut(p, opts);
+  if (named !== null) return named;
   if (!opts.overridePins && cpusPinned(p)) return 'pinned-cpus';
   if ((ctx.cooldownUntil.get(p.pid) ?? -Infinity) > ctx.nowMs) return 'cooldown';
   return null;
