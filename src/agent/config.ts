@@ -10,7 +10,8 @@ export interface AgentConfig extends PolicyOptions {
   readonly maxIntervalMs: number | null;
   /**
    * --watch: between passes, how often the watch looks for new processes (agent/watch.ts: one read
-   * of /proc/loadavg while none is created); one at --min-rss or more gets a pass at once. 0: off.
+   * of /proc/loadavg while none is created); a large, busy one gets a pass at once. 0: off (the
+   * default: under emulation a look a second cost more than numad idle, docs/agent.md).
    */
   readonly watchMs: number;
   /** What is placed as one: a process, or a cgroup v2 leaf with its processes. */
@@ -50,7 +51,7 @@ export const DEFAULT_AGENT: AgentConfig = {
   ...DEFAULT_POLICY,
   intervalMs: 5000,
   maxIntervalMs: null,
-  watchMs: 1000,
+  watchMs: 0,
   unit: 'process',
   maxMigrateCpu: 0.5,
   numaBalancing: 'off',

@@ -284,9 +284,10 @@ journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or c
 'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
 A process that was under --min-rss or idle at its last read is read again one pass in 4 (at
 its turn, by PID), so one that grows or gets busy is seen at most 4 passes later; a new
-process is read at the first two passes after it starts. Between passes, a watch reads
-/proc/loadavg every --watch (1s); when processes were created it reads their stat, and one at
---min-rss gets a pass at once. A busy process younger than --min-age (4s) is not moved yet.
+process is read at the first two passes after it starts. With --watch (e.g. 1s; off by
+default), between passes a watch reads /proc/loadavg that often; when processes were created
+it follows them, and one that is large, busy and old enough gets a pass at once. A busy
+process younger than --min-age (4s) is not moved yet.
 
 Durations: 5s, 500ms, 2m, at most 576h. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
   options: OPTIONS,

@@ -38,9 +38,10 @@ const bool = (v: Raw, what: string): boolean => {
   throw new UsageError(`${what}: expected true or false`);
 };
 
-/** A duration, or 0 (or 0s, 0ms): none. */
+/** A duration, or 0 (or 0s, 0ms, off): none. */
 const durationOrZero = (v: Raw, what: string): number => {
   const raw = num(v, what);
+  if (String(raw).trim() === 'off') return 0;
   return /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(String(raw)) ? 0 : parseDuration(raw, what);
 };
 
@@ -200,7 +201,7 @@ export const AGENT_KEYS = {
     type: 'string',
     value: 'DUR',
     group: RUNNING,
-    help: `between passes, look this often for new processes (one read of\n/proc/loadavg while none starts); one at --min-rss gets a pass at once\n(default ${formatDuration(D.watchMs)}; 0 = off: new processes wait for the next pass)`,
+    help: `between passes, look this often for new processes (one read of\n/proc/loadavg while none starts); a large, busy one gets a pass at once\n(e.g. 1s; default off; new processes then wait for the next pass)`,
     set: (c, v, w) => ({ ...c, watchMs: durationOrZero(v, w) }),
   },
   advise: {

@@ -209,6 +209,8 @@ describe('--min-age', () => {
     const off = await agentConfig(['--watch', '0', '--min-age', '0s']);
     assert.equal(off.watchMs, 0);
     assert.equal(off.minAgeMs, 0);
+    assert.equal((await agentConfig(['--watch', 'off'])).watchMs, 0);
+    assert.equal((await agentConfig([])).watchMs, 0, 'off by default');
     await assert.rejects(agentConfig(['--watch', 'soon']), /--watch 'soon': expected a duration/);
   });
 });
@@ -251,6 +253,6 @@ describe('a young process in a pass', () => {
   });
 
   it('with the watch, a young process does not shorten the sleep: the watch wakes the agent once it is old enough', async () => {
-    assert.equal(await young({}), false);
+    assert.equal(await young({ watchMs: 1000 }), false);
   });
 });
