@@ -129,7 +129,7 @@ const timeCell = (x) => {
   return t === null ? `never (${timeout} s)` : `${fmt(t)} s`;
 };
 const finalCell = (x) => {
-  if (x.scenario === 'burst') return `lived ${fmt(x.livedAfterReady)} s after ready`;
+  if (x.scenario === 'burst') return `lived ${fmt(x.livedSeconds)} s from spawn to exit`;
   if (x.scenario === 'churn') return `${x.pidsCreated} pids created`;
   const f = finalOf(x);
   const free = x.nodeFreeMinMiB ? `; least free ${Math.min(...Object.values(x.nodeFreeMinMiB))} MiB` : '';

@@ -277,7 +277,7 @@ describe('numakit agent in a 4node-asym guest', () => {
   });
 
   it('burst: a busy process that exits within seconds is not moved', () => {
-    const r = json<{ movedIt: boolean; pagesWhileAlive: number; pid: number; livedAfterReady: number; log: string }>(
+    const r = json<{ movedIt: boolean; pagesWhileAlive: number; pid: number; livedSeconds: number; log: string }>(
       run,
       'burst',
     );
