@@ -9,6 +9,12 @@ export interface AgentConfig extends PolicyOptions {
   readonly intervalMs: number;
   /** --max-interval: the longest sleep while passes find nothing to do (policy/agent/interval.ts); null: 3 x intervalMs. */
   readonly maxIntervalMs: number | null;
+  /**
+   * --watch: between passes, how often the watch looks for new processes (agent/watch.ts: one read
+   * of /proc/loadavg while none is created); a large, busy one gets a pass at once. 0: off (the
+   * default: under emulation a look a second cost more than numad idle, docs/agent.md).
+   */
+  readonly watchMs: number;
   /** What is placed as one: a process, or a cgroup v2 leaf with its processes. */
   readonly unit: UnitKind;
   /** Share of one CPU a page move may use (the kernel's copy included), 0..1; 1 = no limit. */
@@ -46,6 +52,7 @@ export const DEFAULT_AGENT: AgentConfig = {
   ...DEFAULT_POLICY,
   intervalMs: 5000,
   maxIntervalMs: null,
+  watchMs: 0,
   unit: 'process',
   maxMigrateCpu: 0.5,
   numaBalancing: 'off',

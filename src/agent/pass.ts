@@ -90,16 +90,23 @@ export class AgentPass {
 
   /**
    * True when the last pass took a fresh baseline of a process it may act on (it was small,
-   * excluded, pinned or cooling down the pass before): the next pass should come after a short
-   * window, not a whole interval, as after start-up.
+   * excluded, pinned or cooling down the pass before), or left a busy one for being younger than
+   * --min-age (without the watch: with it, the watch wakes the agent once that one is old
+   * enough): the next pass should come after a short window, not a whole interval, as after
+   * start-up.
    */
   get wantsShortWindow(): boolean {
-    return this.baselines > 0;
+    return this.baselines > 0 || (this.units === null && this.processes.young > 0 && !this.watching);
   }
 
   /** Processes (or units) the last pass took a fresh baseline of. */
   get baselines(): number {
     return this.units?.baselines ?? this.processes.baselines;
+  }
+
+  /** The watch runs between passes (run.ts): it follows new processes until they are old enough. */
+  private get watching(): boolean {
+    return this.cfg.watchMs > 0 && !this.cfg.once;
   }
 
   /**

@@ -22,6 +22,8 @@ import { prescreen, screen } from '../policy/agent/candidates.js';
 import type { ProcessBrief, ProcessView } from '../policy/agent/types.js';
 import { readCgroupCpuset } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupCpuMax } from '../sysfs/cgroup_v2.js';
+import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
+import { readUptime } from '../sysfs/proc_uptime.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { AgentConfig } from './config.js';
 import type { DecisionLog } from './decision_log.js';
@@ -84,6 +86,10 @@ export class ProcessCandidates {
   private cpuSet: { of: readonly number[]; set: ReadonlySet<number> } | null = null;
   /** kernel.numa_balancing this pass, read for the first candidate (undefined: not yet). */
   private balancing: number | null | undefined;
+  /** Seconds since boot at this pass (a process's age is this less its start time); null when unknown. */
+  private uptime: number | null = null;
+  /** Busy processes this pass left for being younger than --min-age. */
+  private youngNow = 0;
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -113,6 +119,11 @@ export class ProcessCandidates {
     return this.sampler.baselines;
   }
 
+  /** Busy processes the last pass left for being younger than --min-age (the next pass comes after a short window). */
+  get young(): number {
+    return this.youngNow;
+  }
+
   /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
   get noMemory(): number {
     return this.sampler.counts.noMemory;
@@ -134,6 +145,8 @@ export class ProcessCandidates {
     this.briefs = new Map();
     this.permittedOf = new Map();
     this.balancing = undefined;
+    this.youngNow = 0;
+    this.uptime = this.cfg.minAgeMs > 0 ? readUptime(this.d.root) : null;
     return this.sampler
       .sample(ctx.nowMs)
       .map((s) => this.view(s))
@@ -164,7 +177,9 @@ export class ProcessCandidates {
   }
 
   private brief(b: PrescreenBrief, cpu: number): ProcessBrief {
+    const start = this.uptime === null ? null : this.sampler.startOf(b.pid);
     return {
+      ...(start === null ? {} : { ageSeconds: Math.max(0, this.uptime! - start / CLOCK_TICKS_PER_SECOND) }),
       pid: b.pid,
       comm: b.status.name,
       cmdline: b.cmdline,
@@ -215,6 +230,7 @@ export class ProcessCandidates {
     const why = screen(brief, this.screenCtx(), this.cfg);
     if (why === null) this.briefs.set(b.pid, brief);
     else this.note(b, why);
+    if (why === 'young') this.youngNow++;
     return why === null;
   }
 

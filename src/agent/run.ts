@@ -18,6 +18,7 @@ import type { MoveClock } from './mover.js';
 import type { ThreadOps } from './ops.js';
 import { AgentPass } from './pass.js';
 import { pendingAgentSets, restoreAgentSet } from './restore.js';
+import { ProcessWatch } from './watch.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
 export interface SignalSource {
@@ -120,10 +121,19 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
     let interval: number | null = null;
+    const watch = startWatch(cfg, deps, now);
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
-      await sleep(short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs), stop.signal);
+      const ms = short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs);
+      const woken = await sleepWatched(ms, {
+        sleep,
+        signal: stop.signal,
+        watch,
+        everyMs: cfg.watchMs,
+      });
       if (stop.signal.aborted) break;
+      // A new process at --min-rss: judged from now (a pass that takes its baseline, then a short window).
+      if (woken) interval = null;
       try {
         const decisions = await pass.run(now());
         interval = nextIntervalMs(interval, quietPass(decisions, pass.baselines), stretch);
@@ -149,6 +159,38 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
+}
+
+/** The watch between passes (none with --watch 0 or --once), after its first look: where the pid counter stands. */
+function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): { tick(): boolean } | null {
+  if (cfg.watchMs <= 0 || cfg.once) return null;
+  const w = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
+  w.tick(now());
+  return { tick: () => w.tick(now()) };
+}
+
+/**
+ * The sleep between passes, in steps of --watch with a look for new processes after each (none
+ * with --watch 0): resolves true as soon as one is worth a pass, false at the end of the sleep.
+ */
+export async function sleepWatched(
+  ms: number,
+  o: {
+    sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+    signal: AbortSignal;
+    watch: { tick(): boolean } | null;
+    everyMs: number;
+  },
+): Promise<boolean> {
+  if (o.watch === null || o.everyMs <= 0) {
+    await o.sleep(ms, o.signal);
+    return false;
+  }
+  for (let left = ms; left > 0 && !o.signal.aborted; left -= o.everyMs) {
+    await o.sleep(Math.min(left, o.everyMs), o.signal);
+    if (!o.signal.aborted && o.watch.tick()) return true;
+  }
+  return false;
 }
 
 /** On exit: --once keeps its changes (status applied); otherwise everything is put back. */

@@ -14,3 +14,14 @@ export function parseLoadavg(text: string): LoadAverage {
 export function readLoadavg(root: SysRoot): LoadAverage | null {
   return readParsed(root, 'proc/loadavg', parseLoadavg);
 }
+
+/**
+ * The fifth field: the pid the kernel allocated last in the reader's pid namespace (a thread's
+ * id too: threads take ids from the same counter). The agent's watch reads it to learn, with one
+ * read, whether any process was created since its last look (proc(5)).
+ */
+export function parseLastPid(text: string): number {
+  const m = /^\s*\S+\s+\S+\s+\S+\s+\d+\/\d+\s+(\d{1,10})\s*$/.exec(text.replace(/\0+$/, ''));
+  if (m === null) throw new SysfsParseError('not a load average line with a last pid', { text: text.trim() });
+  return Number(m[1]);
+}

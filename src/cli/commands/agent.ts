@@ -151,6 +151,7 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     pid: process.pid,
     intervalSeconds: cfg.intervalMs / 1000,
     maxIntervalSeconds: maxIntervalOf(cfg) / 1000,
+    watchSeconds: cfg.once ? 0 : cfg.watchMs / 1000,
     tune: cfg.tune,
     strategy: cfg.strategy,
     advise: cfg.advise,
@@ -161,9 +162,10 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     what.maxIntervalSeconds > what.intervalSeconds
       ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)`
       : '';
+  const watching = what.watchSeconds > 0 ? `, new processes looked at every ${what.watchSeconds}s` : '';
   const adviseOnly = cfg.advise ? ', advise only' : '';
   const metricsAt = metrics ? `, metrics on ${metrics.scheme}://${metrics.address}/metrics (${metrics.access})` : '';
-  const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
+  const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}${watching}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
   const systemd = await systemdNotifications(ctx);
   // Under systemd (Type=notify) the same moment is READY=1, then the watchdog pings.
   const onReady = () => {
@@ -278,7 +280,10 @@ journaled before the change and put back on SIGINT/SIGTERM; after a SIGKILL or c
 'numakit agent restore' puts it back (the shipped systemd unit runs it as ExecStopPost).
 A process that was under --min-rss or idle at its last read is read again one pass in 4 (at
 its turn, by PID), so one that grows or gets busy is seen at most 4 passes later; a new
-process is read at the first two passes after it starts.
+process is read at the first two passes after it starts. With --watch (e.g. 1s; off by
+default), between passes a watch reads /proc/loadavg that often; when processes were created
+it follows them, and one that is large, busy and old enough gets a pass at once. A busy
+process younger than --min-age (4s) is not moved yet.
 
 Durations: 5s, 500ms, 2m, at most 576h. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
   options: OPTIONS,

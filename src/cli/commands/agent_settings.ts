@@ -39,6 +39,13 @@ const bool = (v: Raw, what: string): boolean => {
   throw new UsageError(`${what}: expected true or false`);
 };
 
+/** A duration, or 0 (or 0s, 0ms, off): none. */
+const durationOrZero = (v: Raw, what: string): number => {
+  const raw = num(v, what);
+  if (String(raw).trim() === 'off') return 0;
+  return /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(String(raw)) ? 0 : parseDuration(raw, what);
+};
+
 /** An agent key: its flag (and config file key), declared once: parser, --help, completion, and how it sets the config. */
 interface AgentKey extends OptionSpec {
   readonly set: Setter;
@@ -73,6 +80,13 @@ export const AGENT_KEYS = {
     group: WHICH,
     help: `CPU use to be managed, in CPUs (default ${D.minCpu} = ${formatPercent(D.minCpu)} of one CPU)`,
     set: (c, v, w) => ({ ...c, minCpu: parseNonNegative(num(v, w), w) }),
+  },
+  'min-age': {
+    type: 'string',
+    value: 'DUR',
+    group: WHICH,
+    help: `age a busy process needs to be moved (default ${formatDuration(D.minAgeMs)}; 0 = none):\na short job ends before its move would pay`,
+    set: (c, v, w) => ({ ...c, minAgeMs: durationOrZero(v, w) }),
   },
   include: {
     type: 'string',
@@ -183,6 +197,13 @@ export const AGENT_KEYS = {
     group: RUNNING,
     help: `while passes find nothing to do, the time between them grows by\n--interval up to this (default ${MAX_INTERVAL_FACTOR} x --interval; equal: never grows);\na new process may wait this long to be seen`,
     set: (c, v, w) => ({ ...c, maxIntervalMs: parseDuration(num(v, w), w) }),
+  },
+  watch: {
+    type: 'string',
+    value: 'DUR',
+    group: RUNNING,
+    help: `between passes, look this often for new processes (one read of\n/proc/loadavg while none starts); a large, busy one gets a pass at once\n(e.g. 1s; default off; new processes then wait for the next pass)`,
+    set: (c, v, w) => ({ ...c, watchMs: durationOrZero(v, w) }),
   },
   advise: {
     type: 'boolean',

@@ -3,6 +3,7 @@
 //   prescreen(brief, ctx, opts) /proc/PID/status and cmdline -> null or why not (before its threads)
 //   screen(brief, ctx, opts)   the same plus its CPU use (from its threads' stat) -> null (candidate) or why not
 //   memoryPin(view)            after numa_maps: a memory policy someone set (bind, interleave, prefer)
+// A busy process younger than --min-age is judged again once it is that old.
 // Never: kernel threads, PID 1, the agent itself. Unless --override-pins: processes whose CPU
 // affinity differs from what they could have (their cgroup cpuset, else every CPU) and from
 // what the agent itself set, and processes with a non-default memory policy.
@@ -34,6 +35,16 @@ function matchesAny(res: readonly RegExp[], p: Pick<ProcessBrief, 'comm' | 'cmdl
   return res.some((re) => re.test(p.comm) || re.test(p.cmdline));
 }
 
+/** --exclude and --include alone: null when the name and command line let the process be placed. */
+export function namedOut(
+  p: Pick<ProcessBrief, 'comm' | 'cmdline'>,
+  opts: Pick<PolicyOptions, 'include' | 'exclude'>,
+): 'excluded' | 'not-included' | null {
+  if (matchesAny(opts.exclude, p)) return 'excluded';
+  if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
+  return null;
+}
+
 /** True when the CPU affinity was set by someone other than the agent. */
 export function cpusPinned(p: Pick<ProcessBrief, 'cpusAllowed' | 'agentCpus' | 'cpusPermitted'>): boolean {
   if (p.cpusAllowed === null) return false;
@@ -51,8 +62,8 @@ export function prescreen(p: Omit<ProcessBrief, 'cpu'>, ctx: ScreenContext, opts
   // Kernel threads have no mm: no VmRSS line and an empty cmdline (proc(5)).
   if (p.rssBytes === 0 && p.cmdline === '') return 'kernel-thread';
   if (p.rssBytes < opts.minRssBytes) return 'small';
-  if (matchesAny(opts.exclude, p)) return 'excluded';
-  if (opts.include.length > 0 && !matchesAny(opts.include, p)) return 'not-included';
+  const named = namedOut(p, opts);
+  if (named !== null) return named;
   if (!opts.overridePins && cpusPinned(p)) return 'pinned-cpus';
   if ((ctx.cooldownUntil.get(p.pid) ?? -Infinity) > ctx.nowMs) return 'cooldown';
   return null;
@@ -60,7 +71,12 @@ export function prescreen(p: Omit<ProcessBrief, 'cpu'>, ctx: ScreenContext, opts
 
 /** The cheap screen; null when the process is a candidate (its numa_maps is worth reading). */
 export function screen(p: ProcessBrief, ctx: ScreenContext, opts: PolicyOptions): SkipReason | null {
-  return prescreen(p, ctx, opts) ?? (p.cpu < opts.minCpu ? 'idle' : null);
+  return prescreen(p, ctx, opts) ?? (p.cpu < opts.minCpu ? 'idle' : young(p, opts) ? 'young' : null);
+}
+
+/** Busy but younger than --min-age: judged again once it is that old (the next pass comes after a short window). */
+export function young(p: Pick<ProcessBrief, 'ageSeconds'>, opts: Pick<PolicyOptions, 'minAgeMs'>): boolean {
+  return p.ageSeconds !== undefined && p.ageSeconds * 1000 < opts.minAgeMs;
 }
 
 /** Policies in numa_maps that mean "placed on purpose"; default and local follow the CPU. */

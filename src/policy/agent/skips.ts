@@ -38,6 +38,7 @@ export const SKIPS: Readonly<Record<SkipReason, SkipRule>> = {
   budget: { logged: true, coolsDown: false, text: null },
   'no-memory': { logged: true, coolsDown: false, text: null },
   'pinned-cgroup': { logged: true, coolsDown: false, text: null },
+  young: { logged: false, coolsDown: false, text: 'younger than --min-age: judged again once it is that old' },
 };
 
 /** The log text of a skip: the reason decided with it (naming the process), else the table's. */

@@ -25,6 +25,11 @@ export interface PolicyOptions {
   readonly minGain: number;
   /** After acting on a process (or failing to), leave it alone this long. */
   readonly cooldownMs: number;
+  /**
+   * A process younger than this is not moved yet (0: no minimum): a short job (a build step, a
+   * script, a query) ends within seconds, and moving its memory would cost more than it gains.
+   */
+  readonly minAgeMs: number;
   /** Global migration budget in MB/s (10^6 bytes); 0 = unlimited. */
   readonly maxMigrateMbps: number;
   readonly strategy: Strategy;
@@ -69,6 +74,8 @@ export interface ProcessBrief {
   readonly cpusPermitted: readonly number[];
   /** CPUs the agent itself set on this process (from its journal); null when it never did. */
   readonly agentCpus: readonly number[] | null;
+  /** Seconds since it started; absent when unknown (no /proc/uptime, a cgroup unit). */
+  readonly ageSeconds?: number;
   /** --unit cgroup: the cgroup placed as one unit and its processes (pid, comm are one of them). */
   readonly unit?: Unit;
 }
@@ -112,7 +119,8 @@ export type SkipReason =
   | 'no-room'
   | 'budget'
   | 'no-memory'
-  | 'pinned-cgroup';
+  | 'pinned-cgroup'
+  | 'young';
 
 /**
  * --granularity threads: the hot threads go to `cpus` with the memory; every other thread
@@ -173,6 +181,7 @@ export const DEFAULT_POLICY: PolicyOptions = {
   overridePins: false,
   minGain: 0.1,
   cooldownMs: 30_000,
+  minAgeMs: 4000,
   maxMigrateMbps: 1000,
   strategy: 'balance',
   tune: 'both',

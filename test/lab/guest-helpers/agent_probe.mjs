@@ -107,3 +107,13 @@ export function threadLocality(pid, tid, before, after, cpuNode) {
   const all = Object.values(pages).reduce((x, y) => x + y, 0);
   return all === 0 ? null : (pages[cpuNode.get(a[1])] ?? 0) / all;
 }
+
+/** Node id -> MemFree in MiB (its meminfo). */
+export function nodeFreeMiB() {
+  const out = {};
+  for (const d of readdirSync('/sys/devices/system/node').filter((n) => /^node\d+$/.test(n))) {
+    const m = /MemFree:\s+(\d+) kB/.exec(readFileSync(`/sys/devices/system/node/${d}/meminfo`, 'utf8'));
+    if (m) out[d.slice(4)] = Math.round(Number(m[1]) / 1024);
+  }
+  return out;
+}

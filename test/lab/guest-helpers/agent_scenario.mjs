@@ -7,7 +7,12 @@
 // misplaced-idle (same, node 1's CPU idle), competing (two processes on node 0's CPU, memory on
 // nodes 1 and 2), leftalone (a small one, a user-pinned one and an excluded name, all misplaced),
 // helpers (a hot thread and three helper threads), cgroup (a cgroup v2 leaf with CPUs 1-2, a busy
-// and an idle process, memory on node 3), idle (no workload: the tuner's own cost over --timeout), and three flows that stop things
+// and an idle process, memory on node 3), idle (no workload: the tuner's own cost over --timeout),
+// fill (three busy processes of --mib each, memory on nodes 1, 2 and 3, started on node 0's CPU:
+// together more than one node holds), large (one busy process larger than a node, its memory
+// on nodes 1 and 2, started on node 0), burst (the tuner first, then a busy process that exits
+// once it has lived --burst seconds: moving it would be waste), churn (the tuner first, then
+// about 40 short-lived small processes a second for --timeout: the tuner's cost), and three flows that stop things
 // midway: sigkill (the agent, then `numakit agent restore`), exit-mid (the process, while its
 // memory moves), sigterm-mid (the agent, while it moves memory: how long it takes to exit).
 // --tuner-first: start the tuner, wait until it is ready, then start the workloads and measure
@@ -21,6 +26,7 @@ import {
   affinities,
   cpuSeconds,
   localityBetween,
+  nodeFreeMiB,
   nodeOfCpu,
   pagesPerNode,
   systemCpuSeconds,
@@ -42,6 +48,9 @@ const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/bin.j
 const cpuNode = nodeOfCpu();
 const cpusOf = (n) => [...cpuNode].filter(([, x]) => x === n).map(([c]) => c);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// How long a tuner that runs first may take to be ready: Node's start-up over 9p under TCG took
+// over 20 s on a loaded host, and a measure from before ready counts its start-up as its cost.
+const READY_MS = Math.max(TIMEOUT, 300_000);
 const started = [];
 
 async function workload(name, mib, memNode, cpuNodeId, extra = [], cgroup = null) {
@@ -115,6 +124,8 @@ const SCENARIOS = {
     const cg = labCgroup('/lab/app', '1-2');
     return [await workload('busy', MIB, 3, 1, [], cg), await workload('side', 16, 3, 1, ['--idle'], cg)];
   },
+  fill: async () => [await workload('a', MIB, 1, 0), await workload('b', MIB, 2, 0), await workload('c', MIB, 3, 0)],
+  large: async () => [await workload('busy', MIB, '1,2', 0)],
   leftalone: async () => [
     await workload('tiny', 8, 1, 0),
     await workload('pinned', MIB, 1, 0, ['--pin']),
@@ -186,6 +197,9 @@ function startTuner() {
   });
 }
 
+/** The least free memory each node had while measured (MiB): a node a tuner filled up. */
+const freeMin = {};
+
 async function measure(procs, t0) {
   if (procs.length === 0) {
     await sleep(TIMEOUT);
@@ -201,6 +215,7 @@ async function measure(procs, t0) {
   while (Date.now() - t0 < TIMEOUT) {
     await sleep(250);
     const now = Date.now();
+    for (const [n, mib] of Object.entries(nodeFreeMiB())) freeMin[n] = Math.min(freeMin[n] ?? Infinity, mib);
     for (const p of procs) {
       const ticks = threadTicks(p.pid);
       const l = localityBetween(p.pid, last.get(p.pid), ticks, cpuNode);
@@ -347,13 +362,80 @@ async function sigtermMidFlow() {
   };
 }
 
-if (scenario === 'sigkill' || scenario === 'exit-mid' || scenario === 'sigterm-mid') {
-  const r =
-    scenario === 'sigkill'
-      ? await sigkillFlow()
-      : scenario === 'exit-mid'
-        ? await exitMidFlow()
-        : await sigtermMidFlow();
+/** The tuner first (numakit: ready), then a second; the CPU it has used by then, its own and the kernel's. */
+async function startFirst() {
+  const t = startTuner();
+  if (t !== null && tuner === 'numakit') await waitFor(() => t.readyAt !== undefined, READY_MS);
+  await sleep(1000);
+  return { t, cpu0: t === null ? null : cpuSeconds(t.pid), sys0: t === null ? null : systemCpuSeconds(t.pid) };
+}
+
+/** What the tuner used since startFirst(), its exit code and log, in the fields every scenario reports. */
+async function tunerAfter({ t, cpu0, sys0 }, moved0) {
+  const cpu = t === null ? null : cpuSeconds(t.pid);
+  const sys = t === null ? null : systemCpuSeconds(t.pid);
+  const exitCode = t === null ? null : await t.stop();
+  return {
+    tuner: opt('--label', tuner),
+    scenario,
+    mib: MIB,
+    tunerFirst: true,
+    t95: {},
+    final: {},
+    readyAfter: null,
+    pagesMoved: vmstat('pgmigrate_success') - moved0,
+    tunerCpuSeconds: cpu,
+    tunerCpuManaging: cpu === null ? null : cpu - cpu0,
+    tunerSystemCpuSeconds: sys,
+    tunerSysManaging: sys === null ? null : sys - sys0,
+    exitCode,
+    log: t === null ? '' : t.log().slice(-20000),
+  };
+}
+
+/** A busy misplaced process that exits once it has lived --burst seconds: moved or not, and what it cost. */
+async function burstFlow() {
+  writeFileSync('/proc/sys/kernel/numa_balancing', '0');
+  const tf = await startFirst();
+  const moved0 = vmstat('pgmigrate_success');
+  const t0 = Date.now();
+  const p = await workload('burst', MIB, 1, 0, ['--exit-after', opt('--burst', '2.5')]);
+  await once(p.child, 'exit');
+  // From its spawn to its exit as seen here (Node's start-up included; it exits by its own clock).
+  const livedSeconds = (Date.now() - t0) / 1000;
+  const pagesWhileAlive = vmstat('pgmigrate_success') - moved0;
+  await sleep(3000);
+  const r = await tunerAfter(tf, moved0);
+  const movedIt = r.log
+    .split('\n')
+    .some((l) => l.includes(`"pid":${p.pid},`) && /"outcome":"(moved|partial|stopped)"/.test(l));
+  return { ...r, pid: p.pid, livedSeconds, pagesWhileAlive, movedIt };
+}
+
+/** About 40 short-lived small processes a second (a shell's sleeps) for --timeout: the tuner's cost under churn. */
+async function churnFlow() {
+  writeFileSync('/proc/sys/kernel/numa_balancing', '0');
+  const tf = await startFirst();
+  const moved0 = vmstat('pgmigrate_success');
+  const pid0 = Number(readFileSync('/proc/loadavg', 'utf8').trim().split(' ').at(-1));
+  const sh = spawn('sh', ['-c', 'while :; do sleep 0.5 & sleep 0.05; done'], { stdio: 'ignore' });
+  started.push(sh);
+  await sleep(TIMEOUT);
+  sh.kill('SIGKILL');
+  const pids = Number(readFileSync('/proc/loadavg', 'utf8').trim().split(' ').at(-1)) - pid0;
+  await sleep(600);
+  return { ...(await tunerAfter(tf, moved0)), pidsCreated: pids };
+}
+
+const FLOWS = {
+  sigkill: sigkillFlow,
+  'exit-mid': exitMidFlow,
+  'sigterm-mid': sigtermMidFlow,
+  burst: burstFlow,
+  churn: churnFlow,
+};
+if (FLOWS[scenario] !== undefined) {
+  const r = await FLOWS[scenario]();
   for (const c of started) c.kill('SIGKILL');
   process.stdout.write(`${JSON.stringify(r)}\n`);
   process.exit(0);
@@ -368,7 +450,7 @@ let cpuBefore = null;
 let sysBefore = null;
 if (tunerFirst) {
   t = startTuner();
-  if (t !== null && tuner === 'numakit') await waitFor(() => t.readyAt !== undefined, TIMEOUT);
+  if (t !== null && tuner === 'numakit') await waitFor(() => t.readyAt !== undefined, READY_MS);
   await sleep(1000);
   cpuBefore = t === null ? null : cpuSeconds(t.pid);
   sysBefore = t === null ? null : systemCpuSeconds(t.pid);
@@ -410,6 +492,8 @@ const out = {
     after: readFileSync('/proc/sys/kernel/numa_balancing', 'utf8').trim(),
   },
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
+  nodeFreeMinMiB: freeMin,
+  nodeFreeMiB: nodeFreeMiB(),
   exitCode,
   log: t === null ? '' : t.log().slice(-20000),
   trace: trace.filter((_, i) => i % 4 === 0),

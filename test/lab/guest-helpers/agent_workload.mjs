@@ -2,6 +2,7 @@
 // `numactl --cpunodebind=C --membind=M`: it allocates and touches MIB MiB (on node M), then drops
 // the memory policy and the main thread's CPU binding (unless --pin), so that nothing marks it as
 // placed by the user, and keeps touching its memory at random (one page per step) for ever.
+// --exit-after S: exits once it has lived S seconds (a short job: a build step, a script).
 // --helpers N adds N helper threads (worker_threads) that each spin up to 30% of the time without
 // touching that memory: a hot thread plus GC/JIT-like helpers.
 //   numactl --cpunodebind=0 --membind=1 node agent_workload.mjs MIB [--pin] [--helpers N] [--idle]
@@ -26,11 +27,15 @@ process.stdout.write(`ready ${process.pid}\n`);
 // --idle: holds its memory and does nothing (a sidecar in a pod, a helper process of a service).
 if (process.argv.includes('--idle')) await new Promise(() => setInterval(() => {}, 1 << 30));
 const pages = buf.length >> 12;
+const exitAfter = process.argv.includes('--exit-after')
+  ? Number(process.argv[process.argv.indexOf('--exit-after') + 1])
+  : Infinity;
 let x = 12345;
-for (;;) {
+while (process.uptime() < exitAfter) {
   for (let i = 0; i < 1e5; i++) {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
     buf[(x % pages) << 12]++;
   }
   await new Promise((r) => setImmediate(r));
 }
+process.exit(0);

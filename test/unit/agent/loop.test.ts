@@ -227,7 +227,8 @@ describe('agent life: the interval', () => {
     const sleeps: number[] = [];
     let t = 0;
     let passes = 0;
-    const done = runAgent(cfg({ intervalMs: 40, maxIntervalMs: 120, advise: true }), {
+    // The interval alone (no watch between passes: its looks would read the clock too).
+    const done = runAgent(cfg({ intervalMs: 40, maxIntervalMs: 120, advise: true, watchMs: 0 }), {
       root: m.root,
       sys: openSystem(m.root, { isRoot: true }),
       ops: m.ops,

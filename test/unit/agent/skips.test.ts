@@ -11,12 +11,12 @@ test('the skips after which a process cools down: nothing to gain now, or nothin
   assert.deepEqual(cooling, ['cold-memory', 'local', 'low-gain', 'no-permission', 'pinned-memory']);
 });
 
-test('silent skips: every small, idle or kernel process, the agent itself, init, a cooldown', () => {
+test('silent skips: every small, idle or kernel process, the agent itself, init, a cooldown, a busy one too young yet', () => {
   const silent = Object.entries(SKIPS)
     .filter(([, r]) => !r.logged)
     .map(([k]) => k)
     .sort();
-  assert.deepEqual(silent, ['cooldown', 'idle', 'init', 'kernel-thread', 'self', 'small']);
+  assert.deepEqual(silent, ['cooldown', 'idle', 'init', 'kernel-thread', 'self', 'small', 'young']);
 });
 
 test('skipText: the reason decided with the skip first, else the table, else its name', () => {
