@@ -283,7 +283,7 @@ its turn, by PID), so one that grows or gets busy is seen at most 4 passes later
 process is read at the first two passes after it starts. With --watch (e.g. 1s; off by
 default), between passes a watch reads /proc/loadavg that often; when processes were created
 it follows them, and one that is large, busy and old enough gets a pass at once. A busy
-process younger than --min-age (4s) is not moved yet.
+process younger than --min-age DUR (off by default) is not moved yet.
 
 Durations: 5s, 500ms, 2m, at most 576h. Needs root (CAP_SYS_NICE and /proc/sys writes) unless --advise.`,
   options: OPTIONS,

@@ -181,7 +181,7 @@ export const DEFAULT_POLICY: PolicyOptions = {
   overridePins: false,
   minGain: 0.1,
   cooldownMs: 30_000,
-  minAgeMs: 4000,
+  minAgeMs: 0,
   maxMigrateMbps: 1000,
   strategy: 'balance',
   tune: 'both',
