@@ -1,6 +1,8 @@
 // .tar.gz snapshots, read into memory (readSnapshotArchive) for --root FILE.tar.gz and for
 // numakit fleet report: never extracted, so nothing is written and nothing is left behind.
 // The writing half (createSnapshotArchive) is in src/actuate/snapshot_write.ts.
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { NumakitError } from '../model/errors.js';
 import { MemTree, normalise } from './mem_tree.js';
 
@@ -16,11 +18,7 @@ const SNAPSHOT_HINT = "a snapshot is a .tar.gz made by 'numakit snapshot'";
  * which is where tar's own messages, such as "invalid base256 encoding", come from). Null when
  * the start looks right and tar's message is the one to give.
  */
-async function notAnArchive(file: string): Promise<string | null> {
-  const [{ openSync, readSync, closeSync, readFileSync }, zlib] = await Promise.all([
-    import('node:fs'),
-    import('node:zlib'),
-  ]);
+function notAnArchive(file: string): string | null {
   const head = Buffer.alloc(64 << 10);
   let n: number;
   try {
@@ -37,7 +35,7 @@ async function notAnArchive(file: string): Promise<string | null> {
   let start: Buffer;
   try {
     // The first blocks only: a sync flush lets a part of the stream inflate.
-    start = zlib.gunzipSync(head.subarray(0, n), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    start = gunzipSync(head.subarray(0, n), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   } catch {
     return `a gzip file that is corrupt (${SNAPSHOT_HINT})`;
   }
@@ -47,7 +45,7 @@ async function notAnArchive(file: string): Promise<string | null> {
     return `a gzip file, but not of a tar archive (no ustar header at its start; ${SNAPSHOT_HINT})`;
   }
   try {
-    zlib.gunzipSync(readFileSync(file), { maxOutputLength: 2 * ARCHIVE_LIMITS.maxTotalBytes });
+    gunzipSync(readFileSync(file), { maxOutputLength: 2 * ARCHIVE_LIMITS.maxTotalBytes });
   } catch (e) {
     if (/unexpected end/i.test(String((e as Error).message)))
       return 'a tar.gz file cut short (truncated: copy it again)';
@@ -108,7 +106,7 @@ export async function readSnapshotArchive(file: string): Promise<MemTree> {
       },
     });
   } catch (e) {
-    const what = (await notAnArchive(file)) ?? String((e as Error).message).split('\n')[0];
+    const what = notAnArchive(file) ?? String((e as Error).message).split('\n')[0];
     throw new NumakitError(`${file}: cannot read the archive: ${what}`);
   }
   if (failure !== null) throw new NumakitError(`${file}: not a snapshot archive: ${failure}`);
