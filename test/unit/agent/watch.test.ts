@@ -195,10 +195,12 @@ describe('--min-age', () => {
       agentCpus: null,
     };
     const ctx = { selfPid: 1, nowMs: 0, cooldownUntil: { get: () => undefined } };
-    assert.equal(screen({ ...p, ageSeconds: 1 }, ctx, DEFAULT_POLICY), 'young');
-    assert.equal(screen({ ...p, ageSeconds: 1, cpu: 0 }, ctx, DEFAULT_POLICY), 'idle');
-    assert.equal(screen({ ...p, ageSeconds: 5 }, ctx, DEFAULT_POLICY), null);
-    assert.equal(screen(p, ctx, DEFAULT_POLICY), null);
+    const policy = { ...DEFAULT_POLICY, minAgeMs: 4000 };
+    assert.equal(screen({ ...p, ageSeconds: 1 }, ctx, policy), 'young');
+    assert.equal(screen({ ...p, ageSeconds: 1, cpu: 0 }, ctx, policy), 'idle');
+    assert.equal(screen({ ...p, ageSeconds: 5 }, ctx, policy), null);
+    assert.equal(screen(p, ctx, policy), null);
+    assert.equal(screen({ ...p, ageSeconds: 1 }, ctx, DEFAULT_POLICY), null, 'off by default');
     assert.equal(young({ ageSeconds: 1 }, { minAgeMs: 0 }), false);
   });
 
@@ -249,10 +251,10 @@ describe('a young process in a pass', () => {
   };
 
   it('is not moved before --min-age; without the watch the next pass comes after a short window, and moves it once old enough', async () => {
-    assert.equal(await young({ watchMs: 0 }), true);
+    assert.equal(await young({ watchMs: 0, minAgeMs: 4000 }), true);
   });
 
   it('with the watch, a young process does not shorten the sleep: the watch wakes the agent once it is old enough', async () => {
-    assert.equal(await young({ watchMs: 1000 }), false);
+    assert.equal(await young({ watchMs: 1000, minAgeMs: 4000 }), false);
   });
 });
