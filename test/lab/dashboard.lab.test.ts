@@ -91,31 +91,55 @@ function serviceMonitorJob(address: string, node: string, tokenFile: string): Re
 }
 
 /**
- * Shell: waits for Prometheus, then sends each query of FILE (busybox wget: a Node.js fetch
- * costs 20-30 s of start-up under TCG) until every one that must return series does, or
- * DEADLINE seconds have passed; each answer lands in $LAB_OUT/q/N.json.
+ * awk, over FILE's lines (`N GROUP QUERY`) and the answers so far in dir/N.json: writes curl's
+ * config for the queries still to send to cfg, and prints how many groups lack series. A group
+ * is what one assertion below checks (a panel in one deployment: any of its targets returning
+ * series satisfies it, as the assertion sums them; a variable; an alert rule); `-` expects none.
+ * A query is sent again until it has series or its group has them from another target.
  */
-const QUERY_LOOP = (file: string, targets: number, deadline: number) => `mkdir -p "$LAB_OUT/q"
+const PLAN_AWK = String.raw`{
+  f = dir "/" $1 ".json"; s = ""
+  while ((getline line < f) > 0) s = s line
+  close(f)
+  n[NR] = $1; g[NR] = $2; q[NR] = $3
+  answered[NR] = index(s, "\"status\":\"success\"") > 0
+  series[NR] = answered[NR] && index(s, "\"result\":[]") == 0
+  if ($2 != "-") { want[$2] = 1; if (series[NR]) ok[$2] = 1 }
+}
+END {
+  printf "" > cfg
+  for (i = 1; i <= NR; i++) {
+    if (series[i] || (answered[i] && g[i] in ok)) continue
+    printf "url = \"%s%s\"\noutput = \"%s/%s.json\"\n", url, q[i], dir, n[i] > cfg
+  }
+  missing = 0
+  for (x in want) if (!(x in ok)) missing++
+  print missing
+}
+`;
+
+/**
+ * Shell: waits for Prometheus, then until every target has been scraped twice (rates need two
+ * samples) and doctor has run in each exporter, then sends the queries of FILE (one curl, four
+ * at a time: a Node.js fetch costs 20-30 s of start-up under TCG, a process per query seconds)
+ * until every group that must return series has them, or DEADLINE seconds have passed; each
+ * answer lands in $LAB_OUT/q/N.json.
+ */
+const QUERY_LOOP = (file: string, plan: string, targets: number, deadline: number) => `mkdir -p "$LAB_OUT/q"
 END=$(( $(date +%s) + ${deadline} ))
 # The value of a one-series query (empty when none).
-scalar() { busybox wget -q -O - "http://${PROM}/api/v1/query?query=$1" 2>/dev/null | sed -n 's/.*"value":\\[[^,]*,"\\([^"]*\\)"\\].*/\\1/p'; }
-for i in $(seq 1 400); do busybox wget -q -O /dev/null http://${PROM}/-/ready 2>/dev/null && break; sleep 1; done; t "prometheus ready"
-# Then until every target has been scraped twice (rates need two samples) and doctor has run
-# in each exporter: the queries are sent once the data can be there, not in rounds before.
+scalar() { curl -s "http://${PROM}/api/v1/query?query=$1" | sed -n 's/.*"value":\\[[^,]*,"\\([^"]*\\)"\\].*/\\1/p'; }
+for i in $(seq 1 400); do curl -sf -o /dev/null http://${PROM}/-/ready && break; sleep 1; done; t "prometheus ready"
 until [ "$(scalar 'count(sum_over_time(up%5B10m%5D)%3E%3D2)')" = ${targets} ] && [ "$(scalar 'count(numakit_doctor_last_run_timestamp_seconds)')" = ${targets} ]; do
-  [ "$(date +%s)" -gt "$END" ] && break; sleep 3
-done; t "every target scraped twice, doctor run in each"
+  [ "$(date +%s)" -gt "$END" ] && break; sleep 1
+done; t "every target scraped twice, doctor run in each: $(free -m | awk '/^Mem/{print $3 " MiB used, " $7 " MiB available"}'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+plan() { awk -v dir="$LAB_OUT/q" -v url="http://${PROM}/api/v1/query?query=" -v cfg=/tmp/q.cfg -f ${plan} ${file}; }
+plan > /dev/null
 while :; do
-  MISSING=0
-  while read -r N EXPECT Q; do
-    F="$LAB_OUT/q/$N.json"
-    if [ -s "$F" ] && ! grep -q '"result":\\[\\]' "$F"; then continue; fi
-    busybox wget -q -O "$F" "http://${PROM}/api/v1/query?query=$Q" 2>/dev/null || echo '{"status":"error","error":"HTTP error (a query Prometheus refuses?)"}' > "$F"
-    if [ "$EXPECT" = 1 ] && grep -q '"result":\\[\\]' "$F"; then MISSING=$((MISSING + 1)); fi
-  done < ${file}
-  t "$MISSING queries without the series they should have"
+  [ -s /tmp/q.cfg ] && curl -s --parallel --parallel-max 4 -K /tmp/q.cfg
+  MISSING=$(plan); t "$MISSING checks without the series they should have"
   if [ "$MISSING" -eq 0 ] || [ "$(date +%s)" -gt "$END" ]; then break; fi
-  sleep 10
+  sleep 3
 done`;
 
 let work: string;
@@ -179,27 +203,33 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
     };
     writeFileSync(join(work, 'prometheus.yml'), stringify(config));
 
-    const queries: { id: string; query: string; expect: boolean }[] = [];
+    // group: the check that needs the query's series (null: none needs them).
+    const queries: { id: string; query: string; group: string | null }[] = [];
     const dash = readDashboard();
     for (const d of deployments) {
-      queries.push({ id: `${d.name}/variable`, query: `numakit_build_info{job=~"${d.job}"}`, expect: true });
+      const variable = `${d.name}/variable`;
+      queries.push({ id: variable, query: `numakit_build_info{job=~"${d.job}"}`, group: variable });
       for (const p of dash.panels.filter((x) => x.targets)) {
         const needs = panelNeeds(p);
-        const expect = needs.every((n) => d.provides.includes(n));
+        const group = needs.every((n) => d.provides.includes(n)) ? `${d.name}/${p.id}` : null;
         p.targets!.forEach((t, i) => {
           const id = `${d.name}/${p.id}/${i}`;
-          queries.push({ id, query: grafanaQuery(t.expr, { job: d.job, instance: d.instance }), expect });
+          queries.push({ id, query: grafanaQuery(t.expr, { job: d.job, instance: d.instance }), group });
           panelQueries.push({ id, deployment: d.name, panel: p.title, needs });
         });
       }
     }
-    for (const r of readRules()) queries.push({ id: `rule/${r.alert}`, query: everySeries(r.expr), expect: true });
-    queries.push({ id: 'collectors-failing', query: 'numakit_scrape_collector_success == 0', expect: false });
-    // One line a query: its number, 1 when it must return series, the query URL-encoded.
+    for (const r of readRules()) {
+      const id = `rule/${r.alert}`;
+      queries.push({ id, query: everySeries(r.expr), group: id });
+    }
+    queries.push({ id: 'collectors-failing', query: 'numakit_scrape_collector_success == 0', group: null });
+    // One line a query: its number, its group (- for none), the query URL-encoded.
     writeFileSync(
       join(work, 'queries.txt'),
-      queries.map((q, i) => `${i} ${q.expect ? 1 : 0} ${encodeURIComponent(q.query)}\n`).join(''),
+      queries.map((q, i) => `${i} ${q.group ?? '-'} ${encodeURIComponent(q.query)}\n`).join(''),
     );
+    writeFileSync(join(work, 'plan.awk'), PLAN_AWK);
 
     const start = deployments
       .map(
@@ -216,6 +246,7 @@ describe('every panel and alert returns data from the shipped deployments (2-nod
           )}; sleep 1; timeout 400 node ${guestHelper('dashboard_png.mjs')} http://127.0.0.1:10464/ "$LAB_OUT/dashboard.png"`
       : '';
     const script = `T0=$(date +%s); t() { echo "[$(($(date +%s) - T0)) s] $*"; }
+t "guest up for $(cut -d' ' -f1 /proc/uptime) s"
 # The NIC on node 1, as firmware would say it: its PCI device's numa_node (virtio's parent) is
 # writable by root (pci-sysfs numa_node_store).
 NIC=$(ls /sys/class/net | grep -v '^lo$' | head -1); PCI=$(readlink -f /sys/class/net/$NIC/device/..)
@@ -226,8 +257,7 @@ prometheus --config.file=${shellQuote(join(work, 'prometheus.yml'))} --storage.t
 # the exporters): remote memory for the process panels, and doctor's pinned-remote finding.
 numactl --cpunodebind=0 --membind=1 node ${guestHelper('agent_workload.mjs')} 128 --pin --idle > /tmp/wl.out 2>&1 &
 ${start}
-sleep 20; t "$(free -m | awk '/^Mem/{print $3 " MiB used, " $7 " MiB available"}'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-t started; ${QUERY_LOOP(shellQuote(join(work, 'queries.txt')), deployments.length, 600)}
+t started; ${QUERY_LOOP(shellQuote(join(work, 'queries.txt')), shellQuote(join(work, 'plan.awk')), deployments.length, 600)}
 ${screenshot}
 t queried; free -m | head -2; dmesg | grep -i -E "out of memory|killed process" | tail -3; kill $(jobs -p) 2>/dev/null; wait; t done`;
     run = await runSections(
@@ -238,6 +268,8 @@ t queried; free -m | head -2; dmesg | grep -i -E "out of memory|killed process" 
         sshPort: await freePort(),
       },
     );
+    // Where the time went: the guest's timeline, and the whole run's.
+    console.log(`${run.sections['dashboard']?.stdout}guest run ${(run.guest.durationMs / 1000).toFixed(0)} s`);
     results = Object.fromEntries(
       queries.map((q, i) => {
         const file = join(run.outDir, 'q', `${i}.json`);
