@@ -137,9 +137,10 @@ END {
  */
 const QUERY_LOOP = (file: string, plan: string, targets: number, deadline: number) => `mkdir -p "$LAB_OUT/q"
 END=$(( $(date +%s) + ${deadline} ))
-# The value of a one-series query (empty when none).
-scalar() { curl -s "http://${PROM}/api/v1/query?query=$1" | sed -n 's/.*"value":\\[[^,]*,"\\([^"]*\\)"\\].*/\\1/p'; }
-for i in $(seq 1 400); do curl -sf -o /dev/null http://${PROM}/-/ready && break; sleep 1; done; t "prometheus ready"
+# The value of a one-series query (empty when none). The polls use busybox's wget (static: a
+# start costs far less under TCG than curl's 30-odd shared libraries); the batch of queries curl.
+scalar() { busybox wget -q -O - "http://${PROM}/api/v1/query?query=$1" 2>/dev/null | sed -n 's/.*"value":\\[[^,]*,"\\([^"]*\\)"\\].*/\\1/p'; }
+for i in $(seq 1 400); do busybox wget -q -O /dev/null http://${PROM}/-/ready 2>/dev/null && break; sleep 1; done; t "prometheus ready"
 while :; do
   UP=$(scalar 'count(up%3D%3D1)'); TWICE=$(scalar 'count(sum_over_time(up%5B10m%5D)%3E%3D2)'); DOCTOR=$(scalar 'count(numakit_doctor_last_run_timestamp_seconds)')
   S="targets up \${UP:-0}, scraped twice \${TWICE:-0}, doctor run in \${DOCTOR:-0}"; [ "$S" != "$LAST" ] && t "$S"; LAST=$S
