@@ -20,9 +20,9 @@
 import type { ProcessMemory, ProcessSample } from '../model/stat.js';
 import { nodesOf } from '../model/cpuset.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
-import { listPids, readCmdline } from '../sysfs/proc_list.js';
+import { commAsName, listPids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import { ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
@@ -94,9 +94,10 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
+  private namesNow: { pid: number; name: string }[] = [];
 
   constructor(
     private readonly root: SysRoot,
@@ -128,6 +129,15 @@ export class ProcessSampler {
     return this.listedNow.has(pid) ? (this.known.get(pid)?.start ?? null) : null;
   }
 
+  /**
+   * The name of every process whose stat the last pass read, in pid order (options.names; else
+   * empty): all of them on a pass that reads every stat (not those left to their turn by
+   * options.recheckEvery, nor kernel threads between their rechecks).
+   */
+  get names(): readonly { readonly pid: number; readonly name: string }[] {
+    return this.namesNow;
+  }
+
   /** Processes the last pass could not read, by why. */
   get unreadable(): Unreadable {
     return { permission: this.tally.permission, hidden: this.tally.hidden, vanished: this.tally.vanished };
@@ -154,7 +164,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -162,6 +172,7 @@ export class ProcessSampler {
     this.listedNow = listed;
     try {
       const cands = this.stat(listed, { residentOnly: explicit === undefined, windowSeconds, nowMs: p.nowMs });
+      this.tally.kept = cands.length;
       if (p.largestFirst) cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid);
       for (const c of cands) {
         if (p.largestFirst?.stop({ pid: c.pid, bound: c.bound })) break;
@@ -194,7 +205,7 @@ export class ProcessSampler {
         continue;
       }
       let status: ProcStatus | null = null;
-      const got = this.files.read(pid, st);
+      const got = this.readStat(pid, st);
       if (got === 'refused') {
         this.files.forget(pid);
         this.tally.hidden++;
@@ -214,6 +225,7 @@ export class ProcessSampler {
           continue;
         }
         fromStatus(status, st, this.pageSize());
+        if (this.o.names === true) this.namesNow.push({ pid, name: status.name });
       }
       this.tally.scanned++;
       if (st.vsizeBytes === 0 && status === null && residentOnly) {
@@ -258,6 +270,14 @@ export class ProcessSampler {
       });
     }
     return out;
+  }
+
+  /** A process's stat into `st`, its name kept when asked for (options.names). */
+  private readStat(pid: number, st: StatFields): StatRead {
+    if (this.o.names !== true) return this.files.read(pid, st);
+    const r = this.files.readNamed(pid, st);
+    if (r.comm !== null) this.namesNow.push({ pid, name: commAsName(r.comm) });
+    return r.read;
   }
 
   /**
