@@ -98,6 +98,11 @@ function sortCaches(caches: Cache[]): Cache[] {
   );
 }
 
+/** The machine's caches, as the CPUs `ids` see them (sorted). */
+export function readCpuCaches(root: SysRoot, ids: readonly number[]): Cache[] {
+  return sortCaches(readMachineCaches(root, ids, { shared: sharedTopology(root) !== undefined }));
+}
+
 /**
  * Every present CPU with its node, online flag, L3 and whether the cgroup allows it, and the
  * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them).
@@ -117,7 +122,7 @@ export function readCpus(
   const allowed = restriction === null ? null : new Set(restriction.cpus);
   const known = sharedTopology(root);
   const ids = dirs.filter((id) => present.has(id));
-  const caches = opts.caches === false ? [] : sortCaches(readMachineCaches(root, ids, { shared: known !== undefined }));
+  const caches = opts.caches === false ? [] : readCpuCaches(root, ids);
   const l3 = l3ByCpu(caches);
   const cpus = ids.map((id): Cpu => {
     const t = readCpuTopology(

@@ -18,8 +18,7 @@ import type { SysRoot } from '../sysfs/root.js';
 import { readSwapUsage } from '../sysfs/swap.js';
 import { readTunedProfile } from '../sysfs/tuned.js';
 import { discoverForLayout } from './topology.js';
-import { type ProcessWalk, readPlacedProcesses, walkProcesses } from './placement.js';
-import { sampleProcesses } from './process_sampler.js';
+import { type LargeProcesses, readLargeProcesses, readPlacedProcesses } from './placement.js';
 import { readDemotion } from '../sysfs/numa_demotion.js';
 
 function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>> {
@@ -47,12 +46,12 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
   return gathered(out, 'proc/interrupts, proc/irq/*/smp_affinity_list');
 }
 
-/** Processes by name (status's Name: the task's comm, proc(5)), read in the one walk. */
-function readComms(walk: ProcessWalk): Gathered<Record<string, number[]>> {
-  if (walk.listed === 0)
+/** Processes by name (status's Name: the task's comm, proc(5)), read in the sampler's one pass. */
+function readComms(read: LargeProcesses): Gathered<Record<string, number[]>> {
+  if (read.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without processes, or a container with its own /proc)');
   const out: Record<string, number[]> = {};
-  for (const { pid, name } of walk.names) (out[name] ??= []).push(pid);
+  for (const { pid, name } of read.names) (out[name] ??= []).push(pid);
   return gathered(out, 'proc/*/comm');
 }
 
@@ -86,33 +85,20 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
 
 /**
  * The processes of a sampled size or more (model/large_process.ts; numa_maps of every process
- * would be slow), readable or not: a process whose numa_maps is not readable is kept as
- * 'no-permission', so the rules can say how many they could not check.
+ * would be slow), the largest MAX_SAMPLED of them, readable or not: a process whose numa_maps is
+ * not readable is kept as 'no-permission', so the rules can say how many they could not check.
  */
-async function readPlacements(
+function readPlacements(
   root: SysRoot,
-  t: Topology,
-  walk: ProcessWalk,
-): Promise<{ processes: Gathered<ProcessPlacement[]>; hidden: number; over?: number }> {
-  if (walk.listed === 0)
+  read: LargeProcesses,
+): { processes: Gathered<ProcessPlacement[]>; hidden: number; over?: number } {
+  if (read.listed === 0)
     return {
       processes: missing('no processes under proc/ (a snapshot taken without processes, or a container)'),
       hidden: 0,
     };
-  const min = largeProcessBytes(SAMPLED_BYTES, machineMemoryBytes(t));
-  // A process whose stat or status was refused (hidepid=noaccess) has no known size: the walk counted it.
-  let hidden = walk.hidden;
-  // The largest MAX_SAMPLED of them (ties by pid): the rules judge the machine by its largest processes.
-  const over = walk.large
-    .filter((p) => p.status.rssBytes >= min)
-    .sort((a, b) => b.status.rssBytes - a.status.rssBytes || a.pid - b.pid);
-  const pids = over
-    .slice(0, MAX_SAMPLED)
-    .map((p) => p.pid)
-    .sort((a, b) => a - b);
-  const samples = await sampleProcesses(root, { windowMs: 0, pids, counts: (c) => void (hidden += c.hidden) });
   const out: ProcessPlacement[] = [];
-  for (const s of samples) {
+  for (const s of read.samples) {
     const cg = readCgroupCpuset(root, s.pid);
     // The cgroup restricts the process when its cpuset is what Cpus_allowed_list shows.
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
@@ -120,8 +106,9 @@ async function readPlacements(
   }
   return {
     processes: gathered(out, 'proc/*/numa_maps, proc/*/status'),
-    hidden,
-    ...(Math.max(walk.over, over.length) > pids.length ? { over: Math.max(walk.over, over.length) } : {}),
+    // A process whose stat or status was refused (hidepid=noaccess) has no known size: the pass counted it.
+    hidden: read.hidden,
+    ...(read.over > read.large.length ? { over: read.over } : {}),
   };
 }
 
@@ -140,16 +127,17 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
   const topology = opts.topology ?? discoverForLayout(root);
   const nets = topology.devices.filter((d) => d.kind === 'net');
-  // One walk of /proc: names, sizes and placements all come from it. Large is the smaller of
-  // what doctor samples and what it places.
+  // One pass of the process sampler: names, sizes, samples and placements all come from it.
+  // What doctor places (1 GiB) is at least what it samples (256 MiB), on any machine.
   const machine = machineMemoryBytes(topology);
   const placedBytes = largeProcessBytes(LARGE_PROCESS_BYTES, machine);
-  const walk = walkProcesses(root, Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes), MAX_SAMPLED);
-  const placements = await readPlacements(root, topology, walk);
+  const minBytes = Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes);
+  const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names: true, sample: true });
+  const placements = readPlacements(root, read);
   return {
     topology,
     irqs: readIrqs(root, topology),
-    comms: readComms(walk),
+    comms: readComms(read),
     irqbalanceConfig: readIrqbalanceConfig(root),
     ksm: readKsm(root),
     swap: readSwapUsage(root),
@@ -163,7 +151,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
     hiddenProcesses: placements.hidden,
     ...(placements.over === undefined ? {} : { processesOver: placements.over }),
     othersInvisible: othersInvisible(root),
-    placed: readPlacedProcesses(root, placedBytes, walk),
+    placed: readPlacedProcesses(root, placedBytes, read),
     demotion: readDemotion(root),
   };
 }

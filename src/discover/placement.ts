@@ -4,112 +4,90 @@
 // one numa_maps is read: the kernel walks the page tables for it). doctor and apply decide a
 // profile's placement from the same list, so they cannot disagree about it.
 import { gathered, missing, type Gathered } from '../model/doctor_input.js';
-import { isRefused } from '../model/fact.js';
 import { LARGE_PROCESS_BYTES, type MemPolicyShare, type PlacedProcess } from '../model/placement.js';
-import { commAsName, listPids } from '../sysfs/proc_list.js';
-import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import type { ProcessSample } from '../model/stat.js';
 import { readPageSize } from './page_size.js';
+import { createSampler } from './process_sampler.js';
 import { numaMapsPath, policyAsPrinted, readNumaMapsText, scanNumaMaps } from '../sysfs/proc_numa_maps.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
-import { type ProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
+import type { ProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-/** What one walk of /proc read: how many processes it listed, each one's name, and the status of the large ones. */
-export interface ProcessWalk {
+/** What one pass of the process sampler read of the large processes (and, when asked, every name). */
+export interface LargeProcesses {
+  /** Processes /proc listed. */
   readonly listed: number;
-  /** Every process still there, with its name as status's Name shows it (comm, escaped). */
+  /** Every process whose stat was read, with its name as status's Name shows it (comm, escaped); [] unless asked. */
   readonly names: readonly { readonly pid: number; readonly name: string }[];
-  /** Each process of the walk's size or more, with its status (exact size, where it may run). */
+  /** The `most` largest of `minBytes` or more (by stat, then status's exact size), with their status, in pid order. */
   readonly large: readonly { readonly pid: number; readonly status: ProcStatus }[];
-  /** Processes whose stat this user was refused (/proc mounted hidepid=noaccess): size unknown. */
+  /** Their samples (threads, numa_maps with bytes per policy) when asked, in pid order; else []. */
+  readonly samples: readonly ProcessSample[];
+  /** Processes whose stat or status this user was refused (/proc mounted hidepid=noaccess): size unknown. */
   readonly hidden: number;
-  /** Processes of the walk's size or more (`large` holds the `most` largest of them). */
+  /** Processes of `minBytes` or more by stat (`large` holds the `most` largest of them). */
   readonly over: number;
 }
 
-/**
- * One walk of /proc: each process's stat (its name and resident pages), and status only for those
- * of `minBytes` or more, the `most` largest of them by stat (stat's resident pages and status's
- * VmRSS are the same count): a machine of thousands of big workers costs what a usual one does. doctor takes the names, the sizes and where large processes may run from
- * it. status is 57 lines the kernel formats (a stat read costs about two thirds of a status read
- * on a live kernel, and a fifth of its bytes): 10,000 of them were a third of doctor's walk. A
- * process without a stat file (a snapshot made without one) is read from its status.
- */
-export function walkProcesses(root: SysRoot, minBytes: number, most = Number.POSITIVE_INFINITY): ProcessWalk {
-  const pids = listPids(root);
-  const pageSize = readPageSize(root);
-  const files = new ProcStatFiles(root);
-  const stat: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
-  const names: { pid: number; name: string }[] = [];
-  const large: { pid: number; status: ProcStatus }[] = [];
-  const big: { pid: number; bytes: number }[] = [];
-  let hidden = 0;
-  let over = 0;
-  try {
-    for (const pid of pids) {
-      const r = files.readNamed(pid, stat);
-      if (r.read === 'refused') {
-        hidden++;
-        continue;
-      }
-      if (r.read === 'read') {
-        names.push({ pid, name: commAsName(r.comm!) });
-        if (stat.rssPages * pageSize >= minBytes) big.push({ pid, bytes: stat.rssPages * pageSize });
-        continue;
-      }
-      const fact = readProcStatusFact(root, pid);
-      if (fact.value === null) {
-        if (isRefused(fact)) hidden++;
-        continue; // gone since it was listed
-      }
-      // No stat file (a snapshot made without one): status says its name and size.
-      names.push({ pid, name: fact.value.name });
-      if (fact.value.rssBytes >= minBytes) {
-        over++;
-        large.push({ pid, status: fact.value });
-      }
-    }
-  } finally {
-    files.closeAll();
-  }
-  over += big.length;
-  hidden += readLargest(root, big, { minBytes, most: most - large.length, into: large });
-  large.sort((a, b) => a.pid - b.pid);
-  return { listed: pids.length, names, large, hidden, over };
+export interface LargeOptions {
+  /** What "large" is. */
+  readonly minBytes: number;
+  /** At most this many, the largest (default all). */
+  readonly most?: number;
+  /** Keep every process's name (doctor's processes by name). */
+  readonly names?: boolean;
+  /** Sample them too: their threads' CPU per node and numa_maps (doctor); else only their status is read. */
+  readonly sample?: boolean;
 }
 
 /**
- * The status of the `most` largest of `big` (by stat), those still of `minBytes` or more pushed
- * `into`; how many were refused (hidepid).
+ * One pass of the process sampler (discover/process_sampler.ts, the one walker of /proc) over the
+ * large processes: stage 1 reads every stat (and every name, when asked); status (57 lines the
+ * kernel formats) is read only for the `most` largest over the bar, largest first, and their
+ * threads and numa_maps only when asked: a machine of thousands of big workers costs what a usual
+ * one does.
  */
-function readLargest(
-  root: SysRoot,
-  big: { pid: number; bytes: number }[],
-  o: { minBytes: number; most: number; into: { pid: number; status: ProcStatus }[] },
-): number {
-  let refused = 0;
-  big.sort((a, b) => b.bytes - a.bytes || a.pid - b.pid);
-  for (const { pid } of big.slice(0, Math.max(0, o.most))) {
-    const fact = readProcStatusFact(root, pid);
-    if (fact.value === null) {
-      if (isRefused(fact)) refused++;
-      continue; // gone since its stat was read
-    }
-    if (fact.value.rssBytes >= o.minBytes) o.into.push({ pid, status: fact.value });
+export function readLargeProcesses(root: SysRoot, o: LargeOptions): LargeProcesses {
+  const large: { pid: number; status: ProcStatus }[] = [];
+  const most = o.most ?? Number.POSITIVE_INFINITY;
+  const sampler = createSampler(root, {
+    screen: { minRssBytes: o.minBytes, pageSize: readPageSize(root), idleBelow: 0 },
+    ...(o.names === true ? { names: true } : {}),
+    // Its exact size is status's VmRSS (stat's resident pages, read a moment before).
+    prescreen: ({ pid, status }) => {
+      if (status.rssBytes < o.minBytes) return false;
+      large.push({ pid, status });
+      return o.sample === true;
+    },
+    ...(o.sample === true ? { memory: { numaMaps: { policies: true } } } : { cmdline: false }),
+  });
+  let visited = 0;
+  try {
+    const samples = [...sampler.run({ nowMs: 0, largestFirst: { stop: () => visited++ >= most } })];
+    const { listed, names, counts } = sampler;
+    return {
+      listed: listed.size,
+      names,
+      large: large.sort((a, b) => a.pid - b.pid),
+      samples: samples.sort((a, b) => a.pid - b.pid),
+      hidden: counts.hidden,
+      over: counts.kept,
+    };
+  } finally {
+    sampler.close();
   }
-  return refused;
 }
 
 /** `minBytes`: what "large" is on this machine (model/large_process.ts: 1 GiB, or 5% of a smaller machine). */
 export function readPlacedProcesses(
   root: SysRoot,
   minBytes = LARGE_PROCESS_BYTES,
-  walk: ProcessWalk = walkProcesses(root, minBytes),
+  read: LargeProcesses = readLargeProcesses(root, { minBytes }),
 ): Gathered<PlacedProcess[]> {
-  if (walk.listed === 0)
+  if (read.listed === 0)
     return missing('no processes under proc/ (a snapshot taken without --processes, or a container)');
   const out: PlacedProcess[] = [];
-  for (const { pid, status: s } of walk.large) {
+  for (const { pid, status: s } of read.large) {
     if (s.rssBytes < minBytes) continue;
     out.push({ pid, comm: s.name, totalBytes: s.rssBytes, cpusAllowed: s.cpusAllowed, memsAllowed: s.memsAllowed });
   }

@@ -20,9 +20,9 @@
 import type { ProcessMemory, ProcessSample } from '../model/stat.js';
 import { nodesOf } from '../model/cpuset.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
-import { listPids, readCmdline } from '../sysfs/proc_list.js';
+import { commAsName, listPids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
+import { ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
@@ -94,9 +94,10 @@ export class ProcessSampler {
   private readonly kernel = new Map<number, number>();
   private pass = 0;
   private prevAt: number | null = null;
-  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+  private tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
+  private namesNow: { pid: number; name: string }[] = [];
 
   constructor(
     private readonly root: SysRoot,
@@ -128,6 +129,15 @@ export class ProcessSampler {
     return this.listedNow.has(pid) ? (this.known.get(pid)?.start ?? null) : null;
   }
 
+  /**
+   * The name of every process whose stat the last pass read, in pid order (options.names; else
+   * empty): all of them on a pass that reads every stat (not those left to their turn by
+   * options.recheckEvery, nor kernel threads between their rechecks).
+   */
+  get names(): readonly { readonly pid: number; readonly name: string }[] {
+    return this.namesNow;
+  }
+
   /** Processes the last pass could not read, by why. */
   get unreadable(): Unreadable {
     return { permission: this.tally.permission, hidden: this.tally.hidden, vanished: this.tally.vanished };
@@ -154,7 +164,7 @@ export class ProcessSampler {
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
     this.pass++;
-    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0 };
+    this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
     this.baselineCount = 0;
     const windowSeconds = this.prevAt === null ? 0 : (p.nowMs - this.prevAt) / 1000;
     const explicit = p.pids ?? this.o.pids;
@@ -162,6 +172,7 @@ export class ProcessSampler {
     this.listedNow = listed;
     try {
       const cands = this.stat(listed, { residentOnly: explicit === undefined, windowSeconds, nowMs: p.nowMs });
+      this.tally.kept = cands.length;
       if (p.largestFirst) cands.sort((a, b) => b.bound - a.bound || a.pid - b.pid);
       for (const c of cands) {
         if (p.largestFirst?.stop({ pid: c.pid, bound: c.bound })) break;
@@ -179,11 +190,10 @@ export class ProcessSampler {
   /** Stage 1 for every listed process: its stat, and the bars. */
   private stat(
     listed: ReadonlySet<number>,
-    { residentOnly, windowSeconds, nowMs }: { residentOnly: boolean; windowSeconds: number; nowMs: number },
+    t: { residentOnly: boolean; windowSeconds: number; nowMs: number },
   ): Candidate[] {
     const out: Candidate[] = [];
     const st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
-    const screen = this.o.screen;
     const every = this.o.recheckEvery ?? 1;
     for (const pid of listed) {
       const k = this.kernel.get(pid);
@@ -193,71 +203,93 @@ export class ProcessSampler {
         this.tally.deferred++;
         continue;
       }
-      let status: ProcStatus | null = null;
-      const got = this.files.read(pid, st);
-      if (got === 'refused') {
-        this.files.forget(pid);
-        this.tally.hidden++;
-        continue;
-      }
-      if (got === 'gone') {
-        this.files.forget(pid);
-        // A capture taken before snapshots carried /proc/PID/stat has only status: it stands in
-        // (CPU ticks unknown). On the live system a missing stat is a process that exited.
-        status = this.root.isReal ? null : readProcStatus(this.root, pid);
-        if (status === null) {
-          this.tally.vanished++;
-          // Gone, though still listed: its pid is reused already (an open stat of the old one
-          // reads ESRCH) or is about to be. What was known of it goes, so that the next process
-          // with this pid is read as a new one, not left to the old one's turn (recheckEvery).
-          this.known.delete(pid);
-          continue;
-        }
-        fromStatus(status, st, this.pageSize());
-      }
+      const read = this.readStage1(pid, st);
+      if (read === null) continue;
+      const status = read === 'stat' ? null : read;
       this.tally.scanned++;
-      if (st.vsizeBytes === 0 && status === null && residentOnly) {
+      if (st.vsizeBytes === 0 && status === null && t.residentOnly) {
         this.kernel.set(pid, this.pass);
         this.files.forget(pid); // read once every KERNEL_RECHECK passes: not worth a file kept open
         continue;
       }
       this.kernel.delete(pid);
-      let before = this.known.get(pid);
-      if (before !== undefined && before.start !== st.startTicks) {
-        this.known.delete(pid); // a reused pid: another process
-        before = undefined;
-      }
-      // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
-      const idle = this.idle(before, st, { windowSeconds, nowMs });
-      const prior = this.keep(pid, st, before, nowMs);
-      const known = this.known.get(pid)!;
-      // Deferred only once known from an earlier read: a process just started is read at its
-      // first two passes (it may not have grown or got busy yet at the first).
-      known.screened = before !== undefined;
-      if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) continue;
-      if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) continue;
-      if (idle) continue;
-      known.screened = false;
-      let huge = 0;
-      if (this.o.hugetlb === true) {
-        const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
-        status = h.status;
-        huge = h.bytes;
-      }
-      const bound = st.rssPages * this.pageSize() + huge;
-      if (residentOnly && bound === 0) continue;
-      out.push({
-        pid,
-        rssPages: st.rssPages,
-        cpuTicks: st.cpuTicks,
-        threads: st.threads,
-        bound,
-        status,
-        known: before !== undefined,
-        prior,
-      });
+      const c = this.screen(pid, st, status, t);
+      if (c !== null) out.push(c);
     }
     return out;
+  }
+
+  /**
+   * One process's stat into `st`: 'stat' when read; its status when a capture's status stood in
+   * for a stat it lacks; null when refused or gone (counted).
+   */
+  private readStage1(pid: number, st: StatFields): 'stat' | ProcStatus | null {
+    const got = this.readStat(pid, st);
+    if (got === 'read') return 'stat';
+    this.files.forget(pid);
+    if (got === 'refused') {
+      this.tally.hidden++;
+      return null;
+    }
+    // A capture taken before snapshots carried /proc/PID/stat has only status: it stands in
+    // (CPU ticks unknown). On the live system a missing stat is a process that exited.
+    const status = this.root.isReal ? null : readProcStatus(this.root, pid);
+    if (status === null) {
+      this.tally.vanished++;
+      // Gone, though still listed: its pid is reused already (an open stat of the old one
+      // reads ESRCH) or is about to be. What was known of it goes, so that the next process
+      // with this pid is read as a new one, not left to the old one's turn (recheckEvery).
+      this.known.delete(pid);
+      return null;
+    }
+    fromStatus(status, st, this.pageSize());
+    if (this.o.names === true) this.namesNow.push({ pid, name: status.name });
+    return status;
+  }
+
+  /** Stage 1's bars for a process read (not a kernel thread): what it keeps of it, and a candidate when it passes them. */
+  private screen(
+    pid: number,
+    st: StatFields,
+    read: ProcStatus | null,
+    { residentOnly, windowSeconds, nowMs }: { residentOnly: boolean; windowSeconds: number; nowMs: number },
+  ): Candidate | null {
+    let status = read;
+    let before = this.known.get(pid);
+    if (before !== undefined && before.start !== st.startTicks) {
+      this.known.delete(pid); // a reused pid: another process
+      before = undefined;
+    }
+    // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
+    const idle = this.idle(before, st, { windowSeconds, nowMs });
+    const prior = this.keep(pid, st, before, nowMs);
+    const known = this.known.get(pid)!;
+    // Deferred only once known from an earlier read: a process just started is read at its
+    // first two passes (it may not have grown or got busy yet at the first).
+    known.screened = before !== undefined;
+    if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) return null;
+    const screen = this.o.screen;
+    if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) return null;
+    if (idle) return null;
+    known.screened = false;
+    let huge = 0;
+    if (this.o.hugetlb === true) {
+      const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
+      status = h.status;
+      huge = h.bytes;
+    }
+    const bound = st.rssPages * this.pageSize() + huge;
+    if (residentOnly && bound === 0) return null;
+    const { rssPages, cpuTicks, threads } = st;
+    return { pid, rssPages, cpuTicks, threads, bound, status, known: before !== undefined, prior };
+  }
+
+  /** A process's stat into `st`, its name kept when asked for (options.names). */
+  private readStat(pid: number, st: StatFields): StatRead {
+    if (this.o.names !== true) return this.files.read(pid, st);
+    const r = this.files.readNamed(pid, st);
+    if (r.comm !== null) this.namesNow.push({ pid, name: commAsName(r.comm) });
+    return r.read;
   }
 
   /**
@@ -343,34 +375,16 @@ export class ProcessSampler {
     // baseline. A process never seen before counts its whole life (a first pass: no window).
     const baselineOnly = prior === null && c.known;
     if (this.o.skip?.(pid)) return null;
-    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.rssPages ? k.status.status : null;
-    let status = c.status ?? kept;
-    const later = status === null && this.o.statusLater === true;
-    if (status === null && !later) {
-      const fact = readProcStatusFact(this.root, pid);
-      if (isRefused(fact)) {
-        this.tally.hidden++;
-        return null;
-      }
-      status = fact.value;
-      if (status === null) return this.gone();
-    }
-    if (this.o.reuseStatus === true && status !== null) k.status = { rssPages: c.rssPages, status };
-    if (status !== null && residentOnly && noResidentMemory(status)) return null;
+    const status = this.statusOf(c, k, residentOnly);
+    if (status === 'drop') return null;
+    const later = status === null;
     let cmdline: string | undefined;
     const cmd = () => (cmdline ??= this.o.cmdline === false || later ? '' : (readCmdline(this.root, pid) ?? ''));
     // prescreen and select are refused with statusLater: status is read whenever they are set.
     if (this.o.prescreen && !this.o.prescreen({ pid, status: status!, cmdline: cmd() })) return null;
     const t0 = prior?.threads ?? NO_THREADS;
-    let t1: Map<number, ThreadTicks> | null = new Map();
-    if (this.o.threads !== false) {
-      // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
-      const still = prior !== null && c.cpuTicks >= 0 && prior.ticks === c.cpuTicks;
-      t1 = still ? prior.threads : readThreadTicks(this.root, pid, this.files);
-      if (t1 === null) return this.gone();
-      k.threads = t1;
-      if (baselineOnly) this.baselineCount++;
-    }
+    const t1 = this.threadsOf(c, k, baselineOnly);
+    if (t1 === null) return this.gone();
     if (p.threadsOnly) return null;
     const window = baselineOnly ? 0 : windowSeconds;
     if (
@@ -407,6 +421,46 @@ export class ProcessSampler {
       windowSeconds: window,
       ...(this.o.threadUse ? { threadUse: threadUseOf(t0, t1, this.cpuNode) } : {}),
     };
+  }
+
+  /**
+   * Stage 2: the process's status (reused from the last pass, or read now); null when it is left
+   * to readDetails (options.statusLater); 'drop' when the process is left out (counted).
+   */
+  private statusOf(c: Candidate, k: Known, residentOnly: boolean): ProcStatus | null | 'drop' {
+    const kept = this.o.reuseStatus === true && k.status?.rssPages === c.rssPages ? k.status.status : null;
+    let status = c.status ?? kept;
+    if (status === null && this.o.statusLater === true) return null;
+    if (status === null) {
+      const fact = readProcStatusFact(this.root, c.pid);
+      if (isRefused(fact)) {
+        this.tally.hidden++;
+        return 'drop';
+      }
+      status = fact.value;
+      if (status === null) {
+        this.gone();
+        return 'drop';
+      }
+    }
+    if (this.o.reuseStatus === true) k.status = { rssPages: c.rssPages, status };
+    return residentOnly && noResidentMemory(status) ? 'drop' : status;
+  }
+
+  /**
+   * Stage 3: its threads' ticks and last CPUs now (empty when options.threads is false); null when
+   * the process is gone.
+   */
+  private threadsOf(c: Candidate, k: Known, baselineOnly: boolean): Map<number, ThreadTicks> | null {
+    if (this.o.threads === false) return new Map();
+    const { prior } = c;
+    // No CPU used since the last pass: no thread ran, so none moved; their stat is not read again.
+    const still = prior !== null && c.cpuTicks >= 0 && prior.ticks === c.cpuTicks;
+    const t1 = still ? prior.threads : readThreadTicks(this.root, c.pid, this.files);
+    if (t1 === null) return null;
+    k.threads = t1;
+    if (baselineOnly) this.baselineCount++;
+    return t1;
   }
 
   private gone(): null {

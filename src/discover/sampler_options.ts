@@ -93,6 +93,12 @@ export interface ProcessSamplerOptions {
     | 'none';
   /** Bytes of a page (resident pages to bytes); default the screen's, else the root's (discover/page_size.ts). */
   readonly pageSize?: number;
+  /**
+   * Keep the name of every process whose stat stage 1 reads (stat's comm as status's Name shows
+   * it; from status in a capture without stat), small, idle and kernel threads included:
+   * ProcessSampler.names. doctor finds services by name in the same pass that samples the large.
+   */
+  readonly names?: boolean;
 }
 
 /** What a pass read, and what it could not. */
@@ -105,6 +111,8 @@ export interface PassCounts extends Unreadable {
   readonly mapped: number;
   /** Processes left out because the kernel could not allocate memory to read their numa_maps (ENOMEM). */
   readonly noMemory: number;
+  /** Processes stage 1 kept (resident, over the size bar, not idle): what a pass could go on to read. */
+  readonly kept: number;
 }
 
 /** Processes a pass could not read, by why. */

@@ -59,12 +59,14 @@ export const SNAPSHOT_COLLECTORS: Collector[] = [
     collect: async (root, opts) => {
       if (!opts.processes) return;
       const { createSampler } = await import('./process_sampler.js');
-      const { listPids, readCmdline } = await import('../sysfs/proc_list.js');
+      const { readCmdline } = await import('../sysfs/proc_list.js');
       const { readDetailFiles } = await import('./top_detail.js');
+      const sampler = createSampler(root);
       // top's drill-down (Enter on a process) reads these too
-      for (const p of createSampler(root).sample(0)) readDetailFiles(root, p.pid);
+      for (const p of sampler.sample(0)) readDetailFiles(root, p.pid);
+      sampler.close();
       // stat -p PATTERN matches command lines (redacted in the copy unless --no-redact)
-      for (const pid of listPids(root)) readCmdline(root, pid);
+      for (const pid of sampler.listed) readCmdline(root, pid);
     },
   },
 ];

@@ -2,7 +2,7 @@
 // kernel leaves (absent files) with explicit nulls and warnings. Impossible values (MemFree
 // above MemTotal, a device on a node the machine does not have) become warnings, not figures.
 import { NumakitError } from '../model/errors.js';
-import type { Device, NumaNode, Topology } from '../model/topology.js';
+import { l3ByCpu, type Device, type NumaNode, type Topology } from '../model/topology.js';
 import { nodeLayout } from '../model/layout.js';
 import { listCpuDirs, readCpuList } from '../sysfs/cpu_topology.js';
 import { formatBytes } from '../model/bytes.js';
@@ -16,7 +16,7 @@ import { listNodeDirs, NODE_DIR, readNodeState } from '../sysfs/node_list.js';
 import { readMeminfo, readNodeMeminfo } from '../sysfs/node_meminfo.js';
 import { listDir } from '../sysfs/read.js';
 import type { SysRoot } from '../sysfs/root.js';
-import { nodeCpus, readCpus, readCpuSets, type CpuSets } from './cpus.js';
+import { nodeCpus, readCpuCaches, readCpus, readCpuSets, type CpuSets } from './cpus.js';
 
 export interface DiscoverOptions {
   /** Skip the device scan (PCI, net, block): faster for commands that don't show devices. */
@@ -191,5 +191,12 @@ export function discoverTopology(root: SysRoot, opts: DiscoverOptions = {}): Top
 export function discoverForLayout(root: SysRoot, opts: DiscoverOptions = {}): Topology {
   const t = discoverTopology(root, { ...opts, caches: false });
   const l = nodeLayout(t);
-  return l !== null && l.nodesPerPackage > 1 ? discoverTopology(root, { ...opts, caches: true }) : t;
+  if (l === null || l.nodesPerPackage <= 1) return t;
+  // Only the caches are read again: the CPUs, nodes and devices are those just read.
+  const caches = readCpuCaches(
+    root,
+    t.cpus.map((c) => c.id),
+  );
+  const l3 = l3ByCpu(caches);
+  return { ...t, caches, cpus: t.cpus.map((c) => ({ ...c, l3: l3.get(c.id) ?? [] })) };
 }

@@ -1,13 +1,15 @@
-// doctor's one walk of /proc (discover/placement.ts walkProcesses): every process's name and size
-// from its stat, status only for the processes that may be large (status is 57 lines the kernel
-// formats; 10,000 of them were a third of the walk); a process without a stat file (a snapshot
-// made without one) from its status. Names as status's Name shows them (comm escaped).
+// doctor's one pass of the process sampler (discover/placement.ts readLargeProcesses): every
+// process's name and size from its stat, status only for the processes that may be large (status
+// is 57 lines the kernel formats; 10,000 of them were a third of the walk); a process without a
+// stat file (a snapshot made without one) from its status. Names as status's Name shows them
+// (comm escaped).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { walkProcesses } from '../../../src/discover/placement.js';
+import { type LargeOptions, readLargeProcesses } from '../../../src/discover/placement.js';
+import type { SysRoot } from '../../../src/sysfs/root.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { statLine } from '../../fixtures/scale_capture.js';
 
@@ -15,12 +17,24 @@ const dir = mkdtempSync(join(tmpdir(), 'numakit-walk-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const GiB = 2 ** 30;
+const walkProcesses = (root: SysRoot, minBytes: number, most?: number, o: Partial<LargeOptions> = {}) =>
+  readLargeProcesses(root, { minBytes, names: true, ...(most === undefined ? {} : { most }), ...o });
 function proc(pid: number, o: { comm: string; name?: string; rssPages: number; stat?: boolean }): void {
   mkdirSync(join(dir, `proc/${pid}`), { recursive: true });
   if (o.stat !== false)
     writeFileSync(
       join(dir, `proc/${pid}/stat`),
-      statLine({ id: pid, comm: o.comm, pid, ticks: 100, threads: 1, start: 5, vsize: 0, rss: o.rssPages, cpu: 0 }),
+      statLine({
+        id: pid,
+        comm: o.comm,
+        pid,
+        ticks: 100,
+        threads: 1,
+        start: 5,
+        vsize: o.rssPages * 8192,
+        rss: o.rssPages,
+        cpu: 0,
+      }),
     );
   writeFileSync(
     join(dir, `proc/${pid}/status`),

@@ -1,6 +1,7 @@
-// Issue 27: doctor walks /proc once. Each process's status is read once (its name, size and
-// where it may run all come from it; the sampled large processes' again by the sampler, which
-// reads their numa_maps), and no comm file is read: status's Name is the comm.
+// doctor reads processes in one pass of the process sampler: each process's stat once (its name
+// and size), the status of the sampled large processes once (where they may run), their
+// numa_maps once (the largest's again for its memory policy), and no comm file: stat's comm is
+// status's Name.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ const base = mkdtempSync(join(tmpdir(), 'numakit-scale-walk-'));
 writeScaleCapture(base, TEST);
 after(() => rmSync(base, { recursive: true, force: true }));
 
-test('doctor reads each process status once (the sampled ones twice) and no comm', async () => {
+test('doctor reads each stat and status once and no comm', async () => {
   const reads = new Map<string, number>();
   const root = {
     ...openRoot(base),
@@ -29,7 +30,10 @@ test('doctor reads each process status once (the sampled ones twice) and no comm
   const comm = [...reads.keys()].filter((r) => /^proc\/\d+\/comm$/.test(r));
   assert.deepEqual(comm, [], 'no comm read');
   for (const [rel, n] of reads) {
-    const m = /^proc\/(\d+)\/status$/.exec(rel);
-    if (m) assert.equal(n, sampled.has(Number(m[1])) ? 2 : 1, `${rel} read ${n} times`);
+    const m = /^proc\/(\d+)\/(stat|status)$/.exec(rel);
+    if (m) assert.equal(n, 1, `${rel} read ${n} times`);
+    if (m?.[2] === 'status') assert.ok(sampled.has(Number(m[1])), `${rel}: not a sampled process`);
   }
+  const stats = [...reads.keys()].filter((r) => /^proc\/\d+\/stat$/.test(r));
+  assert.equal(stats.length, TEST.procs, 'every stat read');
 });

@@ -247,7 +247,7 @@ describe('process sampler: sampleProcesses', () => {
       [200],
     );
     assert.deepEqual(seen, [
-      { scanned: 1, deferred: 0, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0 },
+      { scanned: 1, deferred: 0, mapped: 1, permission: 0, hidden: 0, vanished: 1, noMemory: 0, kept: 1 },
     ]);
   });
 });
