@@ -1,5 +1,5 @@
 // numakit agent [OPTIONS] | numakit agent restore: the placement daemon and its undo.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSystem } from '../../actuate/system.js';
 import { readPageSize } from '../../discover/node_stat.js';
@@ -12,6 +12,7 @@ import { stateDirOption } from '../state_dir_option.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
+import { readNamedFile } from '../../runtime/named_file.js';
 
 const OPTIONS = {
   ...AGENT_KEYS,
@@ -52,15 +53,7 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
   let cfg = DEFAULT_AGENT;
   const file = values.config;
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new NumakitError(
-        `--config ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
-    }
-    cfg = await parseConfigFile(text, file);
+    cfg = await parseConfigFile(readNamedFile(file, { label: `--config ${file}` }), file);
   }
   const flags = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'config')) as Record<
     string,

@@ -1,5 +1,4 @@
 // numakit apply (--profile NAME | --from-doctor | FILE) [--dry-run | --yes] [--persist DIR] [--state-dir DIR]
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { applyPlan } from '../../actuate/apply.js';
 import { isSystemConfigDir, persistFiles, tunedProfileIn, writePersistFiles } from '../../actuate/persist.js';
@@ -9,7 +8,7 @@ import { planChanges } from '../../actuate/targets.js';
 import { openTuned } from '../../actuate/tuned_adm.js';
 import { openIrqbalance } from '../../actuate/irqbalance_socket.js';
 import { dedupeChanges, type Change, type ChangeSet } from '../../model/change.js';
-import { NumakitError, UsageError } from '../../model/errors.js';
+import { UsageError } from '../../model/errors.js';
 import { parsePlacement } from '../../policy/knowledge/placement.js';
 import type { Placement } from '../../policy/knowledge/types.js';
 import { renderApplied, renderPlan } from '../../render/changes.js';
@@ -21,6 +20,7 @@ import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { requireRoot } from '../privileges.js';
 import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
+import { readNamedFile } from '../../runtime/named_file.js';
 
 const SOURCES = 'sources (exactly one)';
 const OPTIONS = {
@@ -112,14 +112,7 @@ async function loadSource(
     return src;
   }
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new NumakitError(
-        `${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
-    }
+    const text = readNamedFile(file, { what: 'the change file' });
     // yaml and zod only for a change file: together about 65 ms of CPU to load, more than
     // the rest of `apply --profile`.
     const { parseChangeFile } = await import('../../policy/tuning/change_file.js');
