@@ -45,6 +45,14 @@ test('bench mem --json: every cell measured and verified on its node, nothing on
     }
     assert.equal(res.latency.length, res.bandwidth.length);
     for (const c of res.latency) assert.ok(c.ns.median > 0 && c.laps >= 3);
+    // A loaded cell is an idle cell's fields (in the same order in the JSON) plus its loaders.
+    for (const c of res.loadedLatency) {
+      assert.deepEqual(Object.keys(c), [
+        ...['cpuNode', 'memNode', 'cpu', 'ns', 'laps', 'samples'],
+        ...['loaders', 'loadGbps', 'placement'],
+      ]);
+      assert.ok(c.ns.median > 0 && c.loaders! >= 1 && c.loadGbps! > 0);
+    }
     assert.equal(res.options.arrayBytes, 4 * 2 ** 20);
     assert.equal(res.stream.ruleMet === false || res.stream.ruleMet === null, true);
     assert.ok(res.settings.kernel !== null);
