@@ -54,6 +54,12 @@ test('bench mem --json: every cell measured and verified on its node, nothing on
       assert.ok(c.ns.median > 0 && c.loaders! >= 1 && c.loadGbps! > 0);
     }
     assert.equal(res.options.arrayBytes, 4 * 2 ** 20);
+    // The notes a reader needs: one node has no remote figure; the prefetchers were left alone.
+    assert.equal(
+      res.notes.some((n) => n.startsWith('one NUMA node: every access here is local')),
+      res.nodes.length === 1,
+    );
+    assert.ok(res.notes.some((n) => n.startsWith('hardware prefetchers were left as they are')));
     assert.equal(res.stream.ruleMet === false || res.stream.ruleMet === null, true);
     assert.ok(res.settings.kernel !== null);
   } finally {
