@@ -11,6 +11,9 @@ import { selfCommand } from '../self.js';
 import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 
+/** What bench ab does unless told: counted runs per variant, warmup runs, seconds between runs. */
+const DEFAULT = { runs: 5, warmup: 0, settleS: 1 } as const;
+
 const OPTIONS = {
   variant: {
     type: 'string',
@@ -21,10 +24,10 @@ const OPTIONS = {
   runs: {
     type: 'string',
     value: 'N',
-    help: 'counted runs per variant, at least 3 (default 5); a verdict needs at least 5\nsuccessful runs of each variant (fewer: the interval is printed, "no verdict")',
+    help: `counted runs per variant, at least 3 (default ${DEFAULT.runs}); a verdict needs at least 5\nsuccessful runs of each variant (fewer: the interval is printed, "no verdict")`,
   },
-  warmup: { type: 'string', value: 'N', help: 'uncounted runs per variant first (default 0)' },
-  settle: { type: 'string', value: 'S', help: 'pause between runs (default 1s)' },
+  warmup: { type: 'string', value: 'N', help: `uncounted runs per variant first (default ${DEFAULT.warmup})` },
+  settle: { type: 'string', value: 'S', help: `pause between runs (default ${DEFAULT.settleS}s)` },
   seed: {
     type: 'string',
     value: 'N',
@@ -86,15 +89,15 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     throw new UsageError(
       "bench ab: no workload; give it after '--': numakit bench ab --variant ... -- COMMAND [ARGS...]",
     );
-  const runs = values.runs === undefined ? 5 : positiveInt(values.runs, '--runs');
+  const runs = values.runs === undefined ? DEFAULT.runs : positiveInt(values.runs, '--runs');
   if (runs < 3) throw new UsageError(`bench ab: --runs ${runs}: at least 3 (a confidence interval needs a spread)`);
   const args = {
     command,
     variants,
     runs,
     metric: metricOf(values),
-    warmup: values.warmup === undefined ? 0 : positiveInt(values.warmup, '--warmup'),
-    settleS: values.settle === undefined ? 1 : seconds(values.settle, '--settle'),
+    warmup: values.warmup === undefined ? DEFAULT.warmup : positiveInt(values.warmup, '--warmup'),
+    settleS: values.settle === undefined ? DEFAULT.settleS : seconds(values.settle, '--settle'),
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
     numaBalancing: (values['numa-balancing'] ?? 'keep') as 'keep' | 'on' | 'off',
     stateDir: stateDirOf(values),
