@@ -19,15 +19,11 @@ import { checkBinding, matchMetric, runWorkload, type WorkloadEnv } from './ab_w
 import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
 import { seededRandom, shuffled } from './stats.js';
 
-export interface AbArgs {
+/** The options the result records (runs, warmup, settle, seed, --numa-balancing), the metric as a RegExp. */
+export interface AbArgs extends Omit<AbResult['options'], 'metric'> {
   readonly command: readonly string[];
   readonly variants: readonly ParsedVariant[];
-  readonly runs: number;
-  readonly warmup: number;
-  readonly settleS: number;
-  readonly seed: number;
   readonly metric: { readonly regex: RegExp; readonly better: 'higher' | 'lower' } | null;
-  readonly numaBalancing: 'keep' | 'on' | 'off';
   readonly stateDir: string;
   /** What `numakit apply --profile NAME` would change here: a tuned:NAME variant's changes (cli/profile_source.ts). */
   readonly profileChanges: (system: System, name: string) => readonly Change[];

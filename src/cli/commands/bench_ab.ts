@@ -99,7 +99,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     warmup: values.warmup === undefined ? DEFAULT.warmup : positiveInt(values.warmup, '--warmup'),
     settleS: values.settle === undefined ? DEFAULT.settleS : seconds(values.settle, '--settle'),
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
-    numaBalancing: (values['numa-balancing'] ?? 'keep') as 'keep' | 'on' | 'off',
+    numaBalancing: (values['numa-balancing'] ?? 'keep') as AbResult['options']['numaBalancing'],
     stateDir: stateDirOf(values),
     self: selfCommand(),
   };
