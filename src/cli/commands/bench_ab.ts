@@ -8,6 +8,7 @@ import { parseOptions } from '../parse_options.js';
 import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 import { selfCommand } from '../self.js';
+import { stopOnSignals } from '../stop_signals.js';
 import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 
@@ -109,10 +110,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     import('../profile_source.js'),
   ]);
   const progress = stderrProgress();
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stop = stopOnSignals();
   let result: AbResult;
   try {
     result = await benchAb(
@@ -123,12 +121,11 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
         progress: progress.update,
         log: (l) => ctx.err(`${l}\n`),
       },
-      abort.signal,
+      stop.abort.signal,
     );
   } finally {
     progress.done();
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stop.off();
   }
   const { renderAbText } = await import('../../render/bench/ab_text.js');
   ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAbText(result));

@@ -11,6 +11,7 @@ import { readNumaMaps } from '../../sysfs/proc_numa_maps.js';
 import { readProcStatus } from '../../sysfs/proc_status.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
+import { stopOnSignals } from '../stop_signals.js';
 import type { CommandModule, ParsedOptions } from '../options.js';
 
 const OPTIONS = {
@@ -32,6 +33,7 @@ const OPTIONS = {
 
 type Opts = ParsedOptions<typeof OPTIONS>;
 
+/** Signal numbers, for the exit status of a stopped move (128 + N, as a shell reports it). */
 const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
 
 /** What a mover did, before the command adds the nodes before and after, the threads and the time. */
@@ -187,29 +189,6 @@ async function pacedMove(
   } finally {
     stop.off();
   }
-}
-
-/** SIGINT and SIGTERM stop the paced mover between batches; `signal` is the first that came. */
-export function stopOnSignals(): { abort: AbortController; readonly signal: string | undefined; off: () => void } {
-  const abort = new AbortController();
-  let signal: string | undefined;
-  const handlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((name) => {
-    const h = () => {
-      signal ??= name;
-      abort.abort();
-    };
-    process.on(name, h);
-    return () => process.off(name, h);
-  });
-  return {
-    abort,
-    get signal() {
-      return signal;
-    },
-    off: () => {
-      for (const off of handlers) off();
-    },
-  };
 }
 
 function nodeBytes(root: SysRoot, pid: number): Map<number, number> | null {

@@ -12,7 +12,6 @@ import {
   renderMigrateJson,
   type MigrateResult,
 } from '../../../src/render/migrate.ts';
-import { stopOnSignals } from '../../../src/cli/commands/migrate.ts';
 
 const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
 const numakit = (args: string[]) =>
@@ -167,22 +166,5 @@ describe('numakit migrate on this machine', () => {
       assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr, err);
     }
-  });
-});
-
-describe('migrate --paced: SIGINT and SIGTERM stop the mover', () => {
-  it('aborts on the first signal, remembers which, and leaves no handler behind', () => {
-    const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
-    const was = counts();
-    const stop = stopOnSignals();
-    assert.deepEqual(counts(), [was[0]! + 1, was[1]! + 1]);
-    assert.equal(stop.abort.signal.aborted, false);
-    assert.equal(stop.signal, undefined);
-    process.emit('SIGTERM');
-    process.emit('SIGINT');
-    assert.equal(stop.abort.signal.aborted, true);
-    assert.equal(stop.signal, 'SIGTERM');
-    stop.off();
-    assert.deepEqual(counts(), was);
   });
 });
