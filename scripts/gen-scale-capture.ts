@@ -1,4 +1,4 @@
-// Writes issue 27's generated capture (deterministic: the same tree every run).
+// Writes the generated scale capture, a machine tree for the scale tests and bench (deterministic: the same tree every run).
 //   node --import tsx scripts/gen-scale-capture.ts DIR [--shape large|small|test] [--procs N]
 //       [--mix servers|large]
 // large: 8 sockets x 4 nodes x 28 cores x 2 threads (1,792 CPUs, 32 nodes), 10,000 processes of

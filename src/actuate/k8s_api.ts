@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NumakitError } from '../model/errors.js';
+import { readNamedFile } from '../runtime/named_file.js';
 
 export interface ApiConnection {
   readonly server: string;
@@ -20,14 +21,10 @@ export interface ApiResponse {
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 function readOptional(file: string | undefined, fallback: string, what: string): string | null {
-  const path = file ?? fallback;
+  if (file !== undefined) return readNamedFile(file, { label: `${what} ${file}` }).trim();
   try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (e) {
-    if (file !== undefined)
-      throw new NumakitError(
-        `${what} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
+    return readFileSync(fallback, 'utf8').trim();
+  } catch {
     return null;
   }
 }

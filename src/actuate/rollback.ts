@@ -126,69 +126,111 @@ function undoTunedProfile(sys: System, t: TunedEntry): string | null {
  * already at their old value and only records it).
  */
 export function undoChangeSet(sys: System, cs: ChangeSet, opts: UndoOptions): UndoResult {
-  let cur: ChangeSet = cs;
-  const restored: string[] = [];
-  const failures: string[] = [];
-  const drifted: string[] = [];
-  let journalError: string | undefined;
-  const save = (next: ChangeSet) => {
-    cur = next;
-    try {
-      saveChangeSet(opts.stateDir, cur);
-    } catch (e) {
-      journalError ??= messageOf(e);
-    }
-  };
+  const undo = new Undo(sys, cs, opts);
   // tuned goes back first: switching profiles, it puts back what it found when the profile started
   // (the values this apply wrote), and the entries below then restore what was there before. A
   // profile that was already active before is reloaded after its files are restored instead.
-  const reload = cur.tuned?.old.includes(cur.tuned.profile) === true;
-  const undoTuned = () => {
-    if (cur.tuned === undefined || cur.tuned.state === 'restored') return;
-    const failure = undoTunedProfile(sys, cur.tuned);
+  const reload = cs.tuned?.old.includes(cs.tuned.profile) === true;
+  if (!reload) undo.tuned();
+  undo.entries();
+  undo.files();
+  if (reload) undo.tuned();
+  return undo.finish();
+}
+
+/** One undo under way: the change set as last journaled, and what was put back or is still changed. */
+class Undo {
+  private cur: ChangeSet;
+  private readonly restored: string[] = [];
+  private readonly failures: string[] = [];
+  private readonly drifted: string[] = [];
+  private journalError: string | undefined;
+
+  constructor(
+    private readonly sys: System,
+    cs: ChangeSet,
+    private readonly opts: UndoOptions,
+  ) {
+    this.cur = cs;
+  }
+
+  /** Journals the next state; the first write that fails is kept and the undo goes on. */
+  private save(next: ChangeSet): void {
+    this.cur = next;
+    try {
+      saveChangeSet(this.opts.stateDir, next);
+    } catch (e) {
+      this.journalError ??= messageOf(e);
+    }
+  }
+
+  /** Switches tuned back to the profiles active before the apply. */
+  tuned(): void {
+    const t = this.cur.tuned;
+    if (t === undefined || t.state === 'restored') return;
+    const failure = undoTunedProfile(this.sys, t);
     if (failure !== null) {
-      failures.push(failure);
+      this.failures.push(failure);
       return;
     }
-    restored.push(`tuned profile ${cur.tuned.old.join(' ') || '(off)'}`);
-    opts.log?.(`tuned profile back to ${cur.tuned.old.join(' ') || '(off: tuned-adm off)'}`);
-    save({ ...cur, tuned: { ...cur.tuned, state: 'restored' } });
-  };
-  if (!reload) undoTuned();
-  for (let i = cur.entries.length - 1; i >= 0; i--) {
-    const e = cur.entries[i]!;
-    if (e.state !== 'writing' && e.state !== 'written') continue;
-    const outcome = undoEntry(sys, e, drifted);
-    if (outcome !== 'restored' && outcome !== 'unchanged') {
-      failures.push(outcome);
-      continue;
-    }
-    if (outcome === 'restored') {
-      restored.push(changeLabel(e.change, e.path));
-      opts.log?.(`restored ${changeLabel(e.change, e.path)}: ${e.restore}`);
-    }
-    save({ ...cur, entries: cur.entries.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
+    this.restored.push(`tuned profile ${t.old.join(' ') || '(off)'}`);
+    this.opts.log?.(`tuned profile back to ${t.old.join(' ') || '(off: tuned-adm off)'}`);
+    this.save({ ...this.cur, tuned: { ...t, state: 'restored' } });
   }
-  for (let i = cur.files.length - 1; i >= 0; i--) {
-    const f = cur.files[i]!;
-    if (f.state === 'restored') continue;
-    const failure = undoFile(f.path, f.old);
-    if (failure !== null) {
-      failures.push(failure);
-      continue;
+
+  /** Every entry whose write may have happened, newest first. */
+  entries(): void {
+    for (let i = this.cur.entries.length - 1; i >= 0; i--) {
+      const e = this.cur.entries[i]!;
+      if (e.state !== 'writing' && e.state !== 'written') continue;
+      const outcome = undoEntry(this.sys, e, this.drifted);
+      if (outcome !== 'restored' && outcome !== 'unchanged') {
+        this.failures.push(outcome);
+        continue;
+      }
+      if (outcome === 'restored') {
+        this.restored.push(changeLabel(e.change, e.path));
+        this.opts.log?.(`restored ${changeLabel(e.change, e.path)}: ${e.restore}`);
+      }
+      this.save({ ...this.cur, entries: this.cur.entries.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
     }
-    restored.push(f.path);
-    opts.log?.(`${f.old === null ? 'removed' : 'restored'} ${f.path}`);
-    save({ ...cur, files: cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
   }
-  if (reload) undoTuned();
-  const status: ChangeSetStatus = failures.length > 0 ? 'rollback-incomplete' : (opts.doneStatus ?? 'rolled-back');
-  const error =
-    failures.length > 0
-      ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}`
-      : cur.error;
-  save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
-  return { changeSet: cur, restored, failures, drifted, ...(journalError === undefined ? {} : { journalError }) };
+
+  /** The files --persist wrote: restored to what they held, or removed where they were new. */
+  files(): void {
+    for (let i = this.cur.files.length - 1; i >= 0; i--) {
+      const f = this.cur.files[i]!;
+      if (f.state === 'restored') continue;
+      const failure = undoFile(f.path, f.old);
+      if (failure !== null) {
+        this.failures.push(failure);
+        continue;
+      }
+      this.restored.push(f.path);
+      this.opts.log?.(`${f.old === null ? 'removed' : 'restored'} ${f.path}`);
+      this.save({ ...this.cur, files: this.cur.files.map((x, j) => (j === i ? { ...x, state: 'restored' } : x)) });
+    }
+  }
+
+  /** Journals the outcome: rolled back, or rollback-incomplete with what is still changed. */
+  finish(): UndoResult {
+    const { cur, failures } = this;
+    const status: ChangeSetStatus =
+      failures.length > 0 ? 'rollback-incomplete' : (this.opts.doneStatus ?? 'rolled-back');
+    const error =
+      failures.length > 0
+        ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}`
+        : cur.error;
+    this.save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
+    const journalError = this.journalError;
+    return {
+      changeSet: this.cur,
+      restored: this.restored,
+      failures,
+      drifted: this.drifted,
+      ...(journalError === undefined ? {} : { journalError }),
+    };
+  }
 }
 
 export interface RollbackOptions {

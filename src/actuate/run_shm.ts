@@ -135,49 +135,16 @@ function checkRegion(addr: bigint, length: number, pageSize: number, what: strin
 
 function attachSegment(native: Native, args: ShmArgs, ctx: ShmContext): Attached {
   const what = `--shm ${args.path}`;
-  let key = native.ftok(args.path, args.id);
-  let createdKey = false;
-  if (key === null) {
-    if (args.length === undefined)
-      throw new SpecError(`${what}: no such key file; give --length to create it and the segment`);
-    try {
-      closeSync(openSync(args.path, 'wx', args.mode));
-    } catch (e) {
-      throw new NumakitError(`${what}: cannot create the key file: ${(e as Error).message}`);
-    }
-    createdKey = true;
-    ctx.note(`numakit: run: created the shm key file ${args.path} (mode ${octal(args.mode)})\n`);
-    key = native.ftok(args.path, args.id);
-    if (key === null) throw new NumakitError(`${what}: the key file vanished after it was created`);
-  }
-  const huge = args.huge ? native.SHM_HUGETLB : 0;
-  // Looked up with size 0: shmget refuses a size larger than the existing segment's.
-  let id = native.shmget(key, 0, huge);
-  let createdSegment = false;
-  if (id === null) {
-    if (args.length === undefined) {
-      if (createdKey) rmSync(args.path, { force: true });
-      throw new SpecError(`${what}: no such segment; give --length to create one`);
-    }
-    const size = args.offset + args.length;
-    try {
-      id = native.shmget(key, size, native.IPC_CREAT | args.mode | huge)!;
-    } catch (e) {
-      // Nothing half made: the key file this run created goes with the segment it could not.
-      if (createdKey) rmSync(args.path, { force: true });
-      throw e;
-    }
-    createdSegment = true;
-    ctx.note(
-      `numakit: run: created the shared memory segment ${args.path} (id ${args.id}, mode ${octal(args.mode)}, ${formatBytes(size)})\n`,
-    );
-  }
-  const segment = id;
+  const { key, createdKey } = segmentKey(native, args, ctx);
+  const dropKey = () => {
+    if (createdKey) rmSync(args.path, { force: true });
+  };
+  const { segment, createdSegment } = findOrCreateSegment(native, args, ctx, key, dropKey);
   const undo =
     createdSegment || createdKey
       ? () => {
           if (createdSegment) native.shmRemove(segment);
-          if (createdKey) rmSync(args.path, { force: true });
+          dropKey();
         }
       : null;
   let base: bigint | undefined;
@@ -199,6 +166,57 @@ function attachSegment(native: Native, args: ShmArgs, ctx: ShmContext): Attached
     undo?.();
     throw e;
   }
+}
+
+/** ftok(KEYFILE, ID), creating the key file (with --length) where it is missing. */
+function segmentKey(native: Native, args: ShmArgs, ctx: ShmContext): { key: number; createdKey: boolean } {
+  const what = `--shm ${args.path}`;
+  const key = native.ftok(args.path, args.id);
+  if (key !== null) return { key, createdKey: false };
+  if (args.length === undefined)
+    throw new SpecError(`${what}: no such key file; give --length to create it and the segment`);
+  try {
+    closeSync(openSync(args.path, 'wx', args.mode));
+  } catch (e) {
+    throw new NumakitError(`${what}: cannot create the key file: ${(e as Error).message}`);
+  }
+  ctx.note(`numakit: run: created the shm key file ${args.path} (mode ${octal(args.mode)})\n`);
+  const created = native.ftok(args.path, args.id);
+  if (created === null) throw new NumakitError(`${what}: the key file vanished after it was created`);
+  return { key: created, createdKey: true };
+}
+
+/**
+ * The segment of `key`, created (with --length) where there is none. Nothing half made: where it
+ * cannot be, the key file this run created goes too (`dropKey`).
+ */
+function findOrCreateSegment(
+  native: Native,
+  args: ShmArgs,
+  ctx: ShmContext,
+  key: number,
+  dropKey: () => void,
+): { segment: number; createdSegment: boolean } {
+  const huge = args.huge ? native.SHM_HUGETLB : 0;
+  // Looked up with size 0: shmget refuses a size larger than the existing segment's.
+  const id = native.shmget(key, 0, huge);
+  if (id !== null) return { segment: id, createdSegment: false };
+  if (args.length === undefined) {
+    dropKey();
+    throw new SpecError(`--shm ${args.path}: no such segment; give --length to create one`);
+  }
+  const size = args.offset + args.length;
+  let segment: number;
+  try {
+    segment = native.shmget(key, size, native.IPC_CREAT | args.mode | huge)!;
+  } catch (e) {
+    dropKey();
+    throw e;
+  }
+  ctx.note(
+    `numakit: run: created the shared memory segment ${args.path} (id ${args.id}, mode ${octal(args.mode)}, ${formatBytes(size)})\n`,
+  );
+  return { segment, createdSegment: true };
 }
 
 /** /proc/meminfo's Hugepagesize (the size SHM_HUGETLB segments use), 2 MiB when unknown. */

@@ -19,15 +19,11 @@ import { checkBinding, matchMetric, runWorkload, type WorkloadEnv } from './ab_w
 import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
 import { seededRandom, shuffled } from './stats.js';
 
-export interface AbArgs {
+/** The options the result records (runs, warmup, settle, seed, --numa-balancing), the metric as a RegExp. */
+export interface AbArgs extends Omit<AbResult['options'], 'metric'> {
   readonly command: readonly string[];
   readonly variants: readonly ParsedVariant[];
-  readonly runs: number;
-  readonly warmup: number;
-  readonly settleS: number;
-  readonly seed: number;
   readonly metric: { readonly regex: RegExp; readonly better: 'higher' | 'lower' } | null;
-  readonly numaBalancing: 'keep' | 'on' | 'off';
   readonly stateDir: string;
   /** What `numakit apply --profile NAME` would change here: a tuned:NAME variant's changes (cli/profile_source.ts). */
   readonly profileChanges: (system: System, name: string) => readonly Change[];
@@ -98,42 +94,13 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
   preflight(a, env, system);
   const start = loadAverage(root);
   const time = new Date().toISOString();
-  const runs: AbRun[] = [];
-  const notes: string[] = [];
-  const undo: { what: string; run: () => Promise<void> | void }[] = [];
   const plan = schedule(a);
-  try {
-    if (a.numaBalancing !== 'keep') {
-      const cs = applyChanges(system, numaBalancingPlan(system, a.numaBalancing), {
-        stateDir: a.stateDir,
-        source: 'bench ab --numa-balancing',
-      });
-      if (cs !== null)
-        undo.push({
-          what: `kernel.numa_balancing (change set ${cs.id})`,
-          run: () => undoChanges(system, cs, a.stateDir),
-        });
-    }
-    for (const [i, p] of plan.entries()) {
-      if (signal.aborted) break;
-      if (i > 0 && a.settleS > 0) await sleep(a.settleS * 1000, undefined, { signal }).catch(() => undefined);
-      if (signal.aborted) break;
-      runs.push(await oneRun(a, env, system, p));
-      a.progress?.(i + 1, plan.length, `${p.v.name} run ${p.round}${p.warmup ? ' (warmup)' : ''}`);
-    }
-  } finally {
-    for (const u of undo.reverse()) {
-      await u.run();
-      a.log(`bench ab: restored ${u.what}`);
-    }
-  }
+  const runs = await runSchedule(a, env, system, plan);
   if (signal.aborted)
     throw new NumakitError(
       `bench ab: interrupted after ${runs.length} of ${plan.length} runs; the workload was stopped and every change put back`,
       130,
     );
-  for (const r of runs.filter((x) => !x.ok))
-    notes.push(`${r.variant} run ${r.round}${r.warmup ? ' (warmup)' : ''} ${r.note}: excluded from the statistics`);
   return {
     schemaVersion: 1,
     kind: 'bench-ab',
@@ -152,18 +119,54 @@ export async function benchAb(root: SysRoot, a: AbArgs, signal: AbortSignal): Pr
     variants: a.variants.map((v) => ({ name: v.name, kind: v.kind, spec: v.spec })),
     runs,
     summary: summarize(a.variants, runs, { metric: a.metric, seed: a.seed }),
-    notes,
+    notes: runs
+      .filter((r) => !r.ok)
+      .map((r) => `${r.variant} run ${r.round}${r.warmup ? ' (warmup)' : ''} ${r.note}: excluded from the statistics`),
     warnings: warnings(a, settings.numaBalancing),
   };
 }
 
+type Scheduled = ReturnType<typeof schedule>[number];
+
+/**
+ * The runs in their shuffled order, settling between them, until done or interrupted. With
+ * --numa-balancing on or off the setting is held for the whole bench and put back after, also
+ * when a run fails or the bench is interrupted.
+ */
+async function runSchedule(a: AbArgs, env: WorkloadEnv, system: System, plan: Scheduled[]): Promise<AbRun[]> {
+  const runs: AbRun[] = [];
+  const undo: { what: string; run: () => Promise<void> | void }[] = [];
+  try {
+    if (a.numaBalancing !== 'keep') {
+      const cs = applyChanges(system, numaBalancingPlan(system, a.numaBalancing), {
+        stateDir: a.stateDir,
+        source: 'bench ab --numa-balancing',
+      });
+      if (cs !== null)
+        undo.push({
+          what: `kernel.numa_balancing (change set ${cs.id})`,
+          run: () => undoChanges(system, cs, a.stateDir),
+        });
+    }
+    for (const [i, p] of plan.entries()) {
+      if (env.signal.aborted) break;
+      if (i > 0 && a.settleS > 0)
+        await sleep(a.settleS * 1000, undefined, { signal: env.signal }).catch(() => undefined);
+      if (env.signal.aborted) break;
+      runs.push(await oneRun(a, env, system, p));
+      a.progress?.(i + 1, plan.length, `${p.v.name} run ${p.round}${p.warmup ? ' (warmup)' : ''}`);
+    }
+  } finally {
+    for (const u of undo.reverse()) {
+      await u.run();
+      a.log(`bench ab: restored ${u.what}`);
+    }
+  }
+  return runs;
+}
+
 /** Sets the variant up, runs the workload once, tears the variant down (also on failure). */
-async function oneRun(
-  a: AbArgs,
-  env: WorkloadEnv,
-  system: System,
-  p: ReturnType<typeof schedule>[number],
-): Promise<AbRun> {
+async function oneRun(a: AbArgs, env: WorkloadEnv, system: System, p: Scheduled): Promise<AbRun> {
   const v = p.v;
   let cs: ChangeSet | null = null;
   let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
@@ -172,10 +175,7 @@ async function oneRun(
       cs = applyChanges(
         system,
         profilePlan(system, a.profileChanges(system, v.profile!), { holdsNumaBalancing: a.numaBalancing !== 'keep' }),
-        {
-          stateDir: a.stateDir,
-          source: `bench ab variant ${v.name}`,
-        },
+        { stateDir: a.stateDir, source: `bench ab variant ${v.name}` },
       );
     // The agent journals into the bench's state directory, beside the bench's own change sets.
     if (v.kind === 'agent')
@@ -183,28 +183,7 @@ async function oneRun(
         a.self,
         v.agentArgs!.includes('--state-dir') ? v.agentArgs! : ['--state-dir', a.stateDir, ...v.agentArgs!],
       );
-    const f = await runWorkload(env, a.command, v.binding);
-    const metric = a.metric === null ? null : matchMetric(a.metric.regex, f.output);
-    const exitedOk = f.exitCode === 0;
-    if (exitedOk && a.metric !== null && metric === null && !env.signal.aborted) {
-      const last = f.output.trim().split('\n').at(-1) ?? '';
-      throw new NumakitError(
-        `bench ab: --metric '${a.metric.regex.source}' matched nothing in the output of ${v.name} run ${p.round} (its last line: '${last.slice(0, 120)}')`,
-      );
-    }
-    const note =
-      f.signal !== null ? `was killed by ${f.signal}` : exitedOk ? undefined : `exited with status ${f.exitCode}`;
-    const { output: _output, ...figures } = f;
-    return {
-      variant: v.name,
-      round: p.round,
-      order: p.order,
-      warmup: p.warmup,
-      ok: exitedOk && !env.signal.aborted,
-      metric,
-      ...figures,
-      ...(note === undefined ? {} : { note }),
-    };
+    return await measuredRun(a, env, p);
   } finally {
     // Torn down after every run; said on stderr when the bench was interrupted.
     const said = env.signal.aborted ? a.log : () => {};
@@ -218,4 +197,31 @@ async function oneRun(
       said(`bench ab: restored profile ${v.profile} (change set ${cs.id})`);
     }
   }
+}
+
+/** The workload once under the variant's binding: its figures, its --metric, and whether it counts. */
+async function measuredRun(a: AbArgs, env: WorkloadEnv, p: Scheduled): Promise<AbRun> {
+  const v = p.v;
+  const f = await runWorkload(env, a.command, v.binding);
+  const metric = a.metric === null ? null : matchMetric(a.metric.regex, f.output);
+  const exitedOk = f.exitCode === 0;
+  if (exitedOk && a.metric !== null && metric === null && !env.signal.aborted) {
+    const last = f.output.trim().split('\n').at(-1) ?? '';
+    throw new NumakitError(
+      `bench ab: --metric '${a.metric.regex.source}' matched nothing in the output of ${v.name} run ${p.round} (its last line: '${last.slice(0, 120)}')`,
+    );
+  }
+  const note =
+    f.signal !== null ? `was killed by ${f.signal}` : exitedOk ? undefined : `exited with status ${f.exitCode}`;
+  const { output: _output, ...figures } = f;
+  return {
+    variant: v.name,
+    round: p.round,
+    order: p.order,
+    warmup: p.warmup,
+    ok: exitedOk && !env.signal.aborted,
+    metric,
+    ...figures,
+    ...(note === undefined ? {} : { note }),
+  };
 }

@@ -3,7 +3,7 @@
 // inherits them, and no numakit start-up is counted in the workload's time. CPU, faults and
 // context switches are getrusage(RUSAGE_CHILDREN) across the child's life (the whole process
 // tree that it waited for); numastat counters are system-wide deltas per node.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { NumakitError } from '../model/errors.js';
 import type { AbRun } from '../model/bench.js';
 import type * as Native from '../native/index.js';
@@ -82,30 +82,10 @@ export async function runWorkload(
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const kill = () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-      setTimeout(
-        () => child.exitCode === null && child.signalCode === null && process.kill(-child.pid!, 'SIGKILL'),
-        3000,
-      ).unref();
-    } catch {}
-  };
+  const kill = () => killGroup(child);
   env.signal.addEventListener('abort', kill, { once: true });
   try {
-    const exit = await new Promise<{ code: number | null; signal: string | null; wallS: number }>((resolve, reject) => {
-      child.once('error', (e: NodeJS.ErrnoException) =>
-        reject(
-          new NumakitError(
-            `bench ab: cannot run '${cmd[0]}': ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`,
-            e.code === 'ENOENT' ? 127 : 126,
-          ),
-        ),
-      );
-      child.once('exit', (code, signal) =>
-        resolve({ code, signal, wallS: Number(process.hrtime.bigint() - t0) / 1e9 }),
-      );
-    });
+    const exit = await exitOf(child, cmd, t0);
     const ru = env.native.childrenRusage();
     const after = numastat(env.root, env.nodes);
     if (child.stdout!.readableEnded === false) await new Promise((r) => child.once('close', r));
@@ -126,6 +106,39 @@ export async function runWorkload(
   } finally {
     env.signal.removeEventListener('abort', kill);
   }
+}
+
+/** SIGTERM to the workload's process group, SIGKILL 3 s later if it has not exited. */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+    setTimeout(
+      () => child.exitCode === null && child.signalCode === null && process.kill(-child.pid!, 'SIGKILL'),
+      3000,
+    ).unref();
+  } catch {}
+}
+
+/**
+ * How the workload ended, and its wall time from `t0` to its exit; a command that cannot be
+ * started is exit 127 (not found) or 126, as a shell says.
+ */
+function exitOf(
+  child: ChildProcess,
+  cmd: readonly string[],
+  t0: bigint,
+): Promise<{ code: number | null; signal: string | null; wallS: number }> {
+  return new Promise((resolve, reject) => {
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new NumakitError(
+          `bench ab: cannot run '${cmd[0]}': ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`,
+          e.code === 'ENOENT' ? 127 : 126,
+        ),
+      ),
+    );
+    child.once('exit', (code, signal) => resolve({ code, signal, wallS: Number(process.hrtime.bigint() - t0) / 1e9 }));
+  });
 }
 
 /** The last match of `re`'s first group in `output`, as a number; null when none. */

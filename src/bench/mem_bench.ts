@@ -7,8 +7,8 @@ import type { Topology } from '../model/topology.js';
 import { parseNodeSpec } from '../policy/nodespec.js';
 import { readProcStatus } from '../sysfs/proc_status.js';
 import type { SysRoot } from '../sysfs/root.js';
-import { planMem, type PlanNode } from './mem_plan.js';
-import { runMem } from './mem_run.js';
+import { planMem, type MemPlan, type PlanNode } from './mem_plan.js';
+import { runMem, type MemRunResult } from './mem_run.js';
 import { benchNodes, loadAverage, readBenchSettings } from './settings.js';
 
 export interface MemArgs extends Omit<MemOptions, 'arrayBytes' | 'latencyBytes'> {
@@ -57,14 +57,41 @@ function warnings(topo: Topology, settings: ReturnType<typeof readBenchSettings>
   return out;
 }
 
+/** --huge-pages: the buffer is a WebAssembly memory, which only transparent huge pages can back. */
+function requireThp(thp: string | null): void {
+  if (thp === null || thp === 'never')
+    throw new NumakitError(
+      `--huge-pages needs transparent huge pages, but sys/kernel/mm/transparent_hugepage/enabled is ${thp === null ? 'absent' : '[never]'} (hugetlbfs pages cannot back a WebAssembly memory)`,
+    );
+}
+
+/** What a reader must know about the figures: the plan's and the run's notes, then what this machine and these options mean. */
+function figureNotes(topo: Topology, args: MemArgs, plan: MemPlan, run: MemRunResult): string[] {
+  const notes = [...plan.notes, ...run.notes];
+  if (topo.nodes.length === 1)
+    notes.push(
+      "one NUMA node: every access here is local, so each matrix has one cell, this machine's local figure; there is no remote figure to compare it with",
+    );
+  if (args.latency) notes.push(PREFETCH_NOTE);
+  const single = plan.rows.filter((r) => r.cpus.length < 2);
+  if (args.loaded && single.length > 0)
+    notes.push(
+      `loaded latency needs two CPUs on a node (one chases, the others stream): not measured for node(s) ${single.map((r) => r.node).join(', ')}`,
+    );
+  const huge = [...run.bandwidth, ...run.latency]
+    .map((c) => c.placement.hugeShare)
+    .filter((h): h is number => h !== null);
+  if (args.hugePages && huge.length > 0)
+    notes.push(
+      `transparent huge pages backed ${(Math.min(...huge) * 100).toFixed(0)}% or more of the buffer (smaps AnonHugePages)`,
+    );
+  return notes;
+}
+
 export async function benchMem(root: SysRoot, args: MemArgs): Promise<MemResult> {
   const topo = discoverTopology(root, { devices: false, caches: false });
   const settings = readBenchSettings(root, topo);
-  if (args.hugePages && (settings.thp === null || settings.thp === 'never')) {
-    throw new NumakitError(
-      `--huge-pages needs transparent huge pages, but sys/kernel/mm/transparent_hugepage/enabled is ${settings.thp === null ? 'absent' : '[never]'} (hugetlbfs pages cannot back a WebAssembly memory)`,
-    );
-  }
+  if (args.hugePages) requireThp(settings.thp);
   const plan = planMem(planNodes(root, topo), {
     nodes: selectNodes(args.nodes, topo),
     threads: args.threads,
@@ -88,26 +115,7 @@ export async function benchMem(root: SysRoot, args: MemArgs): Promise<MemResult>
     bandwidth: args.bandwidth,
     latency: args.latency,
   };
-  const notes = [...plan.notes, ...run.notes];
-  if (topo.nodes.length === 1)
-    notes.push(
-      "one NUMA node: every access here is local, so each matrix has one cell, this machine's local figure; there is no remote figure to compare it with",
-    );
-  if (args.latency) notes.push(PREFETCH_NOTE);
-  if (args.loaded && plan.rows.some((r) => r.cpus.length < 2))
-    notes.push(
-      `loaded latency needs two CPUs on a node (one chases, the others stream): not measured for node(s) ${plan.rows
-        .filter((r) => r.cpus.length < 2)
-        .map((r) => r.node)
-        .join(', ')}`,
-    );
-  const huge = [...run.bandwidth, ...run.latency]
-    .map((c) => c.placement.hugeShare)
-    .filter((h): h is number => h !== null);
-  if (args.hugePages && huge.length > 0)
-    notes.push(
-      `transparent huge pages backed ${(Math.min(...huge) * 100).toFixed(0)}% or more of the buffer (smaps AnonHugePages)`,
-    );
+  const notes = figureNotes(topo, args, plan, run);
   return {
     schemaVersion: 1,
     kind: 'bench-mem',

@@ -1,7 +1,7 @@
 // Reading a saved bench result (--save) back, checked enough that compare can trust it.
-import { readFileSync } from 'node:fs';
 import type { AbResult, MemResult } from '../model/bench.js';
 import { NumakitError } from '../model/errors.js';
+import { readNamedFile } from '../runtime/named_file.js';
 
 export function parseResult(text: string, path: string): MemResult | AbResult {
   let v: unknown;
@@ -28,11 +28,5 @@ export function parseResult(text: string, path: string): MemResult | AbResult {
 }
 
 export function readResult(path: string): MemResult | AbResult {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new NumakitError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  return parseResult(text, path);
+  return parseResult(readNamedFile(path), path);
 }

@@ -1,13 +1,13 @@
 // One fleet input -> what it says about its host: a snapshot archive (read in memory, audited
 // with doctor under the report's profile) or a doctor --json file. Errors are one line naming
 // the file; src/cli/commands/fleet.ts lists them and reports the rest.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { NumakitError, SysfsParseError } from '../model/errors.js';
 import type { HostPart, InputKind } from '../model/fleet.js';
 import { hostNameOf } from '../sysfs/hostname.js';
 import { readText } from '../sysfs/read.js';
 import { treeRoot, type SysRoot } from '../sysfs/root.js';
+import { readNamedFile } from '../runtime/named_file.js';
 
 export type PartResult = { ok: true; part: HostPart } | { ok: false; file: string; message: string };
 
@@ -69,13 +69,7 @@ async function readSnapshotPart(file: string, profileName: string): Promise<Host
 
 async function readDoctorPart(file: string): Promise<HostPart> {
   const { parseDoctorJson } = await import('../policy/fleet/doctor_json.js');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new NumakitError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  const d = parseDoctorJson(text, file);
+  const d = parseDoctorJson(readNamedFile(file), file);
   return {
     kind: 'doctor',
     file,

@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InputProblem } from '../model/fleet.js';
 import { inputKind } from './host.js';
+import { reasonOf } from '../runtime/named_file.js';
 
 function walk(dir: string, out: string[]): void {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -39,7 +40,7 @@ export function listFleetInputs(paths: readonly string[]): { files: string[]; pr
     } catch (e) {
       problems.push({
         input: p,
-        message: `${p}: cannot list (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        message: `${p}: cannot list (${reasonOf(e)})`,
       });
       continue;
     }

@@ -1,5 +1,5 @@
 // numakit agent [OPTIONS] | numakit agent restore: the placement daemon and its undo.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSystem } from '../../actuate/system.js';
 import { readPageSize } from '../../discover/node_stat.js';
@@ -12,6 +12,8 @@ import { stateDirOption } from '../state_dir_option.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { requireRoot } from '../privileges.js';
+import { readNamedFile } from '../../runtime/named_file.js';
+import type { AgentMetrics } from '../../agent/metrics.js';
 
 const OPTIONS = {
   ...AGENT_KEYS,
@@ -52,15 +54,7 @@ async function configOf(values: Values<typeof OPTIONS>): Promise<AgentConfig> {
   let cfg = DEFAULT_AGENT;
   const file = values.config;
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new NumakitError(
-        `--config ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
-    }
-    cfg = await parseConfigFile(text, file);
+    cfg = await parseConfigFile(readNamedFile(file, { label: `--config ${file}` }), file);
   }
   const flags = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'config')) as Record<
     string,
@@ -120,76 +114,26 @@ systemd unit runs it as ExecStopPost.`,
 
 async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   const cfg = await configOf(values);
-  if (!cfg.advise) {
-    requireRealRoot(ctx.root, 'agent');
-    requireRoot(
-      'agent',
-      "CAP_SYS_NICE to set other processes' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither",
-    );
-  }
-  if (cfg.unit === 'cgroup' && !(await import('../../sysfs/cgroup_v2.js')).hasCgroupV2(ctx.root)) {
-    throw new NumakitError(
-      "agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit's memory per node comes from its memory.numa_stat); use --unit process",
-    );
-  }
+  await checkCanRun(cfg, ctx);
   const [{ runAgent }, { nativeOps }] = await Promise.all([import('../../agent/run.js'), import('../../agent/ops.js')]);
-  const metrics =
-    cfg.metrics === null
-      ? null
-      : await (await import('../../agent/metrics.js')).startMetrics(cfg.metrics, {
-          root: ctx.root,
-          tokenFile: cfg.metricsTokenFile ?? undefined,
-          webConfigFile: cfg.metricsWebConfigFile ?? undefined,
-          insecurePublic: cfg.metricsInsecurePublic,
-          log: ctx.err,
-        });
+  const metrics = await startAgentMetrics(cfg, ctx);
   const log = (l: string) => {
     ctx.out(`${l}\n`);
     metrics?.logged(l);
   };
-  const what = {
-    pid: process.pid,
-    intervalSeconds: cfg.intervalMs / 1000,
-    maxIntervalSeconds: maxIntervalOf(cfg) / 1000,
-    watchSeconds: cfg.once ? 0 : cfg.watchMs / 1000,
-    tune: cfg.tune,
-    strategy: cfg.strategy,
-    advise: cfg.advise,
-    metrics: metrics?.address ?? null,
-  };
-  // Printed once the baseline sample is taken: from here, a misplaced process is acted on within an interval.
-  const upTo =
-    what.maxIntervalSeconds > what.intervalSeconds
-      ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)`
-      : '';
-  const watching = what.watchSeconds > 0 ? `, new processes looked at every ${what.watchSeconds}s` : '';
-  const adviseOnly = cfg.advise ? ', advise only' : '';
-  const metricsAt = metrics ? `, metrics on ${metrics.scheme}://${metrics.address}/metrics (${metrics.access})` : '';
-  const readyText = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}${watching}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
+  const ready = readyLine(cfg, metrics);
   const systemd = await systemdNotifications(ctx);
   // Under systemd (Type=notify) the same moment is READY=1, then the watchdog pings.
   const onReady = () => {
-    log(
-      cfg.logFormat === 'json'
-        ? JSON.stringify({ time: new Date().toISOString(), event: 'ready', ...what })
-        : readyText,
-    );
-    systemd.ready(readyText.replace(/^numakit agent ready: /, ''));
+    log(cfg.logFormat === 'json' ? logEvent('ready', ready.fields) : ready.text);
+    systemd.ready(ready.text.replace(/^numakit agent ready: /, ''));
   };
   // A snapshot holds one reading of each process's CPU time: between two passes nobody uses any
   // CPU, and the agent weighs only busy processes. Said once, with where the same processes'
   // placement can be seen (CPU time since each started), instead of a silent "ready".
   if (!ctx.root.isReal) {
     const note = snapshotNote(ctx.root.label, cfg.minCpu);
-    log(
-      cfg.logFormat === 'json'
-        ? JSON.stringify({
-            time: new Date().toISOString(),
-            event: 'snapshot',
-            note: note.replace(/^numakit agent: /, ''),
-          })
-        : note,
-    );
+    log(cfg.logFormat === 'json' ? logEvent('snapshot', { note: note.replace(/^numakit agent: /, '') }) : note);
   }
   const ops = await nativeOps(ctx.root);
   const heap = await heapPacer(ctx);
@@ -211,6 +155,66 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
     systemd.stop();
     await metrics?.close();
   }
+}
+
+/** Acting needs root on the real machine (--advise does not); --unit cgroup needs a cgroup v2 tree. */
+async function checkCanRun(cfg: AgentConfig, ctx: Context): Promise<void> {
+  if (!cfg.advise) {
+    requireRealRoot(ctx.root, 'agent');
+    requireRoot(
+      'agent',
+      "CAP_SYS_NICE to set other processes' CPU affinity and move their pages, /proc/sys writes for kernel.numa_balancing, and the journal; --advise needs neither",
+    );
+  }
+  if (cfg.unit === 'cgroup' && !(await import('../../sysfs/cgroup_v2.js')).hasCgroupV2(ctx.root)) {
+    throw new NumakitError(
+      "agent --unit cgroup: no cgroup v2 hierarchy at /sys/fs/cgroup (each unit's memory per node comes from its memory.numa_stat); use --unit process",
+    );
+  }
+}
+
+/** The --metrics endpoint, started before the first pass; null without --metrics. */
+async function startAgentMetrics(cfg: AgentConfig, ctx: Context): Promise<AgentMetrics | null> {
+  if (cfg.metrics === null) return null;
+  const { startMetrics } = await import('../../agent/metrics.js');
+  return startMetrics(cfg.metrics, {
+    root: ctx.root,
+    tokenFile: cfg.metricsTokenFile ?? undefined,
+    webConfigFile: cfg.metricsWebConfigFile ?? undefined,
+    insecurePublic: cfg.metricsInsecurePublic,
+    log: ctx.err,
+  });
+}
+
+/** One line of --log-format json: the time, the event and its fields. */
+function logEvent(event: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ time: new Date().toISOString(), event, ...fields });
+}
+
+/**
+ * What "ready" says, as text and as the json log's fields. Printed once the baseline sample is
+ * taken: from here, a misplaced process is acted on within an interval.
+ */
+function readyLine(cfg: AgentConfig, metrics: AgentMetrics | null): { text: string; fields: Record<string, unknown> } {
+  const what = {
+    pid: process.pid,
+    intervalSeconds: cfg.intervalMs / 1000,
+    maxIntervalSeconds: maxIntervalOf(cfg) / 1000,
+    watchSeconds: cfg.once ? 0 : cfg.watchMs / 1000,
+    tune: cfg.tune,
+    strategy: cfg.strategy,
+    advise: cfg.advise,
+    metrics: metrics?.address ?? null,
+  };
+  const upTo =
+    what.maxIntervalSeconds > what.intervalSeconds
+      ? ` (up to ${what.maxIntervalSeconds}s while there is nothing to do)`
+      : '';
+  const watching = what.watchSeconds > 0 ? `, new processes looked at every ${what.watchSeconds}s` : '';
+  const adviseOnly = cfg.advise ? ', advise only' : '';
+  const metricsAt = metrics ? `, metrics on ${metrics.scheme}://${metrics.address}/metrics (${metrics.access})` : '';
+  const text = `numakit agent ready: pid ${what.pid}, every ${what.intervalSeconds}s${upTo}${watching}, tune ${what.tune}, strategy ${what.strategy}${adviseOnly}${metricsAt}`;
+  return { text, fields: what };
 }
 
 /**

@@ -1,15 +1,14 @@
 // numakit apply (--profile NAME | --from-doctor | FILE) [--dry-run | --yes] [--persist DIR] [--state-dir DIR]
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { applyPlan } from '../../actuate/apply.js';
+import { applyPlan, type PersistFile } from '../../actuate/apply.js';
 import { isSystemConfigDir, persistFiles, tunedProfileIn, writePersistFiles } from '../../actuate/persist.js';
 import { openSystem, type System } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { planChanges } from '../../actuate/targets.js';
 import { openTuned } from '../../actuate/tuned_adm.js';
 import { openIrqbalance } from '../../actuate/irqbalance_socket.js';
-import { dedupeChanges, type Change, type ChangeSet } from '../../model/change.js';
-import { NumakitError, UsageError } from '../../model/errors.js';
+import { dedupeChanges, type Change, type ChangeSet, type PlannedChange } from '../../model/change.js';
+import { UsageError } from '../../model/errors.js';
 import { parsePlacement } from '../../policy/knowledge/placement.js';
 import type { Placement } from '../../policy/knowledge/types.js';
 import { renderApplied, renderPlan } from '../../render/changes.js';
@@ -21,6 +20,7 @@ import { stateDirOf, stateDirOption } from '../state_dir_option.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { requireRoot } from '../privileges.js';
 import { PLACEMENT_HELP, PROFILE_HELP } from '../profile_help.js';
+import { readNamedFile } from '../../runtime/named_file.js';
 
 const SOURCES = 'sources (exactly one)';
 const OPTIONS = {
@@ -112,14 +112,7 @@ async function loadSource(
     return src;
   }
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new NumakitError(
-        `${file}: cannot read the change file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
-    }
+    const text = readNamedFile(file, { what: 'the change file' });
     // yaml and zod only for a change file: together about 65 ms of CPU to load, more than
     // the rest of `apply --profile`.
     const { parseChangeFile } = await import('../../policy/tuning/change_file.js');
@@ -153,36 +146,16 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     throw new UsageError('apply: --dry-run and --yes cannot be used together (--dry-run is the default; --yes writes)');
   // --json: one object at the end instead of the text as it goes.
   const say = values.json ? () => {} : ctx.out;
-  if (yes) {
-    requireRealRoot(ctx.root, 'apply --yes');
-    requireRoot(
-      'apply --yes',
-      'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run',
-    );
-  }
-  const sys = openSystem(ctx.root, {
-    services: ctx.root.isReal ? openSystemctl() : null,
-    tuned: yes && ctx.root.isReal ? openTuned(ctx.root) : null,
-    irqbalance: ctx.root.isReal ? openIrqbalance(ctx.root) : null,
-  });
+  const sys = openApplySystem(ctx, yes);
   const source = await loadSource(values, positionals[0], sys, ctx.err);
   const plan = planChanges(sys, dedupeChanges(source.changes));
-  const texts =
-    values.persist === undefined ? [] : renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase });
-  const files = values.persist === undefined ? [] : persistFiles(values.persist, texts);
-  const tunedProfile = values.persist === undefined ? undefined : tunedProfileIn(values.persist, texts);
+  const { files, tunedProfile } = persistOf(values.persist, plan, source);
   const nothing = !plan.some((p) => p.action === 'change') && files.length === 0;
+  const showPlan = (dryRun: boolean) =>
+    say(renderPlan(plan, { source: source.header ?? source.label, dryRun, leftAlone: source.notes }));
   // With --yes the list of changes is printed once the journal holds the change set (not before a refusal).
-  if (!yes || nothing)
-    say(renderPlan(plan, { source: source.header ?? source.label, dryRun: !yes, leftAlone: source.notes }));
-  if (!yes && files.length > 0) {
-    if (isSystemConfigDir(values.persist!)) {
-      say(`would write (add --yes to write into ${values.persist}):\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
-    } else {
-      writePersistFiles(files);
-      say(`wrote the persistent form for review:\n${files.map((f) => `  ${f.path}`).join('\n')}\n`);
-    }
-  }
+  if (!yes || nothing) showPlan(!yes);
+  if (!yes && files.length > 0) say(persistDryRun(values.persist!, files));
   const json = (changeSet?: ChangeSet) =>
     values.json &&
     ctx.out(
@@ -198,20 +171,56 @@ async function run({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: 
     json();
     return 0;
   }
-  const stateDir = stateDirOf(values);
   const cs = applyPlan(sys, plan, {
-    stateDir,
+    stateDir: stateDirOf(values),
     source: source.label,
     persist: files,
     ...(tunedProfile === undefined ? {} : { tunedProfile }),
-    onStart: () =>
-      say(renderPlan(plan, { source: source.header ?? source.label, dryRun: false, leftAlone: source.notes })),
+    onStart: () => showPlan(false),
     log: (l) => say(`  ${l}\n`),
     warn: (l) => ctx.err(`numakit: warning: ${l}\n`),
   });
   say(renderApplied(cs, { stateDir: values['state-dir'] }));
   json(cs);
   return 0;
+}
+
+/** The system apply acts on; --yes needs root on the real machine. */
+function openApplySystem(ctx: Context, yes: boolean): System {
+  if (yes) {
+    requireRealRoot(ctx.root, 'apply --yes');
+    requireRoot(
+      'apply --yes',
+      'it writes kernel knobs (/proc/sys, /sys, /proc/irq), stops or starts units and journals the old values; run it without --yes for the dry run',
+    );
+  }
+  return openSystem(ctx.root, {
+    services: ctx.root.isReal ? openSystemctl() : null,
+    tuned: yes && ctx.root.isReal ? openTuned(ctx.root) : null,
+    irqbalance: ctx.root.isReal ? openIrqbalance(ctx.root) : null,
+  });
+}
+
+/** --persist DIR: the files that make the plan last across reboots, and the tuned profile among them. */
+function persistOf(
+  dir: string | undefined,
+  plan: PlannedChange[],
+  source: Source,
+): { files: PersistFile[]; tunedProfile: string | undefined } {
+  if (dir === undefined) return { files: [], tunedProfile: undefined };
+  const texts = renderPersistFiles(plan, { name: source.name, tunedBase: source.tunedBase });
+  return { files: persistFiles(dir, texts), tunedProfile: tunedProfileIn(dir, texts) };
+}
+
+/**
+ * The dry run's word on --persist: into a system directory (/etc ...) only with --yes; anywhere
+ * else the files are written now, for review.
+ */
+function persistDryRun(dir: string, files: readonly PersistFile[]): string {
+  const list = files.map((f) => `  ${f.path}`).join('\n');
+  if (isSystemConfigDir(dir)) return `would write (add --yes to write into ${dir}):\n${list}\n`;
+  writePersistFiles(files);
+  return `wrote the persistent form for review:\n${list}\n`;
 }
 
 const apply: CommandModule<ParsedOptions<typeof OPTIONS>> = {

@@ -5,6 +5,7 @@ import type { BandwidthCell } from '../../model/bench.js';
 import { NumakitError } from '../../model/errors.js';
 import type { Change } from '../../model/change.js';
 import type { SysRoot } from '../../sysfs/root.js';
+import { reasonOf } from '../../runtime/named_file.js';
 
 export interface WeightsSource {
   readonly name: string;
@@ -19,8 +20,7 @@ function benchCells(file: string): BandwidthCell[] {
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw new NumakitError(`apply: --interleave-weights ${file}: cannot read it as JSON (${why})`);
+    throw new NumakitError(`apply: --interleave-weights ${file}: cannot read it as JSON (${reasonOf(e)})`);
   }
   const d = doc as { kind?: unknown; bandwidth?: unknown };
   if (d?.kind !== 'bench-mem' || !Array.isArray(d.bandwidth))

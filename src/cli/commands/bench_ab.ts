@@ -8,8 +8,12 @@ import { parseOptions } from '../parse_options.js';
 import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 import { selfCommand } from '../self.js';
+import { stopOnSignals } from '../stop_signals.js';
 import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 import { stateDirOf, stateDirOption } from '../state_dir_option.js';
+
+/** What bench ab does unless told: counted runs per variant, warmup runs, seconds between runs. */
+const DEFAULT = { runs: 5, warmup: 0, settleS: 1 } as const;
 
 const OPTIONS = {
   variant: {
@@ -21,10 +25,10 @@ const OPTIONS = {
   runs: {
     type: 'string',
     value: 'N',
-    help: 'counted runs per variant, at least 3 (default 5); a verdict needs at least 5\nsuccessful runs of each variant (fewer: the interval is printed, "no verdict")',
+    help: `counted runs per variant, at least 3 (default ${DEFAULT.runs}); a verdict needs at least 5\nsuccessful runs of each variant (fewer: the interval is printed, "no verdict")`,
   },
-  warmup: { type: 'string', value: 'N', help: 'uncounted runs per variant first (default 0)' },
-  settle: { type: 'string', value: 'S', help: 'pause between runs (default 1s)' },
+  warmup: { type: 'string', value: 'N', help: `uncounted runs per variant first (default ${DEFAULT.warmup})` },
+  settle: { type: 'string', value: 'S', help: `pause between runs (default ${DEFAULT.settleS}s)` },
   seed: {
     type: 'string',
     value: 'N',
@@ -86,17 +90,17 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     throw new UsageError(
       "bench ab: no workload; give it after '--': numakit bench ab --variant ... -- COMMAND [ARGS...]",
     );
-  const runs = values.runs === undefined ? 5 : positiveInt(values.runs, '--runs');
+  const runs = values.runs === undefined ? DEFAULT.runs : positiveInt(values.runs, '--runs');
   if (runs < 3) throw new UsageError(`bench ab: --runs ${runs}: at least 3 (a confidence interval needs a spread)`);
   const args = {
     command,
     variants,
     runs,
     metric: metricOf(values),
-    warmup: values.warmup === undefined ? 0 : positiveInt(values.warmup, '--warmup'),
-    settleS: values.settle === undefined ? 1 : seconds(values.settle, '--settle'),
+    warmup: values.warmup === undefined ? DEFAULT.warmup : positiveInt(values.warmup, '--warmup'),
+    settleS: values.settle === undefined ? DEFAULT.settleS : seconds(values.settle, '--settle'),
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : positiveInt(values.seed, '--seed'),
-    numaBalancing: (values['numa-balancing'] ?? 'keep') as 'keep' | 'on' | 'off',
+    numaBalancing: (values['numa-balancing'] ?? 'keep') as AbResult['options']['numaBalancing'],
     stateDir: stateDirOf(values),
     self: selfCommand(),
   };
@@ -106,10 +110,7 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
     import('../profile_source.js'),
   ]);
   const progress = stderrProgress();
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stop = stopOnSignals();
   let result: AbResult;
   try {
     result = await benchAb(
@@ -120,12 +121,11 @@ async function run({ values, command }: AbParsed, ctx: Context): Promise<number>
         progress: progress.update,
         log: (l) => ctx.err(`${l}\n`),
       },
-      abort.signal,
+      stop.abort.signal,
     );
   } finally {
     progress.done();
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stop.off();
   }
   const { renderAbText } = await import('../../render/bench/ab_text.js');
   ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAbText(result));

@@ -9,6 +9,11 @@ import { positiveInt, seconds } from './bench_values.js';
 import { stderrProgress } from './bench_progress.js';
 import { BENCH_OUTPUT_OPTIONS } from './bench_output_options.js';
 
+/** STREAM's rule: at least this many timed reps per kernel. */
+const MIN_REPEATS = 5;
+/** What bench mem does unless told: timed reps per kernel, and seconds per kernel and per latency figure. */
+const DEFAULT = { repeats: MIN_REPEATS, seconds: 0.5 } as const;
+
 const OPTIONS = {
   nodes: {
     type: 'string',
@@ -26,8 +31,16 @@ const OPTIONS = {
     value: 'SIZE',
     help: 'the latency cycle (default 256M, or 4x the last-level cache if larger)',
   },
-  seconds: { type: 'string', value: 'S', help: 'at least this long per kernel and per latency figure (default 0.5)' },
-  repeats: { type: 'string', value: 'N', help: 'timed reps per kernel, at least 5 (default 5)' },
+  seconds: {
+    type: 'string',
+    value: 'S',
+    help: `at least this long per kernel and per latency figure (default ${DEFAULT.seconds})`,
+  },
+  repeats: {
+    type: 'string',
+    value: 'N',
+    help: `timed reps per kernel, at least ${MIN_REPEATS} (default ${DEFAULT.repeats})`,
+  },
   only: {
     type: 'string',
     value: 'WHAT',
@@ -48,15 +61,16 @@ async function run({ values }: Parsed, ctx: Context): Promise<number> {
   if (values.loaded && only === 'bandwidth')
     throw new UsageError('bench mem: --loaded measures latency; it cannot go with --only bandwidth');
   const threads = values.threads === undefined ? undefined : positiveInt(values.threads, '--threads');
-  const repeats = values.repeats === undefined ? 5 : positiveInt(values.repeats, '--repeats');
-  if (repeats < 5) throw new UsageError(`bench mem: --repeats ${repeats}: STREAM's rule is at least 5 timed reps`);
+  const repeats = values.repeats === undefined ? DEFAULT.repeats : positiveInt(values.repeats, '--repeats');
+  if (repeats < MIN_REPEATS)
+    throw new UsageError(`bench mem: --repeats ${repeats}: STREAM's rule is at least ${MIN_REPEATS} timed reps`);
   const args = {
     nodes: values.nodes,
     threads,
     repeats,
     arrayBytes: size(values.size, '--size'),
     latencyBytes: size(values['latency-size'], '--latency-size'),
-    seconds: values.seconds === undefined ? 0.5 : seconds(values.seconds, '--seconds'),
+    seconds: values.seconds === undefined ? DEFAULT.seconds : seconds(values.seconds, '--seconds'),
     hugePages: values['huge-pages'] === true,
     loaded: values.loaded === true,
     bandwidth: only !== 'latency',

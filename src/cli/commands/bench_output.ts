@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AbResult, MemResult } from '../../model/bench.js';
 import { NumakitError } from '../../model/errors.js';
 import type { Context } from '../context.js';
+import { reasonOf } from '../../runtime/named_file.js';
 
 export type BenchResult = MemResult | AbResult;
 
@@ -26,9 +27,7 @@ export async function writeOutputs(
   try {
     mkdirSync(opts.report, { recursive: true });
   } catch (e) {
-    throw new NumakitError(
-      `cannot create ${opts.report}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new NumakitError(`cannot create ${opts.report}: ${reasonOf(e)}`);
   }
   const { renderReportMarkdown } = await import('../../render/bench/report_md.js');
   const { renderReportHtml } = await import('../../render/bench/report_html.js');

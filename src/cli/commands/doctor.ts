@@ -14,6 +14,8 @@ import type { ParsedOptions, CommandModule } from '../options.js';
 import { PLACEMENT_HELP, PROFILE_HELP, PROFILE_NAMES } from '../profile_help.js';
 import { readWarnings } from '../warnings.js';
 
+const DEFAULT_FAIL_ON: ProblemSeverity = 'critical';
+
 const OPTIONS = {
   profile: {
     type: 'string',
@@ -32,7 +34,7 @@ const OPTIONS = {
     type: 'string',
     value: 'LEVEL',
     choices: ['warning', 'critical'],
-    help: 'exit 1 when a finding at or above LEVEL exists: warning | critical\n(default critical); 0 otherwise',
+    help: `exit 1 when a finding at or above LEVEL exists: warning | critical\n(default ${DEFAULT_FAIL_ON}); 0 otherwise`,
   },
   rules: { type: 'boolean', help: 'list the rules and exit' },
 } as const;
@@ -62,11 +64,11 @@ numakit --example spark-2s doctor --profile spark --fail-on warning
 numakit doctor --profile database --placement bound --markdown > numa-report.md`,
     },
   ],
-  exit: { 1: 'a finding at or above --fail-on (default critical)' },
+  exit: { 1: `a finding at or above --fail-on (default ${DEFAULT_FAIL_ON})` },
   async run({ values }, ctx) {
     const ref = profileByName(values.profile ?? 'general');
     const placement = parsePlacement(values.placement);
-    const fail: ProblemSeverity = (values['fail-on'] as ProblemSeverity | undefined) ?? 'critical';
+    const fail: ProblemSeverity = (values['fail-on'] as ProblemSeverity | undefined) ?? DEFAULT_FAIL_ON;
     if (values.rules) {
       ctx.out(RULES.map((r) => `${String(r.number).padStart(2)}  ${r.id.padEnd(18)} ${r.title}`).join('\n') + '\n');
       return 0;

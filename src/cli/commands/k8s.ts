@@ -109,9 +109,16 @@ topology-updater or RTE instead (docs/fleet.md).`,
   run: runNrt,
 };
 
+/** How long agent-stop waits for the agent to put everything back, unless --wait says. */
+const DEFAULT_WAIT = '50s';
+
 const STOP_OPTIONS = {
   'state-dir': stateDirOption("the agent's journal directory"),
-  wait: { type: 'string', value: 'DUR', help: 'how long to wait for it to put everything back (default 50s)' },
+  wait: {
+    type: 'string',
+    value: 'DUR',
+    help: `how long to wait for it to put everything back (default ${DEFAULT_WAIT})`,
+  },
 } as const;
 
 async function runStop({ values }: ParsedOptions<typeof STOP_OPTIONS>, ctx: Context): Promise<number> {
@@ -120,7 +127,7 @@ async function runStop({ values }: ParsedOptions<typeof STOP_OPTIONS>, ctx: Cont
     import('../../actuate/journal.js'),
     import('./k8s_agent.js'),
   ]);
-  const waitMs = parseDuration(values.wait ?? '50s', 'k8s agent-stop: --wait');
+  const waitMs = parseDuration(values.wait ?? DEFAULT_WAIT, 'k8s agent-stop: --wait');
   const stateDir = stateDirOf(values);
   const live = listChangeSets(stateDir).filter((cs) => cs.source === AGENT_SOURCE_NAME && agentRunning(cs));
   if (live.length === 0) {

@@ -11,6 +11,7 @@ import { readNumaMaps } from '../../sysfs/proc_numa_maps.js';
 import { readProcStatus } from '../../sysfs/proc_status.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import type { Context } from '../context.js';
+import { stopOnSignals } from '../stop_signals.js';
 import type { CommandModule, ParsedOptions } from '../options.js';
 
 const OPTIONS = {
@@ -32,32 +33,22 @@ const OPTIONS = {
 
 type Opts = ParsedOptions<typeof OPTIONS>;
 
+/** Signal numbers, for the exit status of a stopped move (128 + N, as a shell reports it). */
 const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+
+/** What a mover did, before the command adds the nodes before and after, the threads and the time. */
+type Moved = Omit<MigrateResult, 'nodesBefore' | 'nodesAfter' | 'threadsMoved' | 'ms'>;
 
 async function run({ values, positionals }: Opts, ctx: Context): Promise<number> {
   if (!ctx.root.isReal)
     throw new NumakitError(`migrate: refusing to act on ${ctx.root.label}: it is a snapshot, not this running system`);
   const [pidText, fromText, toText] = positionals as [string, string, string];
-  if (!/^[1-9]\d{0,9}$/.test(pidText)) throw new UsageError(`migrate: '${pidText}' is not a process id`);
-  const pid = Number(pidText);
-  let mbps = 0;
-  if (values.rate !== undefined) {
-    mbps = Number(values.rate);
-    if (!/^\d+(\.\d+)?$/.test(values.rate) || !(mbps > 0))
-      throw new UsageError(`migrate: --rate '${values.rate}': not a positive number of MB/s`);
-  }
+  const pid = parsePid(pidText);
+  const mbps = parseRate(values.rate);
   const paced = values.paced === true || values.rate !== undefined;
   const { readSystem } = await import('../../actuate/run_binding.js');
   const sys = readSystem(ctx.root);
-  const spec = { allowed: sys.nodes, universe: sys.nodes };
-  const [from, to] = [fromText, toText].map((t) => {
-    try {
-      return parseNodeSpec(t, spec);
-    } catch (e) {
-      if (e instanceof SpecError) throw new SpecError(`migrate: ${e.message}`);
-      throw e;
-    }
-  }) as [number[], number[]];
+  const [from, to] = [parseNodes(fromText, sys.nodes), parseNodes(toText, sys.nodes)];
   for (const n of to)
     if (!sys.memoryNodes.includes(n)) throw new SpecError(`migrate: node ${n} has no memory: it cannot take pages`);
   if (readProcStatus(ctx.root, pid) === null) throw new NumakitError(`migrate: no process ${pid}`);
@@ -69,26 +60,11 @@ async function run({ values, positionals }: Opts, ctx: Context): Promise<number>
     ? moveThreads(ops, pid, cpusOf(sys.nodeCpus, from), cpusOf(sys.nodeCpus, to))
     : null;
   const t0 = performance.now();
-  let result: Omit<MigrateResult, 'nodesBefore' | 'nodesAfter' | 'threadsMoved' | 'ms'>;
-  if (!paced) {
-    const { migratePages } = await import('../../native/migrate_pages.js');
-    const notMoved = migrateOrSay(() => migratePages(pid, { from, to }), pid);
-    const after = nodeBytes(ctx.root, pid);
-    result = {
-      pid,
-      from,
-      to,
-      mover: 'migrate_pages',
-      end: 'done',
-      movedBytes: before !== null && after !== null ? leftBytes(before, after, from) : 0,
-      plannedBytes: null,
-      pagesNotMoved: notMoved,
-    };
-  } else {
-    result = await pacedMove(pid, from, to, mbps, ops, ctx);
-  }
+  const moved = paced
+    ? await pacedMove(pid, from, to, mbps, ops, ctx)
+    : await wholeMove(ctx.root, pid, from, to, before);
   const r: MigrateResult = {
-    ...result,
+    ...moved,
     ms: Math.round(performance.now() - t0),
     threadsMoved,
     nodesBefore: before,
@@ -98,6 +74,53 @@ async function run({ values, positionals }: Opts, ctx: Context): Promise<number>
   if (r.end === 'done') return 0;
   if (r.end === 'stopped') return 128 + (SIGNALS[r.signal as keyof typeof SIGNALS] ?? 15);
   return 1;
+}
+
+function parsePid(text: string): number {
+  if (!/^[1-9]\d{0,9}$/.test(text)) throw new UsageError(`migrate: '${text}' is not a process id`);
+  return Number(text);
+}
+
+/** --rate MBPS: a positive number; 0 (no limit) without it. */
+function parseRate(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const mbps = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(mbps > 0))
+    throw new UsageError(`migrate: --rate '${text}': not a positive number of MB/s`);
+  return mbps;
+}
+
+/** FROM-NODES or TO-NODES, as numactl reads them, any of the machine's nodes allowed. */
+function parseNodes(text: string, nodes: number[]): number[] {
+  try {
+    return parseNodeSpec(text, { allowed: nodes, universe: nodes });
+  } catch (e) {
+    if (e instanceof SpecError) throw new SpecError(`migrate: ${e.message}`);
+    throw e;
+  }
+}
+
+/** One migrate_pages(2), as migratepages: every page on FROM-NODES; what moved is read from numa_maps after. */
+async function wholeMove(
+  root: SysRoot,
+  pid: number,
+  from: number[],
+  to: number[],
+  before: Map<number, number> | null,
+): Promise<Moved> {
+  const { migratePages } = await import('../../native/migrate_pages.js');
+  const notMoved = migrateOrSay(() => migratePages(pid, { from, to }), pid);
+  const after = nodeBytes(root, pid);
+  return {
+    pid,
+    from,
+    to,
+    mover: 'migrate_pages',
+    end: 'done',
+    movedBytes: before !== null && after !== null ? leftBytes(before, after, from) : 0,
+    plannedBytes: null,
+    pagesNotMoved: notMoved,
+  };
 }
 
 function migrateOrSay(move: () => number, pid: number): number {
@@ -126,7 +149,7 @@ async function pacedMove(
   mbps: number,
   ops: Ops,
   ctx: Context,
-): Promise<Omit<MigrateResult, 'nodesBefore' | 'nodesAfter' | 'threadsMoved' | 'ms'>> {
+): Promise<Moved> {
   const [{ movePaced }, { REAL_CLOCK }, { formatBytes }] = await Promise.all([
     import('../../agent/mover.js'),
     import('../../agent/clock.js'),
@@ -135,16 +158,7 @@ async function pacedMove(
   if (from.length === to.length && from.every((n, i) => n === to[i]))
     // Every node maps to itself: nothing to move (the mover would count pages "moved" in place).
     return { pid, from, to, mover: 'paced', end: 'done', movedBytes: 0, plannedBytes: 0, pagesNotMoved: 0 };
-  const stop = new AbortController();
-  let signal: string | undefined;
-  const handlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((name) => {
-    const h = () => {
-      signal ??= name;
-      stop.abort();
-    };
-    process.on(name, h);
-    return () => process.off(name, h);
-  });
+  const stop = stopOnSignals();
   const tty = process.stderr.isTTY === true;
   let shown = 0;
   try {
@@ -152,7 +166,7 @@ async function pacedMove(
       ops,
       clock: REAL_CLOCK,
       pace: { mbps, cpuShare: 1 },
-      signal: stop.signal,
+      signal: stop.abort.signal,
       progress: (moved, planned) => {
         if (!tty || performance.now() - shown < 200) return;
         shown = performance.now();
@@ -169,11 +183,11 @@ async function pacedMove(
       movedBytes: r.movedBytes,
       plannedBytes: r.plannedBytes,
       pagesNotMoved: r.notMoved,
-      ...(r.end === 'stopped' && signal !== undefined ? { signal } : {}),
+      ...(r.end === 'stopped' && stop.signal !== undefined ? { signal: stop.signal } : {}),
       ...(r.message !== undefined ? { message: r.message } : {}),
     };
   } finally {
-    for (const off of handlers) off();
+    stop.off();
   }
 }
 

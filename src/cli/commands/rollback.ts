@@ -1,6 +1,6 @@
 // numakit rollback [ID | --last | --all] [--dry-run] [--state-dir DIR]
 import { isRunning, readJournal } from '../../actuate/journal.js';
-import { rollback, selectForRollback } from '../../actuate/rollback.js';
+import { rollback, selectForRollback, type UndoResult } from '../../actuate/rollback.js';
 import { openSystem } from '../../actuate/system.js';
 import { openSystemctl } from '../../actuate/systemctl.js';
 import { openTuned } from '../../actuate/tuned_adm.js';
@@ -40,27 +40,15 @@ async function run(parsed: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise
   }
 }
 
+type Which = { id: string | undefined; all: boolean };
+
 async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx: Context): Promise<number> {
   if (positionals.length > 0 && (values.last === true || values.all === true))
     throw new UsageError('rollback: give one of ID, --last or --all');
   const stateDir = stateDirOf(values);
-  const which = { id: positionals[0], all: values.all === true };
+  const which: Which = { id: positionals[0], all: values.all === true };
   const warn = (line: string) => ctx.err(`numakit: warning: ${line}\n`);
-  if (values['dry-run']) {
-    const j = readJournal(stateDir);
-    corruptJournalLines(j, stateDir).forEach(warn);
-    const chosen = selectForRollback(j.sets, which);
-    if (values.json)
-      ctx.out(
-        renderChangeSetsJson(
-          'changeSets',
-          chosen.map((cs) => changeSetJson(cs, isRunning(cs))),
-          { dryRun: true },
-        ),
-      );
-    else for (const cs of chosen) ctx.out(renderChangeSet(cs, isRunning(cs)));
-    return 0;
-  }
+  if (values['dry-run']) return dryRun(stateDir, which, values.json === true, ctx);
   requireRealRoot(ctx.root, 'rollback');
   requireRoot(
     'rollback',
@@ -80,20 +68,43 @@ async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx:
         `change set ${r.changeSet.id} (${r.changeSet.source}): restored ${r.restored.length}, ${r.changeSet.status}\n`,
       );
   }
-  if (values.json) {
+  if (values.json) ctx.out(resultsJson(results));
+  throwIfIncomplete(results);
+  return 0;
+}
+
+/** --dry-run: the change sets that would be undone, as apply printed them; nothing is written. */
+function dryRun(stateDir: string, which: Which, json: boolean, ctx: Context): number {
+  const j = readJournal(stateDir);
+  for (const line of corruptJournalLines(j, stateDir)) ctx.err(`numakit: warning: ${line}\n`);
+  const chosen = selectForRollback(j.sets, which);
+  if (json)
     ctx.out(
       renderChangeSetsJson(
         'changeSets',
-        results.map((r) => ({
-          ...changeSetJson(r.changeSet, false),
-          restored: r.restored.length,
-          drifted: r.drifted,
-          failures: r.failures,
-        })),
-        { dryRun: false },
+        chosen.map((cs) => changeSetJson(cs, isRunning(cs))),
+        { dryRun: true },
       ),
     );
-  }
+  else for (const cs of chosen) ctx.out(renderChangeSet(cs, isRunning(cs)));
+  return 0;
+}
+
+function resultsJson(results: readonly UndoResult[]): string {
+  return renderChangeSetsJson(
+    'changeSets',
+    results.map((r) => ({
+      ...changeSetJson(r.changeSet, false),
+      restored: r.restored.length,
+      drifted: r.drifted,
+      failures: r.failures,
+    })),
+    { dryRun: false },
+  );
+}
+
+/** Exit 1 when a value is still changed, or when all are back but the journal could not say so. */
+function throwIfIncomplete(results: readonly UndoResult[]): void {
   const failed = results.flatMap((r) => r.failures);
   if (failed.length > 0)
     throw new NumakitError(`rollback incomplete: still changed (${failed.length}): ${failed.join('; ')}`);
@@ -103,7 +114,6 @@ async function undo({ values, positionals }: ParsedOptions<typeof OPTIONS>, ctx:
       `every value is back, but the journal could not record it (${unrecorded.journalError}): 'numakit journal' may still list change set ${unrecorded.changeSet.id} as not undone`,
     );
   }
-  return 0;
 }
 
 const cmd: CommandModule<ParsedOptions<typeof OPTIONS>> = {

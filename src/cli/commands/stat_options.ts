@@ -6,6 +6,8 @@ import type { ParsedOptions } from '../options.js';
 import { parseOptions } from '../parse_options.js';
 import { MAX_WAIT_MS } from '../../model/timer_limit.js';
 
+/** What --procs and --cgroup do unless told: rows shown, and seconds of CPU time sampled. */
+const DEFAULT = { top: 20, windowSeconds: 1 } as const;
 const NUMASTAT = 'numastat options';
 export const STAT_OPTIONS = {
   c: { type: 'boolean', short: 'c', shortOnly: true, group: NUMASTAT, help: 'narrow columns, no decimals' },
@@ -63,8 +65,16 @@ export const STAT_OPTIONS = {
     type: 'boolean',
     help: "cgroups by the remote memory of their processes: each one's memory per node\n(memory.numa_stat), the CPUs and memory nodes its cpuset allows, its locality;\nwith a cgroup PATH after it (/system.slice/x.service), that cgroup and its\nprocesses in full (cgroup v2 and v1)",
   },
-  top: { type: 'string', value: 'N', help: 'how many processes --procs (cgroups --cgroup) shows (default 20)' },
-  window: { type: 'string', value: 'SEC', help: 'how long --procs or --cgroup samples CPU time (default 1)' },
+  top: {
+    type: 'string',
+    value: 'N',
+    help: `how many processes --procs (cgroups --cgroup) shows (default ${DEFAULT.top})`,
+  },
+  window: {
+    type: 'string',
+    value: 'SEC',
+    help: `how long --procs or --cgroup samples CPU time (default ${DEFAULT.windowSeconds})`,
+  },
   watch: {
     type: 'string',
     value: 'SEC',
@@ -191,8 +201,8 @@ export function parseStatArgs(args: string[]): StatOptions {
     procs: v.procs === true,
     cgroup,
     cgroupPath: cgroup ? (positionals[0] ?? null) : null,
-    top: positiveNumber(v.top, '--top', true) ?? 20,
-    windowSeconds: positiveNumber(v.window, '--window', false) ?? 1,
+    top: positiveNumber(v.top, '--top', true) ?? DEFAULT.top,
+    windowSeconds: positiveNumber(v.window, '--window', false) ?? DEFAULT.windowSeconds,
     watch: positiveNumber(v.watch, '--watch', false),
     count: positiveNumber(v.count, '--count', true),
     compat: false,

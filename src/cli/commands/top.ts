@@ -219,7 +219,6 @@ function inForeground(): boolean {
 
 async function live(ctx: Context, interval: number, iterations: number | null): Promise<number> {
   const out = process.stdout;
-  const stdin = process.stdin;
   const sampler = topSampler(ctx);
   const state = { prev: null as Prev | null };
   const screen: Screen = { view: INITIAL_VIEW, rows: [], topology: null };
@@ -230,39 +229,14 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
     quit = true;
     wake();
   };
-  const keys = inForeground();
-  const restore = () => {
-    if (keys) stdin.setRawMode(false);
-    out.write(LEAVE);
-  };
   const size = () => ({ interval, width: out.columns ?? 80, height: out.rows ?? 24 });
   const paint = (lines: string[]) => out.write(`\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
   // A key redraws at once from the last sample (no new sampling: that waits for the interval).
   const onKey = (b: Buffer) => {
-    for (const key of splitKeys(b.toString('latin1'))) {
-      // Grouped, a row is a cgroup: j/k move over them, Enter has no process to drill into.
-      const pidAt = (i: number) =>
-        screen.view.group === true
-          ? (screen.cgroupCount ?? 0) > i && i > screen.view.selected
-            ? 0
-            : null
-          : (screen.rows[i]?.sample.pid ?? null);
-      const r = topKey(screen.view, key, pidAt);
-      screen.view = r.view;
-      if (r.quit) return stop();
-    }
+    if (applyKeys(screen, b.toString('latin1'))) return stop();
     if (last !== null) paint(draw(ctx, last, screen, size()));
   };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  out.write(ENTER);
-  process.on('exit', restore);
-  for (const s of signals) process.on(s, stop);
-  if (keys) {
-    stdin.setRawMode(true);
-    stdin.on('data', onKey);
-    stdin.resume();
-  }
-  out.on('resize', wake);
+  const release = holdTerminal({ onKey, stop, resize: () => wake() });
   try {
     for (let i = 0; !quit && (iterations === null || i < iterations); i++) {
       last = sampleNow(ctx, sampler, state);
@@ -272,16 +246,60 @@ async function live(ctx: Context, interval: number, iterations: number | null): 
       await wait.done;
     }
   } finally {
-    if (keys) {
-      stdin.off('data', onKey);
-      stdin.pause();
-    }
-    out.off('resize', wake);
-    for (const s of signals) process.off(s, stop);
-    process.off('exit', restore);
-    restore();
+    release();
   }
   return 0;
+}
+
+/** Applies the keys read to the screen's view; true when one of them quits. */
+function applyKeys(screen: Screen, keys: string): boolean {
+  for (const key of splitKeys(keys)) {
+    // Grouped, a row is a cgroup: j/k move over them, Enter has no process to drill into.
+    const pidAt = (i: number) =>
+      screen.view.group === true
+        ? (screen.cgroupCount ?? 0) > i && i > screen.view.selected
+          ? 0
+          : null
+        : (screen.rows[i]?.sample.pid ?? null);
+    const r = topKey(screen.view, key, pidAt);
+    screen.view = r.view;
+    if (r.quit) return true;
+  }
+  return false;
+}
+
+/**
+ * The alternate screen, raw keys (in the foreground only), SIGINT/SIGTERM/SIGHUP and resizes for
+ * the live view; the function returned gives all of them back, and so does the process's exit.
+ */
+function holdTerminal(h: { onKey: (b: Buffer) => void; stop: () => void; resize: () => void }): () => void {
+  const out = process.stdout;
+  const stdin = process.stdin;
+  const keys = inForeground();
+  const restore = () => {
+    if (keys) stdin.setRawMode(false);
+    out.write(LEAVE);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  out.write(ENTER);
+  process.on('exit', restore);
+  for (const s of signals) process.on(s, h.stop);
+  if (keys) {
+    stdin.setRawMode(true);
+    stdin.on('data', h.onKey);
+    stdin.resume();
+  }
+  out.on('resize', h.resize);
+  return () => {
+    if (keys) {
+      stdin.off('data', h.onKey);
+      stdin.pause();
+    }
+    out.off('resize', h.resize);
+    for (const s of signals) process.off(s, h.stop);
+    process.off('exit', restore);
+    restore();
+  };
 }
 
 async function batch(ctx: Context, interval: number, iterations: number): Promise<number> {

@@ -7,6 +7,11 @@ export function esc(s: string): string {
 
 const num = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(2)) : 0);
 
+/** The <svg> element's opening, its accessible title, and the title drawn at the top left. */
+function chartOpen(width: number, height: number, title: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title><text x="4" y="16" class="t">${esc(title)}</text>`;
+}
+
 /** White to a deep colour by t in [0, 1]; `reverse` for figures where low is good (latency). */
 export function heat(t: number, reverse = false): string {
   const u = Math.max(0, Math.min(1, reverse ? 1 - t : t));
@@ -40,8 +45,7 @@ export function heatmap(
   const hi = Math.max(...vals);
   const w = left + cw * cols.length + 10;
   const h = top + ch * rows.length + 10;
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>`;
-  s += `<text x="4" y="16" class="t">${esc(title)}</text>`;
+  let s = chartOpen(w, h, title);
   cols.forEach(
     (c, j) =>
       (s += `<text x="${left + cw * j + cw / 2}" y="${top - 8}" text-anchor="middle" class="l">${esc(c)}</text>`),
@@ -76,8 +80,7 @@ export function stripBox(title: string, groups: readonly Group[], unit: string):
   const rh = 34;
   const x = (v: number) => num(left + ((v - lo) / (hi - lo)) * width);
   const h = 40 + rh * groups.length + 24;
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 30}" height="${h}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>`;
-  s += `<text x="4" y="16" class="t">${esc(title)}</text>`;
+  let s = chartOpen(left + width + 30, h, title);
   groups.forEach((g, i) => {
     const y = 40 + rh * i;
     const sorted = [...g.values].sort((a, b) => a - b);
@@ -113,8 +116,7 @@ export function stackedBars(
   const width = 400;
   const rh = 30;
   const h = 40 + rh * items.length + 30;
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 120}" height="${h}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>`;
-  s += `<text x="4" y="16" class="t">${esc(title)}</text>`;
+  let s = chartOpen(left + width + 120, h, title);
   items.forEach((it, i) => {
     const y = 36 + rh * i;
     let at = left;
@@ -146,8 +148,7 @@ export function intervals(
   const rh = 28;
   const x = (v: number) => num(left + ((v - lo) / (hi - lo)) * width);
   const h = 40 + rh * rows.length + 26;
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 40}" height="${h}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>`;
-  s += `<text x="4" y="16" class="t">${esc(title)}</text>`;
+  let s = chartOpen(left + width + 40, h, title);
   s += `<line x1="${x(1)}" x2="${x(1)}" y1="30" y2="${h - 22}" stroke="#888" stroke-dasharray="4 3"/>`;
   rows.forEach((r, i) => {
     const y = 44 + rh * i;

@@ -64,32 +64,52 @@ function jvmUnit(d: JvmDecision, i: JvmInstance): PlanFile {
   };
 }
 
+/** Elasticsearch: a drop-in on the packaged unit (interleave), or a unit and a config directory per node. */
 function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
-  const label = d.machine.label;
   const opts = {
     path: '',
-    content: `${[...generatedBy('elasticsearch', label).map((l) => `## ${l}`), ...heapOpts(d)].join('\n')}\n`,
+    content: `${[...generatedBy('elasticsearch', d.machine.label).map((l) => `## ${l}`), ...heapOpts(d)].join('\n')}\n`,
     mode: 0o644,
     about: 'heap, UseNUMA, AlwaysPreTouch',
   };
-  if (d.mode === 'interleave') {
-    // bootstrap.memory_lock (set by hand in the package's elasticsearch.yml: Before you start) needs it.
-    const dropIn = renderUnit(generatedBy('elasticsearch', label), [
-      { name: 'Service', entries: [...numa(d, i), ['LimitMEMLOCK', 'infinity']] },
-    ]);
-    return [
-      {
-        path: '/etc/systemd/system/elasticsearch.service.d/50-numakit-numa.conf',
-        content: dropIn,
-        mode: 0o644,
-        about: `interleave over nodes ${d.mask}, LimitMEMLOCK=infinity`,
-      },
-      { ...opts, path: '/etc/elasticsearch/jvm.options.d/numakit.options' },
-    ];
-  }
+  if (d.mode === 'interleave')
+    return [esInterleaveDropIn(d, i), { ...opts, path: '/etc/elasticsearch/jvm.options.d/numakit.options' }];
   const conf = `/etc/elasticsearch/node${i.node}`;
-  const yml = [
-    ...generatedBy('elasticsearch', label).map((l) => `# ${l}`),
+  return [
+    {
+      path: `/etc/systemd/system/elasticsearch-node${i.node}.service`,
+      content: esNodeUnit(d, i, conf),
+      mode: 0o644,
+      about: `Elasticsearch on node ${i.node}, ports ${9200 + i.index}/${9300 + i.index}`,
+    },
+    {
+      path: `${conf}/elasticsearch.yml`,
+      content: esNodeYml(d, i),
+      mode: 0o644,
+      about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports, bootstrap.memory_lock`,
+    },
+    { ...opts, path: `${conf}/jvm.options.d/numakit.options` },
+  ];
+}
+
+/** The packaged elasticsearch.service, its memory interleaved over the nodes. */
+function esInterleaveDropIn(d: JvmDecision, i: JvmInstance): PlanFile {
+  // bootstrap.memory_lock (set by hand in the package's elasticsearch.yml: Before you start) needs it.
+  const dropIn = renderUnit(generatedBy('elasticsearch', d.machine.label), [
+    { name: 'Service', entries: [...numa(d, i), ['LimitMEMLOCK', 'infinity']] },
+  ]);
+  return {
+    path: '/etc/systemd/system/elasticsearch.service.d/50-numakit-numa.conf',
+    content: dropIn,
+    mode: 0o644,
+    about: `interleave over nodes ${d.mask}, LimitMEMLOCK=infinity`,
+  };
+}
+
+/** One node's elasticsearch.yml: its name, data, logs and ports; the cluster settings are the user's. */
+function esNodeYml(d: JvmDecision, i: JvmInstance): string {
+  return [
+    ...generatedBy('elasticsearch', d.machine.label).map((l) => `# ${l}`),
     '# Node-specific settings; add the cluster settings of your existing elasticsearch.yml below.',
     `node.name: \${HOSTNAME}-numa${i.node}`,
     `path.data: ${d.options.dataDir}/node${i.node}/elasticsearch`,
@@ -100,7 +120,11 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
     'bootstrap.memory_lock: true',
     '',
   ].join('\n');
-  const unit = renderUnit(generatedBy('elasticsearch', label), [
+}
+
+/** The unit of the Elasticsearch bound to one node, reading its configuration from `conf`. */
+function esNodeUnit(d: JvmDecision, i: JvmInstance, conf: string): string {
+  return renderUnit(generatedBy('elasticsearch', d.machine.label), [
     {
       name: 'Unit',
       entries: [
@@ -125,34 +149,24 @@ function esFiles(d: JvmDecision, i: JvmInstance): PlanFile[] {
     },
     { name: 'Install', entries: [['WantedBy', 'multi-user.target']] },
   ]);
-  return [
-    {
-      path: `/etc/systemd/system/elasticsearch-node${i.node}.service`,
-      content: unit,
-      mode: 0o644,
-      about: `Elasticsearch on node ${i.node}, ports ${9200 + i.index}/${9300 + i.index}`,
-    },
-    {
-      path: `${conf}/elasticsearch.yml`,
-      content: yml,
-      mode: 0o644,
-      about: `node ${i.node}: data on ${d.options.dataDir}/node${i.node}, own ports, bootstrap.memory_lock`,
-    },
-    { ...opts, path: `${conf}/jvm.options.d/numakit.options` },
-  ];
 }
 
 export function renderJvm(d: JvmDecision): PlanFile[] {
   return d.instances.flatMap((i) => (d.options.flavour === 'elasticsearch' ? esFiles(d, i) : [jvmUnit(d, i)]));
 }
 
-export function jvmDoc(d: JvmDecision): PlanDoc {
+/** The units the plan starts: the packaged elasticsearch (interleave), or one per instance. */
+function jvmUnits(d: JvmDecision): string[] {
   const o = d.options;
-  const units =
-    d.options.flavour === 'elasticsearch' && d.mode === 'interleave'
-      ? ['elasticsearch']
-      : d.instances.map((i) => (o.flavour === 'elasticsearch' ? `elasticsearch-node${i.node}` : unitName(d, i)));
-  const checks = d.instances.flatMap((i, k) => {
+  return o.flavour === 'elasticsearch' && d.mode === 'interleave'
+    ? ['elasticsearch']
+    : d.instances.map((i) => (o.flavour === 'elasticsearch' ? `elasticsearch-node${i.node}` : unitName(d, i)));
+}
+
+/** Each instance's unit active, bound or interleaved as planned, and (a plain JVM) running with the planned -Xmx. */
+function jvmChecks(d: JvmDecision, units: readonly string[]): string[] {
+  const o = d.options;
+  return d.instances.flatMap((i, k) => {
     const u = units[k] ?? units[0]!;
     return [
       activeCheck(u),
@@ -166,9 +180,14 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
           ]),
     ];
   });
+}
+
+export function jvmDoc(d: JvmDecision): PlanDoc {
+  const o = d.options;
+  const units = jvmUnits(d);
   return {
     start: [`systemctl enable --now ${units.join(' ')}`],
-    verify: [...new Set(checks)],
+    verify: [...new Set(jvmChecks(d, units))],
     stop: [`systemctl disable --now ${units.join(' ')}`],
     workload: o.flavour,
     intro:

@@ -112,38 +112,12 @@ export function sparkStandaloneConf(d: SparkStandaloneDecision): SparkConf {
 
 export function renderSparkStandalone(d: SparkStandaloneDecision): PlanFile[] {
   const label = d.machine.label;
-  const o = d.options;
   const conf = sparkStandaloneConf(d);
-  const wrapper: PlanFile = {
-    path: `${o.wrapperHome}/bin/java`,
-    content: renderJavaWrapper(
-      shellHeader(W, label, ['numactl java wrapper: binds a JVM to one NUMA node.']),
-      `${o.javaHome}/bin/java`,
-    ),
-    mode: 0o755,
-    about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE',
-  };
   const files: PlanFile[] = [
-    ...(d.bound ? [wrapper] : []),
+    ...(d.bound ? [javaWrapper(d)] : []),
     ...d.workers.map((w) => workerUnit(d, w)),
     sparkEnv(d),
-    {
-      path: `${o.sparkHome}/conf/spark-defaults.conf`,
-      content: renderSparkDefaults(
-        [
-          ...generatedBy(W, label),
-          ...(d.bound
-            ? [
-                "spark.local.dir is not set: each worker's SPARK_LOCAL_DIRS (its own node's NVMe) overrides it.",
-                'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.',
-              ]
-            : ["spark.local.dir is not set: the worker's SPARK_LOCAL_DIRS overrides it."]),
-        ],
-        conf,
-      ),
-      mode: 0o644,
-      about: 'executor size, GC and NUMA JVM options for applications',
-    },
+    sparkDefaultsFile(d, conf),
   ];
   // One node: every CPU is on the NIC's node already (the table's IRQ placement is moot there).
   const pins = d.bound
@@ -156,27 +130,70 @@ export function renderSparkStandalone(d: SparkStandaloneDecision): PlanFile[] {
       mode: 0o755,
       about: `IRQs of ${pins.map((p) => p.name).join(', ')} to their nodes' CPUs`,
     });
-  files.push({
+  files.push(submitScript(d, conf));
+  return files;
+}
+
+/** The java the executors run through: numactl binding to the worker's SPARK_NUMA_NODE. */
+function javaWrapper(d: SparkStandaloneDecision): PlanFile {
+  const o = d.options;
+  return {
+    path: `${o.wrapperHome}/bin/java`,
+    content: renderJavaWrapper(
+      shellHeader(W, d.machine.label, ['numactl java wrapper: binds a JVM to one NUMA node.']),
+      `${o.javaHome}/bin/java`,
+    ),
+    mode: 0o755,
+    about: 'java wrapper: numactl CPU and memory binding to SPARK_NUMA_NODE',
+  };
+}
+
+type Conf = ReturnType<typeof sparkStandaloneConf>;
+
+/** spark-defaults.conf for the applications: executor size, GC and the NUMA JVM options. */
+function sparkDefaultsFile(d: SparkStandaloneDecision, conf: Conf): PlanFile {
+  return {
+    path: `${d.options.sparkHome}/conf/spark-defaults.conf`,
+    content: renderSparkDefaults(
+      [
+        ...generatedBy(W, d.machine.label),
+        ...(d.bound
+          ? [
+              "spark.local.dir is not set: each worker's SPARK_LOCAL_DIRS (its own node's NVMe) overrides it.",
+              'spark.shuffle.service.enabled is false: two workers on one host would both bind port 7337.',
+            ]
+          : ["spark.local.dir is not set: the worker's SPARK_LOCAL_DIRS overrides it."]),
+      ],
+      conf,
+    ),
+    mode: 0o644,
+    about: 'executor size, GC and NUMA JVM options for applications',
+  };
+}
+
+/** Confs left out of spark-submit-numa's command line (spark-defaults.conf sets them). */
+const NOT_SUBMITTED = [
+  'spark.serializer',
+  'spark.network.timeout',
+  'spark.executorEnv.JAVA_HOME',
+  'spark.shuffle.service.enabled',
+];
+
+/** spark-submit-numa: spark-submit with this plan's executor confs. */
+function submitScript(d: SparkStandaloneDecision, conf: Conf): PlanFile {
+  const o = d.options;
+  return {
     path: '/usr/local/bin/spark-submit-numa',
     content: renderSubmitScript(
-      shellHeader(W, label, [
+      shellHeader(W, d.machine.label, [
         "Submits an application with this plan's executor size.",
         'usage: spark-submit-numa APP_JAR MAIN_CLASS [APP_ARGS...]',
       ]),
       o.sparkHome,
       o.master,
-      conf.filter(
-        ([k]) =>
-          ![
-            'spark.serializer',
-            'spark.network.timeout',
-            'spark.executorEnv.JAVA_HOME',
-            'spark.shuffle.service.enabled',
-          ].includes(k),
-      ),
+      conf.filter(([k]) => !NOT_SUBMITTED.includes(k)),
     ),
     mode: 0o755,
     about: "spark-submit with the plan's executor confs",
-  });
-  return files;
+  };
 }

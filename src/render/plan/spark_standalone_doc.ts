@@ -20,15 +20,9 @@ const BOUND_INTRO = (n: number) =>
   `One Spark worker per NUMA node (${n} on this host), each a systemd unit whose executors run through a numactl java wrapper bound to the node's CPUs and memory, with shuffle and spill on the node's own NVMe. The executors use --membind: when a node runs out they are OOM-killed rather than spilling to remote memory, which is why executor memory, overhead and the worker must fit the node's budget (see "Memory per node"). ${JDK}`;
 const ONE_NODE_INTRO = `This machine has one NUMA node: every CPU reaches all memory at the same distance, so nothing is bound (no numactl wrapper, no IRQ pinning). One Spark worker as a systemd unit gets the node's cores and memory. The memory arithmetic still holds: when the machine runs out, the kernel reclaims the page cache and then OOM-kills an executor, so executor memory, overhead and the worker must fit MemTotal minus the reserve (see "Memory per node"). ${JDK}`;
 
-export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
-  const o = d.options;
-  const units = d.workers.map((w) => `spark-worker-node${w.node}`).join(' ');
-  const commands = {
-    start: [`systemctl enable --now ${units}`],
-    verify: workerChecks(d),
-    stop: [`systemctl disable --now ${units}`],
-  };
-  const layout = [
+/** A row per worker: its node, CPUs, executor size, local dir and disk, NICs and ports. */
+function workerLayout(d: SparkStandaloneDecision): string[][] {
+  return [
     [
       'node',
       'CPUs',
@@ -57,27 +51,42 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
       ];
     }),
   ];
+}
+
+/** Before you start: each node's NVMe mounted, the directories made, numactl, the old worker stopped. */
+function prepareSteps(d: SparkStandaloneDecision): string[] {
+  const o = d.options;
   const mounts = d.workers
     .filter((w) => w.localDisk !== null)
     .map((w) => `/dev/${w.localDisk} (node ${w.node}) on ${o.dataDir}/node${w.node}`);
+  return [
+    ...(mounts.length > 0
+      ? [
+          `Mount each node's NVMe on its own directory: ${mounts.join('; ')} (xfs, noatime; mkfs destroys what is on the disk: only for new disks). Check the node with \`cat /sys/class/nvme/nvmeN/device/numa_node\`.`,
+        ]
+      : []),
+    `Create the directories for user ${o.user}: ${d.workers.map((w) => `${w.workerDir} ${w.localDir} ${w.logDir}`).join(' ')}.`,
+    ...(d.bound
+      ? [`Install numactl, and make sure ${o.javaHome}/bin/java is the real java (the wrapper calls it).`]
+      : []),
+    `Stop the host's existing Spark worker; it would compete with the new ${d.workers.length === 1 ? 'one' : 'ones'} for cores and ports.`,
+  ];
+}
+
+export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
+  const units = d.workers.map((w) => `spark-worker-node${w.node}`).join(' ');
+  const commands = {
+    start: [`systemctl enable --now ${units}`],
+    verify: workerChecks(d),
+    stop: [`systemctl disable --now ${units}`],
+  };
   return {
     ...commands,
     workload: 'spark-standalone',
     intro: d.bound ? BOUND_INTRO(d.workers.length) : ONE_NODE_INTRO,
-    layout,
+    layout: workerLayout(d),
     compare: recipeCompare(d.sizing, { overheadPct: d.options.overheadPct, oneNode: !d.bound }),
-    prepare: [
-      ...(mounts.length > 0
-        ? [
-            `Mount each node's NVMe on its own directory: ${mounts.join('; ')} (xfs, noatime; mkfs destroys what is on the disk: only for new disks). Check the node with \`cat /sys/class/nvme/nvmeN/device/numa_node\`.`,
-          ]
-        : []),
-      `Create the directories for user ${o.user}: ${d.workers.map((w) => `${w.workerDir} ${w.localDir} ${w.logDir}`).join(' ')}.`,
-      ...(d.bound
-        ? [`Install numactl, and make sure ${o.javaHome}/bin/java is the real java (the wrapper calls it).`]
-        : []),
-      `Stop the host's existing Spark worker; it would compete with the new ${d.workers.length === 1 ? 'one' : 'ones'} for cores and ports.`,
-    ],
+    prepare: prepareSteps(d),
     enable: [
       d.bound
         ? `\`systemctl enable --now ${units}\`, then run /usr/local/sbin/numakit-irq-affinity.sh if it is in the plan (after irqbalance is stopped), and check ${d.workers.length === 1 ? 'the worker' : `all ${d.workers.length} workers`} registered in the master UI with ${d.sizing.cores} cores each.`

@@ -63,39 +63,17 @@ export function sparkYarnConf(d: SparkYarnDecision): SparkConf {
 export function renderSparkYarn(d: SparkYarnDecision): PlanFile[] {
   const o = d.options;
   const label = d.machine.label;
-  const cfg = [
-    ...generatedBy(W, label).map((l) => `# ${l}`),
-    `yarn.nodemanager.linux-container-executor.group=${o.group}`,
-    'banned.users=hdfs,yarn,mapred,bin',
-    'min.user.id=1000',
-    'allowed.system.users=',
-    '',
-  ].join('\n');
   const conf = sparkYarnConf(d);
   return [
-    d.numaAware
-      ? {
-          path: `${o.hadoopConf}/yarn-site.numakit.xml`,
-          content: renderYarnSite(generatedBy(W, label), yarnProps(d)),
-          mode: 0o644,
-          about: 'NodeManager NUMA awareness and LinuxContainerExecutor properties: merge into yarn-site.xml',
-        }
-      : {
-          path: `${o.hadoopConf}/yarn-site.numakit.xml`,
-          content: renderYarnSite(generatedBy(W, label), yarnProps(d)),
-          mode: 0o644,
-          about: 'NodeManager memory and vcores: merge into yarn-site.xml',
-        },
-    ...(d.numaAware
-      ? [
-          {
-            path: `${o.hadoopConf}/container-executor.cfg`,
-            content: cfg,
-            mode: 0o400,
-            about: 'container-executor settings (root-owned, read-only)',
-          },
-        ]
-      : []),
+    {
+      path: `${o.hadoopConf}/yarn-site.numakit.xml`,
+      content: renderYarnSite(generatedBy(W, label), yarnProps(d)),
+      mode: 0o644,
+      about: d.numaAware
+        ? 'NodeManager NUMA awareness and LinuxContainerExecutor properties: merge into yarn-site.xml'
+        : 'NodeManager memory and vcores: merge into yarn-site.xml',
+    },
+    ...(d.numaAware ? [containerExecutorCfg(d)] : []),
     {
       path: `${o.sparkHome}/conf/spark-defaults.conf`,
       content: renderSparkDefaults(generatedBy(W, label), conf),
@@ -119,43 +97,71 @@ export function renderSparkYarn(d: SparkYarnDecision): PlanFile[] {
   ];
 }
 
-export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
+/** container-executor.cfg: NUMA awareness needs the LinuxContainerExecutor, which reads it. */
+function containerExecutorCfg(d: SparkYarnDecision): PlanFile {
+  const cfg = [
+    ...generatedBy(W, d.machine.label).map((l) => `# ${l}`),
+    `yarn.nodemanager.linux-container-executor.group=${d.options.group}`,
+    'banned.users=hdfs,yarn,mapred,bin',
+    'min.user.id=1000',
+    'allowed.system.users=',
+    '',
+  ].join('\n');
+  return {
+    path: `${d.options.hadoopConf}/container-executor.cfg`,
+    content: cfg,
+    mode: 0o400,
+    about: 'container-executor settings (root-owned, read-only)',
+  };
+}
+
+/** A row per node (its executor container and room for the ApplicationMaster), then the NodeManager's totals. */
+function yarnLayout(d: SparkYarnDecision): string[][] {
+  return [
+    ['node', 'memory for containers (MB)', 'vcores', 'executors', 'ApplicationMaster'],
+    ...d.nodes.map((n) => [
+      `${n.node}`,
+      `${n.memoryMb} = ${d.containerMb} + ${d.am.containerMb}`,
+      `${n.vcores} = ${d.sizing.cores} + ${d.am.cores}`,
+      '1',
+      'room for it',
+    ]),
+    [
+      'NodeManager',
+      `${d.totalMb} = ${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb}`,
+      `${d.totalVcores}`,
+      `${d.nodes.length}`,
+      '1',
+    ],
+  ];
+}
+
+/** The common recipe against this plan, with YARN's line: the recipe leaves no room for the ApplicationMaster. */
+function yarnCompare(d: SparkYarnDecision): ReturnType<typeof recipeCompare> {
   const r = d.sizing.recipe;
   const recipeMb = (r.memoryGiB + r.overheadGiB) * 1024 * d.nodes.length;
   const totalMb = d.nodes.length * d.sizing.recipe.node.memGiB * 1024;
-  return {
-    compare: recipeCompare(d.sizing, {
-      overheadPct: d.options.overheadPct,
-      oneNode: !d.numaAware,
-      extra: [
-        [
-          'yarn.nodemanager.resource.memory-mb',
-          `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB, no room for the ApplicationMaster`,
-          `${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb} (ApplicationMaster) = ${d.totalMb} of ${Math.round(totalMb)} MB`,
-        ],
+  return recipeCompare(d.sizing, {
+    overheadPct: d.options.overheadPct,
+    oneNode: !d.numaAware,
+    extra: [
+      [
+        'yarn.nodemanager.resource.memory-mb',
+        `(${r.memoryGiB} + ${r.overheadGiB}) x 1024 x ${d.nodes.length} = ${recipeMb} of ${Math.round(totalMb)} MB, no room for the ApplicationMaster`,
+        `${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb} (ApplicationMaster) = ${d.totalMb} of ${Math.round(totalMb)} MB`,
       ],
-    }),
+    ],
+  });
+}
+
+export function sparkYarnDoc(d: SparkYarnDecision): PlanDoc {
+  return {
+    compare: yarnCompare(d),
     workload: W,
     intro: d.numaAware
       ? `The NodeManager places each container on one NUMA node itself (Hadoop 3.1 or later: yarn.nodemanager.numa-awareness.*) and launches it through numactl with that node's CPUs and memory. The topology is written out from this machine (read-topology false), one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores per node, and room on every node for the application's ApplicationMaster container (${d.am.containerMb} MB, ${d.am.mode} mode), which the NodeManager may place on any node. NUMA awareness works only with the LinuxContainerExecutor.`
       : `This machine has one NUMA node: every CPU reaches all memory at the same distance, so the NodeManager's NUMA awareness is left off (it would bind every container to the whole machine, and it needs the LinuxContainerExecutor). The plan sizes the NodeManager's memory and vcores for one executor container of ${d.containerMb} MB and ${d.sizing.cores} vcores plus the application's ApplicationMaster container (${d.am.containerMb} MB, ${d.am.mode} mode), within the machine's budget.`,
-    layout: [
-      ['node', 'memory for containers (MB)', 'vcores', 'executors', 'ApplicationMaster'],
-      ...d.nodes.map((n) => [
-        `${n.node}`,
-        `${n.memoryMb} = ${d.containerMb} + ${d.am.containerMb}`,
-        `${n.vcores} = ${d.sizing.cores} + ${d.am.cores}`,
-        '1',
-        'room for it',
-      ]),
-      [
-        'NodeManager',
-        `${d.totalMb} = ${d.containerMb} x ${d.nodes.length} + ${d.am.containerMb}`,
-        `${d.totalVcores}`,
-        `${d.nodes.length}`,
-        '1',
-      ],
-    ],
+    layout: yarnLayout(d),
     prepare: [
       `Merge the properties of ${d.options.hadoopConf}/yarn-site.numakit.xml into yarn-site.xml on this NodeManager.`,
       ...(d.numaAware

@@ -28,4 +28,13 @@ test('agent --advise --once on an example says why it proposes nothing and where
   const event = JSON.parse(json.out.split('\n')[0]!) as { event: string; note: string };
   assert.equal(event.event, 'snapshot');
   assert.match(event.note, /^example lab-2node-procs is a snapshot/);
+  const ready = JSON.parse(json.out.split('\n').find((l) => l.includes('"event":"ready"'))!) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(ready), [
+    ...['time', 'event', 'pid', 'intervalSeconds', 'maxIntervalSeconds'],
+    ...['watchSeconds', 'tune', 'strategy', 'advise', 'metrics'],
+  ]);
+  assert.deepEqual(
+    { ...ready, time: undefined, pid: undefined },
+    { ...ready, time: undefined, pid: undefined, event: 'ready', intervalSeconds: 0.1, watchSeconds: 0, advise: true },
+  );
 });

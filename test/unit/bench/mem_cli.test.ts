@@ -45,7 +45,21 @@ test('bench mem --json: every cell measured and verified on its node, nothing on
     }
     assert.equal(res.latency.length, res.bandwidth.length);
     for (const c of res.latency) assert.ok(c.ns.median > 0 && c.laps >= 3);
+    // A loaded cell is an idle cell's fields (in the same order in the JSON) plus its loaders.
+    for (const c of res.loadedLatency) {
+      assert.deepEqual(Object.keys(c), [
+        ...['cpuNode', 'memNode', 'cpu', 'ns', 'laps', 'samples'],
+        ...['loaders', 'loadGbps', 'placement'],
+      ]);
+      assert.ok(c.ns.median > 0 && c.loaders! >= 1 && c.loadGbps! > 0);
+    }
     assert.equal(res.options.arrayBytes, 4 * 2 ** 20);
+    // The notes a reader needs: one node has no remote figure; the prefetchers were left alone.
+    assert.equal(
+      res.notes.some((n) => n.startsWith('one NUMA node: every access here is local')),
+      res.nodes.length === 1,
+    );
+    assert.ok(res.notes.some((n) => n.startsWith('hardware prefetchers were left as they are')));
     assert.equal(res.stream.ruleMet === false || res.stream.ruleMet === null, true);
     assert.ok(res.settings.kernel !== null);
   } finally {

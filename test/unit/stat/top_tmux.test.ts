@@ -123,3 +123,38 @@ describe('numakit top in tmux', { skip: !TMUX ? 'tmux is not installed' : !exist
     assert.equal(pane('#{cursor_flag}'), '1');
   });
 });
+
+describe('numakit top in tmux: a resized terminal', {
+  skip: !TMUX ? 'tmux is not installed' : !existsSync(BIN) && 'needs a build',
+}, () => {
+  const socket = `${SOCKET}-resize`;
+  const t = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  after(() => t('kill-server'));
+
+  it('is drawn again at once at its new size, not at the next interval', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'numakit-top-resize-'));
+    cpSync(join(FIXTURES, 'four-node'), root, { recursive: true });
+    // Eight lines hold the nodes but not the process list; the interval (60 s) outlasts the test.
+    const r = t(
+      'new-session',
+      '-d',
+      '-s',
+      'top',
+      '-x',
+      '120',
+      '-y',
+      '8',
+      `${process.execPath} ${BIN} --root ${root} top --interval 60; sleep 60`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const look = () => t('capture-pane', '-p', '-t', 'top').stdout;
+    const until = async (test: (s: string) => boolean) => {
+      for (let i = 0; i < 100 && !test(look()); i++) await new Promise((res) => setTimeout(res, 100));
+      return look();
+    };
+    const small = await until((s) => s.includes('USED/TOTAL'));
+    assert.doesNotMatch(small, /hugeapp/);
+    t('resize-window', '-t', 'top', '-x', '120', '-y', '30');
+    assert.match(await until((s) => s.includes('hugeapp')), /hugeapp/);
+  });
+});
