@@ -82,6 +82,14 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
       ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t, facts));
       return 0;
     }
+    // Every other view but --numactl shows hwloc's groups, memory-side caches and I/O tree too,
+    // derived from the tree --xml writes (render/hwloc_view.ts).
+    const view = values.numactl
+      ? undefined
+      : (await import('../../render/hwloc_view.js')).hwlocView(
+          t,
+          (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root),
+        );
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
       const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([
@@ -89,17 +97,17 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
         import('../../render/topo_html.js'),
       ]);
       const title = ctx.root.isReal ? 'this machine' : ctx.root.label;
-      if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t), ctx.out, 'svg');
-      else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
+      if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t, { view }), ctx.out, 'svg');
+      else writeOut(values.html!, renderTopoHtml(t, { title, view }), ctx.out, 'html');
       return 0;
     }
     // Each view loads only its own renderer (start-up: docs/startup.md).
     ctx.out(
       values.json
-        ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx))
+        ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx), { view })
         : values.numactl
           ? (await import('../../render/numactl_hardware.js')).renderNumactlHardware(t)
-          : renderTopoText(t),
+          : renderTopoText(t, view),
     );
     return 0;
   },

@@ -7,15 +7,15 @@
 // a known one that becomes equal fails too, so the table in docs/topo.md stays true.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EXAMPLES_DIR } from '../../../src/cli/examples_dir.js';
 import { SHAPES, writeShape } from '../../fixtures/hwloc_shapes.js';
-import { runMain, TEST_DIR } from '../../helpers/cli.js';
+import { runMain } from '../../helpers/cli.js';
 import { canonicalHwlocXml } from '../../helpers/hwloc_canon.js';
 import { compareWithHwloc, describeDifferences } from '../../helpers/hwloc_oracle.js';
+import { oracleTrees } from '../../helpers/hwloc_trees.js';
 import { skipUnlessTools } from '../../helpers/tools.js';
 
 /** Trees that still differ from hwloc, and why (docs/topo.md has the same table). */
@@ -23,18 +23,6 @@ const KNOWN: Record<string, string> = {};
 
 const tmp = mkdtempSync(join(tmpdir(), 'numakit-oracle-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Every directory under `dir` (two levels down at most) that holds a sys/ tree. */
-function trees(dir: string, prefix: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (!e.isDirectory()) continue;
-    const p = join(dir, e.name);
-    if (existsSync(join(p, 'sys'))) out.push([`${prefix}${e.name}`, p]);
-    else out.push(...trees(p, `${prefix}${e.name}/`).filter(([n]) => n.split('/').length <= 3));
-  }
-  return out;
-}
 
 /** null when hwloc reads the tree, else hwloc's own reason (its message, less the plugin noise). */
 function hwlocRefuses(tree: string): string | null {
@@ -46,33 +34,14 @@ function hwlocRefuses(tree: string): string | null {
     .join(' ');
 }
 
-/**
- * The cgroup mount layouts (fixtures/cgroup_mounts/) are laid over the lab-2node example, as
- * their own test lays them (cgroup_proc_mounts.test.ts): its proc/mounts link replaced.
- */
-function overlay(layout: string, dir: string): void {
-  cpSync(join(EXAMPLES_DIR, 'lab-2node'), dir, { recursive: true, verbatimSymlinks: true });
-  rmSync(join(dir, 'proc', 'mounts'), { force: true });
-  cpSync(join(TEST_DIR, 'fixtures', 'cgroup_mounts', layout), dir, { recursive: true });
-}
-
 describe('hwloc oracle: topo --xml equals lstopo --of xml', {
   skip: skipUnlessTools('lstopo-no-graphics', 'hwloc-calc'),
 }, () => {
-  const cgroupLayouts = readdirSync(join(TEST_DIR, 'fixtures', 'cgroup_mounts'));
-  const all: [string, string][] = [
-    ...trees(EXAMPLES_DIR, 'examples/'),
-    ...trees(join(TEST_DIR, 'fixtures'), 'fixtures/').filter(([n]) => !n.startsWith('fixtures/cgroup_mounts/')),
-    ...cgroupLayouts.map((l): [string, string] => [`fixtures/cgroup_mounts/${l} (over lab-2node)`, join(tmp, 'cg', l)]),
-    ...SHAPES.map((s): [string, string] => [`shape/${s.name}`, join(tmp, 'shapes', s.name)]),
-  ];
+  const all = oracleTrees(tmp);
   const summary = { equal: 0, differ: 0, unreadable: [] as string[] };
-  for (const [name, dir] of all) {
+  for (const { name, dir, prepare } of all) {
     it(name, async (t) => {
-      const shape = SHAPES.find((s) => `shape/${s.name}` === name);
-      if (shape) writeShape(dir, shape);
-      const layout = cgroupLayouts.find((l) => name === `fixtures/cgroup_mounts/${l} (over lab-2node)`);
-      if (layout !== undefined) overlay(layout, dir);
+      prepare();
       const refused = hwlocRefuses(dir);
       if (refused !== null) {
         summary.unreadable.push(name);
