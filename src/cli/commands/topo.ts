@@ -56,7 +56,8 @@ const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--json | --numactl | --xml | --svg FILE | --html FILE | --only TYPE [-p | -l]]'],
   description: `The machine's NUMA topology: per node its CPUs, caches and L3 groups (EPYC CCX/CCD),
 memory, huge pages and devices (NICs, NVMe, block, GPUs, InfiniBand) with the PCI bridge
-each hangs under, then the distance matrix. --xml writes it for hwloc's tools, as hwloc's own
+each hangs under, hwloc's groups and I/O tree (as --xml has them; --json, --svg and
+--html show them too), then the distance matrix. --xml writes it for hwloc's tools, as hwloc's own
 lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side caches included);
 --only TYPE lists the objects of one type of that same tree, as lstopo --only does.`,
   options: OPTIONS,
