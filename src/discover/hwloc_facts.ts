@@ -2,6 +2,7 @@
 // machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
 import type { HwlocFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
+import { readCgroupHierarchies } from '../sysfs/cgroup_mounts.js';
 import { readMemoryModules } from '../sysfs/dmi_memory.js';
 import { readCpuKindValues, readHwlocCpus } from '../sysfs/hwloc_cpu.js';
 import {
@@ -12,6 +13,7 @@ import {
   readOsInfo,
 } from '../sysfs/hwloc_machine_info.js';
 import { readNodeAccessForHwloc } from '../sysfs/node_access_hwloc.js';
+import { listNodeDirs } from '../sysfs/node_list.js';
 import { readMemSideCaches } from '../sysfs/node_memside_cache.js';
 import { readText } from '../sysfs/read.js';
 import { readOsDevices } from '../sysfs/os_devices.js';
@@ -19,6 +21,7 @@ import { readPciFunctions } from '../sysfs/pci_functions.js';
 import type { SysRoot } from '../sysfs/root.js';
 
 export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
+  const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
   return {
     machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
     pci: readPciFunctions(root),
@@ -29,7 +32,9 @@ export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
     memSideCaches: readMemSideCaches(root),
     access: readNodeAccessForHwloc(root),
     memoryModules: readMemoryModules(root),
-    allowedNodes: readCgroupAllowed(root, 'self', 'mems')?.ids ?? null,
+    allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
     realRoot: root.isReal,
+    cgroupMounts,
+    numaDirs: listNodeDirs(root).length > 0,
   };
 }

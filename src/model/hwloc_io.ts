@@ -69,6 +69,14 @@ export interface HwlocFacts {
   readonly allowedNodes: readonly number[] | null;
   /** The running system (hwloc then also reports binding support). */
   readonly realRoot: boolean;
+  /**
+   * Whether hwloc finds the cgroup hierarchies (in /proc/self/mountinfo or /proc/mounts): where
+   * neither exists (a capture without them) it restricts nothing, though numakit's other views
+   * assume the systemd layout. Absent: true.
+   */
+  readonly cgroupMounts?: boolean;
+  /** Whether the tree has NUMA node directories (else hwloc makes one node and says it did not discover NUMA). Absent: true. */
+  readonly numaDirs?: boolean;
 }
 
 export const pciBusIdText = (b: PciBusId) =>

@@ -230,8 +230,10 @@ export function hwlocTree(t: Topology, masks: readonly HwlocCpu[] | null = null)
       at = obj('Group', [], { kind: 1001, subkind: 0 });
       machine.children.push(at);
     } else at = memoryParent(machine, cpus, n.id);
+    // hwloc counts as normal pages what the huge page pools do not hold (hwloc_parse_hugepages_info).
+    const huge = n.hugepages.reduce((sum, p) => sum + p.sizeKb * 1024 * p.total, 0);
     const pages = [
-      { size: 4096, count: Math.floor((n.memTotalBytes ?? 0) / 4096) },
+      { size: 4096, count: Math.floor(Math.max(0, (n.memTotalBytes ?? 0) - huge) / 4096) },
       ...n.hugepages.map((p) => ({ size: p.sizeKb * 1024, count: p.total })),
     ];
     at.memory.push({

@@ -71,7 +71,7 @@ function renderObj(o: Obj, ctx: Ctx, pad: string): string[] {
     }
     ctx.gpOfNode.set(m.id, ctx.gp.next);
     lines.push(
-      `${p}<object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}" local_memory="${m.attrs.local_memory}">`,
+      `${p}<object type="NUMANode" os_index="${m.id}" ${setsOf(m.cpus, [m.id], ctx)} gp_index="${ctx.gp.next++}"${m.attrs.local_memory ? ` local_memory="${m.attrs.local_memory}"` : ''}>`,
       ...m.pages.map((pg) => `${p}  <page_type size="${pg.size}" count="${pg.count}"/>`),
       `${p}</object>`,
     );
@@ -201,10 +201,22 @@ function supportLines(facts: HwlocFacts | undefined): string[] {
       ]
     : [];
   const kinds = facts !== undefined && cpuKinds(facts.cpuKinds).length > 0 ? ['cpukind_efficiency'] : [];
-  const discovery = ['pu', 'numa', 'numa_memory', 'disallowed_pu', 'disallowed_numa', ...kinds].map(
-    (k) => `discovery.${k}`,
-  );
+  // Without node directories hwloc makes the one node itself and does not claim NUMA discovery.
+  const numa = facts?.numaDirs !== false;
+  const discovery = [
+    'pu',
+    ...(numa ? ['numa', 'numa_memory'] : []),
+    'disallowed_pu',
+    ...(numa ? ['disallowed_numa'] : []),
+    ...kinds,
+  ].map((k) => `discovery.${k}`);
   return [...discovery, ...binding, 'custom.exported_support'].map((n) => `  <support name="${n}"/>`);
+}
+
+/** The online CPUs the cgroup cpuset allows; all online ones where hwloc finds no cgroup mount. */
+function allowedCpus(t: Topology, facts: HwlocFacts | undefined): number[] {
+  const restricts = facts?.cgroupMounts !== false;
+  return t.cpus.filter((c) => c.online && (c.allowed || !restricts)).map((c) => c.id);
 }
 
 /**
@@ -225,7 +237,7 @@ export function hwlocTopology(t: Topology, facts?: HwlocFacts): { root: Obj; ctx
     };
     packages(root);
   }
-  const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
+  const allowed = allowedCpus(t, facts);
   const nodes = t.nodes.map((n) => n.id);
   const allowedNodes = facts?.allowedNodes ?? nodes;
   const ctx: Ctx = {
@@ -243,7 +255,7 @@ export function hwlocTopology(t: Topology, facts?: HwlocFacts): { root: Obj; ctx
 export function renderHwlocXml(t: Topology, facts?: HwlocFacts): string {
   const { root, ctx } = hwlocTopology(t, facts);
   const all = t.cpus.map((c) => c.id);
-  const allowed = t.cpus.filter((c) => c.online && c.allowed).map((c) => c.id);
+  const allowed = allowedCpus(t, facts);
   const nodes = t.nodes.map((n) => n.id);
   const allowedNodes = facts?.allowedNodes ?? nodes;
   const body = renderObj(root, ctx, '  ');

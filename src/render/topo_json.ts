@@ -2,12 +2,21 @@
 // Additive changes keep the version; renames or removals bump it.
 import { cacheName, type Topology } from '../model/topology.js';
 import { nodeLayout } from '../model/layout.js';
+import type { HwlocView } from './hwloc_view.js';
 import { tiersToJson } from './topo_tiers.js';
 
 export const TOPO_SCHEMA_VERSION = 1;
 
 /** `readWarnings`: files that could not be used (main's warnings), after the topology's own notes. */
-export function topoToJson(topo: Topology, readWarnings: readonly string[] = []): object {
+/**
+ * `view`: hwloc's tree (hwloc_view.ts), carried as `hwloc` (groups, NUMA nodes with their
+ * memory-side caches, the I/O tree): the objects `topo --xml` writes.
+ */
+export function topoToJson(
+  topo: Topology,
+  readWarnings: readonly string[] = [],
+  { view }: { view?: HwlocView } = {},
+): object {
   return {
     schemaVersion: TOPO_SCHEMA_VERSION,
     nodes: topo.nodes.map((n) => ({
@@ -67,10 +76,15 @@ export function topoToJson(topo: Topology, readWarnings: readonly string[] = [])
       productName: topo.kernel.productName.value,
       memTotalBytes: topo.kernel.memTotalBytes.value,
     },
+    ...(view === undefined ? {} : { hwloc: view }),
     warnings: [...topo.warnings, ...readWarnings],
   };
 }
 
-export function renderTopoJson(topo: Topology, readWarnings: readonly string[] = []): string {
-  return JSON.stringify(topoToJson(topo, readWarnings), null, 2) + '\n';
+export function renderTopoJson(
+  topo: Topology,
+  readWarnings: readonly string[] = [],
+  o: { view?: HwlocView } = {},
+): string {
+  return JSON.stringify(topoToJson(topo, readWarnings, o), null, 2) + '\n';
 }

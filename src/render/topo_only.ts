@@ -65,7 +65,7 @@ const PCI_BASE: Record<number, string> = {
 /** hwloc_pci_class_string, for the classes lstopo keeps. */
 export const pciClassName = (c: number) => PCI_CLASS[c] ?? PCI_BASE[c >> 8] ?? 'Other';
 
-const OSDEV_NAME = ['Block', 'GPU', 'Net', 'OpenFabrics', 'DMA', 'CoProc'];
+export const OSDEV_NAME = ['Block', 'GPU', 'Net', 'OpenFabrics', 'DMA', 'CoProc'];
 
 interface Found {
   readonly label: string;
@@ -116,7 +116,7 @@ function ioLines(type: OnlyType, list: readonly IoObj[], out: Found[]): void {
  * hwloc's Group levels (Group0, Group1 ...): one per kind and subkind of Group, in the order a
  * breadth-first walk meets them (distance groups above memory groups of the same depth).
  */
-function groupLevels(root: Obj): Map<string, number> {
+export function groupLevels(root: Obj): Map<string, number> {
   const levels = new Map<string, number>();
   for (let queue: Obj[] = [root]; queue.length > 0; ) {
     const o = queue.shift()!;

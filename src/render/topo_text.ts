@@ -11,7 +11,9 @@ import {
   type NumaNode,
   type Topology,
 } from '../model/topology.js';
+import type { HwlocView } from './hwloc_view.js';
 import { renderInterleaveWeights } from './interleave_weights.js';
+import { hwlocSections, memCacheLines } from './topo_hwloc_lines.js';
 import { cacheLines } from './topo_caches.js';
 import { hmatLines, tierLines } from './topo_tiers.js';
 import { formatBytes, plural } from './units.js';
@@ -61,7 +63,7 @@ export function packageText(topo: Topology, cpus: readonly Cpu[]): string | null
   return `${pkgs.length === 1 ? 'package' : 'packages'} ${formatCpuList(pkgs)}${names.length > 0 ? ` (${names.join(', ')})` : ''}`;
 }
 
-function nodeBlock(topo: Topology, n: NumaNode): string[] {
+function nodeBlock(topo: Topology, n: NumaNode, view: HwlocView | undefined): string[] {
   const cpus = cpusOfNode(topo, n.id);
   const offline = cpus.filter((c) => !c.online).map((c) => c.id);
   const cpuText =
@@ -92,6 +94,8 @@ function nodeBlock(topo: Topology, n: NumaNode): string[] {
   const hp = hugepageText(n);
   if (hp) lines.push(`        huge pages ${hp}`);
   for (const l of hmatLines(n)) lines.push(`        ${l}`);
+  const numa = view?.numa.find((v) => v.id === n.id);
+  if (numa !== undefined) for (const l of memCacheLines(numa)) lines.push(`        ${l}`);
   if (n.memoryTier !== null) lines.push(`        memory tier ${n.memoryTier}`);
   for (const d of topo.devices.filter((x) => x.node === n.id)) lines.push(`        ${describeDevice(d)}`);
   return lines;
@@ -114,12 +118,14 @@ export function layoutLine(topo: Topology): string | null {
   return l === null || topo.nodes.length <= 1 ? null : `layout: ${l.advice}`;
 }
 
-export function renderTopoText(topo: Topology): string {
+/** `view`: hwloc's tree (hwloc_view.ts); with it the text shows its groups, memory-side caches and I/O tree. */
+export function renderTopoText(topo: Topology, view?: HwlocView): string {
   const layout = layoutLine(topo);
   const out = [summaryLine(topo), ...(layout === null ? [] : [layout]), ''];
-  for (const n of topo.nodes) out.push(...nodeBlock(topo, n));
+  for (const n of topo.nodes) out.push(...nodeBlock(topo, n, view));
   const tiers = tierLines(topo);
   if (tiers.length > 0) out.push('', ...tiers);
+  if (view !== undefined) out.push(...hwlocSections(view));
   const unknown = topo.devices.filter((d) => d.node === null);
   if (unknown.length > 0) {
     out.push('', 'devices on an unknown node (firmware gives no numa_node):');

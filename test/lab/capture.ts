@@ -1,4 +1,4 @@
-// npm run capture -- [topology options] --name NAME [--out DIR] [--force] [--processes]
+// npm run capture -- [topology options] [--kernel 6.12] --name NAME [--out DIR] [--force] [--processes]
 // Boots a lab guest, runs `numakit snapshot` in it, and writes the snapshot to examples/NAME/
 // (or DIR) with a manifest recording the QEMU topology, kernel and date: fixtures and examples
 // that come from a real multi-node kernel, not from a generator.
@@ -9,13 +9,15 @@ import { join, relative } from 'node:path';
 import { parseLabArgs, TOPOLOGY_HELP } from './args.js';
 import { describeGuestFailure } from './assert.js';
 import { runInGuest } from './guest.js';
+import { DEFAULT_KERNEL, isKernelSeries, KERNEL_SERIES } from './kernel.js';
 import { NUMAKIT } from './numakit.js';
 import { buildQemuArgs } from './qemu_args.js';
 import { ensureLabAssets, REPO_ROOT } from './setup.js';
 import { describeTopology, resolveTopology, type Topology } from './topology.js';
 
-const USAGE = `usage: npm run capture -- [topology options] --name NAME [--out DIR] [--force] [--processes]
+const USAGE = `usage: npm run capture -- [topology options] [--kernel 6.12] --name NAME [--out DIR] [--force] [--processes]
 Writes a snapshot taken by numakit in a lab guest to examples/NAME/ (or DIR), with manifest.json.
+--kernel 6.1|6.12: the guest's kernel, Debian 12's (default) or Debian 13's.
 --processes: first starts WORKLOADS (below) and takes the snapshot with --processes, so that
 stat --procs, top, doctor's process rules and agent --advise have processes to show.
 Example: npm run capture -- --topology 4node-asym --name lab-4node-asym
@@ -97,8 +99,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const processes = argv.includes('--processes');
   const args = parseLabArgs(
     argv.filter((a) => a !== '--force' && a !== '--processes'),
-    ['--name', '--out'],
+    ['--name', '--out', '--kernel'],
   );
+  const kernelSeries = args.extra.get('--kernel') ?? DEFAULT_KERNEL;
+  if (!isKernelSeries(kernelSeries))
+    throw new Error(`--kernel: expected ${KERNEL_SERIES.join(' or ')}, got '${kernelSeries}'`);
   const name = args.extra.get('--name');
   if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name))
     throw new Error('--name NAME is required (lowercase letters, digits, dashes)');
@@ -111,6 +116,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const r = await runInGuest(args.topology, processes ? GUEST_COMMAND_PROCESSES : GUEST_COMMAND, {
       outDir: out,
       timeoutMs: args.timeoutMs ?? 300_000,
+      kernel: kernelSeries,
     });
     if (r.code !== 0) {
       console.error(describeGuestFailure('numakit snapshot in the guest', r, r.log));

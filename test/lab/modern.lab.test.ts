@@ -8,8 +8,10 @@
 //   line; a 96 MiB buffer touched under run -w all lies on the nodes as the weights say (its
 //   numa_maps N0/N1/N2 within a few % of 3/7, 3/7, 1/7); the weights reset to 1 come back when tuned
 //   loads the profile apply wrote (tuned is the program that reads --persist); rollback restores 1 1 1.
+// - hwloc: in the same cpuset, `numakit topo --xml` equals the guest's own lstopo --of xml.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { canonicalHwlocXml, firstDifference } from '../helpers/hwloc_canon.js';
 import { sectionOk } from './assert.js';
 import { NUMAKIT } from './numakit.js';
 import { runSections, type SectionsRun } from './sections.js';
@@ -55,6 +57,13 @@ const WEIGHTS = [
   `cat ${WI}/node0 ${WI}/node1 ${WI}/node2 | tr '\n' ' '; echo; cat /etc/tuned/active_profile`,
 ].join('\n');
 
+/** hwloc's own export and numakit's, in the same cgroup2 cpuset (node 1 and CPUs 2-3 not allowed). */
+const HWLOC = [
+  INTO_BOX,
+  'echo "@@ hwloc"; HWLOC_COMPONENTS=-x86 lstopo-no-graphics --of xml',
+  `echo "@@ numakit"; ${NUMAKIT} topo --xml`,
+].join('\n');
+
 /** The text after each "@@ NAME" line, by name. */
 function parts(out: string): Record<string, string> {
   const r: Record<string, string> = {};
@@ -71,7 +80,7 @@ describe('lab (Linux 6.12): run --fallback, weighted interleave', { timeout: 400
     const started = Date.now();
     run = await runSections(
       THREE_NODE_CXL,
-      { kernel: 'uname -r', fallback: FALLBACK, weights: WEIGHTS },
+      { kernel: 'uname -r', fallback: FALLBACK, weights: WEIGHTS, hwloc: HWLOC },
       {
         kernel: '6.12',
         timeoutMs: 360_000,
@@ -83,6 +92,13 @@ describe('lab (Linux 6.12): run --fallback, weighted interleave', { timeout: 400
 
   it("boots Debian 13's 6.12 kernel", () => {
     assert.match(sectionOk(run, 'kernel').stdout, /^6\.12\./);
+  });
+
+  it("topo --xml equals the guest's own lstopo --of xml inside a cgroup2 cpuset (canonical form, -x86)", () => {
+    const p = parts(sectionOk(run, 'hwloc').stdout);
+    const theirs = canonicalHwlocXml(p['hwloc'] ?? '');
+    assert.match(theirs.join('\n'), /Machine allowed_cpuset="0x00000003"/, 'hwloc sees the cpuset');
+    assert.equal(firstDifference(theirs, canonicalHwlocXml(p['numakit'] ?? '')), null);
   });
 
   it("--fallback steps down where the cpuset forbids node 1, a line per step; the exit status is the command's", () => {

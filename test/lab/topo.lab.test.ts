@@ -1,7 +1,7 @@
 // numakit topo against the tools everyone trusts, on every shared topology, one boot each:
 // --numactl equals `numactl --hardware`, --json equals hwloc's XML, lstopo reading --xml equals
 // lstopo reading the guest, and a snapshot taken in the guest and read on the host equals the
-// live guest (free memory aside).
+// live guest (free memory aside), and topo --xml equals the guest's own lstopo --of xml.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +14,7 @@ import {
   withoutFreeMemory,
   type TopoJson,
 } from './compare.js';
+import { canonicalHwlocXml, firstDifference } from '../helpers/hwloc_canon.js';
 import { parseHwlocXml } from './hwloc_xml.js';
 import { shellQuote } from './guest.js';
 import { guestHelper, NUMAKIT, NUMAKIT_BIN, numakitOnHost } from './numakit.js';
@@ -36,6 +37,10 @@ const SECTIONS = {
   lstopoConsole: 'lstopo-no-graphics --of console --no-io --filter misc:none',
   lstopoOfXml: `${NUMAKIT} topo --xml > "$LAB_OUT/numakit.xml" && lstopo-no-graphics --input "$LAB_OUT/numakit.xml" --of console --no-io --filter misc:none`,
   snapshot: `${NUMAKIT} snapshot "$LAB_OUT/snap"`,
+  // The guest's own hwloc export and numakit's, compared whole after the canonical form. hwloc's
+  // x86 backend (CPUID) is left out as on the host: numakit reads sysfs as hwloc's Linux one does.
+  hwlocXml: 'HWLOC_COMPONENTS=-x86 lstopo-no-graphics --of xml',
+  topoXml: `${NUMAKIT} topo --xml`,
 };
 
 /** Where hwloc should place each CPU-less node: its HMAT initiator's CPUs, else the whole machine. */
@@ -78,6 +83,11 @@ for (const topology of LAB_TOPOLOGIES) {
       const theirs = sectionOk(run, 'lstopoConsole').stdout;
       assert.match(theirs, /NUMANode/);
       assert.equal(sectionOk(run, 'lstopoOfXml').stdout, theirs);
+    });
+
+    it("topo --xml equals the guest's own lstopo --of xml (canonical form, HWLOC_COMPONENTS=-x86)", () => {
+      const theirs = canonicalHwlocXml(sectionOk(run, 'hwlocXml').stdout);
+      assert.equal(firstDifference(theirs, canonicalHwlocXml(sectionOk(run, 'topoXml').stdout)), null);
     });
 
     it('a snapshot taken in the guest reads on the host like the live guest (free memory aside)', () => {

@@ -56,7 +56,8 @@ const topo: CommandModule<ParsedOptions<typeof OPTIONS>> = {
   synopsis: ['[--json | --numactl | --xml | --svg FILE | --html FILE | --only TYPE [-p | -l]]'],
   description: `The machine's NUMA topology: per node its CPUs, caches and L3 groups (EPYC CCX/CCD),
 memory, huge pages and devices (NICs, NVMe, block, GPUs, InfiniBand) with the PCI bridge
-each hangs under, then the distance matrix. --xml writes it for hwloc's tools, as hwloc's own
+each hangs under, hwloc's groups and I/O tree (as --xml has them; --json, --svg and
+--html show them too), then the distance matrix. --xml writes it for hwloc's tools, as hwloc's own
 lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side caches included);
 --only TYPE lists the objects of one type of that same tree, as lstopo --only does.`,
   options: OPTIONS,
@@ -82,6 +83,14 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
       ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t, facts));
       return 0;
     }
+    // Every other view but --numactl shows hwloc's groups, memory-side caches and I/O tree too,
+    // derived from the tree --xml writes (render/hwloc_view.ts).
+    const view = values.numactl
+      ? undefined
+      : (await import('../../render/hwloc_view.js')).hwlocView(
+          t,
+          (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root),
+        );
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
       const [{ renderTopoSvg }, { renderTopoHtml }] = await Promise.all([
@@ -89,17 +98,17 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
         import('../../render/topo_html.js'),
       ]);
       const title = ctx.root.isReal ? 'this machine' : ctx.root.label;
-      if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t), ctx.out, 'svg');
-      else writeOut(values.html!, renderTopoHtml(t, { title }), ctx.out, 'html');
+      if (values.svg !== undefined) writeOut(values.svg, renderTopoSvg(t, { view }), ctx.out, 'svg');
+      else writeOut(values.html!, renderTopoHtml(t, { title, view }), ctx.out, 'html');
       return 0;
     }
     // Each view loads only its own renderer (start-up: docs/startup.md).
     ctx.out(
       values.json
-        ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx))
+        ? (await import('../../render/topo_json.js')).renderTopoJson(t, readWarnings(ctx), { view })
         : values.numactl
           ? (await import('../../render/numactl_hardware.js')).renderNumactlHardware(t)
-          : renderTopoText(t),
+          : renderTopoText(t, view),
     );
     return 0;
   },

@@ -123,7 +123,13 @@ describe('caches in the topology', () => {
   it('a cache without a size says so; when no cache has one, the line says it once', () => {
     const t = discoverTopology(openRoot(tree()));
     assert.equal(cacheSummary(t, [0, 1, 2, 3]), 'L1d 48 KiB, L2 2 MiB per 2 CPUs; L3 32 MiB per 4 CPUs');
-    const lab = discoverTopology(openRoot(join(EXAMPLES_DIR, 'lab-2node')));
+    // lab-2node with no cache's size file (as captures made before numakit recorded them).
+    const dir = join(tmp, 'nosize');
+    cpSync(join(EXAMPLES_DIR, 'lab-2node'), dir, { recursive: true });
+    for (const cpu of [0, 1, 2, 3])
+      for (const idx of [0, 1, 2, 3])
+        rmSync(join(dir, `sys/devices/system/cpu/cpu${cpu}/cache/index${idx}/size`), { force: true });
+    const lab = discoverTopology(openRoot(dir));
     assert.equal(cacheSummary(lab, [0, 1]), 'L1d, L1i, L2 per core; L3 per 2 CPUs (sizes unknown)');
     const oneMissing = {
       ...t,
