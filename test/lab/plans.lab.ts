@@ -4,12 +4,12 @@
 // starting on the host), then observed from /proc: every thread's Cpus_allowed_list, the memory
 // policy and pages per node of its anonymous memory (numa_maps), the setting live. PLAN.md's check
 // block must succeed, its rollback block leave /etc/systemd/system and the servers' configuration
-// as before. One boot per topology, the servers in sequence: 2node-plans for every workload,
-// 4node-asym-plans for the per-node ones (redis per node and --per-l3, a service per node).
-// Not yet in the lab suite (its name does not end in .lab.test.ts): on this 2-core host at load
-// average 13-27 from other guests it took over 20 minutes; run it alone with
-// `node --import tsx --test test/lab/plans.lab.ts` (LAB_PLANS=a,b for some sections) and rename it
-// into the suite once it has passed whole within CI's budget.
+// as before. One boot per topology, the servers in sequence: 2node-plans for postgres, MariaDB,
+// redis per node, jvm and spark-standalone; 4node-asym-plans for redis --per-l3 and a service per
+// node. Not yet in the lab suite (its name does not end in .lab.test.ts): at load average 16 from
+// other guests a whole run took 18 minutes; run it alone with
+// `node --import tsx --test test/lab/plans.lab.ts` (LAB_PLANS=a,b for some sections, LAB_KEEP=1 to
+// keep what the guests wrote) and rename it into the suite once timed within CI's budget.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
