@@ -50,9 +50,11 @@ export const EIGHT_NODE: Topology = {
  * The plans lab's machines (test/lab/plans.lab.test.ts): every plan keeps max(10%, 2 GiB) of a
  * node for the kernel and the page cache, so its nodes must be larger than the others' for a
  * server's pool, a JVM heap or an executor to fit. QEMU allocates a RAM backend as the guest
- * touches it: the guest's servers touch well under 2 GiB in all.
+ * touches it: the guest's servers touch well under 2 GiB in all. 5.5 GiB is what a Spark worker
+ * needs: MemTotal (about 5.3 GiB) minus the reserve leaves 3.3 GiB for the smallest executor
+ * (1g heap + 1g overhead) and the worker's own 1g JVM.
  */
-export const TWO_NODE_PLANS: Topology = { name: '2node-plans', nodes: 2, cpus: 2, memMiB: 5120 };
+export const TWO_NODE_PLANS: Topology = { name: '2node-plans', nodes: 2, cpus: 2, memMiB: 5632 };
 
 /** Four nodes in a line as 4node-asym, large enough for a Redis and a service on each. */
 export const FOUR_NODE_PLANS: Topology = { ...FOUR_NODE_ASYM, name: '4node-asym-plans', memMiB: 2560 };

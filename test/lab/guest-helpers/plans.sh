@@ -14,17 +14,17 @@ run_block() {
   [ "$rc" = 0 ] || sed "s/^/${1}_err: /" "/run/block-$1.err" | tail -n 5
 }
 
-# Until COMMAND succeeds, at most SECONDS; prints WHAT_s= (or WHAT_s=timeout).
+# Until COMMAND succeeds, at most SECONDS, trying every half second; prints WHAT_s= (or
+# WHAT_s=timeout).
 wait_for() {
-  local what=$1 limit=$2 t0 i
+  local what=$1 limit=$2 t0=$SECONDS
   shift 2
-  t0=$(date +%s)
-  for ((i = 0; i < limit; i++)); do
+  while ((SECONDS - t0 < limit)); do
     if "$@" >/dev/null 2>&1; then
-      echo "${what}_s=$(($(date +%s) - t0))"
+      echo "${what}_s=$((SECONDS - t0))"
       return 0
     fi
-    sleep 1
+    sleep 0.5
   done
   echo "${what}_s=timeout"
   return 1
@@ -39,7 +39,10 @@ observe() {
   local unit=$1 cg threads cpus
   cg=$(cgroup_of "$unit")
   threads=$(wc -l <"$cg/cgroup.threads")
-  cpus=$(while read -r t; do sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$t/status" 2>/dev/null; done <"$cg/cgroup.threads" | sort -u | paste -sd' ')
+  # One awk for every thread's status (a process per thread costs seconds under TCG); a thread
+  # that ended meanwhile is skipped.
+  # shellcheck disable=SC2046
+  cpus=$(awk '/^Cpus_allowed_list:/ { print $2 }' $(sed 's#.*#/proc/&/status#' "$cg/cgroup.threads") 2>/dev/null | sort -u | paste -sd' ')
   # shellcheck disable=SC2046
   awk -v unit="$unit" -v threads="$threads" -v cpus="$cpus" '
     $0 !~ / file=/ || / file=\/dev\/zero/ || /SYSV/ || /memfd:/ {
@@ -58,3 +61,6 @@ host_state() {
   find /etc/systemd/system /etc/postgresql /etc/mysql /etc/redis /opt /usr/local/bin /usr/local/sbin \
     -printf '%p %m\n' 2>/dev/null | sort | md5sum | cut -c1-16
 }
+
+# The guest's clock (seconds since boot) at a phase of a section: AT_NAME=.
+at() { echo "at_$1=$(cut -d' ' -f1 /proc/uptime)"; }

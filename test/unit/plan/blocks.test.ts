@@ -89,7 +89,9 @@ test("install then rollback leaves a root as it was: new files gone, a replaced 
   const files = [
     { path: `${root}/etc/systemd/system/x@0.service.d/50-numakit-numa.conf`, mode: 0o644, content: 'new\n', about: '' },
     { path: `${root}/etc/app/app.conf`, mode: 0o644, content: 'plan\n', about: '' },
+    { path: `${root}/opt/numa-java/bin/java`, mode: 0o755, content: 'wrapper\n', about: '' },
   ];
+  mkdirSync(`${root}/opt`, { recursive: true });
   mkdirSync(`${root}/etc/app`, { recursive: true });
   writeFileSync(`${root}/etc/app/app.conf`, 'host\n');
   for (const f of files) {
@@ -107,6 +109,9 @@ test("install then rollback leaves a root as it was: new files gone, a replaced 
   assert.equal(existsSync(`${root}/etc/app/app.conf${BACKUP_SUFFIX}`), false);
   assert.equal(existsSync(`${root}/etc/systemd/system/x@0.service.d`), false);
   assert.equal(existsSync(`${root}/etc/app`), true);
+  // The wrapper's directory and the one under it are the plan's; /opt was the host's.
+  assert.equal(existsSync(`${root}/opt/numa-java`), false);
+  assert.equal(existsSync(`${root}/opt`), true);
   // Run twice: nothing left to do, and no failure.
   execFileSync('bash', ['-e', '-c', rollback]);
 });
