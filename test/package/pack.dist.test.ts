@@ -39,8 +39,10 @@ before(() => {
   const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: REPO_DIR,
     encoding: 'utf8',
+    // The --json file list is over spawnSync's default 1 MiB buffer (the examples' files).
+    maxBuffer: 64 * 1024 * 1024,
   });
-  assert.equal(pack.status, 0, pack.stderr);
+  assert.equal(pack.status, 0, pack.error ? String(pack.error) : pack.stderr);
   const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   files = info.files.map((f) => f.path);
   const install = sh('npm', [
