@@ -116,7 +116,11 @@ function killGroup(child: ChildProcess): void {
       () => child.exitCode === null && child.signalCode === null && process.kill(-child.pid!, 'SIGKILL'),
       3000,
     ).unref();
-  } catch {}
+  } catch (e) {
+    // ESRCH: the group has already exited, which is what the kill wants; shown only for debugging.
+    if (process.env.NUMAKIT_DEBUG)
+      process.stderr.write(`bench ab: kill of the workload's group: ${(e as Error).message}\n`);
+  }
 }
 
 /**
