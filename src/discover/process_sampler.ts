@@ -6,7 +6,8 @@
 //               agent, their stat only every few passes: options.recheckEvery)
 //   2. status   /proc/PID/status and cmdline (read once a pass): skip and prescreen
 //   3. threads  each thread's /proc/PID/task/TID/stat (not read again while the process used no
-//               CPU since): CPU time per node over the window; select
+//               CPU since): CPU time per node over the window; select. With threadsLater, after
+//               stage 4 and only for the samples a caller asks for (withThreads)
 //   4. memory   numa_maps (costly: the kernel walks the page tables), reused while the process's
 //               RSS holds when asked (serve)
 // What it keeps between passes is keyed on pid + start time, so a reused pid is a new process,
@@ -63,6 +64,8 @@ interface Known {
   /** When its stat was last read (nowMs), and whether stage 1 stopped it then (options.recheckEvery). */
   at: number;
   screened: boolean;
+  /** Stage 3 left to withThreads at this pass (options.threadsLater): what it needs then. */
+  later: { readonly c: Candidate; readonly baselineOnly: boolean } | null;
 }
 
 const EMPTY: ProcessMemory = { kind: 'ok', nodes: {}, totalBytes: 0, policies: {} };
@@ -107,6 +110,8 @@ export class ProcessSampler {
     const oneNode = typeof memory === 'object' && 'oneNode' in memory;
     if (statusLater && (skip || prescreen || select || reuseStatus || hugetlb || oneNode))
       throw new Error('process sampler: statusLater with an option that reads status');
+    if (o.threadsLater && (select || o.threads === false))
+      throw new Error('process sampler: threadsLater with select or without threads');
     this.cpuNode = readCpuNodes(root);
     this.files = new ProcStatFiles(root);
   }
@@ -343,6 +348,7 @@ export class ProcessSampler {
         huge: null,
         at: nowMs,
         screened: false,
+        later: null,
       });
       return null;
     }
@@ -351,6 +357,7 @@ export class ProcessSampler {
         ? { threads: before.threads, ticks: before.ticks }
         : null;
     before.threads = null;
+    before.later = null;
     before.ticks = st.cpuTicks;
     before.pass = this.pass;
     before.at = nowMs;
@@ -382,11 +389,16 @@ export class ProcessSampler {
     const cmd = () => (cmdline ??= this.o.cmdline === false || later ? '' : (readCmdline(this.root, pid) ?? ''));
     // prescreen and select are refused with statusLater: status is read whenever they are set.
     if (this.o.prescreen && !this.o.prescreen({ pid, status: status!, cmdline: cmd() })) return null;
+    const window = baselineOnly ? 0 : windowSeconds;
+    if (this.o.threadsLater === true && p.threadsOnly !== true) {
+      const sample = this.withMemory(c, k, { nowMs, status, cmdline: cmd(), window, threads: null });
+      if (sample !== null) k.later = { c, baselineOnly };
+      return sample;
+    }
     const t0 = prior?.threads ?? NO_THREADS;
     const t1 = this.threadsOf(c, k, baselineOnly);
     if (t1 === null) return this.gone();
     if (p.threadsOnly) return null;
-    const window = baselineOnly ? 0 : windowSeconds;
     if (
       this.o.select &&
       !this.o.select({
@@ -398,29 +410,74 @@ export class ProcessSampler {
       })
     )
       return null;
-    const memory = this.memory(c, k, nowMs, status);
+    return this.withMemory(c, k, { nowMs, status, cmdline: cmd(), window, threads: { t0, t1 } });
+  }
+
+  /** Stage 4 and the sample; `threads` null when stage 3 is left to withThreads (its CPU nodes empty). */
+  private withMemory(
+    c: Candidate,
+    k: Known,
+    o: {
+      nowMs: number;
+      status: ProcStatus | null;
+      cmdline: string;
+      window: number;
+      threads: { t0: ReadonlyMap<number, ThreadTicks>; t1: ReadonlyMap<number, ThreadTicks> } | null;
+    },
+  ): ProcessSample | null {
+    const { status, threads } = o;
+    const memory = this.memory(c, k, o.nowMs, status);
     if (memory === 'no-memory') {
       this.tally.noMemory++; // not gone: left out this pass, read again at the next
       return null;
     }
     if (memory === null) return this.gone();
     if (memory.kind === 'no-permission') this.tally.permission++;
-    return {
-      pid,
+    const sample: ProcessSample = {
+      pid: c.pid,
       comm: status?.name ?? '',
       memory,
-      cmdline: cmd(),
+      cmdline: o.cmdline,
       threads: status?.threads ?? c.threads,
       cpusAllowed: status?.cpusAllowed ?? null,
       memsAllowed: status?.memsAllowed ?? null,
+      cpuNodes: {},
+      lastNodes: [],
+      windowSeconds: o.window,
+    };
+    return threads === null ? sample : this.withTicks(sample, threads.t0, threads.t1);
+  }
+
+  /** A sample with its CPU nodes and last nodes (and its threads' use when asked for) from its threads' ticks. */
+  private withTicks(
+    s: ProcessSample,
+    t0: ReadonlyMap<number, ThreadTicks>,
+    t1: ReadonlyMap<number, ThreadTicks>,
+  ): ProcessSample {
+    return {
+      ...s,
       cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
       lastNodes: nodesOf(
         [...t1.values()].map((t) => t.processor),
         this.cpuNode,
       ),
-      windowSeconds: window,
       ...(this.o.threadUse ? { threadUse: threadUseOf(t0, t1, this.cpuNode) } : {}),
     };
+  }
+
+  /**
+   * Stage 3 of a sample of the last pass that left it to this (options.threadsLater): the sample
+   * with its CPU nodes, last nodes (and threads' use) read now; null when the process is gone.
+   * Its window's start is the pass before's reading of its threads, as at stage 3.
+   */
+  withThreads(s: ProcessSample): ProcessSample | null {
+    const k = this.known.get(s.pid);
+    const later = k?.later;
+    if (k === undefined || later == null || later.c.pid !== s.pid) return s;
+    k.later = null;
+    const t1 = this.threadsOf(later.c, k, later.baselineOnly);
+    if (t1 === null) return this.gone();
+    return this.withTicks(s, later.c.prior?.threads ?? NO_THREADS, t1);
   }
 
   /**
@@ -536,9 +593,33 @@ export interface SampleOptions {
  * the wait, then a pass that reads memory per node.
  */
 export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promise<ProcessSample[]> {
+  const { samples, sampler } = await samplePasses(root, opts, false);
+  sampler.close();
+  return samples;
+}
+
+/**
+ * sampleProcesses with stage 3 left to `withThreads` (ProcessSamplerOptions.threadsLater): the
+ * samples' CPU nodes are read only for those `withThreads` is called on (after the pass, as
+ * ranked by policy/locality.ts inRankOrder).
+ */
+export async function sampleProcessesThreadsLater(
+  root: SysRoot,
+  opts: SampleOptions,
+): Promise<{ samples: ProcessSample[]; withThreads: (s: ProcessSample) => ProcessSample | null }> {
+  const { samples, sampler } = await samplePasses(root, opts, true);
+  return { samples, withThreads: (s) => sampler.withThreads(s) };
+}
+
+async function samplePasses(
+  root: SysRoot,
+  opts: SampleOptions,
+  threadsLater: boolean,
+): Promise<{ samples: ProcessSample[]; sampler: ProcessSampler }> {
   const base = {
     ...(opts.pids === undefined ? {} : { pids: opts.pids }),
     ...(opts.statusLater ? { statusLater: true } : {}),
+    ...(threadsLater ? { threadsLater: true } : {}),
   };
   const s = createSampler(root, { ...base, memory: { numaMaps: { policies: true } } });
   if (opts.windowMs > 0) {
@@ -546,7 +627,7 @@ export async function sampleProcesses(root: SysRoot, opts: SampleOptions): Promi
     [...s.run({ nowMs: 0, threadsOnly: true })];
     await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(opts.windowMs);
   }
-  const out = s.sample(Math.max(opts.windowMs, 0));
+  const samples = s.sample(Math.max(opts.windowMs, 0));
   opts.counts?.(s.counts);
-  return out;
+  return { samples, sampler: s };
 }

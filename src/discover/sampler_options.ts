@@ -78,6 +78,15 @@ export interface ProcessSamplerOptions {
   readonly prescreen?: (p: PrescreenBrief) => boolean;
   /** Read the threads (CPU per node); default true. false: cpuNodes and lastNodes are empty. */
   readonly threads?: boolean;
+  /**
+   * Leave stage 3 (each thread's stat) to ProcessSampler.withThreads, for the samples a caller
+   * shows: stat --procs ranks by remote memory, at most a process's memory (numa_maps, read
+   * first), so it reads the threads of the processes that can still rank among those it prints
+   * (policy/locality.ts inRankOrder), not of every process. A sample then has empty cpuNodes
+   * and lastNodes until withThreads. A pass with threadsOnly still reads them (a window's
+   * start). Not with select (it looks at the threads' CPU).
+   */
+  readonly threadsLater?: boolean;
   /** After its threads: false drops it (its numa_maps is not read). */
   readonly select?: (p: SampleBrief) => boolean;
   /** Each kept process's threads' CPU over the window (ProcessSample.threadUse). */

@@ -12,6 +12,8 @@
 //   remoteBytes(p)     -> its memory remote from where it runs, weighted by CPU time: total x (1 - locality)
 //   rankByRemote(ps)   -> samples with locality and remote bytes, most remote memory first, then most
 //                         memory, then lowest pid (the one rank order: stat, top, serve)
+//   inRankOrder(ps, f) -> the same order, lazily, for samples whose CPU nodes are not read yet: f reads
+//                         them only for the samples that can still rank before those already yielded
 import type { ProcessSample } from '../model/stat.js';
 
 export type LocalityInput = Pick<ProcessSample, 'memory' | 'cpuNodes' | 'lastNodes'>;
@@ -79,4 +81,74 @@ export function ranked<P extends LocalityInput>(sample: P): RankedProcess<P> {
 /** Samples with their locality, in the rank order (byRemote). */
 export function rankByRemote<P extends Ranked>(samples: readonly P[]): RankedProcess<P>[] {
   return samples.map(ranked).sort(byRemote);
+}
+
+/** Where a sample ranks at best before its CPU nodes are known: all its memory remote (locality 0). */
+function atBest<P extends Ranked>(sample: P): RankedProcess<P> {
+  return { sample, locality: 0, remoteBytes: total(sample) };
+}
+
+/** A binary heap in the rank order (byRemote): the first-ranked on top. */
+class RankHeap<P extends Ranked> {
+  private readonly a: RankedProcess<P>[] = [];
+
+  get top(): RankedProcess<P> | undefined {
+    return this.a[0];
+  }
+
+  push(x: RankedProcess<P>): void {
+    const a = this.a;
+    let i = a.push(x) - 1;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (byRemote(a[up]!, x) <= 0) break;
+      a[i] = a[up]!;
+      i = up;
+    }
+    a[i] = x;
+  }
+
+  pop(): RankedProcess<P> | undefined {
+    const a = this.a;
+    const first = a[0];
+    const last = a.pop();
+    if (a.length === 0 || last === undefined) return first;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= a.length) break;
+      const c = l + 1 < a.length && byRemote(a[l + 1]!, a[l]!) < 0 ? l + 1 : l;
+      if (byRemote(last, a[c]!) <= 0) break;
+      a[i] = a[c]!;
+      i = c;
+    }
+    a[i] = last;
+    return first;
+  }
+}
+
+/**
+ * Samples in the rank order (byRemote), lazily, when what locality needs of where a process ran
+ * costs a read (each thread's stat): `complete` gives a sample its CPU nodes (the same memory),
+ * null when the process is gone (left out). A process's remote memory is at most its memory, so
+ * samples are completed most memory first, each only while it could still rank before the best
+ * completed one not yet yielded: a caller that stops after the first K completes the K and those
+ * with more memory than the K-th's remote memory, not every sample.
+ */
+export function* inRankOrder<P extends Ranked>(
+  samples: readonly P[],
+  complete: (sample: P) => P | null,
+): Generator<RankedProcess<P>, void, undefined> {
+  const todo = samples.map(atBest).sort(byRemote);
+  const done = new RankHeap<P>();
+  let next = 0;
+  for (;;) {
+    while (next < todo.length && (done.top === undefined || byRemote(todo[next]!, done.top) < 0)) {
+      const full = complete(todo[next++]!.sample);
+      if (full !== null) done.push(ranked(full));
+    }
+    const first = done.pop();
+    if (first === undefined) return;
+    yield first;
+  }
 }

@@ -3,13 +3,13 @@
 import { readNumaBalancing, readTaskNumaFaults } from '../../discover/access_locality.js';
 import { accessFromSamples, accessLocality } from '../../policy/access_locality.js';
 import { findPids, readProcessMemory, type NumastatUnits } from '../../discover/processes.js';
-import { readDetails, sampleProcesses } from '../../discover/process_sampler.js';
+import { readDetails, sampleProcessesThreadsLater } from '../../discover/process_sampler.js';
 import type { AccessLocality } from '../../model/access_locality.js';
 import { othersInvisible } from '../../sysfs/proc_mount.js';
 import { NumakitError } from '../../model/errors.js';
 import { findMemPmu } from '../../sysfs/pmu.js';
 import type { ProcessMemoryInfo, ProcessSample } from '../../model/stat.js';
-import { rankByRemote, type RankedProcess } from '../../policy/locality.js';
+import { inRankOrder, type RankedProcess } from '../../policy/locality.js';
 import { rankedJson, renderStatJson } from '../../render/stat_json.js';
 import { noPermissionWhy, renderStatProcs, type ProcReader } from '../../render/stat_procs.js';
 import type { Context } from '../context.js';
@@ -69,32 +69,32 @@ async function pmuAccess(
  */
 function topWithDetails(
   ctx: Context,
-  ranked: readonly RankedProcess<ProcessSample>[],
+  ranked: Iterable<RankedProcess<ProcessSample>>,
   top: number,
 ): { rows: RankedProcess<ProcessSample>[]; hidden: number } {
   const rows: RankedProcess<ProcessSample>[] = [];
   let hidden = 0;
-  for (const r of ranked) {
-    if (rows.length >= top) break;
+  // Stops at the last row, not at the next one's turn: the next ranked would cost its threads' reads.
+  for (const r of top > 0 ? ranked : []) {
     const sample = readDetails(ctx.root, r.sample);
     if (sample === 'refused') hidden++;
-    else if (sample !== null) rows.push({ ...r, sample });
+    else if (sample !== null && rows.push({ ...r, sample }) >= top) break;
   }
   return { rows, hidden };
 }
 
 export async function runProcs(o: StatOptions, ctx: Context): Promise<number> {
   let hidden = 0;
-  const samples = withoutSelf(
-    await sampleProcesses(ctx.root, {
-      windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0,
-      counts: (c) => void (hidden = c.hidden),
-      statusLater: true,
-    }),
-    ctx,
-  );
+  // Each thread's stat (where it ran) is read only for the processes that can rank among the
+  // first --top: remote memory is at most a process's memory, read for all of them first.
+  const sampled = await sampleProcessesThreadsLater(ctx.root, {
+    windowMs: ctx.root.isReal ? o.windowSeconds * 1000 : 0,
+    counts: (c) => void (hidden = c.hidden),
+    statusLater: true,
+  });
+  const samples = withoutSelf(sampled.samples, ctx);
   const invisible = othersInvisible(ctx.root);
-  const top = topWithDetails(ctx, rankByRemote(samples), o.top);
+  const top = topWithDetails(ctx, inRankOrder(samples, sampled.withThreads), o.top);
   const ranked = top.rows;
   hidden += top.hidden;
   const balancing = readNumaBalancing(ctx.root);

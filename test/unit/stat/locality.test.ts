@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NodeMemory, ProcessMemory } from '../../../src/model/stat.js';
-import { locality, rankByRemote, remoteBytes, runNodes, type LocalityInput } from '../../../src/policy/locality.js';
+import {
+  inRankOrder,
+  locality,
+  rankByRemote,
+  remoteBytes,
+  runNodes,
+  type LocalityInput,
+} from '../../../src/policy/locality.js';
 
 function mem(perNode: Record<string, number>): ProcessMemory {
   const nodes: Record<string, NodeMemory> = {};
@@ -84,5 +91,76 @@ test('rankByRemote breaks a tie of remote and total memory by pid, lowest first 
   assert.deepEqual(
     rankByRemote([later, earlier]).map((r) => r.sample.pid),
     [3, 7],
+  );
+});
+
+/** xorshift32: the same samples every run. */
+function rng(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+type Sample = LocalityInput & { pid: number };
+
+/**
+ * Samples without CPU nodes (what a sampler leaves to its thread stage) and where each ran: a
+ * few large, many small, ties of total memory, some fully local, some without permission.
+ */
+function mix(seed: number, n: number): { bare: Sample[]; ran: Map<number, Record<string, number>> } {
+  const r = rng(seed);
+  const bare: Sample[] = [];
+  const ran = new Map<number, Record<string, number>>();
+  for (let i = 0; i < n; i++) {
+    const pid = 1000 + i;
+    const big = r(10) === 0 ? 1000 : 1;
+    const m = { [String(r(4))]: big * (1 + r(8)), [String(r(4))]: big * r(8) };
+    const memory = r(20) === 0 ? ({ kind: 'no-permission' } as const) : mem(m);
+    bare.push({ pid, memory, cpuNodes: {}, lastNodes: [] });
+    ran.set(pid, r(3) === 0 ? { [Object.keys(m)[0]!]: 1 } : { [String(r(4))]: 1 + r(3), [String(r(4))]: r(3) });
+  }
+  return { bare, ran };
+}
+
+test('inRankOrder: the order rankByRemote gives, completing only the samples that can still rank first', () => {
+  for (const seed of [7, 99, 2024]) {
+    const { bare, ran } = mix(seed, 400);
+    const gone = new Set(bare.filter((_, i) => i % 37 === 5).map((s) => s.pid));
+    const full = (s: Sample): Sample | null => (gone.has(s.pid) ? null : { ...s, cpuNodes: ran.get(s.pid)! });
+    const eager = rankByRemote(bare.flatMap((s) => full(s) ?? []));
+    const completed: Sample[] = [];
+    const lazy = inRankOrder(bare, (s) => {
+      completed.push(s);
+      return full(s);
+    });
+    const first: typeof eager = [];
+    for (const r of lazy) if (first.push(r) === 20) break;
+    assert.deepEqual(first, eager.slice(0, 20), `seed ${seed}: the first 20`);
+    // Remote memory is at most memory: a sample with less memory than the 20th's remote cannot rank before it.
+    const bar = first.at(-1)!.remoteBytes;
+    for (const s of completed)
+      assert.ok(s.memory.kind === 'ok' && s.memory.totalBytes >= bar, `seed ${seed}: pid ${s.pid} completed`);
+    assert.ok(completed.length < bare.length / 2, `seed ${seed}: ${completed.length} of ${bare.length} completed`);
+    assert.deepEqual([...inRankOrder(bare, full)], eager, `seed ${seed}: all of them`);
+  }
+});
+
+test("inRankOrder: memory ties and samples without permission keep rankByRemote's order", () => {
+  const same = [3, 1, 2].map((pid) => p({ '0': 10 }, {}, [], pid));
+  const refused: Sample[] = [5, 4].map((pid) => ({
+    pid,
+    memory: { kind: 'no-permission' },
+    cpuNodes: {},
+    lastNodes: [],
+  }));
+  const ran = (s: Sample): Sample => ({ ...s, cpuNodes: { [String(s.pid % 2)]: 1 } });
+  const all = [...same, ...refused];
+  assert.deepEqual(
+    [...inRankOrder(all, ran)].map((r) => r.sample.pid),
+    rankByRemote(all.map(ran)).map((r) => r.sample.pid),
   );
 });
