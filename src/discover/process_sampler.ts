@@ -433,7 +433,7 @@ export class ProcessSampler {
     }
     if (memory === null) return this.gone();
     if (memory.kind === 'no-permission') this.tally.permission++;
-    const sample: ProcessSample = {
+    return {
       pid: c.pid,
       comm: status?.name ?? '',
       memory,
@@ -441,28 +441,19 @@ export class ProcessSampler {
       threads: status?.threads ?? c.threads,
       cpusAllowed: status?.cpusAllowed ?? null,
       memsAllowed: status?.memsAllowed ?? null,
-      cpuNodes: {},
-      lastNodes: [],
+      cpuNodes: threads === null ? {} : cpuSecondsByNode(threads.t0, threads.t1, { cpuNode: this.cpuNode }),
+      lastNodes: threads === null ? [] : this.lastNodesOf(threads.t1),
       windowSeconds: o.window,
+      ...(this.o.threadUse && threads !== null ? { threadUse: threadUseOf(threads.t0, threads.t1, this.cpuNode) } : {}),
     };
-    return threads === null ? sample : this.withTicks(sample, threads.t0, threads.t1);
   }
 
-  /** A sample with its CPU nodes and last nodes (and its threads' use when asked for) from its threads' ticks. */
-  private withTicks(
-    s: ProcessSample,
-    t0: ReadonlyMap<number, ThreadTicks>,
-    t1: ReadonlyMap<number, ThreadTicks>,
-  ): ProcessSample {
-    return {
-      ...s,
-      cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
-      lastNodes: nodesOf(
-        [...t1.values()].map((t) => t.processor),
-        this.cpuNode,
-      ),
-      ...(this.o.threadUse ? { threadUse: threadUseOf(t0, t1, this.cpuNode) } : {}),
-    };
+  /** Nodes of the CPUs its threads last ran on. */
+  private lastNodesOf(t1: ReadonlyMap<number, ThreadTicks>): number[] {
+    return nodesOf(
+      [...t1.values()].map((t) => t.processor),
+      this.cpuNode,
+    );
   }
 
   /**
@@ -477,7 +468,13 @@ export class ProcessSampler {
     k.later = null;
     const t1 = this.threadsOf(later.c, k, later.baselineOnly);
     if (t1 === null) return this.gone();
-    return this.withTicks(s, later.c.prior?.threads ?? NO_THREADS, t1);
+    const t0 = later.c.prior?.threads ?? NO_THREADS;
+    return {
+      ...s,
+      cpuNodes: cpuSecondsByNode(t0, t1, { cpuNode: this.cpuNode }),
+      lastNodes: this.lastNodesOf(t1),
+      ...(this.o.threadUse ? { threadUse: threadUseOf(t0, t1, this.cpuNode) } : {}),
+    };
   }
 
   /**

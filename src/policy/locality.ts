@@ -90,7 +90,13 @@ function atBest<P extends Ranked>(sample: P): RankedProcess<P> {
 
 /** A binary heap in the rank order (byRemote): the first-ranked on top. */
 class RankHeap<P extends Ranked> {
-  private readonly a: RankedProcess<P>[] = [];
+  private readonly a: RankedProcess<P>[];
+
+  /** A heap of `items` (taken over, not copied): built in linear time, no sort of them all. */
+  constructor(items: RankedProcess<P>[] = []) {
+    this.a = items;
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.down(i, items[i]!);
+  }
 
   get top(): RankedProcess<P> | undefined {
     return this.a[0];
@@ -112,18 +118,23 @@ class RankHeap<P extends Ranked> {
     const a = this.a;
     const first = a[0];
     const last = a.pop();
-    if (a.length === 0 || last === undefined) return first;
-    let i = 0;
+    if (a.length > 0 && last !== undefined) this.down(0, last);
+    return first;
+  }
+
+  /** Puts `x` at `i` or below, where it ranks. */
+  private down(at: number, x: RankedProcess<P>): void {
+    const a = this.a;
+    let i = at;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= a.length) break;
       const c = l + 1 < a.length && byRemote(a[l + 1]!, a[l]!) < 0 ? l + 1 : l;
-      if (byRemote(last, a[c]!) <= 0) break;
+      if (byRemote(x, a[c]!) <= 0) break;
       a[i] = a[c]!;
       i = c;
     }
-    a[i] = last;
-    return first;
+    a[i] = x;
   }
 }
 
@@ -139,13 +150,14 @@ export function* inRankOrder<P extends Ranked>(
   samples: readonly P[],
   complete: (sample: P) => P | null,
 ): Generator<RankedProcess<P>, void, undefined> {
-  const todo = samples.map(atBest).sort(byRemote);
+  const todo = new RankHeap(samples.map(atBest));
   const done = new RankHeap<P>();
-  let next = 0;
   for (;;) {
-    while (next < todo.length && (done.top === undefined || byRemote(todo[next]!, done.top) < 0)) {
-      const full = complete(todo[next++]!.sample);
+    for (let next = todo.top; next !== undefined && (done.top === undefined || byRemote(next, done.top) < 0); ) {
+      todo.pop();
+      const full = complete(next.sample);
       if (full !== null) done.push(ranked(full));
+      next = todo.top;
     }
     const first = done.pop();
     if (first === undefined) return;
