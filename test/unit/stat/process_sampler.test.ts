@@ -60,6 +60,39 @@ describe('process sampler: stages', () => {
     assert.ok(!read.some((r) => r.includes('/task/')), read.join(' '));
   });
 
+  it('threadsLater: no thread read in the pass; withThreads gives what stage 3 in place gives, over the window', () => {
+    m.add(busy(200, 'a', 400, 0, 1));
+    m.add(
+      busy(300, 'b', 100, 1, 2, {
+        threads: [300, 301].map((tid, i) => ({ tid, cpu: 2 + i, ticks: 0, start: 0, cpus: [0, 1, 2, 3] })),
+      }),
+    );
+    const { read, root } = recording();
+    m.tick(2); // CPU before the window: not in it
+    const eager = createSampler(m.root);
+    const later = createSampler(root, { threadsLater: true });
+    eager.sample(0);
+    [...later.run({ nowMs: 0, threadsOnly: true })]; // a window's start: its threads are read
+    m.tick(1);
+    const want = eager.sample(1000);
+    read.length = 0;
+    const got = later.sample(1000);
+    assert.deepEqual(
+      read.filter((r) => r.includes('/task')),
+      [],
+      'no thread read in the pass',
+    );
+    assert.deepEqual(
+      got.map((p) => [p.pid, p.cpuNodes, p.lastNodes]),
+      want.map((p) => [p.pid, {}, []]),
+    );
+    assert.deepEqual(
+      got.map((p) => later.withThreads(p)),
+      want,
+    );
+    assert.deepEqual(read.filter((r) => r.includes('/task/')).length, 3, 'each thread read once, when asked');
+  });
+
   it('largest first, and a pass stops where the caller says', () => {
     m.add(busy(200, 'a', 10, 0, 0));
     m.add(busy(300, 'b', 30, 0, 0));
