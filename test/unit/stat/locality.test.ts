@@ -10,6 +10,7 @@ import {
   runNodes,
   type LocalityInput,
 } from '../../../src/policy/locality.js';
+import { rng } from '../../fixtures/scale_capture.js';
 
 function mem(perNode: Record<string, number>): ProcessMemory {
   const nodes: Record<string, NodeMemory> = {};
@@ -93,17 +94,6 @@ test('rankByRemote breaks a tie of remote and total memory by pid, lowest first 
     [3, 7],
   );
 });
-
-/** xorshift32: the same samples every run. */
-function rng(seed: number): (n: number) => number {
-  let x = seed;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 type Sample = LocalityInput & { pid: number };
 
