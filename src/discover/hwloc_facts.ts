@@ -4,7 +4,7 @@ import type { HwlocFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupHierarchies } from '../sysfs/cgroup_mounts.js';
 import { readMemoryModules } from '../sysfs/dmi_memory.js';
-import { readCpuKindValues, readHwlocCpus } from '../sysfs/hwloc_cpu.js';
+import { readCpuKindValues, readHwlocCpus, readHwlocOnlineCpus } from '../sysfs/hwloc_cpu.js';
 import {
   parseCpuinfoInfos,
   readArchitecture,
@@ -20,15 +20,28 @@ import { readOsDevices } from '../sysfs/os_devices.js';
 import { readPciFunctions } from '../sysfs/pci_functions.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
+/** The online CPUs' masks and kinds, the online CPUs found once for both. */
+function cpuFacts(root: SysRoot, everyFile: boolean): Pick<HwlocFacts, 'cpus' | 'cpuKinds'> {
+  const online = readHwlocOnlineCpus(root);
+  return {
+    cpus: readHwlocCpus(root, online, { shared: !everyFile }),
+    cpuKinds: readCpuKindValues(root, online),
+  };
+}
+
+/**
+ * With `everyFile` (the default while a snapshot records what is read: it must hold every file
+ * hwloc reads), each CPU's files are read as hwloc reads them; else what CPUs share is read once
+ * (sysfs/hwloc_cpu.ts): the same facts.
+ */
+export function discoverHwlocFacts(root: SysRoot, opts: { everyFile?: boolean } = {}): HwlocFacts {
   const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
   return {
     machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
     pci: readPciFunctions(root),
     osDevices: readOsDevices(root),
     cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
-    cpus: readHwlocCpus(root),
-    cpuKinds: readCpuKindValues(root),
+    ...cpuFacts(root, opts.everyFile ?? root.onAccess !== undefined),
     memSideCaches: readMemSideCaches(root),
     access: readNodeAccessForHwloc(root),
     memoryModules: readMemoryModules(root),

@@ -98,7 +98,8 @@ export interface HwlocCacheIndex {
 
 /**
  * What hwloc's Linux discovery reads of one online CPU with a topology directory: the masks of
- * each level (null when absent) with their ids, and its caches.
+ * each level (null when absent) with their ids (null, not read, where the mask is absent), and
+ * its caches.
  */
 export interface HwlocCpu {
   readonly id: number;
