@@ -1,6 +1,7 @@
 // SysRoot -> HwlocFacts: what hwloc's Linux discovery reads beyond numakit's topology (the
-// machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
-import type { HwlocFacts } from '../model/hwloc_io.js';
+// machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts);
+// HwlocTreeFacts, the part the tree's shape needs, for topo's other views (render/hwloc_view.ts).
+import type { HwlocFacts, HwlocTreeFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupHierarchies } from '../sysfs/cgroup_mounts.js';
 import { readMemoryModules } from '../sysfs/dmi_memory.js';
@@ -20,12 +21,17 @@ import { readOsDevices } from '../sysfs/os_devices.js';
 import { readPciFunctions } from '../sysfs/pci_functions.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-/** The online CPUs' masks and kinds, the online CPUs found once for both. */
-function cpuFacts(root: SysRoot, everyFile: boolean): Pick<HwlocFacts, 'cpus' | 'cpuKinds'> {
-  const online = readHwlocOnlineCpus(root);
+/** The tree's facts of `online` (readHwlocOnlineCpus). */
+function treeFacts(root: SysRoot, online: readonly number[], everyFile: boolean): HwlocTreeFacts {
+  const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
   return {
+    pci: readPciFunctions(root),
+    osDevices: readOsDevices(root),
+    cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
     cpus: readHwlocCpus(root, online, { shared: !everyFile }),
-    cpuKinds: readCpuKindValues(root, online),
+    memSideCaches: readMemSideCaches(root),
+    allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
+    cgroupMounts,
   };
 }
 
@@ -34,20 +40,24 @@ function cpuFacts(root: SysRoot, everyFile: boolean): Pick<HwlocFacts, 'cpus' | 
  * hwloc reads), each CPU's files are read as hwloc reads them; else what CPUs share is read once
  * (sysfs/hwloc_cpu.ts): the same facts.
  */
-export function discoverHwlocFacts(root: SysRoot, opts: { everyFile?: boolean } = {}): HwlocFacts {
-  const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
+type Opts = { readonly everyFile?: boolean };
+const everyFileOf = (root: SysRoot, opts: Opts) => opts.everyFile ?? root.onAccess !== undefined;
+
+/** What the shape of hwloc's tree needs (topo's views): none of the export's infos, kinds or memory attributes. */
+export function discoverHwlocTreeFacts(root: SysRoot, opts: Opts = {}): HwlocTreeFacts {
+  return treeFacts(root, readHwlocOnlineCpus(root), everyFileOf(root, opts));
+}
+
+/** Everything hwloc's export of the machine carries (topo --xml, --only; a snapshot reads it all). */
+export function discoverHwlocFacts(root: SysRoot, opts: Opts = {}): HwlocFacts {
+  const online = readHwlocOnlineCpus(root);
   return {
+    ...treeFacts(root, online, everyFileOf(root, opts)),
     machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
-    pci: readPciFunctions(root),
-    osDevices: readOsDevices(root),
-    cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
-    ...cpuFacts(root, opts.everyFile ?? root.onAccess !== undefined),
-    memSideCaches: readMemSideCaches(root),
+    cpuKinds: readCpuKindValues(root, online),
     access: readNodeAccessForHwloc(root),
     memoryModules: readMemoryModules(root),
-    allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
     realRoot: root.isReal,
-    cgroupMounts,
     numaDirs: listNodeDirs(root).length > 0,
   };
 }
