@@ -1,10 +1,11 @@
 // SysRoot -> HwlocFacts: what hwloc's Linux discovery reads beyond numakit's topology (the
-// machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts).
-import type { HwlocFacts } from '../model/hwloc_io.js';
+// machine's info pairs, PCI functions, OS devices), for `topo --xml` (render/topo_hwloc_xml.ts);
+// HwlocTreeFacts, the part the tree's shape needs, for topo's other views (render/hwloc_view.ts).
+import type { HwlocFacts, HwlocTreeFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupHierarchies } from '../sysfs/cgroup_mounts.js';
 import { readMemoryModules } from '../sysfs/dmi_memory.js';
-import { readCpuKindValues, readHwlocCpus } from '../sysfs/hwloc_cpu.js';
+import { readCpuKindValues, readHwlocCpus, readHwlocOnlineCpus } from '../sysfs/hwloc_cpu.js';
 import {
   parseCpuinfoInfos,
   readArchitecture,
@@ -20,21 +21,43 @@ import { readOsDevices } from '../sysfs/os_devices.js';
 import { readPciFunctions } from '../sysfs/pci_functions.js';
 import type { SysRoot } from '../sysfs/root.js';
 
-export function discoverHwlocFacts(root: SysRoot): HwlocFacts {
+/** The tree's facts of `online` (readHwlocOnlineCpus). */
+function treeFacts(root: SysRoot, online: readonly number[], everyFile: boolean): HwlocTreeFacts {
   const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
   return {
-    machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
     pci: readPciFunctions(root),
     osDevices: readOsDevices(root),
     cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
-    cpus: readHwlocCpus(root),
-    cpuKinds: readCpuKindValues(root),
+    cpus: readHwlocCpus(root, online, { shared: !everyFile }),
     memSideCaches: readMemSideCaches(root),
+    allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
+    cgroupMounts,
+  };
+}
+
+/**
+ * With `everyFile` (the default while a snapshot records what is read: it must hold every file
+ * hwloc reads), each CPU's files are read as hwloc reads them; else what CPUs share is read once
+ * (sysfs/hwloc_cpu.ts): the same facts.
+ */
+type Opts = { readonly everyFile?: boolean };
+const everyFileOf = (root: SysRoot, opts: Opts) => opts.everyFile ?? root.onAccess !== undefined;
+
+/** What the shape of hwloc's tree needs (topo's views): none of the export's infos, kinds or memory attributes. */
+export function discoverHwlocTreeFacts(root: SysRoot, opts: Opts = {}): HwlocTreeFacts {
+  return treeFacts(root, readHwlocOnlineCpus(root), everyFileOf(root, opts));
+}
+
+/** Everything hwloc's export of the machine carries (topo --xml, --only; a snapshot reads it all). */
+export function discoverHwlocFacts(root: SysRoot, opts: Opts = {}): HwlocFacts {
+  const online = readHwlocOnlineCpus(root);
+  return {
+    ...treeFacts(root, online, everyFileOf(root, opts)),
+    machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
+    cpuKinds: readCpuKindValues(root, online),
     access: readNodeAccessForHwloc(root),
     memoryModules: readMemoryModules(root),
-    allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
     realRoot: root.isReal,
-    cgroupMounts,
     numaDirs: listNodeDirs(root).length > 0,
   };
 }

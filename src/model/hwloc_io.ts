@@ -45,9 +45,11 @@ export interface OsDevice {
   readonly numaNode: number | null;
 }
 
-export interface HwlocFacts {
-  /** The Machine object's info pairs, less Backend (the renderer adds it). */
-  readonly machineInfo: readonly (readonly [string, string])[];
+/**
+ * What the shape of hwloc's tree of the machine depends on (its objects, their CPUs and nodes,
+ * the I/O tree, memory-side caches): all that topo's text, JSON, SVG and HTML views show of it.
+ */
+export interface HwlocTreeFacts {
   readonly pci: readonly PciFunction[];
   readonly osDevices: readonly OsDevice[];
   /** Each processor's /proc/cpuinfo info pairs as hwloc keeps them (a Package shows its first CPU's). */
@@ -57,24 +59,30 @@ export interface HwlocFacts {
    * tree lacks them (captures made before numakit recorded them): the topology's ids are used.
    */
   readonly cpus: readonly HwlocCpu[] | null;
-  /** Each online CPU's cpufreq cpuinfo_max_freq and base_frequency (MHz) and cpu_capacity. */
-  readonly cpuKinds: readonly CpuKindValues[];
   /** Each node's memory-side caches (nodeN/memory_side_cache/indexM), innermost first. */
   readonly memSideCaches: ReadonlyMap<number, readonly MemSideCache[]>;
-  /** Each node's HMAT access figures (access1, else access0), for hwloc's memory attributes. */
-  readonly access: readonly NodeAccess[];
-  /** The DMI memory devices (Misc MemoryModule objects): their entry index and strings. */
-  readonly memoryModules: readonly { readonly index: number; readonly infos: readonly (readonly [string, string])[] }[];
   /** The NUMA nodes the cgroup cpuset allows (cpuset.mems), null when none restricts. */
   readonly allowedNodes: readonly number[] | null;
-  /** The running system (hwloc then also reports binding support). */
-  readonly realRoot: boolean;
   /**
    * Whether hwloc finds the cgroup hierarchies (in /proc/self/mountinfo or /proc/mounts): where
    * neither exists (a capture without them) it restricts nothing, though numakit's other views
    * assume the systemd layout. Absent: true.
    */
   readonly cgroupMounts?: boolean;
+}
+
+/** The tree's facts and what hwloc's export adds to it: infos, CPU kinds, memory attributes, support. */
+export interface HwlocFacts extends HwlocTreeFacts {
+  /** The Machine object's info pairs, less Backend (the renderer adds it). */
+  readonly machineInfo: readonly (readonly [string, string])[];
+  /** Each online CPU's cpufreq cpuinfo_max_freq and base_frequency (MHz) and cpu_capacity. */
+  readonly cpuKinds: readonly CpuKindValues[];
+  /** Each node's HMAT access figures (access1, else access0), for hwloc's memory attributes. */
+  readonly access: readonly NodeAccess[];
+  /** The DMI memory devices (Misc MemoryModule objects): their entry index and strings. */
+  readonly memoryModules: readonly { readonly index: number; readonly infos: readonly (readonly [string, string])[] }[];
+  /** The running system (hwloc then also reports binding support). */
+  readonly realRoot: boolean;
   /** Whether the tree has NUMA node directories (else hwloc makes one node and says it did not discover NUMA). Absent: true. */
   readonly numaDirs?: boolean;
 }
@@ -98,7 +106,8 @@ export interface HwlocCacheIndex {
 
 /**
  * What hwloc's Linux discovery reads of one online CPU with a topology directory: the masks of
- * each level (null when absent) with their ids, and its caches.
+ * each level (null when absent) with their ids (null, not read, where the mask is absent), and
+ * its caches.
  */
 export interface HwlocCpu {
   readonly id: number;

@@ -12,7 +12,7 @@
 // Pure.
 import {
   OSDEV_TYPE,
-  type HwlocFacts,
+  type HwlocTreeFacts,
   type OsDevice,
   type PciBusId,
   type PciFunction,
@@ -187,7 +187,7 @@ function findMemoryParent(o: IoParent, node: number): IoParent | null {
 }
 
 /** Hangs the I/O objects of `facts` in the tree rooted at `machine`. */
-export function attachIo(machine: IoParent, facts: HwlocFacts): void {
+export function attachIo(machine: IoParent, facts: HwlocTreeFacts): void {
   const top: IoObj[] = [];
   for (const f of facts.pci) if (f.bridge !== null || importantPciClass(f.classId)) addPci(top, pciObj(f));
   const localOf = new Map(facts.pci.map((f) => [pciBusIdText(f), f.localCpus]));

@@ -3,7 +3,7 @@
 // node's memory-side caches and whether it has CPUs, and the I/O tree (host bridges, PCI
 // bridges and devices, OS devices) as lstopo draws it. Derived from that one tree, so no view
 // can say something the XML does not. Pure.
-import type { HwlocFacts } from '../model/hwloc_io.js';
+import type { HwlocTreeFacts } from '../model/hwloc_io.js';
 import type { Topology } from '../model/topology.js';
 import type { IoObj } from './hwloc_io_tree.js';
 import type { Obj } from './hwloc_tree.js';
@@ -71,7 +71,7 @@ function walkIo(list: readonly IoObj[], depth: number, out: ViewIo[], near?: Vie
 }
 
 /** hwloc's tree of `t` (with `facts`, as `topo --xml` builds it) as the views show it. */
-export function hwlocView(t: Topology, facts: HwlocFacts): HwlocView {
+export function hwlocView(t: Topology, facts: HwlocTreeFacts): HwlocView {
   const { root, ctx } = hwlocTopology(t, facts);
   const levels = groupLevels(root);
   const groups: ViewGroup[] = [];

@@ -5,7 +5,7 @@
 // memory, huge page pools and memory-side caches, the DMI memory modules, the SLIT as the
 // NUMALatency matrix, HMAT memory attributes, CPU kinds and hwloc's support flags. Pure.
 import type { Topology } from '../model/topology.js';
-import type { HwlocFacts, MemSideCache, NodeAccess } from '../model/hwloc_io.js';
+import type { HwlocFacts, HwlocTreeFacts, MemSideCache, NodeAccess } from '../model/hwloc_io.js';
 import { cpuKinds } from './hwloc_cpukinds.js';
 import { attachIo, type IoObj } from './hwloc_io_tree.js';
 import { hwlocTree, type Obj } from './hwloc_tree.js';
@@ -214,7 +214,7 @@ function supportLines(facts: HwlocFacts | undefined): string[] {
 }
 
 /** The online CPUs the cgroup cpuset allows; all online ones where hwloc finds no cgroup mount. */
-function allowedCpus(t: Topology, facts: HwlocFacts | undefined): number[] {
+function allowedCpus(t: Topology, facts: HwlocTreeFacts | undefined): number[] {
   const restricts = facts?.cgroupMounts !== false;
   return t.cpus.filter((c) => c.online && (c.allowed || !restricts)).map((c) => c.id);
 }
@@ -227,7 +227,7 @@ function allowedCpus(t: Topology, facts: HwlocFacts | undefined): number[] {
  * hwloc's object tree of `t` as the XML and `topo --only` show it: I/O attached, package infos,
  * what the cgroup cpuset does not allow left out.
  */
-export function hwlocTopology(t: Topology, facts?: HwlocFacts): { root: Obj; ctx: Ctx } {
+export function hwlocTopology(t: Topology, facts?: HwlocTreeFacts): { root: Obj; ctx: Ctx } {
   const root = hwlocTree(t, facts?.cpus ?? null);
   if (facts !== undefined) {
     attachIo(root, facts);

@@ -5,7 +5,18 @@
 // A root that is not the running system (--root, --example) is a jail (src/sysfs/jail.ts): no
 // read ever leaves it. A root held in memory (`tree`: a snapshot archive) is read through its
 // MemTree, which resolves the same way.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { join, posix } from 'node:path';
 import type { AbsentReason } from '../model/fact.js';
 import { jailed, knownLink, MAX_LINK_HOPS, noteListing, rememberLink, underResolvedDir, walk } from './jail.js';
@@ -282,6 +293,30 @@ export function listDir(root: SysRoot, rel: string): string[] | null {
   } catch (e) {
     absentOf(root, rel, e);
     return null;
+  }
+}
+
+/**
+ * Whether `rel` is a directory (through links, resolved inside a jail): a stat, where listing
+ * it only to see that it is there would read its entries (a large machine's cpuN/topology).
+ */
+export function isDirectory(root: SysRoot, rel: string): boolean {
+  root.onAccess?.('dir', rel);
+  if (root.tree) {
+    const r = root.tree.lookup(rel);
+    return r.ok && r.entry.kind === 'dir';
+  }
+  try {
+    // In a jail the directory part is resolved from the cache: one lstat tells, unless it is a link.
+    const abs = root.isReal ? null : underResolvedDir(root, rel);
+    const st = abs === null || abs === 'loop' ? undefined : lstatSync(abs, { throwIfNoEntry: false });
+    if (abs !== null && abs !== 'loop' && st?.isSymbolicLink() !== true) return st?.isDirectory() === true;
+    const path = root.isReal ? rootPath(root, rel) : jailed(root, rel);
+    if (path === 'loop') throw loopError();
+    return statSync(path).isDirectory();
+  } catch (e) {
+    absentOf(root, rel, e);
+    return false;
   }
 }
 

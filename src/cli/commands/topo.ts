@@ -89,7 +89,7 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
       ? undefined
       : (await import('../../render/hwloc_view.js')).hwlocView(
           t,
-          (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root),
+          (await import('../../discover/hwloc_facts.js')).discoverHwlocTreeFacts(ctx.root),
         );
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.
