@@ -4,6 +4,7 @@
 // interleaved over the CPU nodes (field report 001: a 48 GiB heap on 2 x 64 GiB nodes); a JVM
 // that does not fit interleaved either is refused with the numbers.
 import { UsageError } from '../../model/errors.js';
+import { instanceNodes } from './choose_node.js';
 import { budgetGiB, budgetText, interleaveSet, memoryPlan, onNodes } from './budget.js';
 import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare, MemoryPlan, NodeShare } from './types.js';
@@ -70,15 +71,6 @@ interface JvmPlacement {
   readonly notes: string[];
 }
 
-function refuseUnplannable(m: MachineShare, o: JvmOptions): void {
-  if (m.usable.length === 0)
-    throw new UsageError(`${o.flavour}: no NUMA node has both CPUs and memory; nothing to plan`);
-  if (o.instances !== undefined && o.instances > m.usable.length)
-    throw new UsageError(
-      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})`,
-    );
-}
-
 function sizeJvm(heapBytes: number): { size: JvmSize; derivation: Derivation } {
   const heapGiB = heapBytes / GiB;
   const nativeGiB = Math.max(1, heapGiB * JVM_NATIVE_SHARE);
@@ -102,9 +94,8 @@ function smallestBudget(nodes: readonly NodeShare[]): NodeShare {
  * budgets hold an even share; refused when neither works or --instances asks for more than one
  * interleaved instance.
  */
-function placeJvm(m: MachineShare, o: JvmOptions, size: JvmSize): JvmPlacement {
+function placeJvm(m: MachineShare, o: JvmOptions, size: JvmSize, chosen: NodeShare[]): JvmPlacement {
   const { heapGiB, nativeGiB, committed } = size;
-  const chosen = m.usable.slice(0, o.instances ?? m.usable.length);
   const fits = chosen.every((s) => fitsNode(s, heapGiB, committed, o.flavour));
   const derivation = {
     what: 'heap against a node',
@@ -173,9 +164,9 @@ function jvmMemory(m: MachineShare, p: JvmPlacement, size: JvmSize): MemoryPlan 
 }
 
 export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
-  refuseUnplannable(m, o);
+  const chosen = instanceNodes(m, { workload: o.flavour, instances: o.instances });
   const { size, derivation: sizing } = sizeJvm(o.heapBytes);
-  const placement = placeJvm(m, o, size);
+  const placement = placeJvm(m, o, size, chosen);
   const { instances, derivation: counted } = jvmInstances(o, placement);
   const notes = [...m.notes, ...placement.notes];
   if (o.flavour === 'elasticsearch' && size.heapGiB > 31)
