@@ -34,8 +34,9 @@ const PACKAGES = ['koffi', 'yaml', 'zod', 'tar'];
 /**
  * Two rewrites of each source file, for a CommonJS bundle: import.meta.url of src/X/Y.ts becomes
  * the URL of dist/X/Y.js, computed from the bundle's own place; import('yaml') (a package left
- * out) becomes require('yaml'), since import() in a script compiled with a code cache has no
- * loader to go to (V8's cache keeps no host options).
+ * out) or import('node:https') (a built-in loaded only when used; a type's `typeof import()` is
+ * left alone) becomes require('yaml'), since import() in a script compiled with a code cache has
+ * no loader to go to (V8's cache keeps no host options).
  */
 const forCommonJs = {
   name: 'for-commonjs',
@@ -45,8 +46,10 @@ const forCommonJs = {
       const rel = relative(src, args.path).replace(/\.ts$/, '.js');
       const contents = text
         .replaceAll('import.meta.url', `__numakitModuleUrl(${JSON.stringify(rel)})`)
-        .replace(/\bimport\((['"])([^'"]+)\1\)/g, (call, _q, name) =>
-          PACKAGES.includes(name) ? `Promise.resolve().then(() => require('${name}'))` : call,
+        .replace(/(?<!typeof\s+)\bimport\((['"])([^'"]+)\1\)/g, (call, _q, name) =>
+          PACKAGES.includes(name) || name.startsWith('node:')
+            ? `Promise.resolve().then(() => require('${name}'))`
+            : call,
         );
       return contents === text ? undefined : { contents, loader: 'ts' };
     });

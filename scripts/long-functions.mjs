@@ -3,7 +3,9 @@
 // 60 and 80 lines. A function's length is the lines from its first token to its closing brace,
 // nested functions included (each nested one is also counted on its own). Parsed with the
 // TypeScript compiler's own AST (typescript/unstable/sync talks to the native tsc over a pipe).
-//   node scripts/long-functions.mjs [--over N] [--under DIR]   (defaults: 40, src)
+//   node scripts/long-functions.mjs [--over N] [--under DIR] [--json]   (defaults: 40, src)
+// --json prints the functions over N as one JSON array of {file, line, name, lines} (the
+// long-functions ratchet test reads it).
 import { resolve } from 'node:path';
 import { API } from 'typescript/unstable/sync';
 import { SyntaxKind } from 'typescript/unstable/ast';
@@ -66,9 +68,12 @@ try {
     for (const fn of functionsIn(program.getSourceFile(file))) rows.push({ file: relative, ...fn });
   }
   rows.sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
-  for (const r of rows.filter((r) => r.lines > over)) console.log(`${r.lines}\t${r.file}:${r.line}\t${r.name}`);
-  const count = (n) => rows.filter((r) => r.lines > n).length;
-  console.log(`functions: ${rows.length}; over 40 lines: ${count(40)}; over 60: ${count(60)}; over 80: ${count(80)}`);
+  if (process.argv.includes('--json')) console.log(JSON.stringify(rows.filter((r) => r.lines > over)));
+  else {
+    for (const r of rows.filter((r) => r.lines > over)) console.log(`${r.lines}\t${r.file}:${r.line}\t${r.name}`);
+    const count = (n) => rows.filter((r) => r.lines > n).length;
+    console.log(`functions: ${rows.length}; over 40 lines: ${count(40)}; over 60: ${count(60)}; over 80: ${count(80)}`);
+  }
 } finally {
   api.close();
 }

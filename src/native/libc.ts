@@ -12,6 +12,12 @@ import type * as KoffiModule from 'koffi';
 import { loadKoffi } from './koffi_load.js';
 import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './errors.js';
 
+// mmap(2)'s protection and flags for a shared mapping read and written in place (shm.ts's
+// files, perf's ring buffer): asm-generic/mman-common.h and uapi/linux/mman.h, x86_64 and aarch64.
+export const PROT_READ = 1;
+export const PROT_WRITE = 2;
+export const MAP_SHARED = 1;
+
 /** A C function through koffi: any arguments koffi can convert, an int result. */
 type Fn = (...args: unknown[]) => number;
 

@@ -8,7 +8,7 @@
 import type { MemPmu } from '../sysfs/pmu.js';
 import { PERF_SAMPLE } from '../sysfs/perf_samples.js';
 import { NativeError } from './errors.js';
-import { libc } from './libc.js';
+import { libc, MAP_SHARED, PROT_READ, PROT_WRITE } from './libc.js';
 
 /** PERF_ATTR_SIZE_VER7: every field up to sig_data; the kernel takes any size it knows. */
 export const PERF_ATTR_SIZE = 128;
@@ -74,9 +74,6 @@ export function encodePerfEventAttr(o: AttrOptions): Uint8Array {
 }
 
 const PERF_FLAG_FD_CLOEXEC = 8;
-const PROT_READ = 1;
-const PROT_WRITE = 2;
-const MAP_SHARED = 1;
 // struct perf_event_mmap_page: data_head, data_tail, data_offset, data_size (4.1+).
 const DATA_HEAD = 1024;
 const DATA_OFFSET = 1040;

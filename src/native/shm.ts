@@ -1,16 +1,13 @@
 // SysV shared memory and shared file mappings (shmget(2), shmat(2), shmctl(2), ftok(3), mmap(2)):
 // what `run --shm` and `run --file` attach before they set a policy on the range (mbind).
 // Values from include/uapi/linux/ipc.h, shm.h and asm-generic/mman-common.h (x86_64 and aarch64).
-import { fail, libc } from './libc.js';
+import { fail, libc, MAP_SHARED, PROT_READ, PROT_WRITE } from './libc.js';
 import type { MemoryRange } from './memory.js';
 
 export const IPC_CREAT = 0o1000;
 export const SHM_HUGETLB = 0o4000;
 const IPC_RMID = 0;
 const IPC_STAT = 2;
-const PROT_READ = 1;
-const PROT_WRITE = 2;
-const MAP_SHARED = 1;
 /** madvise(MADV_POPULATE_READ), Linux 5.14: fault a range in as reads would. */
 const MADV_POPULATE_READ = 22;
 

@@ -7,7 +7,7 @@
 //     else of a memory Group made for it; a CPU-less node nothing places gets a Group of no CPUs;
 //   - Groups of NUMA nodes close to each other by distance (hwloc_groups.ts), level by level.
 // Pure.
-import { cacheName, type Cache, type Topology } from '../model/topology.js';
+import { cacheName, type Cache, type NumaNode, type Topology } from '../model/topology.js';
 import { distanceGroups } from './hwloc_groups.js';
 import type { HwlocCpu } from '../model/hwloc_io.js';
 import { hwlocCpuObjects } from './hwloc_cpu_objects.js';
@@ -178,6 +178,38 @@ function fromMasks(cpus: readonly HwlocCpu[]): Obj[] {
 }
 
 /**
+ * A NUMANode attached to its memory parent, or, when nothing places it (`cpus` null), to a Group
+ * of its own with no CPUs after the others, as hwloc does.
+ */
+function attachNode(machine: Obj, n: NumaNode, cpus: readonly number[] | null): void {
+  let at: Obj;
+  if (cpus === null) {
+    at = obj('Group', [], { kind: 1001, subkind: 0 });
+    machine.children.push(at);
+  } else at = memoryParent(machine, cpus, n.id);
+  // hwloc counts as normal pages what the huge page pools do not hold (hwloc_parse_hugepages_info).
+  const huge = n.hugepages.reduce((sum, p) => sum + p.sizeKb * 1024 * p.total, 0);
+  const pages = [
+    { size: 4096, count: Math.floor(Math.max(0, (n.memTotalBytes ?? 0) - huge) / 4096) },
+    ...n.hugepages.map((p) => ({ size: p.sizeKb * 1024, count: p.total })),
+  ];
+  at.memory.push({
+    id: n.id,
+    cpus: at.cpus,
+    attrs: { os_index: n.id, local_memory: n.memTotalBytes ?? 0 },
+    pages,
+  });
+}
+
+/** Children by first CPU, objects without CPUs (CPU-less nodes' groups) last, as hwloc orders them; memory by node. */
+function sortTree(o: Obj): void {
+  const first = (x: Obj) => x.cpus[0] ?? Number.POSITIVE_INFINITY;
+  o.children.sort((a, b) => first(a) - first(b) || RANK[a.type]! - RANK[b.type]!);
+  o.memory.sort((a, b) => a.id - b.id);
+  o.children.forEach(sortTree);
+}
+
+/**
  * The object tree of `t`, NUMANodes attached; its CPU side from hwloc's mask files when the tree
  * has them (`masks`), else from the topology's ids.
  */
@@ -222,34 +254,7 @@ export function hwlocTree(t: Topology, masks: readonly HwlocCpu[] | null = null)
   }
   objs.sort((a, b) => b.cpus.length - a.cpus.length || RANK[a.type]! - RANK[b.type]! || a.cpus[0]! - b.cpus[0]!);
   for (const o of objs) insert(machine, o);
-  for (const n of t.nodes) {
-    const cpus = localities.get(n.id)!;
-    let at: Obj;
-    if (placed.get(n.id) === null) {
-      // Nothing places it: hwloc gives it a Group of its own with no CPUs, after the others.
-      at = obj('Group', [], { kind: 1001, subkind: 0 });
-      machine.children.push(at);
-    } else at = memoryParent(machine, cpus, n.id);
-    // hwloc counts as normal pages what the huge page pools do not hold (hwloc_parse_hugepages_info).
-    const huge = n.hugepages.reduce((sum, p) => sum + p.sizeKb * 1024 * p.total, 0);
-    const pages = [
-      { size: 4096, count: Math.floor(Math.max(0, (n.memTotalBytes ?? 0) - huge) / 4096) },
-      ...n.hugepages.map((p) => ({ size: p.sizeKb * 1024, count: p.total })),
-    ];
-    at.memory.push({
-      id: n.id,
-      cpus: at.cpus,
-      attrs: { os_index: n.id, local_memory: n.memTotalBytes ?? 0 },
-      pages,
-    });
-  }
-  const order = (o: Obj) => {
-    // By first CPU; objects without CPUs (CPU-less nodes' groups) last, as hwloc orders them.
-    const first = (x: Obj) => x.cpus[0] ?? Number.POSITIVE_INFINITY;
-    o.children.sort((a, b) => first(a) - first(b) || RANK[a.type]! - RANK[b.type]!);
-    o.memory.sort((a, b) => a.id - b.id);
-    o.children.forEach(order);
-  };
-  order(machine);
+  for (const n of t.nodes) attachNode(machine, n, placed.get(n.id) === null ? null : localities.get(n.id)!);
+  sortTree(machine);
   return machine;
 }

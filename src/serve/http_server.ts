@@ -4,8 +4,7 @@
 // keep-alive, connection count), an optional bearer token or --web.config.file (TLS, client
 // certificates, bcrypt basic auth, headers), and a close() that drops every connection,
 // half-sent requests included, so SIGTERM always ends the process.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { NumakitError } from '../model/errors.js';
@@ -200,10 +199,11 @@ export function connectionsAccepted(): number {
   return accepted;
 }
 
-export async function startHttpServer(given: ServerOptions): Promise<RunningServer> {
-  let o = given;
-  const L = { ...DEFAULT_LIMITS, ...o.limits };
-  const auth = o.web && o.web.users.size > 0 ? (await import('./basic_auth.js')).basicAuth(o.web.users) : null;
+/**
+ * An HTTP server, or HTTPS when the web config has TLS: node:https (and with it node:tls) is
+ * loaded only then, so a plain server starts without it.
+ */
+async function createListener(tls: WebTls | null, L: Limits, onRequest: RequestListener): Promise<Server> {
   const http = {
     maxHeaderSize: L.maxHeaderBytes,
     headersTimeout: L.headersTimeoutMs,
@@ -212,11 +212,16 @@ export async function startHttpServer(given: ServerOptions): Promise<RunningServ
     connectionsCheckingInterval: L.checkIntervalMs,
     requireHostHeader: false,
   };
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res, o, auth);
-  const tls = o.web?.tls ?? null;
-  const server = tls ? createTlsServer({ ...http, ...tlsOptions(tls) }, onRequest) : createServer(http, onRequest);
-  // A refused connection ends that connection only, and says why in one line (as node_exporter
-  // logs "TLS handshake error"): under TLS 1.3 the client learns little more than a closed socket.
+  if (tls === null) return createServer(http, onRequest);
+  const { createServer: createTlsServer } = await import('node:https');
+  return createTlsServer({ ...http, ...tlsOptions(tls) }, onRequest);
+}
+
+/**
+ * A refused connection ends that connection only, and says why in one line (as node_exporter
+ * logs "TLS handshake error"): under TLS 1.3 the client learns little more than a closed socket.
+ */
+function refuseBadClients(server: Server, tls: WebTls | null, o: ServerOptions): void {
   const refused = (s: TLSSocket, why: string) => {
     o.onRefused?.(`${o.what}: TLS connection from ${s.remoteAddress ?? '?'} refused: ${why}`);
     s.destroy();
@@ -229,12 +234,11 @@ export async function startHttpServer(given: ServerOptions): Promise<RunningServ
   server.on('tlsClientError', (e: NodeJS.ErrnoException, s: TLSSocket) =>
     refused(s, `${e.message}${e.code ? ` (${e.code})` : ''}`),
   );
-  server.on('connection', () => void accepted++);
-  server.maxConnections = L.maxConnections;
-  // Sockets idle this long with a request half-read or never started are dropped too.
-  server.setTimeout(L.requestTimeoutMs + L.checkIntervalMs, (socket: Socket) => socket.destroy());
+}
 
-  await new Promise<void>((resolve, reject) => {
+/** Listens, or fails with one line saying why (address in use, permission, no such address). */
+function listenOn(server: Server, o: ServerOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
         new NumakitError(
@@ -244,6 +248,21 @@ export async function startHttpServer(given: ServerOptions): Promise<RunningServ
     );
     server.listen(o.listen.port, o.listen.host, resolve);
   });
+}
+
+export async function startHttpServer(given: ServerOptions): Promise<RunningServer> {
+  let o = given;
+  const L = { ...DEFAULT_LIMITS, ...o.limits };
+  const auth = o.web && o.web.users.size > 0 ? (await import('./basic_auth.js')).basicAuth(o.web.users) : null;
+  const tls = o.web?.tls ?? null;
+  // `o`, not `given`: setToken replaces it, and the next request sees the new token.
+  const server = await createListener(tls, L, (req, res) => void handle(req, res, o, auth));
+  refuseBadClients(server, tls, o);
+  server.on('connection', () => void accepted++);
+  server.maxConnections = L.maxConnections;
+  // Sockets idle this long with a request half-read or never started are dropped too.
+  server.setTimeout(L.requestTimeoutMs + L.checkIntervalMs, (socket: Socket) => socket.destroy());
+  await listenOn(server, o);
   // A malformed request, headers over the limit or too slow: Node's own clientError answer
   // (400, 431, 408) and the socket is destroyed.
   const a = server.address();

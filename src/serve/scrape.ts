@@ -66,6 +66,20 @@ export interface Scrape {
   readonly doctor: DoctorRun | null;
 }
 
+/** What the collectors read, filled in turn. */
+type Readings = {
+  -readonly [K in
+    | 'topology'
+    | 'memory'
+    | 'cpu'
+    | 'hugepages'
+    | 'tiering'
+    | 'nodeTiering'
+    | 'irqs'
+    | 'processes'
+    | 'cgroups']: Scrape[K];
+};
+
 export class Scraper {
   private readonly cpu = new NodeCpuCollector();
   private readonly procs: TopProcessesCollector;
@@ -109,32 +123,7 @@ export class Scraper {
       gaps,
       failed: (name, e) => this.failed(name, e),
     };
-    let topology: Topology | null = null;
-    let memory: NodeMemory[] = [];
-    let cpu: NodeCpu[] = [];
-    let hugepages: NodePools[] = [];
-    let tiering: Record<string, number> = {};
-    let nodeTiering: NodeTiering[] = [];
-    let irqs: DeviceIrqs[] = [];
-    let processes: TopProcesses = { top: [], scanned: 0, mapped: 0, vanished: 0 };
-    let cgroups: CgroupSeries[] = [];
-    const steps: [string, () => void][] = [
-      ['node_memory', () => (memory = readNodeMemory(c))],
-      ['node_cpu', () => (cpu = this.cpu.read(c))],
-      ['topology', () => (topology = this.topo.get(c))],
-      ['hugepages', () => (hugepages = topology === null ? [] : readHugepages(c, topology))],
-      [
-        'vmstat',
-        () => {
-          tiering = readTiering(c);
-          nodeTiering = readNodeTiering(c);
-        },
-      ],
-      ['irqs', () => (irqs = topology === null ? [] : readDeviceIrqs(c, topology))],
-      ['processes', () => (processes = this.procs.read(c, this.brief(topology, hugepages)))],
-      ['cgroups', () => (cgroups = readCgroupSeries(c, processes, this.opts.top, this.pageSize))],
-    ];
-    const runs = runSteps(steps, c, this.clock);
+    const { runs, r } = this.readAll(c);
     if (this.opts.doctor === true) this.doctor.refreshLater();
     const entries = gaps.entries();
     return {
@@ -144,18 +133,53 @@ export class Scraper {
       collectors: runs,
       gaps: entries,
       errors: new Map(this.errors),
-      topology,
+      topology: r.topology,
       topologyVersion: this.topo.version,
-      memory,
-      cpu,
-      hugepages,
-      tiering,
-      nodeTiering,
-      irqs,
-      processes,
-      cgroups,
+      memory: r.memory,
+      cpu: r.cpu,
+      hugepages: r.hugepages,
+      tiering: r.tiering,
+      nodeTiering: r.nodeTiering,
+      irqs: r.irqs,
+      processes: r.processes,
+      cgroups: r.cgroups,
       doctor: this.doctor.run,
     };
+  }
+
+  /**
+   * Every collector in turn, each timed and held to the deadline; the later ones read what the
+   * earlier found (the topology, the huge page pools, the top processes).
+   */
+  private readAll(c: CollectContext): { runs: CollectorRun[]; r: Readings } {
+    const r: Readings = {
+      topology: null,
+      memory: [],
+      cpu: [],
+      hugepages: [],
+      tiering: {},
+      nodeTiering: [],
+      irqs: [],
+      processes: { top: [], scanned: 0, mapped: 0, vanished: 0 },
+      cgroups: [],
+    };
+    const steps: [string, () => void][] = [
+      ['node_memory', () => (r.memory = readNodeMemory(c))],
+      ['node_cpu', () => (r.cpu = this.cpu.read(c))],
+      ['topology', () => (r.topology = this.topo.get(c))],
+      ['hugepages', () => (r.hugepages = r.topology === null ? [] : readHugepages(c, r.topology))],
+      [
+        'vmstat',
+        () => {
+          r.tiering = readTiering(c);
+          r.nodeTiering = readNodeTiering(c);
+        },
+      ],
+      ['irqs', () => (r.irqs = r.topology === null ? [] : readDeviceIrqs(c, r.topology))],
+      ['processes', () => (r.processes = this.procs.read(c, this.brief(r.topology, r.hugepages)))],
+      ['cgroups', () => (r.cgroups = readCgroupSeries(c, r.processes, this.opts.top, this.pageSize))],
+    ];
+    return { runs: runSteps(steps, c, this.clock), r };
   }
 
   /** A collector met an error: said in one line (stack under NUMAKIT_DEBUG=1) and counted; the scrape goes on. */

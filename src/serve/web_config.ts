@@ -65,16 +65,16 @@ const Schema = z
   .strict()
   .nullable();
 
-/** Reads, checks and loads FILE (and the certificate files it names) once, at start. */
-export function readWebConfig(file: string, what = '--web.config.file'): WebConfig {
-  // Who can replace the file, or a certificate it names, decides who gets in (a user, a client
-  // CA): on a path only root or this user controls; the private key is a secret file.
-  const text = readOrFail(file, `${what} ${file}`, () => checkNoOtherWriter(file, what));
+type Config = NonNullable<z.infer<typeof Schema>>;
+type TlsConfig = NonNullable<Config['tls_server_config']>;
+
+/** The file's YAML checked against the schema; the first problem as one line after `at`. */
+function parseWebConfig(text: string, at: string): Config {
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (e) {
-    throw new NumakitError(`${what} ${file}: not YAML: ${(e as Error).message.split('\n')[0]}`);
+    throw new NumakitError(`${at}: not YAML: ${(e as Error).message.split('\n')[0]}`);
   }
   const parsed = Schema.safeParse(raw);
   if (!parsed.success) {
@@ -84,50 +84,60 @@ export function readWebConfig(file: string, what = '--web.config.file'): WebConf
       issue.code === 'unrecognized_keys'
         ? `unknown or unsupported key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
         : issue.message;
-    throw new NumakitError(`${what} ${file}: ${where === '' ? '' : `${where}: `}${msg}`);
+    throw new NumakitError(`${at}: ${where === '' ? '' : `${where}: `}${msg}`);
   }
   const c = parsed.data ?? {};
   if (c.http_server_config?.http2 === true)
-    throw new NumakitError(
-      `${what} ${file}: http_server_config.http2: numakit serves HTTP/1.1 only: set false or leave it out`,
-    );
+    throw new NumakitError(`${at}: http_server_config.http2: numakit serves HTTP/1.1 only: set false or leave it out`);
+  return c;
+}
+
+/** The settings that contradict each other (a CA with no client auth, verification with no CA, min > max). */
+function checkTlsSettings(t: TlsConfig, at: string): void {
+  const clientAuth = t.client_auth_type ?? 'NoClientCert';
+  if (t.client_ca_file !== undefined && clientAuth === 'NoClientCert')
+    throw new NumakitError(`${at}: client_ca_file is set but client_auth_type is NoClientCert (set one)`);
+  if ((clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert') && !t.client_ca_file)
+    throw new NumakitError(`${at}: client_auth_type ${clientAuth} needs client_ca_file`);
+  const order = Object.keys(VERSIONS);
+  if (order.indexOf(t.min_version ?? 'TLS12') > order.indexOf(t.max_version ?? 'TLS13'))
+    throw new NumakitError(`${at}: min_version is above max_version`);
+}
+
+/** The certificate, key and client CA read (paths relative to the config file's directory) and tried together. */
+function loadTls(t: TlsConfig, file: string, at: string): WebTls {
+  checkTlsSettings(t, at);
   const rel = (p: string) => (isAbsolute(p) ? p : join(dirname(file), p));
-  let tls: WebTls | null = null;
-  if (c.tls_server_config) {
-    const t = c.tls_server_config;
-    const at = `${what} ${file}: tls_server_config`;
-    const clientAuth = t.client_auth_type ?? 'NoClientCert';
-    if (t.client_ca_file !== undefined && clientAuth === 'NoClientCert')
-      throw new NumakitError(`${at}: client_ca_file is set but client_auth_type is NoClientCert (set one)`);
-    if ((clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert') && !t.client_ca_file)
-      throw new NumakitError(`${at}: client_auth_type ${clientAuth} needs client_ca_file`);
-    const order = Object.keys(VERSIONS);
-    if (order.indexOf(t.min_version ?? 'TLS12') > order.indexOf(t.max_version ?? 'TLS13'))
-      throw new NumakitError(`${at}: min_version is above max_version`);
-    const minVersion = VERSIONS[t.min_version ?? 'TLS12'];
-    const maxVersion = VERSIONS[t.max_version ?? 'TLS13'];
-    tls = {
-      cert: Buffer.from(readTrusted(rel(t.cert_file), `${at}.cert_file ${t.cert_file}`)),
-      key: Buffer.from(
-        readOrFail(rel(t.key_file), `${at}.key_file ${t.key_file}`, () =>
-          checkSecretFile(rel(t.key_file), `${at}.key_file`),
-        ),
+  const tls: WebTls = {
+    cert: Buffer.from(readTrusted(rel(t.cert_file), `${at}.cert_file ${t.cert_file}`)),
+    key: Buffer.from(
+      readOrFail(rel(t.key_file), `${at}.key_file ${t.key_file}`, () =>
+        checkSecretFile(rel(t.key_file), `${at}.key_file`),
       ),
-      ca: t.client_ca_file ? Buffer.from(readTrusted(rel(t.client_ca_file), `${at}.client_ca_file`)) : null,
-      clientAuth,
-      minVersion,
-      maxVersion,
-    };
-    try {
-      // A key that does not match the certificate, or a file that is not PEM: said now, not at the first handshake.
-      createSecureContext({ cert: tls.cert, key: tls.key, ...(tls.ca ? { ca: tls.ca } : {}) });
-    } catch (e) {
-      throw new NumakitError(`${at}: ${(e as Error).message}`);
-    }
+    ),
+    ca: t.client_ca_file ? Buffer.from(readTrusted(rel(t.client_ca_file), `${at}.client_ca_file`)) : null,
+    clientAuth: t.client_auth_type ?? 'NoClientCert',
+    minVersion: VERSIONS[t.min_version ?? 'TLS12'],
+    maxVersion: VERSIONS[t.max_version ?? 'TLS13'],
+  };
+  try {
+    // A key that does not match the certificate, or a file that is not PEM: said now, not at the first handshake.
+    createSecureContext({ cert: tls.cert, key: tls.key, ...(tls.ca ? { ca: tls.ca } : {}) });
+  } catch (e) {
+    throw new NumakitError(`${at}: ${(e as Error).message}`);
   }
+  return tls;
+}
+
+/** Reads, checks and loads FILE (and the certificate files it names) once, at start. */
+export function readWebConfig(file: string, what = '--web.config.file'): WebConfig {
+  // Who can replace the file, or a certificate it names, decides who gets in (a user, a client
+  // CA): on a path only root or this user controls; the private key is a secret file.
+  const text = readOrFail(file, `${what} ${file}`, () => checkNoOtherWriter(file, what));
+  const c = parseWebConfig(text, `${what} ${file}`);
   return {
     file,
-    tls,
+    tls: c.tls_server_config ? loadTls(c.tls_server_config, file, `${what} ${file}: tls_server_config`) : null,
     headers: Object.fromEntries(
       Object.entries(c.http_server_config?.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
     ),

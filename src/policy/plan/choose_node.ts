@@ -27,3 +27,21 @@ export function chooseNode(m: MachineShare, requested: number | undefined, d: De
   });
   return best;
 }
+
+/**
+ * The nodes a plan of one instance per node runs on: the first `instances` usable nodes, all of
+ * them by default. Refused when no node has both CPUs and memory or more instances are asked for
+ * than there are such nodes (`hint` says what to use instead).
+ */
+export function instanceNodes(
+  m: MachineShare,
+  o: { readonly workload: string; readonly instances: number | undefined; readonly hint?: string },
+): NodeShare[] {
+  if (m.usable.length === 0)
+    throw new UsageError(`${o.workload}: no NUMA node has both CPUs and memory; nothing to plan`);
+  if (o.instances !== undefined && o.instances > m.usable.length)
+    throw new UsageError(
+      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})${o.hint ?? ''}`,
+    );
+  return m.usable.slice(0, o.instances ?? m.usable.length);
+}

@@ -125,47 +125,63 @@ function commitments(
   return out;
 }
 
-export function planDb(m: MachineShare, o: DbOptions): DbDecision {
-  const d: Derivation[] = [];
-  const notes = [...m.notes];
-  const poolGiB = o.poolBytes / GiB;
+/** What the server commits: its pool, its own memory beside it, and the two together. */
+interface ServerSize {
+  readonly poolGiB: number;
+  readonly serverGiB: number;
+  readonly committed: number;
+}
+
+/** Sizes the server from its pool; refused when it does not fit the budgets of all CPU nodes together. */
+function sizeServer(m: MachineShare, poolBytes: number): { size: ServerSize; derivation: Derivation } {
+  const poolGiB = poolBytes / GiB;
   const serverGiB = Math.max(1, poolGiB * SERVER_SHARE);
   const committed = poolGiB + serverGiB;
   const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
-  d.push({ what: 'unit and settings file', formula: o.layoutWhy, value: `${o.unit}.service, ${o.confPath}` });
-  const s = chooseNode(m, o.node, d);
-  d.push({
-    what: 'server memory',
-    formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`,
-    value: `${num(committed)} GiB`,
-  });
-  if (committed > room) {
+  if (committed > room)
     throw new UsageError(
       `--buffer-pool ${num(poolGiB)} GiB + ${num(serverGiB)} GiB server = ${num(committed)} GiB does not fit this machine: its CPU nodes can take ${num(room)} GiB after each keeps its reserve (${RESERVE_RULE}); use a smaller pool`,
     );
-  }
-  let policy = choosePolicy(s, poolGiB, committed, m, d);
-  const spread = policy === 'interleave' ? interleaveSet(m.usable, committed) : null;
-  if (policy === 'interleave' && (spread === null || spread.length < 2)) {
-    policy = 'preferred';
-    d.push({
-      what: 'memory policy',
-      formula: `interleaved evenly, ${num(committed)} GiB would put more on some node than its budget: preferred node ${s.node}, spilling in turn`,
-      value: policy,
-    });
-  }
-  const nodes = policy === 'interleave' ? spread!.map((u) => u.node) : [s.node];
-  const mask = nodes.join(',');
-  const items = [
-    { what: o.engine === 'mysql' ? 'buffer pool' : 'shared_buffers', gib: poolGiB },
-    { what: 'server', gib: serverGiB },
-  ];
-  const memory = memoryPlan(m, commitments(m, s, policy, items, committed, spread ?? m.usable));
-  if (policy === 'interleave' && spread!.length < m.usable.length)
+  return {
+    size: { poolGiB, serverGiB, committed },
+    derivation: {
+      what: 'server memory',
+      formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`,
+      value: `${num(committed)} GiB`,
+    },
+  };
+}
+
+/**
+ * The policy by the pool's share of the node, and for interleave the nodes it spreads over; an
+ * interleave that cannot spread evenly over two nodes or more falls back to preferred. `spread`
+ * is null unless the policy is interleave.
+ */
+function settlePolicy(
+  m: MachineShare,
+  s: NodeShare,
+  size: ServerSize,
+  d: Derivation[],
+): { policy: MemPolicy; spread: NodeShare[] | null } {
+  const policy = choosePolicy(s, size.poolGiB, size.committed, m, d);
+  if (policy !== 'interleave') return { policy, spread: null };
+  const spread = interleaveSet(m.usable, size.committed);
+  if (spread !== null && spread.length >= 2) return { policy, spread };
+  d.push({
+    what: 'memory policy',
+    formula: `interleaved evenly, ${num(size.committed)} GiB would put more on some node than its budget: preferred node ${s.node}, spilling in turn`,
+    value: 'preferred',
+  });
+  return { policy: 'preferred', spread: null };
+}
+
+function dbNotes(m: MachineShare, o: DbOptions, spread: NodeShare[] | null, committed: number): string[] {
+  const notes = [...m.notes];
+  if (spread !== null && spread.length < m.usable.length)
     notes.push(
-      `Interleaved over nodes ${mask} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`,
+      `Interleaved over nodes ${spread.map((u) => u.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`,
     );
-  if (policy === 'interleave' && m.memoryNodes.length > m.usable.length)
+  if (spread !== null && m.memoryNodes.length > m.usable.length)
     notes.push('Memory-only nodes are left out of the interleave mask: they are farther from every CPU.');
   notes.push(...oneNodeNotes(m));
   if (o.engine === 'postgres')
@@ -176,6 +192,23 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
     notes.push(
       `systemd ${o.systemdVersion} has no NUMAPolicy= (added in 243): the drop-in replaces ExecStart= with a numactl prefix.`,
     );
+  return notes;
+}
+
+export function planDb(m: MachineShare, o: DbOptions): DbDecision {
+  const d: Derivation[] = [
+    { what: 'unit and settings file', formula: o.layoutWhy, value: `${o.unit}.service, ${o.confPath}` },
+  ];
+  const s = chooseNode(m, o.node, d);
+  const { size, derivation } = sizeServer(m, o.poolBytes);
+  d.push(derivation);
+  const { policy, spread } = settlePolicy(m, s, size, d);
+  const nodes = spread !== null ? spread.map((u) => u.node) : [s.node];
+  const items = [
+    { what: o.engine === 'mysql' ? 'buffer pool' : 'shared_buffers', gib: size.poolGiB },
+    { what: 'server', gib: size.serverGiB },
+  ];
+  const memory = memoryPlan(m, commitments(m, s, policy, items, size.committed, spread ?? m.usable));
   return {
     kind: 'db',
     machine: m,
@@ -184,12 +217,12 @@ export function planDb(m: MachineShare, o: DbOptions): DbDecision {
     options: o,
     policy,
     node: s.node,
-    mask,
+    mask: nodes.join(','),
     cpuList: policy === 'bind' ? s.cpuList : null,
-    poolGiB,
-    serverGiB,
+    poolGiB: size.poolGiB,
+    serverGiB: size.serverGiB,
     hugePages: o.hugePages ? hugePagePlan(nodes, o.poolBytes, d) : [],
     derivations: d,
-    notes,
+    notes: dbNotes(m, o, spread, size.committed),
   };
 }

@@ -4,9 +4,10 @@
 // interleaved over the CPU nodes (field report 001: a 48 GiB heap on 2 x 64 GiB nodes); a JVM
 // that does not fit interleaved either is refused with the numbers.
 import { UsageError } from '../../model/errors.js';
+import { instanceNodes } from './choose_node.js';
 import { budgetGiB, budgetText, interleaveSet, memoryPlan, onNodes } from './budget.js';
 import { num, oneNodeNotes } from './machine.js';
-import type { DecisionBase, Derivation, MachineShare, NodeShare } from './types.js';
+import type { DecisionBase, Derivation, MachineShare, MemoryPlan, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export interface JvmOptions {
@@ -55,96 +56,135 @@ function fitFormula(s: NodeShare, heapGiB: number, committed: number, flavour: J
   return `node ${s.node}: ${num(committed)} GiB ${committed <= budgetGiB(s.memGiB) ? '<=' : '>'} budget ${num(budgetGiB(s.memGiB))} GiB${es}`;
 }
 
-export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
-  const d: Derivation[] = [];
-  const notes = [...m.notes];
-  const heapGiB = o.heapBytes / GiB;
-  if (m.usable.length === 0)
-    throw new UsageError(`${o.flavour}: no NUMA node has both CPUs and memory; nothing to plan`);
-  if (o.instances !== undefined && o.instances > m.usable.length)
-    throw new UsageError(
-      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length})`,
-    );
+/** What one JVM commits: its heap, its native memory beside it, and the two together. */
+interface JvmSize {
+  readonly heapGiB: number;
+  readonly nativeGiB: number;
+  readonly committed: number;
+}
+
+/** Where the instances run: one bound instance per chosen node, or one interleaved over `nodes`. */
+interface JvmPlacement {
+  readonly fits: boolean;
+  readonly nodes: NodeShare[];
+  readonly derivation: Derivation;
+  readonly notes: string[];
+}
+
+function sizeJvm(heapBytes: number): { size: JvmSize; derivation: Derivation } {
+  const heapGiB = heapBytes / GiB;
   const nativeGiB = Math.max(1, heapGiB * JVM_NATIVE_SHARE);
   const committed = heapGiB + nativeGiB;
-  d.push({
-    what: 'JVM memory',
-    formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`,
-    value: `${num(committed)} GiB`,
-  });
-  const chosen = m.usable.slice(0, o.instances ?? m.usable.length);
+  return {
+    size: { heapGiB, nativeGiB, committed },
+    derivation: {
+      what: 'JVM memory',
+      formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`,
+      value: `${num(committed)} GiB`,
+    },
+  };
+}
+
+function smallestBudget(nodes: readonly NodeShare[]): NodeShare {
+  return [...nodes].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
+}
+
+/**
+ * Bound per node when the JVM fits every chosen node, else interleaved over the nodes whose
+ * budgets hold an even share; refused when neither works or --instances asks for more than one
+ * interleaved instance.
+ */
+function placeJvm(m: MachineShare, o: JvmOptions, size: JvmSize, chosen: NodeShare[]): JvmPlacement {
+  const { heapGiB, nativeGiB, committed } = size;
   const fits = chosen.every((s) => fitsNode(s, heapGiB, committed, o.flavour));
-  const worst = [...chosen].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
-  d.push({
+  const derivation = {
     what: 'heap against a node',
-    formula: fitFormula(worst, heapGiB, committed, o.flavour),
+    formula: fitFormula(smallestBudget(chosen), heapGiB, committed, o.flavour),
     value: fits ? 'one instance per node, bound' : 'interleave',
-  });
+  };
   if (!fits && o.instances !== undefined && o.instances > 1)
     throw new UsageError(
       `--instances ${o.instances}: the heap does not fit one node, so the plan is one interleaved instance`,
     );
-  const spread = fits ? null : interleaveSet(m.usable, committed);
-  if (!fits && spread === null) {
+  if (fits) return { fits, nodes: chosen, derivation, notes: [] };
+  const spread = interleaveSet(m.usable, committed);
+  if (spread === null) {
     const per = committed / m.usable.length;
-    const small = [...m.usable].sort((a, b) => budgetGiB(a.memGiB) - budgetGiB(b.memGiB))[0]!;
+    const small = smallestBudget(m.usable);
     throw new UsageError(
       `--heap ${num(heapGiB)} GiB + ${num(nativeGiB)} GiB native = ${num(committed)} GiB does not fit this machine: interleaved it puts ${num(per)} GiB on each of ${m.usable.length} node(s), and ${budgetText(small.node, small.memGiB)}; use a smaller heap`,
     );
   }
-  if (spread !== null && spread.length < m.usable.length)
+  const notes: string[] = [];
+  if (spread.length < m.usable.length)
     notes.push(
       `Interleaved over nodes ${spread.map((x) => x.node).join(',')} only: an even share of ${num(committed)} GiB would be over the budget of the smaller nodes.`,
     );
-  if (!fits && committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB))))
+  if (committed <= Math.min(...m.usable.map((s) => budgetGiB(s.memGiB))))
     notes.push(
       `The heap would fit a node's budget but not Elasticsearch's rule of at most ${ES_HEAP_SHARE * 100}% of the memory it runs in, so it is interleaved instead of bound.`,
     );
-  if (o.flavour === 'elasticsearch' && heapGiB > 31)
-    notes.push(
-      'A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.',
-    );
-  notes.push(...oneNodeNotes(m));
-  const nodes = fits ? chosen : spread!;
-  const instances = fits
-    ? nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index }))
-    : [{ node: nodes[0]!.node, cpuList: '', index: 0 }];
-  d.push({
-    what: 'instances',
-    formula: fits
-      ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${nodes.map((s) => s.node).join(', ')}`
-      : `one, interleaved over nodes ${nodes.map((s) => s.node).join(', ')}`,
-    value: `${instances.length}`,
-  });
+  return { fits, nodes: spread, derivation, notes };
+}
+
+function jvmInstances(o: JvmOptions, p: JvmPlacement): { instances: JvmInstance[]; derivation: Derivation } {
+  const instances = p.fits
+    ? p.nodes.map((s, index) => ({ node: s.node, cpuList: s.cpuList, index }))
+    : [{ node: p.nodes[0]!.node, cpuList: '', index: 0 }];
+  const list = p.nodes.map((s) => s.node).join(', ');
+  return {
+    instances,
+    derivation: {
+      what: 'instances',
+      formula: p.fits
+        ? `${o.instances === undefined ? 'one per node' : `--instances ${o.instances}`}: nodes ${list}`
+        : `one, interleaved over nodes ${list}`,
+      value: `${instances.length}`,
+    },
+  };
+}
+
+/** Heap and native memory on each bound node, or split evenly over the interleaved ones. */
+function jvmMemory(m: MachineShare, p: JvmPlacement, size: JvmSize): MemoryPlan {
   const items = [
-    { what: 'heap', gib: heapGiB },
-    { what: 'JVM native', gib: nativeGiB },
+    { what: 'heap', gib: size.heapGiB },
+    { what: 'JVM native', gib: size.nativeGiB },
   ];
-  const memory = memoryPlan(
+  const nodes = p.nodes.map((s) => s.node);
+  return memoryPlan(
     m,
-    fits
-      ? onNodes(
-          nodes.map((s) => s.node),
-          items,
-          'bind',
-        )
+    p.fits
+      ? onNodes(nodes, items, 'bind')
       : onNodes(
-          nodes.map((s) => s.node),
+          nodes,
           items.map((c) => ({ what: `${c.what} / ${nodes.length}`, gib: c.gib / nodes.length })),
           'interleave',
         ),
   );
+}
+
+export function planJvm(m: MachineShare, o: JvmOptions): JvmDecision {
+  const chosen = instanceNodes(m, { workload: o.flavour, instances: o.instances });
+  const { size, derivation: sizing } = sizeJvm(o.heapBytes);
+  const placement = placeJvm(m, o, size, chosen);
+  const { instances, derivation: counted } = jvmInstances(o, placement);
+  const notes = [...m.notes, ...placement.notes];
+  if (o.flavour === 'elasticsearch' && size.heapGiB > 31)
+    notes.push(
+      'A heap above about 31 GiB turns compressed object pointers off; Elasticsearch recommends staying below that.',
+    );
+  notes.push(...oneNodeNotes(m));
   return {
     kind: 'jvm',
     machine: m,
     tuning: planTuning('jvm', m),
-    memory,
+    memory: jvmMemory(m, placement, size),
     options: o,
-    heapGiB,
-    mode: fits ? 'per-node' : 'interleave',
+    heapGiB: size.heapGiB,
+    mode: placement.fits ? 'per-node' : 'interleave',
     instances,
-    mask: nodes.map((s) => s.node).join(','),
-    derivations: d,
+    mask: placement.nodes.map((s) => s.node).join(','),
+    derivations: [sizing, placement.derivation, counted],
     notes,
   };
 }

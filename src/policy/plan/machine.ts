@@ -145,23 +145,31 @@ function restriction(topo: Topology, usable: NodeShare[], limits: CgroupLimits):
   };
 }
 
-export function machineShare(input: PlanInput): MachineShare {
-  const { topology: topo, label, os, cgroup } = input;
-  // Only memory nodes that leave a node with memory out restrict anything, and only a
-  // memory limit below the machine's memory (v1 says "none" with a huge number).
+/**
+ * The cgroup limits that restrict anything: memory nodes that leave a node with memory out, and a
+ * memory limit below the machine's memory (v1 says "none" with a huge number).
+ */
+function effectiveLimits(topo: Topology, cgroup: CgroupLimits): CgroupLimits {
   const m = cgroup.mems;
   const total = topo.nodes.reduce((a, n) => a + (n.memTotalBytes ?? 0), 0);
   const max =
     cgroup.memoryMax !== undefined && cgroup.memoryMax !== null && cgroup.memoryMax.bytes < total
       ? cgroup.memoryMax
       : null;
-  const limits = {
+  return {
     mems: m !== null && topo.nodes.some((n) => (n.memTotalBytes ?? 0) > 0 && !m.ids.includes(n.id)) ? m : null,
     memoryMax: max,
   };
+}
+
+/** The nodes with CPUs and memory the cgroup allows, and a note for each node left out saying why. */
+function usableNodes(
+  topo: Topology,
+  limits: CgroupLimits,
+  memAllowed: (id: number) => boolean,
+): { usable: NodeShare[]; notes: string[] } {
   const notes: string[] = [];
   const usable: NodeShare[] = [];
-  const memAllowed = (id: number) => limits.mems === null || limits.mems.ids.includes(id);
   for (const n of topo.nodes) {
     const s = share(topo, n.id);
     const limited = cpusetNotes(topo, n.id, memAllowed(n.id), limits);
@@ -175,6 +183,15 @@ export function machineShare(input: PlanInput): MachineShare {
     else if (s.cpus.length > 0)
       notes.push(`node ${n.id} has CPUs but no memory: work bound there would allocate remotely, so it gets none.`);
   }
+  return { usable, notes };
+}
+
+export function machineShare(input: PlanInput): MachineShare {
+  const { topology: topo, label, os, cgroup } = input;
+  const limits = effectiveLimits(topo, cgroup);
+  const max = limits.memoryMax ?? null;
+  const memAllowed = (id: number) => limits.mems === null || limits.mems.ids.includes(id);
+  const { usable, notes } = usableNodes(topo, limits, memAllowed);
   notes.push(...deviceNotes(topo, new Set(usable.map((u) => u.node))));
   const memNodes = topo.nodes.filter((n) => (n.memTotalBytes ?? 0) > 0 && memAllowed(n.id));
   const memoryNodes = memNodes.map((n) => n.id);

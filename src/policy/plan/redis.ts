@@ -9,9 +9,10 @@
 //   maxmemory = (budget / instances - 2 x 64 MiB) / 2.2
 import { UsageError } from '../../model/errors.js';
 import { formatCpuList } from '../../model/cpuset.js';
+import { instanceNodes } from './choose_node.js';
 import { budgetGiB, budgetText, memoryPlan } from './budget.js';
 import { num, oneNodeNotes } from './machine.js';
-import type { Commitment, DecisionBase, Derivation, MachineShare, MemPolicyKind } from './types.js';
+import type { Commitment, DecisionBase, Derivation, MachineShare, MemPolicyKind, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
 
 export const REDIS_FRAGMENTATION = 1.1;
@@ -40,55 +41,70 @@ export interface RedisDecision extends DecisionBase {
   readonly instances: RedisInstance[];
 }
 
-export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
-  const d: Derivation[] = [];
-  if (m.usable.length === 0) throw new UsageError('redis: no NUMA node has both CPUs and memory; nothing to plan');
-  if (o.instances !== undefined && o.instances > m.usable.length) {
+/** The CPU lists of a node's instances: one per physical core, per L3 cache, or the whole node. */
+function redisSlots(s: NodeShare, o: RedisOptions): string[] {
+  if (o.perL3 && s.l3Groups.length === 0)
     throw new UsageError(
-      `--instances ${o.instances}: more instances than NUMA nodes with CPUs and memory (${m.usable.length}); use --per-core for more than one per node`,
+      `redis --per-l3: node ${s.node}'s CPUs have no known L3 cache (sysfs has no cpuN/cache/index*/ of level 3); use --per-core or one instance per node`,
     );
-  }
-  const nodes = o.instances === undefined ? m.usable : m.usable.slice(0, o.instances);
+  if (o.perCore) return s.coreGroups.map((g) => formatCpuList(g));
+  if (o.perL3) return s.l3Groups.map((g) => formatCpuList(g));
+  return [s.cpuList];
+}
+
+/** maxmemory of each of `count` instances on a node, so that they and their BGSAVE forks fit its budget. */
+function nodeMaxmemory(s: NodeShare, count: number): { mb: number; derivation: Derivation } {
+  const budgetMib = budgetGiB(s.memGiB) * 1024;
+  const mb = Math.floor((budgetMib / count / REDIS_FORK_FACTOR - REDIS_BASE_MIB) / REDIS_FRAGMENTATION);
+  if (mb < REDIS_BASE_MIB)
+    throw new UsageError(
+      `redis: ${budgetText(s.node, s.memGiB)}; that leaves ${Math.max(0, mb)} MiB of maxmemory for each of ${count} instance(s) once a BGSAVE fork may double them (at least ${REDIS_BASE_MIB} MiB needed); use fewer instances (no --per-core) or a larger node`,
+    );
+  return {
+    mb,
+    derivation: {
+      what: `node ${s.node} maxmemory per instance`,
+      formula: `(budget ${num(budgetMib)} MiB${count > 1 ? ` / ${count} instances` : ''} / ${REDIS_FORK_FACTOR} (BGSAVE fork) - ${REDIS_BASE_MIB} MiB) / ${REDIS_FRAGMENTATION} (fragmentation) = ${mb} MiB`,
+      value: `${mb}mb`,
+    },
+  };
+}
+
+/** What `count` instances of maxmemory `mb` commit on their node, their forks included. */
+function nodeCommitments(count: number, mb: number): { items: Commitment[]; policy: MemPolicyKind } {
+  const one = (mb * REDIS_FRAGMENTATION + REDIS_BASE_MIB) / 1024;
+  return {
+    items: [
+      {
+        what: `${count} instance(s) (maxmemory x ${REDIS_FRAGMENTATION} + ${REDIS_BASE_MIB} MiB each)`,
+        gib: count * one,
+      },
+      { what: 'their BGSAVE forks at worst', gib: count * one },
+    ],
+    policy: 'bind',
+  };
+}
+
+export function planRedis(m: MachineShare, o: RedisOptions): RedisDecision {
+  const nodes = instanceNodes(m, {
+    workload: 'redis',
+    instances: o.instances,
+    hint: '; use --per-core for more than one per node',
+  });
+  const d: Derivation[] = [];
   const instances: RedisInstance[] = [];
   const per = new Map<number, { items: Commitment[]; policy: MemPolicyKind }>();
   for (const s of nodes) {
-    if (o.perL3 && s.l3Groups.length === 0)
-      throw new UsageError(
-        `redis --per-l3: node ${s.node}'s CPUs have no known L3 cache (sysfs has no cpuN/cache/index*/ of level 3); use --per-core or one instance per node`,
-      );
-    const slots = o.perCore
-      ? s.coreGroups.map((g) => formatCpuList(g))
-      : o.perL3
-        ? s.l3Groups.map((g) => formatCpuList(g))
-        : [s.cpuList];
+    const slots = redisSlots(s, o);
     if (o.perL3)
       d.push({
         what: `node ${s.node} instances`,
         formula: `one per L3 cache: ${s.l3Groups.map((g) => formatCpuList(g)).join(' | ')}`,
         value: `${slots.length}`,
       });
-    const budgetMib = budgetGiB(s.memGiB) * 1024;
-    const mb = Math.floor((budgetMib / slots.length / REDIS_FORK_FACTOR - REDIS_BASE_MIB) / REDIS_FRAGMENTATION);
-    if (mb < REDIS_BASE_MIB)
-      throw new UsageError(
-        `redis: ${budgetText(s.node, s.memGiB)}; that leaves ${Math.max(0, mb)} MiB of maxmemory for each of ${slots.length} instance(s) once a BGSAVE fork may double them (at least ${REDIS_BASE_MIB} MiB needed); use fewer instances (no --per-core) or a larger node`,
-      );
-    d.push({
-      what: `node ${s.node} maxmemory per instance`,
-      formula: `(budget ${num(budgetMib)} MiB${slots.length > 1 ? ` / ${slots.length} instances` : ''} / ${REDIS_FORK_FACTOR} (BGSAVE fork) - ${REDIS_BASE_MIB} MiB) / ${REDIS_FRAGMENTATION} (fragmentation) = ${mb} MiB`,
-      value: `${mb}mb`,
-    });
-    const one = (mb * REDIS_FRAGMENTATION + REDIS_BASE_MIB) / 1024;
-    per.set(s.node, {
-      items: [
-        {
-          what: `${slots.length} instance(s) (maxmemory x ${REDIS_FRAGMENTATION} + ${REDIS_BASE_MIB} MiB each)`,
-          gib: slots.length * one,
-        },
-        { what: 'their BGSAVE forks at worst', gib: slots.length * one },
-      ],
-      policy: 'bind',
-    });
+    const { mb, derivation } = nodeMaxmemory(s, slots.length);
+    d.push(derivation);
+    per.set(s.node, nodeCommitments(slots.length, mb));
     for (const cpuList of slots)
       instances.push({ port: o.basePort + instances.length, node: s.node, cpuList, maxmemoryMb: mb });
   }

@@ -45,63 +45,100 @@ function podBudgetGiB(s: NodeShare): number {
   return (Math.floor(s.memBytes / MiB) - reservedMiOf(s)) / 1024;
 }
 
-export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecision {
-  const sizing = sizeSparkExecutors(m, o, [], podBudgetGiB);
-  const d: Derivation[] = [...sizing.derivations];
+/** The kubelet's reservedSystemCPUs (a core per node) and the whole cores an executor pod gets of the rest. */
+function podCpus(sizing: SparkSizing): { reserved: number[]; podCpus: number; derivations: Derivation[] } {
   const reserved = sizing.executors.flatMap((e) => e.share.coreGroups[0] ?? []);
-  d.push({
-    what: 'reservedSystemCPUs',
-    formula: 'the first physical core of each node (all its threads), for the kubelet and system',
-    value: formatCpuList(reserved),
-  });
   const tpc = Math.min(...sizing.executors.map((e) => e.share.threadsPerCore));
-  const podCpus = sizing.cores * tpc;
+  const cpus = sizing.cores * tpc;
   const free = Math.min(...sizing.executors.map((e) => e.share.cpus.length - (e.share.coreGroups[0]?.length ?? 0)));
-  d.push({
-    what: 'executor pod CPUs',
-    formula: `${sizing.cores} cores x ${tpc} thread${tpc === 1 ? '' : 's'} per core = ${podCpus} (<= ${free} CPUs left on a node)`,
-    value: `${podCpus}`,
-  });
-  if (podCpus > free)
+  if (cpus > free)
     throw new UsageError(
-      `spark-k8s: executor pods of ${podCpus} CPUs do not fit the ${free} CPUs a node has after reservedSystemCPUs; lower --cores-fraction`,
+      `spark-k8s: executor pods of ${cpus} CPUs do not fit the ${free} CPUs a node has after reservedSystemCPUs; lower --cores-fraction`,
     );
+  return {
+    reserved,
+    podCpus: cpus,
+    derivations: [
+      {
+        what: 'reservedSystemCPUs',
+        formula: 'the first physical core of each node (all its threads), for the kubelet and system',
+        value: formatCpuList(reserved),
+      },
+      {
+        what: 'executor pod CPUs',
+        formula: `${sizing.cores} cores x ${tpc} thread${tpc === 1 ? '' : 's'} per core = ${cpus} (<= ${free} CPUs left on a node)`,
+        value: `${cpus}`,
+      },
+    ],
+  };
+}
+
+/** The Memory Manager's reservedMemory per node and the systemReserved that makes its sum add up. */
+function kubeletMemory(sizing: SparkSizing): {
+  reservedMemory: { node: number; mi: number }[];
+  systemReservedMi: number;
+  derivations: Derivation[];
+} {
   const reservedMemory = sizing.executors.map((e) => ({ node: e.share.node, mi: reservedMiOf(e.share) }));
   const totalMi = reservedMemory.reduce((a, r) => a + r.mi, 0);
   const systemReservedMi = totalMi - EVICTION_HARD_MI;
-  d.push({
-    what: 'reservedMemory (Memory Manager)',
-    formula: `each node's reserve, max(10%, 2 GiB), in Mi rounded up: ${reservedMemory.map((r) => `node ${r.node} ${r.mi}Mi`).join(', ')}`,
-    value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', '),
-  });
-  d.push({
-    what: 'systemReserved memory',
-    formula: `the reservedMemory sum must equal kubeReserved + systemReserved + evictionHard: ${totalMi}Mi - evictionHard ${EVICTION_HARD_MI}Mi`,
-    value: `${systemReservedMi}Mi`,
-  });
-  const podMemoryGi = sizing.memoryGiB + sizing.overheadGiB;
-  d.push({
-    what: 'executor pod memory (request = limit)',
-    formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi (<= MemTotal - reservedMemory on every node)`,
-    value: `${podMemoryGi}Gi`,
-  });
-  const instances = sizing.executors.length * o.hosts;
-  d.push({
-    what: 'spark.executor.instances',
-    formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`,
-    value: `${instances}`,
-  });
-  const volumes = sizing.executors.flatMap((e) => {
+  return {
+    reservedMemory,
+    systemReservedMi,
+    derivations: [
+      {
+        what: 'reservedMemory (Memory Manager)',
+        formula: `each node's reserve, max(10%, 2 GiB), in Mi rounded up: ${reservedMemory.map((r) => `node ${r.node} ${r.mi}Mi`).join(', ')}`,
+        value: reservedMemory.map((r) => `node ${r.node}: ${r.mi}Mi`).join(', '),
+      },
+      {
+        what: 'systemReserved memory',
+        formula: `the reservedMemory sum must equal kubeReserved + systemReserved + evictionHard: ${totalMi}Mi - evictionHard ${EVICTION_HARD_MI}Mi`,
+        value: `${systemReservedMi}Mi`,
+      },
+    ],
+  };
+}
+
+/** A local PV per node on that node's NVMe, where the node has one. */
+function localVolumes(sizing: SparkSizing, o: SparkK8sOptions): { node: number; disk: string; path: string }[] {
+  return sizing.executors.flatMap((e) => {
     const disk = nvmeDisk(e.share.nvme);
     return disk === null ? [] : [{ node: e.share.node, disk, path: `${o.dataDir}/node${e.share.node}/spark_local` }];
   });
-  const notes = [
-    ...m.notes,
-    ...sizing.notes,
+}
+
+function volumeNotes(volumes: readonly unknown[]): string[] {
+  return [
     "The Topology Manager aligns CPUs and memory, not volumes: an executor on NUMA node 1 can be given the local PV on node 0's NVMe. Shuffle I/O may cross nodes; only CPU and memory placement is guaranteed.",
+    ...(volumes.length === 0
+      ? ["No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node's root disk."]
+      : []),
   ];
-  if (volumes.length === 0)
-    notes.push("No NVMe with a known node: no local PVs; executors use emptyDir local dirs on the node's root disk.");
+}
+
+export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecision {
+  const sizing = sizeSparkExecutors(m, o, [], podBudgetGiB);
+  const cpus = podCpus(sizing);
+  const kubelet = kubeletMemory(sizing);
+  const podMemoryGi = sizing.memoryGiB + sizing.overheadGiB;
+  const instances = sizing.executors.length * o.hosts;
+  const d: Derivation[] = [
+    ...sizing.derivations,
+    ...cpus.derivations,
+    ...kubelet.derivations,
+    {
+      what: 'executor pod memory (request = limit)',
+      formula: `${sizing.memoryGiB}g + ${sizing.overheadGiB}g overhead = ${podMemoryGi}Gi (<= MemTotal - reservedMemory on every node)`,
+      value: `${podMemoryGi}Gi`,
+    },
+    {
+      what: 'spark.executor.instances',
+      formula: `${sizing.executors.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`,
+      value: `${instances}`,
+    },
+  ];
+  const volumes = localVolumes(sizing, o);
   const memory = memoryPlan(
     m,
     onNodes(
@@ -117,14 +154,14 @@ export function planSparkK8s(m: MachineShare, o: SparkK8sOptions): SparkK8sDecis
     memory,
     options: o,
     sizing,
-    reservedCpus: formatCpuList(reserved),
-    reservedMemory,
-    systemReservedMi,
-    podCpus,
+    reservedCpus: formatCpuList(cpus.reserved),
+    reservedMemory: kubelet.reservedMemory,
+    systemReservedMi: kubelet.systemReservedMi,
+    podCpus: cpus.podCpus,
     podMemoryGi,
     instances,
     volumes,
     derivations: d,
-    notes,
+    notes: [...m.notes, ...sizing.notes, ...volumeNotes(volumes)],
   };
 }

@@ -3,7 +3,13 @@
 // numactl `java` wrapper. On a machine with one NUMA node there is nothing to bind to: one worker,
 // no wrapper, the same memory arithmetic. Pure: Topology facts + options -> decision.
 import { memoryPlan, onNodes } from './budget.js';
-import { executorCommitments, sizeSparkExecutors, type SparkSizing, type SparkSizingOptions } from './spark_sizing.js';
+import {
+  type ExecutorSize,
+  executorCommitments,
+  sizeSparkExecutors,
+  type SparkSizing,
+  type SparkSizingOptions,
+} from './spark_sizing.js';
 import type { DecisionBase, Derivation, MachineShare } from './types.js';
 import { planTuning } from './tuning.js';
 
@@ -58,30 +64,44 @@ export const WORKER_WEBUI_BASE = 8081;
 /** The worker JVM itself (its unit sets SPARK_DAEMON_MEMORY=1g), bound to its node with its executors. */
 export const WORKER_DAEMON_GIB = 1;
 
+/** The worker of executor i: its node's CPUs and NVMe, its own dirs, ports one above the previous worker's. */
+function sparkWorker(e: ExecutorSize, i: number, sizing: SparkSizing, o: SparkStandaloneOptions): SparkWorker {
+  const n = e.share.node;
+  return {
+    node: n,
+    cpuList: e.share.cpuList,
+    cores: sizing.cores,
+    memoryGiB: sizing.memoryGiB + sizing.overheadGiB,
+    workerDir: `/var/lib/spark/node${n}`,
+    localDir: `${o.dataDir}/node${n}/spark_local`,
+    localDisk: nvmeDisk(e.share.nvme),
+    logDir: `/var/log/spark/node${n}`,
+    port: WORKER_PORT_BASE + i,
+    webuiPort: WORKER_WEBUI_BASE + i,
+    nics: e.share.nics.map((d) => ({ name: d.name, irqs: d.irqs.length })),
+  };
+}
+
+function noDiskNotes(workers: readonly SparkWorker[], o: SparkStandaloneOptions): string[] {
+  return workers
+    .filter((w) => w.localDisk === null)
+    .map(
+      (w) =>
+        `node ${w.node} has no NVMe of its own: ${o.dataDir}/node${w.node} will be on whatever disk holds it, and shuffle I/O may cross nodes.`,
+    );
+}
+
+function workerPortDerivation(w: SparkWorker): Derivation {
+  return {
+    what: `node ${w.node} worker ports`,
+    formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`,
+    value: `${w.port}, ${w.webuiPort}`,
+  };
+}
+
 export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOptions): SparkStandaloneDecision {
   const sizing = sizeSparkExecutors(machine, o, [{ what: 'worker JVM', gib: WORKER_DAEMON_GIB }]);
-  const notes = [...machine.notes, ...sizing.notes];
-  const workers: SparkWorker[] = sizing.executors.map((e, i) => {
-    const n = e.share.node;
-    const disk = nvmeDisk(e.share.nvme);
-    if (disk === null)
-      notes.push(
-        `node ${n} has no NVMe of its own: ${o.dataDir}/node${n} will be on whatever disk holds it, and shuffle I/O may cross nodes.`,
-      );
-    return {
-      node: n,
-      cpuList: e.share.cpuList,
-      cores: sizing.cores,
-      memoryGiB: sizing.memoryGiB + sizing.overheadGiB,
-      workerDir: `/var/lib/spark/node${n}`,
-      localDir: `${o.dataDir}/node${n}/spark_local`,
-      localDisk: disk,
-      logDir: `/var/log/spark/node${n}`,
-      port: WORKER_PORT_BASE + i,
-      webuiPort: WORKER_WEBUI_BASE + i,
-      nics: e.share.nics.map((d) => ({ name: d.name, irqs: d.irqs.length })),
-    };
-  });
+  const workers = sizing.executors.map((e, i) => sparkWorker(e, i, sizing, o));
   const coresMax = sizing.hostCores * o.hosts;
   const parallelism = 2 * coresMax;
   const derivations: Derivation[] = [
@@ -97,14 +117,8 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
       value: `${coresMax}`,
     },
     { what: 'spark.default.parallelism', formula: `2 x ${coresMax} cores = ${parallelism}`, value: `${parallelism}` },
+    ...workers.map(workerPortDerivation),
   ];
-  workers.forEach((w) =>
-    derivations.push({
-      what: `node ${w.node} worker ports`,
-      formula: `${WORKER_PORT_BASE} + ${w.port - WORKER_PORT_BASE}, web UI ${WORKER_WEBUI_BASE} + ${w.webuiPort - WORKER_WEBUI_BASE}`,
-      value: `${w.port}, ${w.webuiPort}`,
-    }),
-  );
   const bound = machine.facts.nodes > 1;
   const memory = memoryPlan(
     machine,
@@ -126,6 +140,6 @@ export function planSparkStandalone(machine: MachineShare, o: SparkStandaloneOpt
     coresMax,
     parallelism,
     derivations,
-    notes,
+    notes: [...machine.notes, ...sizing.notes, ...noDiskNotes(workers, o)],
   };
 }

@@ -78,76 +78,113 @@ function amDerivations(o: SparkYarnOptions, am: AmContainer): Derivation[] {
   ];
 }
 
-export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDecision {
-  const am = amContainer(o.deployMode, o.amMemoryMb, o.minAllocationMb);
+/** What the NodeManager offers, per node and in total, and what the application asks of it. */
+interface YarnFigures {
+  readonly sizing: SparkSizing;
+  readonly am: AmContainer;
+  readonly containerMb: number;
+  readonly executorRequestMb: number;
+  readonly nodeMb: number;
+  readonly nodeVcores: number;
+  readonly nodes: { node: number; memoryMb: number; vcores: number }[];
+  readonly totalMb: number;
+  readonly totalVcores: number;
+  readonly instances: number;
+  readonly parallelism: number;
+  readonly numaAware: boolean;
+}
+
+function yarnFigures(m: MachineShare, o: SparkYarnOptions, am: AmContainer): YarnFigures {
   const { sizing, containerMb } = sizeWithAm(m, o, am);
-  const executorRequestMb = (sizing.memoryGiB + sizing.overheadGiB) * 1024;
   const nodeMb = containerMb + am.containerMb;
   const nodeVcores = sizing.cores + am.cores;
   const nodes = sizing.executors.map((e) => ({ node: e.share.node, memoryMb: nodeMb, vcores: nodeVcores }));
-  const totalMb = containerMb * nodes.length + am.containerMb;
-  const totalVcores = sizing.cores * nodes.length + am.cores;
   const instances = nodes.length * o.hosts;
-  const parallelism = 2 * instances * sizing.cores;
-  const numaAware = m.facts.nodes > 1;
-  const n = nodes.length;
-  const d: Derivation[] = [
+  return {
+    sizing,
+    am,
+    containerMb,
+    executorRequestMb: (sizing.memoryGiB + sizing.overheadGiB) * 1024,
+    nodeMb,
+    nodeVcores,
+    nodes,
+    totalMb: containerMb * nodes.length + am.containerMb,
+    totalVcores: sizing.cores * nodes.length + am.cores,
+    instances,
+    parallelism: 2 * instances * sizing.cores,
+    numaAware: m.facts.nodes > 1,
+  };
+}
+
+/** The NodeManager's NUMA resources and totals, then the application's executor count and parallelism. */
+function yarnDerivations(o: SparkYarnOptions, f: YarnFigures): Derivation[] {
+  const { sizing, am } = f;
+  const n = f.nodes.length;
+  return [
     ...sizing.derivations,
     ...amDerivations(o, am),
     {
       what: 'executor container',
-      formula: `(${sizing.memoryGiB}g + ${sizing.overheadGiB}g) x 1024 = ${executorRequestMb} MB, rounded up to a multiple of ${o.minAllocationMb}`,
-      value: `${containerMb} MB`,
+      formula: `(${sizing.memoryGiB}g + ${sizing.overheadGiB}g) x 1024 = ${f.executorRequestMb} MB, rounded up to a multiple of ${o.minAllocationMb}`,
+      value: `${f.containerMb} MB`,
     },
-    ...(numaAware
+    ...(f.numaAware
       ? [
           {
             what: 'yarn.nodemanager.numa-awareness.N.memory / .cpus',
-            formula: `one executor container per node and room for the AM, which may land on any node: ${containerMb} + ${am.containerMb} MB, ${sizing.cores} + ${am.cores} vcores`,
-            value: `${nodeMb} / ${nodeVcores}`,
+            formula: `one executor container per node and room for the AM, which may land on any node: ${f.containerMb} + ${am.containerMb} MB, ${sizing.cores} + ${am.cores} vcores`,
+            value: `${f.nodeMb} / ${f.nodeVcores}`,
           },
         ]
       : []),
     {
       what: 'yarn.nodemanager.resource.memory-mb',
-      formula: `${containerMb} x ${n} executor${n === 1 ? '' : 's'} + ${am.containerMb} (ApplicationMaster) = ${totalMb}`,
-      value: `${totalMb}`,
+      formula: `${f.containerMb} x ${n} executor${n === 1 ? '' : 's'} + ${am.containerMb} (ApplicationMaster) = ${f.totalMb}`,
+      value: `${f.totalMb}`,
     },
     {
       what: 'yarn.nodemanager.resource.cpu-vcores',
-      formula: `${sizing.cores} x ${n} executor${n === 1 ? '' : 's'} + ${am.cores} (ApplicationMaster) = ${totalVcores}`,
-      value: `${totalVcores}`,
+      formula: `${sizing.cores} x ${n} executor${n === 1 ? '' : 's'} + ${am.cores} (ApplicationMaster) = ${f.totalVcores}`,
+      value: `${f.totalVcores}`,
     },
     {
       what: 'spark.executor.instances',
-      formula: `${nodes.length} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${instances}`,
-      value: `${instances}`,
+      formula: `${n} per host x ${o.hosts} host${o.hosts === 1 ? '' : 's'} = ${f.instances}`,
+      value: `${f.instances}`,
     },
     {
       what: 'spark.default.parallelism',
-      formula: `2 x ${instances} executors x ${sizing.cores} cores = ${parallelism}`,
-      value: `${parallelism}`,
+      formula: `2 x ${f.instances} executors x ${sizing.cores} cores = ${f.parallelism}`,
+      value: `${f.parallelism}`,
     },
   ];
-  const notes = [
+}
+
+function yarnNotes(m: MachineShare, o: SparkYarnOptions, f: YarnFigures): string[] {
+  const { sizing, am } = f;
+  return [
     ...m.notes,
     ...sizing.notes,
-    `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${containerMb} or the executor containers are refused; its yarn.scheduler.minimum-allocation-mb must be ${o.minAllocationMb} (--min-allocation), the step every container is rounded up to.`,
+    `yarn.scheduler.maximum-allocation-mb on the ResourceManager must be at least ${f.containerMb} or the executor containers are refused; its yarn.scheduler.minimum-allocation-mb must be ${o.minAllocationMb} (--min-allocation), the step every container is rounded up to.`,
     `The ApplicationMaster (${am.containerMb} MB: ${num(am.containerMb / 1024)} GiB) may be placed on any node, so each node's budget keeps room for it${o.hosts > 1 ? '; on a cluster of several hosts one NodeManager runs it, the others keep that room unused' : ''}.`,
+    f.numaAware
+      ? "The NodeManager and DataNode heaps (1 GiB each, the Hadoop defaults) are not bound to a node, so each node's budget counts them; raise them in yarn-env.sh/hadoop-env.sh and plan again if yours are larger."
+      : 'The NodeManager and DataNode heaps (1 GiB each, the Hadoop defaults) are counted in the budget; raise them in yarn-env.sh/hadoop-env.sh and plan again if yours are larger.',
   ];
+}
+
+export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDecision {
+  const am = amContainer(o.deployMode, o.amMemoryMb, o.minAllocationMb);
+  const f = yarnFigures(m, o, am);
+  const { sizing, containerMb } = f;
   const items: Commitment[] = [{ what: 'executor container', gib: containerMb / 1024 }, ...sizing.daemons];
   const memory = memoryPlan(
     m,
     onNodes(
       sizing.executors.map((e) => e.share.node),
       items,
-      numaAware ? 'bind' : 'none',
+      f.numaAware ? 'bind' : 'none',
     ),
-  );
-  notes.push(
-    numaAware
-      ? "The NodeManager and DataNode heaps (1 GiB each, the Hadoop defaults) are not bound to a node, so each node's budget counts them; raise them in yarn-env.sh/hadoop-env.sh and plan again if yours are larger."
-      : 'The NodeManager and DataNode heaps (1 GiB each, the Hadoop defaults) are counted in the budget; raise them in yarn-env.sh/hadoop-env.sh and plan again if yours are larger.',
   );
   return {
     kind: 'spark-yarn',
@@ -156,16 +193,16 @@ export function planSparkYarn(m: MachineShare, o: SparkYarnOptions): SparkYarnDe
     memory,
     options: o,
     sizing,
-    nodes,
-    totalMb,
-    totalVcores,
-    executorRequestMb,
+    nodes: f.nodes,
+    totalMb: f.totalMb,
+    totalVcores: f.totalVcores,
+    executorRequestMb: f.executorRequestMb,
     containerMb,
     am,
-    numaAware,
-    instances,
-    parallelism,
-    derivations: d,
-    notes,
+    numaAware: f.numaAware,
+    instances: f.instances,
+    parallelism: f.parallelism,
+    derivations: yarnDerivations(o, f),
+    notes: yarnNotes(m, o, f),
   };
 }
