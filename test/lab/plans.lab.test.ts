@@ -6,10 +6,9 @@
 // block must succeed, its rollback block leave /etc/systemd/system and the servers' configuration
 // as before. One boot per topology, the servers in sequence: 2node-plans for postgres, MariaDB,
 // redis per node, jvm and spark-standalone; 4node-asym-plans for redis --per-l3 and a service per
-// node. Not yet in the lab suite (its name does not end in .lab.test.ts): at load average 16 from
-// other guests a whole run took 18 minutes; run it alone with
-// `node --import tsx --test test/lab/plans.lab.ts` (LAB_PLANS=a,b for some sections, LAB_KEEP=1 to
-// keep what the guests wrote) and rename it into the suite once timed within CI's budget.
+// node. The two guests run at once (docs/lab.md has the times); run it alone with
+// `node --import tsx --test test/lab/plans.lab.test.ts` (LAB_PLANS=a,b for some sections,
+// LAB_KEEP=1 to keep what the guests wrote).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
