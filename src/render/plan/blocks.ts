@@ -45,6 +45,12 @@ export function ownDirs(files: readonly PlanFile[]): string[] {
 }
 
 /**
+ * The roll back's first line for units a plan enabled: stopped and disabled without the reload
+ * systemctl does by itself, since the block ends with one (restoreLines), after the files are gone.
+ */
+export const disableNow = (units: string) => `systemctl disable --now --no-reload ${units}`;
+
+/**
  * Each file removed, or the host's own put back; then the directories that are the plan's own
  * (ownDirs) removed when left empty. A package's own directory (postgresql's conf.d) stays: its
  * server includes it.

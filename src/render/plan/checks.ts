@@ -11,9 +11,34 @@ const fail = (what: string) => `{ echo '${what.replace(/'/g, '')}' >&2; exit 1; 
 
 export const activeCheck = (unit: string) => `systemctl is-active --quiet ${unit} || ${fail(`${unit} is not active`)}`;
 
-export function threadsCheck(unit: string, cpuList: string): string {
-  return `while read -r t; do [ ! -e "/proc/$t/status" ] || grep -Eq '^Cpus_allowed_list:[[:space:]]+${cpuList}$' "/proc/$t/status" || ${fail(`${unit}: a thread is not on CPUs ${cpuList}`)}; done < "/sys/fs/cgroup$(systemctl show -p ControlGroup --value ${unit})/cgroup.threads"`;
-}
+/**
+ * Every thread of the unit on CPUs LIST: one awk reads the cgroup's thread ids and each thread's
+ * status (a process per thread costs seconds on a busy or emulated host), names every thread that
+ * is elsewhere and fails; a thread that ended meanwhile is skipped, a unit with none fails.
+ */
+/** The check block's line for a unit's threads: every one of them on CPUs LIST (THREADS_ON below). */
+export const threadsCheck = (unit: string, cpuList: string) => `threads_on ${unit} ${cpuList}`;
+
+/**
+ * threads_on UNIT LIST, defined at the top of a check block that uses it: one awk reads the unit's
+ * thread ids from its cgroup and each thread's status (a process per thread costs seconds on a busy
+ * or emulated host), names every thread on other CPUs and fails; a thread that ended meanwhile is
+ * skipped, a unit with none fails.
+ */
+export const THREADS_ON = [
+  '# threads_on UNIT CPUS: fails, naming them, when any thread of UNIT is not on exactly CPUS.',
+  'threads_on() {',
+  `  awk -v unit="$1" -v want="$2" '`,
+  '    { f = "/proc/" $1 "/status"',
+  '      while ((getline l < f) > 0) if (l ~ /^Cpus_allowed_list:/) {',
+  '        n++; split(l, a)',
+  '        if (a[2] != want) { print unit ": thread " $1 " is on CPUs " a[2] ", not " want > "/dev/stderr"; bad = 1 }',
+  '      }',
+  '      close(f) }',
+  '    END { if (!n) print unit ": no thread found" > "/dev/stderr"; exit bad || !n }',
+  `  ' "/sys/fs/cgroup$(systemctl show -p ControlGroup --value "$1")/cgroup.threads"`,
+  '}',
+];
 
 /** numa_maps' word for a policy: bind:0, prefer:0, interleave:0-1. */
 export function numaMapsPolicy(policy: 'bind' | 'preferred' | 'interleave', mask: string): string {

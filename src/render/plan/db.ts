@@ -7,6 +7,7 @@ import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, numactlPrefix, renderUnit, type UnitEntry } from './systemd.js';
+import { disableNow } from './blocks.js';
 
 function dropIn(d: DbDecision): PlanFile {
   const o = d.options;
@@ -148,7 +149,7 @@ function dbCommands(d: DbDecision): Pick<PlanDoc, 'start' | 'verify' | 'stop' | 
       policyCheck(u, d.policy, d.mask),
       poolCheck(d),
     ],
-    stop: huge ? ['systemctl disable --now numakit-hugepages'] : [],
+    stop: huge ? [disableNow('numakit-hugepages')] : [],
     restore: [`systemctl restart ${u}`],
   };
 }

@@ -7,6 +7,7 @@ import type { PlanDoc } from './plan_md.js';
 import { activeCheck, policyCheck, procOf, sizeWord, threadsCheck } from './checks.js';
 import { num } from '../../policy/plan/machine.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
+import { disableNow } from './blocks.js';
 
 const heapOpts = (d: JvmDecision) => [
   `-Xms${sizeWord(d.heapGiB, 'g', 'm')}`,
@@ -188,7 +189,7 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
   return {
     start: [`systemctl enable --now ${units.join(' ')}`],
     verify: [...new Set(jvmChecks(d, units))],
-    stop: [`systemctl disable --now ${units.join(' ')}`],
+    stop: [disableNow(units.join(' '))],
     workload: o.flavour,
     intro:
       d.mode === 'per-node'

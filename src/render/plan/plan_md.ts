@@ -6,6 +6,7 @@ import { num } from '../../policy/plan/machine.js';
 import type { Requirement } from '../../policy/plan/requirements.js';
 import type { DecisionBase, PlanFile } from '../../policy/plan/types.js';
 import { BACKUP_SUFFIX, fenced, installLines, restoreLines } from './blocks.js';
+import { THREADS_ON } from './checks.js';
 
 export interface PlanDoc {
   readonly workload: string;
@@ -164,11 +165,19 @@ function rollbackSection(doc: PlanDoc, files: PlanFile[]): string[] {
 
 function checkSection(doc: PlanDoc): string[] {
   const verify = doc.verify ?? [];
+  const threads = verify.some((l) => l.startsWith('threads_on ')) ? THREADS_ON : [];
   return [
     '## Check after',
     '',
     ...(verify.length > 0
-      ? ['Each line fails when the running server is not as planned:', '', ...fenced('check', verify), '', 'Then:', '']
+      ? [
+          'Each check fails when the running server is not as planned:',
+          '',
+          ...fenced('check', [...threads, ...verify]),
+          '',
+          'Then:',
+          '',
+        ]
       : []),
     ...bullets(doc.checks),
   ];

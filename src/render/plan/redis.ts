@@ -7,6 +7,7 @@ import { redisRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
 import { renderUnit } from './systemd.js';
 import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
+import { disableNow } from './blocks.js';
 
 const W = 'redis';
 
@@ -106,7 +107,7 @@ export function redisDoc(d: RedisDecision): PlanDoc {
   return {
     start: [`systemctl enable --now ${names.join(' ')}`],
     verify: d.instances.flatMap(redisChecks),
-    stop: [`systemctl disable --now ${names.join(' ')}`],
+    stop: [disableNow(names.join(' '))],
     workload: W,
     intro: `${d.instances.length} Redis instance${d.instances.length === 1 ? '' : 's'}, ${d.options.perCore ? 'one per physical core' : d.options.perL3 ? 'one per L3 cache (its CPUs share that L3)' : 'one per NUMA node'}, each pinned with taskset to its CPUs and with numactl --membind to its node's memory. Redis runs its commands on one thread, so a pinned instance keeps its data in the caches and memory next to that thread. Clients (or a proxy/cluster) spread keys over the ports.`,
     layout: [

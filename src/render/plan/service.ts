@@ -8,6 +8,7 @@ import { generatedBy } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
+import { disableNow } from './blocks.js';
 
 /**
  * systemd has no NUMAPolicy= for weighted interleave: the instance keeps CPUAffinity= and its
@@ -79,7 +80,7 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
         `${i.memoryMaxMib * 1024 * 1024}`,
       ),
     ]),
-    stop: [`systemctl disable --now ${units.join(' ')}`],
+    stop: [disableNow(units.join(' '))],
     workload: 'service',
     intro: `${d.options.exec[0]} as the template unit ${d.options.name}@.service: the instance name is the NUMA node, and each instance runs on that node's CPUs with its memory bound there${weighted.length > 0 ? ` (the instance${weighted.length === 1 ? '' : 's'} on node ${weighted.map((i) => i.node).join(', ')}: weighted-interleaved over ${weighted.map((i) => i.weighted!.mask).join('; ')}, for bandwidth)` : ''}.${d.options.perNode ? ' One instance per node: the program must accept running several copies (ports, data directories).' : ''}`,
     layout: [

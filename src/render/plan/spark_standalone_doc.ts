@@ -3,6 +3,7 @@ import type { SparkStandaloneDecision } from '../../policy/plan/spark_standalone
 import type { PlanDoc } from './plan_md.js';
 import { recipeCompare } from './spark_compare.js';
 import { activeCheck, policyCheck, threadsCheck } from './checks.js';
+import { disableNow } from './blocks.js';
 
 /** Each worker active and, when bound, its JVM (started through the java wrapper) on its node's CPUs and memory. */
 function workerChecks(d: SparkStandaloneDecision): string[] {
@@ -78,7 +79,7 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
   const commands = {
     start: [`systemctl enable --now ${units}`],
     verify: workerChecks(d),
-    stop: [`systemctl disable --now ${units}`],
+    stop: [disableNow(units)],
   };
   return {
     ...commands,

@@ -1,4 +1,4 @@
-// The JVM workload of test/lab/plans.lab.ts: allocates MIB mebibytes of heap in 1 MiB
+// The JVM workload of test/lab/plans.lab.test.ts: allocates MIB mebibytes of heap in 1 MiB
 // arrays, writes every page of them, prints "touched MIB MiB" and then keeps them (sleeps), so
 // /proc/PID/numa_maps shows where the heap landed. `java Touch.java --jar FILE` (source-file
 // mode) compiles this file (its path from the launcher's jdk.launcher.sourcefile) and writes it as an executable jar (Main-Class: Touch), for units
