@@ -12,7 +12,8 @@ import { NUMAKIT } from './numakit.js';
 import { runSections, type SectionsRun } from './sections.js';
 import { FOUR_NODE_ASYM, TWO_NODE } from './topologies.js';
 
-const SLOW_GUEST_MS = 420_000;
+// Two guests share the host (below): room for both on a loaded one.
+const SLOW_GUEST_MS = 600_000;
 const MEM = `${NUMAKIT} bench mem --size 8M --latency-size 8M --seconds 0 --json`;
 
 /** A seed whose first round starts with `first` of the variants [t, a]. */
@@ -45,9 +46,24 @@ interface Interrupted {
   left: number;
 }
 
+/**
+ * The 4-node guest boots with the 2-node one, from the first hook (each describe awaits its own):
+ * most of its run is one process on one vCPU, which the 2-core host has room for. Its figures
+ * are printed, not judged; what is asserted is placement and counts, not speed.
+ */
+let fourNodeRun: Promise<SectionsRun> | undefined;
+function startFourNode(): Promise<SectionsRun> {
+  if (fourNodeRun === undefined) {
+    fourNodeRun = runSections(FOUR_NODE_ASYM, { mem: MEM }, { timeoutMs: SLOW_GUEST_MS });
+    fourNodeRun.catch(() => undefined);
+  }
+  return fourNodeRun;
+}
+
 describe('numakit bench on 2 nodes', () => {
   let run: SectionsRun;
   before(async () => {
+    startFourNode();
     run = await runSections(
       TWO_NODE,
       {
@@ -137,7 +153,7 @@ describe('numakit bench on 2 nodes', () => {
 describe('numakit bench mem on 4 nodes', () => {
   let run: SectionsRun;
   before(async () => {
-    run = await runSections(FOUR_NODE_ASYM, { mem: MEM }, { timeoutMs: SLOW_GUEST_MS });
+    run = await startFourNode();
   });
   after(() => run?.cleanup());
 

@@ -21,12 +21,19 @@ describe('lab harness', () => {
     const out = mkdtempSync(join(tmpdir(), 'lab-harness-'));
     try {
       const cmd =
-        'pwd; ls -d /sys/devices/system/node/node* | wc -l; echo to-host > "$LAB_OUT/f.txt"; ln -s f.txt "$LAB_OUT/link"; echo boom >&2; exit 7';
+        'pwd; ls -d /sys/devices/system/node/node* | wc -l; cat /sys/devices/system/clocksource/clocksource0/current_clocksource; echo to-host > "$LAB_OUT/f.txt"; ln -s f.txt "$LAB_OUT/link"; echo boom >&2; cut -d" " -f1 /proc/uptime; exit 7';
       const r = await runInGuest(SMALL, cmd, { outDir: out, timeoutMs: 120_000 });
       assert.equal(r.code, 7, r.log);
       assert.match(r.kernelAbi, /^6\.1\./, 'the default kernel is the 6.1 series whatever else is cached');
       assert.equal(r.timedOut, false);
-      assert.deepEqual(r.stdout.trim().split('\n'), [process.cwd(), '2']);
+      const [cwd, nodes, clocksource, uptime] = r.stdout.trim().split('\n');
+      assert.deepEqual([cwd, nodes], [process.cwd(), '2']);
+      // The guest's clock is never ahead of the host's: it cannot have been up longer than its
+      // qemu ran (a TSC that runs away is moved off by the clocksource watchdog, qemu_args.ts).
+      assert.ok(
+        Number(uptime) > 0 && Number(uptime) * 1000 <= r.durationMs,
+        `guest uptime ${uptime} s on ${clocksource}, qemu ran ${r.durationMs} ms`,
+      );
       assert.equal(r.stderr, 'boom\n');
       assert.equal(readFileSync(join(out, 'f.txt'), 'utf8'), 'to-host\n');
       assert.equal(readlinkSync(join(out, 'link')), 'f.txt', 'relative symlinks come back as they are');

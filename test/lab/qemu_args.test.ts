@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildQemuArgs, nearestInitiator, type QemuInputs } from './qemu_args.js';
+import { buildQemuArgs, KERNEL_CMDLINE, nearestInitiator, type QemuInputs } from './qemu_args.js';
 import { resolveTopology } from './topology.js';
 import { FOUR_NODE_ASYM, THREE_NODE_CXL, TWO_NODE } from './topologies.js';
 
@@ -60,5 +60,15 @@ describe('buildQemuArgs', () => {
   it('KVM uses the host CPU', () => {
     const args = buildQemuArgs(resolveTopology(TWO_NODE), { ...inputs, accel: 'kvm' });
     assert.deepEqual(values(args, '-cpu'), ['host']);
+  });
+
+  it("the guest's clocksource watchdog stays on (no tsc=reliable); no boot-time timer check for a starved vCPU to fail", () => {
+    for (const accel of ['tcg', 'kvm'] as const) {
+      const append = values(buildQemuArgs(resolveTopology(TWO_NODE), { ...inputs, accel }), '-append');
+      assert.deepEqual(append, [KERNEL_CMDLINE]);
+      assert.ok(!append[0]!.split(' ').includes('tsc=reliable'), append[0]);
+      assert.ok(append[0]!.split(' ').includes('panic=-1'), append[0]);
+      assert.ok(append[0]!.split(' ').includes('no_timer_check'), append[0]);
+    }
   });
 });

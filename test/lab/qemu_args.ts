@@ -18,8 +18,21 @@ export interface QemuInputs {
   readonly sshPort?: number;
 }
 
-/** panic=-1 + -no-reboot: a kernel panic ends qemu at once instead of hanging until the timeout. */
-export const KERNEL_CMDLINE = 'console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off tsc=reliable';
+/**
+ * panic=-1 + -no-reboot: a kernel panic ends qemu at once instead of hanging until the timeout.
+ * No `tsc=reliable`: under TCG the guest's TSC is the host's own TSC as QEMU reads it (QEMU adds
+ * any step back to it, so it never goes back), calibrated by the guest at boot, and on a host
+ * whose TSC is not to be trusted (a nested VM: the development host's own kernel runs with
+ * tsc=unstable on kvm-clock) or one starved enough it can run away. `tsc=reliable` turns off the
+ * clocksource watchdog, which compares the TSC with the HPET (QEMU derives it from the host's
+ * monotonic clock) every half second and, when they part, marks the TSC unstable and moves the
+ * guest's clock to the HPET. Not the HPET from the start: every HPET read is an emulated device
+ * access (under TCG, behind QEMU's global lock), where a TSC read through the vDSO costs little.
+ * no_timer_check: at boot the kernel busy-waits a few TSC-timed ticks for the timer interrupt and
+ * panics ("IO-APIC + timer doesn't work!") when too few came; a vCPU starved by a loaded host
+ * receives them late, so the check fails a guest whose timer works.
+ */
+export const KERNEL_CMDLINE = 'console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off no_timer_check';
 
 /** -smp, and the -numa cpu lines (which must follow the -numa node lines). */
 function smpArgs(t: ResolvedTopology): { smp: string[]; cpuMap: string[] } {
