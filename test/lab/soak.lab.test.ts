@@ -1,6 +1,6 @@
 // The soak harness's short default in CI (bench/soak.mjs runs the long ones): `numakit serve` and
 // `numakit agent --metrics`, the agent under a cgroup memory.max a little above its need, for
-// 300 s in a 2node guest under churn (test/lab/guest-helpers/soak.mjs). The limits that hold
+// 180 s in a 2node guest under churn (test/lab/guest-helpers/soak.mjs). The limits that hold
 // whatever the host's load are asserted: memory and fds flat, the journal and the state
 // directory bounded, no OOM kill, both daemons exit 0 on SIGTERM. CPU and scrape-time trends
 // are printed (they follow a loaded TCG host too closely to judge in a few minutes).
@@ -12,7 +12,14 @@ import { type GuestResult, runInGuest } from './guest.js';
 import type { Topology } from './topology.js';
 
 const SOAK_2NODE: Topology = { name: '2node-soak', nodes: 2, cpus: 1, memMiB: 768 };
-const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 300);
+// The shortest run that still judges what is asserted. The first half is warm-up
+// (bench/soak_lib.mjs's warmupSeconds): serve's RSS climbs for its first ~90 s under this churn
+// (59 to 78 MiB in a measured run, then 69-76 MiB), so the judged half must start after 90 s,
+// and it then holds 18 samples (9 a half, each sample a burst of 20 scrapes) while six large
+// misplaced processes come and go. What a run of minutes can prove is the absence of a gross
+// leak (8 MiB of RSS within the judged 90 s); a leak's rate per hour is for bench/soak.mjs's
+// long runs to judge.
+const SECONDS = Number(process.env['LAB_SOAK_SECONDS'] ?? 180);
 
 interface Run extends SoakRun {
   readonly counts: Record<string, number>;
@@ -62,7 +69,7 @@ describe('soak: serve and the agent under churn in a 2-node guest', () => {
 
   it('the workload ran: processes, cgroups and threads came and went', () => {
     // One a second is asked for; a guest starved by a loaded host runs its timers late (84 in
-    // 300 s at load 16): what must show is that processes came and went, not the rate.
+    // 300 s at load 16, 252 at load 1-7): what must show is that processes came and went, not the rate.
     assert.ok(run.counts['short']! >= SECONDS / 10, JSON.stringify(run.counts));
     assert.equal(run.counts['sampleErrors'], 0, JSON.stringify(run.counts));
     assert.ok(run.counts['cgroups']! > 0 && run.counts['cgroupErrors'] === 0, JSON.stringify(run.counts));

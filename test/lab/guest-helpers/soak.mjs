@@ -403,14 +403,18 @@ while ((performance.now() - t0) / 1000 < seconds) {
 timers.forEach(clearInterval);
 for (const c of children) c.kill('SIGKILL');
 // Every client gone (the burst, the slow clients, the background scrapes), then fetch's and the
-// daemons' keep-alive timeouts (4-5 s): a daemon holds only the sockets it started with.
+// daemons' keep-alive timeouts (4-5 s): a daemon holds only the sockets it started with. Polled
+// until each is back to them, 10 s at most: a leaked socket is still open then.
 const settle = performance.now();
 while (
   (burst.running || clientsOpen > 0 || [...lastScrape.values()].some((x) => x.running)) &&
   performance.now() - settle < 120_000
 )
   await sleep(500);
-await sleep(10_000);
+const backToStart = () =>
+  [serve, agent].every((d) => d.exit !== null || fdCounts(d.child.pid).sockets <= socketsAtStart[d.name]);
+const keepAlive = performance.now();
+while (!backToStart() && performance.now() - keepAlive < 10_000) await sleep(250);
 const socketsAfter = Object.fromEntries(
   [serve, agent].filter((d) => d.exit === null).map((d) => [d.name, fdCounts(d.child.pid).sockets]),
 );
