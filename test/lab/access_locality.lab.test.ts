@@ -23,6 +23,30 @@ while (!fs.existsSync('/tmp/go')) Atomics.wait(nap, 0, 0, 100);
 const hot = Buffer.alloc(24 << 20, 1);
 fs.writeFileSync('/tmp/hot-done', String(hot.length));
 for (;;) for (let i = 0; i < hot.length; i += 4096) hot[i]++;`;
+/**
+ * Shell: `faults PID` prints "TOTAL ON_NODE0", the main thread's recent NUMA hinting faults from
+ * /proc/PID/sched (numa_faults lines: task_private + task_shared per node), with bash builtins
+ * only; `await_faults PID MIN SHARE` polls until there are MIN of them and SHARE percent on node 0,
+ * 60 s at most. The kernel's scans come at its own pace (slower under TCG on a loaded host): the
+ * sections wait for the statistics they need instead of a fixed time.
+ */
+const FAULTS = `faults() {
+  local t=0 z=0 l f
+  while read -r l; do
+    [[ $l == "numa_faults node="* ]] || continue
+    f=(\${l//=/ }); t=$((t + f[4] + f[6])); if [ "\${f[2]}" = 0 ]; then z=$((z + f[4] + f[6])); fi
+  done < /proc/$1/sched
+  echo "$t $z"
+}
+await_faults() {
+  local t z start=$SECONDS
+  while :; do
+    read -r t z <<< "$(faults $1)"
+    if [ $t -ge $2 ] && [ $((z * 100)) -ge $((t * $3)) ] || [ $((SECONDS - start)) -ge 60 ]; then break; fi
+    sleep 0.25
+  done
+  echo "pid $1: $t recent NUMA faults, $z on node 0, after $((SECONDS - start)) s"
+}`;
 const SECTIONS = {
   access: `set -e
 echo 1 > /proc/sys/kernel/numa_balancing
@@ -35,7 +59,9 @@ ${TOUCH}
 EOF2
 sh -c 'echo $$ > /sys/fs/cgroup/remote/cgroup.procs; exec node /tmp/touch.js' & r=$!
 sh -c 'echo $$ > /sys/fs/cgroup/local/cgroup.procs; exec node /tmp/touch.js' & l=$!
-sleep 12
+${FAULTS}
+# Enough faults to judge each by (the agent's own floor is 32).
+await_faults $r 64 0; await_faults $l 64 0
 ${NUMAKIT} stat --procs --top 50 > /tmp/procs.txt
 echo "remote=$r local=$l"; cat /proc/$r/cgroup /proc/$l/cgroup
 cat /tmp/procs.txt
@@ -51,7 +77,9 @@ while [ ! -e /tmp/cold-done ]; do sleep 0.2; done
 taskset -a -p -c 0-1 $p > /dev/null
 touch /tmp/go
 while [ ! -e /tmp/hot-done ]; do sleep 0.2; done
-sleep 12
+${FAULTS}
+# Until the hot buffer's faults outweigh those the cold one left on node 1 (they decay at each scan).
+await_faults $p 64 95
 echo "pid=$p"
 grep -E 'numa_faults|current_node' /proc/$p/sched
 ${NUMAKIT} agent --advise --once --numa-balancing keep --override-pins --granularity process --interval 4s 2>&1
@@ -65,8 +93,9 @@ describe('access locality in a 2node guest', () => {
   });
   after(() => run?.cleanup());
 
-  it('access locality: the process bound to remote memory accesses remote memory, the local one local', () => {
+  it('access locality: the process bound to remote memory accesses remote memory, the local one local', (t) => {
     const s = sectionOk(run, 'access');
+    for (const line of s.stdout.split('\n').filter((l) => / recent NUMA faults, /.test(l))) t.diagnostic(line);
     const [, r, l] = /^remote=(\d+) local=(\d+)$/m.exec(s.stdout) ?? [];
     const access = (pid: string | undefined) => {
       const line = s.stdout.split('\n').find((x) => x.startsWith(`${pid} `));
@@ -81,7 +110,9 @@ describe('access locality in a 2node guest', () => {
 
   it('the agent: pages mostly remote, accesses local: left alone as cold-memory, the line giving both', (t) => {
     const s = sectionOk(run, 'agent');
-    for (const line of s.stdout.split('\n').filter((l) => /cold-memory|numa_faults|current_node/.test(l)))
+    for (const line of s.stdout
+      .split('\n')
+      .filter((l) => /cold-memory|numa_faults|current_node| recent NUMA faults, /.test(l)))
       t.diagnostic(line);
     const pid = /^pid=(\d+)$/m.exec(s.stdout)?.[1];
     assert.match(
