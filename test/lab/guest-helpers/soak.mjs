@@ -23,6 +23,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { get } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,10 +195,23 @@ function dirUsage(dir) {
 
 const metric = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
-async function scrape(addr) {
+/**
+ * GET /metrics on a connection of its own (closed after it), as Prometheus's scrapes come: a
+ * keep-alive connection kept by the client outlives the daemon's 5 s keep-alive when a starved
+ * guest runs the client's timers late, and the next request written to it fails (EPIPE).
+ */
+function scrape(addr) {
   const t0 = performance.now();
-  const text = await (await fetch(`http://${addr}/metrics`)).text();
-  return { text, seconds: (performance.now() - t0) / 1000 };
+  return new Promise((resolve, reject) => {
+    const req = get(`http://${addr}/metrics`, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ text, seconds: (performance.now() - t0) / 1000 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
 }
 
 /** Slow clients connected now (the end waits for none). */
@@ -226,6 +240,17 @@ function slowClient(addr) {
  * heap and scrape time of the last scrape that ended (null before the first).
  */
 const lastScrape = new Map();
+
+/** Counts a failed scrape; says each distinct reason once (why a run has no heap samples). */
+const scrapeReasons = new Set();
+function scrapeFailed(what, e) {
+  counts.scrapeErrors++;
+  const cause = e?.cause ? ` (${e.cause.code ?? e.cause.message ?? e.cause})` : '';
+  const why = `${what}: ${e?.message ?? e}${cause}`;
+  if (scrapeReasons.has(why)) return;
+  scrapeReasons.add(why);
+  process.stdout.write(`SOAK-ERROR scrape of ${why}\n`);
+}
 function scrapeInBackground(name, addr, prefix) {
   const st = lastScrape.get(name) ?? { running: false, heap: null, seconds: null };
   lastScrape.set(name, st);
@@ -239,7 +264,7 @@ function scrapeInBackground(name, addr, prefix) {
       st.external = metric(s.text, `${prefix}nodejs_external_memory_bytes`);
       st.seconds = s.seconds;
     })
-    .catch(() => counts.scrapeErrors++)
+    .catch((e) => scrapeFailed(name, e))
     .finally(() => (st.running = false));
 }
 
@@ -276,12 +301,14 @@ function sample(serve, agent, t0) {
   else if (scrapers > 0) {
     burst.running = true;
     void Promise.allSettled(Array.from({ length: scrapers }, () => scrape(SERVE))).then((all) => {
-      counts.scrapeErrors += all.filter((r) => r.status === 'rejected').length;
+      for (const r of all) if (r.status === 'rejected') scrapeFailed('serve (burst)', r.reason);
       burst.lastMax = Math.max(0, ...all.filter((r) => r.status === 'fulfilled').map((r) => r.value.seconds));
       burst.running = false;
     });
   }
-  for (let i = 0; i < slow; i++) slowClient(SERVE);
+  // At most two samples' worth open: in a starved guest serve drops them late, and a pile of
+  // them would fill its 64 connections, refusing the scrapes.
+  for (let i = 0; i < slow && clientsOpen < 2 * slow; i++) slowClient(SERVE);
   return row;
 }
 
@@ -319,6 +346,16 @@ function shortLived(i, cg) {
       }
     }
   });
+}
+
+/**
+ * Starts the short-lived processes due by now at --rate a minute, a few at a time: a guest
+ * starved by a loaded host runs its timers late and merges the ticks it missed, which once left
+ * 7-10 processes of the 180 asked in a 180 s run.
+ */
+function shortLivedDue(t0, cg) {
+  const due = Math.floor(((performance.now() - t0) / 60_000) * rate);
+  for (let n = 0; n < 5 && counts.short < due; n++) shortLived(counts.short, cg);
 }
 
 function large(i) {
@@ -373,7 +410,7 @@ const t0 = performance.now();
 const samples = [];
 process.stdout.write(`SOAK-START ${JSON.stringify({ seconds, sampleSeconds: sampleS, rate, scrapers, slow })}\n`);
 const timers = [
-  setInterval(() => shortLived(counts.short, cg), 60_000 / rate),
+  setInterval(() => shortLivedDue(t0, cg), 60_000 / rate),
   setInterval(() => large(counts.large), largeEvery * 1000),
   setInterval(threadChurn, 3000),
 ];
