@@ -1,7 +1,7 @@
 // SysRoot -> DoctorInput: everything doctor's rules look at, read once. Absent data becomes a
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
-import { gathered, missing } from '../model/doctor_input.js';
+import { DOCTOR_DAEMONS, gathered, missing } from '../model/doctor_input.js';
 import { largeProcessBytes, MAX_SAMPLED, SAMPLED_BYTES } from '../model/large_process.js';
 import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
@@ -136,7 +136,8 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
   const machine = machineMemoryBytes(topology);
   const placedBytes = largeProcessBytes(LARGE_PROCESS_BYTES, machine);
   const minBytes = Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes);
-  const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names: true, sample: true });
+  const names = new Set(DOCTOR_DAEMONS);
+  const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names, sample: true });
   const placements = readPlacements(root, read);
   return {
     topology,
