@@ -1,13 +1,13 @@
 // SysRoot -> DoctorInput: everything doctor's rules look at, read once. Absent data becomes a
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
-import { gathered, missing } from '../model/doctor_input.js';
+import { DOCTOR_DAEMONS, gathered, missing } from '../model/doctor_input.js';
 import { largeProcessBytes, MAX_SAMPLED, SAMPLED_BYTES } from '../model/large_process.js';
 import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
 import { readRqAffinity } from '../sysfs/block_queue.js';
 import { readGovernors } from '../sysfs/cpufreq.js';
-import { readDefaultIrqAffinity, readInterrupts, readIrqAffinity } from '../sysfs/irq.js';
+import { readDefaultIrqAffinity, readInterrupts, readIrqAffinities } from '../sysfs/irq.js';
 import { readIrqbalanceConfig } from '../sysfs/irqbalance_config.js';
 import { readKsm } from '../sysfs/ksm.js';
 import { readRpsSockFlowEntries, readRxQueues } from '../sysfs/net_rps.js';
@@ -27,10 +27,14 @@ function readIrqs(root: SysRoot, t: Topology): Gathered<Record<number, IrqInfo>>
   if (ints === null)
     return missing('proc/interrupts is absent: no /proc in the tree (a snapshot without it, or a container)');
   const out: Record<number, IrqInfo> = {};
-  for (const line of ints.lines) {
-    if (!wanted.has(line.irq)) continue;
-    const aff = readIrqAffinity(root, line.irq);
-    if (aff === null) continue;
+  const lines = ints.lines.filter((l) => wanted.has(l.irq));
+  const affinities = readIrqAffinities(
+    root,
+    lines.map((l) => l.irq),
+  );
+  for (const line of lines) {
+    const aff = affinities.get(line.irq);
+    if (aff === undefined) continue;
     out[line.irq] = {
       irq: line.irq,
       affinity: aff.affinity,
@@ -132,7 +136,8 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
   const machine = machineMemoryBytes(topology);
   const placedBytes = largeProcessBytes(LARGE_PROCESS_BYTES, machine);
   const minBytes = Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes);
-  const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names: true, sample: true });
+  const names = new Set(DOCTOR_DAEMONS);
+  const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names, sample: true });
   const placements = readPlacements(root, read);
   return {
     topology,

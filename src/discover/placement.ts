@@ -17,7 +17,7 @@ import type { SysRoot } from '../sysfs/root.js';
 export interface LargeProcesses {
   /** Processes /proc listed. */
   readonly listed: number;
-  /** Every process whose stat was read, with its name as status's Name shows it (comm, escaped); [] unless asked. */
+  /** Every process whose stat was read (of the names asked for), with its name as status's Name shows it (comm, escaped); [] unless asked. */
   readonly names: readonly { readonly pid: number; readonly name: string }[];
   /** The `most` largest of `minBytes` or more (by stat, then status's exact size), with their status, in pid order. */
   readonly large: readonly { readonly pid: number; readonly status: ProcStatus }[];
@@ -34,8 +34,8 @@ export interface LargeOptions {
   readonly minBytes: number;
   /** At most this many, the largest (default all). */
   readonly most?: number;
-  /** Keep every process's name (doctor's processes by name). */
-  readonly names?: boolean;
+  /** Keep every process's name, or those of the processes of these names (doctor's daemons). */
+  readonly names?: boolean | ReadonlySet<string>;
   /** Sample them too: their threads' CPU per node and numa_maps (doctor); else only their status is read. */
   readonly sample?: boolean;
 }
@@ -52,7 +52,7 @@ export function readLargeProcesses(root: SysRoot, o: LargeOptions): LargeProcess
   const most = o.most ?? Number.POSITIVE_INFINITY;
   const sampler = createSampler(root, {
     screen: { minRssBytes: o.minBytes, pageSize: readPageSize(root), idleBelow: 0 },
-    ...(o.names === true ? { names: true } : {}),
+    ...(o.names === undefined || o.names === false ? {} : { names: o.names }),
     // Its exact size is status's VmRSS (stat's resident pages, read a moment before).
     prescreen: ({ pid, status }) => {
       if (status.rssBytes < o.minBytes) return false;

@@ -248,7 +248,7 @@ export class ProcessSampler {
       return null;
     }
     fromStatus(status, st, this.pageSize());
-    if (this.o.names === true) this.namesNow.push({ pid, name: status.name });
+    this.keepName(pid, status.name);
     return status;
   }
 
@@ -291,10 +291,17 @@ export class ProcessSampler {
 
   /** A process's stat into `st`, its name kept when asked for (options.names). */
   private readStat(pid: number, st: StatFields): StatRead {
-    if (this.o.names !== true) return this.files.read(pid, st);
+    if (this.o.names === undefined || this.o.names === false) return this.files.read(pid, st);
     const r = this.files.readNamed(pid, st);
-    if (r.comm !== null) this.namesNow.push({ pid, name: commAsName(r.comm) });
+    if (r.comm !== null) this.keepName(pid, commAsName(r.comm));
     return r.read;
+  }
+
+  /** Keeps a process's name when every name is asked for, or this one (options.names). */
+  private keepName(pid: number, name: string): void {
+    const names = this.o.names;
+    if (names === true || (names !== undefined && names !== false && names.has(name)))
+      this.namesNow.push({ pid, name });
   }
 
   /**

@@ -38,6 +38,8 @@ export interface MemoryOptions {
    * reader ran.
    */
   readonly anonOnly?: boolean;
+  /** Its name as status's Name shows it, when already read (findPids' names): status is not read again for it. */
+  readonly name?: string;
 }
 
 export function memoryFromNumaMaps(text: string, opts: MemoryOptions = {}): ProcessMemory {
@@ -77,7 +79,7 @@ export function memoryFromNumaMaps(text: string, opts: MemoryOptions = {}): Proc
 
 /** Name and memory of a process; null when it is gone (or exits while being read). */
 export function readProcessMemory(root: SysRoot, pid: number, opts: MemoryOptions = {}): ProcessMemoryInfo | null {
-  const comm = readProcName(root, pid);
+  const comm = opts.name ?? readProcName(root, pid);
   if (comm === null) return null;
   const r = readNumaMapsText(root, pid);
   if (!r.ok) return r.reason === 'no-permission' ? { pid, comm, memory: { kind: 'no-permission' } } : null;
@@ -102,6 +104,11 @@ class MatchTexts {
 
   constructor(private readonly root: SysRoot) {}
 
+  /** The name read for `pid` ('' when it has none), or undefined when not read. */
+  nameOf(pid: number): string | undefined {
+    return this.names.get(pid);
+  }
+
   matches(pid: number, pattern: string): boolean {
     let name = this.names.get(pid);
     if (name === undefined) {
@@ -123,13 +130,14 @@ class MatchTexts {
 /**
  * numastat's process specifiers: all digits = a PID (kept even if no such process: the
  * caller reports it), anything else = a substring of "name cmdline" of any process other
- * than this one. PIDs come back sorted and unique; `unmatched` lists patterns that matched nothing.
+ * than this one. PIDs come back sorted and unique; `unmatched` lists patterns that matched nothing;
+ * `names` holds the name of each process a pattern matched (read to match it).
  */
 export function findPids(
   root: SysRoot,
   specs: readonly string[],
   opts: { self?: number } = {},
-): { pids: number[]; unmatched: string[] } {
+): { pids: number[]; unmatched: string[]; names: ReadonlyMap<number, string> } {
   const self = opts.self ?? (root.isReal ? process.pid : -1);
   const pids = new Set<number>();
   const unmatched: string[] = [];
@@ -145,5 +153,10 @@ export function findPids(
     if (found.length === 0) unmatched.push(s);
     found.forEach((p) => pids.add(p));
   }
-  return { pids: [...pids].sort((a, b) => a - b), unmatched };
+  const names = new Map<number, string>();
+  for (const pid of pids) {
+    const name = texts.nameOf(pid);
+    if (name !== undefined && name !== '') names.set(pid, name);
+  }
+  return { pids: [...pids].sort((a, b) => a - b), unmatched, names };
 }

@@ -106,8 +106,9 @@ export interface ProcessSamplerOptions {
    * Keep the name of every process whose stat stage 1 reads (stat's comm as status's Name shows
    * it; from status in a capture without stat), small, idle and kernel threads included:
    * ProcessSampler.names. doctor finds services by name in the same pass that samples the large.
+   * A set keeps only the processes of those names (doctor's daemons): no name kept a process.
    */
-  readonly names?: boolean;
+  readonly names?: boolean | ReadonlySet<string>;
 }
 
 /** What a pass read, and what it could not. */

@@ -70,11 +70,14 @@ export interface ProcessPlacement extends ProcessSample {
   readonly cpusetCgroup: string | null;
 }
 
+/** The processes doctor's rules (and fleet's host facts) look for by name: comms holds only these. */
+export const DOCTOR_DAEMONS: readonly string[] = ['irqbalance', 'ksmtuned', 'tuned'];
+
 export interface DoctorInput {
   readonly topology: Topology;
   /** Device IRQs with affinity and counts, keyed by IRQ number. */
   readonly irqs: Gathered<Record<number, IrqInfo>>;
-  /** comm -> pids for every process (names of running daemons: irqbalance, ksmtuned, tuned ...). */
+  /** comm -> pids of the processes named DOCTOR_DAEMONS (the daemons the rules look for by name). */
   readonly comms: Gathered<Record<string, Pid[]>>;
   readonly irqbalanceConfig: IrqbalanceConfig | null;
   readonly ksm: KsmState;

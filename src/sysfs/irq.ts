@@ -6,7 +6,7 @@
 import { parseCpuMask, sharedCpuList } from '../model/cpuset.js';
 import { SysfsParseError } from '../model/errors.js';
 import { MAX_CPUS } from '../model/limits.js';
-import { readChunks } from './read.js';
+import { readChunks, resolveSubdirs } from './read.js';
 import { readParsed, warnParse } from './read_parsed.js';
 import type { SysRoot } from './root.js';
 
@@ -266,6 +266,20 @@ export function readIrqAffinity(root: SysRoot, irq: number): IrqAffinity | null 
   const affinity = readList(root, `proc/irq/${irq}/smp_affinity_list`);
   if (affinity === null) return null;
   return { irq, affinity, effective: readList(root, `proc/irq/${irq}/effective_affinity_list`) };
+}
+
+/** From this many IRQs on, proc/irq is listed first (resolveSubdirs): the listing costs about what 16 lookups do. */
+const LIST_IRQS_FROM = 16;
+
+/** Affinity of each IRQ of `irqs` that has a /proc/irq/N (readIrqAffinity), by IRQ. */
+export function readIrqAffinities(root: SysRoot, irqs: readonly number[]): Map<number, IrqAffinity> {
+  if (irqs.length >= LIST_IRQS_FROM) resolveSubdirs(root, 'proc/irq');
+  const out = new Map<number, IrqAffinity>();
+  for (const irq of irqs) {
+    const a = readIrqAffinity(root, irq);
+    if (a !== null) out.set(irq, a);
+  }
+  return out;
 }
 
 /**

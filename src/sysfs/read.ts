@@ -283,6 +283,20 @@ function entriesOf(root: SysRoot, rel: string): { names: string[]; subdirs: stri
   return { names: entries.map((d) => d.name), subdirs };
 }
 
+/**
+ * Before reading files in many subdirectories of `rel` (proc/irq/N: 1,024 IRQs): in a jail, one
+ * listing resolves them all (a subdirectory the listing shows is not a link), where each would
+ * cost an lstat at its first read. Nothing on the running system (no jail) or a snapshot held in memory.
+ */
+export function resolveSubdirs(root: SysRoot, rel: string): void {
+  if (root.isReal || root.tree !== undefined || root.onAccess !== undefined) return;
+  try {
+    entriesOf(root, rel);
+  } catch (e) {
+    absentOf(root, rel, e); // absent: each read says so
+  }
+}
+
 /** Entries of a directory (sorted), or null when absent. */
 export function listDir(root: SysRoot, rel: string): string[] | null {
   root.onAccess?.('dir', rel);

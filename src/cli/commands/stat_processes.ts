@@ -23,12 +23,13 @@ function reader(ctx: Context): ProcReader {
 }
 
 export function readProcesses(ctx: Context, o: StatOptions, units: NumastatUnits | undefined): ProcessMemoryInfo[] {
-  const { pids, unmatched } = findPids(ctx.root, o.specs);
+  const { pids, unmatched, names } = findPids(ctx.root, o.specs);
   if (unmatched.length > 0)
     throw new NumakitError(`stat: no process matches ${unmatched.map((u) => `'${u}'`).join(', ')}`);
   const procs: ProcessMemoryInfo[] = [];
   for (const pid of pids) {
-    const p = readProcessMemory(ctx.root, pid, { units, policies: o.json });
+    const name = names.get(pid);
+    const p = readProcessMemory(ctx.root, pid, { units, policies: o.json, ...(name === undefined ? {} : { name }) });
     if (p === null) ctx.err(`numakit: stat: PID ${pid}: no such process (skipped)\n`);
     else procs.push(p);
   }

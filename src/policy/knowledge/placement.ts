@@ -28,7 +28,9 @@ export function parsePlacement(v: string | undefined): Placement | undefined {
 }
 
 function boundTo(t: Topology, p: PlacedProcess): string | null {
-  const cpuNodes = new Set((p.cpusAllowed ?? []).map((c) => t.cpus.find((x) => x.id === c)?.node ?? null));
+  // Node by CPU id, made once: a search of the CPUs for each allowed CPU is quadratic (3 million steps on 1,792 CPUs).
+  const nodeOf = new Map(t.cpus.map((x) => [x.id, x.node]));
+  const cpuNodes = new Set((p.cpusAllowed ?? []).map((c) => nodeOf.get(c) ?? null));
   const withCpus = t.nodes.filter((n) => n.cpus.length > 0).length;
   if (p.cpusAllowed !== null && p.cpusAllowed.length > 0 && cpuNodes.size === 1 && withCpus > 1)
     return `its CPUs are on node ${[...cpuNodes][0]} only`;

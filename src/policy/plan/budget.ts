@@ -13,6 +13,32 @@ export function reserveGiB(memGiB: number): number {
   return Math.max(memGiB * RESERVE_SHARE, RESERVE_MIN_GIB);
 }
 
+/** A server's memory beside its main region (a database's pool, a JVM's heap): this share of it ... */
+export const BESIDE_SHARE = 0.1;
+/** ... and at least this much. */
+export const BESIDE_MIN_GIB = 1;
+
+/** What a process commits: its main region and its own memory beside it (BESIDE_SHARE, at least BESIDE_MIN_GIB). */
+export interface Committed {
+  readonly mainGiB: number;
+  readonly besideGiB: number;
+  readonly committed: number;
+  /** "pool 48 GiB + server 4.8 GiB (10% of the pool, at least 1) = 52.8 GiB" with `names` { main: 'pool', beside: 'server' }. */
+  readonly formula: string;
+}
+
+/** The main region plus the process's memory beside it: main + 10%, at least 1 GiB. */
+export function committedWith(mainGiB: number, names: { readonly main: string; readonly beside: string }): Committed {
+  const besideGiB = Math.max(BESIDE_MIN_GIB, mainGiB * BESIDE_SHARE);
+  const committed = mainGiB + besideGiB;
+  return {
+    mainGiB,
+    besideGiB,
+    committed,
+    formula: `${names.main} ${num(mainGiB)} GiB + ${names.beside} ${num(besideGiB)} GiB (${BESIDE_SHARE * 100}% of the ${names.main}, at least ${BESIDE_MIN_GIB}) = ${num(committed)} GiB`,
+  };
+}
+
 /** What a plan may commit on a node: MemTotal - reserve (negative on a node under 2.2 GiB). */
 export function budgetGiB(memGiB: number): number {
   return memGiB - reserveGiB(memGiB);

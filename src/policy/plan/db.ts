@@ -9,7 +9,7 @@
 // A pool whose server does not fit the budgets of all CPU nodes together is refused, with the
 // numbers. Via systemd NUMAPolicy=/NUMAMask=/CPUAffinity= (>= 243) or numactl in ExecStart=.
 import { UsageError } from '../../model/errors.js';
-import { budgetGiB, interleaveSet, memoryPlan, RESERVE_RULE } from './budget.js';
+import { budgetGiB, committedWith, interleaveSet, memoryPlan, RESERVE_RULE } from './budget.js';
 import { chooseNode } from './choose_node.js';
 import { num, oneNodeNotes } from './machine.js';
 import type { Commitment, DecisionBase, Derivation, MachineShare, MemPolicyKind, NodeShare } from './types.js';
@@ -55,7 +55,6 @@ export interface DbDecision extends DecisionBase {
 
 export const BIND_MAX = 0.6;
 export const PREFERRED_MAX = 0.85;
-export const SERVER_SHARE = 0.1;
 const GiB = 1024 ** 3;
 
 function hugePagePlan(nodes: number[], poolBytes: number, d: Derivation[]): { node: number; pages: number }[] {
@@ -134,9 +133,8 @@ interface ServerSize {
 
 /** Sizes the server from its pool; refused when it does not fit the budgets of all CPU nodes together. */
 function sizeServer(m: MachineShare, poolBytes: number): { size: ServerSize; derivation: Derivation } {
-  const poolGiB = poolBytes / GiB;
-  const serverGiB = Math.max(1, poolGiB * SERVER_SHARE);
-  const committed = poolGiB + serverGiB;
+  const c = committedWith(poolBytes / GiB, { main: 'pool', beside: 'server' });
+  const { mainGiB: poolGiB, besideGiB: serverGiB, committed } = c;
   const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
   if (committed > room)
     throw new UsageError(
@@ -146,7 +144,7 @@ function sizeServer(m: MachineShare, poolBytes: number): { size: ServerSize; der
     size: { poolGiB, serverGiB, committed },
     derivation: {
       what: 'server memory',
-      formula: `pool ${num(poolGiB)} GiB + server ${num(serverGiB)} GiB (${SERVER_SHARE * 100}% of the pool, at least 1) = ${num(committed)} GiB`,
+      formula: c.formula,
       value: `${num(committed)} GiB`,
     },
   };

@@ -5,7 +5,7 @@
 // that does not fit interleaved either is refused with the numbers.
 import { UsageError } from '../../model/errors.js';
 import { instanceNodes } from './choose_node.js';
-import { budgetGiB, budgetText, interleaveSet, memoryPlan, onNodes } from './budget.js';
+import { budgetGiB, budgetText, committedWith, interleaveSet, memoryPlan, onNodes } from './budget.js';
 import { num, oneNodeNotes } from './machine.js';
 import type { DecisionBase, Derivation, MachineShare, MemoryPlan, NodeShare } from './types.js';
 import { planTuning } from './tuning.js';
@@ -39,8 +39,6 @@ export interface JvmDecision extends DecisionBase {
 
 const GiB = 1024 ** 3;
 
-/** The JVM's memory beyond the heap (metaspace, code cache, thread stacks, GC structures, direct buffers). */
-export const JVM_NATIVE_SHARE = 0.1;
 /** Elasticsearch: the heap at most half the memory it runs in; the rest is Lucene's file cache. */
 export const ES_HEAP_SHARE = 0.5;
 
@@ -72,14 +70,13 @@ interface JvmPlacement {
 }
 
 function sizeJvm(heapBytes: number): { size: JvmSize; derivation: Derivation } {
-  const heapGiB = heapBytes / GiB;
-  const nativeGiB = Math.max(1, heapGiB * JVM_NATIVE_SHARE);
-  const committed = heapGiB + nativeGiB;
+  const c = committedWith(heapBytes / GiB, { main: 'heap', beside: 'native' });
+  const { mainGiB: heapGiB, besideGiB: nativeGiB, committed } = c;
   return {
     size: { heapGiB, nativeGiB, committed },
     derivation: {
       what: 'JVM memory',
-      formula: `heap ${num(heapGiB)} GiB + native ${num(nativeGiB)} GiB (${JVM_NATIVE_SHARE * 100}% of the heap, at least 1) = ${num(committed)} GiB`,
+      formula: c.formula,
       value: `${num(committed)} GiB`,
     },
   };

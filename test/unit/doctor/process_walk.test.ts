@@ -134,3 +134,16 @@ test("the page size is the tree's (discover/page_size.ts): 256 pages are 1 MiB o
     pageKb(4);
   }
 });
+
+test('names asked for by a set: only the processes of those names are kept (doctor keeps its daemons, not 10,000 names)', () => {
+  const root = openRoot(dir, 'walk');
+  const all = walkProcesses(root, GiB).names.map((n) => [n.pid, n.name]);
+  for (const wanted of [['java'], ['we\\nird\\\\x', 'old-snapshot'], ['nothing-runs-this']]) {
+    const walk = walkProcesses(openRoot(dir, 'walk'), GiB, undefined, { names: new Set(wanted) });
+    assert.deepEqual(
+      walk.names.map((n) => [n.pid, n.name]),
+      all.filter(([, name]) => wanted.includes(name as string)),
+      wanted.join(','),
+    );
+  }
+});

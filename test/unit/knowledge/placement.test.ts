@@ -152,3 +152,26 @@ test('a large process scales with a small machine: 140 MiB on a 1 GiB guest tell
   assert.equal(onBig.value, null);
   assert.equal(onBig.detail, 'unknown: no process of 1 GiB or more runs to tell it from');
 });
+
+test('placement on a large machine looks each allowed CPU up once, not by a search of every CPU', () => {
+  const per = 448; // 4 nodes x 448 CPUs: 1,792
+  const nodes = [0, 1, 2, 3].map((n) =>
+    node(
+      n,
+      Array.from({ length: per }, (_, i) => n * per + i),
+    ),
+  );
+  const plain = topology({ nodes });
+  let reads = 0;
+  // Counts the reads of the CPU list's elements.
+  const cpus = new Proxy(plain.cpus, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const all = plain.cpus.map((c) => c.id);
+  const info = detectPlacement({ ...plain, cpus }, [big({ cpusAllowed: all, memsAllowed: [0, 1, 2, 3] })], '');
+  assert.equal(info.value, 'unpinned');
+  assert.ok(reads <= 4 * all.length, `${reads} reads of the CPU list for ${all.length} CPUs`);
+});

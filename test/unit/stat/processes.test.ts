@@ -67,10 +67,17 @@ test('memoryFromNumaMaps splits Huge/Heap/Stack/Private per node and sums a Tota
 });
 
 test('findPids: digits are PIDs, patterns match "name cmdline", results sorted and unique', () => {
-  assert.deepEqual(findPids(root, ['1302', 'postgres', '1201']), { pids: [1201, 1302], unmatched: [] });
-  assert.deepEqual(findPids(root, ['-Xmx8g']), { pids: [1302], unmatched: [] });
-  assert.deepEqual(findPids(root, ['kworker/1']), { pids: [1100], unmatched: [] });
-  assert.deepEqual(findPids(root, ['no-such-thing']), { pids: [], unmatched: ['no-such-thing'] });
+  const found = (specs: string[]) => {
+    const { pids, unmatched } = findPids(root, specs);
+    return { pids, unmatched };
+  };
+  assert.deepEqual(found(['1302', 'postgres', '1201']), { pids: [1201, 1302], unmatched: [] });
+  assert.deepEqual(found(['-Xmx8g']), { pids: [1302], unmatched: [] });
+  assert.deepEqual(found(['kworker/1']), { pids: [1100], unmatched: [] });
+  assert.deepEqual(found(['no-such-thing']), { pids: [], unmatched: ['no-such-thing'] });
+  // The names read to match, of the processes it gives back.
+  assert.deepEqual([...findPids(root, ['postgres']).names], [[1201, 'postgres']]);
+  assert.deepEqual([...findPids(root, ['1201']).names], [], 'a PID given as digits: nothing read');
 });
 
 test('findPids never matches the calling process itself', () => {
