@@ -86,7 +86,7 @@ cd $d
 at planned
 run_block install
 units=
-for u in $(block start | sed -n 's/^systemctl enable --now //p; s/^systemctl restart //p'); do [ "$u" = numakit-hugepages ] || units="$units $u"; done
+for u in $(block start | sed -En 's/^systemctl (enable|restart) //p'); do case $u in --* | numakit-hugepages) ;; *) units="$units $u" ;; esac; done
 ports=$(sed -n 's/^port //p' etc/redis/numa/*.conf 2>/dev/null)
 run_block start
 at started
