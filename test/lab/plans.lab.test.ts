@@ -6,7 +6,8 @@
 // block must succeed, its rollback block leave /etc/systemd/system and the servers' configuration
 // as before. One boot per topology, the servers in sequence: 2node-plans for postgres, MariaDB,
 // redis per node, jvm and spark-standalone; 4node-asym-plans for redis --per-l3 and a service per
-// node. The two guests run at once (docs/lab.md has the times); run it alone with
+// node. The same guests carry topo.lab.test.ts's checks of their topologies (topo_checks.ts), first,
+// while nothing else runs. The two guests run at once (docs/lab.md has the times); run it alone with
 // `node --import tsx --test test/lab/plans.lab.test.ts` (LAB_PLANS=a,b for some sections,
 // LAB_KEEP=1 to keep what the guests wrote).
 import assert from 'node:assert/strict';
@@ -20,14 +21,28 @@ import { sectionOk } from './assert.js';
 import { guestHelper, NUMAKIT } from './numakit.js';
 import { runSections, type SectionsRun } from './sections.js';
 import { REPO_ROOT } from './setup.js';
+import { topoChecks, TOPO_SECTIONS } from './topo_checks.js';
 import { FOUR_NODE_PLANS, TWO_NODE_PLANS } from './topologies.js';
 
 const JAVA_HOME = '/usr/lib/jvm/java-17-openjdk-amd64';
 const work = mkdtempSync(join(tmpdir(), 'numakit-lab-plans-'));
 const JAR = join(work, 'touch.jar');
 
-/** The guest's preparation, the "Before you start" of a real host: users, the Spark stand-in. */
-const SETUP = `set -eu
+/** A plan to make in the guest: its section's name and numakit plan's arguments. */
+interface Plan {
+  readonly name: string;
+  readonly args: string;
+  /** The section that reads it, when not the one of its name. */
+  readonly for?: string;
+}
+
+/**
+ * The guest's preparation, the "Before you start" of a real host: users, the Spark stand-in; then
+ * every plan of the guest made at once, in the background, each on the host as prepared (a
+ * Node.js start costs seconds under TCG: together they use the guest's idle vCPUs while the
+ * first server starts). A section waits for its plan's /run/plan-NAME.rc.
+ */
+const setup = (plans: readonly Plan[]) => `set -eu
 . ${guestHelper('plans.sh')}
 # Generators run at every daemon-reload (seconds each under TCG); the lab guest needs none but
 # postgresql-common's, which makes postgresql.service start the clusters.
@@ -36,8 +51,9 @@ for g in /lib/systemd/system-generators/*; do
   [ "\${g##*/}" = postgresql-generator ] || ln -sf /dev/null "/etc/systemd/system-generators/\${g##*/}"
 done
 # The host masks the packages' units so its own systemd never starts them; this overlay is the
-# guest's. unmask reloads systemd itself.
-systemctl unmask postgresql.service mariadb.service redis-server.service
+# guest's. Without a reload of its own (seconds under TCG): the install block of every plan that
+# starts one ends with a daemon-reload.
+systemctl unmask --no-reload postgresql.service mariadb.service redis-server.service
 # What systemd-tmpfiles-setup does at boot on a host (the lab guest masks it): /run/mysqld.
 systemd-tmpfiles --create mariadb.conf postgresql-common.conf
 id app >/dev/null 2>&1 || useradd --system --no-create-home app
@@ -57,11 +73,13 @@ SH
 chmod 755 /opt/spark/bin/spark-class
 # What every section's roll back must leave as it finds it.
 host_state >/run/plans-host-before
+${plans.map((p) => `(${NUMAKIT} plan ${p.args} --out /run/plans/${p.name} >/run/plan-${p.name}.out 2>&1; echo $? >/run/plan-${p.name}.rc) &`).join('\n')}
 at setup
 echo setup=ok`;
 
 /**
- * One workload: plan, install, start, wait until it answers, warm, observe, check, roll back.
+ * One workload: its plan (made by setup), install, start, wait until it answers, warm, observe,
+ * check, roll back.
  * `ready`, `warm` and `setting` are shell functions of the unit ($1) and its port ($2, the
  * instance name of a template unit); `after` runs once the roll back is done, `last` at the very
  * end. Every process costs about a second under TCG on a busy host, so the section starts few:
@@ -69,7 +87,6 @@ echo setup=ok`;
  */
 function section(
   name: string,
-  planArgs: string,
   o: { ready: string; warm?: string; setting?: string; after?: string; last?: string },
 ): string {
   return `set -u
@@ -79,14 +96,15 @@ warm() ( ${o.warm ?? ':'} )
 setting() ( ${o.setting ?? ':'} )
 d=/run/plans/${name}
 at begin
-${NUMAKIT} plan ${planArgs} --out $d >/run/plan-${name}.out 2>&1; echo "plan_rc=$?"
+wait_for plan 600 test -s /run/plan-${name}.rc
+echo "plan_rc=$(</run/plan-${name}.rc)"
 [ -f $d/PLAN.md ] || { cat /run/plan-${name}.out; exit 1; }
 mkdir -p "$LAB_OUT/${name}" && cp -r $d/. "$LAB_OUT/${name}/"
 cd $d
 at planned
 run_block install
 units=
-for u in $(block start | sed -n 's/^systemctl enable --now //p; s/^systemctl restart //p'); do [ "$u" = numakit-hugepages ] || units="$units $u"; done
+for u in $(block start | sed -En 's/^systemctl (enable|restart) //p'); do case $u in --* | numakit-hugepages) ;; *) units="$units $u" ;; esac; done
 ports=$(sed -n 's/^port //p' etc/redis/numa/*.conf 2>/dev/null)
 run_block start
 at started
@@ -125,32 +143,39 @@ const REDIS_WARM = `redis-cli -p "$2" eval "for i = 1, 20000 do redis.call('SET'
 const STOP = 'systemctl stop --no-block $units';
 const JOURNAL_TOUCHED = 'journalctl -u "$1" -o cat --no-pager | grep -q "^touched "';
 
+const TWO_NODE_PLANS_MADE: readonly Plan[] = [
+  { name: 'postgres', args: 'postgres --buffer-pool 256m' },
+  { name: 'mysql', args: 'mysql --server mariadb --buffer-pool 256m' },
+  { name: 'redis', args: 'redis' },
+  { name: 'jvm', args: `jvm --heap 256m --jar ${JAR} --java-home ${JAVA_HOME}` },
+  { name: 'spark', args: `spark-standalone --java-home ${JAVA_HOME}` },
+];
+
 const TWO_NODE_SECTIONS = {
-  setup: SETUP,
-  postgres: section('postgres', 'postgres --buffer-pool 256m', {
+  postgres: section('postgres', {
     ready: 'pg_isready -q',
     warm: `cd / && runuser -u postgres -- psql -Xqc "CREATE TABLE warm AS SELECT g, repeat('x', 400) AS pad FROM generate_series(1, 30000) g" -c 'SELECT count(*) FROM warm' -c 'DROP TABLE warm'`,
     setting: PG,
     after: 'wait_for restarted 120 pg_isready -q; echo "setting_after=$(setting)"',
     last: STOP,
   }),
-  mysql: section('mysql', 'mysql --server mariadb --buffer-pool 256m', {
+  mysql: section('mysql', {
     ready: 'mariadb-admin ping',
     warm: 'mysql -e \'CREATE DATABASE IF NOT EXISTS warm; USE warm; CREATE TABLE t (id INT PRIMARY KEY, pad CHAR(200)) ENGINE=InnoDB; INSERT INTO t SELECT seq, REPEAT("x", 200) FROM seq_1_to_30000; SELECT COUNT(*) FROM t; DROP DATABASE warm\'',
     setting: MY,
     after: 'wait_for restarted 120 mariadb-admin ping; echo "setting_after=$(setting)"',
     last: STOP,
   }),
-  redis: section('redis', 'redis', {
+  redis: section('redis', {
     ready: 'redis-cli -p "$2" ping | grep -qx PONG',
     warm: REDIS_WARM,
     setting: 'redis-cli -p "$2" config get maxmemory',
   }),
-  jvm: section('jvm', `jvm --heap 256m --jar ${JAR} --java-home ${JAVA_HOME}`, {
+  jvm: section('jvm', {
     ready: JOURNAL_TOUCHED,
     setting: `tr '\\0' '\\n' < /proc/$(systemctl show -p MainPID --value "$1")/cmdline | grep -E '^-X(mx|ms)|^-XX:\\+(UseNUMA|AlwaysPreTouch)$' | sort | paste -sd' '`,
   }),
-  spark: section('spark', `spark-standalone --java-home ${JAVA_HOME}`, {
+  spark: section('spark', {
     ready: JOURNAL_TOUCHED,
     // The JVM the wrapper's numactl exec'd: the real java, with the worker's SPARK_DAEMON_MEMORY.
     setting: `tr '\\0' '\\n' < /proc/$(systemctl show -p MainPID --value "$1")/cmdline | head -n 2 | paste -sd' '`,
@@ -162,32 +187,41 @@ const TWO_NODE_SECTIONS = {
  * per node): the per-node plan is made too and compared with it (hostside) rather than deployed
  * again; the 2-node guest deploys redis per node.
  */
-const FOUR_NODE_SECTIONS = {
-  setup: SETUP,
-  'redis-l3': section('redis-l3', 'redis --per-l3 --base-port 7379', {
-    ready: 'redis-cli -p "$2" ping | grep -qx PONG',
-    warm: REDIS_WARM,
-    setting: 'redis-cli -p "$2" config get maxmemory',
-    after: `${NUMAKIT} plan redis --out /run/plans/redis-node >/dev/null 2>&1; echo "per_node_rc=$?"; cp -r /run/plans/redis-node "$LAB_OUT/redis-node"`,
-  }),
+const FOUR_NODE_PLANS_MADE: readonly Plan[] = [
+  { name: 'redis-l3', args: 'redis --per-l3 --base-port 7379' },
+  { name: 'redis-node', args: 'redis', for: 'redis-l3' },
   // Any program as a template unit per node: one with no port, so the same command line runs once
   // per node (--exec takes plain words), holding 8 MiB of touched heap; a JVM takes tens of seconds
   // under TCG (the jvm and spark sections have those).
-  service: section(
-    'service',
-    `service --name hold --exec '/bin/bash ${join(REPO_ROOT, 'test/lab/guest-helpers/hold_memory.sh')} 8' --per-node`,
-    {
-      ready: JOURNAL_TOUCHED,
-      setting: 'systemctl show -p MemoryMax --value "$1"',
-    },
-  ),
+  {
+    name: 'service',
+    args: `service --name hold --exec '/bin/bash ${join(REPO_ROOT, 'test/lab/guest-helpers/hold_memory.sh')} 8' --per-node`,
+  },
+];
+
+const FOUR_NODE_SECTIONS = {
+  'redis-l3': section('redis-l3', {
+    ready: 'redis-cli -p "$2" ping | grep -qx PONG',
+    warm: REDIS_WARM,
+    setting: 'redis-cli -p "$2" config get maxmemory',
+    after: 'echo "per_node_rc=$(</run/plan-redis-node.rc)"; cp -r /run/plans/redis-node "$LAB_OUT/redis-node"',
+  }),
+  service: section('service', {
+    ready: JOURNAL_TOUCHED,
+    setting: 'systemctl show -p MemoryMax --value "$1"',
+  }),
 };
 
-/** LAB_PLANS=a,b runs only those sections (and setup), to look into one server. */
-function only(sections: Record<string, string>): Record<string, string> {
-  const names = process.env['LAB_PLANS']?.split(',');
-  if (names === undefined) return sections;
-  return Object.fromEntries(Object.entries(sections).filter(([k]) => k === 'setup' || names.includes(k)));
+/** LAB_PLANS=a,b runs only those sections (setup always; topo for the topo checks). */
+const wanted = (name: string) => process.env['LAB_PLANS']?.split(',').includes(name) ?? true;
+
+/** A guest's sections in order: the topo checks on a quiet guest, setup (which makes the plans), the workloads. */
+function guestSections(plans: readonly Plan[], workloads: Record<string, string>): Record<string, string> {
+  return {
+    ...(wanted('topo') ? TOPO_SECTIONS : {}),
+    setup: setup(plans.filter((p) => wanted(p.for ?? p.name))),
+    ...Object.fromEntries(Object.entries(workloads).filter(([k]) => wanted(k))),
+  };
 }
 
 interface Observed {
@@ -293,8 +327,14 @@ describe('plans as deployed (2node-plans and 4node-asym-plans guests, systemd as
     chmodSync(JAR, 0o644);
     // The two guests at once: most of a guest's time is waiting (boot, servers and JVMs starting).
     [two, four] = await Promise.all([
-      runSections(TWO_NODE_PLANS, only(TWO_NODE_SECTIONS), { init: 'systemd', timeoutMs: 2_400_000 }),
-      runSections(FOUR_NODE_PLANS, only(FOUR_NODE_SECTIONS), { init: 'systemd', timeoutMs: 1_800_000 }),
+      runSections(TWO_NODE_PLANS, guestSections(TWO_NODE_PLANS_MADE, TWO_NODE_SECTIONS), {
+        init: 'systemd',
+        timeoutMs: 2_400_000,
+      }),
+      runSections(FOUR_NODE_PLANS, guestSections(FOUR_NODE_PLANS_MADE, FOUR_NODE_SECTIONS), {
+        init: 'systemd',
+        timeoutMs: 1_800_000,
+      }),
     ]);
   });
   after(() => {
@@ -372,6 +412,11 @@ describe('plans as deployed (2node-plans and 4node-asym-plans guests, systemd as
       }),
     );
   });
+
+  describe('topo in the 2node-plans guest', { skip: !wanted('topo') }, () => topoChecks(TWO_NODE_PLANS, () => two));
+  describe('topo in the 4node-asym-plans guest', { skip: !wanted('topo') }, () =>
+    topoChecks(FOUR_NODE_PLANS, () => four),
+  );
 
   it('the table: workload x (started, CPUs, memory policy and pages per node, settings live, check after, rolled back)', (t) => {
     t.diagnostic(

@@ -59,6 +59,9 @@ export const TWO_NODE_PLANS: Topology = { name: '2node-plans', nodes: 2, cpus: 2
 /** Four nodes in a line as 4node-asym, large enough for a Redis and a service on each. */
 export const FOUR_NODE_PLANS: Topology = { ...FOUR_NODE_ASYM, name: '4node-asym-plans', memMiB: 2560 };
 
+/** The topologies plans.lab.test.ts boots (with systemd): its guests carry the topo checks too. */
+export const PLANS_TOPOLOGIES: readonly Topology[] = [TWO_NODE_PLANS, FOUR_NODE_PLANS];
+
 export const LAB_TOPOLOGIES: readonly Topology[] = [
   TWO_NODE,
   FOUR_NODE_ASYM,

@@ -45,6 +45,14 @@ export function ownDirs(files: readonly PlanFile[]): string[] {
 }
 
 /**
+ * The start block's line for units the plan's files define: started and enabled without the
+ * reload systemctl does by itself after enabling, since the install block ends with one that
+ * loaded them (a reload costs seconds on a busy host; the new wants links are read at the next
+ * boot or reload, and \`systemctl is-enabled\` reads them from disk).
+ */
+export const enableNow = (units: string) => `systemctl enable --now --no-reload ${units}`;
+
+/**
  * The roll back's first line for units a plan enabled: stopped and disabled without the reload
  * systemctl does by itself, since the block ends with one (restoreLines), after the files are gone.
  */

@@ -7,7 +7,7 @@ import type { PlanFile } from '../../policy/plan/types.js';
 import { generatedBy, shellHeader } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, numactlPrefix, renderUnit, type UnitEntry } from './systemd.js';
-import { disableNow } from './blocks.js';
+import { disableNow, enableNow } from './blocks.js';
 
 function dropIn(d: DbDecision): PlanFile {
   const o = d.options;
@@ -142,7 +142,7 @@ function dbCommands(d: DbDecision): Pick<PlanDoc, 'start' | 'verify' | 'stop' | 
   const u = d.options.unit;
   const huge = d.hugePages.length > 0;
   return {
-    start: [...(huge ? ['systemctl enable --now numakit-hugepages'] : []), `systemctl restart ${u}`],
+    start: [...(huge ? [enableNow('numakit-hugepages')] : []), `systemctl restart ${u}`],
     verify: [
       activeCheck(u),
       ...(d.cpuList === null ? [] : [threadsCheck(u, d.cpuList)]),
@@ -180,7 +180,7 @@ export function dbDoc(d: DbDecision): PlanDoc {
       'Warm the buffer pool after a restart from the node it is bound to (Linux allocates on first touch): a restart is when placement is decided.',
     ],
     enable: [
-      `\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ' (after `systemctl enable --now numakit-hugepages`)' : ''} in a quiet window.`,
+      `\`systemctl daemon-reload && systemctl restart ${o.unit}\`${d.hugePages.length > 0 ? ` (after \`${enableNow('numakit-hugepages')}\`)` : ''} in a quiet window.`,
     ],
     rollback: [
       d.hugePages.length > 0

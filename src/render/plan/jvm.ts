@@ -7,7 +7,7 @@ import type { PlanDoc } from './plan_md.js';
 import { activeCheck, policyCheck, procOf, sizeWord, threadsCheck } from './checks.js';
 import { num } from '../../policy/plan/machine.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
-import { disableNow } from './blocks.js';
+import { disableNow, enableNow } from './blocks.js';
 
 const heapOpts = (d: JvmDecision) => [
   `-Xms${sizeWord(d.heapGiB, 'g', 'm')}`,
@@ -187,7 +187,7 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
   const o = d.options;
   const units = jvmUnits(d);
   return {
-    start: [`systemctl enable --now ${units.join(' ')}`],
+    start: [enableNow(units.join(' '))],
     verify: [...new Set(jvmChecks(d, units))],
     stop: [disableNow(units.join(' '))],
     workload: o.flavour,
@@ -216,7 +216,7 @@ export function jvmDoc(d: JvmDecision): PlanDoc {
           : [
               'Add `bootstrap.memory_lock: true` to /etc/elasticsearch/elasticsearch.yml (the drop-in gives the unit LimitMEMLOCK=infinity it needs).',
             ],
-    enable: [`\`systemctl enable --now ${units.join(' ')}\``],
+    enable: [`\`${enableNow(units.join(' '))}\``],
     rollback: [
       o.flavour === 'elasticsearch'
         ? 'Start the packaged elasticsearch.service again.'

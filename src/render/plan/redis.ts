@@ -7,7 +7,7 @@ import { redisRequirements } from '../../policy/plan/requirements.js';
 import type { PlanDoc } from './plan_md.js';
 import { renderUnit } from './systemd.js';
 import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
-import { disableNow } from './blocks.js';
+import { disableNow, enableNow } from './blocks.js';
 
 const W = 'redis';
 
@@ -105,7 +105,7 @@ function redisChecks(i: RedisInstance): string[] {
 export function redisDoc(d: RedisDecision): PlanDoc {
   const names = d.instances.map((i) => `redis-numa@${i.port}`);
   return {
-    start: [`systemctl enable --now ${names.join(' ')}`],
+    start: [enableNow(names.join(' '))],
     verify: d.instances.flatMap(redisChecks),
     stop: [disableNow(names.join(' '))],
     workload: W,
@@ -120,7 +120,7 @@ export function redisDoc(d: RedisDecision): PlanDoc {
       'Set vm.overcommit_memory=1 so BGSAVE can fork (Redis warns at start-up otherwise).',
     ],
     enable: [
-      `\`systemctl enable --now ${names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' ')}\``,
+      `\`${enableNow(names.length > 4 ? `${names.slice(0, 2).join(' ')} ... (all ${names.length})` : names.join(' '))}\``,
     ],
     rollback: ['Start the packaged redis-server.service again and point clients back at its port.'],
     checks: [

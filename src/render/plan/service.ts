@@ -8,7 +8,7 @@ import { generatedBy } from './header.js';
 import type { PlanDoc } from './plan_md.js';
 import { numaEntries, renderUnit, type UnitEntry } from './systemd.js';
 import { activeCheck, policyCheck, threadsCheck, valueCheck } from './checks.js';
-import { disableNow } from './blocks.js';
+import { disableNow, enableNow } from './blocks.js';
 
 /**
  * systemd has no NUMAPolicy= for weighted interleave: the instance keeps CPUAffinity= and its
@@ -69,7 +69,7 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
   const units = d.instances.map((i) => `${d.options.name}@${i.node}`);
   const weighted = d.instances.filter((i) => i.weighted !== undefined);
   return {
-    start: [`systemctl enable --now ${units.join(' ')}`],
+    start: [enableNow(units.join(' '))],
     verify: d.instances.flatMap((i, k) => [
       activeCheck(units[k]!),
       threadsCheck(units[k]!, i.cpuList),
@@ -88,7 +88,7 @@ export function serviceDoc(d: ServiceDecision): PlanDoc {
       ...d.instances.map((i) => [`${d.options.name}@${i.node}.service`, `${i.node}`, i.cpuList]),
     ],
     prepare: [],
-    enable: [`\`systemctl enable --now ${units.join(' ')}\``],
+    enable: [`\`${enableNow(units.join(' '))}\``],
     rollback: [],
     checks: [
       d.instances.some((i) => i.weighted)

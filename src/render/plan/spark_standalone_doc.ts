@@ -3,7 +3,7 @@ import type { SparkStandaloneDecision } from '../../policy/plan/spark_standalone
 import type { PlanDoc } from './plan_md.js';
 import { recipeCompare } from './spark_compare.js';
 import { activeCheck, policyCheck, threadsCheck } from './checks.js';
-import { disableNow } from './blocks.js';
+import { disableNow, enableNow } from './blocks.js';
 
 /** Each worker active and, when bound, its JVM (started through the java wrapper) on its node's CPUs and memory. */
 function workerChecks(d: SparkStandaloneDecision): string[] {
@@ -77,7 +77,7 @@ function prepareSteps(d: SparkStandaloneDecision): string[] {
 export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
   const units = d.workers.map((w) => `spark-worker-node${w.node}`).join(' ');
   const commands = {
-    start: [`systemctl enable --now ${units}`],
+    start: [enableNow(units)],
     verify: workerChecks(d),
     stop: [disableNow(units)],
   };
@@ -90,8 +90,8 @@ export function sparkStandaloneDoc(d: SparkStandaloneDecision): PlanDoc {
     prepare: prepareSteps(d),
     enable: [
       d.bound
-        ? `\`systemctl enable --now ${units}\`, then run /usr/local/sbin/numakit-irq-affinity.sh if it is in the plan (after irqbalance is stopped), and check ${d.workers.length === 1 ? 'the worker' : `all ${d.workers.length} workers`} registered in the master UI with ${d.sizing.cores} cores each.`
-        : `\`systemctl enable --now ${units}\`, and check the worker registered in the master UI with ${d.sizing.cores} cores.`,
+        ? `\`${enableNow(units)}\`, then run /usr/local/sbin/numakit-irq-affinity.sh if it is in the plan (after irqbalance is stopped), and check ${d.workers.length === 1 ? 'the worker' : `all ${d.workers.length} workers`} registered in the master UI with ${d.sizing.cores} cores each.`
+        : `\`${enableNow(units)}\`, and check the worker registered in the master UI with ${d.sizing.cores} cores.`,
     ],
     rollback: [
       "Start the host's original worker.",

@@ -73,6 +73,24 @@ test('install and rollback blocks name every file; start and check blocks where 
   assert.ok(withCheck > 30, `${withCheck} plans with a check block`);
 });
 
+test('systemd reloads once per change: install and rollback end with the reload, start adds none', async () => {
+  // A reload costs seconds on a busy host; systemctl enable and disable do one by themselves
+  // unless --no-reload, and the units are loaded by install's reload already.
+  const reloads = (text: string) =>
+    text.split('\n').filter((l) => /^systemctl daemon-reload$|^systemctl (enable|disable)(?!.*--no-reload)/.test(l));
+  let enabling = 0;
+  for (const p of await plans()) {
+    const b = planBlocks(p.md);
+    assert.deepEqual(reloads(b.get('install')!), ['systemctl daemon-reload'], `${p.name}: install`);
+    assert.equal(b.get('install')!.split('\n').at(-1), 'systemctl daemon-reload', `${p.name}: install`);
+    assert.deepEqual(reloads(b.get('rollback')!), ['systemctl daemon-reload'], `${p.name}: rollback`);
+    const start = b.get('start') ?? '';
+    assert.deepEqual(reloads(start), [], `${p.name}: start`);
+    if (/^systemctl enable --now --no-reload /m.test(start)) enabling++;
+  }
+  assert.ok(enabling > 15, `${enabling} plans enabling units`);
+});
+
 test('the extraction PLAN.md itself gives (sed) yields the same blocks as planBlocks', async () => {
   const p = (await plans()).find((x) => x.name === 'spark-2s/redis')!;
   const md = join(tmp, 'PLAN.md');
