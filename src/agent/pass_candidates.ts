@@ -223,10 +223,16 @@ export class ProcessCandidates {
     return why === null;
   }
 
-  /** With its CPU use over the window, before numa_maps is read. */
+  /**
+   * With its CPU use over the window, before numa_maps is read. Never more CPUs than it has
+   * threads: under a loaded host (a guest's ticks land in bursts, a pass's reads run late) its
+   * ticks over the window can read 1.8 CPUs for one thread, and a need of two CPUs would split
+   * a one-thread process over two nodes.
+   */
   private select(b: SampleBrief): boolean {
     if (b.windowSeconds <= 0) return false;
-    const brief = this.brief(b, b.cpuSeconds / b.windowSeconds);
+    const cpu = Math.min(b.cpuSeconds / b.windowSeconds, Math.max(1, b.status.threads));
+    const brief = this.brief(b, cpu);
     const why = screen(brief, this.screenCtx(), this.cfg);
     if (why === null) this.briefs.set(b.pid, brief);
     else this.note(b, why);
