@@ -1,13 +1,14 @@
 // The agent's watch between passes: which pids to look at, and what one look at a process's stat
-// says. Between two passes (seconds apart, up to --max-interval) a watch wakes every --watch
-// (1 s) and reads /proc/loadavg's last pid: unchanged, no process (or thread) was created and it
-// reads nothing else. Otherwise it lists /proc (processes only: a thread's id is not listed) and
-// reads /proc/PID/stat of those the last listing did not hold (newest first, a bounded number: a
-// fork storm costs a bounded amount a tick) and of the young processes it still follows (small when it saw them: one that allocates its memory after it starts is large a
-// second later, busy a second later, old enough a few seconds later). A process it sees at
-// --min-rss, busy (--min-cpu over the last look) and older than --min-age wakes the agent: a pass
-// runs at once. Each wake costs two passes (a baseline, then the 1 s window), so it is kept for
-// processes a pass would act on: a build's many short compiler runs never wake it. Pure.
+// says. Between two passes (seconds apart, up to --max-interval) the kernel's process events
+// bring the pids of new processes, --watch (1 s) after the first of a batch; the watch reads
+// /proc/PID/stat of each (the newest, a bounded number: a fork storm costs a bounded amount a
+// look) and, every --watch, of the young processes it still follows (small when it saw them:
+// one that allocates its memory after it starts is large a second later, busy a second later,
+// old enough a few seconds later). When events were lost it lists /proc (processes only) and
+// looks at those the last listing did not hold. A process it sees at --min-rss, busy (--min-cpu)
+// and older than --min-age wakes the agent: a pass runs at once. Each wake costs two passes (a
+// baseline, then the 1 s window), so it is kept for processes a pass would act on: a build's
+// many short compiler runs never wake it. Pure.
 
 /** New pids looked at in one tick, at most (the newest). */
 export const WATCH_NEW_MAX = 64;

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_AGENT, type AgentConfig } from '../../../src/agent/config.js';
 import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
+import type { EventBatch } from '../../../src/agent/proc_events.js';
 import { sleepWatched } from '../../../src/agent/run.js';
 import { ProcessWatch } from '../../../src/agent/watch.js';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
@@ -59,7 +60,6 @@ describe('ProcessWatch on a /proc tree', () => {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), text);
   };
-  const lastPid = (pid: number) => put('proc/loadavg', `0.10 0.20 0.30 1/90 ${pid}\n`);
   const uptime = (s: number) => put('proc/uptime', `${s}.00 0.00\n`);
   /** A process with `rssPages` resident and `cpu` ticks, started at `start` ticks. */
   const task = (pid: number, rssPages: number, o: { cpu?: number; start?: number; kernel?: boolean } = {}) => {
@@ -89,96 +89,130 @@ describe('ProcessWatch on a /proc tree', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads only /proc/loadavg while no process is created; a new large process wakes it once it is seen busy', () => {
-    lastPid(500);
+  it('reads nothing while no process starts; a new large process wakes it once it is seen busy', () => {
     const w = watch();
-    assert.equal(w.tick(0), false, 'the first look only learns where the counter stands');
-    assert.equal(w.tick(1000), false);
-    assert.equal(w.lastReads, 0);
+    assert.equal(w.see(null, 0), false);
+    assert.equal(w.lastReads, 0, 'no events, nothing followed: no read');
     task(502, 64 * MIB);
-    lastPid(502);
-    assert.equal(w.tick(2000), false, 'its first look: its CPU over a window is not known yet');
-    assert.equal(w.lastReads, 1, 'the new one only (listing /proc: its processes, not their threads)');
+    assert.equal(w.see([502], 2000), false, 'its first look: idle over its life');
+    assert.equal(w.lastReads, 1, 'the new one only');
     task(502, 64 * MIB, { cpu: 100 });
-    assert.equal(w.tick(3000), true, 'a whole CPU over the last second');
-    assert.equal(w.tick(4000), false, 'seen once');
+    assert.equal(w.see(null, 3000), true, 'a whole CPU over the last second');
+    assert.equal(w.see(null, 4000), false, 'seen once');
     assert.equal(w.lastReads, 0);
+  });
+
+  it('at its first look a process that has lived half a second is judged by its CPU over its life', () => {
+    const w = watch();
+    uptime(102); // started at 1 s: 101 s old
+    task(503, 64 * MIB, { cpu: 10_100 * 2 }); // two CPUs' worth of ticks
+    assert.equal(w.see([503], 0), true, 'busy over its life: one look is enough');
+    task(504, 64 * MIB, { cpu: 50 });
+    assert.equal(w.see([504], 0), false, 'idle over its life: followed');
+    assert.equal(w.following, 1);
+    task(505, 64 * MIB, { cpu: 10_000, start: 9_980 }); // 0.2 s old
+    assert.equal(w.see([505], 0), false, 'too young to judge its life: followed');
+    assert.equal(w.following, 2);
   });
 
   it('followed while small, idle or young, for --min-age and a few ticks more; then left to the passes', () => {
-    lastPid(500);
     const w = watch();
-    w.tick(0);
     task(501, 4 * MIB, { start: 9950 }); // started at 99.5 s: half a second old
-    lastPid(501);
-    assert.equal(w.tick(1000), false);
+    assert.equal(w.see([501], 1000), false);
     assert.equal(w.following, 1);
     task(501, 64 * MIB, { start: 9950, cpu: 100 });
     uptime(101);
-    assert.equal(w.tick(2000), false, 'large and busy, 1.5 s old');
+    assert.equal(w.see(null, 2000), false, 'large and busy, 1.5 s old');
     assert.equal(w.lastReads, 1, 'the followed one only');
     task(501, 64 * MIB, { start: 9950, cpu: 200 });
     uptime(104);
-    assert.equal(w.tick(3000), true, '4.5 s old');
+    assert.equal(w.see(null, 3000), true, '4.5 s old');
     assert.equal(w.following, 0);
     // Large but idle: never wakes it; followed for followTicks() ticks.
     task(502, 64 * MIB);
-    lastPid(502);
-    w.tick(4000);
+    w.see([502], 4000);
     const ticks = followTicks({ minAgeMs: 4000, watchMs: 1000 });
-    for (let i = 1; i <= ticks; i++) assert.equal(w.tick(4000 + i * 1000), false);
+    for (let i = 1; i <= ticks; i++) assert.equal(w.see(null, 4000 + i * 1000), false);
     assert.equal(w.following, 1, `read again at ${ticks} ticks`);
-    w.tick(99_000);
+    w.see(null, 99_000);
     assert.equal(w.following, 0);
   });
 
+  it('lost events: /proc is listed and the processes it did not hold are looked at', () => {
+    const w = watch();
+    task(501, 4 * MIB);
+    assert.equal(w.see('lost', 0), false);
+    assert.equal(w.lastReads, 1, 'the first listing: its newest processes');
+    task(502, 4 * MIB);
+    w.see('lost', 1000);
+    assert.equal(w.lastReads, 2, 'the followed one and the new one');
+  });
+
   it('a process --exclude names does not wake it', () => {
-    lastPid(500);
     const w = watch(1, [/^w$/]);
-    w.tick(0);
     task(501, 64 * MIB);
-    lastPid(501);
-    w.tick(1000);
+    w.see([501], 1000);
     task(501, 64 * MIB, { cpu: 100 });
-    assert.equal(w.tick(2000), false);
+    assert.equal(w.see(null, 2000), false);
     assert.equal(w.following, 0);
   });
 
   it('the agent itself, a kernel thread and a reused pid do not wake it', () => {
-    lastPid(500);
     const w = watch(503);
-    w.tick(0);
     task(502, 0, { kernel: true });
     task(503, 64 * MIB);
-    lastPid(503);
-    w.tick(1000);
+    w.see([502, 503], 1000);
     assert.equal(w.following, 0);
     // A followed pid that exits and is reused by another process: that one is new, read from the stat's start.
     task(504, 4 * MIB, { start: 100 });
-    lastPid(504);
-    w.tick(3000);
+    w.see([504], 3000);
     assert.equal(w.following, 1);
     task(504, 64 * MIB, { start: 200, cpu: 100 });
-    assert.equal(w.tick(4000), false, 'not the process it followed');
+    assert.equal(w.see(null, 4000), false, 'not the process it followed');
     assert.equal(w.following, 0);
   });
 });
 
 describe('sleepWatched', () => {
-  it('sleeps in steps of --watch and ends at the first tick that wants a pass', async () => {
-    const sleeps: number[] = [];
-    const sleep = async (ms: number) => void sleeps.push(ms);
+  const clock = () => {
+    let t = 0;
+    return { now: () => t, advance: (ms: number) => void (t += ms) };
+  };
+  it('waits on the events for the whole sleep while nothing is followed, in steps of --watch while something is', async () => {
+    const c = clock();
     const signal = new AbortController().signal;
-    let ticks = 0;
-    const watch = { tick: () => ++ticks === 3 };
-    assert.equal(await sleepWatched(5000, { sleep, signal, watch, everyMs: 1000 }), true);
-    assert.deepEqual(sleeps, [1000, 1000, 1000]);
-    sleeps.length = 0;
-    assert.equal(await sleepWatched(2500, { sleep, signal, watch: { tick: () => false }, everyMs: 1000 }), false);
-    assert.deepEqual(sleeps, [1000, 1000, 500]);
-    sleeps.length = 0;
-    assert.equal(await sleepWatched(2500, { sleep, signal, watch: null, everyMs: 1000 }), false);
-    assert.deepEqual(sleeps, [2500], 'no watch: one sleep');
+    const waits: number[] = [];
+    const batches: EventBatch[] = [[7], null, null];
+    const events = {
+      wait: async (ms: number) => {
+        waits.push(ms);
+        const b = batches.shift() ?? null;
+        c.advance(b === null ? ms : 1000);
+        return b;
+      },
+      close: () => {},
+    };
+    let following = 0;
+    const seen: EventBatch[] = [];
+    const watch = {
+      get following() {
+        return following;
+      },
+      see: (b: EventBatch) => {
+        seen.push(b);
+        following = 1;
+        return seen.length === 3;
+      },
+    };
+    const sleep = async () => assert.fail('no plain sleep with a watch');
+    const o = { sleep, signal, watch: { events, watch }, everyMs: 1000, now: c.now };
+    assert.equal(await sleepWatched(5000, o), true);
+    assert.deepEqual(waits, [5000, 1000, 1000], 'the whole sleep, then --watch steps while one is followed');
+    assert.deepEqual(seen, [[7], null, null]);
+    const plain: number[] = [];
+    const sleep2 = async (ms: number) => void plain.push(ms);
+    assert.equal(await sleepWatched(2500, { ...o, sleep: sleep2, watch: null }), false);
+    assert.deepEqual(plain, [2500], 'no watch: one sleep');
   });
 });
 
@@ -212,7 +246,11 @@ describe('--min-age', () => {
     assert.equal(off.watchMs, 0);
     assert.equal(off.minAgeMs, 0);
     assert.equal((await agentConfig(['--watch', 'off'])).watchMs, 0);
-    assert.equal((await agentConfig([])).watchMs, 0, 'off by default');
+    assert.equal(
+      (await agentConfig([])).watchMs,
+      1000,
+      'on by default: the process events cost nothing while none starts',
+    );
     await assert.rejects(agentConfig(['--watch', 'soon']), /--watch 'soon': expected a duration/);
   });
 });
