@@ -118,6 +118,8 @@ export interface ProcessEventSource {
    * (null), or at once when `signal` is aborted (null). Forks while nobody waits are kept.
    */
   wait(ms: number, signal: AbortSignal): Promise<EventBatch>;
+  /** How long the next batch is collected after its first fork (policy/agent/watch.ts nextCollectMs). */
+  collectFor(ms: number): void;
   close(): void;
 }
 
@@ -162,9 +164,13 @@ class ProcEvents implements ProcessEventSource {
   constructor(
     private readonly fd: number,
     private readonly port: number,
-    private readonly collectMs: number,
+    private collectMs: number,
   ) {
     this.read();
+  }
+
+  collectFor(ms: number): void {
+    this.collectMs = ms;
   }
 
   wait(ms: number, signal: AbortSignal): Promise<EventBatch> {

@@ -19,6 +19,7 @@ import type { ThreadOps } from './ops.js';
 import { AgentPass } from './pass.js';
 import { pendingAgentSets, restoreAgentSet } from './restore.js';
 import { ProcessWatch } from './watch.js';
+import { nextCollectMs } from '../policy/agent/watch.js';
 import { type EventBatch, openProcessEvents, type ProcessEventSource } from './proc_events.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
@@ -166,8 +167,11 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
 
 /** The watch: the process events and what it makes of them. */
 export interface Watching {
-  readonly events: Pick<ProcessEventSource, 'wait' | 'close'>;
-  readonly watch: Pick<ProcessWatch, 'see' | 'following'>;
+  readonly events: Pick<ProcessEventSource, 'wait' | 'collectFor' | 'close'>;
+  readonly watch: Pick<ProcessWatch, 'see' | 'following' | 'lastCounted'>;
+  /** The window the next batch is collected for, and when the last batch came (policy/agent/watch.ts nextCollectMs). */
+  collectMs: number;
+  lastBatchAt: number;
 }
 
 /**
@@ -189,7 +193,7 @@ function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): Watchin
   }
   const watch = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
   watch.see(null, now());
-  return { events, watch };
+  return { events, watch, collectMs: cfg.watchMs, lastBatchAt: now() };
 }
 
 /**
@@ -216,9 +220,19 @@ export async function sleepWatched(
     const step = o.watch.watch.following > 0 ? Math.min(left, o.everyMs) : left;
     const batch: EventBatch = await o.watch.events.wait(step, o.signal);
     if (o.signal.aborted) return false;
-    if (o.watch.watch.see(batch, o.now())) return true;
+    const woken = o.watch.watch.see(batch, o.now());
+    if (batch !== null) pace(o.watch, o.now(), o.everyMs);
+    if (woken) return true;
   }
   return false;
+}
+
+/** The next batch's window: longer while batches hold only processes dropped at their first look (churn). */
+function pace(w: Watching, nowMs: number, watchMs: number): void {
+  const quiet = nowMs - w.lastBatchAt > 4 * w.collectMs;
+  w.collectMs = nextCollectMs(w.collectMs, { counted: w.watch.lastCounted > 0, quiet, watchMs });
+  w.lastBatchAt = nowMs;
+  w.events.collectFor(w.collectMs);
 }
 
 /** On exit: --once keeps its changes (status applied); otherwise everything is put back. */

@@ -52,8 +52,10 @@ export class ProcessWatch {
   private readonly maxTicks: number;
   /** /proc/uptime this tick, read for the first process old enough to ask (undefined: not yet). */
   private uptime: number | null | undefined;
-  /** Processes read in the last tick (tests and the bench: what a tick cost). */
+  /** Processes read in the last look (tests and the bench: what a look cost). */
   lastReads = 0;
+  /** New processes the last look kept (followed, or woke the agent): 0 when all were dropped at once. */
+  lastCounted = 0;
 
   constructor(
     private readonly root: SysRoot,
@@ -75,6 +77,7 @@ export class ProcessWatch {
    */
   see(batch: EventBatch, nowMs: number): boolean {
     this.lastReads = 0;
+    this.lastCounted = 0;
     this.uptime = undefined;
     let wake = false;
     for (const [pid, f] of this.young) {
@@ -82,7 +85,11 @@ export class ProcessWatch {
       else wake = this.look(pid, f, nowMs) || wake;
     }
     const fresh = batch === 'lost' ? this.listNew() : batch === null ? [] : newestFirst(batch, WATCH_NEW_MAX);
-    for (const pid of fresh) if (!this.young.has(pid)) wake = this.look(pid, null, nowMs) || wake;
+    for (const pid of fresh) {
+      if (this.young.has(pid)) continue;
+      wake = this.look(pid, null, nowMs) || wake;
+      if (wake || this.young.has(pid)) this.lastCounted++;
+    }
     return wake;
   }
 

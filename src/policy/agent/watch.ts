@@ -48,9 +48,31 @@ export interface WatchBars {
   readonly minAgeMs: number;
 }
 
+/**
+ * A kernel thread (no address space), or a process whose whole address space is under --min-rss
+ * (a shell, a `sleep`, a compiler's driver): dropped at its first look, left to the passes (a
+ * program reserves its heap as it starts, so one that will be large has the address space a
+ * --watch after its fork). Following them would cost a read each --watch of every small process
+ * a shell loop starts.
+ */
 export function watchVerdict(s: WatchLook, o: WatchBars): WatchVerdict {
-  if (s.vsizeBytes === 0) return 'drop';
+  if (s.vsizeBytes < Math.max(1, o.minRssBytes)) return 'drop';
   if (s.rssBytes < o.minRssBytes || s.cpu === null || s.cpu < o.minCpu) return 'follow';
   const age = o.minAgeMs > 0 ? s.ageSeconds() : null;
   return age !== null && age * 1000 < o.minAgeMs ? 'follow' : 'wake';
+}
+
+/** The longest a batch of process events is collected before the watch looks (while forks keep coming and none counts). */
+export const WATCH_COLLECT_MAX_MS = 8000;
+
+/**
+ * How long the next batch of process events is collected: --watch after a batch that held a
+ * process worth following or a wake (or after a quiet spell: the batch came after a wait longer
+ * than the window), twice the last window after one that held only processes dropped at their
+ * first look (a shell loop, a build), up to WATCH_COLLECT_MAX_MS: under churn the agent wakes a
+ * few times a minute, not twice a second; a large process that starts then waits up to that long.
+ */
+export function nextCollectMs(lastMs: number, o: { counted: boolean; quiet: boolean; watchMs: number }): number {
+  if (o.counted || o.quiet) return o.watchMs;
+  return Math.min(Math.max(o.watchMs, WATCH_COLLECT_MAX_MS), lastMs * 2);
 }

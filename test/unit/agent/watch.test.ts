@@ -15,7 +15,14 @@ import { ProcessWatch } from '../../../src/agent/watch.js';
 import { agentConfig } from '../../../src/cli/commands/agent.js';
 import { screen, young } from '../../../src/policy/agent/candidates.js';
 import { DEFAULT_POLICY } from '../../../src/policy/agent/types.js';
-import { followTicks, newPids, WATCH_FOLLOW_EXTRA, watchVerdict } from '../../../src/policy/agent/watch.js';
+import {
+  followTicks,
+  newPids,
+  nextCollectMs,
+  WATCH_COLLECT_MAX_MS,
+  WATCH_FOLLOW_EXTRA,
+  watchVerdict,
+} from '../../../src/policy/agent/watch.js';
 import { parseLastPid } from '../../../src/sysfs/proc_loadavg.js';
 import { parseUptime } from '../../../src/sysfs/proc_uptime.js';
 import { openRoot } from '../../../src/sysfs/root.js';
@@ -50,6 +57,11 @@ describe('the watch policy', () => {
     assert.equal(watchVerdict({ ...look, ageSeconds: () => null }, bars), 'wake', 'age unknown: not held back');
     assert.equal(watchVerdict({ ...look, ageSeconds: () => 3 }, { ...bars, minAgeMs: 0 }), 'wake');
     assert.equal(watchVerdict({ ...look, rssBytes: 0, vsizeBytes: 0 }, bars), 'drop');
+    assert.equal(
+      watchVerdict({ ...look, rssBytes: 1 << 20, vsizeBytes: (32 << 20) - 4096 }, bars),
+      'drop',
+      'its whole address space under --min-rss (a shell, a sleep): left to the passes',
+    );
     assert.equal(followTicks({ minAgeMs: 4000, watchMs: 1000 }), 4 + WATCH_FOLLOW_EXTRA);
   });
 });
@@ -62,12 +74,16 @@ describe('ProcessWatch on a /proc tree', () => {
   };
   const uptime = (s: number) => put('proc/uptime', `${s}.00 0.00\n`);
   /** A process with `rssPages` resident and `cpu` ticks, started at `start` ticks. */
-  const task = (pid: number, rssPages: number, o: { cpu?: number; start?: number; kernel?: boolean } = {}) => {
+  const task = (
+    pid: number,
+    rssPages: number,
+    o: { cpu?: number; start?: number; kernel?: boolean; vsize?: number } = {},
+  ) => {
     const f = Array.from({ length: 50 }, () => '0'); // f[i] is field i + 3
     f[0] = 'S';
     f[14 - 3] = String(o.cpu ?? 0);
     f[22 - 3] = String(o.start ?? 100);
-    f[23 - 3] = o.kernel ? '0' : String((rssPages + 100) * 4096);
+    f[23 - 3] = o.kernel ? '0' : String(o.vsize ?? 2 ** 30); // a program's address space: its heap reserved
     f[24 - 3] = String(rssPages);
     put(`proc/${pid}/stat`, `${pid} (w) ${f.join(' ')}\n`);
   };
@@ -113,6 +129,11 @@ describe('ProcessWatch on a /proc tree', () => {
     task(505, 64 * MIB, { cpu: 10_000, start: 9_980 }); // 0.2 s old
     assert.equal(w.see([505], 0), false, 'too young to judge its life: followed');
     assert.equal(w.following, 2);
+    assert.equal(w.lastCounted, 1);
+    task(506, 100, { vsize: 8 << 20 }); // a `sleep`: 8 MiB of address space
+    assert.equal(w.see([506], 0), false);
+    assert.equal(w.following, 2, 'dropped at its first look');
+    assert.equal(w.lastCounted, 0);
   });
 
   it('followed while small, idle or young, for --min-age and a few ticks more; then left to the passes', () => {
@@ -190,6 +211,7 @@ describe('sleepWatched', () => {
         c.advance(b === null ? ms : 1000);
         return b;
       },
+      collectFor: () => {},
       close: () => {},
     };
     let following = 0;
@@ -203,9 +225,10 @@ describe('sleepWatched', () => {
         following = 1;
         return seen.length === 3;
       },
+      lastCounted: 1,
     };
     const sleep = async () => assert.fail('no plain sleep with a watch');
-    const o = { sleep, signal, watch: { events, watch }, everyMs: 1000, now: c.now };
+    const o = { sleep, signal, watch: { events, watch, collectMs: 1000, lastBatchAt: 0 }, everyMs: 1000, now: c.now };
     assert.equal(await sleepWatched(5000, o), true);
     assert.deepEqual(waits, [5000, 1000, 1000], 'the whole sleep, then --watch steps while one is followed');
     assert.deepEqual(seen, [[7], null, null]);
@@ -213,6 +236,45 @@ describe('sleepWatched', () => {
     const sleep2 = async (ms: number) => void plain.push(ms);
     assert.equal(await sleepWatched(2500, { ...o, sleep: sleep2, watch: null }), false);
     assert.deepEqual(plain, [2500], 'no watch: one sleep');
+  });
+});
+
+describe('pacing the batches', () => {
+  it('a batch of processes all dropped at once doubles the next window, up to its cap; one kept, or a quiet spell, resets it', () => {
+    const o = { counted: false, quiet: false, watchMs: 1000 };
+    assert.equal(nextCollectMs(1000, o), 2000);
+    assert.equal(nextCollectMs(4000, o), 8000);
+    assert.equal(nextCollectMs(WATCH_COLLECT_MAX_MS, o), WATCH_COLLECT_MAX_MS);
+    assert.equal(nextCollectMs(8000, { ...o, counted: true }), 1000);
+    assert.equal(nextCollectMs(8000, { ...o, quiet: true }), 1000);
+  });
+
+  it('sleepWatched sets the window after each batch from what the look kept', async () => {
+    let t = 0;
+    const windows: number[] = [];
+    let counted = 0;
+    const batches: EventBatch[] = [[1], [2], [3], [4]];
+    const w = {
+      events: {
+        wait: async () => {
+          t += 100;
+          return batches.shift() ?? null;
+        },
+        collectFor: (ms: number) => void windows.push(ms),
+        close: () => {},
+      },
+      watch: { following: 0, see: () => false, lastCounted: 0 },
+      collectMs: 1000,
+      lastBatchAt: 0,
+    };
+    const sleep = async () => {};
+    const signal = new AbortController().signal;
+    await sleepWatched(350, { sleep, signal, watch: w, everyMs: 1000, now: () => t });
+    assert.deepEqual(windows, [2000, 4000, 8000, 8000], 'churn: only dropped processes, up to the cap');
+    w.watch.lastCounted = ++counted;
+    batches.push([5]);
+    await sleepWatched(100, { sleep, signal, watch: w, everyMs: 1000, now: () => t });
+    assert.deepEqual(windows.at(-1), 1000, 'one worth following: back to --watch');
   });
 });
 
