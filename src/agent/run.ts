@@ -126,6 +126,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     await pass.run(now());
     deps.heap?.afterPass(now());
     watch = startWatch(cfg, deps, now);
+    pass.watching = watch !== null;
     deps.onReady?.();
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };

@@ -326,7 +326,7 @@ describe('a young process in a pass', () => {
   });
   const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, stateDir, ...o });
 
-  const young = async (o: Partial<AgentConfig>) => {
+  const young = async (o: Partial<AgentConfig>, watching: boolean) => {
     m.add(busy(200, 'spin', 400, 1, 0)); // started at 1200 ticks: 12 s after boot
     const lines: string[] = [];
     const pass = new AgentPass(cfg(o), {
@@ -338,6 +338,7 @@ describe('a young process in a pass', () => {
       pageSize: 4096,
       clock: fakeClock(),
     });
+    pass.watching = watching;
     writeFileSync(join(m.dir, 'proc/uptime'), '13.00 40.00\n');
     await pass.run(0);
     m.tick(1, [1]);
@@ -351,10 +352,14 @@ describe('a young process in a pass', () => {
   };
 
   it('is not moved before --min-age; without the watch the next pass comes after a short window, and moves it once old enough', async () => {
-    assert.equal(await young({ watchMs: 0, minAgeMs: 4000 }), true);
+    assert.equal(await young({ watchMs: 0, minAgeMs: 4000 }, false), true);
   });
 
   it('with the watch, a young process does not shorten the sleep: the watch wakes the agent once it is old enough', async () => {
-    assert.equal(await young({ watchMs: 1000, minAgeMs: 4000 }), false);
+    assert.equal(await young({ watchMs: 1000, minAgeMs: 4000 }, true), false);
+  });
+
+  it('--watch on but the process events unavailable (no CAP_NET_ADMIN): the sleep is shortened as without the watch', async () => {
+    assert.equal(await young({ watchMs: 1000, minAgeMs: 4000 }, false), true);
   });
 });
