@@ -32,7 +32,7 @@
 // thread as 1.17 CPUs and so never fits it on a 1-CPU node.
 //   node bench/agent-vs-numad.mjs [--timeout SEC] [--sizes 400,96] [--tuners numakit,numad,numad-u100,autonuma]
 //                                 [--protocols appears,present,idle,fill,large,burst,churn]
-//                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR]
+//                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR] [--cli DIR]
 // --before DIR: also runs an earlier build of numakit (DIR: a copy of its dist/, inside the repo so
 // the guest sees it; e.g. cp -r dist tmp/dist-before before rebuilding) as tuner numakit-before,
 // in the same guest and run: before/after under the same load.
@@ -67,7 +67,14 @@ const runs = protocols.flatMap((protocol) =>
   ),
 );
 const scenarioOf = (protocol) => (protocol === 'appears' || protocol === 'present' ? 'misplaced' : protocol);
-const extra = (t) => (t === 'numakit-before' ? ` --label numakit-before --cli ${before}/cli/bin.js` : '');
+// --cli DIR: numakit from a copy of dist/ (inside the repo), so a rebuild during a long run changes nothing.
+const cli = arg('--cli', null);
+const extra = (t) =>
+  t === 'numakit-before'
+    ? ` --label numakit-before --cli ${before}/cli/bin.js`
+    : t === 'numakit' && cli !== null
+      ? ` --cli ${cli}/cli/bin.js`
+      : '';
 const script = runs
   .map(
     ({ protocol, t, mib }) =>

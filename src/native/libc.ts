@@ -48,6 +48,11 @@ export interface Libc {
   sendto: Fn;
   connect: Fn;
   setsockopt: Fn;
+  /** setsockopt(SO_ATTACH_FILTER): the value is { len, filter: a Buffer of struct sock_filter }. */
+  setsockoptFilter: Fn;
+  bind: Fn;
+  getsockname: Fn;
+  recv: Fn;
   write: Fn;
   read: Fn;
   close: Fn;
@@ -127,6 +132,8 @@ function bind(): Libc {
     throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
   const koffi = loadKoffi();
   const lib = koffi.load('libc.so.6');
+  // A classic BPF program (SO_ATTACH_FILTER): its length and a pointer to its instructions.
+  koffi.struct('sock_fprog', { len: 'uint16_t', filter: 'void *' });
   // glibc's syscall() is variadic; on x86_64 and aarch64 Linux a variadic callee reads integer
   // and pointer arguments from the same registers as a fixed one, so each syscall gets its
   // own fixed prototype (cheaper than koffi's variadic calls, which need types per call).
@@ -172,6 +179,10 @@ function bind(): Libc {
     sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
     connect: lib.func('int connect(int fd, const void *addr, uint32_t len)'),
     setsockopt: lib.func('int setsockopt(int fd, int level, int name, const void *value, uint32_t len)'),
+    setsockoptFilter: lib.func('int setsockopt(int fd, int level, int name, const sock_fprog *value, uint32_t len)'),
+    bind: lib.func('int bind(int fd, const void *addr, uint32_t len)'),
+    getsockname: lib.func('int getsockname(int fd, _Out_ void *addr, _Inout_ uint32_t *len)'),
+    recv: lib.func('long recv(int fd, _Out_ void *buf, size_t len, int flags)'),
     write: lib.func('long write(int fd, const void *buf, size_t count)'),
     read: lib.func('long read(int fd, _Out_ void *buf, size_t count)'),
     close: lib.func('int close(int fd)'),

@@ -74,6 +74,14 @@ describe('numakit agent in a 4node-asym guest', () => {
         cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
         // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes 1 s into it.
         sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
+        // Where moving is waste, the agent first (in service, its defaults: the watch on), and its
+        // cost idle against numad's, each a few seconds (fill, large and churn stay in the bench:
+        // bench/agent-vs-numad.mjs, docs/agent.md "Scenarios"). A busy 64 MB process that exits
+        // 2.5 s after it started:
+        burst: scenario('burst', `--mib 64 --burst 2.5 ${ONLY}'`),
+        // The agent's CPU over 15 s idle (from ready), and numad's in the same guest:
+        idle: scenario('idle', `--timeout 15 --tuner-first ${ONLY}'`),
+        numadidle: `node ${guestHelper('agent_scenario.mjs')} numad idle --timeout 15 --tuner-first`,
       },
       { timeoutMs: 1_500_000 },
     );
@@ -231,5 +239,19 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.doesNotMatch(r.log, /error in a pass|Error:|at .*\.js:\d+/);
     const mine = decisions(r.log).filter((x) => x.pid === r.pid);
     assert.equal(mine.length, 1, r.log);
+  });
+
+  it('burst: a busy process that exits 2.5 s after it started is not moved', () => {
+    const r = json<{ movedIt: boolean; pagesWhileAlive: number; livedSeconds: number; log: string }>(run, 'burst');
+    assert.equal(r.movedIt, false, r.log);
+    assert.ok(r.pagesWhileAlive < 64 * 256 * 0.1, `${r.pagesWhileAlive} pages moved while it lived\n${r.log}`);
+  });
+
+  it('idle: the agent, its watch on, costs no more CPU than numad idle in the same guest', () => {
+    const cpu = (name: string) => json<{ tunerCpuManaging: number }>(run, name).tunerCpuManaging;
+    const [idle, numad] = [cpu('idle'), cpu('numadidle')];
+    // A few clock ticks (10 ms each) of slack: both are a few ticks over 15 s, and numad's varies
+    // run to run (0.08-0.15 CPU s over 30 s in the same guest).
+    assert.ok(idle <= numad + 0.05, `CPU s over 15 s: agent ${idle}, numad ${numad}`);
   });
 });

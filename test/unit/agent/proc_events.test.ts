@@ -1,0 +1,96 @@
+// The kernel's process events (agent/proc_events.ts): the datagrams it parses, and on a live
+// Linux system where the test may subscribe (root: CAP_NET_ADMIN), the real proc connector: a
+// new process is reported, and close() ends the read blocked on the pool (the test process
+// could not exit otherwise).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import {
+  type EventBatch,
+  listenMessage,
+  openProcessEvents,
+  parseProcEvent,
+  type ProcessEventSource,
+} from '../../../src/agent/proc_events.js';
+
+/** A datagram as the kernel sends it: nlmsghdr, cn_msg, proc_event (fork: parent pid/tgid, child pid/tgid). */
+function forkDatagram(childPid: number, childTgid: number, what = 1): Buffer {
+  const b = Buffer.alloc(76);
+  b.writeUInt32LE(76, 0);
+  b.writeUInt16LE(3, 4);
+  b.writeUInt32LE(1, 16); // CN_IDX_PROC
+  b.writeUInt32LE(1, 20);
+  b.writeUInt16LE(40, 32);
+  b.writeUInt32LE(what, 36);
+  b.writeUInt32LE(childPid, 60);
+  b.writeUInt32LE(childTgid, 64);
+  return b;
+}
+
+describe('proc connector datagrams', () => {
+  it('a fork of a process is a new pid; of a thread, or another event, nothing; a process sent one: the wake-up', () => {
+    assert.deepEqual(parseProcEvent(forkDatagram(42, 42), 76), { kind: 'fork', pid: 42 });
+    assert.equal(parseProcEvent(forkDatagram(43, 42), 76), null, 'a thread of 42');
+    assert.equal(parseProcEvent(forkDatagram(42, 42, 2), 76), null, 'exec');
+    assert.equal(parseProcEvent(forkDatagram(42, 42), 40), null, 'cut short');
+    const wake = Buffer.alloc(16);
+    wake.writeUInt32LE(1, 12);
+    assert.deepEqual(parseProcEvent(wake, 16), { kind: 'wake' });
+  });
+
+  it('the subscription: PROC_CN_MCAST_LISTEN to the proc connector, from our port', () => {
+    const m = listenMessage(777);
+    assert.equal(m.readUInt32LE(0), m.length);
+    assert.equal(m.readUInt32LE(12), 777);
+    assert.deepEqual([m.readUInt32LE(16), m.readUInt32LE(20), m.readUInt16LE(32), m.readUInt32LE(36)], [1, 1, 4, 1]);
+  });
+});
+
+/** The real source, or why this machine cannot give it (not Linux, no CAP_NET_ADMIN). */
+function live(collectMs: number): ProcessEventSource | string {
+  if (process.platform !== 'linux') return 'not Linux';
+  try {
+    return openProcessEvents(collectMs);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+const source = live(200);
+const why = typeof source === 'string' ? `the proc connector is not open to this test: ${source}` : false;
+if (typeof source !== 'string') source.close();
+
+describe('the proc connector, live', { skip: why }, () => {
+  const never = new AbortController().signal;
+
+  it('reports a new process; close() ends the read blocked on the pool', async () => {
+    const ev = openProcessEvents(200);
+    try {
+      const child = spawn('sleep', ['0.5']);
+      const got: number[] = [];
+      for (let i = 0; i < 20 && !got.includes(child.pid!); i++) {
+        const b: EventBatch = await ev.wait(2000, never);
+        if (Array.isArray(b)) got.push(...b);
+      }
+      assert.ok(got.includes(child.pid!), `pid ${child.pid} among ${got.join(' ')}`);
+      await new Promise((r) => child.once('exit', r));
+    } finally {
+      ev.close();
+    }
+  });
+
+  it('a wait ends at its time, or at once when aborted', async () => {
+    const ev = openProcessEvents(200);
+    try {
+      const stop = new AbortController();
+      const t0 = performance.now();
+      const waiting = ev.wait(60_000, stop.signal);
+      setTimeout(() => stop.abort(), 50);
+      const b = await waiting;
+      assert.ok(b === null || Array.isArray(b));
+      assert.ok(performance.now() - t0 < 5000);
+    } finally {
+      ev.close();
+    }
+  });
+});
