@@ -83,11 +83,16 @@ export function evaluate(
   const ids = new Set(set.map((n) => n.id));
   const cpuNode = new Set(ctx.all.filter((n) => n.cpus.length > 0).map((n) => n.id));
   // Memory on a memory-only node stays there (tiering put it there) unless --promote.
-  const moves =
+  let moves =
     opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
-  const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const free = set.reduce((s, n) => s + n.freeBytes, 0);
-  if (moveBytes > 0 && free - moveBytes < FREE_RESERVE_BYTES * set.length) return null;
+  if (free - moves.reduce((s, n) => s + memOn(p, n), 0) < FREE_RESERVE_BYTES * set.length && moves.length > 0) {
+    // Its memory does not fit the set (a process larger than a node): with --tune both its
+    // threads may still go there, to the part of its memory the set holds, nothing copied.
+    if (opts.tune !== 'both') return null;
+    moves = [];
+  }
+  const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const own = (n: NodeView) => (p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0);
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
