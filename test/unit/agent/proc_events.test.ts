@@ -4,7 +4,9 @@
 // could not exit otherwise).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
   type EventBatch,
   listenMessage,
@@ -12,6 +14,7 @@ import {
   parseProcEvent,
   type ProcessEventSource,
 } from '../../../src/agent/proc_events.js';
+import { needTools } from '../../helpers/tools.js';
 
 /** A datagram as the kernel sends it: nlmsghdr, cn_msg, proc_event (fork: parent pid/tgid, child pid/tgid). */
 function forkDatagram(childPid: number, childTgid: number, what = 1): Buffer {
@@ -91,6 +94,48 @@ describe('the proc connector, live', { skip: why }, () => {
       assert.ok(performance.now() - t0 < 5000);
     } finally {
       ev.close();
+    }
+  });
+});
+
+describe('without CAP_NET_ADMIN, for real', { skip: why }, () => {
+  it('the agent says once, in one line, that it falls back to the passes and what that costs; it runs on', async (t) => {
+    if (!needTools(t, 'setpriv')) return;
+    const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
+    // Root without CAP_NET_ADMIN in its bounding set (as under a unit that does not grant it): bind() gets EPERM.
+    const agent = spawn(
+      'setpriv',
+      [
+        '--bounding-set',
+        '-net_admin',
+        process.execPath,
+        '--import',
+        'tsx',
+        bin,
+        'agent',
+        '--advise',
+        '--interval',
+        '1s',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    agent.stdout.on('data', (d) => (out += d));
+    agent.stderr.on('data', (d) => (out += d));
+    try {
+      for (let i = 0; i < 1200 && !/numakit agent ready/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      const exit = once(agent, 'exit');
+      agent.kill('SIGTERM');
+      assert.equal((await exit)[0], 0, out);
+      const off = out.split('\n').filter((l) => l.includes('watch between passes is off'));
+      assert.equal(off.length, 1, out);
+      assert.match(
+        off[0]!,
+        /\(bind\(proc connector\): Operation not permitted \(EPERM\); it needs CAP_NET_ADMIN and AF_NETLINK\); falling back to the passes: a new process is seen up to 3 s after it starts instead of about 1 s$/,
+      );
+      assert.match(out, /numakit agent ready/, 'it runs on without the watch');
+    } finally {
+      agent.kill('SIGKILL');
     }
   });
 });
