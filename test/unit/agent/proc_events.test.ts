@@ -31,14 +31,14 @@ function forkDatagram(childPid: number, childTgid: number, what = 1): Buffer {
 }
 
 describe('proc connector datagrams', () => {
-  it('a fork of a process is a new pid; of a thread, or another event, nothing; a process sent one: the wake-up', () => {
+  it('a fork of a process is a new pid; of a thread, another event, or a datagram a process sent: nothing', () => {
     assert.deepEqual(parseProcEvent(forkDatagram(42, 42), 76), { kind: 'fork', pid: 42 });
     assert.equal(parseProcEvent(forkDatagram(43, 42), 76), null, 'a thread of 42');
     assert.equal(parseProcEvent(forkDatagram(42, 42, 2), 76), null, 'exec');
     assert.equal(parseProcEvent(forkDatagram(42, 42), 40), null, 'cut short');
-    const wake = Buffer.alloc(16);
-    wake.writeUInt32LE(1, 12);
-    assert.deepEqual(parseProcEvent(wake, 16), { kind: 'wake' });
+    const sent = forkDatagram(42, 42);
+    sent.writeUInt32LE(4242, 12);
+    assert.equal(parseProcEvent(sent, 76), null, 'a fork datagram a process sent');
   });
 
   it('the subscription: PROC_CN_MCAST_LISTEN to the proc connector, from our port', () => {
@@ -80,6 +80,26 @@ describe('the proc connector, live', { skip: why }, () => {
     } finally {
       ev.close();
     }
+  });
+
+  it('close() ends the poll on the pool though no datagram ever comes: the process exits at once', async () => {
+    // The child's filter drops every datagram: only the stop pipe can end its poll. Were the poll
+    // left blocked, its exit would wait for it (Node joins its pool) until the time limit.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('quiet_close.ts', import.meta.url))],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await once(child, 'exit');
+    clearTimeout(limit);
+    assert.equal(signal, null, `killed at the time limit: the poll held its exit\n${out}`);
+    assert.equal(code, 0, out);
+    const ms = Number(/exit (\d+) ms after close/.exec(out)?.[1]);
+    assert.ok(ms < 2000, out);
   });
 
   it('a wait ends at its time, or at once when aborted', async () => {
