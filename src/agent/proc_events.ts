@@ -1,16 +1,17 @@
 // The kernel's process events (the netlink proc connector, drivers/connector/cn_proc.c): the
 // source of the agent's watch between passes. A socket subscribed to them is told of every fork;
 // a classic BPF filter attached to it keeps, in the kernel, only the forks of processes (a new
-// thread's fork, exec, exit, uid and comm events are dropped before they are queued), so a busy
-// machine's threads never wake the agent. Reading it costs nothing while nothing happens: one
-// read(2) waits on a libuv pool thread, blocked in the kernel. After the first fork the socket is
-// not read for --watch (events queue in it), then drained at once without blocking: however many
-// processes start, the agent wakes at most twice a --watch, and a `sleep` that has exited by
-// then costs one failed open. Needs CAP_NET_ADMIN (binding the proc connector's group and
-// subscribing): without it the watch is off and the passes find new processes.
-import { read as fsRead } from 'node:fs';
+// thread's fork, exec, exit, uid and comm events, and any datagram a process sends, are dropped
+// before they are queued), so a busy machine's threads never wake the agent. Waiting costs
+// nothing while nothing happens: one poll(2) on a libuv pool thread, blocked in the kernel on the
+// socket and on the read end of a pipe of our own. After the first fork the socket is not looked
+// at for --watch (events queue in it), then drained at once without blocking: however many
+// processes start, the agent wakes at most twice a --watch, and a `sleep` that has exited by then
+// costs one failed open. close() writes one byte into the pipe, which ends the poll at once: a
+// pool thread left blocked would hold up the process's exit (Node joins its pool before it
+// exits). Needs CAP_NET_ADMIN (binding the proc connector's group and subscribing): without it
+// the watch is off and the passes find new processes.
 import { fail, libc } from '../native/libc.js';
-import { NativeError } from '../native/errors.js';
 
 const AF_NETLINK = 16;
 const SOCK_DGRAM = 2;
@@ -24,7 +25,11 @@ const SOL_SOCKET = 1;
 const SO_ATTACH_FILTER = 26;
 const MSG_DONTWAIT = 0x40;
 const EAGAIN = 11;
+const EINTR = 4;
 const ENOBUFS = 105;
+const O_NONBLOCK = 0o4000;
+const O_CLOEXEC = 0o2000000;
+const POLLIN = 1;
 const PROC_EVENT_FORK = 1;
 
 // Offsets in one datagram: struct nlmsghdr (16 bytes), struct cn_msg (20), struct proc_event
@@ -46,7 +51,7 @@ function netlinkAddress(portId: number, groups: number): Buffer {
 }
 
 /** One classic BPF instruction (struct sock_filter: code, jt, jf, k). */
-type Insn = readonly [code: number, jt: number, jf: number, k: number];
+export type Insn = readonly [code: number, jt: number, jf: number, k: number];
 const LD_W_ABS = 0x20;
 const JEQ_K = 0x15;
 const JEQ_X = 0x1d;
@@ -55,20 +60,20 @@ const RET_K = 0x06;
 const ALL = 0xffffffff;
 
 /**
- * The filter: a datagram a user process sent (nlmsg_pid not 0: close()'s wake-up) passes; of the
- * kernel's, a fork whose child is a process (child pid = its thread group id) passes. Absolute
- * loads read network (big-endian) order: `what` is compared byte-swapped; pid with tgid compare alike.
+ * The filter: of the kernel's datagrams (nlmsg_pid 0), a fork whose child is a process (child pid
+ * = its thread group id) passes; everything else, and any datagram a process sent, is dropped.
+ * Absolute loads read network (big-endian) order: `what` is compared byte-swapped; pid with tgid
+ * compare alike.
  */
 export const FORK_FILTER: readonly Insn[] = [
   [LD_W_ABS, 0, 0, NLMSG_PID],
-  [JEQ_K, 0, 7, 0], // sent by a process: accept
+  [JEQ_K, 0, 6, 0], // sent by a process: drop
   [LD_W_ABS, 0, 0, EVENT_WHAT],
-  [JEQ_K, 0, 6, (PROC_EVENT_FORK << 24) >>> 0], // not a fork: drop
+  [JEQ_K, 0, 4, (PROC_EVENT_FORK << 24) >>> 0], // not a fork: drop
   [LD_W_ABS, 0, 0, CHILD_TGID],
   [TAX, 0, 0, 0],
   [LD_W_ABS, 0, 0, CHILD_PID],
-  [JEQ_X, 0, 2, 0], // a thread: drop
-  [RET_K, 0, 0, ALL],
+  [JEQ_X, 0, 1, 0], // a thread: drop
   [RET_K, 0, 0, ALL],
   [RET_K, 0, 0, 0],
 ];
@@ -97,14 +102,12 @@ export function listenMessage(portId: number): Buffer {
   return m;
 }
 
-/** What one datagram says: a new process, the wake-up close() sends, or nothing the watch uses. */
-export type ProcEvent = { readonly kind: 'fork'; readonly pid: number } | { readonly kind: 'wake' } | null;
+/** What one datagram says: a new process, or nothing the watch uses (another event, a thread, a process's datagram). */
+export type ProcEvent = { readonly kind: 'fork'; readonly pid: number } | null;
 
 export function parseProcEvent(b: Buffer, n: number): ProcEvent {
-  if (n < 16) return null;
-  if (b.readUInt32LE(NLMSG_PID) !== 0) return { kind: 'wake' };
-  if (n < FORK_END || b.readUInt32LE(CN_IDX) !== CN_IDX_PROC || b.readUInt32LE(EVENT_WHAT) !== PROC_EVENT_FORK)
-    return null;
+  if (n < FORK_END || b.readUInt32LE(NLMSG_PID) !== 0) return null;
+  if (b.readUInt32LE(CN_IDX) !== CN_IDX_PROC || b.readUInt32LE(EVENT_WHAT) !== PROC_EVENT_FORK) return null;
   const pid = b.readUInt32LE(CHILD_PID);
   return pid === b.readUInt32LE(CHILD_TGID) ? { kind: 'fork', pid } : null;
 }
@@ -123,16 +126,18 @@ export interface ProcessEventSource {
   close(): void;
 }
 
+const STOP_BYTE = Buffer.from([1]);
+
 /** Most pids kept between two waits (the newest are kept; past it the batch is 'lost'). */
 const KEPT_MAX = 4096;
 
 /** The proc connector, subscribed and filtered; a NativeError naming the call that failed (EPERM: no CAP_NET_ADMIN). */
-export function openProcessEvents(collectMs: number): ProcessEventSource {
+export function openProcessEvents(collectMs: number, filter: readonly Insn[] = FORK_FILTER): ProcessEventSource {
   const c = libc();
   const fd = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR) as number;
   if (fd < 0) fail('socket(AF_NETLINK, NETLINK_CONNECTOR)');
   try {
-    const prog = filterProgram();
+    const prog = filterProgram(filter);
     if (
       (c.setsockoptFilter(fd, SOL_SOCKET, SO_ATTACH_FILTER, { len: prog.length / 8, filter: prog }, 16) as number) < 0
     )
@@ -143,7 +148,9 @@ export function openProcessEvents(collectMs: number): ProcessEventSource {
     const port = got.readUInt32LE(4);
     const msg = listenMessage(port);
     if ((c.sendto(fd, msg, msg.length, 0, netlinkAddress(0, 0), 12) as number) < 0) fail('sendto(proc connector)');
-    return new ProcEvents(fd, port, collectMs);
+    const pipe = [-1, -1];
+    if ((c.pipe2(pipe, O_NONBLOCK | O_CLOEXEC) as number) < 0) fail('pipe2');
+    return new ProcEvents(fd, pipe as [number, number], collectMs);
   } catch (e) {
     c.close(fd);
     throw e;
@@ -152,21 +159,29 @@ export function openProcessEvents(collectMs: number): ProcessEventSource {
 
 class ProcEvents implements ProcessEventSource {
   private readonly buf = Buffer.alloc(4096);
+  /** struct pollfd[2] (fd, events, revents): the socket, then the stop pipe's read end. */
+  private readonly fds = Buffer.alloc(16);
   private pids: number[] = [];
   private lost = false;
-  /** A read waits on the pool; a batch is being collected; the socket is closed. */
-  private reading = false;
+  /** A poll waits on the pool; a batch is being collected; it waits to be taken; the source is closed. */
+  private polling = false;
   private collecting: NodeJS.Timeout | null = null;
   private ready = false;
   private closed = false;
+  /** Polls that failed in a row. */
+  private failures = 0;
   private waiter: ((b: EventBatch) => void) | null = null;
 
   constructor(
     private readonly fd: number,
-    private readonly port: number,
+    private readonly stop: readonly [read: number, write: number],
     private collectMs: number,
   ) {
-    this.read();
+    this.fds.writeInt32LE(fd, 0);
+    this.fds.writeInt16LE(POLLIN, 4);
+    this.fds.writeInt32LE(stop[0], 8);
+    this.fds.writeInt16LE(POLLIN, 12);
+    this.poll();
   }
 
   collectFor(ms: number): void {
@@ -189,36 +204,39 @@ class ProcEvents implements ProcessEventSource {
     });
   }
 
-  /** The forks kept (newest last), and the socket read again. */
+  /** The forks kept (newest last), and the socket watched again. */
   private take(): EventBatch {
     if (!this.ready) return null;
     const b: EventBatch = this.lost ? 'lost' : this.pids;
     this.pids = [];
     this.lost = false;
     this.ready = false;
-    this.read();
+    this.poll();
     return b;
   }
 
-  /** One blocking read on the pool (none while a batch is collected or waits to be taken). */
-  private read(): void {
-    if (this.reading || this.closed || this.collecting !== null || this.ready) return;
-    this.reading = true;
-    fsRead(this.fd, this.buf, 0, this.buf.length, null, (err, n) => {
-      this.reading = false;
-      if (this.closed) {
-        libc().close(this.fd);
+  /** One poll on the pool until the socket has a datagram or close() writes into the pipe (none while a batch is collected or waits to be taken). */
+  private poll(): void {
+    if (this.polling || this.closed || this.collecting !== null || this.ready) return;
+    this.polling = true;
+    libc().poll.async(this.fds, 2, -1, (err: unknown, n: number) => {
+      this.polling = false;
+      if (this.closed) return this.release();
+      // A failed poll (EINTR: a signal handled on the pool thread) is tried again; at once the first time.
+      if (err || n < 0) {
+        if (++this.failures > 1) setTimeout(() => this.poll(), 1000).unref();
+        else this.poll();
         return;
       }
-      if (err) this.lost ||= (err as NodeJS.ErrnoException).code === 'ENOBUFS';
-      else this.add(parseProcEvent(this.buf, n));
+      this.failures = 0;
+      this.drain();
       if (this.pids.length > 0 || this.lost) this.collect();
-      else this.read();
+      else this.poll();
     });
   }
 
   private add(e: ProcEvent): void {
-    if (e?.kind !== 'fork') return;
+    if (e === null) return;
     if (this.pids.length >= KEPT_MAX) this.lost = true;
     else this.pids.push(e.pid);
   }
@@ -233,6 +251,7 @@ class ProcEvents implements ProcessEventSource {
     }, this.collectMs);
   }
 
+  /** Reads every datagram queued, without blocking; an overflow (ENOBUFS) or a failed read loses forks. */
   private drain(): void {
     const c = libc();
     for (;;) {
@@ -242,9 +261,11 @@ class ProcEvents implements ProcessEventSource {
         continue;
       }
       const errno = c.koffi.errno();
-      if (errno === ENOBUFS) this.lost = true;
-      else if (errno === EAGAIN) return;
-      else throw new NativeError('recv(proc connector)', errno);
+      if (errno === EAGAIN) return;
+      if (errno === EINTR) continue;
+      // ENOBUFS: the socket overflowed; anything else: what this read held is unknown. The next look lists /proc.
+      this.lost = true;
+      if (errno !== ENOBUFS) return;
     }
   }
 
@@ -254,20 +275,13 @@ class ProcEvents implements ProcessEventSource {
     if (this.collecting !== null) clearTimeout(this.collecting);
     this.collecting = null;
     this.waiter?.(null);
-    if (!this.reading) {
-      libc().close(this.fd);
-      return;
-    }
-    // The pool thread blocked in read() returns only on a datagram: one sent to our port from
-    // another netlink socket (the filter lets a process's datagram through). Its callback closes fd.
+    // The poll on the pool returns once the pipe is readable; its callback closes the descriptors.
+    if (this.polling) libc().write(this.stop[1], STOP_BYTE, 1);
+    else this.release();
+  }
+
+  private release(): void {
     const c = libc();
-    const s = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR) as number;
-    if (s < 0) return;
-    const wake = Buffer.alloc(16);
-    wake.writeUInt32LE(16, 0);
-    wake.writeUInt16LE(NLMSG_DONE, 4);
-    wake.writeUInt32LE(1, NLMSG_PID);
-    c.sendto(s, wake, wake.length, 0, netlinkAddress(this.port, 0), 12);
-    c.close(s);
+    for (const fd of [this.fd, ...this.stop]) c.close(fd);
   }
 }

@@ -187,14 +187,21 @@ function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): Watchin
   try {
     events = open(cfg.watchMs);
   } catch (e) {
-    deps.log(
-      `the watch between passes is off: cannot subscribe to the kernel's process events (${(e as Error).message}; it needs CAP_NET_ADMIN): new processes are found by the passes`,
-    );
+    deps.log(watchOffLine(cfg, (e as Error).message));
     return null;
   }
   const watch = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
   watch.see(null, now());
   return { events, watch, collectMs: cfg.watchMs, lastBatchAt: now() };
+}
+
+/**
+ * Why the watch is off, and what that costs: the agent falls back to its passes, so a new process
+ * waits for the next one (up to --max-interval after it starts) instead of about --watch.
+ */
+export function watchOffLine(cfg: Pick<AgentConfig, 'intervalMs' | 'maxIntervalMs' | 'watchMs'>, why: string): string {
+  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  return `the watch between passes is off: cannot subscribe to the kernel's process events (${why}; it needs CAP_NET_ADMIN and AF_NETLINK); falling back to the passes: a new process is seen up to ${s(maxIntervalOf(cfg))} after it starts instead of about ${s(cfg.watchMs)}`;
 }
 
 /**

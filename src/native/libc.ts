@@ -14,6 +14,8 @@ import { NativeError, NativeUnsupportedError, type NativeErrorOptions } from './
 
 /** A C function through koffi: any arguments koffi can convert, an int result. */
 type Fn = (...args: unknown[]) => number;
+/** The same, also callable on the libuv pool: `async(...args, (err, result) => ...)`. */
+type AsyncFn = Fn & { async: (...args: unknown[]) => void };
 
 /** Raw bindings. Integer results are C return values; failures leave errno set. */
 export interface Libc {
@@ -56,6 +58,9 @@ export interface Libc {
   write: Fn;
   read: Fn;
   close: Fn;
+  /** poll(2) on a Buffer of struct pollfd; its `async` waits on the libuv pool. */
+  poll: AsyncFn;
+  pipe2: Fn;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -186,6 +191,8 @@ function bind(): Libc {
     write: lib.func('long write(int fd, const void *buf, size_t count)'),
     read: lib.func('long read(int fd, _Out_ void *buf, size_t count)'),
     close: lib.func('int close(int fd)'),
+    poll: lib.func('int poll(void *fds, unsigned long nfds, int timeout)') as unknown as AsyncFn,
+    pipe2: lib.func('int pipe2(_Out_ int *fds, int flags)'),
   };
   return real;
 }

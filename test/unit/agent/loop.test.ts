@@ -13,7 +13,7 @@ import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
 import { RECHECK_PASSES } from '../../../src/agent/pass_candidates.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
-import { type RunDeps, runAgent } from '../../../src/agent/run.js';
+import { type RunDeps, runAgent, watchOffLine } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
@@ -300,6 +300,20 @@ describe('agent life: the watch', () => {
     const off = lines.filter((l) => l.includes('the watch between passes is off'));
     assert.equal(off.length, 1, lines.join('\n'));
     assert.match(off[0]!, /EPERM.*CAP_NET_ADMIN/);
+    // What the fallback costs, in the same line: the next pass (--max-interval at most) instead of --watch.
+    assert.match(
+      off[0]!,
+      /falling back to the passes: a new process is seen up to \d+(\.\d)? s after it starts instead of about 1 s$/,
+    );
+    assert.equal(off[0]!.split('\n').length, 1);
+  });
+
+  it("the fallback's cost at the defaults: the next pass, up to 15 s, instead of about 1 s", () => {
+    assert.match(watchOffLine(DEFAULT_AGENT, 'x'), / up to 15 s after it starts instead of about 1 s$/);
+    assert.match(
+      watchOffLine({ ...DEFAULT_AGENT, maxIntervalMs: 60_000, watchMs: 500 }, 'x'),
+      / up to 60 s .* about 0.5 s$/,
+    );
   });
 
   it('with them: waits on them between passes, and closes them at exit', async () => {

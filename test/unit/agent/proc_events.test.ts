@@ -4,7 +4,9 @@
 // could not exit otherwise).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
   type EventBatch,
   listenMessage,
@@ -12,6 +14,7 @@ import {
   parseProcEvent,
   type ProcessEventSource,
 } from '../../../src/agent/proc_events.js';
+import { needTools } from '../../helpers/tools.js';
 
 /** A datagram as the kernel sends it: nlmsghdr, cn_msg, proc_event (fork: parent pid/tgid, child pid/tgid). */
 function forkDatagram(childPid: number, childTgid: number, what = 1): Buffer {
@@ -28,14 +31,14 @@ function forkDatagram(childPid: number, childTgid: number, what = 1): Buffer {
 }
 
 describe('proc connector datagrams', () => {
-  it('a fork of a process is a new pid; of a thread, or another event, nothing; a process sent one: the wake-up', () => {
+  it('a fork of a process is a new pid; of a thread, another event, or a datagram a process sent: nothing', () => {
     assert.deepEqual(parseProcEvent(forkDatagram(42, 42), 76), { kind: 'fork', pid: 42 });
     assert.equal(parseProcEvent(forkDatagram(43, 42), 76), null, 'a thread of 42');
     assert.equal(parseProcEvent(forkDatagram(42, 42, 2), 76), null, 'exec');
     assert.equal(parseProcEvent(forkDatagram(42, 42), 40), null, 'cut short');
-    const wake = Buffer.alloc(16);
-    wake.writeUInt32LE(1, 12);
-    assert.deepEqual(parseProcEvent(wake, 16), { kind: 'wake' });
+    const sent = forkDatagram(42, 42);
+    sent.writeUInt32LE(4242, 12);
+    assert.equal(parseProcEvent(sent, 76), null, 'a fork datagram a process sent');
   });
 
   it('the subscription: PROC_CN_MCAST_LISTEN to the proc connector, from our port', () => {
@@ -79,6 +82,26 @@ describe('the proc connector, live', { skip: why }, () => {
     }
   });
 
+  it('close() ends the poll on the pool though no datagram ever comes: the process exits at once', async () => {
+    // The child's filter drops every datagram: only the stop pipe can end its poll. Were the poll
+    // left blocked, its exit would wait for it (Node joins its pool) until the time limit.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('quiet_close.ts', import.meta.url))],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await once(child, 'exit');
+    clearTimeout(limit);
+    assert.equal(signal, null, `killed at the time limit: the poll held its exit\n${out}`);
+    assert.equal(code, 0, out);
+    const ms = Number(/exit (\d+) ms after close/.exec(out)?.[1]);
+    assert.ok(ms < 2000, out);
+  });
+
   it('a wait ends at its time, or at once when aborted', async () => {
     const ev = openProcessEvents(200);
     try {
@@ -91,6 +114,48 @@ describe('the proc connector, live', { skip: why }, () => {
       assert.ok(performance.now() - t0 < 5000);
     } finally {
       ev.close();
+    }
+  });
+});
+
+describe('without CAP_NET_ADMIN, for real', { skip: why }, () => {
+  it('the agent says once, in one line, that it falls back to the passes and what that costs; it runs on', async (t) => {
+    if (!needTools(t, 'setpriv')) return;
+    const bin = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
+    // Root without CAP_NET_ADMIN in its bounding set (as under a unit that does not grant it): bind() gets EPERM.
+    const agent = spawn(
+      'setpriv',
+      [
+        '--bounding-set',
+        '-net_admin',
+        process.execPath,
+        '--import',
+        'tsx',
+        bin,
+        'agent',
+        '--advise',
+        '--interval',
+        '1s',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    agent.stdout.on('data', (d) => (out += d));
+    agent.stderr.on('data', (d) => (out += d));
+    try {
+      for (let i = 0; i < 1200 && !/numakit agent ready/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      const exit = once(agent, 'exit');
+      agent.kill('SIGTERM');
+      assert.equal((await exit)[0], 0, out);
+      const off = out.split('\n').filter((l) => l.includes('watch between passes is off'));
+      assert.equal(off.length, 1, out);
+      assert.match(
+        off[0]!,
+        /\(bind\(proc connector\): Operation not permitted \(EPERM\); it needs CAP_NET_ADMIN and AF_NETLINK\); falling back to the passes: a new process is seen up to 3 s after it starts instead of about 1 s$/,
+      );
+      assert.match(out, /numakit agent ready/, 'it runs on without the watch');
+    } finally {
+      agent.kill('SIGKILL');
     }
   });
 });
