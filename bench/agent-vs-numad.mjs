@@ -33,7 +33,7 @@
 //   node bench/agent-vs-numad.mjs [--timeout SEC] [--quiet-timeout SEC] [--sizes 400,96]
 //                                 [--tuners numakit,numad,numad-u100,autonuma]
 //                                 [--scenarios appears,present,idle,fill,large,burst,churn] (or --protocols)
-//                                 [--boots one|tuner] [--limit SEC]
+//                                 [--boots one|tuner] [--limit SEC] [--node-mib 1000]
 //                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR] [--cli DIR]
 // Runs go scenario by scenario, every tuner in a row, in the order --scenarios gives. Each row is
 // printed (and appended to --json) as soon as the guest has written it, so a run stopped by
@@ -52,6 +52,9 @@ import { fileURLToPath } from 'node:url';
 
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
 const timeout = Number(arg('--timeout', 60));
+// --node-mib: memory of each of the guest's 4 nodes (fill and large must exceed one; smaller sizes
+// touch and move less, which a loaded host needs).
+const nodeMib = Number(arg('--node-mib', 1000));
 // idle and churn: the tuner's cost over this many seconds (a rate: shorter than a convergence run).
 const quietTimeout = Number(arg('--quiet-timeout', timeout));
 const sizes = arg('--sizes', '400,96').split(',').map(Number);
@@ -205,7 +208,7 @@ async function boot(group) {
       '--topology',
       '4node-asym',
       '--mem',
-      '1000',
+      String(nodeMib),
       '--timeout',
       String(guestLimit),
       '--',
