@@ -254,7 +254,7 @@ describe('numakit agent in a 4node-asym guest', () => {
   // an idle node, at 8 pages a second at that load; with 1000 MiB nodes and 3 x 400 MB it held
   // (each on its memory's node, 41 pages moved). docs/agent.md, session 7.
   it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', {
-    todo: 'a memory node read half busy (likely the agent itself) made a copy look better than a threads-only fit',
+    todo: "the others, busy and unbound, make each one's memory node read busy: its memory is copied to an idle node instead",
   }, () => {
     const r = json<Measured>(run, 'fill');
     const finals = Object.entries(r.final);
