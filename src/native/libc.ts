@@ -67,6 +67,8 @@ export interface Libc {
   /** poll(2) on a Buffer of struct pollfd; its `async` waits on the libuv pool. */
   poll: AsyncFn;
   pipe2: Fn;
+  /** _exit(2): the process ends here, nothing run or joined on the way. */
+  _exit: (status: number) => void;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -199,6 +201,7 @@ function bind(): Libc {
     close: lib.func('int close(int fd)'),
     poll: lib.func('int poll(void *fds, unsigned long nfds, int timeout)') as unknown as AsyncFn,
     pipe2: lib.func('int pipe2(_Out_ int *fds, int flags)'),
+    _exit: lib.func('void _exit(int status)') as unknown as (status: number) => void,
   };
   return real;
 }
