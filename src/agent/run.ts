@@ -150,7 +150,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
         deps.metrics?.passFailed();
         deps.log(`${failureLine('a pass', e, { stack: Boolean(process.env.NUMAKIT_DEBUG) })} (the agent goes on)`);
       }
-      deps.heap?.afterPass(now());
+      // A stopped pass goes straight to the restore (a full collection can take a while).
+      if (!stop.signal.aborted) deps.heap?.afterPass(now());
       if (cfg.once) break;
     }
   } catch (e) {

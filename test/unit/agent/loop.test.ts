@@ -393,6 +393,7 @@ describe('agent life: restore', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const signals = new EventEmitter();
     let t = 0;
+    const collections: number[] = [];
     // The signal arrives while the 3rd batch is in the kernel.
     const ops = {
       ...m.ops,
@@ -411,12 +412,15 @@ describe('agent life: restore', () => {
       now: () => t,
       selfPid: 99999,
       clock: fakeClock(),
+      heap: { afterPass: (at) => void collections.push(at) },
       onReady: () => {
         t = 5000;
         m.tick(5, [1]);
       },
     });
     assert.equal(code, 0);
+    // The heap is paced after the baseline pass only: the stopped pass goes straight to the restore.
+    assert.deepEqual(collections, [0]);
     const text = lines.join('\n');
     assert.match(text, /stopped pid 200 \(spin\).*stopped by a signal: \d+ MiB moved in .* of 400 MiB/, text);
     assert.match(lines.at(-1)!, /^exit: restored 1 thread affinity and .* \d+ ms after SIGTERM$/);
