@@ -30,25 +30,42 @@
 // defaults (--interval 5s). Not a timed test: run it on its own, after npm run build.
 // numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
 // thread as 1.17 CPUs and so never fits it on a 1-CPU node.
-//   node bench/agent-vs-numad.mjs [--timeout SEC] [--sizes 400,96] [--tuners numakit,numad,numad-u100,autonuma]
-//                                 [--protocols appears,present,idle,fill,large,burst,churn]
-//                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR]
+//   node bench/agent-vs-numad.mjs [--timeout SEC] [--quiet-timeout SEC] [--sizes 400,96]
+//                                 [--tuners numakit,numad,numad-u100,autonuma]
+//                                 [--scenarios appears,present,idle,fill,large,burst,churn] (or --protocols)
+//                                 [--boots one|tuner] [--limit SEC] [--node-mib 1000]
+//                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR] [--cli DIR]
+// Runs go scenario by scenario, every tuner in a row, in the order --scenarios gives. Each row is
+// printed (and appended to --json) as soon as the guest has written it, so a run stopped by
+// --limit, a signal or the guest's own timeout still leaves every finished row and the table of
+// them. --quiet-timeout: idle and churn's length (a rate; default --timeout). --boots tuner: one
+// guest boot per tuner instead of one for all.
 // --before DIR: also runs an earlier build of numakit (DIR: a copy of its dist/, inside the repo so
 // the guest sees it; e.g. cp -r dist tmp/dist-before before rebuilding) as tuner numakit-before,
 // in the same guest and run: before/after under the same load.
 // --json FILE keeps every run's whole record (the tuner's log, the locality trace) as JSON lines.
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
 const timeout = Number(arg('--timeout', 60));
+// --node-mib: memory of each of the guest's 4 nodes (fill and large must exceed one; smaller sizes
+// touch and move less, which a loaded host needs).
+const nodeMib = Number(arg('--node-mib', 1000));
+// idle and churn: the tuner's cost over this many seconds (a rate: shorter than a convergence run).
+const quietTimeout = Number(arg('--quiet-timeout', timeout));
 const sizes = arg('--sizes', '400,96').split(',').map(Number);
 const tuners = arg('--tuners', 'numakit,numad,numad-u100,autonuma').split(',');
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
-const protocols = arg('--protocols', 'appears,present,idle,fill,large,burst,churn').split(',');
+const ALL = ['appears', 'present', 'idle', 'fill', 'large', 'burst', 'churn'];
+// --scenarios (or --protocols): which of ALL, in the order given.
+const protocols = arg('--scenarios', arg('--protocols', ALL.join(','))).split(',');
+for (const p of protocols)
+  if (!ALL.includes(p)) throw new Error(`--scenarios: unknown '${p}' (one of ${ALL.join(', ')})`);
 const before = arg('--before', null);
 if (before !== null) tuners.push('numakit-before');
 // The size of each scenario with one size (MB): fill's processes (three), the one larger than a node, the burst.
@@ -61,52 +78,40 @@ const oneSize = {
 };
 // AutoNUMA has no daemon: it cannot start after the process, and its cost runs inside the tasks.
 const autonumaIn = new Set(['appears', 'fill', 'large', 'burst']);
+// Scenario by scenario, every tuner in a row: a run cut short still compares the tuners on what it did.
 const runs = protocols.flatMap((protocol) =>
   (protocol in oneSize ? [oneSize[protocol]] : sizes).flatMap((mib) =>
     tuners.filter((t) => autonumaIn.has(protocol) || t !== 'autonuma').map((t) => ({ protocol, t, mib })),
   ),
 );
 const scenarioOf = (protocol) => (protocol === 'appears' || protocol === 'present' ? 'misplaced' : protocol);
-const extra = (t) => (t === 'numakit-before' ? ` --label numakit-before --cli ${before}/cli/bin.js` : '');
-const script = runs
-  .map(
-    ({ protocol, t, mib }) =>
-      `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${scenarioOf(protocol)}${extra(t)} --mib ${mib} --timeout ${timeout}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`,
-  )
-  .join('\n');
-console.error(`bench: ${runs.length} runs in one 4node-asym guest, up to ${timeout} s each (TCG: minutes)`);
+// --cli DIR: numakit from a copy of dist/ (inside the repo), so a rebuild during a long run changes nothing.
+const cli = arg('--cli', null);
+const extra = (t) =>
+  t === 'numakit-before'
+    ? ` --label numakit-before --cli ${before}/cli/bin.js`
+    : t === 'numakit' && cli !== null
+      ? ` --cli ${cli}/cli/bin.js`
+      : '';
+const runTimeout = (protocol) => (protocol === 'idle' || protocol === 'churn' ? quietTimeout : timeout);
+const line = ({ protocol, t, mib }) =>
+  `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${scenarioOf(protocol)}${extra(t)} --mib ${mib} --timeout ${runTimeout(protocol)}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`;
+// --boots tuner: one guest boot per tuner (a tuner that wedges its guest costs only its own rows);
+// default one boot for every run.
+const boots =
+  arg('--boots', 'one') === 'tuner'
+    ? tuners.map((t) => runs.filter((r) => r.t === t)).filter((g) => g.length > 0)
+    : [runs];
+// --limit SEC: the whole bench's wall-clock limit; when it is reached the guest is stopped and the
+// table holds the runs that finished.
+const limitMs = Number(arg('--limit', 0)) * 1000 || Number.POSITIVE_INFINITY;
+const jsonFile = arg('--json', null);
+if (jsonFile !== null) writeFileSync(jsonFile, '');
 const loadBefore = loadavg();
 const startedAt = Date.now();
-const r = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    'test/lab/cli.ts',
-    '--topology',
-    '4node-asym',
-    '--mem',
-    '1000',
-    '--timeout',
-    String(runs.length * (timeout + 240)),
-    '--',
-    script,
-  ],
-  {
-    cwd: repo,
-    encoding: 'utf8',
-    maxBuffer: 256 << 20,
-  },
+console.error(
+  `bench: ${runs.length} runs in ${boots.length} 4node-asym guest boot(s), up to ${timeout} s each (idle, churn ${quietTimeout} s; TCG: minutes)`,
 );
-const lines = r.stdout.split('\n').filter((l) => l.startsWith('{"tuner"'));
-const results = lines.map((l) => JSON.parse(l));
-if (arg('--json', null) !== null) writeFileSync(arg('--json', null), lines.map((l) => `${l}\n`).join(''));
-if (results.length !== runs.length) {
-  console.error(
-    `bench: ${results.length} of ${runs.length} runs reported\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`,
-  );
-  process.exitCode = 1;
-}
 
 const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
 const protocolOf = (x) => (x.scenario === 'misplaced' ? (x.tunerFirst ? 'appears' : 'present') : x.scenario);
@@ -126,7 +131,7 @@ const timeCell = (x) => {
   if (x.scenario === 'burst') return x.movedIt ? 'moved it' : 'not moved';
   if (x.scenario === 'idle' || x.scenario === 'churn') return '-';
   const t = t95Of(x);
-  return t === null ? `never (${timeout} s)` : `${fmt(t)} s`;
+  return t === null ? `never (${runTimeout(protocolOf(x))} s)` : `${fmt(t)} s`;
 };
 const finalCell = (x) => {
   if (x.scenario === 'burst') return `lived ${fmt(x.livedSeconds)} s from spawn to exit`;
@@ -135,21 +140,19 @@ const finalCell = (x) => {
   const free = x.nodeFreeMinMiB ? `; least free ${Math.min(...Object.values(x.nodeFreeMinMiB))} MiB` : '';
   return f === null ? '-' : `${Math.round(f * 100)}%${x.scenario === 'fill' || x.scenario === 'large' ? free : ''}`;
 };
-const rows = [
-  [
-    'scenario',
-    'tuner',
-    'process',
-    'time to 95%',
-    'tuner start-up',
-    'final locality',
-    'CPU s managing: own / kernel',
-    'CPU s in all',
-    'pages moved',
-  ],
+const HEADER = [
+  'scenario',
+  'tuner',
+  'process',
+  'time to 95%',
+  'tuner start-up',
+  'final locality',
+  'CPU s managing: own / kernel',
+  'CPU s in all',
+  'pages moved',
 ];
-for (const x of results) {
-  rows.push([
+function rowOf(x) {
+  return [
     protocolOf(x),
     x.tuner,
     x.mib === 0 ? 'none' : x.scenario === 'fill' ? `3 x ${x.mib} MB` : `${x.mib} MB`,
@@ -159,8 +162,96 @@ for (const x of results) {
     x.tuner === 'autonuma' ? 'in-task' : `${fmt(own(x), 2)} / ${fmt(x.tunerSysManaging, 2)}`,
     x.tuner === 'autonuma' ? '-' : fmt(x.tunerCpuSeconds, 2),
     String(x.pagesMoved),
-  ]);
+  ];
 }
+const results = [];
+/** Each finished run as soon as the guest wrote it: one row, and the JSON line to --json. */
+function take(text, seen) {
+  const lines = text.split('\n').slice(0, -1); // the last one may be partial
+  for (const l of lines.slice(seen.n)) {
+    if (!l.startsWith('{"tuner"')) continue;
+    const x = JSON.parse(l);
+    results.push(x);
+    if (jsonFile !== null) appendFileSync(jsonFile, `${l}\n`);
+    console.log(
+      `row ${results.length}/${runs.length} (${((Date.now() - startedAt) / 60000).toFixed(1)} min): ${rowOf(x).join(' | ')}`,
+    );
+  }
+  seen.n = Math.max(seen.n, lines.length);
+}
+
+/** The guest's stdout as it grows: the lab keeps it in a share under TMPDIR (numakit-lab-*), given its own TMPDIR here. */
+function guestStdout(dir) {
+  for (const d of existsSync(dir) ? readdirSync(dir) : [])
+    if (d.startsWith('numakit-lab-') && existsSync(join(dir, d, 'stdout')))
+      return readFileSync(join(dir, d, 'stdout'), 'utf8');
+  return '';
+}
+
+let child = null;
+let stopping = false;
+async function boot(group) {
+  const dir = mkdtempSync(join(tmpdir(), 'numakit-bench-'));
+  const seen = { n: 0 };
+  // A boot under a loaded host takes minutes, and a run (Node's start-up twice, 400 MB touched)
+  // several: the guest may take what --limit leaves, else 5 minutes a run and 10 to boot.
+  const left = limitMs - (Date.now() - startedAt);
+  const guestLimit = Math.round(
+    Number.isFinite(left) ? left / 1000 + 60 : group.reduce((s, r) => s + runTimeout(r.protocol) + 300, 600),
+  );
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/lab/cli.ts',
+      '--topology',
+      '4node-asym',
+      '--mem',
+      String(nodeMib),
+      '--timeout',
+      String(guestLimit),
+      '--',
+      group.map(line).join('\n'),
+    ],
+    { cwd: repo, env: { ...process.env, TMPDIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const poll = setInterval(() => take(guestStdout(dir), seen), 3000);
+  const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+  clearInterval(poll);
+  // The lab prints the guest's whole stdout when it ends (the share is gone by then).
+  take(out, seen);
+  if (code !== 0 && !stopping) console.error(`bench: guest exit ${code}\n${out.slice(-2000)}\n${err.slice(-2000)}`);
+  child = null;
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function stop(why) {
+  if (stopping) return;
+  stopping = true;
+  console.error(`bench: ${why}: stopping the guest; the table holds the runs that finished`);
+  child?.kill('SIGTERM');
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+const limitTimer = Number.isFinite(limitMs)
+  ? setTimeout(() => stop(`--limit ${limitMs / 1000} s reached`), limitMs)
+  : null;
+for (const group of boots) {
+  if (stopping) break;
+  await boot(group);
+}
+if (limitTimer !== null) clearTimeout(limitTimer);
+if (results.length !== runs.length) {
+  console.error(`bench: ${results.length} of ${runs.length} runs reported`);
+  process.exitCode = 1;
+}
+
+const rows = [HEADER, ...results.map(rowOf)];
 const w = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
 for (const row of rows)
   console.log(
@@ -199,7 +290,7 @@ for (const quiet of ['idle', 'churn']) {
   for (const name of ['numad', 'numad-u100', 'numakit-before']) {
     if (idle.numakit && idle[name])
       console.log(
-        `${quiet}, ${timeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`,
+        `${quiet}, ${quietTimeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`,
       );
   }
 }

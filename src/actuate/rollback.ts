@@ -34,6 +34,12 @@ export interface UndoOptions {
   /** Status when everything was put back ('rolled-back', or 'failed' for an apply undoing itself). */
   readonly doneStatus?: ChangeSetStatus;
   readonly log?: (line: string) => void;
+  /**
+   * Journal each step as it is done (default), or only the outcome at the end: for an undo that
+   * is safe to run again as a whole (an entry already at its old value is only recorded), where
+   * the time to put things back matters (the agent's stop).
+   */
+  readonly journalEachStep?: boolean;
 }
 
 function readNow(sys: System, e: JournalEntry): string | null {
@@ -154,9 +160,10 @@ class Undo {
     this.cur = cs;
   }
 
-  /** Journals the next state; the first write that fails is kept and the undo goes on. */
-  private save(next: ChangeSet): void {
+  /** Journals the next state (at the end only, without journalEachStep); the first write that fails is kept and the undo goes on. */
+  private save(next: ChangeSet, last = false): void {
     this.cur = next;
+    if (!last && this.opts.journalEachStep === false) return;
     try {
       saveChangeSet(this.opts.stateDir, next);
     } catch (e) {
@@ -221,7 +228,10 @@ class Undo {
       failures.length > 0
         ? `${cur.error === undefined ? '' : `${cur.error}; `}still changed: ${failures.join('; ')}`
         : cur.error;
-    this.save({ ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) });
+    this.save(
+      { ...cur, status, rolledBackAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) },
+      true,
+    );
     const journalError = this.journalError;
     return {
       changeSet: this.cur,

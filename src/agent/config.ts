@@ -10,9 +10,9 @@ export interface AgentConfig extends PolicyOptions {
   /** --max-interval: the longest sleep while passes find nothing to do (policy/agent/interval.ts); null: 3 x intervalMs. */
   readonly maxIntervalMs: number | null;
   /**
-   * --watch: between passes, how often the watch looks for new processes (agent/watch.ts: one read
-   * of /proc/loadavg while none is created); a large, busy one gets a pass at once. 0: off (the
-   * default: under emulation a look a second cost more than numad idle, docs/agent.md).
+   * --watch: between passes the kernel's process events wake the watch (agent/proc_events.ts: no
+   * wake-up while no process starts); it looks at a new process this long after its fork, and
+   * again every this long while it is small, idle or young; a large, busy one gets a pass at once. 0: off.
    */
   readonly watchMs: number;
   /** What is placed as one: a process, or a cgroup v2 leaf with its processes. */
@@ -52,7 +52,7 @@ export const DEFAULT_AGENT: AgentConfig = {
   ...DEFAULT_POLICY,
   intervalMs: 5000,
   maxIntervalMs: null,
-  watchMs: 0,
+  watchMs: 1000,
   unit: 'process',
   maxMigrateCpu: 0.5,
   numaBalancing: 'off',

@@ -104,10 +104,11 @@ export class AgentPass {
     return this.units?.baselines ?? this.processes.baselines;
   }
 
-  /** The watch runs between passes (run.ts): it follows new processes until they are old enough. */
-  private get watching(): boolean {
-    return this.cfg.watchMs > 0 && !this.cfg.once;
-  }
+  /**
+   * The watch runs between passes (run.ts sets it once it is subscribed to the process events):
+   * it follows new processes until they are old enough.
+   */
+  watching = false;
 
   /**
    * Runs one pass at `nowMs`; resolves to the decisions (none on the first, baseline pass) once

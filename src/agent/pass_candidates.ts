@@ -15,7 +15,7 @@ import {
   type SampleBrief,
 } from '../discover/process_sampler.js';
 import type { AccessLocality } from '../model/access_locality.js';
-import type { ProcessSample } from '../model/stat.js';
+import type { ProcessSample, ThreadUse } from '../model/stat.js';
 import { accessLocality } from '../policy/access_locality.js';
 import { cgroupPin } from '../policy/agent/cgroup_unit.js';
 import { prescreen, screen } from '../policy/agent/candidates.js';
@@ -256,16 +256,39 @@ export class ProcessCandidates {
     const b = this.briefs.get(s.pid);
     if (b === undefined) return null;
     const access = this.access(s.pid);
+    const use = s.threadUse === undefined ? null : capThreads(s.threadUse, s.cpuNodes, s.windowSeconds);
     return {
       ...b,
+      ...(use === null ? {} : { cpu: Math.min(b.cpu, use.cpu) }),
       threads: s.threads,
       memory: s.memory,
-      cpuNodes: s.cpuNodes,
+      cpuNodes: use?.cpuNodes ?? s.cpuNodes,
       lastNodes: s.lastNodes,
       memsAllowed: s.memsAllowed,
       windowSeconds: s.windowSeconds,
-      ...(s.threadUse ? { threadUse: s.threadUse } : {}),
+      ...(use === null ? {} : { threadUse: use.threadUse }),
       ...(access !== null ? { access } : {}),
     };
   }
+}
+
+/**
+ * No thread used more than the window: a thread runs on one CPU at a time, but under a loaded
+ * host (a guest's ticks land in bursts, a pass's reads run late) its ticks over a 1 s window
+ * read up to 1.3 s. Each thread's time is capped at the window, the process's CPU is their sum,
+ * and its CPU per node is scaled by what the cap took off (so its own use, counted as room on
+ * the nodes it ran on, is read no higher than its need).
+ */
+export function capThreads(
+  use: readonly ThreadUse[],
+  cpuNodes: Readonly<Record<string, number>>,
+  windowSeconds: number,
+): { cpu: number; threadUse: ThreadUse[]; cpuNodes: Record<string, number> } | null {
+  if (windowSeconds <= 0) return null;
+  const raw = use.reduce((s, t) => s + t.seconds, 0);
+  const threadUse = use.map((t) => (t.seconds > windowSeconds ? { ...t, seconds: windowSeconds } : t));
+  const capped = threadUse.reduce((s, t) => s + t.seconds, 0);
+  const k = raw > 0 ? capped / raw : 1;
+  const scaled = Object.fromEntries(Object.entries(cpuNodes).map(([n, x]) => [n, x * k]));
+  return { cpu: capped / windowSeconds, threadUse, cpuNodes: scaled };
 }

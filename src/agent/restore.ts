@@ -64,8 +64,14 @@ function interrupted(m: PageMoveEntry, log: RestoreOptions['log']): PageMoveEntr
   return { ...m, state: 'interrupted' };
 }
 
-/** Restores one agent change set; every step is saved, so an interrupted restore can run again. */
+/**
+ * Restores one agent change set: every affinity and value first, then the lines that say so and
+ * one journal write of the outcome (what a stop waits for is the putting back). An interrupted
+ * restore runs again as a whole: a thread or a value already back is only recorded.
+ */
 export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions): RestoreResult {
+  const said: string[] = [];
+  const say = (line: string) => void said.push(line);
   let threads = [...(cs.threads ?? [])];
   const failures: string[] = [];
   let restored = 0;
@@ -80,14 +86,14 @@ export function restoreAgentSet(sys: System, cs: ChangeSet, opts: RestoreOptions
     else gone++;
     threads = threads.map((t) => (t === e ? { ...t, state: 'restored' as const } : t));
   }
-  if (restored > 0)
-    opts.log?.(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
-  const moves = cs.moves?.map((m) => (m.state === 'moving' ? interrupted(m, opts.log) : m));
+  if (restored > 0) say(`restored the CPU affinity of ${restored} thread(s)${gone > 0 ? ` (${gone} had exited)` : ''}`);
+  const moves = cs.moves?.map((m) => (m.state === 'moving' ? interrupted(m, say) : m));
   const undo = undoChangeSet(
     sys,
     { ...cs, threads, ...(moves ? { moves } : {}) },
-    { stateDir: opts.stateDir, log: opts.log },
+    { stateDir: opts.stateDir, log: say, journalEachStep: false },
   );
+  for (const line of said) opts.log?.(line);
   let final = undo.changeSet;
   let journalError = undo.journalError;
   if (failures.length > 0) {

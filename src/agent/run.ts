@@ -19,6 +19,8 @@ import type { ThreadOps } from './ops.js';
 import { AgentPass } from './pass.js';
 import { pendingAgentSets, restoreAgentSet } from './restore.js';
 import { ProcessWatch } from './watch.js';
+import { nextCollectMs } from '../policy/agent/watch.js';
+import { type EventBatch, openProcessEvents, type ProcessEventSource } from './proc_events.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
 export interface SignalSource {
@@ -53,6 +55,11 @@ export interface RunDeps {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called once the baseline is taken (tests and the CLI's readiness line). */
   readonly onReady?: () => void;
+  /**
+   * The process events the watch waits on (tests pass a fake source); default the kernel's proc
+   * connector on the live system, none on a snapshot or fixture (nothing starts there).
+   */
+  readonly events?: ((collectMs: number) => ProcessEventSource) | null;
   /** Paces a full garbage collection after each pass (src/runtime/heap_pace.ts); none in tests unless given. */
   readonly heap?: { afterPass(nowMs: number): unknown } | null;
 }
@@ -96,6 +103,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
   deps.signals.on('SIGTERM', onTerm);
   deps.signals.on('SIGHUP', onHup);
   let journal: AgentJournal | null = null;
+  let watch: Watching | null = null;
   let failed = false;
   try {
     journal = cfg.advise ? null : startJournal(cfg, deps, now());
@@ -117,20 +125,16 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     });
     await pass.run(now());
     deps.heap?.afterPass(now());
+    watch = startWatch(cfg, deps, now);
+    pass.watching = watch !== null;
     deps.onReady?.();
     // The sleep between passes: --interval, stretched while passes find nothing to do (policy/agent/interval.ts).
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
     let interval: number | null = null;
-    const watch = startWatch(cfg, deps, now);
     for (let first = true; !stop.signal.aborted; first = false) {
       const short = (first || pass.wantsShortWindow) && !cfg.once;
       const ms = short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs);
-      const woken = await sleepWatched(ms, {
-        sleep,
-        signal: stop.signal,
-        watch,
-        everyMs: cfg.watchMs,
-      });
+      const woken = await sleepWatched(ms, { sleep, signal: stop.signal, watch, everyMs: cfg.watchMs, now });
       if (stop.signal.aborted) break;
       // A new process at --min-rss: judged from now (a pass that takes its baseline, then a short window).
       if (woken) interval = null;
@@ -146,7 +150,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
         deps.metrics?.passFailed();
         deps.log(`${failureLine('a pass', e, { stack: Boolean(process.env.NUMAKIT_DEBUG) })} (the agent goes on)`);
       }
-      deps.heap?.afterPass(now());
+      // A stopped pass goes straight to the restore (a full collection can take a while).
+      if (!stop.signal.aborted) deps.heap?.afterPass(now());
       if (cfg.once) break;
     }
   } catch (e) {
@@ -156,41 +161,87 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     deps.signals.off('SIGINT', onInt);
     deps.signals.off('SIGTERM', onTerm);
     deps.signals.off('SIGHUP', onHup);
+    watch?.events.close();
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
 }
 
-/** The watch between passes (none with --watch 0 or --once), after its first look: where the pid counter stands. */
-function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): { tick(): boolean } | null {
-  if (cfg.watchMs <= 0 || cfg.once) return null;
-  const w = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
-  w.tick(now());
-  return { tick: () => w.tick(now()) };
+/** The watch: the process events and what it makes of them. */
+export interface Watching {
+  readonly events: Pick<ProcessEventSource, 'wait' | 'collectFor' | 'close'>;
+  readonly watch: Pick<ProcessWatch, 'see' | 'following' | 'lastCounted'>;
+  /** The window the next batch is collected for, and when the last batch came (policy/agent/watch.ts nextCollectMs). */
+  collectMs: number;
+  lastBatchAt: number;
 }
 
 /**
- * The sleep between passes, in steps of --watch with a look for new processes after each (none
- * with --watch 0): resolves true as soon as one is worth a pass, false at the end of the sleep.
+ * The watch between passes (none with --watch 0 or --once, on a snapshot, or without the
+ * process events: the line says why, and the passes find new processes).
+ */
+function startWatch(cfg: AgentConfig, deps: RunDeps, now: () => number): Watching | null {
+  if (cfg.watchMs <= 0 || cfg.once) return null;
+  const open = deps.events !== undefined ? deps.events : deps.root.isReal ? openProcessEvents : null;
+  if (open === null) return null;
+  let events: ProcessEventSource;
+  try {
+    events = open(cfg.watchMs);
+  } catch (e) {
+    deps.log(watchOffLine(cfg, (e as Error).message));
+    return null;
+  }
+  const watch = new ProcessWatch(deps.root, { ...cfg, pageSize: deps.pageSize, selfPid: deps.selfPid ?? process.pid });
+  watch.see(null, now());
+  return { events, watch, collectMs: cfg.watchMs, lastBatchAt: now() };
+}
+
+/**
+ * Why the watch is off, and what that costs: the agent falls back to its passes, so a new process
+ * waits for the next one (up to --max-interval after it starts) instead of about --watch.
+ */
+export function watchOffLine(cfg: Pick<AgentConfig, 'intervalMs' | 'maxIntervalMs' | 'watchMs'>, why: string): string {
+  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  return `the watch between passes is off: cannot subscribe to the kernel's process events (${why}; it needs CAP_NET_ADMIN and AF_NETLINK); falling back to the passes: a new process is seen up to ${s(maxIntervalOf(cfg))} after it starts instead of about ${s(cfg.watchMs)}`;
+}
+
+/**
+ * The sleep between passes, woken by the process events: it waits for new processes (no wake-up
+ * while none starts) and, while it follows young ones, looks again every --watch. Resolves true
+ * as soon as one is worth a pass, false at the end of the sleep.
  */
 export async function sleepWatched(
   ms: number,
   o: {
     sleep: (ms: number, signal: AbortSignal) => Promise<void>;
     signal: AbortSignal;
-    watch: { tick(): boolean } | null;
+    watch: Watching | null;
     everyMs: number;
+    now: () => number;
   },
 ): Promise<boolean> {
   if (o.watch === null || o.everyMs <= 0) {
     await o.sleep(ms, o.signal);
     return false;
   }
-  for (let left = ms; left > 0 && !o.signal.aborted; left -= o.everyMs) {
-    await o.sleep(Math.min(left, o.everyMs), o.signal);
-    if (!o.signal.aborted && o.watch.tick()) return true;
+  const end = o.now() + ms;
+  for (let left = ms; left > 0 && !o.signal.aborted; left = end - o.now()) {
+    const step = o.watch.watch.following > 0 ? Math.min(left, o.everyMs) : left;
+    const batch: EventBatch = await o.watch.events.wait(step, o.signal);
+    if (o.signal.aborted) return false;
+    const woken = o.watch.watch.see(batch, o.now());
+    if (batch !== null) pace(o.watch, o.now(), o.everyMs);
+    if (woken) return true;
   }
   return false;
+}
+
+/** The next batch's window: longer while batches hold only processes dropped at their first look (churn). */
+function pace(w: Watching, nowMs: number, watchMs: number): void {
+  const quiet = nowMs - w.lastBatchAt > 4 * w.collectMs;
+  w.collectMs = nextCollectMs(w.collectMs, { counted: w.watch.lastCounted > 0, quiet, watchMs });
+  w.lastBatchAt = nowMs;
+  w.events.collectFor(w.collectMs);
 }
 
 /** On exit: --once keeps its changes (status applied); otherwise everything is put back. */

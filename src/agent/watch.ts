@@ -1,7 +1,7 @@
-// The agent's watch between passes (policy/agent/watch.ts says what it reads and why): one read
-// of /proc/loadavg a tick while no process is created, and when some are, one read of the stat
-// of each new one (and of the young ones it follows). tick() says whether a process became worth
-// a pass: then the agent runs one at once, not at the end of its sleep.
+// The agent's watch between passes (policy/agent/watch.ts says what it reads and why): the
+// process events (proc_events.ts) bring the pids of new processes; one read of the stat of each
+// (and of the young ones it follows, each --watch). see() says whether a process became worth a
+// pass: then the agent runs one at once, not at the end of its sleep.
 import {
   followTicks,
   newPids,
@@ -12,13 +12,22 @@ import {
 } from '../policy/agent/watch.js';
 import { namedOut } from '../policy/agent/candidates.js';
 import type { PolicyOptions } from '../policy/agent/types.js';
-import { KeptFile } from '../sysfs/kept_file.js';
 import { listPids, readCmdline } from '../sysfs/proc_list.js';
-import { parseLastPid } from '../sysfs/proc_loadavg.js';
+import type { EventBatch } from './proc_events.js';
 import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { readUptime } from '../sysfs/proc_uptime.js';
 import type { SysRoot } from '../sysfs/root.js';
+
+/** A first look judges CPU over the process's life only once it has lived this long. */
+const MIN_LIFE_SECONDS = 0.5;
+
+/** The last `max` pids of a batch (the newest forks), newest first. */
+function newestFirst(pids: readonly number[], max: number): number[] {
+  const out: number[] = [];
+  for (let i = pids.length - 1; i >= 0 && out.length < max; i--) if (!out.includes(pids[i]!)) out.push(pids[i]!);
+  return out;
+}
 
 export interface WatchOptions extends WatchBars, Pick<PolicyOptions, 'include' | 'exclude'> {
   readonly pageSize: number;
@@ -35,24 +44,23 @@ interface Followed {
 }
 
 export class ProcessWatch {
-  private readonly loadavg: KeptFile;
   private readonly stats: ProcStatFiles;
   private readonly st: StatFields = { cpuTicks: 0, startTicks: 0, threads: 0, rssPages: 0, vsizeBytes: 0, faults: 0 };
-  private last: number | null = null;
-  /** The pids of the last listing of /proc; null before the first. */
+  /** The pids of the last listing of /proc (after lost events); null before the first. */
   private listed: ReadonlySet<number> | null = null;
   private readonly young = new Map<number, Followed>();
   private readonly maxTicks: number;
   /** /proc/uptime this tick, read for the first process old enough to ask (undefined: not yet). */
   private uptime: number | null | undefined;
-  /** Processes read in the last tick (tests and the bench: what a tick cost). */
+  /** Processes read in the last look (tests and the bench: what a look cost). */
   lastReads = 0;
+  /** New processes the last look kept (followed, or woke the agent): 0 when all were dropped at once. */
+  lastCounted = 0;
 
   constructor(
     private readonly root: SysRoot,
     private readonly o: WatchOptions,
   ) {
-    this.loadavg = new KeptFile(root, 'proc/loadavg');
     this.stats = new ProcStatFiles(root);
     this.maxTicks = followTicks(o);
   }
@@ -62,36 +70,35 @@ export class ProcessWatch {
     return this.young.size;
   }
 
-  /** One look at `nowMs`; true when a new process is large, busy and old enough now (a pass should run now). */
-  tick(nowMs: number): boolean {
+  /**
+   * One look at `nowMs`, with what the process events brought since the last (null: nothing,
+   * only the followed ones are read again; 'lost': some forks were dropped, /proc is listed).
+   * True when a process is large, busy and old enough now (a pass should run now).
+   */
+  see(batch: EventBatch, nowMs: number): boolean {
     this.lastReads = 0;
+    this.lastCounted = 0;
     this.uptime = undefined;
-    const last = this.lastPid();
     let wake = false;
     for (const [pid, f] of this.young) {
       if (++f.ticks > this.maxTicks) this.drop(pid);
       else wake = this.look(pid, f, nowMs) || wake;
     }
-    // No pid allocated since the last look (without /proc/loadavg: always listed): nothing new.
-    if (last !== null && last === this.last) return wake;
-    this.last = last;
-    const listed = listPids(this.root);
-    const before = this.listed;
-    this.listed = new Set(listed);
-    if (before !== null)
-      for (const pid of newPids(listed, before, WATCH_NEW_MAX))
-        if (!this.young.has(pid)) wake = this.look(pid, null, nowMs) || wake;
+    const fresh = batch === 'lost' ? this.listNew() : batch === null ? [] : newestFirst(batch, WATCH_NEW_MAX);
+    for (const pid of fresh) {
+      if (this.young.has(pid)) continue;
+      wake = this.look(pid, null, nowMs) || wake;
+      if (wake || this.young.has(pid)) this.lastCounted++;
+    }
     return wake;
   }
 
-  private lastPid(): number | null {
-    const text = this.loadavg.read();
-    if (text === null) return null;
-    try {
-      return parseLastPid(text);
-    } catch {
-      return null; // an odd line: this tick looks at the followed ones only
-    }
+  /** The processes in /proc the last listing did not hold (at the first, the newest of all). */
+  private listNew(): number[] {
+    const listed = listPids(this.root);
+    const before = this.listed ?? new Set<number>();
+    this.listed = new Set(listed);
+    return newPids(listed, before, WATCH_NEW_MAX);
   }
 
   /** Stops following a process (its stat file, kept open while it is followed, is closed). */
@@ -105,6 +112,25 @@ export class ProcessWatch {
     return this.uptime === null ? null : this.uptime - start / CLOCK_TICKS_PER_SECOND;
   }
 
+  /**
+   * CPUs it used: since the last look; at its first, over its life when it has lived at least
+   * half a second (the events bring a process a --watch after its fork), else unknown. Never
+   * more than its threads can use.
+   */
+  private cpuOf(f: Followed | null, start: number, nowMs: number): number | null {
+    const threads = Math.max(1, this.st.threads);
+    if (f !== null) {
+      const seconds = (nowMs - f.atMs) / 1000;
+      return seconds <= 0
+        ? null
+        : Math.min(threads, (this.st.cpuTicks - f.cpuTicks) / CLOCK_TICKS_PER_SECOND / seconds);
+    }
+    const age = this.ageOf(start);
+    return age === null || age < MIN_LIFE_SECONDS
+      ? null
+      : Math.min(threads, this.st.cpuTicks / CLOCK_TICKS_PER_SECOND / age);
+  }
+
   /** Reads one process's stat: true when it wakes the agent; follows it while it is not yet worth a pass. */
   private look(pid: number, f: Followed | null, nowMs: number): boolean {
     this.lastReads++;
@@ -114,12 +140,12 @@ export class ProcessWatch {
       return false;
     }
     const start = this.st.startTicks;
-    const seconds = f === null ? 0 : (nowMs - f.atMs) / 1000;
+    const rssBytes = this.st.rssPages * this.o.pageSize;
     const verdict = watchVerdict(
       {
-        rssBytes: this.st.rssPages * this.o.pageSize,
+        rssBytes,
         vsizeBytes: this.st.vsizeBytes,
-        cpu: f === null || seconds <= 0 ? null : (this.st.cpuTicks - f.cpuTicks) / CLOCK_TICKS_PER_SECOND / seconds,
+        cpu: rssBytes < this.o.minRssBytes ? null : this.cpuOf(f, start, nowMs),
         ageSeconds: () => this.ageOf(start),
       },
       this.o,

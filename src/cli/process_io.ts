@@ -47,6 +47,20 @@ export function describeError(e: unknown): { message: string; code: number } {
   return { message: `internal error: ${err?.message ?? String(e)} (NUMAKIT_DEBUG=1 shows where)`, code: 70 };
 }
 
+let promptly: ((code: number) => void) | null = null;
+
+/**
+ * For a daemon whose work is done and said once its command returns (the agent, after its
+ * restore): the process ends then, with `end` (process.exit by default; the agent passes
+ * native/exit_now.ts, which skips Node's teardown too), not once its event loop is empty,
+ * which first tears V8's heap down (hundreds of milliseconds under emulation on a loaded host:
+ * time a supervisor's stop waits). Nothing is lost: stdout and stderr are written synchronously
+ * on Linux (files and pipes), and the command has closed what it opened.
+ */
+export function exitPromptly(end: (code: number) => void = (code) => process.exit(code)): void {
+  promptly = end;
+}
+
 /** The process's end: the exit status main gave, or its error in one line (the stack under NUMAKIT_DEBUG=1). */
 export function exitWith(start: () => Promise<number>): void {
   // EPIPE on stdout (numakit topo | head) is a normal end, not an error (writeStdout says the
@@ -56,12 +70,14 @@ export function exitWith(start: () => Promise<number>): void {
   start().then(
     (code) => {
       process.exitCode = code;
+      if (promptly) promptly(code);
     },
     (e: unknown) => {
       if (process.env.NUMAKIT_DEBUG) console.error(e);
       const { message, code } = describeError(e);
       process.stderr.write(`numakit: ${message}\n`);
       process.exitCode = code;
+      if (promptly) promptly(code);
     },
   );
 }

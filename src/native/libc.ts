@@ -20,6 +20,8 @@ export const MAP_SHARED = 1;
 
 /** A C function through koffi: any arguments koffi can convert, an int result. */
 type Fn = (...args: unknown[]) => number;
+/** The same, also callable on the libuv pool: `async(...args, (err, result) => ...)`. */
+type AsyncFn = Fn & { async: (...args: unknown[]) => void };
 
 /** Raw bindings. Integer results are C return values; failures leave errno set. */
 export interface Libc {
@@ -54,9 +56,19 @@ export interface Libc {
   sendto: Fn;
   connect: Fn;
   setsockopt: Fn;
+  /** setsockopt(SO_ATTACH_FILTER): the value is { len, filter: a Buffer of struct sock_filter }. */
+  setsockoptFilter: Fn;
+  bind: Fn;
+  getsockname: Fn;
+  recv: Fn;
   write: Fn;
   read: Fn;
   close: Fn;
+  /** poll(2) on a Buffer of struct pollfd; its `async` waits on the libuv pool. */
+  poll: AsyncFn;
+  pipe2: Fn;
+  /** _exit(2): the process ends here, nothing run or joined on the way. */
+  _exit: (status: number) => void;
 }
 
 // Numbers from the kernel's syscall tables: arch/x86/entry/syscalls/syscall_64.tbl and
@@ -133,6 +145,8 @@ function bind(): Libc {
     throw new NativeUnsupportedError(`NUMA syscalls need Linux, not ${process.platform}`);
   const koffi = loadKoffi();
   const lib = koffi.load('libc.so.6');
+  // A classic BPF program (SO_ATTACH_FILTER): its length and a pointer to its instructions.
+  koffi.struct('sock_fprog', { len: 'uint16_t', filter: 'void *' });
   // glibc's syscall() is variadic; on x86_64 and aarch64 Linux a variadic callee reads integer
   // and pointer arguments from the same registers as a fixed one, so each syscall gets its
   // own fixed prototype (cheaper than koffi's variadic calls, which need types per call).
@@ -178,9 +192,16 @@ function bind(): Libc {
     sendto: lib.func('long sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen)'),
     connect: lib.func('int connect(int fd, const void *addr, uint32_t len)'),
     setsockopt: lib.func('int setsockopt(int fd, int level, int name, const void *value, uint32_t len)'),
+    setsockoptFilter: lib.func('int setsockopt(int fd, int level, int name, const sock_fprog *value, uint32_t len)'),
+    bind: lib.func('int bind(int fd, const void *addr, uint32_t len)'),
+    getsockname: lib.func('int getsockname(int fd, _Out_ void *addr, _Inout_ uint32_t *len)'),
+    recv: lib.func('long recv(int fd, _Out_ void *buf, size_t len, int flags)'),
     write: lib.func('long write(int fd, const void *buf, size_t count)'),
     read: lib.func('long read(int fd, _Out_ void *buf, size_t count)'),
     close: lib.func('int close(int fd)'),
+    poll: lib.func('int poll(void *fds, unsigned long nfds, int timeout)') as unknown as AsyncFn,
+    pipe2: lib.func('int pipe2(_Out_ int *fds, int flags)'),
+    _exit: lib.func('void _exit(int status)') as unknown as (status: number) => void,
   };
   return real;
 }

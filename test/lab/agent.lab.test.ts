@@ -35,6 +35,8 @@ interface Measured {
   affinityAfterExit: Record<string, Record<string, string>>;
   exitCode: number | null;
   log: string;
+  /** The least free memory each node had while measured (MiB). */
+  nodeFreeMinMiB: Record<string, number>;
 }
 
 function json<T>(run: SectionsRun, name: string): T {
@@ -74,6 +76,19 @@ describe('numakit agent in a 4node-asym guest', () => {
         cgroup: scenario('cgroup', `--mib 64 --timeout 90 --agent '--unit cgroup --include ^/lab/app$'`),
         // A budget of 20 MB/s makes the 200 MB move last 10 s: the SIGTERM comes 1 s into it.
         sigterm: scenario('sigterm-mid', `--mib 200 --timeout 90 ${ONLY} --max-migrate-mbps 20'`),
+        // Where moving is waste, the agent first (in service, its defaults: the watch on), and its
+        // cost idle against numad's, each a few seconds (churn stays in the bench:
+        // bench/agent-vs-numad.mjs, docs/agent.md "Scenarios"). A busy 64 MB process that exits
+        // 2.5 s after it started:
+        burst: scenario('burst', `--mib 64 --burst 2.5 ${ONLY}'`),
+        // Three busy processes of 140 MB (420 MB: more than a 384 MiB node), memory on nodes 1,
+        // 2 and 3, all started on node 0's CPU (numad's own job), the agent first:
+        fill: scenario('fill', `--mib 140 --timeout 60 --tuner-first ${ONLY}'`),
+        // 500 MB, more than a node, its memory on nodes 1 and 2, started on node 0:
+        large: scenario('large', `--mib 500 --timeout 40 --tuner-first ${ONLY}'`),
+        // The agent's CPU over 15 s idle (from ready), and numad's in the same guest:
+        idle: scenario('idle', `--timeout 15 --tuner-first ${ONLY}'`),
+        numadidle: `node ${guestHelper('agent_scenario.mjs')} numad idle --timeout 15 --tuner-first`,
       },
       { timeoutMs: 1_500_000 },
     );
@@ -231,5 +246,47 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.doesNotMatch(r.log, /error in a pass|Error:|at .*\.js:\d+/);
     const mine = decisions(r.log).filter((x) => x.pid === r.pid);
     assert.equal(mine.length, 1, r.log);
+  });
+
+  // todo: in the bench's guest with these sizes (2026-12-04 14:10 UTC, host load 28) the second
+  // process's memory node read about half busy (unbound Node processes: most likely the agent's
+  // own passes and the measuring helper), so it did not fit and its 149 MiB were to be copied to
+  // an idle node, at 8 pages a second at that load; with 1000 MiB nodes and 3 x 400 MB it held
+  // (each on its memory's node, 41 pages moved). docs/agent.md, session 7.
+  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', {
+    todo: "the others, busy and unbound, make each one's memory node read busy: its memory is copied to an idle node instead",
+  }, () => {
+    const r = json<Measured>(run, 'fill');
+    const finals = Object.entries(r.final);
+    assert.equal(finals.length, 3);
+    for (const [name, f] of finals) assert.ok(f.locality >= 0.95, `${name}: ${JSON.stringify(f)}\n${r.log}`);
+    const nodes = finals.map(([, f]) => f.runNodes.join(','));
+    assert.equal(new Set(nodes).size, 3, `each on a node of its own (none starves one): ${nodes}\n${r.log}`);
+    // Threads went to the memory: a few pages (the Node runtime's own) at most, not a process's.
+    assert.ok(r.pagesMoved < 140 * 256 * 0.1, `${r.pagesMoved} pages moved\n${r.log}`);
+    for (const [n, mib] of Object.entries(r.nodeFreeMinMiB)) assert.ok(mib >= 16, `node ${n} down to ${mib} MiB free`);
+  });
+
+  it('larger than a node: its threads go to the node holding most of its memory, nothing copied, no move back and forth', () => {
+    const r = json<Measured>(run, 'large');
+    const f = r.final['busy']!;
+    const moves = decisions(r.log).filter((x) => ['moved', 'partial', 'stopped'].includes(x.outcome));
+    assert.ok(moves.length <= 1, `moved ${moves.length} times\n${r.log}`);
+    assert.ok(r.pagesMoved < 500 * 256 * 0.1, `${r.pagesMoved} pages moved\n${r.log}`);
+    assert.ok(f.locality >= 0.5, `${JSON.stringify(f)}\n${r.log}`);
+  });
+
+  it('burst: a busy process that exits 2.5 s after it started is not moved', () => {
+    const r = json<{ movedIt: boolean; pagesWhileAlive: number; livedSeconds: number; log: string }>(run, 'burst');
+    assert.equal(r.movedIt, false, r.log);
+    assert.ok(r.pagesWhileAlive < 64 * 256 * 0.1, `${r.pagesWhileAlive} pages moved while it lived\n${r.log}`);
+  });
+
+  it('idle: the agent, its watch on, costs no more CPU than numad idle in the same guest', () => {
+    const cpu = (name: string) => json<{ tunerCpuManaging: number }>(run, name).tunerCpuManaging;
+    const [idle, numad] = [cpu('idle'), cpu('numadidle')];
+    // A few clock ticks (10 ms each) of slack: both are a few ticks over 15 s, and numad's varies
+    // run to run (0.08-0.15 CPU s over 30 s in the same guest).
+    assert.ok(idle <= numad + 0.05, `CPU s over 15 s: agent ${idle}, numad ${numad}`);
   });
 });

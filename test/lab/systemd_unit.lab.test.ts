@@ -127,8 +127,8 @@ describe('the shipped agent unit under systemd (2node guest, systemd as PID 1)',
     assert.equal(v.get('started_ActiveState'), 'active', out);
     assert.equal(v.get('started_SubState'), 'running', out);
     assert.ok((v.get('started_StatusText') ?? '') !== '', `no STATUS= from the agent:\n${out}`);
-    // CAP_SYS_PTRACE (19), CAP_SYS_ADMIN (21), CAP_SYS_NICE (23) and nothing else.
-    assert.match(out, /^CapBnd:\s+0000000000a80000$/m, out);
+    // CAP_NET_ADMIN (12), CAP_SYS_PTRACE (19), CAP_SYS_ADMIN (21), CAP_SYS_NICE (23) and nothing else.
+    assert.match(out, /^CapBnd:\s+0000000000a81000$/m, out);
     assert.match(out, /^NoNewPrivs:\s+1$/m, out);
     assert.match(out, /^Seccomp:\s+2$/m, out);
   });
@@ -149,6 +149,8 @@ describe('the shipped agent unit under systemd (2node guest, systemd as PID 1)',
     for (const l of out.split('\n').filter((x) => line.test(x) || x.startsWith('progress: '))) t.diagnostic(l);
     assert.ok(after.n0 - before.n0 >= 1024, `not even 4 MiB of it reached node 0:\n${out}`);
     assert.doesNotMatch(out, /EPERM|EACCES|Operation not permitted/, out);
+    // The unit grants what the watch needs (CAP_NET_ADMIN, AF_NETLINK): it is on, not fallen back to the passes.
+    assert.doesNotMatch(out, /the watch between passes is off/, out);
     assert.equal(v.get('moved_ActiveState'), 'active', out);
     assert.equal(v.get('moved_NRestarts'), '0', out);
     const ping = Number(v.get('moved_WatchdogTimestampMonotonic'));

@@ -8,6 +8,7 @@ import { requireRealRoot } from '../../sysfs/root.js';
 import { DEFAULT_AGENT, maxIntervalOf, type AgentConfig } from '../../agent/config.js';
 import { AGENT_KEYS, applySettings, parseConfigFile, RUNNING, type Raw } from './agent_settings.js';
 import type { Context } from '../context.js';
+import { exitPromptly } from '../process_io.js';
 import { stateDirOption } from '../state_dir_option.js';
 import type { Command, ParsedOptions, Values, CommandModule } from '../options.js';
 import { parseOptions } from '../parse_options.js';
@@ -139,6 +140,10 @@ async function run({ values }: ParsedOptions<typeof OPTIONS>, ctx: Context): Pro
   const heap = await heapPacer(ctx);
   // Load koffi now, not at the first move: "ready" then means ready to act (a cold load takes seconds in a slow VM).
   if (!cfg.advise) ops.getAffinity(process.pid);
+  // Once it has put everything back and said so, the process ends at once (a stop is what a
+  // supervisor waits for); with libc loaded, without Node's teardown either (native/exit_now.ts).
+  if (cfg.advise) exitPromptly();
+  else exitPromptly((await import('../../native/exit_now.js')).exitNow);
   try {
     return await runAgent(cfg, {
       root: ctx.root,

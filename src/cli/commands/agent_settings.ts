@@ -202,7 +202,7 @@ export const AGENT_KEYS = {
     type: 'string',
     value: 'DUR',
     group: RUNNING,
-    help: `between passes, look this often for new processes (one read of\n/proc/loadavg while none starts); a large, busy one gets a pass at once\n(e.g. 1s; default off; new processes then wait for the next pass)`,
+    help: `between passes, the kernel's process events wake the agent (none\nwhile no process starts; needs CAP_NET_ADMIN): a new process is looked at\nthis long after it starts, and this often while it is small, idle or young;\na large, busy one gets a pass at once (default 1s; 0: off, new processes\nthen wait for the next pass)`,
     set: (c, v, w) => ({ ...c, watchMs: durationOrZero(v, w) }),
   },
   advise: {

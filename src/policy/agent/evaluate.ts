@@ -5,6 +5,7 @@
 import { locality } from '../locality.js';
 import { chooseL3 } from './l3.js';
 import { distance, NEED_SLACK } from './node_sets.js';
+import { rankThreads } from './threads.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView } from './types.js';
 
 /** Free memory a target node keeps after a migration (bytes), so it is not pushed into reclaim. */
@@ -12,6 +13,20 @@ export const FREE_RESERVE_BYTES = 64 * 1024 * 1024;
 
 /** CPUs a set may lack and still "fit" a process, when sets of equal locality are compared. */
 export const FIT_SLACK = 0.25;
+
+/**
+ * What a set may lack and still fit this process: FIT_SLACK, plus the CPU of its helper threads
+ * (those under half as busy as its busiest: GC, JIT, I/O), up to NEED_SLACK in all. Helpers run
+ * in the gaps of its hot threads or briefly beside them; and on a loaded host (a guest's ticks
+ * land in bursts) a node's idle CPU reads a little low. Without it a Node.js process (one hot
+ * thread, 0.1-0.3 CPU of helpers) did not "fit" the idle one-CPU node holding its memory, while
+ * the node it ran on did (its own use counts as room there), so all its memory was copied to
+ * where it ran instead of its threads going to the memory.
+ */
+export function fitSlack(p: ProcessView): number {
+  if (p.threadUse === undefined || p.windowSeconds <= 0) return FIT_SLACK;
+  return Math.min(NEED_SLACK, FIT_SLACK + rankThreads(p.threadUse, p.windowSeconds).coldCpu);
+}
 
 export interface Scored {
   readonly set: readonly NodeView[];
@@ -21,6 +36,8 @@ export interface Scored {
   /** A split's: what its cold threads reach (the next criterion after reach); a whole placement's: its reach. */
   readonly coldReach?: number;
   readonly spare: number;
+  /** CPUs the set may lack and still fit (FIT_SLACK when absent): fitSlack(). */
+  readonly slack?: number;
   /** The set is exactly where it runs now. */
   readonly here: boolean;
 }
@@ -66,11 +83,16 @@ export function evaluate(
   const ids = new Set(set.map((n) => n.id));
   const cpuNode = new Set(ctx.all.filter((n) => n.cpus.length > 0).map((n) => n.id));
   // Memory on a memory-only node stays there (tiering put it there) unless --promote.
-  const moves =
+  let moves =
     opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
-  const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const free = set.reduce((s, n) => s + n.freeBytes, 0);
-  if (moveBytes > 0 && free - moveBytes < FREE_RESERVE_BYTES * set.length) return null;
+  if (free - moves.reduce((s, n) => s + memOn(p, n), 0) < FREE_RESERVE_BYTES * set.length && moves.length > 0) {
+    // Its memory does not fit the set (a process larger than a node): with --tune both its
+    // threads may still go there, to the part of its memory the set holds, nothing copied.
+    if (opts.tune !== 'both') return null;
+    moves = [];
+  }
+  const moveBytes = moves.reduce((s, n) => s + memOn(p, n), 0);
   const own = (n: NodeView) => (p.windowSeconds > 0 ? (p.cpuNodes[String(n.id)] ?? 0) / p.windowSeconds : 0);
   const avail = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n)), 0);
   const spare = avail - p.cpu;
@@ -109,7 +131,7 @@ export function evaluate(
     localityAfter: total > 0 ? local / total : 0,
   };
   const here = ids.size === ctx.runNodes.length && ctx.runNodes.every((n) => ids.has(n));
-  return { set, placement, reach: total > 0 ? reach / total : 0, spare, here };
+  return { set, placement, reach: total > 0 ? reach / total : 0, spare, slack: fitSlack(p), here };
 }
 
 const bucket = (x: number, step: number) => Math.round(x / step);
@@ -121,8 +143,9 @@ export function better(a: Scored, b: Scored, total: number, opts: PolicyOptions)
   const cold = bucket(b.coldReach ?? b.reach, 0.02) - bucket(a.coldReach ?? a.reach, 0.02);
   if (cold !== 0) return cold;
   // Equally local: a set whose idle CPUs hold its need beats one it would overload (the slack
-  // admits a noisy measurement, not a CPU shared with someone else's busy thread).
-  const fits = Number(b.spare >= -FIT_SLACK) - Number(a.spare >= -FIT_SLACK);
+  // admits a noisy measurement and its helper threads, not a CPU shared with someone else's
+  // busy thread).
+  const fits = Number(b.spare >= -(b.slack ?? FIT_SLACK)) - Number(a.spare >= -(a.slack ?? FIT_SLACK));
   if (fits !== 0) return fits;
   const move = bucket(a.placement.moveBytes / total, 0.05) - bucket(b.placement.moveBytes / total, 0.05);
   if (move !== 0) return move;

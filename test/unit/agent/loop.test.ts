@@ -13,7 +13,7 @@ import { AgentJournal } from '../../../src/agent/journal.js';
 import { AgentPass } from '../../../src/agent/pass.js';
 import { RECHECK_PASSES } from '../../../src/agent/pass_candidates.js';
 import { restoreLeftovers } from '../../../src/agent/restore.js';
-import { runAgent } from '../../../src/agent/run.js';
+import { type RunDeps, runAgent, watchOffLine } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/process_sampler.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
@@ -263,6 +263,80 @@ describe('agent life: the interval', () => {
   });
 });
 
+describe('agent life: the watch', () => {
+  const life = async (events: (stop: (ms: number) => void) => RunDeps['events']) => {
+    const signals = new EventEmitter();
+    let t = 0;
+    const stop = (ms: number) => {
+      t += ms;
+      signals.emit('SIGTERM');
+    };
+    const done = runAgent(cfg({ intervalMs: 40, advise: true }), {
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      selfPid: 99999,
+      clock: fakeClock(),
+      events: events(stop),
+      now: () => t,
+      sleep: async (ms) => {
+        t += ms;
+        signals.emit('SIGTERM');
+      },
+    });
+    return done;
+  };
+
+  it('without the process events (no CAP_NET_ADMIN) the watch is off and the log says why, once', async () => {
+    assert.equal(
+      await life(() => () => {
+        throw new Error('bind(proc connector): Operation not permitted (EPERM)');
+      }),
+      0,
+    );
+    const off = lines.filter((l) => l.includes('the watch between passes is off'));
+    assert.equal(off.length, 1, lines.join('\n'));
+    assert.match(off[0]!, /EPERM.*CAP_NET_ADMIN/);
+    // What the fallback costs, in the same line: the next pass (--max-interval at most) instead of --watch.
+    assert.match(
+      off[0]!,
+      /falling back to the passes: a new process is seen up to \d+(\.\d)? s after it starts instead of about 1 s$/,
+    );
+    assert.equal(off[0]!.split('\n').length, 1);
+  });
+
+  it("the fallback's cost at the defaults: the next pass, up to 15 s, instead of about 1 s", () => {
+    assert.match(watchOffLine(DEFAULT_AGENT, 'x'), / up to 15 s after it starts instead of about 1 s$/);
+    assert.match(
+      watchOffLine({ ...DEFAULT_AGENT, maxIntervalMs: 60_000, watchMs: 500 }, 'x'),
+      / up to 60 s .* about 0.5 s$/,
+    );
+  });
+
+  it('with them: waits on them between passes, and closes them at exit', async () => {
+    const waits: number[] = [];
+    let closed = 0;
+    assert.equal(
+      await life((stop) => () => ({
+        wait: async (ms) => {
+          waits.push(ms);
+          stop(ms);
+          return null;
+        },
+        collectFor: () => {},
+        close: () => void closed++,
+      })),
+      0,
+    );
+    assert.ok(waits.length > 0, 'the sleep waited on the events');
+    assert.equal(closed, 1);
+    assert.ok(!lines.some((l) => l.includes('watch between passes is off')));
+  });
+});
+
 describe('agent life: restore', () => {
   const knob = () => readFileSync(join(m.dir, 'proc/sys/kernel/numa_balancing'), 'utf8').trim();
 
@@ -319,6 +393,7 @@ describe('agent life: restore', () => {
     m.add(busy(200, 'spin', 400, 1, 0));
     const signals = new EventEmitter();
     let t = 0;
+    const collections: number[] = [];
     // The signal arrives while the 3rd batch is in the kernel.
     const ops = {
       ...m.ops,
@@ -337,12 +412,15 @@ describe('agent life: restore', () => {
       now: () => t,
       selfPid: 99999,
       clock: fakeClock(),
+      heap: { afterPass: (at) => void collections.push(at) },
       onReady: () => {
         t = 5000;
         m.tick(5, [1]);
       },
     });
     assert.equal(code, 0);
+    // The heap is paced after the baseline pass only: the stopped pass goes straight to the restore.
+    assert.deepEqual(collections, [0]);
     const text = lines.join('\n');
     assert.match(text, /stopped pid 200 \(spin\).*stopped by a signal: \d+ MiB moved in .* of 400 MiB/, text);
     assert.match(lines.at(-1)!, /^exit: restored 1 thread affinity and .* \d+ ms after SIGTERM$/);

@@ -161,7 +161,7 @@ describe('pacing', () => {
     it(`pauseMs: ${c.name}`, () => assert.equal(pauseMs(c.so, { mbps: c.mbps, cpuShare: c.cpuShare }), c.pause));
 
   const sizes: { name: string; last: { bytes: number; wallMs: number }; mbps: number; next: number }[] = [
-    { name: 'aims at 100 ms at the last speed', last: { bytes: 4 * 1048576, wallMs: 200 }, mbps: 0, next: 2 * 1048576 },
+    { name: 'aims at 50 ms at the last speed', last: { bytes: 4 * 1048576, wallMs: 200 }, mbps: 0, next: 1048576 },
     { name: 'grows at most 4x a step', last: { bytes: 1048576, wallMs: 1 }, mbps: 0, next: 4 * 1048576 },
     { name: 'never past the maximum', last: { bytes: 8 * 1048576, wallMs: 1 }, mbps: 0, next: MAX_BATCH_BYTES },
     {
@@ -170,7 +170,7 @@ describe('pacing', () => {
       mbps: 0,
       next: MIN_BATCH_BYTES,
     },
-    { name: 'at most 100 ms of the rate budget', last: { bytes: 8 * 1048576, wallMs: 10 }, mbps: 20, next: 2e6 },
+    { name: 'at most 50 ms of the rate budget', last: { bytes: 8 * 1048576, wallMs: 10 }, mbps: 20, next: 1e6 },
   ];
   for (const c of sizes)
     it(`nextBatchBytes: ${c.name}`, () => assert.equal(nextBatchBytes(c.last, { mbps: c.mbps, cpuShare: 1 }), c.next));

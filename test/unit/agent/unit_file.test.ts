@@ -41,9 +41,9 @@ it('is Type=notify with a watchdog (the agent sends READY=1 and WATCHDOG=1 itsel
   assert.deepEqual(key('WatchdogSec'), ['30s']);
 });
 
-it('is sandboxed: three capabilities, each justified in a comment; a read-only system but its state and numa_balancing', () => {
+it('is sandboxed: four capabilities, each justified in a comment; a read-only system but its state and numa_balancing', () => {
   const caps = key('CapabilityBoundingSet')[0]!.split(' ');
-  assert.deepEqual(caps, ['CAP_SYS_NICE', 'CAP_SYS_PTRACE', 'CAP_SYS_ADMIN']);
+  assert.deepEqual(caps, ['CAP_SYS_NICE', 'CAP_SYS_PTRACE', 'CAP_SYS_ADMIN', 'CAP_NET_ADMIN']);
   for (const c of caps) assert.match(text, new RegExp(`^#\\s+${c}\\s+\\S`, 'm'), `${c} is explained`);
   assert.deepEqual(key('AmbientCapabilities'), []);
   assert.deepEqual(key('NoNewPrivileges'), ['yes']);
@@ -54,6 +54,12 @@ it('is sandboxed: three capabilities, each justified in a comment; a read-only s
   assert.deepEqual(key('SystemCallFilter')[0], '@system-service @pkey');
   assert.match(key('SystemCallFilter')[1]!, /^~ptrace process_vm_readv process_vm_writev /);
   assert.deepEqual(key('ProtectProc'), [], 'invisible would hide the processes it places');
+});
+
+it("grants what the watch needs: CAP_NET_ADMIN and AF_NETLINK (the kernel's process events), no other address family", () => {
+  assert.ok(key('CapabilityBoundingSet')[0]!.split(' ').includes('CAP_NET_ADMIN'));
+  assert.deepEqual(key('RestrictAddressFamilies')[0]!.split(' '), ['AF_INET', 'AF_INET6', 'AF_UNIX', 'AF_NETLINK']);
+  assert.match(text, /^#.*AF_NETLINK for the process\n?#?\s*events/m);
 });
 
 /** systemd-analyze security --offline=yes UNIT: the overall exposure (0 safe .. 10 unsafe). */
