@@ -2,10 +2,9 @@
 // returns, with its exit status, though something is still pending on the event loop; without
 // it the process waits for the loop to empty, as every other command does.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runUntilDone } from '../../helpers/module_child.js';
 
 const IO = fileURLToPath(new URL('../../../src/cli/process_io.ts', import.meta.url));
 
@@ -21,19 +20,8 @@ async function child(prompt: boolean): Promise<{ code: number | null; ms: number
       process.stdout.write('done\\n');
       return 3;
     });`;
-  const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let limit: NodeJS.Timeout | undefined;
-  p.stdout.on('data', (d) => {
-    out += d;
-    // Killed 2 s after the command returned, if it has not ended by then.
-    if (limit === undefined && out.includes('done')) limit = setTimeout(() => p.kill('SIGKILL'), 2000);
-  });
-  p.stderr.on('data', (d) => (out += d));
-  const [code] = await once(p, 'exit');
-  clearTimeout(limit);
+  // Killed 2 s after the command returned, if it has not ended by then.
+  const { code, out } = await runUntilDone(script, 2000);
   return { code, ms: Number(/lived (\d+) ms/.exec(out)?.[1] ?? Number.NaN), out };
 }
 

@@ -2,10 +2,9 @@
 // whole, though a libuv pool thread is blocked in a system call, which process.exit waits for
 // (Node joins its pool before it exits); with output still queued it falls back to process.exit.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runUntilDone } from '../../helpers/module_child.js';
 import { exitNow } from '../../../src/native/exit_now.js';
 
 const LIBC = fileURLToPath(new URL('../../../src/native/libc.ts', import.meta.url));
@@ -27,20 +26,8 @@ async function child(end: 'exitNow' | 'process.exit'): Promise<{ code: number | 
       process.stdout.write('done\\n');
       ${end === 'exitNow' ? 'exitNow(3)' : 'process.exit(3)'};
     }, 200);`;
-  const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let limit: NodeJS.Timeout | undefined;
-  p.stdout.on('data', (d) => {
-    out += d;
-    // Killed 3 s after it said done, if it has not ended by then.
-    if (limit === undefined && out.includes('done')) limit = setTimeout(() => p.kill('SIGKILL'), 3000);
-  });
-  p.stderr.on('data', (d) => (out += d));
-  const [code] = await once(p, 'exit');
-  clearTimeout(limit);
-  return { code, out };
+  // Killed 3 s after it said done, if it has not ended by then.
+  return runUntilDone(script, 3000);
 }
 
 it('exitNow: ends the process with its status and its output whole while a pool thread is blocked in poll(2)', async () => {
