@@ -3,7 +3,15 @@
 // kernel and everything else on the host. Under a bind policy a full node has no fallback (the
 // kernel OOM-kills rather than use another node's memory), so no plan crosses that line.
 import { num } from './machine.js';
-import type { Commitment, MachineShare, MemoryPlan, MemPolicyKind, NodeMemory, NodeShare } from './types.js';
+import type {
+  Commitment,
+  Derivation,
+  MachineShare,
+  MemoryPlan,
+  MemPolicyKind,
+  NodeMemory,
+  NodeShare,
+} from './types.js';
 
 export const RESERVE_SHARE = 0.1;
 export const RESERVE_MIN_GIB = 2;
@@ -25,17 +33,24 @@ export interface Committed {
   readonly committed: number;
   /** "pool 48 GiB + server 4.8 GiB (10% of the pool, at least 1) = 52.8 GiB" with `names` { main: 'pool', beside: 'server' }. */
   readonly formula: string;
+  /** The plan's derivation of it: `names.what`, the formula, the committed GiB. */
+  readonly derivation: Derivation;
 }
 
 /** The main region plus the process's memory beside it: main + 10%, at least 1 GiB. */
-export function committedWith(mainGiB: number, names: { readonly main: string; readonly beside: string }): Committed {
+export function committedWith(
+  mainGiB: number,
+  names: { readonly what: string; readonly main: string; readonly beside: string },
+): Committed {
   const besideGiB = Math.max(BESIDE_MIN_GIB, mainGiB * BESIDE_SHARE);
   const committed = mainGiB + besideGiB;
+  const formula = `${names.main} ${num(mainGiB)} GiB + ${names.beside} ${num(besideGiB)} GiB (${BESIDE_SHARE * 100}% of the ${names.main}, at least ${BESIDE_MIN_GIB}) = ${num(committed)} GiB`;
   return {
     mainGiB,
     besideGiB,
     committed,
-    formula: `${names.main} ${num(mainGiB)} GiB + ${names.beside} ${num(besideGiB)} GiB (${BESIDE_SHARE * 100}% of the ${names.main}, at least ${BESIDE_MIN_GIB}) = ${num(committed)} GiB`,
+    formula,
+    derivation: { what: names.what, formula, value: `${num(committed)} GiB` },
   };
 }
 

@@ -133,21 +133,14 @@ interface ServerSize {
 
 /** Sizes the server from its pool; refused when it does not fit the budgets of all CPU nodes together. */
 function sizeServer(m: MachineShare, poolBytes: number): { size: ServerSize; derivation: Derivation } {
-  const c = committedWith(poolBytes / GiB, { main: 'pool', beside: 'server' });
+  const c = committedWith(poolBytes / GiB, { what: 'server memory', main: 'pool', beside: 'server' });
   const { mainGiB: poolGiB, besideGiB: serverGiB, committed } = c;
   const room = m.usable.reduce((a, s) => a + Math.max(0, budgetGiB(s.memGiB)), 0);
   if (committed > room)
     throw new UsageError(
       `--buffer-pool ${num(poolGiB)} GiB + ${num(serverGiB)} GiB server = ${num(committed)} GiB does not fit this machine: its CPU nodes can take ${num(room)} GiB after each keeps its reserve (${RESERVE_RULE}); use a smaller pool`,
     );
-  return {
-    size: { poolGiB, serverGiB, committed },
-    derivation: {
-      what: 'server memory',
-      formula: c.formula,
-      value: `${num(committed)} GiB`,
-    },
-  };
+  return { size: { poolGiB, serverGiB, committed }, derivation: c.derivation };
 }
 
 /**

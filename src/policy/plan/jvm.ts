@@ -70,16 +70,9 @@ interface JvmPlacement {
 }
 
 function sizeJvm(heapBytes: number): { size: JvmSize; derivation: Derivation } {
-  const c = committedWith(heapBytes / GiB, { main: 'heap', beside: 'native' });
+  const c = committedWith(heapBytes / GiB, { what: 'JVM memory', main: 'heap', beside: 'native' });
   const { mainGiB: heapGiB, besideGiB: nativeGiB, committed } = c;
-  return {
-    size: { heapGiB, nativeGiB, committed },
-    derivation: {
-      what: 'JVM memory',
-      formula: c.formula,
-      value: `${num(committed)} GiB`,
-    },
-  };
+  return { size: { heapGiB, nativeGiB, committed }, derivation: c.derivation };
 }
 
 function smallestBudget(nodes: readonly NodeShare[]): NodeShare {

@@ -6,7 +6,7 @@ import { BESIDE_MIN_GIB, BESIDE_SHARE, committedWith } from '../../../src/policy
 import { runMain } from '../../helpers/cli.js';
 
 test('committedWith: main + 10%, at least 1 GiB', () => {
-  const names = { main: 'pool', beside: 'server' };
+  const names = { what: 'server memory', main: 'pool', beside: 'server' };
   for (const [main, beside] of [
     [0.5, 1],
     [4, 1],
@@ -36,10 +36,18 @@ async function derivations(args: string[]): Promise<Derivation[]> {
 
 test('plan postgres and plan jvm size the server and the JVM by the same rule', async () => {
   for (const [args, what, names] of [
-    [['postgres', '--buffer-pool', '8g'], 'server memory', { main: 'pool', beside: 'server' }],
-    [['postgres', '--buffer-pool', '40g'], 'server memory', { main: 'pool', beside: 'server' }],
-    [['jvm', '--heap', '8g', '--jar', '/opt/app.jar'], 'JVM memory', { main: 'heap', beside: 'native' }],
-    [['jvm', '--heap', '40g', '--jar', '/opt/app.jar'], 'JVM memory', { main: 'heap', beside: 'native' }],
+    [['postgres', '--buffer-pool', '8g'], 'server memory', { what: 'server memory', main: 'pool', beside: 'server' }],
+    [['postgres', '--buffer-pool', '40g'], 'server memory', { what: 'server memory', main: 'pool', beside: 'server' }],
+    [
+      ['jvm', '--heap', '8g', '--jar', '/opt/app.jar'],
+      'JVM memory',
+      { what: 'JVM memory', main: 'heap', beside: 'native' },
+    ],
+    [
+      ['jvm', '--heap', '40g', '--jar', '/opt/app.jar'],
+      'JVM memory',
+      { what: 'JVM memory', main: 'heap', beside: 'native' },
+    ],
   ] as const) {
     const d = (await derivations([...args])).find((x) => x.what === what);
     const c = committedWith(Number.parseInt(args[2]!, 10), names);
