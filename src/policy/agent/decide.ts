@@ -103,7 +103,10 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
   const weighted = pl.localityAfter - pl.localityNow;
   const gain = pl.split !== undefined && weighted >= 0 ? pl.split.hotLocalityAfter - pl.split.hotLocalityNow : weighted;
   // With a split, "local" is about the hot threads: the cold ones run near, not with, the memory.
+  // A process larger than a node is as local as it can be when no placement gains: its memory
+  // stays where it is, and where it runs holds the most of it.
   const localNow = pl.split?.hotLocalityNow ?? pl.localityNow;
+  const settled = localNow >= LOCAL_ENOUGH || (r.largerThanNode && gain < opts.minGain);
   const acc = accessGain(p, pl);
   const withAccess = (reason: string, change: boolean) =>
     acc === null ? reason : `${reason}; ${accessText(acc, change)}`;
@@ -111,26 +114,28 @@ export function decideOne(p: ProcessView, nodes: readonly NodeView[], opts: Poli
     const byAccess = accessDecision(p, pl, { acc, pageGain: gain }, opts);
     if (byAccess !== null) return byAccess;
   }
-  if (localNow >= LOCAL_ENOUGH && gain < opts.minGain) {
+  if (settled && gain < opts.minGain) {
+    const large = r.largerThanNode ? `larger than any node, nothing copied: ` : '';
     if (boundThere(p, pl))
       return {
         kind: 'skip',
         ...base,
         skip: 'local',
-        reason: withAccess(localReason(pl), false),
+        reason: withAccess(large + localReason(pl), false),
         localityNow: pl.localityNow,
       };
-    // Local but free to wander: bind its threads where its memory is (no memory moves), so the
-    // scheduler cannot drift it away, and so later decisions count its CPU on that node.
+    // Local (or as local as it can be) but free to wander: bind its threads where its memory is
+    // (no memory moves), so the scheduler cannot drift it away, and so later decisions count
+    // its CPU on that node.
     const bind = { ...pl, moveFrom: [], moveBytes: 0, localityAfter: Math.max(pl.localityNow, pl.localityAfter) };
     const what = pl.split
       ? `hot threads ${pct(pl.split.hotLocalityNow)}: bind them to node ${pl.nodes.join(',')} where its memory is, the others to node ${pl.split.coldNodes.join(',')}`
-      : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where its memory is`;
+      : `locality ${pct(pl.localityNow)}: bind its threads to node ${pl.nodes.join(',')} where ${large ? 'most of ' : ''}its memory is`;
     return {
       kind: 'move',
       ...base,
       placement: bind,
-      reason: withAccess(`${what} (tune ${opts.tune})`, false),
+      reason: withAccess(`${large}${what} (tune ${opts.tune})`, false),
       cpu: p.cpu,
     };
   }

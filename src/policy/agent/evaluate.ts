@@ -87,8 +87,8 @@ export function evaluate(
     opts.tune === 'threads' ? [] : memoryNodes(p).filter((n) => !ids.has(n) && (cpuNode.has(n) || opts.promote));
   const free = set.reduce((s, n) => s + n.freeBytes, 0);
   if (free - moves.reduce((s, n) => s + memOn(p, n), 0) < FREE_RESERVE_BYTES * set.length && moves.length > 0) {
-    // Its memory does not fit the set (a process larger than a node): with --tune both its
-    // threads may still go there, to the part of its memory the set holds, nothing copied.
+    // Its memory does not fit the set: with --tune both its threads may still go there, to the
+    // part of its memory the set holds, nothing copied.
     if (opts.tune !== 'both') return null;
     moves = [];
   }
@@ -112,16 +112,7 @@ export function evaluate(
   // thread reaches all of its memory. So locality and reach are what the threads see, on
   // average, once the memory sits where the kernel will put it: a set of two nodes with the
   // memory on one is half local, not "all local to the set".
-  const usable = set.map((n) => ({ n, cpus: n.cpus.filter((c) => p.cpusPermitted.includes(c)).length }));
-  const cpuTotal = usable.reduce((s, u) => s + u.cpus, 0);
-  const mem = memoryAfter(p, moves, [...ids]);
-  let local = 0;
-  let reach = 0;
-  for (const { n, cpus: c } of usable) {
-    const share = cpuTotal > 0 ? c / cpuTotal : 1 / set.length;
-    local += share * (mem.get(n.id) ?? 0);
-    for (const [m, bytes] of mem) reach += (share * bytes * 10) / distance(n, m);
-  }
+  const { local, reach } = spread(p, set, memoryAfter(p, moves, [...ids]));
   const placement: Placement = {
     nodes: [...ids].sort((a, b) => a - b),
     cpus,
@@ -134,13 +125,57 @@ export function evaluate(
   return { set, placement, reach: total > 0 ? reach / total : 0, spare, slack: fitSlack(p), here };
 }
 
+/**
+ * What threads spread over `set` (in proportion to the CPUs they may use on each node) see of
+ * memory placed as `mem`: bytes local, and bytes weighted by 10 / distance (reach).
+ */
+function spread(p: ProcessView, set: readonly NodeView[], mem: ReadonlyMap<number, number>) {
+  const usable = set.map((n) => ({ n, cpus: n.cpus.filter((c) => p.cpusPermitted.includes(c)).length }));
+  const cpuTotal = usable.reduce((s, u) => s + u.cpus, 0);
+  let local = 0;
+  let reach = 0;
+  for (const { n, cpus: c } of usable) {
+    const share = cpuTotal > 0 ? c / cpuTotal : 1 / set.length;
+    local += share * (mem.get(n.id) ?? 0);
+    for (const [m, bytes] of mem) reach += (share * bytes * 10) / distance(n, m);
+  }
+  return { local, reach };
+}
+
+/** What threads on `set` reach of the memory where it is now (nothing moved), whatever the set's idle CPUs. */
+export function reachInPlace(p: ProcessView, set: readonly NodeView[]): number {
+  const total = p.memory.kind === 'ok' ? p.memory.totalBytes : 0;
+  return total > 0 ? spread(p, set, memoryAfter(p, [], [])).reach / total : 0;
+}
+
+/**
+ * No CPU node it may use has room for its memory: for each, its free memory plus what the
+ * process already has there, less FREE_RESERVE_BYTES, is short of the memory that would move
+ * (on CPU nodes; on memory-only nodes too with --promote). A process larger than a node.
+ */
+export function largerThanAnyNode(
+  p: ProcessView,
+  usable: readonly NodeView[],
+  all: readonly NodeView[],
+  opts: PolicyOptions,
+): boolean {
+  const cpuNode = new Set(all.filter((n) => n.cpus.length > 0).map((n) => n.id));
+  const movable = memoryNodes(p)
+    .filter((n) => cpuNode.has(n) || opts.promote)
+    .reduce((s, n) => s + memOn(p, n), 0);
+  return movable > 0 && usable.every((n) => n.freeBytes + memOn(p, n.id) - FREE_RESERVE_BYTES < movable);
+}
+
 const bucket = (x: number, step: number) => Math.round(x / step);
 
+/** Reach as better() compares it (2% steps). */
+export const reachStep = (reach: number) => bucket(reach, 0.02);
+
 export function better(a: Scored, b: Scored, total: number, opts: PolicyOptions): number {
-  const reach = bucket(b.reach, 0.02) - bucket(a.reach, 0.02);
+  const reach = reachStep(b.reach) - reachStep(a.reach);
   if (reach !== 0) return reach;
   // The same for the hot threads: then what the others reach (not splitting wins a tie).
-  const cold = bucket(b.coldReach ?? b.reach, 0.02) - bucket(a.coldReach ?? a.reach, 0.02);
+  const cold = reachStep(b.coldReach ?? b.reach) - reachStep(a.coldReach ?? a.reach);
   if (cold !== 0) return cold;
   // Equally local: a set whose idle CPUs hold its need beats one it would overload (the slack
   // admits a noisy measurement and its helper threads, not a CPU shared with someone else's

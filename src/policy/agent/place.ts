@@ -13,7 +13,14 @@
 // then the strategy: balance = most spare CPU, consolidate = least spare CPU that still fits,
 // then the nodes it runs on now. With --granularity threads, a placement of its hot threads
 // apart from its cold ones (place_split.ts) competes on the same terms.
-import { better, evaluate, type Scored } from './evaluate.js';
+// A process larger than a node (no CPU node has room for its memory: largerThanAnyNode) is
+// placed as with --tune threads: none of its memory is copied, to no set (copying part of it
+// would leave its threads as far from the rest), and its threads go only to a set that reaches
+// the most of its memory where it is; when that set's CPUs cannot hold it this pass, it stays
+// where it is (`no-room`) rather than going to a set holding less, from which the next pass
+// that reads the best set idle would move it again. Once there, nothing beats where it is, and
+// its threads are bound there (decide.ts) as a local process's are.
+import { better, evaluate, largerThanAnyNode, reachInPlace, reachStep, type Scored } from './evaluate.js';
 import { candidateSets } from './node_sets.js';
 import { placeSplit } from './place_split.js';
 import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from './types.js';
@@ -21,7 +28,13 @@ import type { NodeView, Placement, PolicyOptions, ProcessView, SkipReason } from
 export { FIT_SLACK, FREE_RESERVE_BYTES, remapNode } from './evaluate.js';
 
 export type PlaceResult =
-  | { readonly ok: true; readonly placement: Placement; readonly spare: number }
+  | {
+      readonly ok: true;
+      readonly placement: Placement;
+      readonly spare: number;
+      /** No node has room for its memory: the placement is the most its threads reach of it where it is. */
+      readonly largerThanNode: boolean;
+    }
   | { readonly ok: false; readonly skip: SkipReason; readonly reason: string };
 
 /** The CPU nodes the process may use: CPUs it is permitted, memory in its Mems_allowed. */
@@ -43,9 +56,16 @@ export function place(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOp
     opts.tune === 'pages'
       ? [usable.filter((n) => runNodes.includes(n.id))].filter((s) => s.length > 0)
       : candidateSets(usable, p.cpu, runNodes);
-  const scored = sets.map((s) => evaluate(p, s, { all: nodes, runNodes }, opts)).filter((s): s is Scored => s !== null);
-  const split = placeSplit(p, { all: nodes, usable, runNodes }, sets[0]?.length ?? 0, opts);
+  const large = opts.tune !== 'pages' && largerThanAnyNode(p, usable, nodes, opts);
+  const o: PolicyOptions = large ? { ...opts, tune: 'threads' } : opts;
+  let scored = sets.map((s) => evaluate(p, s, { all: nodes, runNodes }, o)).filter((s): s is Scored => s !== null);
+  const split = placeSplit(p, { all: nodes, usable, runNodes }, sets[0]?.length ?? 0, o);
   if (split !== null) scored.push(split);
+  if (large && sets.length > 0) {
+    const most = bestInPlace(p, sets);
+    scored = scored.filter((s) => reachStep(s.reach) >= reachStep(most.reach));
+    if (scored.length === 0) return { ok: false, skip: 'no-room', reason: waitText(p, most.set, total, runNodes) };
+  }
   if (scored.length === 0) {
     return {
       ok: false,
@@ -54,5 +74,31 @@ export function place(p: ProcessView, nodes: readonly NodeView[], opts: PolicyOp
     };
   }
   const best = scored.sort((a, b) => better(a, b, total, opts))[0]!;
-  return { ok: true, placement: best.placement, spare: best.spare };
+  return { ok: true, placement: best.placement, spare: best.spare, largerThanNode: large };
+}
+
+/** The set whose threads reach the most of its memory where it is (then the fewest nodes, lowest ids). */
+function bestInPlace(p: ProcessView, sets: readonly (readonly NodeView[])[]) {
+  const ranked = sets.map((set) => ({ set, reach: reachInPlace(p, set) }));
+  ranked.sort(
+    (a, b) => reachStep(b.reach) - reachStep(a.reach) || a.set.length - b.set.length || a.set[0]!.id - b.set[0]!.id,
+  );
+  return ranked[0]!;
+}
+
+/** Why a process larger than a node is left where it is this pass. */
+function waitText(p: ProcessView, set: readonly NodeView[], total: number, runNodes: readonly number[]): string {
+  const ids = set.map((n) => n.id);
+  const own = (id: number) => (p.windowSeconds > 0 ? (p.cpuNodes[String(id)] ?? 0) / p.windowSeconds : 0);
+  const idle = set.reduce((s, n) => s + Math.min(n.cpus.length, n.idleCpus + own(n.id)), 0);
+  const held = ids.reduce(
+    (s, id) => s + (p.memory.kind === 'ok' ? (p.memory.nodes[String(id)]?.totalBytes ?? 0) : 0),
+    0,
+  );
+  const where = `node ${ids.join(',')} (${Math.round((100 * held) / total)}% of its memory)`;
+  const here = ids.length === runNodes.length && ids.every((id) => runNodes.includes(id));
+  const cpus = `${p.cpu.toFixed(1)} CPUs, ${idle.toFixed(1)} idle there`;
+  return here
+    ? `larger than any node (${Math.round(total / 1048576)} MiB): nothing copied; its threads stay on ${where} (${cpus})`
+    : `larger than any node (${Math.round(total / 1048576)} MiB): nothing copied; its threads go to ${where} once it has room for its ${cpus} now`;
 }
