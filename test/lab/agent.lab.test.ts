@@ -248,14 +248,9 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(mine.length, 1, r.log);
   });
 
-  // todo: in the bench's guest with these sizes (2026-12-04 14:10 UTC, host load 28) the second
-  // process's memory node read about half busy (unbound Node processes: most likely the agent's
-  // own passes and the measuring helper), so it did not fit and its 149 MiB were to be copied to
-  // an idle node, at 8 pages a second at that load; with 1000 MiB nodes and 3 x 400 MB it held
-  // (each on its memory's node, 41 pages moved). docs/agent.md, session 7.
-  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', {
-    todo: "the others, busy and unbound, make each one's memory node read busy: its memory is copied to an idle node instead",
-  }, () => {
+  // The candidates of a pass are placed as one whole fit (policy/agent/fit.ts): busy, unbound
+  // processes running on each other's memory nodes no longer make those nodes read busy.
+  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', () => {
     const r = json<Measured>(run, 'fill');
     const finals = Object.entries(r.final);
     assert.equal(finals.length, 3);

@@ -8,7 +8,7 @@ import { remoteBytes } from '../locality.js';
 import { type AccessGain, accessGain, accessText } from './access_signal.js';
 import { spend, type Budget, type BudgetOptions } from './budget.js';
 import { memoryPin } from './candidates.js';
-import { fitNote, fitOrder, freeMovers, staysPut, threadsStay, viewFor } from './fit.js';
+import { copyNote, fitNote, fitOrder, freeMovers, staysPut, threadsStay, viewFor } from './fit.js';
 import { place } from './place.js';
 import type { Decision, NodeView, Placement, PolicyOptions, ProcessView } from './types.js';
 
@@ -220,8 +220,7 @@ function fitRound(
       if (next === null) d = budgetSkip(p, d.placement, budget, opts);
       else {
         budget = next;
-        if (d.placement.cpus !== null)
-          d = { ...d, reason: d.reason + fitNote(p, d.placement.nodes, input.processes, stays) };
+        if (d.placement.cpus !== null) d = { ...d, reason: d.reason + moveNotes(p, d.placement, view, input, stays) };
       }
     }
     nodes = d.kind === 'move' ? afterMove(view, p, d.placement) : view;
@@ -229,6 +228,18 @@ function fitRound(
     decisions.push(d);
   }
   return { result: { decisions, budget }, stayed };
+}
+
+/** What the log adds to a move: whose CPU the fit counted as room, and why its memory is copied. */
+function moveNotes(
+  p: ProcessView,
+  pl: Placement,
+  view: readonly NodeView[],
+  input: DecideInput,
+  stays: ReadonlySet<ProcessView>,
+): string {
+  const copy = pl.moveBytes > 0 ? copyNote(p, pl.moveFrom, view) : '';
+  return fitNote(p, pl.nodes, input.processes, stays) + copy;
 }
 
 function budgetSkip(p: ProcessView, pl: Placement, budget: Budget, opts: PolicyOptions): Decision {

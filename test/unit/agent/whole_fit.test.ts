@@ -128,6 +128,12 @@ describe('whole fit: what really does not fit', () => {
     assert.deepEqual(target(12).nodes, [3], 'the next largest keeps its own node');
     assert.deepEqual(target(10).nodes, [0]);
     assert.ok(target(10).moveBytes > 0 && target(12).moveBytes > 0, 'their memory is copied to them');
+    const d10 = byPid(ds, 10);
+    assert.match(
+      d10.reason,
+      /node 1 \(its memory\) had 0\.00 idle CPUs for its 1\.00/,
+      'the log says why its memory is copied',
+    );
     noNodeStarved(ns, ps, ds);
   });
 
