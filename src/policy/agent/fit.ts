@@ -89,12 +89,12 @@ export function fitNote(
 }
 
 /**
- * When its memory is to be copied instead of its threads going to it: how much idle CPU the
- * CPU nodes holding that memory had for it (what made them not fit), for the decision log.
+ * When memory is to be copied instead of its threads going to it: how much idle CPU the CPU
+ * nodes holding that memory had for it (what made them not fit), for the decision log.
  */
 export function copyNote(p: ProcessView, from: readonly number[], nodes: readonly NodeView[]): string {
   const held = nodes.filter((n) => from.includes(n.id) && n.cpus.length > 0);
   if (held.length === 0) return '';
   const idle = held.map((n) => `${Math.min(n.cpus.length, n.idleCpus + ownCpu(p, n.id)).toFixed(2)}`).join(', ');
-  return `; node ${held.map((n) => n.id).join(',')} (its memory) had ${idle} idle CPUs for its ${p.cpu.toFixed(2)}`;
+  return `; node ${held.map((n) => n.id).join(',')}, holding what is copied, had ${idle} idle CPUs for its ${p.cpu.toFixed(2)}`;
 }

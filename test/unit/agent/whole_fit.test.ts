@@ -131,7 +131,7 @@ describe('whole fit: what really does not fit', () => {
     const d10 = byPid(ds, 10);
     assert.match(
       d10.reason,
-      /node 1 \(its memory\) had 0\.00 idle CPUs for its 1\.00/,
+      /node 1, holding what is copied, had 0\.00 idle CPUs for its 1\.00/,
       'the log says why its memory is copied',
     );
     noNodeStarved(ns, ps, ds);
