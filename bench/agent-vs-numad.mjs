@@ -50,6 +50,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// --help: the comment above (the usage), and nothing run: a guest boot is minutes.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const head = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+  const lines = head.slice(
+    1,
+    head.findIndex((l) => l.startsWith('import ')),
+  );
+  process.stdout.write(`${lines.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+  process.exit(0);
+}
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
 const timeout = Number(arg('--timeout', 60));
 // --node-mib: memory of each of the guest's 4 nodes (fill and large must exceed one; smaller sizes

@@ -1,6 +1,7 @@
 // The machine stage of an agent pass: the layout (read again only on hotplug), the CPUs the agent
 // may place on (its own cgroup's cpuset within the nodes' CPUs, logged when it leaves some out),
-// and /proc/stat now; free memory, numastat and idle CPUs (node sampler) only when asked for.
+// and /proc/stat now; free memory, numastat and idle CPUs (node sampler) only when asked for,
+// the agent's own CPU over the window counted idle (self_cpu.ts).
 import { formatCpuList } from '../model/cpuset.js';
 import { readCgroupAllowedCpus } from '../sysfs/cgroup_cpuset.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -13,6 +14,7 @@ import {
   readLayout,
   readMachine,
 } from './machine.js';
+import { SelfCpu } from './self_cpu.js';
 
 /** What a pass knows of the machine. */
 export interface MachineNow {
@@ -20,7 +22,7 @@ export interface MachineNow {
   /** The CPUs the agent places on. */
   readonly cpus: readonly number[];
   readonly nodeIds: readonly number[];
-  /** Free memory, numastat and idle CPUs since the last pass: read at the first call. */
+  /** Free memory, numastat and idle CPUs since the last pass (its own CPU counted idle): read at the first call. */
   readonly reading: () => MachineReading;
 }
 
@@ -32,6 +34,8 @@ export class MachineStage {
   private cpuTimes: CpuReading | null = null;
   /** The log line of the agent's own cpuset, as last logged (null: it restricts nothing). */
   private cpusetLine: string | null = null;
+  /** The agent's own CPU over the window: counted idle (self_cpu.ts). */
+  private readonly self: SelfCpu;
 
   constructor(
     private readonly root: SysRoot,
@@ -39,6 +43,7 @@ export class MachineStage {
     private readonly log: (line: string) => void,
   ) {
     this.files = new MachineFiles(root);
+    this.self = new SelfCpu(root, selfPid);
   }
 
   read(): MachineNow {
@@ -48,13 +53,19 @@ export class MachineStage {
     const before = this.cpuTimes;
     const after = readCpuTimes(this.files);
     this.cpuTimes = after;
+    const nodeOf = new Map(layout.nodes.flatMap((n) => n.cpus.map((c) => [c, n.id] as const)));
+    this.self.read((cpu) => nodeOf.get(cpu));
     let reading: MachineReading | null = null;
     return {
       layout,
       cpus: this.cpus,
       nodeIds: layout.nodes.map((n) => n.id),
-      reading: () => (reading ??= readMachine(this.root, layout, before, after)),
+      reading: () => (reading ??= this.withSelfIdle(readMachine(this.root, layout, before, after), before, after)),
     };
+  }
+
+  private withSelfIdle(r: MachineReading, before: CpuReading | null, after: CpuReading): MachineReading {
+    return { ...r, nodes: this.self.freed(r.nodes, before, after) };
   }
 
   /**

@@ -255,13 +255,14 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(mine.length, 1, r.log);
   });
 
-  // todo: in the bench's guest with these sizes (2026-12-04 14:10 UTC, host load 28) the second
-  // process's memory node read about half busy (unbound Node processes: most likely the agent's
-  // own passes and the measuring helper), so it did not fit and its 149 MiB were to be copied to
-  // an idle node, at 8 pages a second at that load; with 1000 MiB nodes and 3 x 400 MB it held
-  // (each on its memory's node, 41 pages moved). docs/agent.md, session 7.
+  // The candidates of a pass are placed as one whole fit (policy/agent/fit.ts) and the agent's
+  // own CPU counts as idle (self_cpu.ts). It held in a guest at host load 8 (2026-12-04 16:44
+  // UTC: each to its memory's node, 25 pages moved); at load 13-15 it did not, for another
+  // cause: the workloads start seconds apart, so each is placed alone in its pass (the whole fit
+  // has one candidate), and its CPU need read 0.9-1.3 (Node's helper threads at start-up) against
+  // 0.4-0.8 idle on its memory's node, so its memory was copied (docs/agent.md, "Fill: the whole fit").
   it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', {
-    todo: "the others, busy and unbound, make each one's memory node read busy: its memory is copied to an idle node instead",
+    todo: "at host load 13+ its memory's node reads more than half a CPU short of its need (read with its helper threads) and its memory is copied",
   }, () => {
     const r = json<Measured>(run, 'fill');
     const finals = Object.entries(r.final);

@@ -1,12 +1,14 @@
 // One pass of the agent's policy over the candidates (processes that passed screen() and whose
 // numa_maps was read): memory pins, placement, hysteresis (--min-gain), the migration budget.
-// Processes with the most remote memory go first; each move takes its CPU and memory from the
-// target nodes before the next process is placed, so two processes that fit one node each do
-// not both pick the same node. Pure: the clock and the machine come in as data.
+// The candidates are placed as one whole fit (fit.ts): the CPU of those that may move is freed
+// first, then the largest is placed first; each move takes its CPU and memory from the target
+// nodes before the next process is placed, so two processes that fit one node each do not both
+// pick the same node. Pure: the clock and the machine come in as data.
 import { remoteBytes } from '../locality.js';
 import { type AccessGain, accessGain, accessText } from './access_signal.js';
 import { spend, type Budget, type BudgetOptions } from './budget.js';
 import { memoryPin } from './candidates.js';
+import { copyNote, fitNote, fitOrder, freeMovers, staysPut, threadsStay, viewFor } from './fit.js';
 import { place } from './place.js';
 import type { Decision, NodeView, Placement, PolicyOptions, ProcessView } from './types.js';
 
@@ -190,34 +192,69 @@ function accessDecision(
   return null;
 }
 
+/**
+ * The decisions of one pass: the candidates placed as one whole fit (fit.ts), run again with
+ * the processes that stayed counted where they run until every freed process moved.
+ */
 export function decide(input: DecideInput, opts: PolicyOptions): DecideResult {
+  const stays = new Set(input.processes.filter((p) => staysPut(p, opts, LOCAL_ENOUGH)));
+  for (;;) {
+    const round = fitRound(input, opts, stays);
+    const more = round.stayed.filter((p) => !stays.has(p));
+    if (more.length === 0) return round.result;
+    for (const p of more) stays.add(p);
+  }
+}
+
+/** One round of the fit: each candidate decided on the machine the earlier ones left. */
+function fitRound(
+  input: DecideInput,
+  opts: PolicyOptions,
+  stays: ReadonlySet<ProcessView>,
+): { result: DecideResult; stayed: ProcessView[] } {
   const bo: BudgetOptions = { mbps: opts.maxMigrateMbps, burstSeconds: input.intervalSeconds };
-  const ordered = [...input.processes].sort(
-    (a, b) => remoteBytes(b) - remoteBytes(a) || b.rssBytes - a.rssBytes || a.pid - b.pid,
-  );
-  let nodes = input.nodes;
+  let nodes = freeMovers(input.nodes, input.processes, stays);
   let budget = input.budget;
   const decisions: Decision[] = [];
-  for (const p of ordered) {
-    const d = decideOne(p, nodes, opts);
+  const stayed: ProcessView[] = [];
+  for (const p of fitOrder(input.processes, stays, remoteBytes)) {
+    const view = viewFor(nodes, p, !stays.has(p));
+    let d = decideOne(p, view, opts);
     if (d.kind === 'move') {
       const next = spend(budget, d.placement.moveBytes, bo);
-      if (next === null) {
-        decisions.push({
-          kind: 'skip',
-          pid: p.pid,
-          comm: p.comm,
-          ...(p.unit ? { unit: p.unit } : {}),
-          skip: 'budget',
-          reason: `${mib(d.placement.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`,
-          localityNow: d.placement.localityNow,
-        });
-        continue;
+      if (next === null) d = budgetSkip(p, d.placement, budget, opts);
+      else {
+        budget = next;
+        if (d.placement.cpus !== null) d = { ...d, reason: d.reason + moveNotes(p, d.placement, view, input, stays) };
       }
-      budget = next;
-      nodes = afterMove(nodes, p, d.placement);
     }
+    nodes = d.kind === 'move' ? afterMove(view, p, d.placement) : view;
+    if (threadsStay(d)) stayed.push(p);
     decisions.push(d);
   }
-  return { decisions, budget };
+  return { result: { decisions, budget }, stayed };
+}
+
+/** What the log adds to a move: whose CPU the fit counted as room, and why its memory is copied. */
+function moveNotes(
+  p: ProcessView,
+  pl: Placement,
+  view: readonly NodeView[],
+  input: DecideInput,
+  stays: ReadonlySet<ProcessView>,
+): string {
+  const copy = pl.moveBytes > 0 ? copyNote(p, pl.moveFrom, view) : '';
+  return fitNote(p, pl.nodes, input.processes, stays) + copy;
+}
+
+function budgetSkip(p: ProcessView, pl: Placement, budget: Budget, opts: PolicyOptions): Decision {
+  return {
+    kind: 'skip',
+    pid: p.pid,
+    comm: p.comm,
+    ...(p.unit ? { unit: p.unit } : {}),
+    skip: 'budget',
+    reason: `${mib(pl.moveBytes)} to move, budget ${mib(Math.max(0, budget.tokens))} left (--max-migrate-mbps ${opts.maxMigrateMbps})`,
+    localityNow: pl.localityNow,
+  };
 }

@@ -1,0 +1,53 @@
+// The agent's own CPU over the window is no load to fit around (src/agent/self_cpu.ts): its pass
+// ran on the node holding a process's memory, and that process's memory was copied away instead
+// of its threads going to it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_AGENT } from '../../../src/agent/config.js';
+import { AgentJournal } from '../../../src/agent/journal.js';
+import { AgentPass } from '../../../src/agent/pass.js';
+import { busy, eachWithFakeMachine, type FakeMachine, fakeClock } from './tree.js';
+
+const SELF = 4242;
+
+describe("the agent's own CPU", () => {
+  let m: FakeMachine;
+  let stateDir: string;
+  eachWithFakeMachine((machine, d) => {
+    m = machine;
+    stateDir = d;
+  });
+
+  const decide = async (selfBusy: number) => {
+    // The agent itself: 0.7 CPU (its pass) on CPU 1, node 1; the process: memory on node 1, running on node 0.
+    m.add(
+      busy(SELF, 'numakit', 40, 0, 1, {
+        threads: [{ tid: SELF, ticks: 0, cpu: 1, start: 1, cpus: [0, 1, 2, 3], busy: selfBusy }],
+      }),
+    );
+    m.add(busy(200, 'work', 96, 1, 0));
+    const pass = new AgentPass(
+      { ...DEFAULT_AGENT, stateDir, advise: true },
+      {
+        root: m.root,
+        ops: m.ops,
+        journal: new AgentJournal(stateDir, new Date(0)),
+        log: () => {},
+        selfPid: SELF,
+        pageSize: 4096,
+        clock: fakeClock(),
+      },
+    );
+    await pass.run(0);
+    m.tick(1);
+    const ds = await pass.run(1000);
+    const d = ds.find((x) => x.pid === 200);
+    return d?.kind === 'move' ? d : assert.fail(JSON.stringify(ds));
+  };
+
+  it("counts as idle: the process's threads go to its memory's node, nothing copied", async () => {
+    const d = await decide(0.7);
+    assert.deepEqual(d.placement.nodes, [1], d.reason);
+    assert.equal(d.placement.moveBytes, 0, d.reason);
+  });
+});
