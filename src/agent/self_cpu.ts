@@ -3,40 +3,47 @@
 // every process, numa_maps of the candidates, moving memory) runs inside that window on whatever
 // CPU the scheduler gives it; on a small or loaded machine (a guest's vCPU) it reads as a node
 // half busy, and a process whose memory sits there had its memory copied away instead of its
-// threads going to it. Its threads' CPU (utime + stime, by the CPU each last ran on) is read at
-// each pass, a handful of small reads (a Node process has about ten threads).
-import { listTids } from '../sysfs/proc_list.js';
-import { readTaskStat } from '../sysfs/proc_task_stat.js';
+// threads going to it.
+// One read a pass, of its own /proc/PID/stat kept open (one pread): its CPU (utime + stime, all
+// its threads) since the last pass, counted on the node of the CPU its main thread was on at the
+// last pass, where that pass (most of what it did in the window) ran. One read, not one per
+// thread: idle, a pass is most of what the agent costs, and a directory listing plus a dozen
+// opens is a large share of a pass.
+import { KeptFile } from '../sysfs/kept_file.js';
+import { parseTaskStat } from '../sysfs/proc_task_stat.js';
+import { parseOrWarn } from '../sysfs/read_parsed.js';
 import type { SysRoot } from '../sysfs/root.js';
 import type { CpuReading } from './machine.js';
 import type { NodeView } from '../policy/agent/types.js';
 
+/** /proc/PID/stat is one line of about 300 bytes. */
+const STAT_BYTES = 4096;
+
 export class SelfCpu {
-  /** Each of its threads' CPU ticks at the last read. */
-  private ticks = new Map<number, number>();
+  private readonly file: KeptFile;
+  /** Its CPU ticks and its main thread's CPU at the last read. */
+  private last: { ticks: number; cpu: number } | null = null;
   /** Node id -> its ticks between the last two reads. */
   private byNode = new Map<number, number>();
 
   constructor(
     private readonly root: SysRoot,
     private readonly selfPid: number,
-  ) {}
+  ) {
+    this.file = new KeptFile(root, `proc/${selfPid}/stat`, STAT_BYTES);
+  }
 
-  /** Reads its threads now (with /proc/stat, so both cover the same window). */
+  /** Reads its CPU now (with /proc/stat, so both cover the same window). */
   read(nodeOfCpu: (cpu: number) => number | undefined): void {
-    const next = new Map<number, number>();
-    const byNode = new Map<number, number>();
-    for (const tid of listTids(this.root, this.selfPid) ?? []) {
-      const st = readTaskStat(this.root, this.selfPid, tid);
-      if (st === null) continue;
-      next.set(tid, st.cpuTicks);
-      const was = this.ticks.get(tid);
-      const node = nodeOfCpu(st.processor);
-      if (was === undefined || node === undefined || st.cpuTicks <= was) continue;
-      byNode.set(node, (byNode.get(node) ?? 0) + st.cpuTicks - was);
-    }
-    this.ticks = next;
-    this.byNode = byNode;
+    const path = `proc/${this.selfPid}/stat`;
+    const text = this.file.read();
+    const st = text === null ? null : parseOrWarn(this.root, path, text, parseTaskStat);
+    const was = this.last;
+    this.last = st === null ? null : { ticks: st.cpuTicks, cpu: st.processor };
+    this.byNode = new Map();
+    if (st === null || was === null || st.cpuTicks <= was.ticks) return;
+    const node = nodeOfCpu(was.cpu);
+    if (node !== undefined) this.byNode.set(node, st.cpuTicks - was.ticks);
   }
 
   /** The nodes with the agent's own CPU over the window counted idle. */

@@ -16,9 +16,11 @@ export class KeptFile {
   private buf: Buffer | null = null;
   private readonly fast: boolean;
 
+  /** `bufBytes`: the largest text read with one pread (a larger file is read by readText). */
   constructor(
     private readonly root: SysRoot,
     private readonly rel: string,
+    private readonly bufBytes = BUF_BYTES,
   ) {
     this.fast = root.isReal && root.tree === undefined && root.onAccess === undefined;
   }
@@ -28,9 +30,9 @@ export class KeptFile {
     if (this.fast) {
       try {
         this.fd ??= openSync(rootPath(this.root, this.rel), constants.O_RDONLY | constants.O_NONBLOCK);
-        this.buf ??= Buffer.allocUnsafeSlow(BUF_BYTES);
-        const n = readSync(this.fd, this.buf, 0, BUF_BYTES, 0);
-        if (n < BUF_BYTES) return this.buf.toString('utf8', 0, n);
+        this.buf ??= Buffer.allocUnsafeSlow(this.bufBytes);
+        const n = readSync(this.fd, this.buf, 0, this.bufBytes, 0);
+        if (n < this.bufBytes) return this.buf.toString('utf8', 0, n);
       } catch {
         // readText below says what is wrong with it
       }

@@ -45,6 +45,38 @@ describe("the agent's own CPU", () => {
     return d?.kind === 'move' ? d : assert.fail(JSON.stringify(ds));
   };
 
+  it('costs one read of its own stat a pass, none of its threads (idle, a pass is most of what the agent costs)', async () => {
+    m.add(
+      busy(SELF, 'numakit', 40, 0, 1, {
+        threads: Array.from({ length: 11 }, (_, i) => ({
+          tid: SELF + i,
+          ticks: 0,
+          cpu: 1,
+          start: 1,
+          cpus: [0, 1, 2, 3],
+          busy: i === 0 ? 0.05 : 0,
+        })),
+      }),
+    );
+    const read: string[] = [];
+    const root = { ...m.root, onAccess: (_k: string, rel: string) => void read.push(rel) };
+    const pass = new AgentPass(
+      { ...DEFAULT_AGENT, stateDir, advise: true },
+      { root, ops: m.ops, journal: null, log: () => {}, selfPid: SELF, pageSize: 4096, clock: fakeClock() },
+    );
+    for (let i = 0; i < 3; i++) {
+      await pass.run(i * 5000);
+      m.tick(5);
+    }
+    // Its stat: this read and the sampler's stage 1 (which then skips it); never its threads'.
+    const own = read.filter((r) => r.startsWith(`proc/${SELF}/`));
+    assert.deepEqual(
+      own.filter((r) => r.includes('/task')),
+      [],
+    );
+    assert.ok(own.filter((r) => r === `proc/${SELF}/stat`).length <= 2 * 3, own.join(' '));
+  });
+
   it("counts as idle: the process's threads go to its memory's node, nothing copied", async () => {
     const d = await decide(0.7);
     assert.deepEqual(d.placement.nodes, [1], d.reason);
