@@ -256,14 +256,11 @@ describe('numakit agent in a 4node-asym guest', () => {
   });
 
   // The candidates of a pass are placed as one whole fit (policy/agent/fit.ts) and the agent's
-  // own CPU counts as idle (self_cpu.ts). It held in a guest at host load 8 (2026-12-04 16:44
-  // UTC: each to its memory's node, 25 pages moved); at load 13-15 it did not, for another
-  // cause: the workloads start seconds apart, so each is placed alone in its pass (the whole fit
-  // has one candidate), and its CPU need read 0.9-1.3 (Node's helper threads at start-up) against
-  // 0.4-0.8 idle on its memory's node, so its memory was copied (docs/agent.md, "Fill: the whole fit").
-  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', {
-    todo: "at host load 13+ its memory's node reads more than half a CPU short of its need (read with its helper threads) and its memory is copied",
-  }, () => {
+  // own CPU counts as idle (self_cpu.ts). Held in the whole file at host load 1-5.5; at load
+  // 13-15 it did not: the workloads start seconds apart, so each is placed alone in its pass,
+  // and its CPU need read 0.9-1.3 (Node's helper threads at start-up) against 0.4-0.8 idle on
+  // its memory's node, so its memory was copied (docs/agent.md, "Fill: the whole fit").
+  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', () => {
     const r = json<Measured>(run, 'fill');
     const finals = Object.entries(r.final);
     assert.equal(finals.length, 3);
