@@ -105,13 +105,14 @@ export function readCpuCaches(root: SysRoot, ids: readonly number[]): Cache[] {
 
 /**
  * Every present CPU with its node, online flag, L3 and whether the cgroup allows it, and the
- * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them).
+ * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them;
+ * with `cores: false` no CPU's core either: readCpuTopology).
  */
 export function readCpus(
   root: SysRoot,
   sets: CpuSets,
   nodeOf: (cpu: number) => number | null,
-  opts: { caches?: boolean } = {},
+  opts: { caches?: boolean; cores?: boolean } = {},
 ): CpuView {
   const { dirs } = sets;
   const present = new Set(sets.present ?? dirs);
@@ -125,11 +126,10 @@ export function readCpus(
   const caches = opts.caches === false ? [] : readCpuCaches(root, ids);
   const l3 = l3ByCpu(caches);
   const cpus = ids.map((id): Cpu => {
-    const t = readCpuTopology(
-      root,
-      id,
-      known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) },
-    );
+    const t = readCpuTopology(root, id, {
+      ...(known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) }),
+      ...(opts.cores === false ? { cores: false } : {}),
+    });
     return {
       ...t,
       l3: l3.get(id) ?? [],

@@ -127,9 +127,12 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
     );
 }
 
-/** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */
+/**
+ * With `topology`, the caller's discovery of this root now (the overview's) is used, not made
+ * again. Else the layout's, without each core's files: no rule looks at cores.
+ */
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
-  const topology = opts.topology ?? discoverForLayout(root);
+  const topology = opts.topology ?? discoverForLayout(root, { cores: false });
   const nets = topology.devices.filter((d) => d.kind === 'net');
   // One pass of the process sampler: names, sizes, samples and placements all come from it.
   // What doctor places (1 GiB) is at least what it samples (256 MiB), on any machine.

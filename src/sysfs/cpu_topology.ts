@@ -132,11 +132,13 @@ function levelId(
  * One CPU's topology. With `online`, its cpuN/online file is not read. With `known` (the CPUs
  * read so far), a thread sibling of a CPU already read takes its core's ids from it, and a CPU
  * of a package, die or cluster already read its id: the same values the files would give, read once.
+ * With `cores: false` its core is not read (thread_siblings_list, core_id, cluster_id: siblings
+ * [cpu], core and cluster null), only its package and die: three files a core fewer.
  */
 export function readCpuTopology(
   root: SysRoot,
   cpu: number,
-  opts: { known?: KnownCpus; online?: boolean } = {},
+  opts: { known?: KnownCpus; online?: boolean; cores?: boolean } = {},
 ): CpuTopologyRaw {
   const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
@@ -147,15 +149,16 @@ export function readCpuTopology(
   const core = online ? sharer(known, cpu) : undefined;
   // Levels are shared only between online CPUs (an offline CPU has no topology directory on most kernels).
   const shared = online ? known : undefined;
-  const siblings = core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]);
+  const cores = opts.cores !== false;
+  const siblings = core ? core.siblings : ((cores ? readList(root, `${top}/thread_siblings_list`) : null) ?? [cpu]);
   const level = (l: Level) => levelId(root, cpu, { top, level: l, known: shared, coreCpus: siblings.length });
   const t: CpuTopologyRaw = {
     id: cpu,
     online,
     package: core ? core.package : level('package'),
     die: core ? core.die : level('die'),
-    cluster: core ? core.cluster : level('cluster'),
-    core: core ? core.core : readInt(root, `${top}/core_id`),
+    cluster: core ? core.cluster : cores ? level('cluster') : null,
+    core: core ? core.core : cores ? readInt(root, `${top}/core_id`) : null,
     siblings,
   };
   if (known !== undefined && core === undefined) remember(known, t);

@@ -1,0 +1,50 @@
+// What doctor reads beyond each process's stat is what its findings use: no core's files (its
+// rules look at packages and nodes), and the findings are those of the full topology.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { gatherDoctorInput } from '../../../src/discover/doctor_input.js';
+import { discoverForLayout } from '../../../src/discover/topology.js';
+import { doctorProfile } from '../../../src/policy/doctor/profiles.js';
+import { runDoctor } from '../../../src/policy/doctor/rules.js';
+import { profileByName } from '../../../src/policy/knowledge/profiles.js';
+import { openRoot } from '../../../src/sysfs/root.js';
+import type { SysRoot } from '../../../src/sysfs/root.js';
+import { TEST, writeScaleCapture } from '../../fixtures/scale_capture.js';
+
+const base = mkdtempSync(join(tmpdir(), 'numakit-scale-doctor-reads-'));
+writeScaleCapture(base, TEST);
+after(() => rmSync(base, { recursive: true, force: true }));
+
+function counting(pattern: RegExp): { root: SysRoot; reads: string[] } {
+  const reads: string[] = [];
+  const root = {
+    ...openRoot(base),
+    onAccess: (kind: string, rel: string) => {
+      if (kind === 'file' && pattern.test(rel)) reads.push(rel);
+    },
+  };
+  return { root, reads };
+}
+
+async function findings(root: SysRoot, topology?: ReturnType<typeof discoverForLayout>) {
+  const input = await gatherDoctorInput(root, topology === undefined ? {} : { topology });
+  return runDoctor(input, doctorProfile(profileByName('general'), input));
+}
+
+test('doctor reads no core file of any CPU, and finds what it finds with them', async () => {
+  const { root, reads } = counting(
+    /^sys\/devices\/system\/cpu\/cpu\d+\/topology\/(thread_siblings|core_id|cluster_id)/,
+  );
+  const without = await findings(root);
+  assert.deepEqual(reads, []);
+  const full = openRoot(base);
+  const withCores = discoverForLayout(full);
+  assert.ok(
+    withCores.cpus.some((c) => c.core !== null && c.siblings.length === 2),
+    'the capture has cores',
+  );
+  assert.deepEqual(without, await findings(full, withCores));
+});
