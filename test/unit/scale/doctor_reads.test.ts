@@ -1,5 +1,6 @@
 // What doctor reads beyond each process's stat is what its findings use: no core's files (its
-// rules look at packages and nodes), and the findings are those of the full topology.
+// rules look at packages and nodes), and the findings are those of the full topology; no command
+// line.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,4 +48,11 @@ test('doctor reads no core file of any CPU, and finds what it finds with them', 
     'the capture has cores',
   );
   assert.deepEqual(without, await findings(full, withCores));
+});
+
+test('doctor reads no command line: no rule names a process by it', async () => {
+  const { root, reads } = counting(/^proc\/\d+\/cmdline$/);
+  const input = await gatherDoctorInput(root);
+  assert.ok(input.processes.ok && input.processes.value.length > 0, 'processes sampled');
+  assert.deepEqual(reads, []);
 });
