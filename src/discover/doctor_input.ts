@@ -2,6 +2,7 @@
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
 import { DOCTOR_DAEMONS, gathered, missing } from '../model/doctor_input.js';
+import { holdsAll } from '../model/cpuset.js';
 import { largeProcessBytes, MAX_SAMPLED, SAMPLED_BYTES } from '../model/large_process.js';
 import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
@@ -95,6 +96,7 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
 function readPlacements(
   root: SysRoot,
   read: LargeProcesses,
+  t: Topology,
 ): { processes: Gathered<ProcessPlacement[]>; hidden: number; over?: number } {
   if (read.listed === 0)
     return {
@@ -102,7 +104,16 @@ function readPlacements(
       hidden: 0,
     };
   const out: ProcessPlacement[] = [];
+  const online = t.cpus
+    .filter((c) => c.online)
+    .map((c) => c.id)
+    .sort((a, b) => a - b);
   for (const s of read.samples) {
+    // A process that may run on every online CPU is restricted by nothing: its cgroup is not read.
+    if (s.cpusAllowed !== null && holdsAll(s.cpusAllowed, online)) {
+      out.push({ ...s, cpusetCgroup: null });
+      continue;
+    }
     const cg = readCgroupCpuset(root, s.pid);
     // The cgroup restricts the process when its cpuset is what Cpus_allowed_list shows.
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
@@ -141,7 +152,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
   const minBytes = Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes);
   const names = new Set(DOCTOR_DAEMONS);
   const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names, sample: true });
-  const placements = readPlacements(root, read);
+  const placements = readPlacements(root, read, topology);
   return {
     topology,
     irqs: readIrqs(root, topology),
