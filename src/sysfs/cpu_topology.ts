@@ -60,6 +60,18 @@ export interface KnownCpus {
 
 type Level = 'package' | 'die' | 'cluster';
 
+/**
+ * What a CPU's own core files said, as read for numakit's topology: thread_siblings_list (null
+ * when absent or unparseable), core_id and the cluster's id (null when not known). hwloc's reader
+ * of the same core (sysfs/hwloc_cpu.ts: core_cpus is thread_siblings' mask, core_id and
+ * cluster_id the same files) takes them instead of reading them again.
+ */
+export interface CoreFiles {
+  readonly siblings: readonly number[] | null;
+  readonly core: number | null;
+  readonly cluster: number | null;
+}
+
 export function knownCpus(): KnownCpus {
   const level = () => ({ ids: new Map<number, number | null>(), absent: false });
   return { siblings: new Map(), groups: { package: level(), die: level(), cluster: level() } };
@@ -138,7 +150,7 @@ function levelId(
 export function readCpuTopology(
   root: SysRoot,
   cpu: number,
-  opts: { known?: KnownCpus; online?: boolean; cores?: boolean } = {},
+  opts: { known?: KnownCpus; online?: boolean; cores?: boolean; record?: Map<number, CoreFiles> } = {},
 ): CpuTopologyRaw {
   const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
@@ -150,7 +162,8 @@ export function readCpuTopology(
   // Levels are shared only between online CPUs (an offline CPU has no topology directory on most kernels).
   const shared = online ? known : undefined;
   const cores = opts.cores !== false;
-  const siblings = core ? core.siblings : ((cores ? readList(root, `${top}/thread_siblings_list`) : null) ?? [cpu]);
+  const listed = core || !cores ? null : readList(root, `${top}/thread_siblings_list`);
+  const siblings = core ? core.siblings : (listed ?? [cpu]);
   const level = (l: Level) => levelId(root, cpu, { top, level: l, known: shared, coreCpus: siblings.length });
   const t: CpuTopologyRaw = {
     id: cpu,
@@ -162,5 +175,6 @@ export function readCpuTopology(
     siblings,
   };
   if (known !== undefined && core === undefined) remember(known, t);
+  if (core === undefined && cores) opts.record?.set(cpu, { siblings: listed, core: t.core, cluster: t.cluster });
   return t;
 }
