@@ -3,7 +3,8 @@ import { type DurableWriteError, writeNamedFile } from '../../actuate/atomic_wri
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { ONLY_TYPES, type OnlyType } from '../../render/topo_only_types.js';
 import { discoverTopology } from '../../discover/topology.js';
-import type { CoreFiles } from '../../sysfs/cpu_topology.js';
+import { type CoreFiles, readCpuList } from '../../sysfs/cpu_topology.js';
+import { setV8Flags, v8FlagsForMachine } from '../../runtime/v8_flags.js';
 import { renderTopoText } from '../../render/topo_text.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { readWarnings } from '../warnings.js';
@@ -67,6 +68,9 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
     ['physical', 'logical'],
   ],
   async run({ values }, ctx) {
+    // A large machine's topo holds V8's young generation at its start size (runtime/v8_flags.ts).
+    const flags = v8FlagsForMachine(readCpuList(ctx.root, 'possible')?.length ?? 0);
+    if (flags.length > 0) await setV8Flags(flags);
     // What numakit's topology reads of each core, hwloc's facts below take instead of reading it again.
     const cores = new Map<number, CoreFiles>();
     const t = discoverTopology(ctx.root, {
