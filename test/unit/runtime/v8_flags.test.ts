@@ -1,7 +1,7 @@
 // The agent's V8 flags (src/runtime/v8_flags.ts): which command lines get them, that this Node's
 // V8 knows each (an unknown one is an "unrecognized flag" line on the daemon's stderr and no
-// effect), and that bin.ts evaluates the module setting them before any other. topo's on a large
-// machine: from which size, and that this V8 knows them too.
+// effect), and that bin.ts evaluates the module setting them before any other. topo's and
+// doctor's on a large machine: from which size, and that this V8 knows them too.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ describe('AGENT_V8_FLAGS', () => {
   });
 });
 
-describe('v8FlagsForMachine (topo)', () => {
+describe('v8FlagsForMachine (topo, doctor)', () => {
   it('a large machine gets the young generation held, a smaller one nothing (no node:v8 to load)', () => {
     assert.deepEqual(v8FlagsForMachine(1792), LARGE_MACHINE_V8_FLAGS);
     assert.deepEqual(v8FlagsForMachine(LARGE_MACHINE_CPUS), LARGE_MACHINE_V8_FLAGS);
