@@ -14,6 +14,7 @@ import {
   listCpuDirs,
   readCpuList,
   readCpuTopology,
+  type CoreFiles,
   type KnownCpus,
 } from '../sysfs/cpu_topology.js';
 import { readNodeCpulist } from '../sysfs/node_list.js';
@@ -105,13 +106,15 @@ export function readCpuCaches(root: SysRoot, ids: readonly number[]): Cache[] {
 
 /**
  * Every present CPU with its node, online flag, L3 and whether the cgroup allows it, and the
- * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them).
+ * machine's caches (not read with `caches: false`: numactl --hardware's view has no use for them;
+ * with `cores: false` no CPU's core either; `record` gets what each CPU's own core files said:
+ * readCpuTopology).
  */
 export function readCpus(
   root: SysRoot,
   sets: CpuSets,
   nodeOf: (cpu: number) => number | null,
-  opts: { caches?: boolean } = {},
+  opts: { caches?: boolean; cores?: boolean; record?: Map<number, CoreFiles> } = {},
 ): CpuView {
   const { dirs } = sets;
   const present = new Set(sets.present ?? dirs);
@@ -125,11 +128,11 @@ export function readCpus(
   const caches = opts.caches === false ? [] : readCpuCaches(root, ids);
   const l3 = l3ByCpu(caches);
   const cpus = ids.map((id): Cpu => {
-    const t = readCpuTopology(
-      root,
-      id,
-      known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) },
-    );
+    const t = readCpuTopology(root, id, {
+      ...(known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) }),
+      ...(opts.cores === false ? { cores: false } : {}),
+      ...(opts.record === undefined ? {} : { record: opts.record }),
+    });
     return {
       ...t,
       l3: l3.get(id) ?? [],

@@ -2,6 +2,7 @@
 // Gathered {ok: false, reason} the rules turn into "not checked"; nothing here decides.
 import type { DoctorInput, Gathered, IrqInfo, NumastatCounters, ProcessPlacement } from '../model/doctor_input.js';
 import { DOCTOR_DAEMONS, gathered, missing } from '../model/doctor_input.js';
+import { holdsAll } from '../model/cpuset.js';
 import { largeProcessBytes, MAX_SAMPLED, SAMPLED_BYTES } from '../model/large_process.js';
 import { LARGE_PROCESS_BYTES } from '../model/placement.js';
 import { machineMemoryBytes, type Topology } from '../model/topology.js';
@@ -95,6 +96,7 @@ function readGovernorMap(root: SysRoot, t: Topology): Gathered<Record<number, st
 function readPlacements(
   root: SysRoot,
   read: LargeProcesses,
+  t: Topology,
 ): { processes: Gathered<ProcessPlacement[]>; hidden: number; over?: number } {
   if (read.listed === 0)
     return {
@@ -102,7 +104,16 @@ function readPlacements(
       hidden: 0,
     };
   const out: ProcessPlacement[] = [];
+  const online = t.cpus
+    .filter((c) => c.online)
+    .map((c) => c.id)
+    .sort((a, b) => a - b);
   for (const s of read.samples) {
+    // A process that may run on every online CPU is restricted by nothing: its cgroup is not read.
+    if (s.cpusAllowed !== null && holdsAll(s.cpusAllowed, online)) {
+      out.push({ ...s, cpusetCgroup: null });
+      continue;
+    }
     const cg = readCgroupCpuset(root, s.pid);
     // The cgroup restricts the process when its cpuset is what Cpus_allowed_list shows.
     const restricts = cg !== null && s.cpusAllowed !== null && cg.cpus.join(',') === s.cpusAllowed.join(',');
@@ -127,9 +138,12 @@ function nvmeDisks(t: Topology): { disk: string; controller: string }[] {
     );
 }
 
-/** With `topology`, the caller's discovery of this root now (the overview's) is used, not made again. */
+/**
+ * With `topology`, the caller's discovery of this root now (the overview's) is used, not made
+ * again. Else the layout's, without each core's files: no rule looks at cores.
+ */
 export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topology } = {}): Promise<DoctorInput> {
-  const topology = opts.topology ?? discoverForLayout(root);
+  const topology = opts.topology ?? discoverForLayout(root, { cores: false });
   const nets = topology.devices.filter((d) => d.kind === 'net');
   // One pass of the process sampler: names, sizes, samples and placements all come from it.
   // What doctor places (1 GiB) is at least what it samples (256 MiB), on any machine.
@@ -138,7 +152,7 @@ export async function gatherDoctorInput(root: SysRoot, opts: { topology?: Topolo
   const minBytes = Math.min(largeProcessBytes(SAMPLED_BYTES, machine), placedBytes);
   const names = new Set(DOCTOR_DAEMONS);
   const read = readLargeProcesses(root, { minBytes, most: MAX_SAMPLED, names, sample: true });
-  const placements = readPlacements(root, read);
+  const placements = readPlacements(root, read, topology);
   return {
     topology,
     irqs: readIrqs(root, topology),

@@ -5,6 +5,7 @@ import type { HwlocFacts, HwlocTreeFacts } from '../model/hwloc_io.js';
 import { readCgroupAllowed } from '../sysfs/cgroup_cpuset.js';
 import { readCgroupHierarchies } from '../sysfs/cgroup_mounts.js';
 import { readMemoryModules } from '../sysfs/dmi_memory.js';
+import type { CoreFiles } from '../sysfs/cpu_topology.js';
 import { readCpuKindValues, readHwlocCpus, readHwlocOnlineCpus } from '../sysfs/hwloc_cpu.js';
 import {
   parseCpuinfoInfos,
@@ -22,13 +23,17 @@ import { readPciFunctions } from '../sysfs/pci_functions.js';
 import type { SysRoot } from '../sysfs/root.js';
 
 /** The tree's facts of `online` (readHwlocOnlineCpus). */
-function treeFacts(root: SysRoot, online: readonly number[], everyFile: boolean): HwlocTreeFacts {
+function treeFacts(root: SysRoot, online: readonly number[], opts: Opts): HwlocTreeFacts {
+  const everyFile = everyFileOf(root, opts);
   const cgroupMounts = readCgroupHierarchies(root).from !== 'default';
   return {
     pci: readPciFunctions(root),
     osDevices: readOsDevices(root),
     cpuInfo: parseCpuinfoInfos(readText(root, 'proc/cpuinfo') ?? '', readArchitecture(root)),
-    cpus: readHwlocCpus(root, online, { shared: !everyFile }),
+    cpus: readHwlocCpus(root, online, {
+      shared: !everyFile,
+      ...(everyFile || opts.cores === undefined ? {} : { cores: opts.cores }),
+    }),
     memSideCaches: readMemSideCaches(root),
     allowedNodes: cgroupMounts ? (readCgroupAllowed(root, 'self', 'mems')?.ids ?? null) : null,
     cgroupMounts,
@@ -38,21 +43,22 @@ function treeFacts(root: SysRoot, online: readonly number[], everyFile: boolean)
 /**
  * With `everyFile` (the default while a snapshot records what is read: it must hold every file
  * hwloc reads), each CPU's files are read as hwloc reads them; else what CPUs share is read once
- * (sysfs/hwloc_cpu.ts): the same facts.
+ * (sysfs/hwloc_cpu.ts): the same facts. `cores`: what numakit's topology of this root read of each
+ * core (DiscoverOptions.record), not read again.
  */
-type Opts = { readonly everyFile?: boolean };
+type Opts = { readonly everyFile?: boolean; readonly cores?: ReadonlyMap<number, CoreFiles> };
 const everyFileOf = (root: SysRoot, opts: Opts) => opts.everyFile ?? root.onAccess !== undefined;
 
 /** What the shape of hwloc's tree needs (topo's views): none of the export's infos, kinds or memory attributes. */
 export function discoverHwlocTreeFacts(root: SysRoot, opts: Opts = {}): HwlocTreeFacts {
-  return treeFacts(root, readHwlocOnlineCpus(root), everyFileOf(root, opts));
+  return treeFacts(root, readHwlocOnlineCpus(root), opts);
 }
 
 /** Everything hwloc's export of the machine carries (topo --xml, --only; a snapshot reads it all). */
 export function discoverHwlocFacts(root: SysRoot, opts: Opts = {}): HwlocFacts {
   const online = readHwlocOnlineCpus(root);
   return {
-    ...treeFacts(root, online, everyFileOf(root, opts)),
+    ...treeFacts(root, online, opts),
     machineInfo: [...readDmiInfo(root), ...readCgroupInfo(root), ...readOsInfo(root)],
     cpuKinds: readCpuKindValues(root, online),
     access: readNodeAccessForHwloc(root),

@@ -21,7 +21,7 @@ export interface LargeProcesses {
   readonly names: readonly { readonly pid: number; readonly name: string }[];
   /** The `most` largest of `minBytes` or more (by stat, then status's exact size), with their status, in pid order. */
   readonly large: readonly { readonly pid: number; readonly status: ProcStatus }[];
-  /** Their samples (threads, numa_maps with bytes per policy) when asked, in pid order; else []. */
+  /** Their samples (threads, numa_maps with bytes per policy; no cmdline) when asked, in pid order; else []. */
   readonly samples: readonly ProcessSample[];
   /** Processes whose stat or status this user was refused (/proc mounted hidepid=noaccess): size unknown. */
   readonly hidden: number;
@@ -59,7 +59,9 @@ export function readLargeProcesses(root: SysRoot, o: LargeOptions): LargeProcess
       large.push({ pid, status });
       return o.sample === true;
     },
-    ...(o.sample === true ? { memory: { numaMaps: { policies: true } } } : { cmdline: false }),
+    // No rule of doctor's reads a command line: its samples' cmdline is ''.
+    cmdline: false,
+    ...(o.sample === true ? { memory: { numaMaps: { policies: true } } } : {}),
   });
   let visited = 0;
   try {

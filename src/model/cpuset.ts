@@ -49,6 +49,16 @@ export function sharedCpuList(text: string): readonly number[] {
   return ids;
 }
 
+/** Whether the sorted ids `all` hold every one of the sorted ids `ids` (both as parseCpuList gives them). */
+export function holdsAll(all: readonly number[], ids: readonly number[]): boolean {
+  let i = 0;
+  for (const id of ids) {
+    while (i < all.length && all[i]! < id) i++;
+    if (all[i] !== id) return false;
+  }
+  return true;
+}
+
 /** Formats ids as a compact list: [0,1,2,3,8] -> "0-3,8". */
 export function formatCpuList(ids: readonly number[]): string {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);

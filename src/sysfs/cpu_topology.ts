@@ -60,6 +60,18 @@ export interface KnownCpus {
 
 type Level = 'package' | 'die' | 'cluster';
 
+/**
+ * What a CPU's own core files said, as read for numakit's topology: thread_siblings_list (null
+ * when absent or unparseable), core_id and the cluster's id (null when not known). hwloc's reader
+ * of the same core (sysfs/hwloc_cpu.ts: core_cpus is thread_siblings' mask, core_id and
+ * cluster_id the same files) takes them instead of reading them again.
+ */
+export interface CoreFiles {
+  readonly siblings: readonly number[] | null;
+  readonly core: number | null;
+  readonly cluster: number | null;
+}
+
 export function knownCpus(): KnownCpus {
   const level = () => ({ ids: new Map<number, number | null>(), absent: false });
   return { siblings: new Map(), groups: { package: level(), die: level(), cluster: level() } };
@@ -132,11 +144,13 @@ function levelId(
  * One CPU's topology. With `online`, its cpuN/online file is not read. With `known` (the CPUs
  * read so far), a thread sibling of a CPU already read takes its core's ids from it, and a CPU
  * of a package, die or cluster already read its id: the same values the files would give, read once.
+ * With `cores: false` its core is not read (thread_siblings_list, core_id, cluster_id: siblings
+ * [cpu], core and cluster null), only its package and die: three files a core fewer.
  */
 export function readCpuTopology(
   root: SysRoot,
   cpu: number,
-  opts: { known?: KnownCpus; online?: boolean } = {},
+  opts: { known?: KnownCpus; online?: boolean; cores?: boolean; record?: Map<number, CoreFiles> } = {},
 ): CpuTopologyRaw {
   const { known } = opts;
   const dir = `${CPU_DIR}/cpu${cpu}`;
@@ -147,17 +161,20 @@ export function readCpuTopology(
   const core = online ? sharer(known, cpu) : undefined;
   // Levels are shared only between online CPUs (an offline CPU has no topology directory on most kernels).
   const shared = online ? known : undefined;
-  const siblings = core ? core.siblings : (readList(root, `${top}/thread_siblings_list`) ?? [cpu]);
+  const cores = opts.cores !== false;
+  const listed = core || !cores ? null : readList(root, `${top}/thread_siblings_list`);
+  const siblings = core ? core.siblings : (listed ?? [cpu]);
   const level = (l: Level) => levelId(root, cpu, { top, level: l, known: shared, coreCpus: siblings.length });
   const t: CpuTopologyRaw = {
     id: cpu,
     online,
     package: core ? core.package : level('package'),
     die: core ? core.die : level('die'),
-    cluster: core ? core.cluster : level('cluster'),
-    core: core ? core.core : readInt(root, `${top}/core_id`),
+    cluster: core ? core.cluster : cores ? level('cluster') : null,
+    core: core ? core.core : cores ? readInt(root, `${top}/core_id`) : null,
     siblings,
   };
   if (known !== undefined && core === undefined) remember(known, t);
+  if (core === undefined && cores) opts.record?.set(cpu, { siblings: listed, core: t.core, cluster: t.cluster });
   return t;
 }

@@ -8,10 +8,13 @@
 // earlier CPU's core mask has that core's masks and ids, one in an earlier CPU's cluster, die or
 // package mask that level's, one in an earlier CPU's indexM shared_cpu_map that cache (the kernel
 // numbers a CPU's indexes the same way on every CPU, and the masks are symmetric). A machine of
-// 1,792 CPUs then reads each core, package and L3 once, not once a CPU.
+// 1,792 CPUs then reads each core, package and L3 once, not once a CPU. With `cores` (what
+// numakit's topology read of each core, CoreFiles), a core's mask and id and its cluster's id are
+// taken from there, not read a second time: core_cpus and thread_siblings are thread_siblings_list's
+// mask (Documentation/ABI/stable/sysfs-devices-system-cpu), core_id and cluster_id the same files.
 import { parseCpuList, parseCpuMask } from '../model/cpuset.js';
 import type { CpuKindValues, HwlocCacheIndex, HwlocCpu } from '../model/hwloc_io.js';
-import { CPU_DIR, listCpuDirs } from './cpu_topology.js';
+import { CPU_DIR, type CoreFiles, listCpuDirs } from './cpu_topology.js';
 import { isDirectory, listDir, readText } from './read.js';
 import type { SysRoot } from './root.js';
 
@@ -104,17 +107,32 @@ interface Ctx {
   readonly only: (m: readonly number[] | null) => number[] | null;
   readonly fresh: boolean;
   readonly known: Known | null;
+  readonly cores: ReadonlyMap<number, CoreFiles> | undefined;
 }
 
-/** One level of `id` (its mask filtered to the online CPUs, and its id): shared, else read. */
-function level(c: Ctx, id: number, file: string, idFile: string, known: Shared<Level> | undefined): Level {
+/**
+ * One level of `id` (its mask filtered to the online CPUs, and its id): shared, else read; `idRead`,
+ * its id as read before (numakit's topology), else null.
+ */
+function level(
+  c: Ctx,
+  id: number,
+  files: { mask: string; id: string; idRead?: number | null },
+  known: Shared<Level> | undefined,
+): Level {
   const had = known?.get(id);
   if (had !== undefined) return had;
   const t = `${CPU_DIR}/cpu${id}/topology`;
-  const cpus = c.only(mask(c.root, `${t}/${file}`));
+  const cpus = c.only(mask(c.root, `${t}/${files.mask}`));
   // hwloc reads a level's id only where it has the level's mask.
-  const read = { cpus, id: cpus === null ? null : uint(c.root, `${t}/${idFile}`) };
+  const read = { cpus, id: cpus === null ? null : (files.idRead ?? uint(c.root, `${t}/${files.id}`)) };
   return known === undefined ? read : known.add(id, read.cpus, read);
+}
+
+/** A core's mask and id: as numakit's topology read them (both known), else read. */
+function coreLevel(c: Ctx, id: number, r: CoreFiles | undefined): Level {
+  if (r?.siblings != null && r.core !== null) return { cpus: c.only(r.siblings), id: r.core };
+  return level(c, id, { mask: c.fresh ? 'core_cpus' : 'thread_siblings', id: 'core_id' }, undefined);
 }
 
 /** A core's levels: a thread of a core read before takes them all from it. */
@@ -122,12 +140,13 @@ function coreOf(c: Ctx, id: number): Core {
   const k = c.known;
   const had = k?.core.get(id);
   if (had !== undefined) return had;
-  const core = level(c, id, c.fresh ? 'core_cpus' : 'thread_siblings', 'core_id', undefined);
+  const r = c.cores?.get(id);
+  const core = coreLevel(c, id, r);
   const read: Core = {
     core,
-    cluster: level(c, id, 'cluster_cpus', 'cluster_id', k?.cluster),
-    die: level(c, id, 'die_cpus', 'die_id', k?.die),
-    pkg: level(c, id, c.fresh ? 'package_cpus' : 'core_siblings', 'physical_package_id', k?.pkg),
+    cluster: level(c, id, { mask: 'cluster_cpus', id: 'cluster_id', idRead: r?.cluster ?? null }, k?.cluster),
+    die: level(c, id, { mask: 'die_cpus', id: 'die_id' }, k?.die),
+    pkg: level(c, id, { mask: c.fresh ? 'package_cpus' : 'core_siblings', id: 'physical_package_id' }, k?.pkg),
   };
   return k === null ? read : k.core.add(id, core.cpus, read);
 }
@@ -167,8 +186,15 @@ function listIndexes(root: SysRoot, dir: string): string[] {
   return INDEXES.filter((n) => names.has(n));
 }
 
-/** hwloc's view of `cpus` (readHwlocOnlineCpus); `shared`: read what CPUs share once (above). */
-export function readHwlocCpus(root: SysRoot, cpus: readonly number[], opts: { shared: boolean }): HwlocCpu[] | null {
+/**
+ * hwloc's view of `cpus` (readHwlocOnlineCpus); `shared`: read what CPUs share once, `cores`: take
+ * what numakit's topology read of each core (above).
+ */
+export function readHwlocCpus(
+  root: SysRoot,
+  cpus: readonly number[],
+  opts: { shared: boolean; cores?: ReadonlyMap<number, CoreFiles> },
+): HwlocCpu[] | null {
   if (cpus.length === 0) return null;
   const t0 = `${CPU_DIR}/cpu${cpus[0]}/topology`;
   const fresh = readText(root, `${t0}/package_cpus`) !== null;
@@ -179,7 +205,7 @@ export function readHwlocCpus(root: SysRoot, cpus: readonly number[], opts: { sh
   const known: Known | null = opts.shared
     ? { core: new Shared(), cluster: new Shared(), die: new Shared(), pkg: new Shared(), caches: new Map(), last: [] }
     : null;
-  const c: Ctx = { root, only, fresh, known };
+  const c: Ctx = { root, only, fresh, known, cores: opts.cores };
   return cpus.map((id) => {
     const { core, cluster, die, pkg } = coreOf(c, id);
     return {

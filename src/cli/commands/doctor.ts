@@ -8,6 +8,8 @@ import { aliasNote, profileByName } from '../../policy/knowledge/profiles.js';
 import { renderDoctorJson } from '../../render/doctor_json.js';
 import { renderDoctorMarkdown } from '../../render/doctor_markdown.js';
 import { renderDoctorText } from '../../render/doctor_text.js';
+import { setV8Flags, v8FlagsForMachine } from '../../runtime/v8_flags.js';
+import { readCpuList } from '../../sysfs/cpu_topology.js';
 import { hostNameOf } from '../../sysfs/hostname.js';
 import type { Context } from '../context.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
@@ -75,6 +77,9 @@ numakit doctor --profile database --placement bound --markdown > numa-report.md`
     }
     const note = aliasNote(ref);
     if (note !== null) ctx.err(`numakit: note: ${note}\n`);
+    // A large machine's doctor holds V8's young generation at its start size (runtime/v8_flags.ts).
+    const flags = v8FlagsForMachine(readCpuList(ctx.root, 'possible')?.length ?? 0);
+    if (flags.length > 0) await setV8Flags(flags);
     const input = await gatherDoctorInput(ctx.root);
     const profile = doctorProfile(ref, input, placement);
     const findings = runDoctor(input, profile);

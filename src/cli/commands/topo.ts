@@ -3,6 +3,8 @@ import { type DurableWriteError, writeNamedFile } from '../../actuate/atomic_wri
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { ONLY_TYPES, type OnlyType } from '../../render/topo_only_types.js';
 import { discoverTopology } from '../../discover/topology.js';
+import { type CoreFiles, readCpuList } from '../../sysfs/cpu_topology.js';
+import { setV8Flags, v8FlagsForMachine } from '../../runtime/v8_flags.js';
 import { renderTopoText } from '../../render/topo_text.js';
 import type { ParsedOptions, CommandModule } from '../options.js';
 import { readWarnings } from '../warnings.js';
@@ -66,20 +68,26 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
     ['physical', 'logical'],
   ],
   async run({ values }, ctx) {
+    // A large machine's topo holds V8's young generation at its start size (runtime/v8_flags.ts).
+    const flags = v8FlagsForMachine(readCpuList(ctx.root, 'possible')?.length ?? 0);
+    if (flags.length > 0) await setV8Flags(flags);
+    // What numakit's topology reads of each core, hwloc's facts below take instead of reading it again.
+    const cores = new Map<number, CoreFiles>();
     const t = discoverTopology(ctx.root, {
       devices: !values.numactl && !values.xml && values.only === undefined,
       caches: !values.numactl,
+      record: cores,
     });
     if ((values.physical || values.logical) && values.only === undefined)
       throw new UsageError('topo: -p/-l go with --only TYPE');
     if (values.only !== undefined) {
-      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root);
+      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root, { cores });
       const { renderTopoOnly } = await import('../../render/topo_only.js');
       ctx.out(renderTopoOnly(t, facts, values.only as OnlyType, values.physical === true));
       return 0;
     }
     if (values.xml) {
-      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root);
+      const facts = (await import('../../discover/hwloc_facts.js')).discoverHwlocFacts(ctx.root, { cores });
       ctx.out((await import('../../render/topo_hwloc_xml.js')).renderHwlocXml(t, facts));
       return 0;
     }
@@ -89,7 +97,7 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
       ? undefined
       : (await import('../../render/hwloc_view.js')).hwlocView(
           t,
-          (await import('../../discover/hwloc_facts.js')).discoverHwlocTreeFacts(ctx.root),
+          (await import('../../discover/hwloc_facts.js')).discoverHwlocTreeFacts(ctx.root, { cores }),
         );
     if (values.svg !== undefined || values.html !== undefined) {
       // Loaded only here: plain `topo` stays lean.

@@ -1,11 +1,27 @@
 // The agent's V8 flags (src/runtime/v8_flags.ts): which command lines get them, that this Node's
 // V8 knows each (an unknown one is an "unrecognized flag" line on the daemon's stderr and no
-// effect), and that bin.ts evaluates the module setting them before any other.
+// effect), and that bin.ts evaluates the module setting them before any other. topo's and
+// doctor's on a large machine: from which size, and that this V8 knows them too.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { AGENT_V8_FLAGS, v8FlagsFor } from '../../../src/runtime/v8_flags.js';
+import {
+  AGENT_V8_FLAGS,
+  LARGE_MACHINE_CPUS,
+  LARGE_MACHINE_V8_FLAGS,
+  v8FlagsFor,
+  v8FlagsForMachine,
+} from '../../../src/runtime/v8_flags.js';
+
+/** stderr of a Node that sets `flags` with setFlagsFromString ('' when V8 knows them all). */
+function setFlagsStderr(flags: readonly string[]): { status: number | null; stderr: string } {
+  return spawnSync(
+    process.execPath,
+    ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(flags.join(' '))})`],
+    { encoding: 'utf8' },
+  );
+}
 
 describe('v8FlagsFor', () => {
   const cases: Array<[string, string[], readonly string[]]> = [
@@ -21,11 +37,7 @@ describe('v8FlagsFor', () => {
 
 describe('AGENT_V8_FLAGS', () => {
   it('are all known to this V8 (setFlagsFromString says nothing)', () => {
-    const r = spawnSync(
-      process.execPath,
-      ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(AGENT_V8_FLAGS.join(' '))})`],
-      { encoding: 'utf8' },
-    );
+    const r = setFlagsStderr(AGENT_V8_FLAGS);
     assert.equal(r.status, 0);
     assert.equal(r.stderr, '');
   });
@@ -34,5 +46,20 @@ describe('AGENT_V8_FLAGS', () => {
       .split('\n')
       .filter((l) => l.startsWith('import '));
     assert.match(imports[0] ?? '', /^import '\.\/v8_early\.js';/);
+  });
+});
+
+describe('v8FlagsForMachine (topo, doctor)', () => {
+  it('a large machine gets the young generation held, a smaller one nothing (no node:v8 to load)', () => {
+    assert.deepEqual(v8FlagsForMachine(1792), LARGE_MACHINE_V8_FLAGS);
+    assert.deepEqual(v8FlagsForMachine(LARGE_MACHINE_CPUS), LARGE_MACHINE_V8_FLAGS);
+    assert.deepEqual(v8FlagsForMachine(LARGE_MACHINE_CPUS - 1), []);
+    assert.deepEqual(v8FlagsForMachine(64), []);
+    assert.deepEqual(v8FlagsForMachine(0), []);
+  });
+  it('are all known to this V8', () => {
+    const r = setFlagsStderr(LARGE_MACHINE_V8_FLAGS);
+    assert.equal(r.status, 0);
+    assert.equal(r.stderr, '');
   });
 });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { discoverHwlocFacts, discoverHwlocTreeFacts } from '../../../src/discover/hwloc_facts.js';
 import { discoverTopology } from '../../../src/discover/topology.js';
 import { renderHwlocXml } from '../../../src/render/topo_hwloc_xml.js';
+import type { CoreFiles } from '../../../src/sysfs/cpu_topology.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import { type ScaleShape, TEST, writeScaleCapture } from '../../fixtures/scale_capture.js';
 
@@ -59,9 +60,30 @@ test("hwloc's CPU side: each core's, package's and cache's files read once, not 
 
 test('read once, the tree is the tree of reading every CPU: the generated machine, examples and captures', () => {
   for (const dir of [base, ...TREES]) {
-    const t = discoverTopology(openRoot(dir));
+    const cores = new Map<number, CoreFiles>();
+    const t = discoverTopology(openRoot(dir), { record: cores });
     const shared = renderHwlocXml(t, discoverHwlocFacts(openRoot(dir), { everyFile: false }));
     const every = renderHwlocXml(t, discoverHwlocFacts(openRoot(dir), { everyFile: true }));
     assert.equal(shared, every, dir);
+    // And with each core as numakit's topology read it (topo: one reader of the core's files).
+    assert.equal(renderHwlocXml(t, discoverHwlocFacts(openRoot(dir), { everyFile: false, cores })), every, dir);
   }
+});
+
+test("hwloc's CPU side takes each core's mask and id, and its cluster's id, from numakit's topology", () => {
+  const reads: string[] = [];
+  const root = {
+    ...openRoot(base),
+    onAccess: (kind: string, rel: string) => {
+      if (kind === 'file' && /\/topology\/(core_cpus|thread_siblings|core_id|cluster_id)/.test(rel)) reads.push(rel);
+    },
+  };
+  const cores = new Map<number, CoreFiles>();
+  discoverTopology(root, { record: cores });
+  assert.equal(cores.size, CPUS, 'every CPU read its own core files (a recording root shares nothing)');
+  reads.length = 0;
+  const facts = discoverHwlocTreeFacts(root, { everyFile: false, cores });
+  assert.equal(facts.cpus?.length, CPUS);
+  assert.deepEqual(reads, []);
+  assert.deepEqual(facts, discoverHwlocTreeFacts(openRoot(base), { everyFile: false }));
 });
