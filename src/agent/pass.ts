@@ -95,6 +95,14 @@ export class AgentPass {
    * enough): the next pass should come after a short window, not a whole interval, as after
    * start-up.
    */
+  /**
+   * The last pass found nothing it could judge after a short window: no process past the
+   * screens without a window (its first pass), no baseline. Units (--unit cgroup): never said.
+   */
+  get foundNothing(): boolean {
+    return this.units === null && this.processes.unwindowed === 0 && this.baselines === 0;
+  }
+
   get wantsShortWindow(): boolean {
     return this.baselines > 0 || (this.units === null && this.processes.young > 0 && !this.watching);
   }
