@@ -132,8 +132,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
     let interval: number | null = null;
     for (let first = true; !stop.signal.aborted; first = false) {
-      // The first window is short when the first pass found a process to judge over it; with
-      // none, a pass a second later would read the same nothing (what an idle agent costs).
+      // A short first window only for a process to judge over it (AgentPass.foundNothing).
       const short = ((first && !pass.foundNothing) || pass.wantsShortWindow) && !cfg.once;
       const ms = short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs);
       const woken = await sleepWatched(ms, { sleep, signal: stop.signal, watch, everyMs: cfg.watchMs, now });
