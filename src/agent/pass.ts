@@ -95,6 +95,16 @@ export class AgentPass {
    * enough): the next pass should come after a short window, not a whole interval, as after
    * start-up.
    */
+  /**
+   * The last pass found nothing it could judge after a short window: no process past the
+   * screens without a window (its first pass), no baseline. Units (--unit cgroup): never said.
+   * After a first pass that found nothing, a pass a second later would read the same nothing
+   * (what an idle agent costs): the next comes after --interval.
+   */
+  get foundNothing(): boolean {
+    return this.units === null && this.processes.unwindowed === 0 && this.baselines === 0;
+  }
+
   get wantsShortWindow(): boolean {
     return this.baselines > 0 || (this.units === null && this.processes.young > 0 && !this.watching);
   }

@@ -90,6 +90,8 @@ export class ProcessCandidates {
   private uptime: number | null = null;
   /** Busy processes this pass left for being younger than --min-age. */
   private youngNow = 0;
+  /** Processes past the stat screen and the prescreen this pass that had no window to be judged over (a first pass). */
+  private unwindowedNow = 0;
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -124,6 +126,11 @@ export class ProcessCandidates {
     return this.youngNow;
   }
 
+  /** Processes the last pass would have judged but had no CPU window for (its first): the next comes after a short one. */
+  get unwindowed(): number {
+    return this.unwindowedNow;
+  }
+
   /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
   get noMemory(): number {
     return this.sampler.counts.noMemory;
@@ -146,6 +153,7 @@ export class ProcessCandidates {
     this.permittedOf = new Map();
     this.balancing = undefined;
     this.youngNow = 0;
+    this.unwindowedNow = 0;
     this.uptime = this.cfg.minAgeMs > 0 ? readUptime(this.d.root) : null;
     return this.sampler
       .sample(ctx.nowMs)
@@ -230,7 +238,10 @@ export class ProcessCandidates {
    * a one-thread process over two nodes.
    */
   private select(b: SampleBrief): boolean {
-    if (b.windowSeconds <= 0) return false;
+    if (b.windowSeconds <= 0) {
+      this.unwindowedNow++;
+      return false;
+    }
     const cpu = Math.min(b.cpuSeconds / b.windowSeconds, Math.max(1, b.status.threads));
     const brief = this.brief(b, cpu);
     const why = screen(brief, this.screenCtx(), this.cfg);

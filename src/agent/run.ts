@@ -132,7 +132,8 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     const stretch = { minMs: cfg.intervalMs, maxMs: cfg.once ? cfg.intervalMs : maxIntervalOf(cfg) };
     let interval: number | null = null;
     for (let first = true; !stop.signal.aborted; first = false) {
-      const short = (first || pass.wantsShortWindow) && !cfg.once;
+      // A short first window only for a process to judge over it (AgentPass.foundNothing).
+      const short = ((first && !pass.foundNothing) || pass.wantsShortWindow) && !cfg.once;
       const ms = short ? Math.min(cfg.intervalMs, FIRST_WINDOW_MS) : (interval ?? cfg.intervalMs);
       const woken = await sleepWatched(ms, { sleep, signal: stop.signal, watch, everyMs: cfg.watchMs, now });
       if (stop.signal.aborted) break;

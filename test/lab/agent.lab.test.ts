@@ -278,7 +278,15 @@ describe('numakit agent in a 4node-asym guest', () => {
     const moves = decisions(r.log).filter((x) => ['moved', 'partial', 'stopped'].includes(x.outcome));
     assert.ok(moves.length <= 1, `moved ${moves.length} times\n${r.log}`);
     assert.ok(r.pagesMoved < 500 * 256 * 0.1, `${r.pagesMoved} pages moved\n${r.log}`);
-    assert.ok(f.locality >= 0.5, `${JSON.stringify(f)}\n${r.log}`);
+    // As local as the node holding the most of its memory makes it. How its memory splits over
+    // nodes 1 and 2 depends on node 1's free memory when it allocated (about 65/35 in a fresh
+    // guest, 50/50 after the scenarios before it): a fixed 50% is a coin toss on an even split.
+    const pages = Object.values((f as Final & { pages: Record<string, number> }).pages);
+    const most = Math.max(...pages) / pages.reduce((a, b) => a + b, 0);
+    assert.ok(
+      f.locality >= most - 0.02,
+      `${f.locality} local, its most-holding node has ${most}: ${JSON.stringify(f)}\n${r.log}`,
+    );
   });
 
   it('burst: a busy process that exits 2.5 s after it started is not moved', () => {

@@ -220,6 +220,43 @@ describe('agent pass', () => {
 });
 
 describe('agent life: the interval', () => {
+  /** The agent's first two sleeps (--interval 5 s), with what the machine holds from the start. */
+  const firstSleeps = async (add: () => void) => {
+    add();
+    const signals = new EventEmitter();
+    const sleeps: number[] = [];
+    let t = 0;
+    const done = runAgent(cfg({ intervalMs: 5000, advise: true, watchMs: 0 }), {
+      root: m.root,
+      sys: openSystem(m.root, { isRoot: true }),
+      ops: m.ops,
+      log: (l) => void lines.push(l),
+      signals,
+      pageSize: 4096,
+      selfPid: 99999,
+      clock: fakeClock(),
+      now: () => t,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        t += ms;
+        m.tick(ms / 1000);
+        if (sleeps.length === 2) signals.emit('SIGTERM');
+        await new Promise((r) => setImmediate(r));
+      },
+    });
+    assert.equal(await done, 0);
+    return sleeps;
+  };
+
+  it('the first window is short (1 s) when the first pass found a process to judge over it, --interval when it found none', async () => {
+    assert.deepEqual(await firstSleeps(() => {}), [5000, 5000], 'nothing to judge: no pass a second later');
+    assert.deepEqual(
+      await firstSleeps(() => m.add(busy(200, 'spin', 400, 1, 0))),
+      [1000, 5000],
+      'a busy process at --min-rss: judged a second later',
+    );
+  });
+
   // The waits are the agent's own (a fake sleep that records them and moves a fake time), so the
   // sequence is exact whatever the host's load; timers.test.ts checks the real wait.
   it('nothing to do: the sleep grows by --interval up to --max-interval; a process to act on brings it back at once', async () => {
