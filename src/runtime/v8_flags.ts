@@ -29,13 +29,13 @@ export function v8FlagsFor(argv: readonly string[]): readonly string[] {
   return at >= 0 && argv[at + 1] !== 'restore' ? AGENT_V8_FLAGS : [];
 }
 
-// topo and doctor on a large machine (1,792 CPUs): topo's peak RSS over a small machine's was V8's
-// young generation doubling its semi-spaces while discovery and the views allocate (86 against
-// 54 MiB), not what it keeps; doctor's scavenges copy what its walk of 10,000 processes keeps
+// topo and doctor on a large machine (hundreds of CPUs, thousands of processes): their peak RSS
+// over a small machine's is V8's young generation doubling its semi-spaces while discovery and
+// the views allocate, not what they keep, and doctor's scavenges copy what its process walk keeps
 // alive. --semi-space-growth-factor=1 (read at each growth, so it may be set while the program
-// runs) holds the young generation at its start size: topo 86 -> 72 MiB, doctor 106 -> 87 MiB,
-// the same CPU time or less. Setting it loads node:v8 (2-5 ms), which a small machine's
-// commands, at their start-up goal, do not pay.
+// runs) holds the young generation at its start size, for the same CPU time or less
+// (docs/scale.md has the figures). Setting it loads node:v8, which a small machine's commands,
+// at their start-up goal, do not pay.
 export const LARGE_MACHINE_V8_FLAGS: readonly string[] = ['--semi-space-growth-factor=1'];
 /** From this many possible CPUs on, a machine is large (LARGE_MACHINE_V8_FLAGS). */
 export const LARGE_MACHINE_CPUS = 512;
