@@ -17,6 +17,7 @@
 //     to find it cannot start. Set any earlier (the npm bin's launcher), these flags would make V8
 //     refuse the bundle's code cache, which was built without them.
 // The collections that allocation triggers go on as before.
+import { createRequire } from 'node:module';
 export const AGENT_V8_FLAGS: readonly string[] = [
   '--no-memory-reducer',
   '--no-memory-reducer-for-small-heaps',
@@ -45,8 +46,11 @@ export function v8FlagsForMachine(possibleCpus: number): readonly string[] {
   return possibleCpus >= LARGE_MACHINE_CPUS ? LARGE_MACHINE_V8_FLAGS : [];
 }
 
-/** Sets `flags` now (node:v8 is loaded here, only when called). */
-export async function setV8Flags(flags: readonly string[]): Promise<void> {
-  const { setFlagsFromString } = await import('node:v8');
+/**
+ * Sets `flags` now. node:v8 is loaded here, only when called, by require: a dynamic import()
+ * has no loader in the single executable (its bundle is a script, not a module).
+ */
+export function setV8Flags(flags: readonly string[]): void {
+  const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
   for (const flag of flags) setFlagsFromString(flag);
 }

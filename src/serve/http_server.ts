@@ -5,6 +5,7 @@
 // certificates, bcrypt basic auth, headers), and a close() that drops every connection,
 // half-sent requests included, so SIGTERM always ends the process.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { NumakitError } from '../model/errors.js';
@@ -213,7 +214,8 @@ async function createListener(tls: WebTls | null, L: Limits, onRequest: RequestL
     requireHostHeader: false,
   };
   if (tls === null) return createServer(http, onRequest);
-  const { createServer: createTlsServer } = await import('node:https');
+  // By require: a dynamic import() has no loader in the single executable.
+  const { createServer: createTlsServer } = createRequire(import.meta.url)('node:https') as typeof import('node:https');
   return createTlsServer({ ...http, ...tlsOptions(tls) }, onRequest);
 }
 

@@ -4,7 +4,9 @@
 // an example (unpacked from the executable), doctor, and run (koffi's native module unpacked
 // to the cache and checked), which binds a command to node 1 like numactl does.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sectionOk } from './assert.js';
@@ -51,6 +53,29 @@ describe('the single executable in a guest without Node', () => {
   it('carries the examples and the doctor', () => {
     assert.match(sectionOk(run, 'example').stdout, /^2 nodes, 2 packages/);
     assert.match(sectionOk(run, 'doctor').stdout, /^exit [01]$/m);
+  });
+
+  // On a machine of 512 CPUs or more, topo and doctor set a V8 flag as they run (runtime/v8_flags.ts):
+  // the executable must load node:v8 for it (it has no loader for a dynamic import()). Here on
+  // the host: an example whose cpu/possible says 1,024 CPUs.
+  it('topo and doctor on a machine of 1,024 possible CPUs', () => {
+    const root = mkdtempSync(join(tmpdir(), 'numakit-sea-large-'));
+    try {
+      cpSync(join(REPO_ROOT, 'examples', 'lab-2node'), root, { recursive: true });
+      writeFileSync(join(root, 'sys/devices/system/cpu/possible'), '0-1023\n');
+      const sea = (cmd: string) => spawnSync(SEA, ['--root', root, cmd], { encoding: 'utf8' });
+      const topo = sea('topo');
+      assert.equal(topo.status, 0, topo.stderr);
+      const bundle = spawnSync(process.execPath, [join(REPO_ROOT, 'dist', 'cli', 'bin.js'), '--root', root, 'topo'], {
+        encoding: 'utf8',
+      });
+      assert.equal(topo.stdout, bundle.stdout);
+      const doctor = sea('doctor');
+      assert.ok(doctor.status === 0 || doctor.status === 1, doctor.stderr);
+      assert.doesNotMatch(doctor.stderr, /internal error/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('loads koffi from itself and binds like numactl', () => {

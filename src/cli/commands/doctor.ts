@@ -79,7 +79,7 @@ numakit doctor --profile database --placement bound --markdown > numa-report.md`
     if (note !== null) ctx.err(`numakit: note: ${note}\n`);
     // A large machine's doctor holds V8's young generation at its start size (runtime/v8_flags.ts).
     const flags = v8FlagsForMachine(readCpuList(ctx.root, 'possible')?.length ?? 0);
-    if (flags.length > 0) await setV8Flags(flags);
+    if (flags.length > 0) setV8Flags(flags);
     const input = await gatherDoctorInput(ctx.root);
     const profile = doctorProfile(ref, input, placement);
     const findings = runDoctor(input, profile);

@@ -70,7 +70,7 @@ lstopo --of xml would (host bridges, PCI and OS devices, groups, memory-side cac
   async run({ values }, ctx) {
     // A large machine's topo holds V8's young generation at its start size (runtime/v8_flags.ts).
     const flags = v8FlagsForMachine(readCpuList(ctx.root, 'possible')?.length ?? 0);
-    if (flags.length > 0) await setV8Flags(flags);
+    if (flags.length > 0) setV8Flags(flags);
     // What numakit's topology reads of each core, hwloc's facts below take instead of reading it again.
     const cores = new Map<number, CoreFiles>();
     const t = discoverTopology(ctx.root, {
