@@ -3,8 +3,10 @@
 //   1. esbuild bundles src/cli/bin.ts and its dependencies (yaml, zod, tar) into one CommonJS
 //      script; koffi stays out (a native module cannot be bundled).
 //   2. Assets: koffi's native module for each architecture found (node_modules/@koromix/
-//      koffi-linux-x64, -arm64) and the example machines (examples.json), with their SHA-256
-//      in the bundle; at run time they are written to a private cache and checked (src/runtime/sea_assets.ts).
+//      koffi-linux-x64, -arm64), the example machines (examples.json), the dashboard's files
+//      (web/NAME) and each worker thread's entry bundled on its own like the CLI (workers/NAME.cjs),
+//      with their SHA-256 in the bundle; at run time they are written to a private cache and
+//      checked (src/runtime/sea_assets.ts, sea_worker.ts), or the dashboard's read in memory.
 //   3. node --experimental-sea-config writes the blob (with V8's code cache: measured in
 //      bench/sea.mjs), postject injects it into a copy of this Node binary.
 // Output: dist/exe/numakit-linux-<arch> (not dist/runtime: that is src/runtime compiled, which the npm
@@ -152,28 +154,55 @@ writeFileSync(join(work, 'examples.json'), examples);
 assets['examples.json'] = join(work, 'examples.json');
 hashes['examples.json'] = sha256(Buffer.from(examples));
 
-// The bundle. import.meta.url becomes the executable's file URL (no module file exists).
-await build({
-  entryPoints: [join(repo, 'src', snapshot ? 'cli/snapshot_main.ts' : 'cli/bin.ts')],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  outfile: join(work, 'numakit.cjs'),
-  external: ['koffi'],
-  define: { 'import.meta.url': '__numakitUrl' },
-  banner: {
-    js: [
-      "globalThis.__numakitSea = require('node:sea');",
-      `globalThis.__numakitSeaAssets = ${JSON.stringify(hashes)};`,
-      "var __numakitUrl = require('node:url').pathToFileURL(process.execPath).href;",
-    ].join('\n'),
-  },
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+// The dashboard's files, served from memory (src/serve/assets.ts).
+for (const name of readdirSync(join(repo, 'src', 'serve', 'web')).sort()) {
+  assets[`web/${name}`] = join(repo, 'src', 'serve', 'web', name);
+  hashes[`web/${name}`] = sha256(readFileSync(assets[`web/${name}`]));
+}
+
+// A script of the executable: one CommonJS file of ENTRY and all it imports (koffi aside, an asset).
+// import.meta.url becomes the executable's file URL (no module file exists). HASHES: the manifest
+// its banner carries (a worker loads koffi through it too).
+const bundle = (entry, outfile, manifest) =>
+  build({
+    entryPoints: [join(repo, 'src', entry)],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    external: ['koffi'],
+    define: { 'import.meta.url': '__numakitUrl' },
+    banner: {
+      js: [
+        "globalThis.__numakitSea = require('node:sea');",
+        `globalThis.__numakitSeaAssets = ${JSON.stringify(manifest)};`,
+        "var __numakitUrl = require('node:url').pathToFileURL(process.execPath).href;",
+      ].join('\n'),
+    },
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+// The worker threads' entries (src/runtime/sea_worker.ts names them): each needs a file to start
+// from, which the executable writes to the cache when it first starts that worker.
+const WORKERS = {
+  doctor_worker: 'serve/doctor_worker.ts',
+  mem_worker: 'bench/mem_worker.ts',
+  fleet_worker: 'fleet/worker.ts',
+};
+const workerManifest = { ...hashes };
+for (const [name, entry] of Object.entries(WORKERS)) {
+  const file = join(work, `${name}.cjs`);
+  await bundle(entry, file, workerManifest);
+  assets[`workers/${name}.cjs`] = file;
+  hashes[`workers/${name}.cjs`] = sha256(readFileSync(file));
+}
+
+// The executable's own script.
+await bundle(snapshot ? 'cli/snapshot_main.ts' : 'cli/bin.ts', join(work, 'numakit.cjs'), hashes);
 
 // The blob, then the executable.
 const config = join(work, 'sea-config.json');

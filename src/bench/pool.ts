@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { NumakitError } from '../model/errors.js';
+import { seaWorker } from '../runtime/sea_worker.js';
 import { CTL, type FromWorker, type Kernel, type Slice, type ToWorker, type WorkerInit } from './protocol.js';
 import { KERNELS_WASM_BASE64 } from './wasm/kernels_wasm.js';
 
@@ -17,10 +18,10 @@ type WaitAsync = (
 ) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
-/** The worker's entry: the built .js, or a tsx bootstrap when running from the .ts sources. */
+/** The worker's entry: the built .js, a tsx bootstrap when running from the .ts sources, or the executable's own. */
 function workerUrl(): URL {
   const dev = import.meta.url.endsWith('.ts');
-  return new URL(dev ? './mem_worker_dev.mjs' : './mem_worker.js', import.meta.url);
+  return seaWorker('mem_worker') ?? new URL(dev ? './mem_worker_dev.mjs' : './mem_worker.js', import.meta.url);
 }
 
 export interface RepPlan {

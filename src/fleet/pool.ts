@@ -4,6 +4,7 @@
 // TypeScript sources (tests), everything runs in this thread.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { seaWorker } from '../runtime/sea_worker.js';
 import { readHostPart, type PartResult } from './host.js';
 
 export function defaultJobs(files: number): number {
@@ -17,8 +18,8 @@ async function inThread(files: readonly string[], profile: string): Promise<Part
 }
 
 export async function readHostParts(files: readonly string[], profile: string, jobs: number): Promise<PartResult[]> {
-  const workerUrl = new URL('./worker.js', import.meta.url);
   if (jobs <= 1 || files.length < 2 || import.meta.url.endsWith('.ts')) return inThread(files, profile);
+  const workerUrl = seaWorker('fleet_worker') ?? new URL('./worker.js', import.meta.url);
   const results: PartResult[] = new Array(files.length);
   let next = 0;
   const runWorker = () =>

@@ -45,6 +45,16 @@ export function cacheDir(): string {
   return base;
 }
 
+/** An asset's bytes, read from the executable and checked (for files used in memory, like the dashboard's). */
+export function assetBytes(key: string): Buffer {
+  const api = sea();
+  if (api === null) throw new Error(`assetBytes(${key}) outside the single executable`);
+  const bytes = Buffer.from(api.getRawAsset(key));
+  if (sha256(bytes) !== expectedHash(key))
+    throw new NumakitError(`this numakit executable is damaged: asset ${key} does not match its checksum`);
+  return bytes;
+}
+
 /** An asset written to the cache as NAME (once; rewritten when its bytes do not match). */
 export function assetFile(key: string, name: string): string {
   const api = sea();

@@ -11,13 +11,16 @@ import type { SysRoot } from '../sysfs/root.js';
 import { gapReason } from './collect/context.js';
 import { workerError } from './collect/doctor.js';
 
-const root = workerData as SysRoot;
-try {
-  const input = await gatherDoctorInput(root);
-  parentPort!.postMessage({
-    ok: true,
-    findings: runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)),
-  });
-} catch (e) {
-  parentPort!.postMessage({ ok: false, reason: gapReason(e), error: workerError(e) });
+// No top-level await: the single executable bundles this entry as a CommonJS script.
+async function main(root: SysRoot): Promise<void> {
+  try {
+    const input = await gatherDoctorInput(root);
+    parentPort!.postMessage({
+      ok: true,
+      findings: runDoctor(input, doctorProfile({ klass: 'general', alias: null }, input)),
+    });
+  } catch (e) {
+    parentPort!.postMessage({ ok: false, reason: gapReason(e), error: workerError(e) });
+  }
 }
+void main(workerData as SysRoot);

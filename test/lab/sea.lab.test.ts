@@ -2,9 +2,11 @@
 // binary is deleted (its root is an overlay, so only the guest loses it) and whose PATH has no
 // node. The executable is copied alone to /tmp and runs topo (equal to numactl --hardware),
 // an example (unpacked from the executable), doctor, and run (koffi's native module unpacked
-// to the cache and checked), which binds a command to node 1 like numactl does.
+// to the cache and checked), which binds a command to node 1 like numactl does. On the host: a
+// large machine's V8 flag, and what runs on worker threads or serves files (serve, fleet, bench mem).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +77,56 @@ describe('the single executable in a guest without Node', () => {
       assert.doesNotMatch(doctor.stderr, /internal error/);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  // What runs on a worker thread or serves files beside the modules: the executable carries each
+  // worker's entry and the dashboard's files (scripts/build-sea.mjs). On the host, an example.
+  it('serves the dashboard and doctor, runs fleet and bench mem workers', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'numakit-sea-cache-'));
+    const env = { ...process.env, NUMAKIT_CACHE_DIR: join(cache, 'c') };
+    const serve = spawn(SEA, ['--example', 'spark-2s', 'serve', '--listen', '127.0.0.1:0'], { env });
+    try {
+      let stderr = '';
+      serve.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const [line] = (await Promise.race([
+        once(serve.stdout.setEncoding('utf8'), 'data'),
+        once(serve, 'exit').then(() => ['']),
+      ])) as [string];
+      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(line)?.[0];
+      assert.ok(base, `serve did not start: ${stderr}`);
+      const page = await fetch(base);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /^<!doctype html>/i);
+      // The first scrape starts doctor's first run on its worker; a later one serves its findings.
+      let metrics = '';
+      for (let i = 0; i < 50 && !/^numakit_doctor_findings\{/m.test(metrics); i++) {
+        metrics = await (await fetch(`${base}metrics`)).text();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.match(metrics, /^numakit_doctor_findings\{severity="\w+"\} \d+$/m);
+      assert.doesNotMatch(metrics, /numakit_scrape_collector_success\{collector="doctor"\} 0/);
+
+      for (const e of ['spark-2s', 'epyc-nps4'])
+        execFileSync(SEA, ['--example', e, 'snapshot', join(cache, `${e}.tar.gz`)], { env, stdio: 'ignore' });
+      const fleet = spawnSync(
+        SEA,
+        ['fleet', 'report', '--jobs', '2', join(cache, 'spark-2s.tar.gz'), join(cache, 'epyc-nps4.tar.gz')],
+        { env, encoding: 'utf8' },
+      );
+      assert.equal(fleet.status, 0, fleet.stderr);
+      assert.match(fleet.stdout, /^fleet report: 2 hosts/);
+
+      const mem = spawnSync(
+        SEA,
+        ['bench', 'mem', '--only', 'bandwidth', '--size', '32M', '--seconds', '0.05', '--threads', '1', '--json'],
+        { env, encoding: 'utf8' },
+      );
+      assert.equal(mem.status, 0, mem.stderr);
+      assert.ok(JSON.parse(mem.stdout).schemaVersion >= 1);
+    } finally {
+      serve.kill();
+      rmSync(cache, { recursive: true, force: true });
     }
   });
 

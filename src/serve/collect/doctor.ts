@@ -4,6 +4,7 @@
 // next run after the scrape has answered, on a worker thread (src/serve/doctor_worker.ts), so
 // neither a scrape nor a signal waits for it.
 import { Worker } from 'node:worker_threads';
+import { seaWorker } from '../../runtime/sea_worker.js';
 import { isProblem, type Finding, type Problem } from '../../model/finding.js';
 import type { SysRoot } from '../../sysfs/root.js';
 import { family, s, type Family } from '../exposition.js';
@@ -88,11 +89,11 @@ export class DoctorCache {
         };
   }
 
-  /** One doctor run on a worker thread; the .mjs entry registers tsx when running from sources. */
+  /** One doctor run on a worker thread; the .mjs entry registers tsx when running from sources, the executable carries its own. */
   private inWorker(): Promise<WorkerResult> {
     const entry = import.meta.url.endsWith('.ts') ? '../doctor_worker_dev.mjs' : '../doctor_worker.js';
     return new Promise((resolve) => {
-      const w = new Worker(new URL(entry, import.meta.url), {
+      const w = new Worker(seaWorker('doctor_worker') ?? new URL(entry, import.meta.url), {
         workerData: { dir: this.root.dir, isReal: this.root.isReal, label: this.root.label },
       });
       this.worker = w;
