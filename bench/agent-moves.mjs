@@ -20,7 +20,7 @@ const moves = Number(arg('--moves', 3));
 const rounds = Number(arg('--rounds', 1));
 const before = arg('--before', null);
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const builds = [['numakit', null], ...(before === null ? [] : [['numakit-before', `${before}/cli/bin.js`]])];
+const builds = [['numakit', null], ...(before === null ? [] : [['numakit-before', `${before}/cli/numakit.cjs`]])];
 const script = Array.from({ length: rounds }, () =>
   builds.map(
     ([label, cli]) =>

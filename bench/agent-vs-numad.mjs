@@ -29,9 +29,11 @@
 // numad runs as docs/LAB.md says (unshare --time so it evaluates at once), numakit with its
 // defaults (--interval 5s). Not a timed test: run it on its own, after npm run build.
 // numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
-// thread as 1.17 CPUs and so never fits it on a 1-CPU node.
+// thread as 1.17 CPUs and so never fits it on a 1-CPU node. numakit-cpu1 (not run unless named in
+// --tuners) is numakit with --max-migrate-cpu 1: a whole CPU for its copy, unpaced, as numad and
+// AutoNUMA copy (numakit's default paces a move to half a CPU).
 //   node bench/agent-vs-numad.mjs [--timeout SEC] [--quiet-timeout SEC] [--sizes 400,96]
-//                                 [--tuners numakit,numad,numad-u100,autonuma]
+//                                 [--tuners numakit,numad,numad-u100,autonuma] (also numakit-cpu1)
 //                                 [--scenarios appears,present,idle,fill,large,burst,churn] (or --protocols)
 //                                 [--boots one|tuner] [--limit SEC] [--node-mib 1000]
 //                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR] [--cli DIR]
@@ -99,13 +101,13 @@ const scenarioOf = (protocol) => (protocol === 'appears' || protocol === 'presen
 const cli = arg('--cli', null);
 const extra = (t) =>
   t === 'numakit-before'
-    ? ` --label numakit-before --cli ${before}/cli/bin.js`
-    : t === 'numakit' && cli !== null
-      ? ` --cli ${cli}/cli/bin.js`
-      : '';
+    ? ` --label numakit-before --cli ${before}/cli/numakit.cjs`
+    : (t === 'numakit-cpu1' ? ' --label numakit-cpu1' : '') +
+      (t.startsWith('numakit') && cli !== null ? ` --cli ${cli}/cli/numakit.cjs` : '');
+const agentArgs = (t) => `--include agent_workload[.]mjs${t === 'numakit-cpu1' ? ' --max-migrate-cpu 1' : ''}`;
 const runTimeout = (protocol) => (protocol === 'idle' || protocol === 'churn' ? quietTimeout : timeout);
 const line = ({ protocol, t, mib }) =>
-  `node test/lab/guest-helpers/agent_scenario.mjs ${t === 'numakit-before' ? 'numakit' : t} ${scenarioOf(protocol)}${extra(t)} --mib ${mib} --timeout ${runTimeout(protocol)}${protocol === 'present' ? '' : ' --tuner-first'} --agent '--include agent_workload[.]mjs'; sleep 1`;
+  `node test/lab/guest-helpers/agent_scenario.mjs ${t.startsWith('numakit') ? 'numakit' : t} ${scenarioOf(protocol)}${extra(t)} --mib ${mib} --timeout ${runTimeout(protocol)}${protocol === 'present' ? '' : ' --tuner-first'} --agent '${agentArgs(t)}'; sleep 1`;
 // --boots tuner: one guest boot per tuner (a tuner that wedges its guest costs only its own rows);
 // default one boot for every run.
 const boots =
@@ -276,7 +278,7 @@ for (const protocol of protocols.filter((p) => !['idle', 'churn', 'burst'].inclu
       results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]),
     );
     const n = by.numakit;
-    for (const name of ['autonuma', 'numad', 'numad-u100', 'numakit-before']) {
+    for (const name of ['autonuma', 'numad', 'numad-u100', 'numakit-before', 'numakit-cpu1']) {
       const d = by[name];
       if (!n || !d) continue;
       const nt = t95Of(n);
@@ -297,7 +299,7 @@ for (const protocol of protocols.filter((p) => !['idle', 'churn', 'burst'].inclu
 }
 for (const quiet of ['idle', 'churn']) {
   const idle = Object.fromEntries(results.filter((x) => x.scenario === quiet).map((x) => [x.tuner, x]));
-  for (const name of ['numad', 'numad-u100', 'numakit-before']) {
+  for (const name of ['numad', 'numad-u100', 'numakit-before', 'numakit-cpu1']) {
     if (idle.numakit && idle[name])
       console.log(
         `${quiet}, ${quietTimeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`,

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeOfCpu } from './agent_probe.mjs';
 
 const opt = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
-const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
+const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/numakit.cjs', import.meta.url));
 const WORKLOAD = fileURLToPath(new URL('agent_workload.mjs', import.meta.url));
 const MIB = opt('--mib', '400');
 const MOVES = Number(opt('--moves', 3));

@@ -44,7 +44,7 @@ const MIB = Number(opt('--mib', 200));
 const TIMEOUT = Number(opt('--timeout', 20)) * 1000;
 const WORKLOAD = fileURLToPath(new URL('agent_workload.mjs', import.meta.url));
 // --cli PATH: another build of numakit (bench/agent-vs-numad.mjs --before: an earlier build in the same run).
-const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
+const CLI = opt('--cli', null) ?? fileURLToPath(new URL('../../../dist/cli/numakit.cjs', import.meta.url));
 const cpuNode = nodeOfCpu();
 const cpusOf = (n) => [...cpuNode].filter(([, x]) => x === n).map(([c]) => c);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
