@@ -139,11 +139,6 @@ describe('the proc connector, live', { skip: why }, () => {
       // Each batch started by a poll before: 4 at least. One allowed for a window a loaded machine left without a fork.
       assert.ok(ev.polls - polls <= 1, `${ev.polls - polls} polls started while forks kept coming`);
       assert.ok(at[3]! - at[0]! >= 2000, `batches over ${Math.round(at[3]! - at[0]!)} ms`);
-      sh.kill('SIGKILL');
-      await once(sh, 'exit');
-      // Once forks stop, a window that finds none goes back to the poll (blocked: no wake-up).
-      for (let i = 0; i < 3; i++) await ev.wait(1000, never);
-      assert.ok(ev.polls > polls, 'the poll again once nothing came');
     } finally {
       sh.kill('SIGKILL');
       ev.close();
