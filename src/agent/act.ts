@@ -200,7 +200,8 @@ export async function moveMemory(
     back();
   }
   const o = outcomeOf(r, pl, threads);
-  d.journal.moveUpdate(pid, r.movedBytes, o.kind === 'partial' ? 'partial' : STATE[r.end], now());
+  if (r.end === 'stopped') d.journal.moveStopped(pid, r.movedBytes, now());
+  else d.journal.moveUpdate(pid, r.movedBytes, o.kind === 'partial' ? 'partial' : STATE[r.end], now());
   return o;
 }
 

@@ -89,6 +89,21 @@ export class AgentJournal {
     this.save({ ...this.cs, moves });
   }
 
+  /**
+   * A move stopped by SIGTERM/SIGINT: recorded, not written. The restore that follows every stop
+   * writes it with the rest in its one write (what the stop waits for is the putting back); were
+   * the agent killed before that, the set says the move was in progress, and a restore says where
+   * it stopped.
+   */
+  moveStopped(pid: number, movedBytes: number, now: Date): void {
+    const moves = (this.cs.moves ?? []).map((e) =>
+      e.pid === pid && e.state === 'moving'
+        ? { ...e, movedBytes, state: 'stopped' as const, at: now.toISOString() }
+        : e,
+    );
+    this.cs = { ...this.cs, moves };
+  }
+
   /** Journals the threads' affinities before each becomes its `cpus` (a thread already changed keeps its first old value). */
   beforeAffinity(changes: readonly ThreadChange[]): void {
     const threads = [...(this.cs.threads ?? [])];

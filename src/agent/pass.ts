@@ -109,6 +109,11 @@ export class AgentPass {
     return this.baselines > 0 || (this.units === null && this.processes.young > 0 && !this.watching);
   }
 
+  /** Processes the last pass left bound to CPUs by their user (pinned-cpus), with those CPUs; none with units. */
+  get pinned(): ReadonlyMap<number, readonly number[]> {
+    return this.units === null ? this.processes.pinned : new Map();
+  }
+
   /** Processes (or units) the last pass took a fresh baseline of. */
   get baselines(): number {
     return this.units?.baselines ?? this.processes.baselines;

@@ -92,6 +92,8 @@ export class ProcessCandidates {
   private youngNow = 0;
   /** Processes past the stat screen and the prescreen this pass that had no window to be judged over (a first pass). */
   private unwindowedNow = 0;
+  /** Processes this pass left bound to CPUs by their user (pinned-cpus), with those CPUs. */
+  private pinnedNow = new Map<number, readonly number[]>();
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -131,6 +133,11 @@ export class ProcessCandidates {
     return this.unwindowedNow;
   }
 
+  /** Processes the last pass left bound to CPUs by their user (pinned-cpus), with those CPUs. */
+  get pinned(): ReadonlyMap<number, readonly number[]> {
+    return this.pinnedNow;
+  }
+
   /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
   get noMemory(): number {
     return this.sampler.counts.noMemory;
@@ -154,6 +161,7 @@ export class ProcessCandidates {
     this.balancing = undefined;
     this.youngNow = 0;
     this.unwindowedNow = 0;
+    this.pinnedNow = new Map();
     this.uptime = this.cfg.minAgeMs > 0 ? readUptime(this.d.root) : null;
     return this.sampler
       .sample(ctx.nowMs)
@@ -228,6 +236,7 @@ export class ProcessCandidates {
       why = prescreen(this.brief(b, 0), this.screenCtx(), this.cfg);
     }
     if (why !== null) this.note(b, why);
+    if (why === 'pinned-cpus' && b.status.cpusAllowed !== null) this.pinnedNow.set(b.pid, b.status.cpusAllowed);
     return why === null;
   }
 

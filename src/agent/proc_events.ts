@@ -23,6 +23,8 @@ const PROC_CN_MCAST_LISTEN = 1;
 const NLMSG_DONE = 3;
 const SOL_SOCKET = 1;
 const SO_ATTACH_FILTER = 26;
+const SO_RCVBUF = 8;
+const SO_RCVBUFFORCE = 33;
 const MSG_DONTWAIT = 0x40;
 const EAGAIN = 11;
 const EINTR = 4;
@@ -128,11 +130,23 @@ export interface ProcessEventSource {
 
 const STOP_BYTE = Buffer.from([1]);
 
+/**
+ * The socket's receive buffer: the forks of a whole window queue in it (a fork's datagram takes
+ * about 900 bytes of it). The default (net.core.rmem_default, 208 KiB) held about 230: at 40
+ * short-lived processes a second, an 8 s window overflowed every time, and each look listed /proc.
+ * 2 MiB holds about 2,300 (nothing is allocated until forks come). Set with SO_RCVBUFFORCE
+ * (CAP_NET_ADMIN, which subscribing needs anyway), else as far as net.core.rmem_max allows.
+ */
+export const RCVBUF_BYTES = 2 * 1024 * 1024;
+
 /** Most pids kept between two waits (the newest are kept; past it the batch is 'lost'). */
 const KEPT_MAX = 4096;
 
 /** The proc connector, subscribed and filtered; a NativeError naming the call that failed (EPERM: no CAP_NET_ADMIN). */
-export function openProcessEvents(collectMs: number, filter: readonly Insn[] = FORK_FILTER): ProcessEventSource {
+export function openProcessEvents(
+  collectMs: number,
+  filter: readonly Insn[] = FORK_FILTER,
+): ProcessEventSource & { readonly polls: number } {
   const c = libc();
   const fd = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR) as number;
   if (fd < 0) fail('socket(AF_NETLINK, NETLINK_CONNECTOR)');
@@ -142,6 +156,11 @@ export function openProcessEvents(collectMs: number, filter: readonly Insn[] = F
       (c.setsockoptFilter(fd, SOL_SOCKET, SO_ATTACH_FILTER, { len: prog.length / 8, filter: prog }, 16) as number) < 0
     )
       fail('setsockopt(SO_ATTACH_FILTER)');
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(RCVBUF_BYTES);
+    // Best effort: a smaller buffer only makes an overflow (a listing of /proc) likelier.
+    if ((c.setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, size, 4) as number) < 0)
+      c.setsockopt(fd, SOL_SOCKET, SO_RCVBUF, size, 4);
     if ((c.bind(fd, netlinkAddress(0, CN_IDX_PROC), 12) as number) < 0) fail('bind(proc connector)');
     const got = Buffer.alloc(12);
     if ((c.getsockname(fd, got, [12]) as number) < 0) fail('getsockname');
@@ -171,12 +190,19 @@ class ProcEvents implements ProcessEventSource {
   /** Polls that failed in a row. */
   private failures = 0;
   private waiter: ((b: EventBatch) => void) | null = null;
+  /** The window of a batch when forks are not coming steadily (--watch). */
+  private readonly baseMs: number;
+  /** The window being collected was armed after a batch (next()), not by a fork. */
+  private timed = false;
+  /** Polls started on the pool (tests: a steady stream of forks starts none). */
+  polls = 0;
 
   constructor(
     private readonly fd: number,
     private readonly stop: readonly [read: number, write: number],
     private collectMs: number,
   ) {
+    this.baseMs = collectMs;
     this.fds.writeInt32LE(fd, 0);
     this.fds.writeInt16LE(POLLIN, 4);
     this.fds.writeInt32LE(stop[0], 8);
@@ -186,6 +212,12 @@ class ProcEvents implements ProcessEventSource {
 
   collectFor(ms: number): void {
     this.collectMs = ms;
+    // Set right after a batch was taken (its window armed with the last one): armed again with this.
+    if (this.timed && this.collecting !== null) {
+      clearTimeout(this.collecting);
+      this.collecting = null;
+      this.next();
+    }
   }
 
   wait(ms: number, signal: AbortSignal): Promise<EventBatch> {
@@ -211,14 +243,42 @@ class ProcEvents implements ProcessEventSource {
     this.pids = [];
     this.lost = false;
     this.ready = false;
-    this.poll();
+    this.next();
     return b;
+  }
+
+  /**
+   * After a batch: while windows are longer than --watch (forks keep coming: a shell loop, a
+   * build), the socket is only read at the end of the next window, one wake-up of the main
+   * thread a window and none of the pool; a window that found nothing goes back to the poll
+   * (no wake-up at all while nothing starts). Otherwise the poll waits for the first fork.
+   */
+  private next(): void {
+    if (this.closed) return;
+    this.timed = this.collectMs > this.baseMs;
+    if (!this.timed) {
+      this.poll();
+      return;
+    }
+    this.collecting = setTimeout(() => {
+      this.collecting = null;
+      this.timed = false;
+      this.drain();
+      if (this.pids.length > 0 || this.lost) this.batchReady();
+      else this.poll();
+    }, this.collectMs);
+  }
+
+  private batchReady(): void {
+    this.ready = true;
+    this.waiter?.(null);
   }
 
   /** One poll on the pool until the socket has a datagram or close() writes into the pipe (none while a batch is collected or waits to be taken). */
   private poll(): void {
     if (this.polling || this.closed || this.collecting !== null || this.ready) return;
     this.polling = true;
+    this.polls++;
     libc().poll.async(this.fds, 2, -1, (err: unknown, n: number) => {
       this.polling = false;
       if (this.closed) return this.release();
@@ -246,8 +306,7 @@ class ProcEvents implements ProcessEventSource {
     this.collecting = setTimeout(() => {
       this.collecting = null;
       this.drain();
-      this.ready = true;
-      this.waiter?.(null);
+      this.batchReady();
     }, this.collectMs);
   }
 

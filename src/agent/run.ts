@@ -142,6 +142,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       try {
         const decisions = await pass.run(now());
         interval = nextIntervalMs(interval, quietPass(decisions, pass.baselines), stretch);
+        if (woken) for (const [pid, cpus] of pass.pinned) watch?.watch.followAffinity(pid, cpus);
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.
         if (e instanceof JournalWriteError)
@@ -171,7 +172,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
 /** The watch: the process events and what it makes of them. */
 export interface Watching {
   readonly events: Pick<ProcessEventSource, 'wait' | 'collectFor' | 'close'>;
-  readonly watch: Pick<ProcessWatch, 'see' | 'following' | 'lastCounted'>;
+  readonly watch: Pick<ProcessWatch, 'see' | 'following' | 'lastCounted' | 'followAffinity'>;
   /** The window the next batch is collected for, and when the last batch came (policy/agent/watch.ts nextCollectMs). */
   collectMs: number;
   lastBatchAt: number;

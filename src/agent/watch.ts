@@ -2,10 +2,12 @@
 // process events (proc_events.ts) bring the pids of new processes; one read of the stat of each
 // (and of the young ones it follows, each --watch). see() says whether a process became worth a
 // pass: then the agent runs one at once, not at the end of its sleep.
+import { formatCpuList } from '../model/cpuset.js';
 import {
   followTicks,
   newPids,
   WATCH_NEW_MAX,
+  WATCH_PINNED_TICKS,
   WATCH_YOUNG_MAX,
   type WatchBars,
   watchVerdict,
@@ -16,6 +18,7 @@ import { listPids, readCmdline } from '../sysfs/proc_list.js';
 import type { EventBatch } from './proc_events.js';
 import { ProcStatFiles, type StatFields } from '../sysfs/proc_stat_files.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
+import { readProcStatus } from '../sysfs/proc_status.js';
 import { readUptime } from '../sysfs/proc_uptime.js';
 import type { SysRoot } from '../sysfs/root.js';
 
@@ -49,6 +52,8 @@ export class ProcessWatch {
   /** The pids of the last listing of /proc (after lost events); null before the first. */
   private listed: ReadonlySet<number> | null = null;
   private readonly young = new Map<number, Followed>();
+  /** Processes whose CPU affinity it follows (followAffinity): their start time, the CPUs the pass saw, ticks. */
+  private readonly pinned = new Map<number, { start: number; cpus: string; ticks: number }>();
   private readonly maxTicks: number;
   /** /proc/uptime this tick, read for the first process old enough to ask (undefined: not yet). */
   private uptime: number | null | undefined;
@@ -56,6 +61,8 @@ export class ProcessWatch {
   lastReads = 0;
   /** New processes the last look kept (followed, or woke the agent): 0 when all were dropped at once. */
   lastCounted = 0;
+  /** The processes the last look woke the agent for. */
+  lastWoke: number[] = [];
 
   constructor(
     private readonly root: SysRoot,
@@ -67,7 +74,37 @@ export class ProcessWatch {
 
   /** Processes followed now (new, and not yet large, busy and old enough). */
   get following(): number {
-    return this.young.size;
+    return this.young.size + this.pinned.size;
+  }
+
+  /**
+   * After a pass it woke the agent for: a process that pass left bound to `cpus` by its user is
+   * followed (its affinity read each tick, WATCH_PINNED_TICKS at most); once that changes, the
+   * agent is woken again. A program started under taskset or numactl often drops the binding
+   * once it has set itself up: without this, its first decision waited for a pass (up to
+   * --max-interval).
+   */
+  followAffinity(pid: number, cpus: readonly number[]): void {
+    if (!this.lastWoke.includes(pid) || this.pinned.size >= WATCH_YOUNG_MAX) return;
+    if (this.stats.read(pid, this.st) !== 'read') return;
+    this.pinned.set(pid, { start: this.st.startTicks, cpus: formatCpuList(cpus), ticks: 0 });
+  }
+
+  /** True when a followed process's affinity changed (it is then left to the pass that follows). */
+  private affinityChanged(): boolean {
+    let changed = false;
+    for (const [pid, p] of this.pinned) {
+      this.lastReads++;
+      const status = ++p.ticks > WATCH_PINNED_TICKS ? null : readProcStatus(this.root, pid);
+      const same = this.stats.read(pid, this.st) === 'read' && this.st.startTicks === p.start;
+      if (status === null || !same || status.cpusAllowed === null) this.unpin(pid);
+      else if (formatCpuList(status.cpusAllowed) !== p.cpus) {
+        this.unpin(pid);
+        this.lastWoke.push(pid);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /**
@@ -78,18 +115,30 @@ export class ProcessWatch {
   see(batch: EventBatch, nowMs: number): boolean {
     this.lastReads = 0;
     this.lastCounted = 0;
+    this.lastWoke = [];
     this.uptime = undefined;
-    let wake = false;
+    let wake = this.affinityChanged();
     for (const [pid, f] of this.young) {
       if (++f.ticks > this.maxTicks) this.drop(pid);
-      else wake = this.look(pid, f, nowMs) || wake;
+      else wake = this.wakes(pid, this.look(pid, f, nowMs)) || wake;
     }
     const fresh = batch === 'lost' ? this.listNew() : batch === null ? [] : newestFirst(batch, WATCH_NEW_MAX);
     for (const pid of fresh) {
       if (this.young.has(pid)) continue;
-      wake = this.look(pid, null, nowMs) || wake;
-      if (wake || this.young.has(pid)) this.lastCounted++;
+      const woke = this.wakes(pid, this.look(pid, null, nowMs));
+      if (woke || this.young.has(pid)) this.lastCounted++;
+      wake = woke || wake;
     }
+    return wake;
+  }
+
+  private unpin(pid: number): void {
+    this.pinned.delete(pid);
+    if (!this.young.has(pid)) this.stats.forget(pid);
+  }
+
+  private wakes(pid: number, wake: boolean): boolean {
+    if (wake) this.lastWoke.push(pid);
     return wake;
   }
 
@@ -104,7 +153,7 @@ export class ProcessWatch {
   /** Stops following a process (its stat file, kept open while it is followed, is closed). */
   private drop(pid: number): void {
     this.young.delete(pid);
-    this.stats.forget(pid);
+    if (!this.pinned.has(pid)) this.stats.forget(pid);
   }
 
   private ageOf(start: number): number | null {

@@ -8,7 +8,7 @@
 // file is then closed and the number opened afresh. Any other root (a snapshot, a test tree: a
 // jail) is read with one open and read a pass (read.ts readInto: the jail), parsed from the same
 // buffer; a file the byte parser refuses goes through readProcStat (its warning).
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { isRefused } from '../model/fact.js';
 import { MAX_CPUS } from '../model/limits.js';
 import { readProcStatFact, readTaskStat, type TaskStat } from './proc_task_stat.js';
@@ -126,6 +126,8 @@ export class ProcStatFiles {
   private readonly buf = Buffer.allocUnsafeSlow(BUF_BYTES);
   private readonly fast: boolean;
   private readonly jail: boolean;
+  /** Opens tried on the running system (tests: a process gone before its first read costs none). */
+  opens = 0;
 
   constructor(private readonly root: SysRoot) {
     const plain = root.tree === undefined && root.onAccess === undefined;
@@ -183,6 +185,10 @@ export class ProcStatFiles {
     let n: number;
     try {
       if (fd === undefined) {
+        // Gone already (a short-lived process the watch or a pass heard of): a stat that does not
+        // throw says so; a failed open's exception cost three times as much (its error and stack).
+        if (statSync(`/proc/${pid}`, { throwIfNoEntry: false }) === undefined) return false;
+        this.opens++;
         fd = openSync(`/proc/${pid}/stat`, constants.O_RDONLY);
         if (this.fds.size < MAX_OPEN) this.fds.set(pid, fd);
       }

@@ -16,6 +16,13 @@ export const WATCH_NEW_MAX = 64;
 export const WATCH_FOLLOW_EXTRA = 5;
 /** Young processes followed at most (the rest are left to the passes). */
 export const WATCH_YOUNG_MAX = 64;
+/**
+ * Ticks the CPU affinity of a process the watch woke the agent for is followed when the pass
+ * found it bound by its user (pinned-cpus): a program started under taskset or numactl often
+ * drops that binding once it has set itself up (allocated its memory where it was bound). A
+ * change wakes the agent; after these, the passes find it (up to --max-interval later).
+ */
+export const WATCH_PINNED_TICKS = 15;
 
 /** Ticks a new process is followed: until it is --min-age old, and a few more. */
 export function followTicks(o: { minAgeMs: number; watchMs: number }): number {

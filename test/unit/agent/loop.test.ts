@@ -16,6 +16,7 @@ import { restoreLeftovers } from '../../../src/agent/restore.js';
 import { type RunDeps, runAgent, watchOffLine } from '../../../src/agent/run.js';
 import { locality } from '../../../src/policy/locality.js';
 import { createSampler } from '../../../src/discover/process_sampler.js';
+import { withFileFaults } from '../../helpers/file_faults.js';
 import { busy, eachWithFakeMachine, fakeClock, type FakeMachine } from './tree.js';
 
 let m: FakeMachine;
@@ -468,6 +469,52 @@ describe('agent life: restore', () => {
     const cs = listChangeSets(stateDir)[0]!;
     assert.equal(cs.moves?.[0]?.state, 'stopped');
     assert.equal(cs.moves?.[0]?.movedBytes, (pages[0] ?? 0) * 4096);
+  });
+
+  it('SIGTERM in the middle of a page move: one journal write between the signal and the exit line (the restore), the move in it as stopped', async () => {
+    m.add(busy(200, 'spin', 400, 1, 0));
+    const signals = new EventEmitter();
+    let t = 0;
+    const events: string[] = [];
+    const ops = {
+      ...m.ops,
+      movePages: (...a: Parameters<typeof m.ops.movePages>) => {
+        if (m.movePagesCalls === 4) {
+          signals.emit('SIGTERM');
+          events.push('signal');
+        }
+        return m.ops.movePages(...a);
+      },
+    };
+    const code = await withFileFaults(
+      (c) => {
+        if (c.op === 'rename' && c.path.includes(`${stateDir}/journal/`)) events.push('journal');
+        return undefined;
+      },
+      () =>
+        runAgent(cfg({ intervalMs: 20 }), {
+          root: m.root,
+          sys: openSystem(m.root, { isRoot: true }),
+          ops,
+          log: (l) => void (l.startsWith('exit:') && events.push('exit')),
+          signals,
+          pageSize: 4096,
+          now: () => t,
+          selfPid: 99999,
+          clock: fakeClock(),
+          onReady: () => {
+            t = 5000;
+            m.tick(5, [1]);
+          },
+        }),
+      { noSync: true },
+    );
+    assert.equal(code, 0);
+    assert.deepEqual(events.slice(events.indexOf('signal')), ['signal', 'journal', 'exit']);
+    const cs = listChangeSets(stateDir)[0]!;
+    assert.equal(cs.status, 'rolled-back');
+    assert.equal(cs.moves?.[0]?.state, 'stopped');
+    assert.ok((cs.moves?.[0]?.movedBytes ?? 0) > 0);
   });
 
   it('after a SIGKILL: restore puts back affinities and numa_balancing, and skips a thread id reused by another thread', async () => {

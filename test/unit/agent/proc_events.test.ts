@@ -102,6 +102,49 @@ describe('the proc connector, live', { skip: why }, () => {
     assert.ok(ms < 2000, out);
   });
 
+  it('a window of 400 forks is kept whole: the socket does not overflow (no listing of /proc)', async () => {
+    // 400 forks take about 370 KiB of the socket's buffer: more than the kernel's default 208 KiB.
+    const ev = openProcessEvents(5000);
+    try {
+      const sh = spawn('sh', ['-c', 'i=0; while [ $i -lt 400 ]; do /bin/true & i=$((i+1)); done; wait']);
+      const got: number[] = [];
+      let lost = false;
+      const exited = once(sh, 'exit');
+      for (let i = 0; i < 20 && got.length < 400 && !lost; i++) {
+        const b: EventBatch = await ev.wait(10_000, never);
+        if (b === 'lost') lost = true;
+        else if (b !== null) got.push(...b);
+      }
+      await exited;
+      assert.equal(lost, false, `the socket overflowed after ${got.length} forks`);
+      assert.ok(got.length >= 400, `${got.length} forks`);
+    } finally {
+      ev.close();
+    }
+  });
+
+  it('forks coming steadily, windows longer than --watch: the socket is read once a window, no poll on the pool', async () => {
+    const ev = openProcessEvents(100);
+    const sh = spawn('sh', ['-c', 'while :; do /bin/true; sleep 0.02; done']);
+    try {
+      const batch = async () => {
+        for (let i = 0; i < 20; i++) if (Array.isArray(await ev.wait(5000, never))) return performance.now();
+        throw new Error('no batch');
+      };
+      await batch();
+      ev.collectFor(800);
+      await batch(); // its window was started by a fork (the poll); the next ones by the batch before
+      const polls = ev.polls;
+      const at = [await batch(), await batch(), await batch(), await batch()];
+      // Each batch started by a poll before: 4 at least. One allowed for a window a loaded machine left without a fork.
+      assert.ok(ev.polls - polls <= 1, `${ev.polls - polls} polls started while forks kept coming`);
+      assert.ok(at[3]! - at[0]! >= 2000, `batches over ${Math.round(at[3]! - at[0]!)} ms`);
+    } finally {
+      sh.kill('SIGKILL');
+      ev.close();
+    }
+  });
+
   it('a wait ends at its time, or at once when aborted', async () => {
     const ev = openProcessEvents(200);
     try {
