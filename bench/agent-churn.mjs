@@ -57,12 +57,25 @@ if (before !== null) tuners.push(await startAgent('before', `${before}/cli/bin.j
 if (!argv.includes('--no-numad')) tuners.push(startNumad());
 await sleep(5000); // past the first passes
 
+let sh = null;
+const stopAll = () => {
+  sh?.kill('SIGKILL');
+  for (const t of tuners) t.stop();
+};
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+])
+  process.on(signal, () => {
+    stopAll();
+    process.exit(code);
+  });
 const fmt = (x) => x.toFixed(2);
 console.log(`phase  load   ${tuners.map((t) => `${t.name} user/sys`).join('   ')}   (CPU s over ${seconds} s)`);
 try {
   for (let r = 0; r < rounds; r++) {
     for (const phase of r % 2 === 0 ? ['churn', 'idle'] : ['idle', 'churn']) {
-      const sh = phase === 'churn' ? spawn('sh', ['-c', 'while :; do sleep 0.5 & sleep 0.05; done']) : null;
+      sh = phase === 'churn' ? spawn('sh', ['-c', 'while :; do sleep 0.5 & sleep 0.05; done']) : null;
       const pid0 = Number(readFileSync('/proc/loadavg', 'utf8').trim().split(' ').at(-1));
       const at = tuners.map((t) => cpu(t.pid));
       await sleep(seconds * 1000);
@@ -75,5 +88,5 @@ try {
     }
   }
 } finally {
-  for (const t of tuners) t.stop();
+  stopAll();
 }

@@ -140,8 +140,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       // A new process at --min-rss: judged from now (a pass that takes its baseline, then a short window).
       if (woken) interval = null;
       try {
-        const decisions = await pass.run(now());
-        interval = nextIntervalMs(interval, quietPass(decisions, pass.baselines), stretch);
+        interval = nextIntervalMs(interval, quietPass(await pass.run(now()), pass.baselines), stretch);
         if (woken) for (const [pid, cpus] of pass.pinned) watch?.watch.followAffinity(pid, cpus);
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.

@@ -198,7 +198,7 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.equal(r.after.numaBalancing, '1');
   });
 
-  it("SIGTERM in the middle of a 200 MB move: within 1 s the agent has restored and said so (and exits), every thread's affinity and numa_balancing back, the move journaled as stopped part way", () => {
+  it("SIGTERM in the middle of a 200 MB move: within 1 s the agent has restored and said so (and exits), every thread's affinity and numa_balancing back, the move journaled as stopped part way", (ctx) => {
     interface State {
       affinity: Record<string, string>;
       numaBalancing: string;
@@ -222,6 +222,7 @@ describe('numakit agent in a 4node-asym guest', () => {
     // seen up to ~0.5 s late on a busy TCG guest), so it gets a looser bound.
     const said = r.outputAfterSignal.find(([, text]) => text.includes('exit: restored'))?.[0];
     const detail = `its output after the signal (ms, text): ${JSON.stringify(r.outputAfterSignal)}\n${r.log}`;
+    ctx.diagnostic(`restored and said so ${said ?? 'never'} ms after SIGTERM, exited ${r.exitMs} ms after`);
     assert.ok(
       said !== undefined && said <= 1000,
       `restored and said so ${said ?? 'never'} ms after SIGTERM; ${detail}`,
@@ -260,8 +261,10 @@ describe('numakit agent in a 4node-asym guest', () => {
   // 13-15 it did not: the workloads start seconds apart, so each is placed alone in its pass,
   // and its CPU need read 0.9-1.3 (Node's helper threads at start-up) against 0.4-0.8 idle on
   // its memory's node, so its memory was copied (docs/agent.md, "Fill: the whole fit").
-  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', () => {
+  it('fill: three busy processes that together exceed a node each end >= 95% local on a node of their own, their memory left where it was', (ctx) => {
     const r = json<Measured>(run, 'fill');
+    // The tuner runs first: each process starts under numactl (bound) and unbinds once allocated.
+    ctx.diagnostic(`95% local after (s, from each start): ${JSON.stringify(r.t95)}`);
     const finals = Object.entries(r.final);
     assert.equal(finals.length, 3);
     for (const [name, f] of finals) assert.ok(f.locality >= 0.95, `${name}: ${JSON.stringify(f)}\n${r.log}`);
@@ -295,9 +298,10 @@ describe('numakit agent in a 4node-asym guest', () => {
     assert.ok(r.pagesWhileAlive < 64 * 256 * 0.1, `${r.pagesWhileAlive} pages moved while it lived\n${r.log}`);
   });
 
-  it('idle: the agent, its watch on, costs no more CPU than numad idle in the same guest', () => {
+  it('idle: the agent, its watch on, costs no more CPU than numad idle in the same guest', (ctx) => {
     const cpu = (name: string) => json<{ tunerCpuManaging: number }>(run, name).tunerCpuManaging;
     const [idle, numad] = [cpu('idle'), cpu('numadidle')];
+    ctx.diagnostic(`CPU s over 15 s idle: agent ${idle}, numad ${numad}`);
     // A few clock ticks (10 ms each) of slack: both are a few ticks over 15 s, and numad's varies
     // run to run (0.08-0.15 CPU s over 30 s in the same guest).
     assert.ok(idle <= numad + 0.05, `CPU s over 15 s: agent ${idle}, numad ${numad}`);
