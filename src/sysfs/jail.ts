@@ -133,6 +133,17 @@ export function noteListing(root: SysRoot, rel: string, abs: string, subdirs: re
   else for (const name of subdirs) noted.names.add(name);
 }
 
+/**
+ * The absolute path of `dir`/`name` when the last listing of the plain directory `dir` in this
+ * jail showed `name` as a directory (not a link), else null: no string but the path, no lookup
+ * of the whole path (the process sampler's proc/PID, 10,000 a pass).
+ */
+export function listedChild(root: SysRoot, dir: string, name: string): string | null {
+  if (root.isReal) return null;
+  const noted = KNOWN.get(root)?.noted.get(dir);
+  return noted?.names.has(name) === true ? `${noted.abs}/${name}` : null;
+}
+
 /** The absolute path of the plain directory `dir` when a listing of its parent showed it as a directory, else null. */
 function listedSubdir(k: Known, dir: string): string | null {
   const slash = dir.lastIndexOf('/');

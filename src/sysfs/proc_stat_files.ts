@@ -12,7 +12,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { isRefused } from '../model/fact.js';
 import { MAX_CPUS } from '../model/limits.js';
 import { readProcStatFact, readTaskStat, type TaskStat } from './proc_task_stat.js';
-import { underResolvedDir } from './jail.js';
+import { listedChild } from './jail.js';
 import { JAIL_OPEN_FLAGS, readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
@@ -121,8 +121,6 @@ export function parseThreadBytes(buf: Uint8Array, n: number, out: ThreadFields):
 /** The /proc/PID/stat reader of one sampler: open files by pid. */
 export class ProcStatFiles {
   private readonly fds = new Map<number, number>();
-  /** In a jail (a capture): each stat's path with its directory resolved inside the root, by pid. */
-  private readonly paths = new Map<number, string>();
   private readonly buf = Buffer.allocUnsafeSlow(BUF_BYTES);
   private readonly fast: boolean;
   private readonly jail: boolean;
@@ -199,30 +197,24 @@ export class ProcStatFiles {
   }
 
   /**
-   * One open and read of a process's stat in a jail, by the path resolved at its first read (a
-   * capture's directories do not change while it is read: the jail keeps them resolved too),
-   * without the string work of each read's resolution (10,000 a scrape on the large capture).
-   * Anything but a plain read goes through readInto: its resolution, absent reasons and warnings.
+   * One open and read of a process's stat in a jail: at the path the listing of proc/ resolved
+   * (the sampler lists it each pass), without the string work of each read's resolution (10,000
+   * a scrape on the large capture). Anything but a plain read of a listed process goes through
+   * readInto: its resolution, absent reasons and warnings.
    */
   private readJailed(pid: number): number | null {
-    const rel = `proc/${pid}/stat`;
-    let abs = this.paths.get(pid);
-    if (abs === undefined) {
-      const at = underResolvedDir(this.root, rel);
-      if (typeof at !== 'string') return readInto(this.root, rel, this.buf);
-      this.paths.set(pid, (abs = at));
-    }
+    const dir = listedChild(this.root, 'proc', String(pid));
+    if (dir === null) return readInto(this.root, `proc/${pid}/stat`, this.buf);
     let fd: number;
     try {
-      fd = openSync(abs, JAIL_OPEN_FLAGS);
+      fd = openSync(`${dir}/stat`, JAIL_OPEN_FLAGS);
     } catch {
-      this.paths.delete(pid);
-      return readInto(this.root, rel, this.buf);
+      return readInto(this.root, `proc/${pid}/stat`, this.buf);
     }
     try {
       return readSync(fd, this.buf, 0, BUF_BYTES, 0);
     } catch {
-      return readInto(this.root, rel, this.buf);
+      return readInto(this.root, `proc/${pid}/stat`, this.buf);
     } finally {
       closeSync(fd);
     }
@@ -257,13 +249,11 @@ export class ProcStatFiles {
   /** Closes the file of a process no longer read (gone, or a kernel thread not read for a while). */
   forget(pid: number): void {
     this.close(pid, this.fds.get(pid));
-    this.paths.delete(pid);
   }
 
   /** Closes the files of processes not in `keep`. */
   retain(keep: ReadonlySet<number>): void {
     for (const pid of this.fds.keys()) if (!keep.has(pid)) this.forget(pid);
-    for (const pid of this.paths.keys()) if (!keep.has(pid)) this.paths.delete(pid);
   }
 
   /** Files open now (tests). */
