@@ -23,7 +23,7 @@ import { nodesOf } from '../model/cpuset.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
 import { commAsName, listPids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
+import { commBytesOf, ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
@@ -101,6 +101,8 @@ export class ProcessSampler {
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
   private namesNow: { pid: number; name: string }[] = [];
+  /** The comms of the names asked for, as bytes (options.names a set): the others are not decoded. */
+  private readonly commBytes: readonly Uint8Array[] | null;
 
   constructor(
     private readonly root: SysRoot,
@@ -114,6 +116,7 @@ export class ProcessSampler {
       throw new Error('process sampler: threadsLater with select or without threads');
     this.cpuNode = readCpuNodes(root);
     this.files = new ProcStatFiles(root);
+    this.commBytes = typeof o.names === 'object' ? commBytesOf(o.names) : null;
   }
 
   /** Processes the last pass only took a baseline of (their threads not read the pass before). */
@@ -292,7 +295,7 @@ export class ProcessSampler {
   /** A process's stat into `st`, its name kept when asked for (options.names). */
   private readStat(pid: number, st: StatFields): StatRead {
     if (this.o.names === undefined || this.o.names === false) return this.files.read(pid, st);
-    const r = this.files.readNamed(pid, st);
+    const r = this.files.readNamed(pid, st, this.commBytes ?? undefined);
     if (r.comm !== null) this.keepName(pid, commAsName(r.comm));
     return r.read;
   }
