@@ -171,6 +171,7 @@ export class ProcessSampler {
    * what was read is kept for the next one.
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
+    if (this.o.onePass === true && this.pass > 0) throw new Error('process sampler: a second pass with onePass');
     this.pass++;
     this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
     this.baselineCount = 0;
@@ -270,15 +271,17 @@ export class ProcessSampler {
     }
     // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
     const idle = this.idle(before, st, { windowSeconds, nowMs });
+    const screen = this.o.screen;
+    const small =
+      (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) ||
+      (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes);
+    if (small && this.o.onePass === true) return null; // known for a next pass there will not be
     const prior = this.keep(pid, st, before, nowMs);
     const known = this.known.get(pid)!;
     // Deferred only once known from an earlier read: a process just started is read at its
     // first two passes (it may not have grown or got busy yet at the first).
     known.screened = before !== undefined;
-    if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) return null;
-    const screen = this.o.screen;
-    if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) return null;
-    if (idle) return null;
+    if (small || idle) return null;
     known.screened = false;
     let huge = 0;
     if (this.o.hugetlb === true) {
