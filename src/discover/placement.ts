@@ -61,6 +61,7 @@ export function readLargeProcesses(root: SysRoot, o: LargeOptions): LargeProcess
     },
     // No rule of doctor's reads a command line: its samples' cmdline is ''.
     cmdline: false,
+    onePass: true,
     ...(o.sample === true ? { memory: { numaMaps: { policies: true } } } : {}),
   });
   let visited = 0;

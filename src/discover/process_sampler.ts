@@ -23,7 +23,7 @@ import { nodesOf } from '../model/cpuset.js';
 import { numaMapsPath, readNumaMapsText } from '../sysfs/proc_numa_maps.js';
 import { commAsName, listPids, readCmdline } from '../sysfs/proc_list.js';
 import { isRefused } from '../model/fact.js';
-import { ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
+import { commBytesOf, ProcStatFiles, type StatFields, type StatRead } from '../sysfs/proc_stat_files.js';
 import { type ProcStatus, readProcStatus, readProcStatusFact } from '../sysfs/proc_status.js';
 import { CLOCK_TICKS_PER_SECOND } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
@@ -101,6 +101,8 @@ export class ProcessSampler {
   private baselineCount = 0;
   private listedNow: ReadonlySet<number> = new Set();
   private namesNow: { pid: number; name: string }[] = [];
+  /** The comms of the names asked for, as bytes (options.names a set): the others are not decoded. */
+  private readonly commBytes: readonly Uint8Array[] | null;
 
   constructor(
     private readonly root: SysRoot,
@@ -114,6 +116,7 @@ export class ProcessSampler {
       throw new Error('process sampler: threadsLater with select or without threads');
     this.cpuNode = readCpuNodes(root);
     this.files = new ProcStatFiles(root);
+    this.commBytes = typeof o.names === 'object' ? commBytesOf(o.names) : null;
   }
 
   /** Processes the last pass only took a baseline of (their threads not read the pass before). */
@@ -168,6 +171,7 @@ export class ProcessSampler {
    * what was read is kept for the next one.
    */
   *run(p: PassOptions): Generator<ProcessSample, void, undefined> {
+    if (this.o.onePass === true && this.pass > 0) throw new Error('process sampler: a second pass with onePass');
     this.pass++;
     this.tally = { scanned: 0, deferred: 0, mapped: 0, permission: 0, hidden: 0, vanished: 0, noMemory: 0, kept: 0 };
     this.baselineCount = 0;
@@ -267,15 +271,17 @@ export class ProcessSampler {
     }
     // Known from here on, read further or not: when it grows or gets busy, its first read is a baseline.
     const idle = this.idle(before, st, { windowSeconds, nowMs });
+    const screen = this.o.screen;
+    const small =
+      (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) ||
+      (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes);
+    if (small && this.o.onePass === true) return null; // known for a next pass there will not be
     const prior = this.keep(pid, st, before, nowMs);
     const known = this.known.get(pid)!;
     // Deferred only once known from an earlier read: a process just started is read at its
     // first two passes (it may not have grown or got busy yet at the first).
     known.screened = before !== undefined;
-    if (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) return null;
-    const screen = this.o.screen;
-    if (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes) return null;
-    if (idle) return null;
+    if (small || idle) return null;
     known.screened = false;
     let huge = 0;
     if (this.o.hugetlb === true) {
@@ -292,7 +298,7 @@ export class ProcessSampler {
   /** A process's stat into `st`, its name kept when asked for (options.names). */
   private readStat(pid: number, st: StatFields): StatRead {
     if (this.o.names === undefined || this.o.names === false) return this.files.read(pid, st);
-    const r = this.files.readNamed(pid, st);
+    const r = this.files.readNamed(pid, st, this.commBytes ?? undefined);
     if (r.comm !== null) this.keepName(pid, commAsName(r.comm));
     return r.read;
   }

@@ -109,6 +109,12 @@ export interface ProcessSamplerOptions {
    * A set keeps only the processes of those names (doctor's daemons): no name kept a process.
    */
   readonly names?: boolean | ReadonlySet<string>;
+  /**
+   * One pass, then closed (doctor's and apply's large processes): stage 1 keeps nothing of a
+   * process its bars stop (what a next pass would compare with: 10,000 of them on a large
+   * machine), so startOf() knows only the processes it passed; a second pass is refused.
+   */
+  readonly onePass?: boolean;
 }
 
 /** What a pass read, and what it could not. */

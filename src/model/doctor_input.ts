@@ -25,7 +25,7 @@ export interface IrqInfo {
   /** effective_affinity_list where the kernel has it. */
   readonly effective: readonly CpuId[] | null;
   /** Interrupts served since boot, per CPU and in total (from /proc/interrupts). */
-  readonly counts: Record<CpuId, number>;
+  readonly counts: ReadonlyMap<CpuId, number>;
   readonly total: number;
   /** Chip and action names as /proc/interrupts prints them. */
   readonly desc: string;

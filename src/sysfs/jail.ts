@@ -15,7 +15,11 @@ export const MAX_LINK_HOPS = 40; // the kernel's own limit (MAXSYMLINKS)
 interface Known {
   /** Root-relative directory -> its absolute path resolved inside the root, or 'loop'. */
   readonly dirs: Map<string, string | 'loop'>;
-  /** Listed directory -> where it was resolved and the subdirectories of it already put in `dirs`. */
+  /**
+   * Listed directory -> where it was resolved and the names its listings showed as directories:
+   * such a subdirectory is put in `dirs` at its first use, not at the listing (proc/ lists 10,000
+   * pids; a command may use a few of a listing's subdirectories).
+   */
   readonly noted: Map<string, { readonly abs: string; readonly names: Set<string> }>;
   /** Root-relative path -> the target of the link there, or null (not a link, or absent). */
   readonly links: Map<string, string | null>;
@@ -45,9 +49,12 @@ export function underResolvedDir(root: SysRoot, rel: string): string | 'loop' | 
   if (slash <= 0) return null;
   const dir = rel.slice(0, slash);
   const base = rel.slice(slash + 1);
-  const dirs = knownOf(root).dirs;
-  let parent = dirs.get(dir);
-  if (parent === undefined) {
+  const k = knownOf(root);
+  const dirs = k.dirs;
+  // A directory a listing showed is looked up there (not copied into `dirs`: proc/PID/stat is
+  // read once a pass for each of 10,000 pids).
+  let parent = dirs.get(dir) ?? listedSubdir(k, dir);
+  if (parent === null) {
     if (!isPlain(rel)) return null;
     dirs.set(dir, (parent = jailed(root, dir)));
   } else if (base === '' || base === '.' || base === '..') {
@@ -113,20 +120,37 @@ export function walk(root: SysRoot, rel: string): string | 'loop' {
 
 /**
  * Records what a listing of the directory `rel` (resolved to `abs`) showed: its entries that
- * are directories (d_type, not links) are resolved without an lstat of their own.
+ * are directories (d_type, not links) are resolved without an lstat of their own, at their
+ * first use (listedSubdir).
  */
 export function noteListing(root: SysRoot, rel: string, abs: string, subdirs: readonly string[]): void {
   if (root.isReal || !isPlain(rel)) return;
   const k = knownOf(root);
-  // A directory listed again (proc/ at every pass of the agent and scrape of serve: 10,000
-  // pids) costs a set lookup a name already noted, not two new path strings.
-  let noted = k.noted.get(rel);
-  if (noted?.abs !== abs) k.noted.set(rel, (noted = { abs, names: new Set() }));
-  for (const name of subdirs) {
-    if (noted.names.has(name)) continue;
-    noted.names.add(name);
-    k.dirs.set(`${rel}/${name}`, `${abs}/${name}`);
-  }
+  const noted = k.noted.get(rel);
+  if (noted?.abs !== abs) k.noted.set(rel, { abs, names: new Set(subdirs) });
+  // A directory listed again (proc/ at every pass of the agent and scrape of serve): what an
+  // earlier listing showed stays known, as a resolved directory does.
+  else for (const name of subdirs) noted.names.add(name);
+}
+
+/**
+ * The absolute path of `dir`/`name` when the last listing of the plain directory `dir` in this
+ * jail showed `name` as a directory (not a link), else null: no string but the path, no lookup
+ * of the whole path (the process sampler's proc/PID, 10,000 a pass).
+ */
+export function listedChild(root: SysRoot, dir: string, name: string): string | null {
+  if (root.isReal) return null;
+  const noted = KNOWN.get(root)?.noted.get(dir);
+  return noted?.names.has(name) === true ? `${noted.abs}/${name}` : null;
+}
+
+/** The absolute path of the plain directory `dir` when a listing of its parent showed it as a directory, else null. */
+function listedSubdir(k: Known, dir: string): string | null {
+  const slash = dir.lastIndexOf('/');
+  if (slash <= 0) return null;
+  const noted = k.noted.get(dir.slice(0, slash));
+  const name = dir.slice(slash + 1);
+  return noted?.names.has(name) === true ? `${noted.abs}/${name}` : null;
 }
 
 /** The link at `rel` as read before in this jail: its target, null (not a link), or undefined (not read yet, or on "/"). */

@@ -11,8 +11,9 @@
 import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { isRefused } from '../model/fact.js';
 import { MAX_CPUS } from '../model/limits.js';
+import { commAsName } from './proc_list.js';
 import { readProcStatFact, readTaskStat, type TaskStat } from './proc_task_stat.js';
-import { underResolvedDir } from './jail.js';
+import { listedChild } from './jail.js';
 import { JAIL_OPEN_FLAGS, readInto } from './read.js';
 import type { SysRoot } from './root.js';
 
@@ -101,6 +102,36 @@ export function statComm(buf: Uint8Array, n: number): string {
   return Buffer.from(buf.buffer, buf.byteOffset, n).toString('utf8', open + 1, close);
 }
 
+/**
+ * The bytes a comm must be, as the kernel keeps it, for status's Name to show each of `names`
+ * (commAsName escapes a backslash and a newline); null when a name cannot be told from bytes
+ * (one holding U+FFFD, which any invalid UTF-8 decodes to): every comm is then decoded.
+ */
+export function commBytesOf(names: Iterable<string>): Uint8Array[] | null {
+  const out: Uint8Array[] = [];
+  for (const name of names) {
+    if (name.includes('\uFFFD')) return null;
+    const raw = name.replace(/\\(n|\\)/g, (_, c: string) => (c === 'n' ? '\n' : '\\'));
+    // A name no comm escapes to (a lone backslash) matches none.
+    if (commAsName(raw) === name) out.push(Buffer.from(raw));
+  }
+  return out;
+}
+
+/** Whether the comm of the stat line in `buf[0, n)` (statComm's bytes) is one of `wanted`. */
+function commIsOneOf(buf: Uint8Array, n: number, wanted: readonly Uint8Array[]): boolean {
+  const open = buf.indexOf(0x28);
+  let close = n - 1;
+  while (close > open && buf[close] !== 0x29) close--;
+  const len = close - open - 1;
+  next: for (const w of wanted) {
+    if (w.length !== len) continue;
+    for (let i = 0; i < len; i++) if (buf[open + 1 + i] !== w[i]) continue next;
+    return true;
+  }
+  return false;
+}
+
 /** What a thread's stat gives the sampler: its CPU ticks and the CPU it last ran on. */
 export interface ThreadFields {
   ticks: number;
@@ -121,8 +152,6 @@ export function parseThreadBytes(buf: Uint8Array, n: number, out: ThreadFields):
 /** The /proc/PID/stat reader of one sampler: open files by pid. */
 export class ProcStatFiles {
   private readonly fds = new Map<number, number>();
-  /** In a jail (a capture): each stat's path with its directory resolved inside the root, by pid. */
-  private readonly paths = new Map<number, string>();
   private readonly buf = Buffer.allocUnsafeSlow(BUF_BYTES);
   private readonly fast: boolean;
   private readonly jail: boolean;
@@ -147,11 +176,13 @@ export class ProcStatFiles {
   /**
    * As read(), with the process's comm when it was read (stat's field 2, as the kernel keeps it:
    * status's Name is the same name escaped, sysfs/proc_list.ts commAsName). One string a process:
-   * read() makes none.
+   * read() makes none. With `only` (commBytesOf), a comm read from the bytes is a string only
+   * when it is one of those (doctor looks for three daemons among 10,000 processes).
    */
-  readNamed(pid: number, out: StatFields): { read: StatRead; comm: string | null } {
+  readNamed(pid: number, out: StatFields, only?: readonly Uint8Array[]): { read: StatRead; comm: string | null } {
     const r = this.fill(pid, out);
-    if (typeof r === 'number') return { read: 'read', comm: statComm(this.buf, r) };
+    if (typeof r === 'number')
+      return { read: 'read', comm: only && !commIsOneOf(this.buf, r, only) ? null : statComm(this.buf, r) };
     return typeof r === 'object' ? { read: 'read', comm: r.comm } : { read: r, comm: null };
   }
 
@@ -205,30 +236,24 @@ export class ProcStatFiles {
   }
 
   /**
-   * One open and read of a process's stat in a jail, by the path resolved at its first read (a
-   * capture's directories do not change while it is read: the jail keeps them resolved too),
-   * without the string work of each read's resolution (10,000 a scrape on the large capture).
-   * Anything but a plain read goes through readInto: its resolution, absent reasons and warnings.
+   * One open and read of a process's stat in a jail: at the path the listing of proc/ resolved
+   * (the sampler lists it each pass), without the string work of each read's resolution (10,000
+   * a scrape on the large capture). Anything but a plain read of a listed process goes through
+   * readInto: its resolution, absent reasons and warnings.
    */
   private readJailed(pid: number): number | null {
-    const rel = `proc/${pid}/stat`;
-    let abs = this.paths.get(pid);
-    if (abs === undefined) {
-      const at = underResolvedDir(this.root, rel);
-      if (typeof at !== 'string') return readInto(this.root, rel, this.buf);
-      this.paths.set(pid, (abs = at));
-    }
+    const dir = listedChild(this.root, 'proc', String(pid));
+    if (dir === null) return readInto(this.root, `proc/${pid}/stat`, this.buf);
     let fd: number;
     try {
-      fd = openSync(abs, JAIL_OPEN_FLAGS);
+      fd = openSync(`${dir}/stat`, JAIL_OPEN_FLAGS);
     } catch {
-      this.paths.delete(pid);
-      return readInto(this.root, rel, this.buf);
+      return readInto(this.root, `proc/${pid}/stat`, this.buf);
     }
     try {
       return readSync(fd, this.buf, 0, BUF_BYTES, 0);
     } catch {
-      return readInto(this.root, rel, this.buf);
+      return readInto(this.root, `proc/${pid}/stat`, this.buf);
     } finally {
       closeSync(fd);
     }
@@ -263,13 +288,11 @@ export class ProcStatFiles {
   /** Closes the file of a process no longer read (gone, or a kernel thread not read for a while). */
   forget(pid: number): void {
     this.close(pid, this.fds.get(pid));
-    this.paths.delete(pid);
   }
 
   /** Closes the files of processes not in `keep`. */
   retain(keep: ReadonlySet<number>): void {
     for (const pid of this.fds.keys()) if (!keep.has(pid)) this.forget(pid);
-    for (const pid of this.paths.keys()) if (!keep.has(pid)) this.paths.delete(pid);
   }
 
   /** Files open now (tests). */

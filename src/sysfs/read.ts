@@ -277,10 +277,14 @@ export function readText(root: SysRoot, rel: string): string | null {
 function entriesOf(root: SysRoot, rel: string): { names: string[]; subdirs: string[] } {
   const path = jailed(root, rel);
   if (path === 'loop') throw loopError();
-  const entries = readdirSync(path, { withFileTypes: true });
-  const subdirs = entries.filter((d) => d.isDirectory()).map((d) => d.name);
+  const names: string[] = [];
+  const subdirs: string[] = [];
+  for (const d of readdirSync(path, { withFileTypes: true })) {
+    names.push(d.name);
+    if (d.isDirectory()) subdirs.push(d.name);
+  }
   noteListing(root, rel, path, subdirs);
-  return { names: entries.map((d) => d.name), subdirs };
+  return { names, subdirs };
 }
 
 /**

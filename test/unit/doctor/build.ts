@@ -123,7 +123,8 @@ export function irq(
   effective: number[] | null = null,
 ): IrqInfo {
   const total = Object.values(counts).reduce((s, c) => s + c, 0);
-  return { irq: n, affinity, effective, counts, total, desc: `PCI-MSI irq${n}` };
+  const byCpu = new Map(Object.entries(counts).map(([cpu, c]) => [Number(cpu), c]));
+  return { irq: n, affinity, effective, counts: byCpu, total, desc: `PCI-MSI irq${n}` };
 }
 
 export function ok<T>(value: T) {

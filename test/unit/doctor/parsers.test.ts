@@ -35,14 +35,21 @@ describe('parseInterrupts', () => {
       p.lines.map((l) => l.irq),
       [0, 40, 41],
     );
-    assert.deepEqual(p.lines[1]!.counts, { 0: 123456, 2: 10 }, 'CPUs that served none are left out');
+    assert.deepEqual(
+      p.lines[1]!.counts,
+      new Map([
+        [0, 123456],
+        [2, 10],
+      ]),
+      'CPUs that served none are left out',
+    );
     assert.equal(p.lines[1]!.total, 123466);
     assert.equal(p.lines[2]!.desc, 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1');
   });
   it('reads only the rows asked for: another row is neither kept nor checked (issue 27: 20 MB a scrape)', () => {
     const p = parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`, { irqs: new Set([41, 99]) });
     assert.deepEqual(p.lines, [
-      { irq: 41, counts: { 3: 999999 }, total: 999999, desc: 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1' },
+      { irq: 41, counts: new Map([[3, 999999]]), total: 999999, desc: 'IR-PCI-MSI 1572865-edge ens1f0-TxRx-1' },
     ]);
     assert.throws(() => parseInterrupts(`${INTERRUPTS} 77: 1 x y z  junk\n`), /:7: interrupt count is not a number/);
   });
@@ -69,7 +76,7 @@ describe('parseInterrupts', () => {
       writeIn(root, 'proc/interrupts', text);
       const r = readInterrupts(openRoot(root), { irqs: new Set([100, 499]) });
       assert.deepEqual(r, parseInterrupts(text, { irqs: new Set([100, 499]) }));
-      assert.deepEqual(r?.lines[1], { irq: 499, counts: { 199: 499 }, total: 499, desc: 'PCI-MSI q499' });
+      assert.deepEqual(r?.lines[1], { irq: 499, counts: new Map([[199, 499]]), total: 499, desc: 'PCI-MSI q499' });
       writeIn(root, 'proc/interrupts', `${text}499: x\n`);
       const warned: string[] = [];
       const bad = { ...openRoot(root), warnings: new Warnings((w) => void warned.push(formatWarning(w))) };
@@ -80,7 +87,13 @@ describe('parseInterrupts', () => {
     }
   });
   it('keeps CPU ids of a sparse header (offline CPUs have no column)', () => {
-    assert.deepEqual(parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 2: 2 });
+    assert.deepEqual(
+      parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts,
+      new Map([
+        [0, 1],
+        [2, 2],
+      ]),
+    );
   });
   const bad: [string, RegExp][] = [
     ['   CPU0 GPU1\n', /header is not a CPU list/],

@@ -4,8 +4,12 @@
 // refused; a header seen before is not taken for another.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { SysfsParseError } from '../../../src/model/errors.js';
 import { InterruptsScanner, parseInterrupts } from '../../../src/sysfs/irq.js';
+
+setFlagsFromString('--expose-gc');
 
 /** A deterministic generator (xorshift), so that a failure can be replayed. */
 function rng(seed: number) {
@@ -63,11 +67,11 @@ describe('interrupts scan: counts summed by group (serve)', () => {
         got.lines.forEach((l, i) => {
           const w = whole.lines[i]!;
           const want = [0, 0];
-          for (const [cpu, v] of Object.entries(w.counts)) {
+          for (const [cpu, v] of w.counts) {
             const g = Number(cpu) < groupOf.length ? groupOf[Number(cpu)]! : -1;
             if (g >= 0) want[g]! += v;
           }
-          assert.deepEqual([l.irq, l.total, l.desc, [...l.sums!], l.counts], [w.irq, w.total, w.desc, want, {}]);
+          assert.deepEqual([l.irq, l.total, l.desc, [...l.sums!], l.counts], [w.irq, w.total, w.desc, want, new Map()]);
         });
         assert.deepEqual(scan(text, {}, cut), whole, 'per-CPU counts: the same in pieces as whole');
       }
@@ -96,8 +100,44 @@ describe('interrupts scan: counts summed by group (serve)', () => {
   });
 
   it('a header seen before (the last one is kept) does not stand for another', () => {
-    assert.deepEqual(parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 2: 2 });
-    assert.deepEqual(parseInterrupts('   CPU0 CPU3\n 5: 1 2 x\n').lines[0]!.counts, { 0: 1, 3: 2 });
+    assert.deepEqual(
+      parseInterrupts('   CPU0 CPU2\n 5: 1 2 x\n').lines[0]!.counts,
+      new Map([
+        [0, 1],
+        [2, 2],
+      ]),
+    );
+    assert.deepEqual(
+      parseInterrupts('   CPU0 CPU3\n 5: 1 2 x\n').lines[0]!.counts,
+      new Map([
+        [0, 1],
+        [3, 2],
+      ]),
+    );
     assert.deepEqual(parseInterrupts('   CPU0 CPU3\n 5: 1 2 x\n').cpus, [0, 3]);
+  });
+});
+
+describe('interrupts scan: what doctor keeps of a large machine', () => {
+  it('each row keeps its served CPUs, not a slot for every CPU id below them', () => {
+    // 512 queue IRQs of a 1,024-CPU machine, each served by one CPU: a row keyed by CPU id in an
+    // object held an array of holes up to its CPU (megabytes in all); a Map holds one entry.
+    const cpus = Array.from({ length: 1024 }, (_, i) => i);
+    const header = `  ${cpus.map((c) => `CPU${c}`.padStart(11)).join('')}`;
+    const rows = Array.from({ length: 512 }, (_, i) => {
+      const served = (i * 7 + 600) % 1024;
+      const cells = cpus.map((c) => String(c === served ? 1000 + i : 0).padStart(11)).join('');
+      return `${String(100 + i).padStart(4)}:${cells}  IR-PCI-MSI ${i}-edge ens0f0-TxRx-${i}`;
+    });
+    const text = `${header}\n${rows.join('\n')}\n`;
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = parseInterrupts(text);
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    assert.equal(kept.lines.length, 512);
+    assert.ok(held < 512 * 1024, `the parsed rows hold ${(held / 2 ** 20).toFixed(1)} MiB of heap`);
+    assert.deepEqual(kept.lines[3]!.counts, new Map([[621, 1003]]));
   });
 });
