@@ -178,7 +178,9 @@ function startTuner() {
   const t = { exited: once(child, 'exit'), after: [] };
   child.stdout.on('data', (d) => {
     log += d;
-    if (t.stoppedAt !== undefined) t.after.push([Date.now() - t.stoppedAt, String(d).slice(0, 60)]);
+    // Line by line: the stop's lines can arrive in one chunk, and each is kept (its start) with the chunk's time.
+    if (t.stoppedAt !== undefined)
+      for (const l of String(d).split('\n')) if (l !== '') t.after.push([Date.now() - t.stoppedAt, l.slice(0, 60)]);
     if (t.readyAt === undefined && log.includes('"event":"ready"')) {
       t.readyAt = Date.now();
       t.cpuAtReady = cpuSeconds(child.pid);
