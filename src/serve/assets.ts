@@ -22,7 +22,8 @@ export function assetRoutes(dir?: URL): Map<string, Route> {
     let body: Buffer;
     try {
       body = fromExe ? assetBytes(`web/${name}`) : readFileSync(new URL(name, from));
-    } catch {
+    } catch (e) {
+      if (e instanceof NumakitError) throw e; // the executable's asset did not match its checksum
       throw new NumakitError(
         `serve: the dashboard file ${name} is missing from ${fromExe ? 'this executable' : from.pathname} (a build without 'npm run build'?)`,
       );
