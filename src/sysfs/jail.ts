@@ -139,17 +139,18 @@ export function noteListing(root: SysRoot, rel: string, abs: string, subdirs: re
  * of the whole path (the process sampler's proc/PID, 10,000 a pass).
  */
 export function listedChild(root: SysRoot, dir: string, name: string): string | null {
-  if (root.isReal) return null;
-  const noted = KNOWN.get(root)?.noted.get(dir);
-  return noted?.names.has(name) === true ? `${noted.abs}/${name}` : null;
+  return root.isReal ? null : childOf(KNOWN.get(root), dir, name);
 }
 
 /** The absolute path of the plain directory `dir` when a listing of its parent showed it as a directory, else null. */
 function listedSubdir(k: Known, dir: string): string | null {
   const slash = dir.lastIndexOf('/');
-  if (slash <= 0) return null;
-  const noted = k.noted.get(dir.slice(0, slash));
-  const name = dir.slice(slash + 1);
+  return slash <= 0 ? null : childOf(k, dir.slice(0, slash), dir.slice(slash + 1));
+}
+
+/** `dir`/`name` resolved when the last listing of `dir` showed `name` as a directory, else null. */
+function childOf(k: Known | undefined, dir: string, name: string): string | null {
+  const noted = k?.noted.get(dir);
   return noted?.names.has(name) === true ? `${noted.abs}/${name}` : null;
 }
 
