@@ -68,7 +68,7 @@ export class ProcessWatch {
     private readonly root: SysRoot,
     private readonly o: WatchOptions,
   ) {
-    this.stats = new ProcStatFiles(root);
+    this.stats = new ProcStatFiles(root, { probeGone: true });
     this.maxTicks = followTicks(o);
   }
 
@@ -96,8 +96,9 @@ export class ProcessWatch {
     for (const [pid, p] of this.pinned) {
       this.lastReads++;
       const status = ++p.ticks > WATCH_PINNED_TICKS ? null : readProcStatus(this.root, pid);
-      const same = this.stats.read(pid, this.st) === 'read' && this.st.startTicks === p.start;
-      if (status === null || !same || status.cpusAllowed === null) this.unpin(pid);
+      // Its stat only while it is followed: the same process (start time), not a reused pid.
+      const same = status !== null && this.stats.read(pid, this.st) === 'read' && this.st.startTicks === p.start;
+      if (!same || status === null || status.cpusAllowed === null) this.unpin(pid);
       else if (formatCpuList(status.cpusAllowed) !== p.cpus) {
         this.unpin(pid);
         this.lastWoke.push(pid);

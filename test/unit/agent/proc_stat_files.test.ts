@@ -131,9 +131,13 @@ describe('ProcStatFiles on the running system', () => {
   });
 
   it('a pid that does not exist reads as gone; retain() closes the files of pids not kept', () => {
-    const files = new ProcStatFiles(REAL_ROOT);
+    const files = new ProcStatFiles(REAL_ROOT, { probeGone: true });
     assert.equal(files.read(2 ** 22 + 1, fields()), 'gone'); // past pid_max's ceiling
     assert.equal(files.opens, 0, 'a process gone before its first read: no open tried (no exception)');
+    // A reader of listed pids (nearly all alive) pays no stat before its open.
+    const listed = new ProcStatFiles(REAL_ROOT);
+    assert.equal(listed.read(2 ** 22 + 1, fields()), 'gone');
+    assert.equal(listed.opens, 1, 'without probeGone the open is tried at once');
     assert.equal(files.read(process.pid, fields()), 'read');
     assert.equal(files.open, 1);
     files.retain(new Set());
