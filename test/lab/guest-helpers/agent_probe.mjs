@@ -38,8 +38,11 @@ export function threadTicks(pid) {
   return out;
 }
 
-/** Locality: share of its pages on the nodes where its threads used CPU between two ticks readings. */
-export function localityBetween(pid, before, after, cpuNode) {
+/**
+ * Locality: share of its pages on the nodes where its threads used CPU between two ticks readings.
+ * `pages`: its pages per node when the caller has them (read here otherwise).
+ */
+export function localityBetween(pid, before, after, cpuNode, pages = pagesPerNode(pid)) {
   const w = new Map();
   let total = 0;
   for (const [tid, [t, cpu]] of after) {
@@ -54,7 +57,6 @@ export function localityBetween(pid, before, after, cpuNode) {
       w.set(cpuNode.get(cpu), 1);
       total = w.size;
     }
-  const pages = pagesPerNode(pid);
   const all = Object.values(pages).reduce((a, b) => a + b, 0);
   let sum = 0;
   for (const [n, x] of w) sum += (x / total) * ((pages[n] ?? 0) / all);
@@ -100,10 +102,10 @@ export function systemCpuSeconds(pid) {
 }
 
 /** Locality of one thread (the main one: tid = pid) between two ticks readings: its pages on the node it ran on; null when it did not run. */
-export function threadLocality(pid, tid, before, after, cpuNode) {
+export function threadLocality(pid, tid, before, after, cpuNode, known = null) {
   const a = after.get(tid);
   if (a === undefined || a[0] - (before.get(tid)?.[0] ?? 0) <= 0) return null;
-  const pages = pagesPerNode(pid);
+  const pages = known ?? pagesPerNode(pid);
   const all = Object.values(pages).reduce((x, y) => x + y, 0);
   return all === 0 ? null : (pages[cpuNode.get(a[1])] ?? 0) / all;
 }

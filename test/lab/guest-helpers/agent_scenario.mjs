@@ -200,6 +200,7 @@ function startTuner() {
 }
 
 /** The least free memory each node had while measured (MiB): a node a tuner filled up. */
+const PAGES_EVERY_MS = 2000;
 const freeMin = {};
 
 async function measure(procs, t0) {
@@ -214,14 +215,26 @@ async function measure(procs, t0) {
   const last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
   let reachedAt = null;
   const trace = [];
+  // Each process's pages per node, read again when pages migrated (anyone's) or every
+  // PAGES_EVERY_MS: numa_maps of a 140 MiB process walks its page tables, tens of ms under TCG,
+  // and read for three processes every tick this runner was half a CPU of load on the one node
+  // the fill scenario leaves free (the tuners saw it busy and copied memory to the threads).
+  const pages = new Map();
+  let migratedAt = -1;
   while (Date.now() - t0 < TIMEOUT) {
     await sleep(250);
     const now = Date.now();
     for (const [n, mib] of Object.entries(nodeFreeMiB())) freeMin[n] = Math.min(freeMin[n] ?? Infinity, mib);
+    const migrated = vmstat('pgmigrate_success');
+    if (migrated !== migratedAt) pages.clear();
+    migratedAt = migrated;
     for (const p of procs) {
       const ticks = threadTicks(p.pid);
-      const l = localityBetween(p.pid, last.get(p.pid), ticks, cpuNode);
-      const h = threadLocality(p.pid, p.pid, last.get(p.pid), ticks, cpuNode);
+      const held = pages.get(p.pid);
+      if (held === undefined || now - held.at >= PAGES_EVERY_MS) pages.set(p.pid, { at: now, of: pagesPerNode(p.pid) });
+      const of = pages.get(p.pid).of;
+      const l = localityBetween(p.pid, last.get(p.pid), ticks, cpuNode, of);
+      const h = threadLocality(p.pid, p.pid, last.get(p.pid), ticks, cpuNode, of);
       if (h !== null) {
         hotTrace.push([p.name, now - t0, Math.round(h * 1000) / 1000]);
         if (h >= 0.95 && hot95[p.name] === null) hot95[p.name] = (now - t0) / 1000;
@@ -496,6 +509,11 @@ const out = {
   affinityAfterExit: Object.fromEntries(procs.map((p) => [p.name, affinities(p.pid)])),
   nodeFreeMinMiB: freeMin,
   nodeFreeMiB: nodeFreeMiB(),
+  // This runner's own CPU (it measures on the tuners' machine): user + system seconds.
+  runnerCpuSeconds: (() => {
+    const u = process.cpuUsage();
+    return Math.round((u.user + u.system) / 1e4) / 100;
+  })(),
   exitCode,
   log: t === null ? '' : t.log().slice(-20000),
   trace: trace.filter((_, i) => i % 4 === 0),
