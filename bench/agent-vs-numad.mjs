@@ -29,11 +29,12 @@
 // numad runs as docs/LAB.md says (unshare --time so it evaluates at once), numakit with its
 // defaults (--interval 5s). Not a timed test: run it on its own, after npm run build.
 // numad-u100 is numad with -u 100 (target utilization 100%, not 85%): with 85% it counts one busy
-// thread as 1.17 CPUs and so never fits it on a 1-CPU node. numakit-cpu1 (not run unless named in
-// --tuners) is numakit with --max-migrate-cpu 1: a whole CPU for its copy, unpaced, as numad and
-// AutoNUMA copy (numakit's default paces a move to half a CPU).
+// thread as 1.17 CPUs and so never fits it on a 1-CPU node. numakit-cpuX (not run unless named in
+// --tuners) is numakit with --max-migrate-cpu X: numakit-cpu1 a whole CPU for every copy, unpaced,
+// as numad and AutoNUMA copy; numakit-cpu0.5 half of one (numakit's default, auto, gives a copy a
+// whole CPU while the machine has one idle, half otherwise).
 //   node bench/agent-vs-numad.mjs [--timeout SEC] [--quiet-timeout SEC] [--sizes 400,96]
-//                                 [--tuners numakit,numad,numad-u100,autonuma] (also numakit-cpu1)
+//                                 [--tuners numakit,numad,numad-u100,autonuma] (also numakit-cpuX)
 //                                 [--scenarios appears,present,idle,fill,large,burst,churn] (or --protocols)
 //                                 [--boots one|tuner] [--limit SEC] [--node-mib 1000]
 //                                 [--fill-mib 400] [--large-mib 1300] [--burst-mib 96] [--json FILE] [--before DIR] [--cli DIR]
@@ -96,15 +97,19 @@ const runs = protocols.flatMap((protocol) =>
     tuners.filter((t) => autonumaIn.has(protocol) || t !== 'autonuma').map((t) => ({ protocol, t, mib })),
   ),
 );
+/** numakit-cpuX: numakit with --max-migrate-cpu X (numakit-cpu1, numakit-cpu0.5); null for another tuner. */
+const cpuShareOf = (t) => /^numakit-cpu(\d+(?:\.\d+)?)$/.exec(t)?.[1] ?? null;
+const others = (names) => [...names, ...tuners.filter((t) => cpuShareOf(t) !== null)];
 const scenarioOf = (protocol) => (protocol === 'appears' || protocol === 'present' ? 'misplaced' : protocol);
 // --cli DIR: numakit from a copy of dist/ (inside the repo), so a rebuild during a long run changes nothing.
 const cli = arg('--cli', null);
 const extra = (t) =>
   t === 'numakit-before'
     ? ` --label numakit-before --cli ${before}/cli/numakit.cjs`
-    : (t === 'numakit-cpu1' ? ' --label numakit-cpu1' : '') +
+    : (cpuShareOf(t) !== null ? ` --label ${t}` : '') +
       (t.startsWith('numakit') && cli !== null ? ` --cli ${cli}/cli/numakit.cjs` : '');
-const agentArgs = (t) => `--include agent_workload[.]mjs${t === 'numakit-cpu1' ? ' --max-migrate-cpu 1' : ''}`;
+const agentArgs = (t) =>
+  `--include agent_workload[.]mjs${cpuShareOf(t) !== null ? ` --max-migrate-cpu ${cpuShareOf(t)}` : ''}`;
 const runTimeout = (protocol) => (protocol === 'idle' || protocol === 'churn' ? quietTimeout : timeout);
 const line = ({ protocol, t, mib }) =>
   `node test/lab/guest-helpers/agent_scenario.mjs ${t.startsWith('numakit') ? 'numakit' : t} ${scenarioOf(protocol)}${extra(t)} --mib ${mib} --timeout ${runTimeout(protocol)}${protocol === 'present' ? '' : ' --tuner-first'} --agent '${agentArgs(t)}'; sleep 1`;
@@ -278,7 +283,7 @@ for (const protocol of protocols.filter((p) => !['idle', 'churn', 'burst'].inclu
       results.filter((x) => x.mib === mib && protocolOf(x) === protocol).map((x) => [x.tuner, x]),
     );
     const n = by.numakit;
-    for (const name of ['autonuma', 'numad', 'numad-u100', 'numakit-before', 'numakit-cpu1']) {
+    for (const name of others(['autonuma', 'numad', 'numad-u100', 'numakit-before'])) {
       const d = by[name];
       if (!n || !d) continue;
       const nt = t95Of(n);
@@ -299,7 +304,7 @@ for (const protocol of protocols.filter((p) => !['idle', 'churn', 'burst'].inclu
 }
 for (const quiet of ['idle', 'churn']) {
   const idle = Object.fromEntries(results.filter((x) => x.scenario === quiet).map((x) => [x.tuner, x]));
-  for (const name of ['numad', 'numad-u100', 'numakit-before', 'numakit-cpu1']) {
+  for (const name of others(['numad', 'numad-u100', 'numakit-before'])) {
     if (idle.numakit && idle[name])
       console.log(
         `${quiet}, ${quietTimeout} s: numakit ${fmt(idle.numakit.tunerCpuManaging, 2)} CPU s (own ${fmt(own(idle.numakit), 2)}) vs ${name} ${fmt(idle[name].tunerCpuManaging, 2)} (own ${fmt(own(idle[name]), 2)}): ${fmt(idle.numakit.tunerCpuManaging / idle[name].tunerCpuManaging, 2)}x`,

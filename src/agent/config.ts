@@ -17,8 +17,11 @@ export interface AgentConfig extends PolicyOptions {
   readonly watchMs: number;
   /** What is placed as one: a process, or a cgroup v2 leaf with its processes. */
   readonly unit: UnitKind;
-  /** Share of one CPU a page move may use (the kernel's copy included), 0..1; 1 = no limit. */
-  readonly maxMigrateCpu: number;
+  /**
+   * Share of one CPU a page move may use (the kernel's copy included), 0..1; 1 = no limit; 'auto':
+   * a whole CPU while the machine has one idle, half of one otherwise (policy/agent/pace.ts migrateShare).
+   */
+  readonly maxMigrateCpu: number | 'auto';
   readonly numaBalancing: 'off' | 'keep';
   readonly advise: boolean;
   readonly once: boolean;
@@ -54,7 +57,7 @@ export const DEFAULT_AGENT: AgentConfig = {
   maxIntervalMs: null,
   watchMs: 1000,
   unit: 'process',
-  maxMigrateCpu: 0.5,
+  maxMigrateCpu: 'auto',
   numaBalancing: 'off',
   advise: false,
   once: false,

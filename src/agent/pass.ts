@@ -10,6 +10,7 @@
 // The first pass only takes the baseline (CPU time needs a window).
 import { decide } from '../policy/agent/decide.js';
 import { type Budget, newBudget, refill } from '../policy/agent/budget.js';
+import { migrateShare } from '../policy/agent/pace.js';
 import { SKIPS } from '../policy/agent/skips.js';
 import type { Decision, ProcessView } from '../policy/agent/types.js';
 import type { SysRoot } from '../sysfs/root.js';
@@ -195,7 +196,7 @@ export class AgentPass {
     const move = {
       clock: this.deps.clock ?? REAL_CLOCK,
       signal: this.deps.signal ?? NEVER,
-      pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: this.cfg.maxMigrateCpu },
+      pace: { mbps: this.cfg.maxMigrateMbps, cpuShare: migrateShare(this.cfg.maxMigrateCpu, idleOf(ctx)) },
     };
     const deps = {
       ops: this.deps.ops,
@@ -234,4 +235,9 @@ export class AgentPass {
     if (this.units !== null) this.deps.metrics?.forgetUnits?.(alive.unit);
     this.deps.journal?.prune((e) => this.deps.ops.threadStart(e.pid, e.tid) === e.start);
   }
+}
+
+/** The machine's idle CPUs over the pass's window (the agent's own counted idle). */
+function idleOf(ctx: PassContext): number {
+  return ctx.machine.reading().nodes.reduce((s, n) => s + n.idleCpus, 0);
 }

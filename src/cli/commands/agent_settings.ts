@@ -8,6 +8,7 @@ import type { z as Z } from 'zod';
 import { NumakitError, UsageError } from '../../model/errors.js';
 import { DEFAULT_AGENT, MAX_INTERVAL_FACTOR, type AgentConfig } from '../../agent/config.js';
 import type { OptionSpec } from '../options.js';
+import { BUSY_MIGRATE_SHARE, TARGET_BATCH_MS } from '../../policy/agent/pace.js';
 import { stateDirOption } from '../state_dir_option.js';
 import {
   formatDuration,
@@ -173,8 +174,8 @@ export const AGENT_KEYS = {
     type: 'string',
     value: 'F',
     group: HOW,
-    help: `share of one CPU a page move may use, the kernel's copy included\n(default ${formatPercent(D.maxMigrateCpu)}). Moves go in batches of about 100 ms, paced to both\nbudgets; SIGTERM stops one after its current batch`,
-    set: (c, v, w) => ({ ...c, maxMigrateCpu: parseShare(num(v, w), w) }),
+    help: `share of one CPU a page move may use, the kernel's copy included\n(default auto = a whole CPU while the machine has one idle, else ${formatPercent(BUSY_MIGRATE_SHARE)}).\nMoves go in batches of about ${TARGET_BATCH_MS} ms, paced to both budgets; SIGTERM stops one\nafter its current batch`,
+    set: (c, v, w) => ({ ...c, maxMigrateCpu: String(v).trim() === 'auto' ? 'auto' : parseShare(num(v, w), w) }),
   },
   'numa-balancing': {
     type: 'string',

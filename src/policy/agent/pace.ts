@@ -27,6 +27,22 @@ export interface PaceOptions {
   readonly cpuShare: number;
 }
 
+/** --max-migrate-cpu auto on a machine without an idle CPU: half of one, the rest left to its work. */
+export const BUSY_MIGRATE_SHARE = 0.5;
+/** Idle CPUs (the machine's, over the last window, the agent's own counted idle) that make a whole one free for a copy. */
+export const IDLE_FOR_WHOLE_CPU = 1;
+
+/**
+ * The share of one CPU a move may use: the setting, or with 'auto' a whole CPU when the machine
+ * had IDLE_FOR_WHOLE_CPU idle over the last window (the copy runs on the agent's CPU time: on an
+ * idle CPU it takes nothing from the machine's work, and paced it only lasts longer and costs
+ * more in all, each pause splitting it into more, smaller batches), else BUSY_MIGRATE_SHARE.
+ */
+export function migrateShare(setting: number | 'auto', idleCpus: number): number {
+  if (setting !== 'auto') return setting;
+  return idleCpus >= IDLE_FOR_WHOLE_CPU ? 1 : BUSY_MIGRATE_SHARE;
+}
+
 /** Totals of a move so far. */
 export interface MoveSoFar {
   readonly bytes: number;

@@ -78,6 +78,41 @@ describe('agent pass', () => {
     );
   });
 
+  /**
+   * Pauses the mover made moving a misplaced process's 40 MiB with `busyCpus` kept busy (10 ms of
+   * CPU a batch; no MB/s budget, whose pauses are another matter).
+   */
+  async function copyPauses(busyCpus: number[], o: Partial<AgentConfig> = {}): Promise<number> {
+    m.add(busy(200, 'spin', 40, 1, 0));
+    const clock = fakeClock({ cpuPerCall: 10 });
+    const pass = new AgentPass(cfg({ maxMigrateMbps: 0, ...o }), {
+      root: m.root,
+      ops: m.ops,
+      journal: new AgentJournal(stateDir, new Date(0)),
+      log: (l) => void lines.push(l),
+      selfPid: 99999,
+      pageSize: 4096,
+      clock,
+    });
+    await twoPasses(pass, 5, busyCpus);
+    assert.equal(m.calls.at(-1), 'movePages 200 -> 0', lines.join('\n'));
+    return clock.sleeps.filter((ms) => ms > 0).length;
+  }
+
+  // --max-migrate-cpu auto, the default: node 1 busy (the memory is copied to the threads on CPU 0).
+  it('--max-migrate-cpu auto: with CPUs 2 and 3 idle the copy has a whole CPU (no pause)', async () => {
+    assert.equal(await copyPauses([1]), 0);
+    assert.equal(DEFAULT_AGENT.maxMigrateCpu, 'auto');
+  });
+
+  it('--max-migrate-cpu auto: with every other CPU busy too, the copy shares one, paced to half of it (pauses)', async () => {
+    assert.ok((await copyPauses([1, 2, 3])) > 0);
+  });
+
+  it('--max-migrate-cpu 0.5 given: paced on an idle machine too', async () => {
+    assert.ok((await copyPauses([1], { maxMigrateCpu: 0.5 })) > 0);
+  });
+
   it("the agent's mover runs on the CPUs the process was given while it moves the pages, and is put back after", async () => {
     m.add(busy(200, 'spin', 40, 1, 0));
     m.add(busy(99999, 'numakit', 40, 2, 2));

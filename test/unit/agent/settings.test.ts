@@ -69,8 +69,10 @@ describe('agent settings', () => {
     assert.deepEqual([c.unit, c.granularity, c.promote, c.maxMigrateCpu], ['cgroup', 'process', true, 0.25]);
     assert.deepEqual(
       [DEFAULT_AGENT.unit, DEFAULT_AGENT.granularity, DEFAULT_AGENT.promote, DEFAULT_AGENT.maxMigrateCpu],
-      ['process', 'threads', false, 0.5],
+      ['process', 'threads', false, 'auto'],
     );
+    assert.equal((await agentConfig(['--max-migrate-cpu', '0.5'])).maxMigrateCpu, 0.5);
+    assert.equal((await agentConfig(['--max-migrate-cpu', '50%', '--max-migrate-cpu', 'auto'])).maxMigrateCpu, 'auto');
     await assert.rejects(agentConfig(['--unit', 'pod']), /agent: --unit pod: expected one of process, cgroup/);
     await assert.rejects(
       agentConfig(['--granularity', 'thread']),
