@@ -180,7 +180,7 @@ function startTuner() {
     log += d;
     // Line by line: the stop's lines can arrive in one chunk, and each is kept (its start) with the chunk's time.
     if (t.stoppedAt !== undefined)
-      for (const l of String(d).split('\n')) if (l !== '') t.after.push([Date.now() - t.stoppedAt, l.slice(0, 60)]);
+      for (const l of String(d).split('\n')) if (l !== '') t.after.push([Date.now() - t.stoppedAt, l.slice(0, 240)]);
     if (t.readyAt === undefined && log.includes('"event":"ready"')) {
       t.readyAt = Date.now();
       t.cpuAtReady = cpuSeconds(child.pid);
