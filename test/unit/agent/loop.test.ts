@@ -33,6 +33,7 @@ const cfg = (o: Partial<AgentConfig> = {}): AgentConfig => ({ ...DEFAULT_AGENT, 
 function agentPass(
   o: Partial<AgentConfig> = {},
   journal: AgentJournal | null = new AgentJournal(stateDir, new Date(0)),
+  clock = fakeClock(),
 ) {
   const pass = new AgentPass(cfg(o), {
     root: m.root,
@@ -41,7 +42,7 @@ function agentPass(
     log: (l) => void lines.push(l),
     selfPid: 99999,
     pageSize: 4096,
-    clock: fakeClock(),
+    clock,
   });
   return { pass, journal };
 }
@@ -85,15 +86,7 @@ describe('agent pass', () => {
   async function copyPauses(busyCpus: number[], o: Partial<AgentConfig> = {}): Promise<number> {
     m.add(busy(200, 'spin', 40, 1, 0));
     const clock = fakeClock({ cpuPerCall: 10 });
-    const pass = new AgentPass(cfg({ maxMigrateMbps: 0, ...o }), {
-      root: m.root,
-      ops: m.ops,
-      journal: new AgentJournal(stateDir, new Date(0)),
-      log: (l) => void lines.push(l),
-      selfPid: 99999,
-      pageSize: 4096,
-      clock,
-    });
+    const { pass } = agentPass({ maxMigrateMbps: 0, ...o }, undefined, clock);
     await twoPasses(pass, 5, busyCpus);
     assert.equal(m.calls.at(-1), 'movePages 200 -> 0', lines.join('\n'));
     return clock.sleeps.filter((ms) => ms > 0).length;
