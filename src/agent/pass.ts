@@ -115,11 +115,6 @@ export class AgentPass {
     return this.units === null ? this.processes.pinned : new Map();
   }
 
-  /** The watch follows `pid`, bound by its user, until `untilMs`: its threads' baseline is kept (ProcessCandidates). */
-  keepPinnedBaseline(pid: number, untilMs: number): void {
-    if (this.units === null) this.processes.keepPinnedBaseline(pid, untilMs);
-  }
-
   /** Processes (or units) the last pass took a fresh baseline of. */
   get baselines(): number {
     return this.units?.baselines ?? this.processes.baselines;

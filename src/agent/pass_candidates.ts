@@ -94,11 +94,6 @@ export class ProcessCandidates {
   private unwindowedNow = 0;
   /** Processes this pass left bound to CPUs by their user (pinned-cpus), with those CPUs. */
   private pinnedNow = new Map<number, readonly number[]>();
-  /**
-   * Bound processes whose threads are read all the same until the time given (pid -> ms): those
-   * the watch follows to see them drop the binding (keepPinnedBaseline).
-   */
-  private readonly pinnedBaselines = new Map<number, number>();
 
   constructor(
     private readonly cfg: AgentConfig,
@@ -143,15 +138,6 @@ export class ProcessCandidates {
     return this.pinnedNow;
   }
 
-  /**
-   * While `pid` stays bound by its user, until `untilMs`: its threads are read each pass all the
-   * same (it is still not decided on), so that the pass after it drops the binding judges it over
-   * the window since the last pass instead of taking a baseline and waiting a window more.
-   */
-  keepPinnedBaseline(pid: number, untilMs: number): void {
-    this.pinnedBaselines.set(pid, untilMs);
-  }
-
   /** Processes the last pass left out because the kernel could not allocate memory to read their numa_maps. */
   get noMemory(): number {
     return this.sampler.counts.noMemory;
@@ -176,7 +162,6 @@ export class ProcessCandidates {
     this.youngNow = 0;
     this.unwindowedNow = 0;
     this.pinnedNow = new Map();
-    for (const [pid, until] of this.pinnedBaselines) if (until < ctx.nowMs) this.pinnedBaselines.delete(pid);
     this.uptime = this.cfg.minAgeMs > 0 ? readUptime(this.d.root) : null;
     return this.sampler
       .sample(ctx.nowMs)
@@ -252,10 +237,7 @@ export class ProcessCandidates {
     }
     if (why !== null) this.note(b, why);
     if (why === 'pinned-cpus' && b.status.cpusAllowed !== null) this.pinnedNow.set(b.pid, b.status.cpusAllowed);
-    const until = this.pinnedBaselines.get(b.pid);
-    if (until !== undefined && (why !== 'pinned-cpus' || until < this.now.nowMs)) this.pinnedBaselines.delete(b.pid);
-    // Bound and followed: its threads are read (select() leaves it), the rest of the screens held.
-    return why === null || (why === 'pinned-cpus' && this.pinnedBaselines.has(b.pid));
+    return why === null;
   }
 
   /**
@@ -265,7 +247,6 @@ export class ProcessCandidates {
    * a one-thread process over two nodes.
    */
   private select(b: SampleBrief): boolean {
-    if (this.pinnedNow.has(b.pid)) return false; // read for its baseline only (keepPinnedBaseline)
     if (b.windowSeconds <= 0) {
       this.unwindowedNow++;
       return false;

@@ -19,7 +19,7 @@ import type { ThreadOps } from './ops.js';
 import { AgentPass } from './pass.js';
 import { pendingAgentSets, restoreAgentSet } from './restore.js';
 import { ProcessWatch } from './watch.js';
-import { nextCollectMs, WATCH_PINNED_TICKS } from '../policy/agent/watch.js';
+import { nextCollectMs } from '../policy/agent/watch.js';
 import { type EventBatch, openProcessEvents, type ProcessEventSource } from './proc_events.js';
 
 /** The part of `process` the agent listens to (an EventEmitter in tests). */
@@ -141,7 +141,7 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
       if (woken) interval = null;
       try {
         interval = nextIntervalMs(interval, quietPass(await pass.run(now()), pass.baselines), stretch);
-        if (woken && watch !== null) followPinned(pass, watch, now(), cfg.watchMs);
+        if (woken) for (const [pid, cpus] of pass.pinned) watch?.watch.followAffinity(pid, cpus);
       } catch (e) {
         // Without a journal the agent may not act: it stops and puts back what it changed.
         if (e instanceof JournalWriteError)
@@ -166,15 +166,6 @@ export async function runAgent(cfg: AgentConfig, deps: RunDeps): Promise<number>
     if (journal !== null) finish(cfg, deps, journal, failed, signalled);
   }
   return 0;
-}
-
-/**
- * After a pass the watch woke the agent for: each process it left bound by its user is followed
- * by the watch (its affinity read each --watch), and the pass keeps its threads' baseline meanwhile.
- */
-function followPinned(pass: AgentPass, w: Watching, nowMs: number, watchMs: number): void {
-  for (const [pid, cpus] of pass.pinned)
-    if (w.watch.followAffinity(pid, cpus)) pass.keepPinnedBaseline(pid, nowMs + WATCH_PINNED_TICKS * watchMs);
 }
 
 /** The watch: the process events and what it makes of them. */

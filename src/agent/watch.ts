@@ -82,13 +82,12 @@ export class ProcessWatch {
    * followed (its affinity read each tick, WATCH_PINNED_TICKS at most); once that changes, the
    * agent is woken again. A program started under taskset or numactl often drops the binding
    * once it has set itself up: without this, its first decision waited for a pass (up to
-   * --max-interval). True when it is followed.
+   * --max-interval).
    */
-  followAffinity(pid: number, cpus: readonly number[]): boolean {
-    if (!this.lastWoke.includes(pid) || this.pinned.size >= WATCH_YOUNG_MAX) return false;
-    if (this.stats.read(pid, this.st) !== 'read') return false;
+  followAffinity(pid: number, cpus: readonly number[]): void {
+    if (!this.lastWoke.includes(pid) || this.pinned.size >= WATCH_YOUNG_MAX) return;
+    if (this.stats.read(pid, this.st) !== 'read') return;
     this.pinned.set(pid, { start: this.st.startTicks, cpus: formatCpuList(cpus), ticks: 0 });
-    return true;
   }
 
   /** True when a followed process's affinity changed (it is then left to the pass that follows). */

@@ -226,7 +226,7 @@ describe('sleepWatched', () => {
         return seen.length === 3;
       },
       lastCounted: 1,
-      followAffinity: () => false,
+      followAffinity: () => {},
     };
     const sleep = async () => assert.fail('no plain sleep with a watch');
     const o = { sleep, signal, watch: { events, watch, collectMs: 1000, lastBatchAt: 0 }, everyMs: 1000, now: c.now };
@@ -264,7 +264,7 @@ describe('pacing the batches', () => {
         collectFor: (ms: number) => void windows.push(ms),
         close: () => {},
       },
-      watch: { following: 0, see: () => false, lastCounted: 0, followAffinity: () => false },
+      watch: { following: 0, see: () => false, lastCounted: 0, followAffinity: () => {} },
       collectMs: 1000,
       lastBatchAt: 0,
     };
