@@ -214,6 +214,7 @@ function startTuner() {
 
 /** The least free memory each node had while measured (MiB): a node a tuner filled up. */
 const PAGES_EVERY_MS = 2000;
+const PAGES_MOVING_MS = 500;
 const freeMin = {};
 
 async function measure(procs, t0) {
@@ -228,19 +229,24 @@ async function measure(procs, t0) {
   const last = new Map(procs.map((p) => [p.pid, threadTicks(p.pid)]));
   let reachedAt = null;
   const trace = [];
-  // Each process's pages per node, read again when pages migrated (anyone's) or every
-  // PAGES_EVERY_MS: numa_maps of a 140 MiB process walks its page tables, tens of ms under TCG,
-  // and read for three processes every tick this runner was half a CPU of load on the one node
-  // the fill scenario leaves free (the tuners saw it busy and copied memory to the threads).
+  // Each process's pages per node, read again when pages migrated (anyone's; at most every
+  // PAGES_MOVING_MS while they do) or every PAGES_EVERY_MS: numa_maps of a 140 MiB process walks
+  // its page tables, tens of ms under TCG, and read for three processes every tick this runner
+  // was half a CPU of load on the one node the fill scenario leaves free (the tuners saw it busy
+  // and copied memory to the threads), and more while a copy ran.
   const pages = new Map();
   let migratedAt = -1;
+  let clearedAt = 0;
   while (Date.now() - t0 < TIMEOUT) {
     await sleep(250);
     const now = Date.now();
     for (const [n, mib] of Object.entries(nodeFreeMiB())) freeMin[n] = Math.min(freeMin[n] ?? Infinity, mib);
     const migrated = vmstat('pgmigrate_success');
-    if (migrated !== migratedAt) pages.clear();
-    migratedAt = migrated;
+    if (migrated !== migratedAt && now - clearedAt >= PAGES_MOVING_MS) {
+      pages.clear();
+      clearedAt = now;
+      migratedAt = migrated;
+    }
     for (const p of procs) {
       const ticks = threadTicks(p.pid);
       const held = pages.get(p.pid);
