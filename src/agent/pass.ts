@@ -134,12 +134,15 @@ export class AgentPass {
     const ctx: PassContext = { nowMs, machine: this.machine.read() };
     this.ctx = ctx;
     const views = this.sample(ctx);
+    // Its own CPU counted where it ran (self_cpu.ts): after reading processes in depth, after each move.
+    if (views.length > 0) this.machine.markSelf();
     // Free memory and numastat: read only when something needs them.
     if (this.deps.metrics) this.deps.metrics.machine(ctx.machine.reading());
     const decisions = this.decide(ctx, views);
     for (const d of decisions) {
       if (this.deps.signal?.aborted) break;
       await this.act(ctx, d);
+      if (d.kind !== 'skip') this.machine.markSelf();
     }
     if (views.length > 0) this.deps.metrics?.locality(views);
     return decisions;

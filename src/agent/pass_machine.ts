@@ -36,6 +36,8 @@ export class MachineStage {
   private cpusetLine: string | null = null;
   /** The agent's own CPU over the window: counted idle (self_cpu.ts). */
   private readonly self: SelfCpu;
+  /** CPU -> its node, in the layout of the last read. */
+  private nodeOf = new Map<number, number>();
 
   constructor(
     private readonly root: SysRoot,
@@ -53,8 +55,8 @@ export class MachineStage {
     const before = this.cpuTimes;
     const after = readCpuTimes(this.files);
     this.cpuTimes = after;
-    const nodeOf = new Map(layout.nodes.flatMap((n) => n.cpus.map((c) => [c, n.id] as const)));
-    this.self.read((cpu) => nodeOf.get(cpu));
+    if (layout !== previous) this.nodeOf = new Map(layout.nodes.flatMap((n) => n.cpus.map((c) => [c, n.id] as const)));
+    this.self.read((cpu) => this.nodeOf.get(cpu));
     let reading: MachineReading | null = null;
     return {
       layout,
@@ -62,6 +64,11 @@ export class MachineStage {
       nodeIds: layout.nodes.map((n) => n.id),
       reading: () => (reading ??= this.withSelfIdle(readMachine(this.root, layout, before, after), before, after)),
     };
+  }
+
+  /** Counts the agent's own CPU since the last mark on the node it runs on now (between a pass's stages). */
+  markSelf(): void {
+    this.self.mark((cpu) => this.nodeOf.get(cpu));
   }
 
   private withSelfIdle(r: MachineReading, before: CpuReading | null, after: CpuReading): MachineReading {

@@ -4,11 +4,13 @@
 // CPU the scheduler gives it; on a small or loaded machine (a guest's vCPU) it reads as a node
 // half busy, and a process whose memory sits there had its memory copied away instead of its
 // threads going to it.
-// One read a pass, of its own /proc/PID/stat kept open (one pread): its CPU (utime + stime, all
-// its threads) since the last pass, counted on the node of the CPU its main thread was on at the
-// last pass, where that pass (most of what it did in the window) ran. One read, not one per
-// thread: idle, a pass is most of what the agent costs, and a directory listing plus a dozen
-// opens is a large share of a pass.
+// Its own /proc/PID/stat kept open (one pread a read): its CPU (utime + stime, all its threads)
+// read at marks, at the start and end of each pass and between its stages (after sampling, after
+// each move), the CPU since the last mark counted on the node of the CPU its main thread is on at
+// the mark (where that stretch of work ended): a pass the scheduler moved, or a move run on the
+// target's CPUs, is counted where it ran, not all on the node the last pass started on. Its stat,
+// not its threads': idle, a pass is most of what the agent costs, and a directory listing plus a
+// dozen opens is a large share of a pass.
 import { KeptFile } from '../sysfs/kept_file.js';
 import { parseTaskStat } from '../sysfs/proc_task_stat.js';
 import { parseOrWarn } from '../sysfs/read_parsed.js';
@@ -21,9 +23,11 @@ const STAT_BYTES = 4096;
 
 export class SelfCpu {
   private readonly file: KeptFile;
-  /** Its CPU ticks and its main thread's CPU at the last read. */
-  private last: { ticks: number; cpu: number } | null = null;
-  /** Node id -> its ticks between the last two reads. */
+  /** Its CPU ticks at the last mark. */
+  private last: number | null = null;
+  /** Node id -> its ticks since the window started (counted at the marks). */
+  private counted = new Map<number, number>();
+  /** Node id -> its ticks over the last window (between the last two reads). */
   private byNode = new Map<number, number>();
 
   constructor(
@@ -33,17 +37,23 @@ export class SelfCpu {
     this.file = new KeptFile(root, `proc/${selfPid}/stat`, STAT_BYTES);
   }
 
-  /** Reads its CPU now (with /proc/stat, so both cover the same window). */
-  read(nodeOfCpu: (cpu: number) => number | undefined): void {
+  /** A mark: its CPU since the last one, counted on the node of the CPU it runs on now. */
+  mark(nodeOfCpu: (cpu: number) => number | undefined): void {
     const path = `proc/${this.selfPid}/stat`;
     const text = this.file.read();
     const st = text === null ? null : parseOrWarn(this.root, path, text, parseTaskStat);
     const was = this.last;
-    this.last = st === null ? null : { ticks: st.cpuTicks, cpu: st.processor };
-    this.byNode = new Map();
-    if (st === null || was === null || st.cpuTicks <= was.ticks) return;
-    const node = nodeOfCpu(was.cpu);
-    if (node !== undefined) this.byNode.set(node, st.cpuTicks - was.ticks);
+    this.last = st === null ? null : st.cpuTicks;
+    if (st === null || was === null || st.cpuTicks <= was) return;
+    const node = nodeOfCpu(st.processor);
+    if (node !== undefined) this.counted.set(node, (this.counted.get(node) ?? 0) + st.cpuTicks - was);
+  }
+
+  /** At the pass's read of /proc/stat (so both cover the same window): a mark, and the window ends. */
+  read(nodeOfCpu: (cpu: number) => number | undefined): void {
+    this.mark(nodeOfCpu);
+    this.byNode = this.counted;
+    this.counted = new Map();
   }
 
   /** The nodes with the agent's own CPU over the window counted idle. */

@@ -77,6 +77,29 @@ describe("the agent's own CPU", () => {
     assert.ok(own.filter((r) => r === `proc/${SELF}/stat`).length <= 2 * 3, own.join(' '));
   });
 
+  it('is counted on the node it ran on: its pass started on node 2, then the scheduler moved it to node 1 for its work', async () => {
+    m.add(
+      busy(SELF, 'numakit', 40, 0, 2, {
+        threads: [{ tid: SELF, ticks: 0, cpu: 2, start: 1, cpus: [0, 1, 2, 3], busy: 0.7 }],
+      }),
+    );
+    m.add(busy(200, 'work', 96, 1, 0));
+    const pass = new AgentPass(
+      { ...DEFAULT_AGENT, stateDir, advise: true },
+      { root: m.root, ops: m.ops, journal: null, log: () => {}, selfPid: SELF, pageSize: 4096, clock: fakeClock() },
+    );
+    await pass.run(0);
+    // Its 0.7 CPU of the window ran on CPU 1 (node 1, where the process's memory is).
+    m.procs.get(SELF)!.threads[0]!.cpu = 1;
+    m.tick(1);
+    const d = (await pass.run(1000)).find((x) => x.pid === 200);
+    assert.ok(d?.kind === 'move', JSON.stringify(d));
+    // Counted on node 2 (where the last pass ran), node 1 read 0.3 idle for the process's 1 CPU
+    // and its memory was copied to node 0; counted on node 1, its threads go to the memory.
+    assert.deepEqual(d.placement.nodes, [1], d.reason);
+    assert.equal(d.placement.moveBytes, 0, d.reason);
+  });
+
   it("counts as idle: the process's threads go to its memory's node, nothing copied", async () => {
     const d = await decide(0.7);
     assert.deepEqual(d.placement.nodes, [1], d.reason);
