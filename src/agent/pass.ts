@@ -53,6 +53,8 @@ export class AgentPass {
   private budget: Budget | null = null;
   /** The pass running now (the unit source reads its time and CPUs). */
   private ctx: PassContext | null = null;
+  /** Processes whose copy the last pass left for a second window ('confirming': policy/agent/decide.ts). */
+  private confirming: ReadonlySet<number> = new Set();
   /** Processes the last pass could not read for want of memory (ENOMEM): said when it starts and ends. */
   private pressured = 0;
 
@@ -107,7 +109,11 @@ export class AgentPass {
   }
 
   get wantsShortWindow(): boolean {
-    return this.baselines > 0 || (this.units === null && this.processes.young > 0 && !this.watching);
+    return (
+      this.baselines > 0 ||
+      this.confirming.size > 0 ||
+      (this.units === null && this.processes.young > 0 && !this.watching)
+    );
   }
 
   /** Processes the last pass left bound to CPUs by their user (pinned-cpus), with those CPUs; none with units. */
@@ -175,12 +181,26 @@ export class AgentPass {
   private decide(ctx: PassContext, views: readonly ProcessView[]): Decision[] {
     const bo = { mbps: this.cfg.maxMigrateMbps, burstSeconds: this.cfg.intervalMs / 1000 };
     this.budget = this.budget === null ? newBudget(ctx.nowMs, bo) : refill(this.budget, ctx.nowMs, bo);
-    if (views.length === 0) return [];
+    if (views.length === 0) {
+      this.confirming = new Set();
+      return [];
+    }
+    // --once has no second window: a copy it judges is made.
+    const confirm = { decidedBefore: this.confirming, minWindowSeconds: this.cfg.once ? 0 : bo.burstSeconds / 2 };
     const r = decide(
-      { nodes: ctx.machine.reading().nodes, processes: views, budget: this.budget, intervalSeconds: bo.burstSeconds },
+      {
+        nodes: ctx.machine.reading().nodes,
+        processes: views,
+        budget: this.budget,
+        intervalSeconds: bo.burstSeconds,
+        confirm,
+      },
       this.cfg,
     );
     this.budget = r.budget;
+    this.confirming = new Set(
+      r.decisions.filter((d) => d.kind === 'skip' && d.skip === 'confirming').map((d) => d.pid),
+    );
     return r.decisions;
   }
 

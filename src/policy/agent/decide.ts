@@ -21,6 +21,11 @@ export interface DecideInput {
   readonly budget: Budget;
   /** Seconds of an interval (the budget's burst). */
   readonly intervalSeconds: number;
+  /**
+   * A copy judged over a window shorter than `minWindowSeconds` is made only when the pass before
+   * decided one too (pids in `decidedBefore`); else it waits a window ('confirming'). Absent: none waits.
+   */
+  readonly confirm?: { readonly decidedBefore: ReadonlySet<number>; readonly minWindowSeconds: number };
 }
 
 export interface DecideResult {
@@ -220,6 +225,7 @@ function fitRound(
   for (const p of fitOrder(input.processes, stays, remoteBytes)) {
     const view = viewFor(nodes, p, !stays.has(p));
     let d = decideOne(p, view, opts);
+    if (d.kind === 'move' && unconfirmedCopy(p, d.placement, input.confirm)) d = confirmSkip(p, d.placement);
     if (d.kind === 'move') {
       const next = spend(budget, d.placement.moveBytes, bo);
       if (next === null) d = budgetSkip(p, d.placement, budget, opts);
@@ -245,6 +251,28 @@ function moveNotes(
 ): string {
   const copy = pl.moveBytes > 0 ? copyNote(p, pl.moveFrom, view) : '';
   return fitNote(p, pl.nodes, input.processes, stays) + copy;
+}
+
+/**
+ * A copy decided over a short window (a second after a process appeared or dropped its binding),
+ * not decided at the pass before: the machine such a window shows is the scheduler settling
+ * (threads counted on the CPU they last ran on, a node busy for a moment), and a copy is the one
+ * costly action (its threads going to its memory costs nothing to undo). It waits one window more.
+ */
+function unconfirmedCopy(p: ProcessView, pl: Placement, c: DecideInput['confirm']): boolean {
+  return c !== undefined && pl.moveBytes > 0 && p.windowSeconds < c.minWindowSeconds && !c.decidedBefore.has(p.pid);
+}
+
+function confirmSkip(p: ProcessView, pl: Placement): Decision {
+  return {
+    kind: 'skip',
+    pid: p.pid,
+    comm: p.comm,
+    ...(p.unit ? { unit: p.unit } : {}),
+    skip: 'confirming',
+    reason: `${mib(pl.moveBytes)} to copy to node ${pl.nodes.join(',')}, judged over ${p.windowSeconds.toFixed(1)} s: copied once the next window says so too`,
+    localityNow: pl.localityNow,
+  };
 }
 
 function budgetSkip(p: ProcessView, pl: Placement, budget: Budget, opts: PolicyOptions): Decision {

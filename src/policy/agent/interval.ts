@@ -3,7 +3,8 @@
 // server of settled processes most passes find nothing, and each costs a read of every process.
 //   quiet pass  every decision a skip (a process local, cooling down, pinned ...), no baseline
 //               taken: the next sleep is one --interval longer, up to --max-interval
-//   busy pass   a move (or advice) decided, a move waiting for the budget, or a fresh baseline
+//   busy pass   a move (or advice) decided, a move waiting for the budget or for a second window
+//               (a copy judged over a short one), or a fresh baseline
 //               of a process it may act on: back to --interval
 // A process that appears while the interval is stretched is seen at most --max-interval later.
 import type { Decision } from './types.js';
@@ -18,7 +19,7 @@ export interface IntervalOptions {
 /** True when the pass found nothing to do now or soon. */
 export function quietPass(decisions: readonly Decision[], baselines: number): boolean {
   if (baselines > 0) return false;
-  return decisions.every((d) => d.kind === 'skip' && d.skip !== 'budget');
+  return decisions.every((d) => d.kind === 'skip' && d.skip !== 'budget' && d.skip !== 'confirming');
 }
 
 /** The sleep after a pass, given the one before it (null: none yet). */

@@ -39,6 +39,7 @@ export const SKIPS: Readonly<Record<SkipReason, SkipRule>> = {
   'no-memory': { logged: true, coolsDown: false, text: null },
   'pinned-cgroup': { logged: true, coolsDown: false, text: null },
   young: { logged: false, coolsDown: false, text: 'younger than --min-age: judged again once it is that old' },
+  confirming: { logged: true, coolsDown: false, text: null },
 };
 
 /** The log text of a skip: the reason decided with it (naming the process), else the table's. */

@@ -120,7 +120,8 @@ export type SkipReason =
   | 'budget'
   | 'no-memory'
   | 'pinned-cgroup'
-  | 'young';
+  | 'young'
+  | 'confirming';
 
 /**
  * --granularity threads: the hot threads go to `cpus` with the memory; every other thread

@@ -40,6 +40,7 @@ test('skipText: the reason decided with the skip first, else the table, else its
           'budget',
           'no-memory',
           'pinned-cgroup',
+          'confirming',
         ].includes(k),
       k,
     );
