@@ -27,6 +27,12 @@ describe('parseCpuList / formatCpuList', () => {
       assert.equal(formatCpuList(ids), formatted);
     });
   }
+  it('formats ids in any order, repeated or not, as the sorted list', () => {
+    assert.equal(formatCpuList([3, 1, 2, 1, 8]), '1-3,8');
+    assert.equal(formatCpuList([0, 1, 1, 2]), '0-2');
+    assert.equal(formatCpuList([5, 4]), '4-5');
+    assert.equal(formatCpuList([7]), '7');
+  });
   for (const bad of ['a', '1-', '3-1', '0-3,,4', '1 2', '-1']) {
     it(`rejects ${JSON.stringify(bad)} with a SysfsParseError`, () => {
       assert.throws(() => parseCpuList(bad), SysfsParseError);
