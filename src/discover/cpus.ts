@@ -130,16 +130,27 @@ export function readCpus(
   const ids = dirs.filter((id) => present.has(id));
   const caches = opts.caches === false ? [] : readCpuCaches(root, ids);
   const l3 = l3ByCpu(caches);
+  // One options object for every CPU, its `online` set for each (readCpuTopology keeps none of
+  // it), and each Cpu written out field by field: spreading two objects a CPU was most of this
+  // loop's time on 1,792 CPUs.
+  const read: { known?: KnownCpus; online?: boolean; cores?: boolean; record?: Map<number, CoreFiles> } = {
+    ...(known === undefined ? {} : { known }),
+    ...(opts.cores === false ? { cores: false } : {}),
+    ...(opts.record === undefined ? {} : { record: opts.record }),
+  };
   const cpus = ids.map((id): Cpu => {
-    const t = readCpuTopology(root, id, {
-      ...(known === undefined ? {} : { known, ...(online ? { online: online.has(id) } : {}) }),
-      ...(opts.cores === false ? { cores: false } : {}),
-      ...(opts.record === undefined ? {} : { record: opts.record }),
-    });
+    if (known !== undefined && online) read.online = online.has(id);
+    const t = readCpuTopology(root, id, read);
+    // The fields in the order a spread of `t` gave them (topo --json prints them so).
     return {
-      ...t,
-      l3: l3.get(id) ?? [],
+      id: t.id,
       online: online ? online.has(id) : t.online,
+      package: t.package,
+      die: t.die,
+      cluster: t.cluster,
+      core: t.core,
+      siblings: t.siblings,
+      l3: l3.get(id) ?? [],
       node: nodeOf(id),
       allowed: allowed === null || allowed.has(id),
     };
