@@ -385,8 +385,8 @@ export class ProcessSampler {
 
   /** What is known of a process from its stage 1 (a one-pass sampler's, made when it is read further). */
   private knownFrom(c: Candidate, nowMs: number): Known {
-    const st = { cpuTicks: c.cpuTicks, startTicks: c.startTicks, threads: c.threads, rssPages: c.rssPages };
-    this.keep(c.pid, { ...st, vsizeBytes: 0, faults: 0 }, undefined, nowMs);
+    const { cpuTicks, startTicks, threads, rssPages } = c;
+    this.keep(c.pid, { cpuTicks, startTicks, threads, rssPages, vsizeBytes: 0, faults: 0 }, undefined, nowMs);
     return this.known.get(c.pid)!;
   }
 

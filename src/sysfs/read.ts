@@ -109,7 +109,7 @@ type Content = { text: string } | { problem: string };
  */
 function readAll(fd: number, shortIsWhole: boolean): Content {
   // The bound is a page, not the chunk: a sysfs binary attribute (the DMI table) gives at most a
-  // page a read, a short read of a larger file all the same.
+  // page a read, so a read of a page may be a part of it.
   const full: Buffer[] = [];
   let filled = 0;
   for (let first = true; ; first = false) {
@@ -132,7 +132,7 @@ function readAll(fd: number, shortIsWhole: boolean): Content {
 }
 
 /**
- * Whether a read shorter than asked for is the whole file, by what the path is on a running
+ * Whether a read of less than a page is the whole file, by what the path is on a running
  * system: a sysfs attribute (kernfs: one value, at most a page, shown whole at the first read)
  * and the one-record procfs files (single_open: /proc/irq/N/*, /proc/PID/stat and status). A
  * procfs file of many records (numa_maps, /proc/vmstat, mountinfo: a seq_file returns what fits
