@@ -108,9 +108,17 @@ function readPlacements(
     .filter((c) => c.online)
     .map((c) => c.id)
     .sort((a, b) => a - b);
+  // Whether a list holds every online CPU, once per list: the samples' lists are shared
+  // (sharedCpuList), most of them one list of every CPU on a large machine.
+  const everywhere = new Map<readonly number[], boolean>();
+  const unrestricted = (cpus: readonly number[]) => {
+    let all = everywhere.get(cpus);
+    if (all === undefined) everywhere.set(cpus, (all = holdsAll(cpus, online)));
+    return all;
+  };
   for (const s of read.samples) {
     // A process that may run on every online CPU is restricted by nothing: its cgroup is not read.
-    if (s.cpusAllowed !== null && holdsAll(s.cpusAllowed, online)) {
+    if (s.cpusAllowed !== null && unrestricted(s.cpusAllowed)) {
       out.push({ ...s, cpusetCgroup: null });
       continue;
     }

@@ -78,6 +78,8 @@ interface Candidate {
   readonly threads: number;
   /** utime + stime; -1 unknown (an older capture). */
   readonly cpuTicks: number;
+  /** Its start time (stat's starttime): what is known of it is keyed on it. */
+  readonly startTicks: number;
   readonly bound: number;
   /** Status already read at stage 1 (hugetlb, or an older capture without stat). */
   readonly status: ProcStatus | null;
@@ -276,23 +278,27 @@ export class ProcessSampler {
       (residentOnly && st.rssPages === 0 && this.o.hugetlb !== true) ||
       (screen !== undefined && st.rssPages * this.pageSize() < screen.minRssBytes);
     if (small && this.o.onePass === true) return null; // known for a next pass there will not be
-    const prior = this.keep(pid, st, before, nowMs);
-    const known = this.known.get(pid)!;
+    // One pass: nothing is known before it, and a process is known from the stage that reads it
+    // further (rest()), not for each of the thousands past the bars that a pass stopped by
+    // largestFirst never reaches (doctor on a machine of big workers: 7,500, 256 read).
+    const prior = this.o.onePass === true ? null : this.keep(pid, st, before, nowMs);
+    const known = this.known.get(pid);
     // Deferred only once known from an earlier read: a process just started is read at its
     // first two passes (it may not have grown or got busy yet at the first).
-    known.screened = before !== undefined;
+    if (known !== undefined) known.screened = before !== undefined;
     if (small || idle) return null;
-    known.screened = false;
+    if (known !== undefined) known.screened = false;
     let huge = 0;
     if (this.o.hugetlb === true) {
+      if (known === undefined) this.keep(pid, st, undefined, nowMs);
       const h = status === null ? this.hugetlb(pid, st, nowMs) : { status, bytes: status.hugetlbBytes ?? 0 };
       status = h.status;
       huge = h.bytes;
     }
     const bound = st.rssPages * this.pageSize() + huge;
     if (residentOnly && bound === 0) return null;
-    const { rssPages, cpuTicks, threads } = st;
-    return { pid, rssPages, cpuTicks, threads, bound, status, known: before !== undefined, prior };
+    const { rssPages, cpuTicks, threads, startTicks } = st;
+    return { pid, rssPages, cpuTicks, startTicks, threads, bound, status, known: before !== undefined, prior };
   }
 
   /** A process's stat into `st`, its name kept when asked for (options.names). */
@@ -377,6 +383,13 @@ export class ProcessSampler {
     return prior;
   }
 
+  /** What is known of a process from its stage 1 (a one-pass sampler's, made when it is read further). */
+  private knownFrom(c: Candidate, nowMs: number): Known {
+    const { cpuTicks, startTicks, threads, rssPages } = c;
+    this.keep(c.pid, { cpuTicks, startTicks, threads, rssPages, vsizeBytes: 0, faults: 0 }, undefined, nowMs);
+    return this.known.get(c.pid)!;
+  }
+
   /** Stages 2-4 of one process. */
   private rest(
     c: Candidate,
@@ -388,7 +401,7 @@ export class ProcessSampler {
     }: { windowSeconds: number; nowMs: number; residentOnly: boolean; p: PassOptions },
   ): ProcessSample | null {
     const { pid } = c;
-    const k = this.known.get(pid)!;
+    const k = this.known.get(pid) ?? this.knownFrom(c, nowMs);
     const { prior } = c;
     // A process whose threads were not read at the last pass (new to the bars, skipped, prescreened
     // out) has no earlier ticks: its lifetime CPU is not this window's, so this pass only takes its

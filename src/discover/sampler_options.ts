@@ -112,7 +112,9 @@ export interface ProcessSamplerOptions {
   /**
    * One pass, then closed (doctor's and apply's large processes): stage 1 keeps nothing of a
    * process its bars stop (what a next pass would compare with: 10,000 of them on a large
-   * machine), so startOf() knows only the processes it passed; a second pass is refused.
+   * machine) nor of those it passes that the pass does not read further (PassOptions
+   * largestFirst's stop), so startOf() knows only the processes read past stage 1; a second
+   * pass is refused.
    */
   readonly onePass?: boolean;
 }

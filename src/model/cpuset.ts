@@ -61,7 +61,22 @@ export function holdsAll(all: readonly number[], ids: readonly number[]): boolea
 
 /** Formats ids as a compact list: [0,1,2,3,8] -> "0-3,8". */
 export function formatCpuList(ids: readonly number[]): string {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  // A shared list (sharedCpuList: frozen) is formatted once: doctor formats the mask of each of
+  // 1,024 IRQs of a large machine, most of them one list of 1,792 ids.
+  const frozen = Object.isFrozen(ids);
+  const known = frozen ? formatted.get(ids) : undefined;
+  if (known !== undefined) return known;
+  const text = formatIds(ids);
+  if (frozen) formatted.set(ids, text);
+  return text;
+}
+
+const formatted = new WeakMap<readonly number[], string>();
+
+function formatIds(ids: readonly number[]): string {
+  // Lists as the kernel gives them (parseCpuList) are ascending already: no copy, Set or sort of
+  // their 1,792 ids.
+  const sorted = ascending(ids) ? ids : [...new Set(ids)].sort((a, b) => a - b);
   const parts: string[] = [];
   for (let i = 0; i < sorted.length; ) {
     let j = i;
@@ -70,6 +85,12 @@ export function formatCpuList(ids: readonly number[]): string {
     i = j + 1;
   }
   return parts.join(',');
+}
+
+/** Whether the ids are strictly ascending (sorted, no repeats). */
+function ascending(ids: readonly number[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
+  return true;
 }
 
 /**
@@ -88,10 +109,11 @@ export function parseCpuMask(text: string): number[] {
     const word = words[w]!;
     if (!/^[0-9a-fA-F]{1,8}$/.test(word)) throw new SysfsParseError('not a hex CPU mask', { text: s });
     const v = parseInt(word, 16);
-    for (let b = 0; b < 32; b++) if ((v >>> b) & 1) out.push(bit + b);
+    if (v !== 0) for (let b = 0; b < 32; b++) if ((v >>> b) & 1) out.push(bit + b);
     bit += 32;
   }
-  return out.sort((a, b) => a - b);
+  // Ascending as pushed: the words are walked from the least significant.
+  return out;
 }
 
 /** Formats ids as a kernel hex mask with 32-bit words, at least `minWords` words. */

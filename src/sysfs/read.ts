@@ -28,6 +28,8 @@ export type ReadResult = { ok: true; text: string } | { ok: false; reason: Absen
 /** No kernel file numakit reads comes near this (numa_maps of a process with 100k mappings is ~15 MiB). */
 export const MAX_FILE_BYTES = 64 * 2 ** 20;
 const CHUNK = 64 * 1024;
+/** The smallest page Linux runs on: a kernel file's read returns at least this much unless at its end (wholeInOneRead). */
+const SMALLEST_PAGE = 4096;
 
 function reasonOf(e: unknown): AbsentReason | null {
   const code = (e as NodeJS.ErrnoException).code;
@@ -101,10 +103,13 @@ type Content = { text: string } | { problem: string };
  * Reads an open file to EOF as UTF-8. A file is classified (fstat) only when it does not read
  * like a regular file: when the first read returns nothing (an empty file, or a FIFO with no
  * writer, /dev/null) or fills the whole first chunk (a large file, or /dev/zero); a read that
- * fails is classified by the caller. Every procfs and sysfs file of a few KiB is thus open,
- * read, read (EOF), close: no fstat of each of the hundreds a command reads.
+ * fails is classified by the caller. With `shortIsWhole` (wholeInOneRead) a first read of less
+ * than a page is the whole file: open, read, close, with no read that only finds EOF (a third of
+ * the calls of each small file, thousands on a large machine). Else it is read on to EOF.
  */
-function readAll(fd: number): Content {
+function readAll(fd: number, shortIsWhole: boolean): Content {
+  // The bound is a page, not the chunk: a sysfs binary attribute (the DMI table) gives at most a
+  // page a read, so a read of a page may be a part of it.
   const full: Buffer[] = [];
   let filled = 0;
   for (let first = true; ; first = false) {
@@ -114,6 +119,7 @@ function readAll(fd: number): Content {
       if (bad !== null) return { problem: bad };
     }
     if (n === 0) break;
+    if (first && shortIsWhole && n < SMALLEST_PAGE) return { text: SCRATCH.toString('utf8', 0, n) };
     filled += n;
     if (full.length * CHUNK + filled > MAX_FILE_BYTES)
       return { problem: `larger than ${MAX_FILE_BYTES / 2 ** 20} MiB` };
@@ -124,6 +130,23 @@ function readAll(fd: number): Content {
   if (full.length === 0) return { text: SCRATCH.toString('utf8', 0, filled) };
   return { text: Buffer.concat([...full, SCRATCH.subarray(0, filled)]).toString('utf8') };
 }
+
+/**
+ * Whether a read of less than a page is the whole file, by what the path is on a running
+ * system: a sysfs attribute (kernfs: one value, at most a page, shown whole at the first read)
+ * and the one-record procfs files (single_open: /proc/irq/N/*, /proc/PID/stat and status). A
+ * procfs file of many records (numa_maps, /proc/vmstat, mountinfo: a seq_file returns what fits
+ * its buffer and the rest at the next read), debugfs and cgroupfs (cgroup.procs is a list of
+ * records) are read to EOF. The same paths in a capture are regular files, whole in one short
+ * read too; a tree with a live /proc mounted inside it (a host's / under /host) reads as the
+ * running system does.
+ */
+export function wholeInOneRead(rel: string): boolean {
+  if (rel.startsWith('sys/')) return !rel.startsWith('sys/fs/') && !rel.startsWith('sys/kernel/debug/');
+  return ONE_RECORD_PROC.test(rel);
+}
+
+const ONE_RECORD_PROC = /^proc\/(?:irq\/\d+\/[a-z_]+|\d+\/(?:stat|status))$/;
 
 /** Why a read of an open file failed: what the file is when it is not a regular file, else the error's reason. */
 function failedRead(root: SysRoot, rel: string, fd: number, e: unknown): ReadResult {
@@ -181,7 +204,7 @@ export function readFile(root: SysRoot, rel: string): ReadResult {
   const fd = openOrAbsent(root, rel);
   if (typeof fd !== 'number') return { ok: false, reason: fd.absent };
   try {
-    const c = readAll(fd);
+    const c = readAll(fd, wholeInOneRead(rel));
     if ('text' in c) return { ok: true, text: c.text };
     warn(root, { path: rel, line: null, problem: c.problem });
     return { ok: false, reason: 'unparseable' };

@@ -26,3 +26,35 @@ export function withFsCalls<T>(names: readonly FsName[], fn: () => T): { value: 
     syncBuiltinESMExports();
   }
 }
+
+/**
+ * Runs `fn` and returns what it gave with the reads (readSync) of each file it opened
+ * (openSync), by path, one count per open: a file read once, or read again only to find its end.
+ */
+export function withFileReads<T>(fn: () => T): { value: T; reads: Map<string, number[]> } {
+  const reads = new Map<string, number[]>();
+  const open = new Map<number, number[]>();
+  const { openSync, readSync } = fs;
+  const patch = fs as unknown as Record<string, unknown>;
+  patch.openSync = (p: fs.PathLike, ...rest: unknown[]) => {
+    const fd = (openSync as (...a: unknown[]) => number)(p, ...rest);
+    const counts = reads.get(String(p)) ?? [];
+    reads.set(String(p), counts);
+    counts.push(0);
+    open.set(fd, counts);
+    return fd;
+  };
+  patch.readSync = (fd: number, ...rest: unknown[]) => {
+    const counts = open.get(fd);
+    if (counts !== undefined) counts[counts.length - 1]!++;
+    return (readSync as (...a: unknown[]) => number)(fd, ...rest);
+  };
+  syncBuiltinESMExports();
+  try {
+    return { value: fn(), reads };
+  } finally {
+    patch.openSync = openSync;
+    patch.readSync = readSync;
+    syncBuiltinESMExports();
+  }
+}

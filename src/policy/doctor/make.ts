@@ -83,11 +83,17 @@ export function singleNode(rule: string, what: string): Finding {
 /** The node whose CPUs contain every CPU in `cpus`, when the CPUs are confined to one node of several. */
 export function confinedNode(t: Topology, cpus: readonly CpuId[]): NodeId | null {
   if (cpus.length === 0 || cpuNodes(t).length < 2) return null;
-  const node = t.cpus.find((c) => c.id === cpus[0])?.node ?? null;
+  const node = nodeOfCpu(t).get(cpus[0]!) ?? null;
   if (node === null) return null;
-  const own = new Set(t.nodes.find((n) => n.id === node)?.cpus ?? []);
-  return cpus.every((c) => own.has(c)) ? node : null;
+  const own = t.nodes.find((n) => n.id === node)?.cpus;
+  if (own === undefined) return null;
+  // The node's CPUs as a set, made once per node (doctor asks for each of 256 sampled processes).
+  let set = cpuSets.get(own);
+  if (set === undefined) cpuSets.set(own, (set = new Set(own)));
+  return cpus.every((c) => set.has(c)) ? node : null;
 }
+
+const cpuSets = new WeakMap<readonly CpuId[], ReadonlySet<CpuId>>();
 
 export function nodeCpus(t: Topology, node: NodeId): CpuId[] {
   return t.nodes.find((n) => n.id === node)?.cpus ?? [];
@@ -97,10 +103,17 @@ export function onlineCpus(t: Topology): CpuId[] {
   return t.cpus.filter((c) => c.online).map((c) => c.id);
 }
 
-/** The node each CPU belongs to. */
-export function nodeOfCpu(t: Topology): Map<CpuId, NodeId> {
-  const m = new Map<CpuId, NodeId>();
-  for (const c of t.cpus) if (c.node !== null) m.set(c.id, c.node);
+const nodeOfCpus = new WeakMap<Topology, ReadonlyMap<CpuId, NodeId>>();
+
+/** The node each CPU belongs to (made once per topology: each NVMe's rule asks). */
+export function nodeOfCpu(t: Topology): ReadonlyMap<CpuId, NodeId> {
+  let m = nodeOfCpus.get(t);
+  if (m === undefined) {
+    const made = new Map<CpuId, NodeId>();
+    for (const c of t.cpus) if (c.node !== null) made.set(c.id, c.node);
+    nodeOfCpus.set(t, made);
+    m = made;
+  }
   return m;
 }
 

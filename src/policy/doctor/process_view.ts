@@ -21,14 +21,27 @@ export interface ProcessView {
   readonly comm: string;
   readonly totalBytes: number;
   readonly bytesByNode: Record<NodeId, number>;
-  readonly allowedCpus: CpuId[];
+  /** Cpus_allowed_list as read (shared, not copied: one list of 1,792 ids serves every process of a large machine). */
+  readonly allowedCpus: readonly CpuId[];
   readonly cpusetCgroup: string | null;
   readonly runNodes: NodeId[];
   readonly locality: number | null;
 }
 
-/** Views of the processes whose memory could be read (no-permission ones are left out). */
-export function processViews(ps: readonly ProcessPlacement[]): ProcessView[] {
+/** processViews of each sampled list: several rules look at the same processes. */
+const viewsOf = new WeakMap<readonly ProcessPlacement[], readonly ProcessView[]>();
+
+/** Views of the processes whose memory could be read (no-permission ones are left out); made once per list. */
+export function processViews(ps: readonly ProcessPlacement[]): readonly ProcessView[] {
+  let views = viewsOf.get(ps);
+  if (views === undefined) {
+    views = Object.freeze(makeViews(ps));
+    viewsOf.set(ps, views);
+  }
+  return views;
+}
+
+function makeViews(ps: readonly ProcessPlacement[]): ProcessView[] {
   const out: ProcessView[] = [];
   for (const p of ps) {
     if (p.memory.kind !== 'ok') continue;
@@ -37,7 +50,7 @@ export function processViews(ps: readonly ProcessPlacement[]): ProcessView[] {
       comm: p.comm,
       totalBytes: p.memory.totalBytes,
       bytesByNode: Object.fromEntries(Object.entries(p.memory.nodes).map(([n, m]) => [Number(n), m.totalBytes])),
-      allowedCpus: [...(p.cpusAllowed ?? [])],
+      allowedCpus: p.cpusAllowed ?? [],
       cpusetCgroup: p.cpusetCgroup,
       runNodes: runNodes(p),
       locality: locality(p),
@@ -53,7 +66,7 @@ export function processViews(ps: readonly ProcessPlacement[]): ProcessView[] {
  */
 export type ProcessScope =
   | { readonly checked: false; readonly finding: NotChecked }
-  | { readonly checked: true; readonly views: ProcessView[]; readonly coverage: ProcessCoverage };
+  | { readonly checked: true; readonly views: readonly ProcessView[]; readonly coverage: ProcessCoverage };
 
 export function processScope(input: DoctorInput, id: string, what: string): ProcessScope {
   if (!input.processes.ok) return { checked: false, finding: notChecked(id, id, what, input.processes.reason) };

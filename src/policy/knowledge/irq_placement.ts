@@ -27,8 +27,19 @@ export function deviceNodeCpus(t: Topology, dev: Device): number[] {
 /** The mask keeps the IRQ on the node: non-empty and every CPU of it one of the node's. */
 export function maskOnNode(mask: readonly number[], nodeCpus: readonly number[]): boolean {
   if (mask.length === 0) return false;
-  const local = new Set(nodeCpus);
+  const local = setOf(nodeCpus);
   return mask.every((c) => local.has(c));
+}
+
+/** A node's CPUs as a set, made once per list (doctor judges a device's 64 IRQs against the same list). */
+const sets = new WeakMap<readonly number[], ReadonlySet<number>>();
+function setOf(cpus: readonly number[]): ReadonlySet<number> {
+  let s = sets.get(cpus);
+  if (s === undefined) {
+    s = new Set(cpus);
+    sets.set(cpus, s);
+  }
+  return s;
 }
 
 export interface IrqJudgement {
@@ -50,7 +61,7 @@ export function judgeIrq(
 ): IrqJudgement {
   const effective = i.effective !== null && i.effective.length > 0;
   const served = effective ? i.effective! : i.affinity;
-  const local = new Set(nodeCpus);
+  const local = setOf(nodeCpus);
   return {
     irq: i.irq,
     mask: i.affinity,

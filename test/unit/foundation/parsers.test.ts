@@ -1,7 +1,7 @@
 // Table tests of the pure parsers behind every reader, including their error cases.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatCpuList, formatCpuMask, parseCpuList, parseCpuMask } from '../../../src/model/cpuset.js';
+import { formatCpuList, formatCpuMask, parseCpuList, parseCpuMask, sharedCpuList } from '../../../src/model/cpuset.js';
 import { SysfsParseError } from '../../../src/model/errors.js';
 import { parseCpuinfoHypervisor } from '../../../src/sysfs/kernel.js';
 import { parseNodeDistance } from '../../../src/sysfs/node_distance.js';
@@ -27,6 +27,21 @@ describe('parseCpuList / formatCpuList', () => {
       assert.equal(formatCpuList(ids), formatted);
     });
   }
+  it('formats ids in any order, repeated or not, as the sorted list', () => {
+    assert.equal(formatCpuList([3, 1, 2, 1, 8]), '1-3,8');
+    assert.equal(formatCpuList([0, 1, 1, 2]), '0-2');
+    assert.equal(formatCpuList([5, 4]), '4-5');
+    assert.equal(formatCpuList([7]), '7');
+  });
+  it('formats a shared (frozen) list as any other, and a list changed since as it is now', () => {
+    const shared = sharedCpuList('0-3,8');
+    assert.equal(formatCpuList(shared), '0-3,8');
+    assert.equal(formatCpuList(shared), '0-3,8');
+    const mine = [0, 1, 2];
+    assert.equal(formatCpuList(mine), '0-2');
+    mine.push(5);
+    assert.equal(formatCpuList(mine), '0-2,5');
+  });
   for (const bad of ['a', '1-', '3-1', '0-3,,4', '1 2', '-1']) {
     it(`rejects ${JSON.stringify(bad)} with a SysfsParseError`, () => {
       assert.throws(() => parseCpuList(bad), SysfsParseError);
@@ -40,6 +55,8 @@ describe('parseCpuMask / formatCpuMask', () => {
     ['00000001,00000000', [32]],
     ['ff,00000001', [0, 32, 33, 34, 35, 36, 37, 38, 39]],
     ['0', []],
+    ['80000000,00000000,00000001', [0, 95]],
+    ['0x00000003,ffffffff', [...Array(34).keys()]],
   ];
   for (const [text, ids] of cases) {
     it(`parses ${JSON.stringify(text)}`, () => assert.deepEqual(parseCpuMask(text), ids));

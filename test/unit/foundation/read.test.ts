@@ -9,10 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listDir, listSubdirs, readFile, readLink, readText } from '../../../src/sysfs/read.js';
+import { listDir, listSubdirs, readFile, readLink, readText, wholeInOneRead } from '../../../src/sysfs/read.js';
 import { openRoot, type SysRoot } from '../../../src/sysfs/root.js';
 import { Warnings } from '../../../src/model/warnings.js';
 import { needTools } from '../../helpers/tools.js';
+import { withFileReads } from '../../helpers/fs_calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'numakit-read-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,6 +50,60 @@ describe('readFile', () => {
     symlinkSync('nowhere', join(dir, 'sys/a/dangling'));
     assert.deepEqual(readFile(root, 'sys/b/f'), { ok: false, reason: 'missing' });
     assert.deepEqual(readFile(root, 'sys/a/dangling'), { ok: false, reason: 'missing' });
+  });
+});
+
+describe('readFile reads a one-value kernel file with one read', () => {
+  it('a sysfs attribute and a one-record procfs file: one read; a file of records, one over a page: to EOF', () => {
+    mkdirSync(join(dir, 'proc/7'), { recursive: true });
+    mkdirSync(join(dir, 'proc/irq/5'), { recursive: true });
+    const files: Record<string, string> = {
+      'sys/a/governor': 'performance\n',
+      'proc/irq/5/smp_affinity_list': '0-3\n',
+      'proc/7/stat': '7 (x) S 1 7 7 0 -1 0\n',
+      'proc/7/numa_maps': '7f0000 default anon=1 N0=1\n',
+      'sys/a/page': 'p'.repeat(4096),
+      'sys/a/big': 'b'.repeat(5000),
+    };
+    for (const [rel, text] of Object.entries(files)) writeFileSync(join(dir, rel), text);
+    const { value, reads } = withFileReads(() => Object.keys(files).map((rel) => readText(root, rel)));
+    assert.deepEqual(value, Object.values(files));
+    const count = (rel: string) => reads.get(join(dir, rel))?.join(',');
+    assert.equal(count('sys/a/governor'), '1');
+    assert.equal(count('proc/irq/5/smp_affinity_list'), '1');
+    assert.equal(count('proc/7/stat'), '1');
+    // numa_maps is a seq_file of many records on a running system: a short read is not its end.
+    assert.equal(count('proc/7/numa_maps'), '2');
+    // A page or more: read on (a sysfs binary attribute gives a page a read).
+    assert.equal(count('sys/a/page'), '2');
+    assert.equal(count('sys/a/big'), '2');
+  });
+  it('which paths are whole in one short read: sysfs attributes and single_open procfs files', () => {
+    const whole = [
+      'sys/devices/system/cpu/cpu0/cpufreq/scaling_governor',
+      'sys/class/net/eth0/queues/rx-0/rps_cpus',
+      'proc/irq/120/effective_affinity_list',
+      'proc/42/stat',
+      'proc/42/status',
+    ];
+    const toEof = [
+      'sys/fs/cgroup/cgroup.procs',
+      'sys/kernel/debug/sched/numa_balancing/scan_size_mb',
+      'proc/42/numa_maps',
+      'proc/42/task/43/stat',
+      'proc/vmstat',
+      'proc/interrupts',
+      'proc/self/mountinfo',
+      'proc/sys/kernel/numa_balancing',
+    ];
+    assert.deepEqual(
+      whole.filter((p) => !wholeInOneRead(p)),
+      [],
+    );
+    assert.deepEqual(
+      toEof.filter((p) => wholeInOneRead(p)),
+      [],
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // rules look at packages and nodes), and the findings are those of the full topology; no command
 // line; a sampled process's cgroup only where its affinity leaves some online CPU out.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -12,9 +12,11 @@ import { formatCpuList } from '../../../src/model/cpuset.js';
 import { doctorProfile } from '../../../src/policy/doctor/profiles.js';
 import { runDoctor } from '../../../src/policy/doctor/rules.js';
 import { profileByName } from '../../../src/policy/knowledge/profiles.js';
+import { wholeInOneRead } from '../../../src/sysfs/read.js';
 import { openRoot } from '../../../src/sysfs/root.js';
 import type { SysRoot } from '../../../src/sysfs/root.js';
 import { TEST, writeScaleCapture } from '../../fixtures/scale_capture.js';
+import { withFileReads } from '../../helpers/fs_calls.js';
 
 const base = mkdtempSync(join(tmpdir(), 'numakit-scale-doctor-reads-'));
 writeScaleCapture(base, TEST);
@@ -81,4 +83,22 @@ test('doctor reads the cgroup of a sampled process its affinity restricts, and o
     rmSync(join(base, `proc/${pid}/cgroup`));
     rmSync(join(base, 'sys/fs/cgroup'), { recursive: true });
   }
+});
+
+test('doctor reads each small sysfs and one-record procfs file it opens once: no read that only finds EOF', async () => {
+  const { value, reads } = withFileReads(() => gatherDoctorInput(openRoot(base)));
+  await value;
+  const small = [...reads].filter(([path]) => {
+    const rel = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : null;
+    return rel !== null && wholeInOneRead(rel) && statSync(path).size < 4096;
+  });
+  // The governors, IRQ affinities, RPS queues, node files and each process's stat and status.
+  assert.ok(small.length > 200, `${small.length} such files`);
+  assert.deepEqual(
+    small.filter(([, n]) => n.some((reads) => reads !== 1)),
+    [],
+  );
+  // numa_maps (a seq_file of many records on a running system) is still read to its end.
+  const maps = [...reads].filter(([path]) => /\/proc\/\d+\/numa_maps$/.test(path));
+  assert.ok(maps.length > 0 && maps.every(([, n]) => n.every((reads) => reads >= 2)));
 });

@@ -1,6 +1,7 @@
 // doctor reads the large processes in one pass of the sampler and closes it: with onePass, stage
 // 1 keeps nothing of a process its bars stop (10,000 objects on the large capture, kept for a
-// next pass there will not be), passes the same processes on, and refuses a second pass.
+// next pass there will not be) nor of one past them that the pass stops before (7,500 on the
+// large mix, where doctor reads 256), passes the same processes on, and refuses a second pass.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,25 @@ describe('a one-pass sampler', () => {
     assert.deepEqual(once.pids, LARGE);
     assert.equal(many.tracked, SMALL + 10, 'a sampler of many passes knows every process');
     assert.equal(once.tracked, LARGE.length);
+  });
+
+  it('keeps nothing of a process past its bars that the pass stops before reading further', () => {
+    // doctor's pass: the largest first, stopped after `most` (here 1 of the 2 over the bar).
+    const sampler = createSampler(openRoot(base), {
+      screen: { minRssBytes: 2 ** 29, pageSize: 4096, idleBelow: 0 },
+      cmdline: false,
+      memory: 'none',
+      threads: false,
+      statusLater: true,
+      onePass: true,
+    });
+    let visited = 0;
+    const pids = [...sampler.run({ nowMs: 0, largestFirst: { stop: () => visited++ >= 1 } })].map((s) => s.pid);
+    assert.deepEqual(pids, [LARGE[0]]);
+    assert.equal(sampler.counts.kept, LARGE.length, 'both counted over the bar');
+    assert.equal(sampler.tracked, 1);
+    assert.equal(sampler.startOf(LARGE[0]!), 100);
+    assert.equal(sampler.startOf(LARGE[1]!), null);
   });
 
   it('refuses a second pass', () => {
