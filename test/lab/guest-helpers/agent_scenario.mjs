@@ -212,6 +212,21 @@ function startTuner() {
   });
 }
 
+/**
+ * This runner's reads (every thread's stat each tick, numa_maps every 2 s: a fifth to a half of a
+ * vCPU under TCG) run on node 0's CPUs while it measures: the workloads start there and every
+ * scenario's goal is for them to leave it, so the runner's load sits where no goal needs room.
+ * Left to the scheduler it ran on whichever CPU was free, in fill the one node a process's memory
+ * was on, and a tuner that saw that node busy copied the memory away. Called once the tuner and
+ * the workloads are started (they must not inherit it; they bind themselves, or not, as the
+ * scenario says).
+ */
+function keepToNode0() {
+  const cpus = cpusOf(0);
+  if (cpus.length > 0)
+    spawnSync('taskset', ['-a', '-p', '-c', cpus.join(','), String(process.pid)], { stdio: 'ignore' });
+}
+
 /** The least free memory each node had while measured (MiB): a node a tuner filled up. */
 const PAGES_EVERY_MS = 2000;
 const PAGES_MOVING_MS = 500;
@@ -222,6 +237,7 @@ async function measure(procs, t0) {
     await sleep(TIMEOUT);
     return { t95: {}, hot95: {}, trace: [], hotTrace: [] };
   }
+  keepToNode0();
   const t95 = Object.fromEntries(procs.map((p) => [p.name, null]));
   // The main thread's own locality (the hot one in the helpers scenario), held like t95.
   const hot95 = Object.fromEntries(procs.map((p) => [p.name, null]));
