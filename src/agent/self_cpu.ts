@@ -5,8 +5,8 @@
 // half busy, and a process whose memory sits there had its memory copied away instead of its
 // threads going to it.
 // Its own /proc/PID/stat kept open (one pread a read): its CPU (utime + stime, all its threads)
-// read at marks, at the start and end of each pass and between its stages (after sampling, after
-// each move), the CPU since the last mark counted on the node of the CPU its main thread is on at
+// read at marks (each pass's start, after it read processes in depth, after each move), the CPU
+// since the last mark counted on the node of the CPU its main thread is on at
 // the mark (where that stretch of work ended): a pass the scheduler moved, or a move run on the
 // target's CPUs, is counted where it ran, not all on the node the last pass started on. Its stat,
 // not its threads': idle, a pass is most of what the agent costs, and a directory listing plus a
